@@ -1,0 +1,287 @@
+// Package fakeserver is an in-memory model of Mintlify's platform API (agent
+// jobs and unique-visitor analytics), written from the published
+// specification. It backs the provider's acceptance tests and `make demo`,
+// and runs standalone (cmd/fakeserver).
+//
+// It deliberately imports nothing from the SDK: if both were written from the
+// same misunderstanding, tests would pass and users would fail.
+package fakeserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Routes, as counted by Requests and matched by Fault.Route.
+const (
+	RouteCreateJob   = "POST /v2/agent/{projectId}/job"
+	RouteGetJob      = "GET /v2/agent/{projectId}/job/{id}"
+	RouteSendMessage = "POST /v2/agent/{projectId}/job/{id}/message"
+	RouteVisitors    = "GET /v1/analytics/{projectId}/visitors"
+	RouteViews       = "GET /v1/analytics/{projectId}/views"
+)
+
+// Defaults of a new server: one organization, one project, one admin key.
+const (
+	DemoAPIKey    = "mint_demo_0123456789abcdef"
+	DemoProjectID = "demo-project"
+	DemoOrg       = "demo-org"
+	// DefaultHourlyBudget is the published limit: 100 job creations and
+	// messages per project per hour, 100 analytics calls per org per hour.
+	DefaultHourlyBudget = 100
+)
+
+// Config sets up a Server. The zero value is a usable server with the demo
+// key and project and an empty visitor data set.
+type Config struct {
+	Clock Clock // nil: the real clock
+	// JobBudget and AnalyticsBudget are the hourly rate limits (0: 100).
+	// A negative value turns the limit off.
+	JobBudget       int
+	AnalyticsBudget int
+	// DefaultJob is the lifecycle of jobs whose prompt carries no script
+	// marker (zero value: active for 2 s, then completed with a PR).
+	DefaultJob JobScript
+	// Visitors is the demo project's data set.
+	Visitors Dataset
+	// NoDemo leaves out the demo key and project.
+	NoDemo bool
+}
+
+// Server is the fake API. It is an http.Handler and safe for concurrent use.
+type Server struct {
+	mux   *http.ServeMux
+	clock Clock
+
+	mu              sync.Mutex
+	keys            map[string]keyInfo
+	projects        map[string]*project
+	jobBudget       int
+	analyticsBudget int
+	defaultJob      JobScript
+	jobSeq          int
+	orgCalls        map[string][]time.Time // analytics calls per org, for the hourly window
+	requests        map[string]int         // "METHOD pattern" (or "unmatched") -> count
+	faults          []*faultState
+}
+
+type keyInfo struct {
+	org      string
+	readOnly bool
+}
+
+type project struct {
+	id       string
+	org      string
+	repo     string
+	jobs     map[string]*job
+	jobOrder []string
+	jobCalls []time.Time // creations and messages, for the hourly window
+	visitors *dataset
+}
+
+// New returns a server configured by cfg.
+func New(cfg Config) *Server {
+	s := &Server{
+		mux:             http.NewServeMux(),
+		clock:           cfg.Clock,
+		keys:            map[string]keyInfo{},
+		projects:        map[string]*project{},
+		jobBudget:       budget(cfg.JobBudget),
+		analyticsBudget: budget(cfg.AnalyticsBudget),
+		defaultJob:      cfg.DefaultJob,
+		orgCalls:        map[string][]time.Time{},
+		requests:        map[string]int{},
+	}
+	if s.clock == nil {
+		s.clock = realClock{}
+	}
+	if s.defaultJob == (JobScript{}) {
+		s.defaultJob = JobScript{ActiveFor: 2 * time.Second, Outcome: OutcomeCompleted}
+	}
+	if !cfg.NoDemo {
+		s.AddKey(DemoAPIKey, DemoOrg, false)
+		s.AddProject(DemoProjectID, DemoOrg, cfg.Visitors)
+	}
+	s.mux.HandleFunc(RouteCreateJob, s.authed(s.createJob))
+	s.mux.HandleFunc(RouteGetJob, s.authed(s.getJob))
+	s.mux.HandleFunc(RouteSendMessage, s.authed(s.sendMessage))
+	s.mux.HandleFunc(RouteVisitors, s.authed(s.visitors))
+	s.mux.HandleFunc(RouteViews, s.authed(s.visitors))
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "Not found", "no route for "+r.Method+" "+r.URL.Path)
+	})
+	return s
+}
+
+func budget(n int) int {
+	if n == 0 {
+		return DefaultHourlyBudget
+	}
+	return n
+}
+
+// AddKey registers an API key for an organization. A read-only key may only
+// GET; its POSTs get 403.
+func (s *Server) AddKey(key, org string, readOnly bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.keys[key] = keyInfo{org: org, readOnly: readOnly}
+}
+
+// AddProject registers (or replaces) a project of an organization with its
+// visitor data set.
+func (s *Server) AddProject(id, org string, visitors Dataset) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.projects[id] = &project{
+		id: id, org: org, repo: "acme/" + slug(id),
+		jobs: map[string]*job{}, visitors: newDataset(visitors),
+	}
+}
+
+// SetDefaultJob sets the lifecycle of jobs whose prompt has no marker.
+func (s *Server) SetDefaultJob(js JobScript) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.defaultJob = js
+}
+
+// Requests returns how many requests arrived for a route (one of the Route
+// constants), faulted ones included.
+func (s *Server) Requests(route string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.requests[route]
+}
+
+// TotalRequests returns how many requests arrived in all.
+func (s *Server) TotalRequests() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, c := range s.requests {
+		n += c
+	}
+	return n
+}
+
+// ResetCounters zeroes the request counters.
+func (s *Server) ResetCounters() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	clear(s.requests)
+}
+
+// ServeHTTP counts the request, applies any matching fault, then serves it.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	_, pattern := s.mux.Handler(r)
+	if pattern == "/" || pattern == "" {
+		pattern = "unmatched"
+	}
+	s.mu.Lock()
+	s.requests[pattern]++
+	fault := s.matchFault(pattern, r.Method)
+	s.mu.Unlock()
+	if fault != nil && fault.apply(w, r) {
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+type authedHandler func(w http.ResponseWriter, r *http.Request, org string, p *project)
+
+// authed checks the bearer key (401), the key's scope (403 for a read-only
+// key on POST) and the project (404), then calls next with the server locked.
+func (s *Server) authed(next authedHandler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		auth := r.Header.Get("Authorization")
+		token, ok := strings.CutPrefix(auth, "Bearer ")
+		key, known := s.keys[token]
+		if !ok || token == "" || !known {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="mintlify"`)
+			writeError(w, http.StatusUnauthorized, "Unauthorized", "missing, invalid or expired API key")
+			return
+		}
+		if key.readOnly && r.Method != http.MethodGet && r.Method != http.MethodHead {
+			writeError(w, http.StatusForbidden, "Forbidden", "this API key is read-only")
+			return
+		}
+		p := s.projects[r.PathValue("projectId")]
+		if p == nil || p.org != key.org {
+			writeError(w, http.StatusNotFound, "Project not found")
+			return
+		}
+		next(w, r, key.org, p)
+	}
+}
+
+// takeBudget records one call in an hourly sliding window, or reports how
+// long until the oldest call leaves the window when the budget is spent.
+func (s *Server) takeBudget(calls *[]time.Time, limit int) (retryAfter time.Duration, ok bool) {
+	if limit < 0 {
+		return 0, true
+	}
+	now := s.clock.Now()
+	kept := (*calls)[:0]
+	for _, t := range *calls {
+		if now.Sub(t) < time.Hour {
+			kept = append(kept, t)
+		}
+	}
+	*calls = kept
+	if len(kept) >= limit {
+		return kept[0].Add(time.Hour).Sub(now), false
+	}
+	*calls = append(*calls, now)
+	return 0, true
+}
+
+func writeRateLimited(w http.ResponseWriter, retryAfter time.Duration, limit int) {
+	secs := int((retryAfter + time.Second - 1) / time.Second)
+	w.Header().Set("Retry-After", fmt.Sprint(max(secs, 1)))
+	w.Header().Set("X-RateLimit-Limit", fmt.Sprint(limit))
+	w.Header().Set("X-RateLimit-Remaining", "0")
+	writeError(w, http.StatusTooManyRequests, "Too many requests", fmt.Sprintf("rate limit of %d requests per hour exceeded", limit))
+}
+
+type errorDetail struct {
+	Message string `json:"message"`
+}
+
+// writeError writes the API's error body: {"error": ..., "details": [...]}.
+func writeError(w http.ResponseWriter, status int, msg string, details ...string) {
+	body := struct {
+		Error   string        `json:"error"`
+		Details []errorDetail `json:"details,omitempty"`
+	}{Error: msg}
+	for _, d := range details {
+		body.Details = append(body.Details, errorDetail{d})
+	}
+	writeJSON(w, status, body)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func slug(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	return strings.Trim(b.String(), "-")
+}

@@ -1,0 +1,264 @@
+// Package sdk is a Go client for Mintlify's platform API: background agent
+// jobs (create, get, follow-up message, wait until terminal) and unique-visitor
+// analytics (one page, or every page through hasMore).
+//
+// The package speaks HTTP and JSON only; it knows nothing of Terraform.
+package sdk
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-cleanhttp"
+)
+
+// Version is the SDK's version, sent in the default User-Agent.
+const Version = "0.1.0"
+
+const (
+	// DefaultBaseURL is the address of Mintlify's public API.
+	DefaultBaseURL = "https://api.mintlify.com"
+	// DefaultMaxRetries is how many times a retryable request is tried again.
+	DefaultMaxRetries = 4
+	// DefaultMaxRetryAfter is the longest Retry-After the client sleeps through.
+	// Analytics rate-limit windows are an hour long: waiting out one of those
+	// inside a terraform apply helps nobody, so longer waits fail at once.
+	DefaultMaxRetryAfter = 60 * time.Second
+	// DefaultMaxResponseBytes caps how much of a response body is read. A full
+	// 250-row analytics page is tens of kilobytes.
+	DefaultMaxResponseBytes = 16 << 20
+
+	defaultRetryMinBackoff = 500 * time.Millisecond
+	defaultRetryMaxBackoff = 8 * time.Second
+)
+
+// Client talks to the API. It is safe for concurrent use.
+type Client struct {
+	baseURL          *url.URL
+	apiKey           string
+	httpClient       *http.Client
+	userAgent        string
+	maxRetries       int
+	maxRetryAfter    time.Duration
+	retryMinBackoff  time.Duration
+	retryMaxBackoff  time.Duration
+	maxResponseBytes int64
+	requestHook      func(RequestInfo)
+
+	// clock is swapped in tests so waits and backoffs run on a fake clock.
+	clock clock
+}
+
+// RequestInfo describes one HTTP attempt, for logging. It never holds the
+// API key or any header.
+type RequestInfo struct {
+	Method     string
+	Path       string // escaped path, without the query string
+	Query      string
+	Attempt    int // 1 for the first try
+	StatusCode int // 0 when no response arrived
+	Duration   time.Duration
+	Err        error // transport error, if any
+}
+
+// Option configures a Client.
+type Option func(*Client) error
+
+// WithBaseURL sets the API address. It must be https, except for loopback
+// hosts (tests, the fake server) where plain http is allowed.
+func WithBaseURL(raw string) Option {
+	return func(c *Client) error {
+		u, err := ParseBaseURL(raw)
+		if err != nil {
+			return err
+		}
+		c.baseURL = u
+		return nil
+	}
+}
+
+// WithHTTPClient sets the HTTP client. The SDK wraps its redirect policy so
+// the API key is never forwarded to another host.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(c *Client) error {
+		if hc == nil {
+			return errors.New("sdk: WithHTTPClient: client is nil")
+		}
+		c.httpClient = hc
+		return nil
+	}
+}
+
+// WithUserAgent sets the User-Agent header. Callers such as the Terraform
+// provider put their own name and version first.
+func WithUserAgent(ua string) Option {
+	return func(c *Client) error {
+		if strings.TrimSpace(ua) == "" || strings.ContainsAny(ua, "\r\n") {
+			return errors.New("sdk: WithUserAgent: user agent must be a non-empty single line")
+		}
+		c.userAgent = ua
+		return nil
+	}
+}
+
+// WithMaxRetries sets how many times a retryable request is tried again
+// (0 disables retries).
+func WithMaxRetries(n int) Option {
+	return func(c *Client) error {
+		if n < 0 {
+			return fmt.Errorf("sdk: WithMaxRetries: %d is negative", n)
+		}
+		c.maxRetries = n
+		return nil
+	}
+}
+
+// WithMaxRetryAfter sets the longest Retry-After the client waits through.
+// A rate-limited response asking for a longer wait fails at once with an
+// *APIError that says when to try again.
+func WithMaxRetryAfter(d time.Duration) Option {
+	return func(c *Client) error {
+		if d < 0 {
+			return fmt.Errorf("sdk: WithMaxRetryAfter: %s is negative", d)
+		}
+		c.maxRetryAfter = d
+		return nil
+	}
+}
+
+// WithRetryBackoff sets the jittered exponential backoff between retries
+// that carry no Retry-After: it starts near min and never exceeds max.
+func WithRetryBackoff(minDelay, maxDelay time.Duration) Option {
+	return func(c *Client) error {
+		if minDelay <= 0 || maxDelay < minDelay {
+			return fmt.Errorf("sdk: WithRetryBackoff: need 0 < min <= max, got %s and %s", minDelay, maxDelay)
+		}
+		c.retryMinBackoff, c.retryMaxBackoff = minDelay, maxDelay
+		return nil
+	}
+}
+
+// WithMaxResponseBytes caps how much of a response body is read.
+func WithMaxResponseBytes(n int64) Option {
+	return func(c *Client) error {
+		if n < 1024 {
+			return fmt.Errorf("sdk: WithMaxResponseBytes: %d is below 1024", n)
+		}
+		c.maxResponseBytes = n
+		return nil
+	}
+}
+
+// WithRequestHook registers a function called after every HTTP attempt,
+// for logging and metrics.
+func WithRequestHook(fn func(RequestInfo)) Option {
+	return func(c *Client) error {
+		c.requestHook = fn
+		return nil
+	}
+}
+
+// NewClient returns a client that authenticates with apiKey, an admin API key
+// from the dashboard. Only the key's shape is checked here; the server decides
+// whether it is valid.
+func NewClient(apiKey string, opts ...Option) (*Client, error) {
+	if err := ValidateAPIKey(apiKey); err != nil {
+		return nil, err
+	}
+	base, _ := url.Parse(DefaultBaseURL)
+	c := &Client{
+		baseURL:          base,
+		apiKey:           apiKey,
+		httpClient:       cleanhttp.DefaultPooledClient(),
+		userAgent:        "mintlify-go-sdk/" + Version,
+		maxRetries:       DefaultMaxRetries,
+		maxRetryAfter:    DefaultMaxRetryAfter,
+		retryMinBackoff:  defaultRetryMinBackoff,
+		retryMaxBackoff:  defaultRetryMaxBackoff,
+		maxResponseBytes: DefaultMaxResponseBytes,
+		clock:            realClock{},
+	}
+	for _, opt := range opts {
+		if err := opt(c); err != nil {
+			return nil, err
+		}
+	}
+	c.httpClient = withSafeRedirects(c.httpClient)
+	return c, nil
+}
+
+// BaseURL returns the API address the client sends requests to.
+func (c *Client) BaseURL() string { return c.baseURL.String() }
+
+// ValidateAPIKey checks the key's shape: non-empty, printable, no spaces.
+// Mintlify issues several kinds of mint_ keys, so the prefix cannot prove a key
+// is an admin key; the server is the judge of that.
+func ValidateAPIKey(key string) error {
+	if key == "" {
+		return &ValidationError{Field: "apiKey", Rule: "is required"}
+	}
+	for _, r := range key {
+		if r <= ' ' || r >= 0x7f {
+			// The value is never echoed: it is a secret.
+			return &ValidationError{Field: "apiKey", Rule: "must be printable ASCII without spaces"}
+		}
+	}
+	return nil
+}
+
+// ParseBaseURL parses an API address. It refuses plain http except to a
+// loopback host, so a key is never sent in clear over a network.
+func ParseBaseURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return nil, &ValidationError{Field: "baseURL", Value: raw, Rule: "must be an absolute http(s) URL such as " + DefaultBaseURL}
+	}
+	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return nil, &ValidationError{Field: "baseURL", Value: u.Redacted(), Rule: "must not carry credentials, a query or a fragment"}
+	}
+	if u.Scheme == "http" && !IsLoopbackHost(u.Hostname()) {
+		return nil, &ValidationError{Field: "baseURL", Value: raw, Rule: "must use https (plain http is allowed only for loopback hosts)"}
+	}
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawPath = ""
+	return u, nil
+}
+
+// IsLoopbackHost reports whether host is localhost or a loopback IP address.
+func IsLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// withSafeRedirects returns a copy of hc whose redirect policy drops the
+// Authorization header whenever a redirect leaves the original host, and
+// refuses a downgrade to plain http off loopback. Go already strips it for
+// unrelated domains; this also covers subdomains and other ports.
+func withSafeRedirects(hc *http.Client) *http.Client {
+	clone := *hc
+	next := hc.CheckRedirect
+	clone.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		if req.URL.Scheme != "https" && !IsLoopbackHost(req.URL.Hostname()) {
+			return fmt.Errorf("refusing redirect to insecure URL %s", req.URL.Redacted())
+		}
+		if req.URL.Host != via[0].URL.Host {
+			req.Header.Del("Authorization")
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		return nil
+	}
+	return &clone
+}

@@ -1,0 +1,214 @@
+package sdk
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestNewClient_validatesKeyAndBaseURL(t *testing.T) {
+	tests := []struct {
+		name    string
+		key     string
+		opts    []Option
+		wantErr string
+	}{
+		{"empty key", "", nil, "apiKey is required"},
+		{"key with space", "mint_ab cd", nil, "apiKey must be printable ASCII without spaces"},
+		{"key with newline", "mint_ab\ncd", nil, "apiKey must be printable ASCII without spaces"},
+		{"key with non-ascii", "mint_abé", nil, "apiKey must be printable ASCII without spaces"},
+		{"plain http off loopback", "mint_x", []Option{WithBaseURL("http://api.mintlify.com")}, "must use https"},
+		{"plain http on private address", "mint_x", []Option{WithBaseURL("http://10.0.0.1:8080")}, "must use https"},
+		{"not a URL", "mint_x", []Option{WithBaseURL("api.mintlify.com")}, "must be an absolute http(s) URL"},
+		{"ftp", "mint_x", []Option{WithBaseURL("ftp://api.mintlify.com")}, "must be an absolute http(s) URL"},
+		{"credentials in URL", "mint_x", []Option{WithBaseURL("https://user:pw@api.mintlify.com")}, "must not carry credentials"},
+		{"query in URL", "mint_x", []Option{WithBaseURL("https://api.mintlify.com?x=1")}, "must not carry credentials, a query"},
+		{"nil http client", "mint_x", []Option{WithHTTPClient(nil)}, "client is nil"},
+		{"negative retries", "mint_x", []Option{WithMaxRetries(-1)}, "-1 is negative"},
+		{"negative retry-after", "mint_x", []Option{WithMaxRetryAfter(-time.Second)}, "is negative"},
+		{"backoff max below min", "mint_x", []Option{WithRetryBackoff(2*time.Second, time.Second)}, "need 0 < min <= max"},
+		{"backoff zero", "mint_x", []Option{WithRetryBackoff(0, time.Second)}, "need 0 < min <= max"},
+		{"empty user agent", "mint_x", []Option{WithUserAgent(" ")}, "non-empty single line"},
+		{"multi-line user agent", "mint_x", []Option{WithUserAgent("a\r\nX-Evil: 1")}, "non-empty single line"},
+		{"tiny body cap", "mint_x", []Option{WithMaxResponseBytes(10)}, "below 1024"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := NewClient(tt.key, tt.opts...)
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("err = %v, want it to contain %q", err, tt.wantErr)
+			}
+			if tt.key != "" && strings.Contains(err.Error(), tt.key) {
+				t.Errorf("error %q echoes the key", err)
+			}
+		})
+	}
+}
+
+func TestNewClient_acceptsHTTPSAndLoopback(t *testing.T) {
+	for _, raw := range []string{"https://api.mintlify.com", "https://api.mintlify.com/", "https://proxy.example/mintlify/", "http://127.0.0.1:8080", "http://localhost:1", "http://[::1]:9"} {
+		c, err := NewClient("mint_x", WithBaseURL(raw))
+		if err != nil {
+			t.Errorf("%s: %v", raw, err)
+			continue
+		}
+		if strings.HasSuffix(c.BaseURL(), "/") {
+			t.Errorf("%s: base URL %q keeps a trailing slash", raw, c.BaseURL())
+		}
+	}
+	c, err := NewClient("mint_x")
+	if err != nil || c.BaseURL() != DefaultBaseURL {
+		t.Fatalf("default base URL = %v, %v", c.BaseURL(), err)
+	}
+	if c.maxRetries != DefaultMaxRetries || c.maxRetryAfter != DefaultMaxRetryAfter || c.maxResponseBytes != DefaultMaxResponseBytes {
+		t.Errorf("defaults not applied: %+v", c)
+	}
+}
+
+func TestClient_sendsBearerKeyUserAgentAndJSON(t *testing.T) {
+	rec, ts := newRecorder(t, jsonResponse(201, jobJSON))
+	c := newTestClient(t, ts.URL+"/base/", nil, WithUserAgent("terraform-provider-mintlify/1.2.3"))
+	if _, err := c.CreateAgentJob(context.Background(), "proj", "Document the API"); err != nil {
+		t.Fatal(err)
+	}
+	r := rec.requests[0]
+	checks := map[string][2]string{
+		"method":        {r.Method, http.MethodPost},
+		"path":          {r.URL.Path, "/base/v2/agent/proj/job"},
+		"authorization": {r.Header.Get("Authorization"), "Bearer mint_demo_0123456789abcdef"},
+		"user agent":    {r.Header.Get("User-Agent"), "terraform-provider-mintlify/1.2.3"},
+		"content type":  {r.Header.Get("Content-Type"), "application/json"},
+		"accept":        {r.Header.Get("Accept"), "application/json"},
+		"body":          {rec.bodies[0], `{"prompt":"Document the API"}`},
+	}
+	for name, got := range checks {
+		if got[0] != got[1] {
+			t.Errorf("%s = %q, want %q", name, got[0], got[1])
+		}
+	}
+}
+
+func TestClient_defaultUserAgentNamesSDKVersion(t *testing.T) {
+	rec, ts := newRecorder(t, jsonResponse(200, jobJSON))
+	c := newTestClient(t, ts.URL, nil)
+	if _, err := c.GetAgentJob(context.Background(), "p", "j"); err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.requests[0].Header.Get("User-Agent"); got != "mintlify-go-sdk/"+Version {
+		t.Errorf("User-Agent = %q", got)
+	}
+}
+
+func TestClient_escapesPathSegments(t *testing.T) {
+	rec, ts := newRecorder(t, jsonResponse(200, jobJSON))
+	c := newTestClient(t, ts.URL, nil)
+	if _, err := c.GetAgentJob(context.Background(), "acme docs/β", "a/b?c"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rec.requests[0].URL.EscapedPath(), "/v2/agent/acme%20docs%2F%CE%B2/job/a%2Fb%3Fc"; got != want {
+		t.Errorf("path = %q, want %q", got, want)
+	}
+	if rec.requests[0].URL.RawQuery != "" {
+		t.Errorf("query = %q, want none", rec.requests[0].URL.RawQuery)
+	}
+}
+
+func TestClient_neverForwardsKeyToAnotherHost(t *testing.T) {
+	var leaked, sameHost []string
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		leaked = append(leaked, r.Header.Get("Authorization"))
+		jsonResponse(200, jobJSON)(w, r)
+	}))
+	defer other.Close()
+	var origin *httptest.Server
+	origin = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, "same") {
+			sameHost = append(sameHost, r.Header.Get("Authorization"))
+			jsonResponse(200, jobJSON)(w, r)
+			return
+		}
+		if strings.HasSuffix(r.URL.Path, "/job/stay") {
+			http.Redirect(w, r, origin.URL+"/same", http.StatusFound)
+			return
+		}
+		// Another port on the same IP is another host: Go's own policy
+		// would forward the key there.
+		http.Redirect(w, r, other.URL+"/elsewhere", http.StatusTemporaryRedirect)
+	}))
+	defer origin.Close()
+	c := newTestClient(t, origin.URL, nil)
+
+	if _, err := c.GetAgentJob(context.Background(), "p", "leave"); err != nil {
+		t.Fatal(err)
+	}
+	if len(leaked) != 1 || leaked[0] != "" {
+		t.Errorf("redirect to another host got Authorization %q", leaked)
+	}
+	if _, err := c.GetAgentJob(context.Background(), "p", "stay"); err != nil {
+		t.Fatal(err)
+	}
+	if len(sameHost) != 1 || sameHost[0] != "Bearer "+c.apiKey {
+		t.Errorf("redirect on the same host got Authorization %q, want the key kept", sameHost)
+	}
+}
+
+func TestClient_refusesRedirectToPlainHTTPOffLoopback(t *testing.T) {
+	_, ts := newRecorder(t, respond(http.StatusFound, "", "", "Location", "http://example.com/x"))
+	c := newTestClient(t, ts.URL, nil, WithMaxRetries(0))
+	_, err := c.GetAgentJob(context.Background(), "p", "j")
+	if err == nil || !strings.Contains(err.Error(), "refusing redirect to insecure URL") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestClient_customHTTPClientRedirectPolicyStillRuns(t *testing.T) {
+	_, ts := newRecorder(t, respond(http.StatusFound, "", "", "Location", "/v2/agent/p/job/other"), jsonResponse(200, jobJSON))
+	called := false
+	hc := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error {
+		called = true
+		return errors.New("no redirects here")
+	}}
+	c := newTestClient(t, ts.URL, nil, WithHTTPClient(hc), WithMaxRetries(0))
+	_, err := c.GetAgentJob(context.Background(), "p", "j")
+	if !called || err == nil || !strings.Contains(err.Error(), "no redirects here") {
+		t.Fatalf("called=%v err=%v", called, err)
+	}
+	if hc.CheckRedirect == nil {
+		t.Fatal("caller's client was modified")
+	}
+}
+
+func TestClient_requestHookSeesEveryAttemptButNoSecrets(t *testing.T) {
+	_, ts := newRecorder(t, respond(502, "text/html", "<h1>bad</h1>"), jsonResponse(200, jobJSON))
+	var infos []RequestInfo
+	c := newTestClient(t, ts.URL, nil, WithRequestHook(func(i RequestInfo) { infos = append(infos, i) }))
+	c.clock = realClockNoSleep{}
+	if _, err := c.GetAgentJob(context.Background(), "p", "j"); err != nil {
+		t.Fatal(err)
+	}
+	if len(infos) != 2 || infos[0].Attempt != 1 || infos[0].StatusCode != 502 || infos[1].Attempt != 2 || infos[1].StatusCode != 200 {
+		t.Fatalf("hook saw %+v", infos)
+	}
+	if infos[0].Method != "GET" || infos[0].Path != "/v2/agent/p/job/j" {
+		t.Errorf("hook info = %+v", infos[0])
+	}
+}
+
+// realClockNoSleep is the real clock without waiting, for tests of retries
+// that do not care about the delay.
+type realClockNoSleep struct{ realClock }
+
+func (realClockNoSleep) Sleep(ctx context.Context, _ time.Duration) error { return ctx.Err() }
+
+func TestIsLoopbackHost(t *testing.T) {
+	for host, want := range map[string]bool{"localhost": true, "LOCALHOST": true, "127.0.0.1": true, "127.8.9.10": true, "::1": true,
+		"10.0.0.1": false, "api.mintlify.com": false, "localhost.evil.com": false, "": false, "0.0.0.0": false} {
+		if got := IsLoopbackHost(host); got != want {
+			t.Errorf("IsLoopbackHost(%q) = %v, want %v", host, got, want)
+		}
+	}
+}

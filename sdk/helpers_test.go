@@ -1,0 +1,122 @@
+package sdk
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mintlify/terraform-provider-mintlify/internal/fakeserver"
+)
+
+// fakeClock is the SDK's clock driven by the fake server's manual clock: a
+// Sleep advances time at once, so a 5-minute wait takes no wall time.
+type fakeClock struct {
+	*fakeserver.ManualClock
+	mu     sync.Mutex
+	sleeps []time.Duration
+}
+
+func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.sleeps = append(c.sleeps, d)
+	c.mu.Unlock()
+	c.Advance(d)
+	return ctx.Err()
+}
+
+func (c *fakeClock) Sleeps() []time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]time.Duration(nil), c.sleeps...)
+}
+
+var epoch = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+// newFake starts the fake API on loopback with a manual clock, and a client
+// for it whose waits run on the same clock.
+func newFake(t *testing.T, cfg fakeserver.Config, opts ...Option) (*fakeserver.Server, *Client, *fakeClock) {
+	t.Helper()
+	clk := &fakeClock{ManualClock: fakeserver.NewManualClock(epoch)}
+	cfg.Clock = clk
+	fs := fakeserver.New(cfg)
+	ts := httptest.NewServer(fs)
+	t.Cleanup(ts.Close)
+	c := newTestClient(t, ts.URL, clk, opts...)
+	return fs, c, clk
+}
+
+func newTestClient(t *testing.T, url string, clk *fakeClock, opts ...Option) *Client {
+	t.Helper()
+	c, err := NewClient(fakeserver.DemoAPIKey, append([]Option{WithBaseURL(url)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if clk != nil {
+		c.clock = clk
+	}
+	return c
+}
+
+// recorder is an httptest server that answers with the scripted responses
+// in turn (the last one repeats) and records every request.
+type recorder struct {
+	mu        sync.Mutex
+	requests  []*http.Request
+	bodies    []string
+	responses []http.HandlerFunc
+}
+
+func newRecorder(t *testing.T, responses ...http.HandlerFunc) (*recorder, *httptest.Server) {
+	t.Helper()
+	rec := &recorder{responses: responses}
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec.mu.Lock()
+		buf := make([]byte, 1<<16)
+		n, _ := r.Body.Read(buf)
+		rec.requests = append(rec.requests, r.Clone(context.Background()))
+		rec.bodies = append(rec.bodies, string(buf[:n]))
+		i := min(len(rec.requests), len(rec.responses)) - 1
+		rec.mu.Unlock()
+		rec.responses[i](w, r)
+	}))
+	t.Cleanup(ts.Close)
+	return rec, ts
+}
+
+func (r *recorder) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.requests)
+}
+
+func respond(status int, contentType, body string, headers ...string) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		for i := 0; i+1 < len(headers); i += 2 {
+			w.Header().Set(headers[i], headers[i+1])
+		}
+		if contentType != "" {
+			w.Header().Set("Content-Type", contentType)
+		}
+		w.WriteHeader(status)
+		_, _ = w.Write([]byte(body))
+	}
+}
+
+func jsonResponse(status int, body string, headers ...string) http.HandlerFunc {
+	return respond(status, "application/json", body, headers...)
+}
+
+func dropConnection(w http.ResponseWriter, _ *http.Request) {
+	conn, _, err := w.(http.Hijacker).Hijack()
+	if err == nil {
+		_ = conn.Close()
+	}
+}
+
+const jobJSON = `{"id":"job_1","status":"active","source":{"repository":"acme/docs","ref":"main"},"model":"m","prLink":null,"createdAt":"2026-11-21T12:00:00Z","archivedAt":null}`

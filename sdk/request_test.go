@@ -1,0 +1,264 @@
+package sdk
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mintlify/terraform-provider-mintlify/internal/fakeserver"
+)
+
+const htmlBadGateway = "<html>\n<head><title>502 Bad Gateway</title><style>body{color:red}</style></head>\n<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>"
+
+func TestRetryPolicy(t *testing.T) {
+	ok := jsonResponse(200, jobJSON)
+	created := jsonResponse(201, jobJSON)
+	tests := []struct {
+		name         string
+		post         bool
+		responses    []http.HandlerFunc
+		wantRequests int
+		wantErr      string // "" for success
+		wantSleeps   []time.Duration
+	}{
+		{name: "GET 502 then success", responses: []http.HandlerFunc{respond(502, "text/html", htmlBadGateway), ok}, wantRequests: 2},
+		{name: "GET 503 honours Retry-After", responses: []http.HandlerFunc{jsonResponse(503, `{"error":"down"}`, "Retry-After", "7"), ok}, wantRequests: 2, wantSleeps: []time.Duration{7 * time.Second}},
+		{name: "GET 500 until retries run out", responses: []http.HandlerFunc{jsonResponse(500, `{"error":"boom"}`)}, wantRequests: 3, wantErr: "500 Internal Server Error: boom"},
+		{name: "GET 501 is not retried", responses: []http.HandlerFunc{jsonResponse(501, `{"error":"nope"}`)}, wantRequests: 1, wantErr: "501 Not Implemented: nope"},
+		{name: "GET 404 is not retried", responses: []http.HandlerFunc{jsonResponse(404, `{"error":"Job not found"}`)}, wantRequests: 1, wantErr: "404 Not Found: Job not found"},
+		{name: "GET dropped connection is retried", responses: []http.HandlerFunc{dropConnection, ok}, wantRequests: 2},
+		{name: "GET 429 with Retry-After seconds", responses: []http.HandlerFunc{jsonResponse(429, `{"error":"slow down"}`, "Retry-After", "2"), ok}, wantRequests: 2, wantSleeps: []time.Duration{2 * time.Second}},
+		{name: "POST 429 is retried: the server refused it", post: true, responses: []http.HandlerFunc{jsonResponse(429, `{"error":"slow down"}`, "Retry-After", "3"), created}, wantRequests: 2, wantSleeps: []time.Duration{3 * time.Second}},
+		{name: "POST 500 is never retried", post: true, responses: []http.HandlerFunc{jsonResponse(500, `{"error":"boom"}`), created}, wantRequests: 1, wantErr: "500 Internal Server Error: boom"},
+		{name: "POST 502 is never retried", post: true, responses: []http.HandlerFunc{respond(502, "text/html", htmlBadGateway), created}, wantRequests: 1, wantErr: "502 Bad Gateway: 502 Bad Gateway 502 Bad Gateway nginx"},
+		{name: "POST dropped connection is never retried", post: true, responses: []http.HandlerFunc{dropConnection, created}, wantRequests: 1, wantErr: "EOF"},
+		{name: "429 longer than the limit fails at once", responses: []http.HandlerFunc{jsonResponse(429, `{"error":"Too many requests"}`, "Retry-After", "3600"), ok}, wantRequests: 1,
+			wantErr: "429 Too Many Requests: Too many requests (rate limited; try again after 2026-11-21T13:00:00Z, in 1h0m0s)"},
+		{name: "429 as long as the limit is waited", responses: []http.HandlerFunc{jsonResponse(429, `{}`, "Retry-After", "60"), ok}, wantRequests: 2, wantSleeps: []time.Duration{time.Minute}},
+		{name: "429 with HTTP-date", responses: []http.HandlerFunc{jsonResponse(429, `{}`, "Retry-After", "Sat, 21 Nov 2026 12:00:30 GMT"), ok}, wantRequests: 2, wantSleeps: []time.Duration{30 * time.Second}},
+		{name: "400 is not retried", post: true, responses: []http.HandlerFunc{jsonResponse(400, `{"error":"Invalid request body","details":[{"message":"prompt: Required"}]}`)}, wantRequests: 1,
+			wantErr: "400 Bad Request: Invalid request body; prompt: Required"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec, ts := newRecorder(t, tt.responses...)
+			clk := &fakeClock{ManualClock: fakeserver.NewManualClock(epoch)}
+			c := newTestClient(t, ts.URL, clk, WithMaxRetries(2))
+			var err error
+			if tt.post {
+				_, err = c.CreateAgentJob(context.Background(), "p", "x")
+			} else {
+				_, err = c.GetAgentJob(context.Background(), "p", "j")
+			}
+			if rec.count() != tt.wantRequests {
+				t.Errorf("requests = %d, want %d", rec.count(), tt.wantRequests)
+			}
+			if tt.wantErr == "" && err != nil {
+				t.Fatalf("err = %v", err)
+			}
+			if tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Fatalf("err = %v, want it to contain %q", err, tt.wantErr)
+			}
+			if tt.wantSleeps != nil {
+				if diff := cmp.Diff(tt.wantSleeps, clk.Sleeps()); diff != "" {
+					t.Errorf("sleeps (-want +got):\n%s", diff)
+				}
+			}
+		})
+	}
+}
+
+func TestRetry_postWhoseConnectionNeverOpenedIsRetried(t *testing.T) {
+	rec, ts := newRecorder(t, jsonResponse(201, jobJSON))
+	var dials atomic.Int32
+	transport := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if dials.Add(1) == 1 {
+			return nil, &net.OpError{Op: "dial", Net: network, Err: errors.New("connection refused")}
+		}
+		return (&net.Dialer{}).DialContext(ctx, network, addr)
+	}}
+	c := newTestClient(t, ts.URL, &fakeClock{ManualClock: fakeserver.NewManualClock(epoch)}, WithHTTPClient(&http.Client{Transport: transport}))
+	if _, err := c.CreateAgentJob(context.Background(), "p", "x"); err != nil {
+		t.Fatal(err)
+	}
+	if rec.count() != 1 || dials.Load() != 2 {
+		t.Errorf("requests = %d, dials = %d; want 1 and 2", rec.count(), dials.Load())
+	}
+}
+
+func TestRetry_zeroRetriesMeansOneAttempt(t *testing.T) {
+	rec, ts := newRecorder(t, jsonResponse(503, `{"error":"down"}`))
+	c := newTestClient(t, ts.URL, &fakeClock{ManualClock: fakeserver.NewManualClock(epoch)}, WithMaxRetries(0))
+	if _, err := c.GetAgentJob(context.Background(), "p", "j"); !errors.As(err, new(*APIError)) {
+		t.Fatalf("err = %v", err)
+	}
+	if rec.count() != 1 {
+		t.Errorf("requests = %d", rec.count())
+	}
+}
+
+func TestRetry_backoffGrowsAndIsCapped(t *testing.T) {
+	c := &Client{retryMinBackoff: time.Second, retryMaxBackoff: 5 * time.Second}
+	for attempt, want := range map[int]time.Duration{1: time.Second, 2: 2 * time.Second, 3: 4 * time.Second, 4: 5 * time.Second, 30: 5 * time.Second} {
+		for range 50 {
+			got := c.backoff(attempt)
+			if got < want/2 || got > want {
+				t.Fatalf("backoff(%d) = %s, want within [%s, %s]", attempt, got, want/2, want)
+			}
+		}
+	}
+}
+
+func TestRetry_stopsWhenContextEndsDuringBackoff(t *testing.T) {
+	rec, ts := newRecorder(t, jsonResponse(503, `{"error":"down"}`, "Retry-After", "30"))
+	c := newTestClient(t, ts.URL, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := c.GetAgentJob(ctx, "p", "j")
+	if !errors.Is(err, context.DeadlineExceeded) || !IsRateLimited(err) && statusOf(err) != 503 {
+		t.Fatalf("err = %v", err)
+	}
+	if time.Since(start) > 5*time.Second || rec.count() != 1 {
+		t.Errorf("took %s with %d requests", time.Since(start), rec.count())
+	}
+}
+
+func TestAPIError_fields(t *testing.T) {
+	_, ts := newRecorder(t, jsonResponse(400, `{"error":"Invalid query parameters","details":[{"message":"limit: too big"},{"message":"offset: negative"}],"extra":1}`, "X-Request-Id", "req-123"))
+	c := newTestClient(t, ts.URL, nil)
+	_, err := c.GetAgentJob(context.Background(), "p", "j")
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) {
+		t.Fatalf("err = %v", err)
+	}
+	want := &APIError{StatusCode: 400, Method: "GET", Path: "/v2/agent/p/job/j", Message: "Invalid query parameters",
+		Details: []ErrorDetail{{"limit: too big"}, {"offset: negative"}}, RequestID: "req-123"}
+	if diff := cmp.Diff(want, apiErr); diff != "" {
+		t.Errorf("APIError (-want +got):\n%s", diff)
+	}
+	if !IsBadRequest(err) || IsNotFound(err) || IsUnauthorized(err) || IsForbidden(err) || IsRateLimited(err) || IsValidation(err) {
+		t.Error("predicates disagree with a 400")
+	}
+	if got := err.Error(); got != "getting agent job j: GET /v2/agent/p/job/j: 400 Bad Request: Invalid query parameters; limit: too big; offset: negative [request id req-123]" {
+		t.Errorf("Error() = %q", got)
+	}
+}
+
+func TestAPIError_predicates(t *testing.T) {
+	for status, pred := range map[int]func(error) bool{404: IsNotFound, 401: IsUnauthorized, 403: IsForbidden, 429: IsRateLimited, 400: IsBadRequest} {
+		err := error(&APIError{StatusCode: status})
+		wrapped := errors.Join(errors.New("context"), err)
+		if !pred(err) || !pred(wrapped) {
+			t.Errorf("predicate for %d is false", status)
+		}
+		if pred(&APIError{StatusCode: 500}) || pred(errors.New("plain")) || pred(nil) {
+			t.Errorf("predicate for %d is true for something else", status)
+		}
+	}
+}
+
+func TestAPIError_messageFallbacks(t *testing.T) {
+	tests := map[string]struct{ body, want string }{
+		"message field":     {`{"message":"Project not found"}`, "404 Not Found: Project not found"},
+		"error object":      {`{"error":{"code":"x"}}`, `404 Not Found: {"code":"x"}`},
+		"plain text":        {"not found\n", "404 Not Found: not found"},
+		"empty body":        {"", "GET /v2/agent/p/job/j: 404 Not Found"},
+		"long html is cut":  {"<p>" + strings.Repeat("word ", 100) + "</p>", "404 Not Found: " + strings.Repeat("word ", 39) + "word…"},
+		"control chars out": {"bad\x00\x1b[31mred", "404 Not Found: bad[31mred"},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			_, ts := newRecorder(t, respond(404, "", tt.body))
+			c := newTestClient(t, ts.URL, nil)
+			_, err := c.GetAgentJob(context.Background(), "p", "j")
+			if err == nil || !strings.HasSuffix(err.Error(), tt.want) {
+				t.Fatalf("err = %q, want suffix %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestClient_neverPutsKeyInErrors(t *testing.T) {
+	echo := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Request-Id", r.Header.Get("Authorization"))
+		w.WriteHeader(400)
+		_, _ = w.Write([]byte(`{"error":"bad header ` + r.Header.Get("Authorization") + `","details":[{"message":"` + r.Header.Get("Authorization") + `"}]}`))
+	}
+	echoHTML := func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(400)
+		_, _ = w.Write([]byte(`<pre>` + r.Header.Get("Authorization") + `</pre>`))
+	}
+	echoOK := func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`not json ` + r.Header.Get("Authorization")))
+	}
+	for name, h := range map[string]http.HandlerFunc{"json": echo, "html": echoHTML, "2xx": echoOK} {
+		t.Run(name, func(t *testing.T) {
+			_, ts := newRecorder(t, h)
+			c := newTestClient(t, ts.URL, nil)
+			_, err := c.GetAgentJob(context.Background(), "p", "j")
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if strings.Contains(err.Error(), fakeserver.DemoAPIKey) {
+				t.Fatalf("error leaks the key: %s", err)
+			}
+			if !strings.Contains(err.Error(), "[REDACTED]") {
+				t.Errorf("error %q lost the redaction marker", err)
+			}
+		})
+	}
+}
+
+func TestClient_capsResponseBodies(t *testing.T) {
+	big := `{"id":"` + strings.Repeat("x", 4096) + `"}`
+	rec, ts := newRecorder(t, jsonResponse(200, big))
+	c := newTestClient(t, ts.URL, nil, WithMaxResponseBytes(2048), WithMaxRetries(0))
+	_, err := c.GetAgentJob(context.Background(), "p", "j")
+	if err == nil || !strings.Contains(err.Error(), "response body exceeds 2048 bytes") {
+		t.Fatalf("err = %v", err)
+	}
+	if rec.count() != 1 {
+		t.Errorf("requests = %d", rec.count())
+	}
+}
+
+func TestClient_reportsUndecodableSuccess(t *testing.T) {
+	_, ts := newRecorder(t, respond(200, "text/html", "<html>login page</html>"))
+	c := newTestClient(t, ts.URL, nil)
+	_, err := c.GetAgentJob(context.Background(), "p", "j")
+	if err == nil || !strings.Contains(err.Error(), `decoding response of GET /v2/agent/p/job/j`) || !strings.Contains(err.Error(), `body starts "login page"`) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestParseRetryAfter(t *testing.T) {
+	now := epoch
+	tests := []struct {
+		in     string
+		want   time.Duration
+		wantOK bool
+	}{
+		{"", 0, false},
+		{"0", 0, true},
+		{"  12 ", 12 * time.Second, true},
+		{"-3", 0, false},
+		{"soon", 0, false},
+		{"Sat, 21 Nov 2026 12:01:00 GMT", time.Minute, true},
+		{"Sat, 21 Nov 2026 11:00:00 GMT", 0, true},
+		{"99999999999999999999", 0, false},
+		{"9999999999999", time.Duration(9223372036) * time.Second, true},
+	}
+	for _, tt := range tests {
+		got, ok := parseRetryAfter(tt.in, now)
+		if got != tt.want || ok != tt.wantOK {
+			t.Errorf("parseRetryAfter(%q) = %s, %v; want %s, %v", tt.in, got, ok, tt.want, tt.wantOK)
+		}
+	}
+}

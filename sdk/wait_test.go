@@ -1,0 +1,160 @@
+package sdk
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mintlify/terraform-provider-mintlify/internal/fakeserver"
+)
+
+func TestWaitForAgentJob_latenessAndPolls(t *testing.T) {
+	// The schedule's promise: the waiter notices a finished job at most
+	// 1 s + 10% of its run time late, and a 5-minute job takes under 40 polls.
+	for _, run := range []time.Duration{3 * time.Second, 30 * time.Second, 300 * time.Second} {
+		t.Run(run.String(), func(t *testing.T) {
+			for range 20 { // the delays are jittered: try several draws
+				fs, c, clk := newFake(t, fakeserver.Config{DefaultJob: fakeserver.JobScript{ActiveFor: run, Outcome: fakeserver.OutcomeCompleted}})
+				job, err := c.CreateAgentJob(context.Background(), fakeserver.DemoProjectID, "x")
+				if err != nil {
+					t.Fatal(err)
+				}
+				done, err := c.WaitForAgentJob(context.Background(), fakeserver.DemoProjectID, job.ID)
+				if err != nil || done.Status != JobStatusCompleted {
+					t.Fatalf("wait = %+v, %v", done, err)
+				}
+				late := clk.Now().Sub(epoch) - run
+				if limit := time.Second + run/10; late > limit || late < 0 {
+					t.Errorf("noticed %s after the job ended, want at most %s", late, limit)
+				}
+				if polls := fs.Requests(fakeserver.RouteGetJob); polls > 40 {
+					t.Errorf("%d polls", polls)
+				}
+			}
+		})
+	}
+}
+
+func TestWaitForAgentJob_scheduleGrowsToCap(t *testing.T) {
+	w := waitConfig{initial: time.Second, max: 20 * time.Second}
+	for elapsed, want := range map[time.Duration]time.Duration{0: time.Second, 10 * time.Second: 2 * time.Second,
+		100 * time.Second: 11 * time.Second, 190 * time.Second: 20 * time.Second, time.Hour: 20 * time.Second} {
+		for range 50 {
+			if got := w.pollDelay(elapsed); got > want || got < want*19/20 {
+				t.Fatalf("pollDelay(%s) = %s, want within [%s, %s]", elapsed, got, want*19/20, want)
+			}
+		}
+	}
+}
+
+func TestWaitForAgentJob_reportsEveryStatus(t *testing.T) {
+	fs, c, _ := newFake(t, fakeserver.Config{})
+	job, err := c.CreateAgentJob(context.Background(), fakeserver.DemoProjectID, "[fake:failed] [fake:active=4s]")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []JobStatus
+	done, err := c.WaitForAgentJob(context.Background(), fakeserver.DemoProjectID, job.ID,
+		WithStatusCallback(func(j *AgentJob) { seen = append(seen, j.Status) }))
+	if err != nil || done.Status != JobStatusFailed {
+		t.Fatalf("wait = %+v, %v", done, err)
+	}
+	if len(seen) != fs.Requests(fakeserver.RouteGetJob) || seen[len(seen)-1] != JobStatusFailed || seen[0] != JobStatusActive {
+		t.Errorf("callback saw %v over %d polls", seen, fs.Requests(fakeserver.RouteGetJob))
+	}
+}
+
+func TestWaitForAgentJob_pollIntervalOption(t *testing.T) {
+	_, c, clk := newFake(t, fakeserver.Config{DefaultJob: fakeserver.JobScript{ActiveFor: time.Minute, Outcome: fakeserver.OutcomeCompleted}})
+	job, _ := c.CreateAgentJob(context.Background(), fakeserver.DemoProjectID, "x")
+	if _, err := c.WaitForAgentJob(context.Background(), fakeserver.DemoProjectID, job.ID, WithPollInterval(5*time.Second, 5*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range clk.Sleeps() {
+		if d > 5*time.Second || d < 4500*time.Millisecond {
+			t.Fatalf("slept %s with a fixed 5 s interval", d)
+		}
+	}
+}
+
+func TestWaitForAgentJob_stopsOnContextCancel(t *testing.T) {
+	_, c, _ := newFake(t, fakeserver.Config{})
+	job, _ := c.CreateAgentJob(context.Background(), fakeserver.DemoProjectID, "[fake:never]")
+	ctx, cancel := context.WithCancel(context.Background())
+	polls := 0
+	got, err := c.WaitForAgentJob(ctx, fakeserver.DemoProjectID, job.ID, WithStatusCallback(func(*AgentJob) {
+		if polls++; polls == 3 {
+			cancel()
+		}
+	}))
+	if !errors.Is(err, context.Canceled) || got == nil || got.ID != job.ID || got.Status != JobStatusActive {
+		t.Fatalf("got %+v, %v; want the last job seen and context.Canceled", got, err)
+	}
+	if polls != 3 || !strings.Contains(err.Error(), job.ID) {
+		t.Errorf("polls = %d, err = %v", polls, err)
+	}
+}
+
+func TestWaitForAgentJob_stopsOnRealDeadline(t *testing.T) {
+	ts := httptest.NewServer(fakeserver.New(fakeserver.Config{}))
+	defer ts.Close()
+	c := newTestClient(t, ts.URL, nil)
+	job, _ := c.CreateAgentJob(context.Background(), fakeserver.DemoProjectID, "[fake:never]")
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	got, err := c.WaitForAgentJob(ctx, fakeserver.DemoProjectID, job.ID)
+	if !errors.Is(err, context.DeadlineExceeded) || got != nil {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	if time.Since(start) > 2*time.Second {
+		t.Errorf("returned %s after the deadline", time.Since(start))
+	}
+}
+
+func TestWaitForAgentJob_toleratesTransientErrors(t *testing.T) {
+	fs, c, _ := newFake(t, fakeserver.Config{}, WithMaxRetries(0))
+	job, _ := c.CreateAgentJob(context.Background(), fakeserver.DemoProjectID, "[fake:active=5s]")
+	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteGetJob, Kind: fakeserver.FaultServerError, Requests: []int{1, 2, 4}})
+	done, err := c.WaitForAgentJob(context.Background(), fakeserver.DemoProjectID, job.ID)
+	if err != nil || done.Status != JobStatusCompleted {
+		t.Fatalf("wait = %+v, %v", done, err)
+	}
+}
+
+func TestWaitForAgentJob_givesUpAfterRepeatedTransientErrors(t *testing.T) {
+	fs, c, _ := newFake(t, fakeserver.Config{}, WithMaxRetries(0))
+	job, _ := c.CreateAgentJob(context.Background(), fakeserver.DemoProjectID, "[fake:never]")
+	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteGetJob, Kind: fakeserver.FaultServerError, Requests: []int{2, 3, 4}})
+	got, err := c.WaitForAgentJob(context.Background(), fakeserver.DemoProjectID, job.ID)
+	if statusOf(err) != http.StatusBadGateway || got == nil || got.ID != job.ID {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	if n := fs.Requests(fakeserver.RouteGetJob); n != 4 {
+		t.Errorf("polls = %d, want 4", n)
+	}
+}
+
+func TestWaitForAgentJob_notFoundEndsAtOnce(t *testing.T) {
+	fs, c, _ := newFake(t, fakeserver.Config{})
+	_, err := c.WaitForAgentJob(context.Background(), fakeserver.DemoProjectID, "missing")
+	if !IsNotFound(err) || fs.Requests(fakeserver.RouteGetJob) != 1 {
+		t.Fatalf("err = %v after %d polls", err, fs.Requests(fakeserver.RouteGetJob))
+	}
+}
+
+func TestIsTransient(t *testing.T) {
+	for err, want := range map[error]bool{
+		&APIError{StatusCode: 429}: true, &APIError{StatusCode: 500}: true, &APIError{StatusCode: 503}: true,
+		&APIError{StatusCode: 501}: false, &APIError{StatusCode: 404}: false, &APIError{StatusCode: 401}: false,
+		errors.New("connection reset"): true, &ValidationError{Field: "x"}: false,
+	} {
+		if got := isTransient(err); got != want {
+			t.Errorf("isTransient(%v) = %v", err, got)
+		}
+	}
+}
