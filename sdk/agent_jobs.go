@@ -128,6 +128,9 @@ type promptBody struct {
 	Prompt string `json:"prompt"`
 }
 
+// ValidatePrompt checks a job prompt: it must hold more than white space.
+func ValidatePrompt(prompt string) error { return requireNonEmpty("prompt", prompt) }
+
 func requireNonEmpty(field, value string) error {
 	if strings.TrimSpace(value) == "" {
 		return &ValidationError{Field: field, Rule: "must not be empty"}
@@ -146,7 +149,7 @@ func (c *Client) CreateAgentJob(ctx context.Context, projectID, prompt string) (
 	if err := requireNonEmpty("projectId", projectID); err != nil {
 		return nil, err
 	}
-	if err := requireNonEmpty("prompt", prompt); err != nil {
+	if err := ValidatePrompt(prompt); err != nil {
 		return nil, err
 	}
 	var job AgentJob
@@ -185,7 +188,7 @@ func (c *Client) SendAgentJobMessage(ctx context.Context, projectID, jobID, prom
 	if err := requireNonEmpty("jobId", jobID); err != nil {
 		return nil, err
 	}
-	if err := requireNonEmpty("prompt", prompt); err != nil {
+	if err := ValidatePrompt(prompt); err != nil {
 		return nil, err
 	}
 	var job AgentJob

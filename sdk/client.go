@@ -6,6 +6,7 @@
 package sdk
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -48,7 +49,7 @@ type Client struct {
 	retryMinBackoff  time.Duration
 	retryMaxBackoff  time.Duration
 	maxResponseBytes int64
-	requestHook      func(RequestInfo)
+	requestHook      func(context.Context, RequestInfo)
 
 	// clock is swapped in tests so waits and backoffs run on a fake clock.
 	clock clock
@@ -155,8 +156,8 @@ func WithMaxResponseBytes(n int64) Option {
 }
 
 // WithRequestHook registers a function called after every HTTP attempt,
-// for logging and metrics.
-func WithRequestHook(fn func(RequestInfo)) Option {
+// with the request's context, for logging and metrics.
+func WithRequestHook(fn func(context.Context, RequestInfo)) Option {
 	return func(c *Client) error {
 		c.requestHook = fn
 		return nil

@@ -185,7 +185,7 @@ func TestClient_customHTTPClientRedirectPolicyStillRuns(t *testing.T) {
 func TestClient_requestHookSeesEveryAttemptButNoSecrets(t *testing.T) {
 	_, ts := newRecorder(t, respond(502, "text/html", "<h1>bad</h1>"), jsonResponse(200, jobJSON))
 	var infos []RequestInfo
-	c := newTestClient(t, ts.URL, nil, WithRequestHook(func(i RequestInfo) { infos = append(infos, i) }))
+	c := newTestClient(t, ts.URL, nil, WithRequestHook(func(_ context.Context, i RequestInfo) { infos = append(infos, i) }))
 	c.clock = realClockNoSleep{}
 	if _, err := c.GetAgentJob(context.Background(), "p", "j"); err != nil {
 		t.Fatal(err)

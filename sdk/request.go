@@ -54,7 +54,7 @@ func (c *Client) do(ctx context.Context, method, escPath string, query url.Value
 		start := c.clock.Now()
 		status, data, header, err := c.send(ctx, method, &u, body)
 		if c.requestHook != nil {
-			c.requestHook(RequestInfo{Method: method, Path: escPath, Query: u.RawQuery, Attempt: attempt,
+			c.requestHook(ctx, RequestInfo{Method: method, Path: escPath, Query: u.RawQuery, Attempt: attempt,
 				StatusCode: status, Duration: c.clock.Now().Sub(start), Err: err})
 		}
 		retriesLeft := attempt <= c.maxRetries

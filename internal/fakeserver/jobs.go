@@ -167,6 +167,12 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request, _ string, p *
 	if !ok {
 		return
 	}
+	j := s.newJob(p, prompt)
+	writeJSON(w, http.StatusCreated, p.render(j, j.createdAt))
+}
+
+// newJob is called with s.mu held.
+func (s *Server) newJob(p *project, prompt string) *job {
 	s.jobSeq++
 	now := s.clock.Now()
 	j := &job{
@@ -178,7 +184,7 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request, _ string, p *
 	}
 	p.jobs[j.id] = j
 	p.jobOrder = append(p.jobOrder, j.id)
-	writeJSON(w, http.StatusCreated, p.render(j, now))
+	return j
 }
 
 func (s *Server) getJob(w http.ResponseWriter, r *http.Request, _ string, p *project) {
@@ -220,4 +226,17 @@ func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request, _ string, p
 		j.script = j.script.withMarkers(prompt)
 	}
 	writeJSON(w, http.StatusOK, p.render(j, now))
+}
+
+// CreateJob creates a job directly, as if from the dashboard, and returns
+// its id: tests use it to import jobs Terraform did not create. It does
+// not count as a request.
+func (s *Server) CreateJob(projectID, prompt string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.projects[projectID]
+	if p == nil {
+		panic("fakeserver: CreateJob: no project " + projectID)
+	}
+	return s.newJob(p, prompt).id
 }

@@ -66,6 +66,7 @@ type Server struct {
 	jobSeq          int
 	orgCalls        map[string][]time.Time // analytics calls per org, for the hourly window
 	requests        map[string]int         // "METHOD pattern" (or "unmatched") -> count
+	log             []LoggedRequest
 	faults          []*faultState
 }
 
@@ -170,11 +171,25 @@ func (s *Server) TotalRequests() int {
 	return n
 }
 
-// ResetCounters zeroes the request counters.
+// LoggedRequest is one request as the server received it.
+type LoggedRequest struct {
+	Route string // a Route constant, or "unmatched"
+	Query string // raw query string
+}
+
+// RequestLog returns every request received, in order, faulted ones included.
+func (s *Server) RequestLog() []LoggedRequest {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]LoggedRequest(nil), s.log...)
+}
+
+// ResetCounters zeroes the request counters and the log.
 func (s *Server) ResetCounters() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	clear(s.requests)
+	s.log = nil
 }
 
 // ServeHTTP counts the request, applies any matching fault, then serves it.
@@ -185,6 +200,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	s.requests[pattern]++
+	s.log = append(s.log, LoggedRequest{Route: pattern, Query: r.URL.RawQuery})
 	fault := s.matchFault(pattern, r.Method)
 	s.mu.Unlock()
 	if fault != nil && fault.apply(w, r) {

@@ -416,8 +416,11 @@ func TestConcurrentClients(t *testing.T) {
 	if h.srv.Requests(RouteCreateJob) != 10 || h.srv.Requests(RouteVisitors) != 10 || len(h.srv.JobIDs(DemoProjectID)) != 10 || h.srv.TotalRequests() != 20 {
 		t.Errorf("counts: %d POST, %d GET, %d jobs", h.srv.Requests(RouteCreateJob), h.srv.Requests(RouteVisitors), len(h.srv.JobIDs(DemoProjectID)))
 	}
+	if log := h.srv.RequestLog(); len(log) != 20 || (log[0].Route != RouteCreateJob && log[0].Route != RouteVisitors) {
+		t.Errorf("log: %d entries, first %+v", len(log), log[0])
+	}
 	h.srv.ResetCounters()
-	if h.srv.TotalRequests() != 0 {
+	if h.srv.TotalRequests() != 0 || len(h.srv.RequestLog()) != 0 {
 		t.Error("counters not reset")
 	}
 }

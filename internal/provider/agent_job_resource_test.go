@@ -1,0 +1,433 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/mintlify/terraform-provider-mintlify/internal/fakeserver"
+)
+
+const jobAddr = "mintlify_agent_job.test"
+
+func jobConfig(url, prompt, extra string) string {
+	return providerBlock(url) + fmt.Sprintf(`
+resource "mintlify_agent_job" "test" {
+  prompt = %q
+%s
+}
+`, prompt, extra)
+}
+
+func TestAccAgentJob_completedWithPRLink(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, fakeserver.Config{})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{
+			{
+				Config: jobConfig(url, "Document the new endpoints", ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionCreate),
+					plancheck.ExpectKnownValue(jobAddr, tfjsonPath("project_id"), knownString(fakeserver.DemoProjectID)),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("completed")),
+					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("pr_link"), knownvalue.StringRegexp(regexp.MustCompile(`^https://github.com/acme/demo-project/pull/\d+$`))),
+					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("prompt"), knownString("Document the new endpoints")),
+					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("source"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"repository": knownString("acme/demo-project"), "ref": knownString("main"),
+					})),
+					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("model"), knownString("claude-sonnet-4-5")),
+					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("created_at"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$`))),
+					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("archived_at"), knownvalue.Null()),
+					jobInStateMatchesServer(fs, jobAddr),
+				},
+			},
+			// The same configuration again plans nothing and sends no POST.
+			{
+				Config: jobConfig(url, "Document the new endpoints", ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectEmptyPlan(),
+				}},
+			},
+			// A new prompt is a new job.
+			{
+				Config: jobConfig(url, "Document the changelog too", ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionReplace),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{jobInStateMatchesServer(fs, jobAddr)},
+			},
+		},
+	})
+	if n := fs.Requests(fakeserver.RouteCreateJob); n != 2 {
+		t.Errorf("POSTs = %d, want 2", n)
+	}
+}
+
+func TestAccAgentJob_noChangeLeavesPRLinkNull(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, fakeserver.Config{})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{{
+			Config: jobConfig(url, "[fake:nochange] Check the docs are fine", ""),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("completed")),
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("pr_link"), knownvalue.Null()),
+				jobInStateMatchesServer(fs, jobAddr),
+			},
+		}},
+	})
+}
+
+func TestAccAgentJob_failedJobStaysInState(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, fakeserver.Config{})
+	cfg := jobConfig(url, "[fake:failed] Rewrite everything", "")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{
+			{
+				Config:      cfg,
+				ExpectError: wrapped(`Agent job failed`, `in project "demo-project" ended with status "failed"`, `tainted`),
+			},
+			// The job is in state, tainted: the next apply replaces it.
+			{
+				Config:             cfg,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
+					priorStateHoldsServerJob(fs, jobAddr),
+					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionReplace),
+				}},
+			},
+		},
+	})
+}
+
+func TestAccAgentJob_archivedSucceeds(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, fakeserver.Config{})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{{
+			Config: jobConfig(url, "[fake:archived] Tidy up", ""),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("archived")),
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("archived_at"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-`))),
+				jobInStateMatchesServer(fs, jobAddr),
+			},
+		}},
+	})
+}
+
+func TestAccAgentJob_createTimeoutKeepsJob(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, fakeserver.Config{})
+	cfg := jobConfig(url, "[fake:never] Take forever", `  timeouts {
+    create = "1s"
+  }`)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{
+			{
+				Config:      cfg,
+				ExpectError: wrapped(`Timed out waiting for the agent job`, `in project "demo-project" was created and is saved in state`, `still active after 1s`, `create = "60m"`),
+			},
+			{
+				Config:             cfg,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
+					priorStateHoldsServerJob(fs, jobAddr),
+					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionReplace),
+				}},
+			},
+		},
+	})
+}
+
+func TestAccAgentJob_importByProjectAndIDAdoptsPrompt(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, fakeserver.Config{})
+	fs.AddProject("acme docs/β", fakeserver.DemoOrg, fakeserver.Dataset{})
+	id := fs.CreateJob("acme docs/β", "Written outside Terraform")
+	cfg := providerBlock(url) + `
+resource "mintlify_agent_job" "test" {
+  project_id = "acme docs/β"
+  prompt     = "Written outside Terraform"
+}
+`
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{
+			{
+				Config:             cfg,
+				ResourceName:       jobAddr,
+				ImportState:        true,
+				ImportStateId:      "acme docs/β/" + id,
+				ImportStatePersist: true,
+				ImportStateCheck: func(states []*terraform.InstanceState) error {
+					if len(states) != 1 || states[0].ID != id || states[0].Attributes["project_id"] != "acme docs/β" || states[0].Attributes["status"] == "" {
+						return fmt.Errorf("imported %+v", states)
+					}
+					return nil
+				},
+			},
+			// The API does not return the prompt: the configured one is
+			// adopted in place, with no new job. After that, nothing to do.
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("id"), knownString(id)),
+					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("prompt"), knownString("Written outside Terraform")),
+					jobInStateMatchesServer(fs, jobAddr),
+				},
+			},
+			{
+				Config:   cfg,
+				PlanOnly: true,
+			},
+		},
+	})
+	if n := fs.Requests(fakeserver.RouteCreateJob); n != 0 {
+		t.Errorf("import created %d jobs", n)
+	}
+}
+
+func TestAccAgentJob_importByIDAloneUsesProviderProject(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, fakeserver.Config{})
+	id := fs.CreateJob(fakeserver.DemoProjectID, "[fake:nochange]")
+	time.Sleep(150 * time.Millisecond) // the job finishes
+	cfg := jobConfig(url, "Imported prompt", "")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{
+			{
+				Config:             cfg,
+				ResourceName:       jobAddr,
+				ImportState:        true,
+				ImportStateId:      id,
+				ImportStatePersist: true,
+			},
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("project_id"), knownString(fakeserver.DemoProjectID)),
+					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("completed")),
+					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("pr_link"), knownvalue.Null()),
+				},
+			},
+		},
+	})
+	if n := fs.Requests(fakeserver.RouteCreateJob); n != 0 {
+		t.Errorf("import created %d jobs", n)
+	}
+}
+
+func TestAccAgentJob_importBlockPlansNoReplacement(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, fakeserver.Config{})
+	id := fs.CreateJob(fakeserver.DemoProjectID, "x")
+	cfg := jobConfig(url, "Adopted", "") + fmt.Sprintf(`
+import {
+  to = mintlify_agent_job.test
+  id = "demo-project/%s"
+}
+`, id)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{{
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionUpdate),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(jobAddr, tfjsonPath("id"), knownString(id))},
+		}},
+	})
+	if n := fs.Requests(fakeserver.RouteCreateJob); n != 0 {
+		t.Errorf("import created %d jobs", n)
+	}
+}
+
+func TestAccAgentJob_projectIDWithSpaceAndSlash(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, fakeserver.Config{})
+	fs.AddProject("acme docs/β", fakeserver.DemoOrg, fakeserver.Dataset{})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{{
+			Config: jobConfig(url, "Hello", `  project_id = "acme docs/β"`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("project_id"), knownString("acme docs/β")),
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("source").AtMapKey("repository"), knownString("acme/acme-docs")),
+				jobInStateMatchesServer(fs, jobAddr),
+			},
+		}},
+	})
+	if n := len(fs.JobIDs("acme docs/β")); n != 1 {
+		t.Errorf("jobs in the project: %d", n)
+	}
+}
+
+func TestAccAgentJob_providerProjectChangeReplaces(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, fakeserver.Config{})
+	fs.AddProject("second", fakeserver.DemoOrg, fakeserver.Dataset{})
+	other := fmt.Sprintf(`
+provider "mintlify" {
+  api_key    = %q
+  base_url   = %q
+  project_id = "second"
+}
+resource "mintlify_agent_job" "test" {
+  prompt = "Same prompt"
+}
+`, fakeserver.DemoAPIKey, url)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{
+			{Config: jobConfig(url, "Same prompt", "")},
+			{
+				Config: other,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionReplace),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(jobAddr, tfjsonPath("project_id"), knownString("second"))},
+			},
+		},
+	})
+}
+
+func TestAccAgentJob_survivesInjectedFaultsWithoutDuplicatePOST(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, fakeserver.Config{})
+	// The first POST is refused with 429 (retried: the server did nothing),
+	// polls meet a 502 page and a dropped connection (retried: reads are safe).
+	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteCreateJob, Kind: fakeserver.FaultRateLimit, RetryAfter: time.Second, Requests: []int{1}})
+	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteGetJob, Kind: fakeserver.FaultServerError, Requests: []int{1}})
+	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteGetJob, Kind: fakeserver.FaultDropConnection, Requests: []int{3}})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{{
+			Config: jobConfig(url, "[fake:active=300ms] Survive", ""),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("completed")),
+				jobInStateMatchesServer(fs, jobAddr),
+			},
+		}},
+	})
+	if posts, jobs := fs.Requests(fakeserver.RouteCreateJob), len(fs.JobIDs(fakeserver.DemoProjectID)); posts != 2 || jobs != 1 {
+		t.Errorf("POSTs = %d (want the refused one and one more), jobs = %d (want 1)", posts, jobs)
+	}
+}
+
+func TestAccAgentJob_postServerErrorIsNotRetried(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, fakeserver.Config{})
+	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteCreateJob, Kind: fakeserver.FaultServerError, Requests: []int{1}})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{{
+			Config:      jobConfig(url, "x", ""),
+			ExpectError: wrapped(`Could not create the agent job`, `502 Bad Gateway`),
+		}},
+	})
+	if n := fs.Requests(fakeserver.RouteCreateJob); n != 1 {
+		t.Errorf("POSTs = %d, want 1: a POST that may have reached the server is not repeated", n)
+	}
+}
+
+func TestAccAgentJob_rateLimitedCreateSaysWhenToRetry(t *testing.T) {
+	clearEnv(t)
+	_, url := startFake(t, fakeserver.Config{JobBudget: 1})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{{
+			Config: providerBlock(url) + `
+resource "mintlify_agent_job" "a" { prompt = "one" }
+resource "mintlify_agent_job" "b" {
+  prompt     = "two"
+  depends_on = [mintlify_agent_job.a]
+}
+`,
+			ExpectError: wrapped(`429 Too Many Requests`, `try again after`, `100 per project per hour`, `Try again after`),
+		}},
+	})
+}
+
+func TestAccAgentJob_invalidInputFailsAtPlan(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, fakeserver.Config{})
+	for _, tt := range []struct{ prompt, extra, want string }{
+		{"", "", `prompt "" must not be empty or only white space`},
+		{"   ", "", `prompt "   " must not be empty or only white space`},
+		{"x", `  project_id = ""`, `project_id "" must not be empty`},
+		{"x", "  timeouts {\n    create = \"soon\"\n  }", `Invalid Attribute Value Time Duration`},
+		{"x", "  timeouts {\n    create = \"0s\"\n  }", `timeouts.create must be a positive duration`},
+	} {
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: testProviders(),
+			Steps:                    []resource.TestStep{{Config: jobConfig(url, tt.prompt, tt.extra), PlanOnly: true, ExpectError: wrapped(tt.want)}},
+		})
+	}
+	if n := fs.TotalRequests(); n != 0 {
+		t.Errorf("%d requests sent for invalid configuration", n)
+	}
+}
+
+func TestAccAgentJob_missingProject(t *testing.T) {
+	clearEnv(t)
+	_, url := startFake(t, fakeserver.Config{})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "mintlify" {
+  api_key  = %q
+  base_url = %q
+}
+resource "mintlify_agent_job" "test" { prompt = "x" }
+`, fakeserver.DemoAPIKey, url),
+			ExpectError: wrapped(`Missing project_id`, `MINTLIFY_PROJECT_ID`),
+		}},
+	})
+}
+
+func TestAccAgentJob_goneFromServerIsRemovedFromState(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, fakeserver.Config{})
+	cfg := jobConfig(url, "x", "")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				// The project is replaced by an empty one: the job 404s.
+				PreConfig:          func() { fs.AddProject(fakeserver.DemoProjectID, fakeserver.DemoOrg, fakeserver.Dataset{}) },
+				Config:             cfg,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionCreate),
+				}},
+			},
+		},
+	})
+}

@@ -1,0 +1,33 @@
+package provider
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk"
+)
+
+// addAPIError turns an SDK error into a diagnostic that says what to do
+// next. The SDK never puts the key in an error, so the text is safe to show.
+func addAPIError(diags *diag.Diagnostics, summary string, err error) {
+	detail := err.Error()
+	var apiErr *sdk.APIError
+	if errors.As(err, &apiErr) {
+		switch apiErr.StatusCode {
+		case http.StatusUnauthorized:
+			detail += "\n\nThe API key was refused: check api_key (or " + EnvAPIKey + ") holds a current admin API key from the Mintlify dashboard."
+		case http.StatusForbidden:
+			detail += "\n\nThe key lacks permission: it may be read-only (reads only), or this machine's IP address is not on the key's allow list."
+		case http.StatusNotFound:
+			detail += "\n\nCheck project_id (or " + EnvProjectID + "): the project must exist and belong to the key's organization."
+		case http.StatusTooManyRequests:
+			detail += "\n\nThe Mintlify API rate-limited this request (agent jobs: 100 per project per hour; analytics: 100 per organization per hour)."
+			if !apiErr.RetryAt.IsZero() {
+				detail += " Try again after " + apiErr.RetryAt.UTC().Format("2006-01-02 15:04:05 MST") + "."
+			}
+		}
+	}
+	diags.AddError(summary, detail)
+}

@@ -1,0 +1,240 @@
+// Package provider maps Terraform configuration and state to SDK calls and
+// back. It holds no HTTP or JSON: that is the sdk package's job.
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk"
+)
+
+// Environment variables read when the provider block leaves a setting out.
+const (
+	EnvAPIKey    = "MINTLIFY_API_KEY"
+	EnvProjectID = "MINTLIFY_PROJECT_ID"
+	EnvBaseURL   = "MINTLIFY_BASE_URL"
+)
+
+var _ provider.Provider = (*mintlifyProvider)(nil)
+
+type mintlifyProvider struct {
+	version string
+	// Tests make polling and retries fast; production uses the SDK defaults.
+	sdkOptions  []sdk.Option
+	waitOptions []sdk.WaitOption
+}
+
+// New returns the provider factory for providerserver; version is set at
+// build time and shown in the User-Agent.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider { return &mintlifyProvider{version: version} }
+}
+
+type providerModel struct {
+	APIKey       types.String `tfsdk:"api_key"`
+	ProjectID    types.String `tfsdk:"project_id"`
+	BaseURL      types.String `tfsdk:"base_url"`
+	MaxRetries   types.Int64  `tfsdk:"max_retries"`
+	MaxRetryWait types.String `tfsdk:"max_retry_wait"`
+}
+
+// providerData is what resources and data sources receive from Configure.
+type providerData struct {
+	client      *sdk.Client
+	projectID   string // default for resources; "" when none
+	apiKey      string // kept only to mask it in logs
+	waitOptions []sdk.WaitOption
+}
+
+// logContext masks the API key in every log line written with the returned
+// context, whatever field or message it might end up in.
+func (d *providerData) logContext(ctx context.Context) context.Context {
+	return maskSecret(ctx, d.apiKey)
+}
+
+func maskSecret(ctx context.Context, secret string) context.Context {
+	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, "api_key", "Authorization", "authorization")
+	if secret == "" {
+		return ctx
+	}
+	ctx = tflog.MaskAllFieldValuesStrings(ctx, secret)
+	return tflog.MaskMessageStrings(ctx, secret)
+}
+
+func (p *mintlifyProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "mintlify"
+	resp.Version = p.version
+}
+
+func (p *mintlifyProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Manage [Mintlify](https://mintlify.com) documentation with Terraform: run background " +
+			"agent jobs that edit your docs and open pull requests, and read unique-visitor analytics.",
+		Attributes: map[string]schema.Attribute{
+			"api_key": schema.StringAttribute{
+				MarkdownDescription: "Admin API key (`mint_...`) from the API keys page of the Mintlify dashboard. " +
+					"Falls back to the `" + EnvAPIKey + "` environment variable. Never logged or stored in state.",
+				Optional:  true,
+				Sensitive: true,
+			},
+			"project_id": schema.StringAttribute{
+				MarkdownDescription: "Default project for resources and data sources that do not set their own " +
+					"`project_id`; shown on the dashboard's API keys page. Falls back to `" + EnvProjectID + "`.",
+				Optional: true,
+			},
+			"base_url": schema.StringAttribute{
+				MarkdownDescription: "API address. Falls back to `" + EnvBaseURL + "`, then `" + sdk.DefaultBaseURL + "`. " +
+					"Must be `https`, except for loopback hosts (a local test server).",
+				Optional: true,
+			},
+			"max_retries": schema.Int64Attribute{
+				MarkdownDescription: fmt.Sprintf("How many times a request refused with 429, or a read that met a "+
+					"5xx or a broken connection, is tried again. Default %d. A job creation that may have reached "+
+					"the server is never sent twice.", sdk.DefaultMaxRetries),
+				Optional:   true,
+				Validators: []validator.Int64{int64validator.Between(0, 10)},
+			},
+			"max_retry_wait": schema.StringAttribute{
+				MarkdownDescription: fmt.Sprintf("Longest `Retry-After` the provider waits through, as a duration "+
+					"such as `30s` or `2m`. Default `%s`. A rate-limited request asking for a longer wait (analytics "+
+					"limits reset hourly) fails at once with the time to try again.", sdk.DefaultMaxRetryAfter),
+				Optional:   true,
+				Validators: []validator.String{durationValidator{}},
+			},
+		},
+	}
+}
+
+func (p *mintlifyProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var cfg providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	// A key or URL that comes from another resource is unknown until apply:
+	// configure nothing yet, Terraform calls Configure again with values.
+	if cfg.APIKey.IsUnknown() || cfg.BaseURL.IsUnknown() || cfg.ProjectID.IsUnknown() ||
+		cfg.MaxRetries.IsUnknown() || cfg.MaxRetryWait.IsUnknown() {
+		tflog.Debug(ctx, "provider configuration has unknown values; configuring at apply")
+		return
+	}
+
+	apiKey := stringOrEnv(cfg.APIKey, EnvAPIKey)
+	ctx = maskSecret(ctx, apiKey)
+	if apiKey == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("api_key"), "Missing Mintlify API key",
+			"Set api_key in the provider block or the "+EnvAPIKey+" environment variable to an admin API key "+
+				"from the API keys page of the Mintlify dashboard.")
+		return
+	}
+	if err := sdk.ValidateAPIKey(apiKey); err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("api_key"), "Invalid Mintlify API key",
+			"The key (from api_key or "+EnvAPIKey+") "+strings.TrimPrefix(err.Error(), "apiKey ")+".")
+		return
+	}
+	baseURL := stringOrEnv(cfg.BaseURL, EnvBaseURL)
+	if baseURL == "" {
+		baseURL = sdk.DefaultBaseURL
+	}
+	if _, err := sdk.ParseBaseURL(baseURL); err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Invalid base_url",
+			"The API address (from base_url or "+EnvBaseURL+") "+strings.TrimPrefix(err.Error(), "baseURL ")+".")
+		return
+	}
+
+	opts := []sdk.Option{
+		sdk.WithBaseURL(baseURL),
+		sdk.WithUserAgent(userAgent(p.version, req.TerraformVersion)),
+		sdk.WithRequestHook(logRequest),
+	}
+	if !cfg.MaxRetries.IsNull() {
+		opts = append(opts, sdk.WithMaxRetries(int(cfg.MaxRetries.ValueInt64())))
+	}
+	if !cfg.MaxRetryWait.IsNull() {
+		d, _ := time.ParseDuration(cfg.MaxRetryWait.ValueString()) // validated by durationValidator
+		opts = append(opts, sdk.WithMaxRetryAfter(d))
+	}
+	client, err := sdk.NewClient(apiKey, append(opts, p.sdkOptions...)...)
+	if err != nil {
+		resp.Diagnostics.AddError("Could not configure the Mintlify client", err.Error())
+		return
+	}
+	data := &providerData{
+		client:      client,
+		projectID:   stringOrEnv(cfg.ProjectID, EnvProjectID),
+		apiKey:      apiKey,
+		waitOptions: p.waitOptions,
+	}
+	tflog.Debug(ctx, "configured Mintlify client", map[string]any{"base_url": client.BaseURL(), "default_project_id": data.projectID})
+	resp.ResourceData = data
+	resp.DataSourceData = data
+}
+
+func (p *mintlifyProvider) Resources(context.Context) []func() resource.Resource {
+	return []func() resource.Resource{NewAgentJobResource}
+}
+
+func (p *mintlifyProvider) DataSources(context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{NewUniqueVisitorsDataSource}
+}
+
+func stringOrEnv(v types.String, env string) string {
+	if !v.IsNull() && !v.IsUnknown() {
+		return v.ValueString()
+	}
+	return os.Getenv(env)
+}
+
+// userAgent names the provider first, then Terraform, then the SDK, so the
+// API's logs tell which tool sent a request.
+func userAgent(version, terraformVersion string) string {
+	if version == "" {
+		version = "dev"
+	}
+	ua := "terraform-provider-mintlify/" + version
+	if terraformVersion != "" {
+		ua += " Terraform/" + terraformVersion
+	}
+	return ua + " mintlify-go-sdk/" + sdk.Version
+}
+
+// logRequest writes one debug line per HTTP attempt. RequestInfo carries no
+// header, so the key cannot reach it; the context masks it regardless.
+func logRequest(ctx context.Context, info sdk.RequestInfo) {
+	fields := map[string]any{
+		"method": info.Method, "path": info.Path, "query": info.Query, "attempt": info.Attempt,
+		"status": info.StatusCode, "duration_ms": info.Duration.Milliseconds(),
+	}
+	if info.Err != nil {
+		fields["error"] = info.Err.Error()
+	}
+	tflog.Debug(ctx, "Mintlify API request", fields)
+}
+
+// configuredData extracts the provider's data in a resource's or data
+// source's Configure. It is nil before the provider is configured.
+func configuredData(raw any, diags interface{ AddError(string, string) }) *providerData {
+	if raw == nil {
+		return nil
+	}
+	data, ok := raw.(*providerData)
+	if !ok {
+		diags.AddError("Unexpected provider data", fmt.Sprintf("Expected *providerData, got %T. Please report this issue to the provider developers.", raw))
+		return nil
+	}
+	return data
+}

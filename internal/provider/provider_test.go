@@ -1,0 +1,266 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+
+	"github.com/mintlify/terraform-provider-mintlify/internal/fakeserver"
+	"github.com/mintlify/terraform-provider-mintlify/sdk"
+)
+
+// testProviders serves the provider in-process, with polling and retry
+// delays shortened so that tests take milliseconds, not seconds.
+func testProviders() map[string]func() (tfprotov6.ProviderServer, error) {
+	p := &mintlifyProvider{
+		version:     "test",
+		sdkOptions:  []sdk.Option{sdk.WithRetryBackoff(5*time.Millisecond, 20*time.Millisecond)},
+		waitOptions: []sdk.WaitOption{sdk.WithPollInterval(20*time.Millisecond, 100*time.Millisecond)},
+	}
+	return map[string]func() (tfprotov6.ProviderServer, error){"mintlify": providerserver.NewProtocol6WithError(p)}
+}
+
+// startFake runs the fake API on loopback for one test. Jobs run 100 ms
+// unless their prompt says otherwise.
+func startFake(t *testing.T, cfg fakeserver.Config) (*fakeserver.Server, string) {
+	t.Helper()
+	if cfg.DefaultJob == (fakeserver.JobScript{}) {
+		cfg.DefaultJob = fakeserver.JobScript{ActiveFor: 100 * time.Millisecond, Outcome: fakeserver.OutcomeCompleted}
+	}
+	fs := fakeserver.New(cfg)
+	ts := httptest.NewServer(fs)
+	t.Cleanup(ts.Close)
+	return fs, ts.URL
+}
+
+func providerBlock(url string) string {
+	return fmt.Sprintf(`
+provider "mintlify" {
+  api_key    = %q
+  base_url   = %q
+  project_id = %q
+}
+`, fakeserver.DemoAPIKey, url, fakeserver.DemoProjectID)
+}
+
+// clearEnv keeps a developer's MINTLIFY_* variables out of a test.
+func clearEnv(t *testing.T) {
+	for _, v := range []string{EnvAPIKey, EnvBaseURL, EnvProjectID} {
+		t.Setenv(v, "")
+	}
+}
+
+// resourceValues finds a resource's attribute values in a state or plan.
+func resourceValues(module *tfjson.StateModule, addr string) (map[string]any, bool) {
+	if module == nil {
+		return nil, false
+	}
+	for _, r := range module.Resources {
+		if r.Address == addr {
+			return r.AttributeValues, true
+		}
+	}
+	return nil, false
+}
+
+// checkState is a statecheck.StateCheck from a function.
+type checkState func(*tfjson.State) error
+
+func (f checkState) CheckState(_ context.Context, req statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	if req.State == nil || req.State.Values == nil {
+		resp.Error = fmt.Errorf("no state")
+		return
+	}
+	resp.Error = f(req.State)
+}
+
+// checkPlan is a plancheck.PlanCheck from a function.
+type checkPlan func(*tfjson.Plan) error
+
+func (f checkPlan) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	resp.Error = f(req.Plan)
+}
+
+// jobInStateMatchesServer checks that the job in state is the one the fake
+// holds, with the same status and PR link: the provider lost nothing.
+func jobInStateMatchesServer(fs *fakeserver.Server, addr string) statecheck.StateCheck {
+	return checkState(func(s *tfjson.State) error {
+		vals, ok := resourceValues(s.Values.RootModule, addr)
+		if !ok {
+			return fmt.Errorf("%s not in state", addr)
+		}
+		return compareJob(fs, vals)
+	})
+}
+
+func compareJob(fs *fakeserver.Server, vals map[string]any) error {
+	raw, ok := fs.Job(fmt.Sprint(vals["project_id"]), fmt.Sprint(vals["id"]))
+	if !ok {
+		return fmt.Errorf("the server has no job %v in project %v", vals["id"], vals["project_id"])
+	}
+	var job struct {
+		Status string  `json:"status"`
+		PRLink *string `json:"prLink"`
+	}
+	if err := json.Unmarshal(raw, &job); err != nil {
+		return err
+	}
+	if vals["status"] != job.Status {
+		return fmt.Errorf("status in state %v, on the server %s", vals["status"], job.Status)
+	}
+	if (job.PRLink == nil) != (vals["pr_link"] == nil) || (job.PRLink != nil && vals["pr_link"] != *job.PRLink) {
+		return fmt.Errorf("pr_link in state %v, on the server %v", vals["pr_link"], job.PRLink)
+	}
+	return nil
+}
+
+// priorStateHoldsServerJob checks, in a plan made after a failed apply, that
+// state kept the job the server created.
+func priorStateHoldsServerJob(fs *fakeserver.Server, addr string) plancheck.PlanCheck {
+	return checkPlan(func(p *tfjson.Plan) error {
+		if p.PriorState == nil || p.PriorState.Values == nil {
+			return fmt.Errorf("no prior state")
+		}
+		vals, ok := resourceValues(p.PriorState.Values.RootModule, addr)
+		if !ok {
+			return fmt.Errorf("%s is not in state: the job was lost", addr)
+		}
+		ids := fs.JobIDs(fmt.Sprint(vals["project_id"]))
+		if len(ids) != 1 || ids[0] != vals["id"] {
+			return fmt.Errorf("state holds job %v, the server has %v", vals["id"], ids)
+		}
+		return nil
+	})
+}
+
+func TestProvider_metadataAndSchema(t *testing.T) {
+	p := New("1.2.3")()
+	srv := providerserver.NewProtocol6(p)()
+	resp, err := srv.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range resp.Diagnostics {
+		t.Errorf("schema diagnostic: %s: %s", d.Summary, d.Detail)
+	}
+	if _, ok := resp.ResourceSchemas["mintlify_agent_job"]; !ok {
+		t.Error("no mintlify_agent_job resource")
+	}
+	if _, ok := resp.DataSourceSchemas["mintlify_unique_visitors"]; !ok {
+		t.Error("no mintlify_unique_visitors data source")
+	}
+	for _, a := range resp.Provider.Block.Attributes {
+		if a.Name == "api_key" && !a.Sensitive {
+			t.Error("api_key is not sensitive")
+		}
+	}
+}
+
+func TestAccProvider_configFromEnvironment(t *testing.T) {
+	fs, url := startFake(t, fakeserver.Config{Visitors: fakeserver.Dataset{Paths: 3}})
+	t.Setenv(EnvAPIKey, fakeserver.DemoAPIKey)
+	t.Setenv(EnvBaseURL, url)
+	t.Setenv(EnvProjectID, fakeserver.DemoProjectID)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{{
+			Config: `
+provider "mintlify" {}
+data "mintlify_unique_visitors" "all" {}
+resource "mintlify_agent_job" "env" {
+  prompt = "Document the environment variables"
+}
+`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.mintlify_unique_visitors.all", tfjsonPath("project_id"), knownString(fakeserver.DemoProjectID)),
+				statecheck.ExpectKnownValue("mintlify_agent_job.env", tfjsonPath("project_id"), knownString(fakeserver.DemoProjectID)),
+				statecheck.ExpectKnownValue("mintlify_agent_job.env", tfjsonPath("status"), knownString("completed")),
+				jobInStateMatchesServer(fs, "mintlify_agent_job.env"),
+			},
+		}},
+	})
+}
+
+func TestAccProvider_missingKey(t *testing.T) {
+	clearEnv(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{{
+			Config:      `data "mintlify_unique_visitors" "x" { project_id = "p" }`,
+			ExpectError: wrapped(`Missing Mintlify API key`, `api_key`, `MINTLIFY_API_KEY`),
+		}},
+	})
+}
+
+func TestAccProvider_wrongKeyIs401WithAdvice(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, fakeserver.Config{})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "mintlify" {
+  api_key  = "mint_wrong_key"
+  base_url = %q
+}
+data "mintlify_unique_visitors" "x" { project_id = "demo-project" }
+`, url),
+			ExpectError: wrapped(`401 Unauthorized`, `check api_key`),
+		}},
+	})
+	if n := fs.Requests(fakeserver.RouteVisitors); n != 1 {
+		t.Errorf("requests = %d, want 1 (a 401 is not retried)", n)
+	}
+}
+
+func TestAccProvider_refusesPlainHTTPOffLoopback(t *testing.T) {
+	clearEnv(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{{
+			Config: `
+provider "mintlify" {
+  api_key  = "mint_x"
+  base_url = "http://api.mintlify.com"
+}
+data "mintlify_unique_visitors" "x" { project_id = "p" }
+`,
+			ExpectError: wrapped(`Invalid base_url`, `must use https`),
+		}},
+	})
+}
+
+func TestAccProvider_keyUnknownAtPlan(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, fakeserver.Config{})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+resource "terraform_data" "key" {
+  input = %q
+}
+provider "mintlify" {
+  api_key    = terraform_data.key.output
+  base_url   = %q
+  project_id = %q
+}
+resource "mintlify_agent_job" "late" {
+  project_id = %q
+  prompt     = "Runs once the key is known"
+}
+`, fakeserver.DemoAPIKey, url, fakeserver.DemoProjectID, fakeserver.DemoProjectID),
+			ConfigStateChecks: []statecheck.StateCheck{jobInStateMatchesServer(fs, "mintlify_agent_job.late")},
+		}},
+	})
+}

@@ -1,0 +1,232 @@
+package provider
+
+import (
+	"fmt"
+	"net/url"
+	"testing"
+	"time"
+
+	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+
+	"github.com/mintlify/terraform-provider-mintlify/internal/fakeserver"
+)
+
+const visitorsAddr = "data.mintlify_unique_visitors.test"
+
+func visitorsConfig(serverURL, args string) string {
+	return providerBlock(serverURL) + fmt.Sprintf(`
+data "mintlify_unique_visitors" "test" {
+%s
+}
+`, args)
+}
+
+// visitorsMatchServer compares the data source's state, row by row, with
+// what the fake holds for the same range, limited to maxResults rows.
+func visitorsMatchServer(fs *fakeserver.Server, from, to string, maxResults int) statecheck.StateCheck {
+	return checkState(func(s *tfjson.State) error {
+		var vals map[string]any
+		for _, r := range s.Values.RootModule.Resources {
+			if r.Address == visitorsAddr {
+				vals = r.AttributeValues
+			}
+		}
+		if vals == nil {
+			return fmt.Errorf("%s not in state", visitorsAddr)
+		}
+		totals, rows, err := fs.VisitorsData(fakeserver.DemoProjectID, from, to)
+		if err != nil {
+			return err
+		}
+		if maxResults > 0 && len(rows) > maxResults {
+			rows = rows[:maxResults]
+		}
+		gotTotals := vals["totals"].(map[string]any)
+		if triple(gotTotals["human"], gotTotals["ai"], gotTotals["total"]) != triple(totals.Human, totals.AI, totals.Total) {
+			return fmt.Errorf("totals %v, server %+v", gotTotals, totals)
+		}
+		got := vals["visitors"].([]any)
+		if len(got) != len(rows) {
+			return fmt.Errorf("%d rows in state, %d on the server", len(got), len(rows))
+		}
+		for i, want := range rows {
+			row := got[i].(map[string]any)
+			if row["path"] != want.Path || triple(row["human"], row["ai"], row["total"]) != triple(want.Human, want.AI, want.Total) {
+				return fmt.Errorf("row %d: state %v, server %+v", i, row, want)
+			}
+		}
+		return nil
+	})
+}
+
+// triple prints three counts alike whether they are json.Number or int64.
+func triple(a, b, c any) string { return fmt.Sprintf("%v %v %v", a, b, c) }
+
+// requestsPerRead checks that every read of the data source made exactly
+// want requests. Terraform reads a data source several times per test step
+// (plan, apply, refresh), so reads are counted by their first page.
+func requestsPerRead(t *testing.T, fs *fakeserver.Server, want int) {
+	t.Helper()
+	reads, pages := 0, 0
+	for _, r := range fs.RequestLog() {
+		if r.Route != fakeserver.RouteVisitors {
+			continue
+		}
+		pages++
+		q, _ := url.ParseQuery(r.Query)
+		if q.Get("offset") == "0" {
+			reads++
+		}
+	}
+	if reads == 0 || pages != reads*want {
+		t.Errorf("%d requests over %d reads; want %d a read", pages, reads, want)
+	}
+}
+
+func TestAccUniqueVisitors_rowCountsAndRequests(t *testing.T) {
+	clearEnv(t)
+	for _, tt := range []struct {
+		paths        int
+		args         string
+		maxResults   int
+		wantRequests int
+	}{
+		{0, "", 0, 1},
+		{250, "", 0, 1},
+		{251, "", 0, 2},
+		{4321, "", 0, 18},
+		{251, "page_size = 100", 0, 3},
+		{1000, "max_results = 100", 100, 1},
+		{1000, "max_results = 300", 300, 2},
+		{1000, "max_results = 5000", 0, 4},
+	} {
+		t.Run(fmt.Sprintf("%d paths %s", tt.paths, tt.args), func(t *testing.T) {
+			fs, url := startFake(t, fakeserver.Config{Visitors: fakeserver.Dataset{Paths: tt.paths, Seed: 11}})
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: testProviders(),
+				Steps: []resource.TestStep{{
+					Config: visitorsConfig(url, tt.args),
+					ConfigStateChecks: []statecheck.StateCheck{
+						visitorsMatchServer(fs, "", "", tt.maxResults),
+						statecheck.ExpectKnownValue(visitorsAddr, tfjsonPath("project_id"), knownString(fakeserver.DemoProjectID)),
+					},
+				}},
+			})
+			requestsPerRead(t, fs, tt.wantRequests)
+		})
+	}
+}
+
+func TestAccUniqueVisitors_dateFilter(t *testing.T) {
+	clearEnv(t)
+	fs, serverURL := startFake(t, fakeserver.Config{Visitors: fakeserver.Dataset{Paths: 300}})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{
+			{
+				Config: visitorsConfig(serverURL, `
+  date_from = "2026-10-01"
+  date_to   = "2026-10-08"
+`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					visitorsMatchServer(fs, "2026-10-01", "2026-10-08", 0),
+					statecheck.ExpectKnownValue(visitorsAddr, tfjsonPath("id"), knownString("demo-project?date_from=2026-10-01&date_to=2026-10-08")),
+				},
+			},
+			{
+				Config: visitorsConfig(serverURL, `
+  date_from = "2026-10-31T00:00:00Z"
+`),
+				ConfigStateChecks: []statecheck.StateCheck{visitorsMatchServer(fs, "2026-10-31T00:00:00Z", "", 0)},
+			},
+		},
+	})
+	for _, r := range fs.RequestLog() {
+		if q, _ := url.ParseQuery(r.Query); q.Get("limit") != "250" {
+			t.Fatalf("request %s does not page at 250", r.Query)
+		}
+	}
+}
+
+func TestAccUniqueVisitors_projectIDWithSpaceAndSlash(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, fakeserver.Config{})
+	fs.AddProject("acme docs/β", fakeserver.DemoOrg, fakeserver.Dataset{Paths: 7})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{{
+			Config: visitorsConfig(url, `  project_id = "acme docs/β"`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(visitorsAddr, tfjsonPath("visitors"), knownvalue.ListSizeExact(7)),
+			},
+		}},
+	})
+}
+
+func TestAccUniqueVisitors_invalidInputFailsAtPlanWithNoRequest(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, fakeserver.Config{Visitors: fakeserver.Dataset{Paths: 3}})
+	for _, tt := range []struct{ args, want string }{
+		{"page_size = 0", "Attribute page_size value must be between 1 and 250, got: 0"},
+		{"page_size = 251", "Attribute page_size value must be between 1 and 250, got: 251"},
+		{"max_results = 0", "Attribute max_results value must be at least 1, got: 0"},
+		{`date_from = "2026-13-45"`, `date_from "2026-13-45" must be a date: YYYY-MM-DD or RFC 3339`},
+		{`date_to = "yesterday"`, `date_to "yesterday" must be a date: YYYY-MM-DD or RFC 3339`},
+		{`date_to = "2026-10-01T00:00:00"`, `date_to "2026-10-01T00:00:00" must be a date`},
+		{"date_from = \"2026-10-02\"\n  date_to = \"2026-10-01\"", `date_from "2026-10-02" must be before date_to "2026-10-01": date_to is exclusive`},
+		{"date_from = \"2026-10-01\"\n  date_to = \"2026-10-01\"", `date_from "2026-10-01" must be before date_to "2026-10-01"`},
+		{`project_id = " "`, `project_id " " must not be empty`},
+	} {
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: testProviders(),
+			Steps:                    []resource.TestStep{{Config: visitorsConfig(url, "  "+tt.args), PlanOnly: true, ExpectError: wrapped(tt.want)}},
+		})
+	}
+	if n := fs.TotalRequests(); n != 0 {
+		t.Errorf("%d requests sent for invalid configuration", n)
+	}
+}
+
+func TestAccUniqueVisitors_rateLimitFailsAtOnceWithWhenToRetry(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, fakeserver.Config{AnalyticsBudget: 2, Visitors: fakeserver.Dataset{Paths: 1000}})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{{
+			Config:      visitorsConfig(url, ""),
+			ExpectError: wrapped(`Could not read unique visitors`, `429 Too Many Requests`, `rate limited; try again after`, `100 per organization per hour`),
+		}},
+	})
+	if n := fs.Requests(fakeserver.RouteVisitors); n != 3 {
+		t.Errorf("requests = %d, want 2 pages and one refusal", n)
+	}
+}
+
+func TestAccUniqueVisitors_survivesFaultsWithoutRereading(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, fakeserver.Config{Visitors: fakeserver.Dataset{Paths: 600}})
+	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteVisitors, Kind: fakeserver.FaultServerError, Requests: []int{1}})
+	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteVisitors, Kind: fakeserver.FaultDropConnection, Requests: []int{3}})
+	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteVisitors, Kind: fakeserver.FaultRateLimit, RetryAfter: time.Second, Requests: []int{5}})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{{
+			Config:            visitorsConfig(url, ""),
+			ConfigStateChecks: []statecheck.StateCheck{visitorsMatchServer(fs, "", "", 0)},
+		}},
+	})
+	// Every read is 3 pages; the 3 faulted requests are the only extra ones.
+	pages, okPages := 0, 0
+	for _, r := range fs.RequestLog() {
+		if r.Route == fakeserver.RouteVisitors {
+			pages++
+		}
+	}
+	okPages = pages - 3
+	if okPages%3 != 0 || okPages == 0 {
+		t.Errorf("%d requests: %d beyond the 3 faulted, not a whole number of 3-page reads", pages, okPages)
+	}
+}

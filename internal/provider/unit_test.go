@@ -1,0 +1,165 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+	"github.com/hashicorp/terraform-plugin-log/tflogtest"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk"
+)
+
+func TestParseImportID(t *testing.T) {
+	tests := []struct {
+		id, defaultProject   string
+		wantProject, wantJob string
+		wantErr              string
+	}{
+		{"proj/job-1", "", "proj", "job-1", ""},
+		{"acme docs/β/job-1", "", "acme docs/β", "job-1", ""},
+		{"job-1", "default", "default", "job-1", ""},
+		{"job-1", "", "", "", `import id "job-1" has no project: use PROJECT_ID/JOB_ID, or set project_id on the provider (or MINTLIFY_PROJECT_ID)`},
+		{"", "default", "", "", "import id is empty"},
+		{"proj/", "", "", "", `import id "proj/": expected PROJECT_ID/JOB_ID with both parts non-empty`},
+		{"/job", "", "", "", `import id "/job": expected PROJECT_ID/JOB_ID with both parts non-empty`},
+		{" /job", "", "", "", "both parts non-empty"},
+	}
+	for _, tt := range tests {
+		project, job, err := parseImportID(tt.id, tt.defaultProject)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("%q: err = %v, want %q", tt.id, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || project != tt.wantProject || job != tt.wantJob {
+			t.Errorf("%q: got %q, %q, %v", tt.id, project, job, err)
+		}
+	}
+}
+
+func TestUserAgent(t *testing.T) {
+	if got, want := userAgent("1.2.3", "1.11.4"), "terraform-provider-mintlify/1.2.3 Terraform/1.11.4 mintlify-go-sdk/"+sdk.Version; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got, want := userAgent("", ""), "terraform-provider-mintlify/dev mintlify-go-sdk/"+sdk.Version; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestLogsNeverHoldTheKey(t *testing.T) {
+	const key = "mint_secret_0123456789"
+	var out bytes.Buffer
+	ctx := tflogtest.RootLogger(context.Background(), &out)
+	data := &providerData{apiKey: key}
+	ctx = data.logContext(ctx)
+	tflog.Info(ctx, "key is "+key, map[string]any{"api_key": "anything", "note": "Bearer " + key, "Authorization": "Bearer x"})
+	logRequest(ctx, sdk.RequestInfo{Method: "GET", Path: "/v2/agent/p/job/" + key, Attempt: 1, StatusCode: 200, Err: errors.New("echo " + key)})
+	entries, err := tflogtest.MultilineJSONDecode(&out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 2 {
+		t.Fatalf("%d log entries", len(entries))
+	}
+	if strings.Contains(out.String(), key) || strings.Contains(out.String(), "anything") {
+		t.Fatalf("log holds the key:\n%s", out.String())
+	}
+	if entries[1]["@message"] != "Mintlify API request" || entries[1]["method"] != "GET" || entries[1]["status"] != float64(200) {
+		t.Errorf("request log entry: %v", entries[1])
+	}
+}
+
+func TestAddAPIError_advice(t *testing.T) {
+	retryAt := time.Date(2026, 11, 21, 13, 0, 0, 0, time.UTC)
+	for status, want := range map[int]string{
+		401: "check api_key (or MINTLIFY_API_KEY)",
+		403: "it may be read-only",
+		404: "Check project_id (or MINTLIFY_PROJECT_ID)",
+		429: "Try again after 2026-11-21 13:00:00 UTC.",
+		500: "500",
+	} {
+		var diags diag.Diagnostics
+		err := &sdk.APIError{StatusCode: status, Method: "GET", Path: "/x", RetryAt: retryAt, RetryAfter: time.Hour}
+		addAPIError(&diags, "summary", err)
+		if len(diags) != 1 || diags[0].Summary() != "summary" || !strings.Contains(diags[0].Detail(), want) || !strings.HasPrefix(diags[0].Detail(), err.Error()) {
+			t.Errorf("%d: %v", status, diags)
+		}
+	}
+	var diags diag.Diagnostics
+	addAPIError(&diags, "s", errors.New("dial tcp: refused"))
+	if diags[0].Detail() != "dial tcp: refused" {
+		t.Errorf("plain error: %q", diags[0].Detail())
+	}
+}
+
+func validateString(v validator.String, value types.String) diag.Diagnostics {
+	resp := &validator.StringResponse{}
+	v.ValidateString(context.Background(), validator.StringRequest{Path: path.Root("attr"), ConfigValue: value}, resp)
+	return resp.Diagnostics
+}
+
+func TestStringValidators(t *testing.T) {
+	tests := []struct {
+		v       validator.String
+		value   types.String
+		wantErr string
+	}{
+		{dateValidator, types.StringValue("2026-10-01"), ""},
+		{dateValidator, types.StringValue("2026-10-01T10:00:00+02:00"), ""},
+		{dateValidator, types.StringValue("2026-02-30"), `attr "2026-02-30" must be a date: YYYY-MM-DD or RFC 3339.`},
+		{dateValidator, types.StringNull(), ""},
+		{dateValidator, types.StringUnknown(), ""},
+		{promptValidator, types.StringValue("x"), ""},
+		{promptValidator, types.StringValue("\t "), `attr "\t " must not be empty or only white space.`},
+		{projectIDValidator, types.StringValue("acme docs/β"), ""},
+		{projectIDValidator, types.StringValue(""), `attr "" must not be empty or only white space.`},
+		{durationValidator{}, types.StringValue("90s"), ""},
+		{durationValidator{}, types.StringValue("0s"), ""},
+		{durationValidator{}, types.StringValue("-1s"), `attr "-1s" must be a non-negative duration`},
+		{durationValidator{}, types.StringValue("ten"), `attr "ten" must be a non-negative duration`},
+		{durationValidator{}, types.StringUnknown(), ""},
+	}
+	for _, tt := range tests {
+		diags := validateString(tt.v, tt.value)
+		switch {
+		case tt.wantErr == "" && diags.HasError():
+			t.Errorf("%v: %v", tt.value, diags)
+		case tt.wantErr != "" && (!diags.HasError() || !strings.Contains(diags[0].Detail(), tt.wantErr)):
+			t.Errorf("%v: %v, want %q", tt.value, diags, tt.wantErr)
+		}
+		if tt.v.Description(context.Background()) == "" || tt.v.MarkdownDescription(context.Background()) == "" {
+			t.Errorf("%T has no description", tt.v)
+		}
+	}
+}
+
+func TestShortDurationAndQueryID(t *testing.T) {
+	for d, want := range map[time.Duration]string{30 * time.Minute: "30m", 2 * time.Hour: "2h", 90 * time.Second: "1m30s"} {
+		if got := shortDuration(d); got != want {
+			t.Errorf("shortDuration(%s) = %q", d, got)
+		}
+	}
+	if got := queryID("p", sdk.VisitorsQuery{}); got != "p" {
+		t.Errorf("queryID = %q", got)
+	}
+	if got := queryID("p", sdk.VisitorsQuery{DateFrom: "a", DateTo: "b", MaxResults: 3, Limit: 9}); got != "p?date_from=a&date_to=b&max_results=3" {
+		t.Errorf("queryID = %q", got)
+	}
+}
+
+func TestDescribeLink(t *testing.T) {
+	link := "https://x/pull/1"
+	if describeLink(nil) != "null (no files changed)" || describeLink(&link) != link {
+		t.Error("describeLink")
+	}
+}
