@@ -34,10 +34,10 @@ func TestValidateDateRange(t *testing.T) {
 		}
 	}
 	bad := map[[2]string]string{
-		{"2026-10-02", "2026-10-01"}:           `dateFrom "2026-10-02" must be before dateTo "2026-10-01" (dateTo is exclusive)`,
-		{"2026-10-02", "2026-10-02"}:           `dateFrom "2026-10-02" must be before dateTo "2026-10-02" (dateTo is exclusive)`,
-		{"x", "2026-10-02"}:                    `dateFrom "x" is not a date (use YYYY-MM-DD or RFC 3339)`,
-		{"2026-10-02", "y"}:                    `dateTo "y" is not a date (use YYYY-MM-DD or RFC 3339)`,
+		{"2026-10-02", "2026-10-01"}:                          `dateFrom "2026-10-02" must be before dateTo "2026-10-01" (dateTo is exclusive)`,
+		{"2026-10-02", "2026-10-02"}:                          `dateFrom "2026-10-02" must be before dateTo "2026-10-02" (dateTo is exclusive)`,
+		{"x", "2026-10-02"}:                                   `dateFrom "x" is not a date (use YYYY-MM-DD or RFC 3339)`,
+		{"2026-10-02", "y"}:                                   `dateTo "y" is not a date (use YYYY-MM-DD or RFC 3339)`,
 		{"2026-10-02T00:00:00+01:00", "2026-10-01T23:00:00Z"}: `must be before dateTo`,
 	}
 	for in, want := range bad {

@@ -28,7 +28,7 @@ func TestRetryPolicy(t *testing.T) {
 		wantSleeps   []time.Duration
 	}{
 		{name: "GET 502 then success", responses: []http.HandlerFunc{respond(502, "text/html", htmlBadGateway), ok}, wantRequests: 2},
-		{name: "GET 503 honours Retry-After", responses: []http.HandlerFunc{jsonResponse(503, `{"error":"down"}`, "Retry-After", "7"), ok}, wantRequests: 2, wantSleeps: []time.Duration{7 * time.Second}},
+		{name: "GET 503 honors Retry-After", responses: []http.HandlerFunc{jsonResponse(503, `{"error":"down"}`, "Retry-After", "7"), ok}, wantRequests: 2, wantSleeps: []time.Duration{7 * time.Second}},
 		{name: "GET 500 until retries run out", responses: []http.HandlerFunc{jsonResponse(500, `{"error":"boom"}`)}, wantRequests: 3, wantErr: "500 Internal Server Error: boom"},
 		{name: "GET 501 is not retried", responses: []http.HandlerFunc{jsonResponse(501, `{"error":"nope"}`)}, wantRequests: 1, wantErr: "501 Not Implemented: nope"},
 		{name: "GET 404 is not retried", responses: []http.HandlerFunc{jsonResponse(404, `{"error":"Job not found"}`)}, wantRequests: 1, wantErr: "404 Not Found: Job not found"},

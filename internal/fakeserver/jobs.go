@@ -175,12 +175,14 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request, _ string, p *
 func (s *Server) newJob(p *project, prompt string) *job {
 	s.jobSeq++
 	now := s.clock.Now()
+	// A UUID-shaped id: scrambled bits for looks, the sequence for uniqueness.
+	x := splitmix64(s.jobSeq)
 	j := &job{
-		id:        fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", uint32(s.jobSeq*2654435761), s.jobSeq%0xffff, s.jobSeq%0xfff, len(prompt)%0xfff, s.jobSeq),
+		id:        fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", x>>32, (x>>16)&0xffff, x&0xfff, (x>>40)&0xfff, s.jobSeq),
 		script:    s.defaultJob.withMarkers(prompt),
 		createdAt: now,
 		startedAt: now,
-		prNumber:  100 + s.jobSeq,
+		prNumber:  100 + len(p.jobOrder) + 1,
 	}
 	p.jobs[j.id] = j
 	p.jobOrder = append(p.jobOrder, j.id)

@@ -63,7 +63,7 @@ type Server struct {
 	jobBudget       int
 	analyticsBudget int
 	defaultJob      JobScript
-	jobSeq          int
+	jobSeq          uint64
 	orgCalls        map[string][]time.Time // analytics calls per org, for the hourly window
 	requests        map[string]int         // "METHOD pattern" (or "unmatched") -> count
 	log             []LoggedRequest

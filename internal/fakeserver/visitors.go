@@ -79,12 +79,13 @@ func splitmix64(x uint64) uint64 {
 	return x ^ (x >> 31)
 }
 
-// day returns path i's counts on day d: human, ai, and visitors who were both.
-func (d *dataset) day(i, day int) (h, a, both int64) {
+// day returns path i's counts on day d: human, ai, and visitors who were
+// both. Popular paths come first in the data set (a long tail after them).
+func (d *dataset) day(i, day uint64) (h, a, both int64) {
 	pop := uint64(1 + 3000/math.Pow(float64(i+1), 0.75))
-	x := splitmix64(d.cfg.Seed ^ uint64(i)<<20 ^ uint64(day))
-	h = int64(1 + x%pop)
-	a = int64((x >> 21) % (pop/3 + 1))
+	x := splitmix64(d.cfg.Seed ^ i<<20 ^ day)
+	h = int64(1 + x%pop)               //nolint:gosec // at most 3001
+	a = int64((x >> 21) % (pop/3 + 1)) //nolint:gosec // at most 1001
 	both = min(h, a) * int64((x>>42)%40) / 100
 	return h, a, both
 }
@@ -108,7 +109,7 @@ func (d *dataset) result(from, to int) *visitorResult {
 		for i, path := range d.paths {
 			row := VisitorRow{Path: path}
 			for day := from; day < to; day++ {
-				h, a, both := d.day(i, day)
+				h, a, both := d.day(uint64(i), uint64(day)) //nolint:gosec // both are non-negative indexes
 				row.Human += h
 				row.AI += a
 				row.Total += h + a - both

@@ -24,7 +24,7 @@ import (
 
 // Environment variables read when the provider block leaves a setting out.
 const (
-	EnvAPIKey    = "MINTLIFY_API_KEY"
+	EnvAPIKey    = "MINTLIFY_API_KEY" //nolint:gosec // the variable's name, not a credential
 	EnvProjectID = "MINTLIFY_PROJECT_ID"
 	EnvBaseURL   = "MINTLIFY_BASE_URL"
 )

@@ -47,7 +47,7 @@ func run(addr string, paths int, jobTime time.Duration, envFile string) error {
 		DefaultJob: fakeserver.JobScript{ActiveFor: jobTime, Outcome: fakeserver.OutcomeCompleted},
 		Visitors:   fakeserver.Dataset{Paths: paths, Seed: 42},
 	})
-	ln, err := net.Listen("tcp", addr)
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", addr)
 	if err != nil {
 		return err
 	}

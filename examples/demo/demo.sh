@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# `make demo`: build the provider, start the fake API on a free loopback
+# port, apply examples/demo through a dev_overrides CLI config in a temporary
+# directory, print the results, destroy, and clean up. Needs no MINTLIFY_*
+# variables, no account and no network.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+terraform_bin=${TERRAFORM:-$(command -v terraform || true)}
+if [ -z "$terraform_bin" ] || [ ! -x "$terraform_bin" ]; then
+  echo "demo: no terraform found (set TERRAFORM or put it on PATH; 'make demo' provides one)" >&2
+  exit 1
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/mintlify-demo.XXXXXX")
+server_pid=""
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+echo "==> building the provider and the fake API"
+mkdir -p "$work/bin" "$work/config"
+(cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags "-X main.version=${VERSION:-demo}" -o "$work/bin/terraform-provider-mintlify" .)
+(cd "$root" && go build -o "$work/fakeserver" ./internal/fakeserver/cmd/fakeserver)
+
+echo "==> starting the fake API on loopback"
+"$work/fakeserver" -addr 127.0.0.1:0 -env-file "$work/fake.env" -job-duration 3s > "$work/fakeserver.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 1 100); do
+  [ -s "$work/fake.env" ] && break
+  kill -0 "$server_pid" 2>/dev/null || { cat "$work/fakeserver.log" >&2; exit 1; }
+  sleep 0.1
+done
+[ -s "$work/fake.env" ] || { echo "demo: the fake API did not start" >&2; exit 1; }
+set -a
+# shellcheck disable=SC1091
+. "$work/fake.env"
+set +a
+echo "    $MINTLIFY_BASE_URL (project $MINTLIFY_PROJECT_ID)"
+
+# dev_overrides makes terraform use the binary just built, with no
+# registry and no `terraform init`.
+cat > "$work/dev.tfrc" <<TFRC
+provider_installation {
+  dev_overrides {
+    "registry.terraform.io/mintlify/mintlify" = "$work/bin"
+  }
+  direct {}
+}
+TFRC
+export TF_CLI_CONFIG_FILE="$work/dev.tfrc" CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
+cp "$root"/examples/demo/*.tf "$work/config/"
+tf() { "$terraform_bin" -chdir="$work/config" "$@"; }
+
+echo "==> terraform apply (the agent job runs about 3 s on the fake)"
+tf apply -auto-approve -input=false -no-color > "$work/apply.log" 2>&1 || { cat "$work/apply.log" >&2; exit 1; }
+grep -E '^(mintlify_agent_job|data\.mintlify_unique_visitors)\..*(Creation complete|Read complete)' "$work/apply.log" | sed 's/^/    /' || true
+
+echo
+echo "Agent job:  $(tf output -raw job_status)"
+echo "PR link:    $(tf output -raw pr_link 2>/dev/null || echo 'none (no files changed)')"
+echo "Visitors:   $(tf output -raw totals_text), October 2026, across $(tf output -raw path_count) paths"
+echo "Top 10 paths:"
+tf output -raw top_paths
+echo
+echo
+
+echo "==> terraform destroy"
+tf destroy -auto-approve -input=false -no-color > "$work/destroy.log" 2>&1 || { cat "$work/destroy.log" >&2; exit 1; }
+grep -E 'Destroy complete' "$work/destroy.log" | sed 's/^/    /'
+echo "==> done: fake API stopped, $work removed"

@@ -1,0 +1,19 @@
+# The key is best kept out of configuration: set MINTLIFY_API_KEY (and
+# MINTLIFY_PROJECT_ID) in the environment and leave the block empty.
+provider "mintlify" {
+  project_id = "your-project-id" # from the API keys page of the dashboard
+}
+
+# Or explicitly, with the key from a variable marked sensitive.
+variable "mintlify_api_key" {
+  type      = string
+  sensitive = true
+}
+
+provider "mintlify" {
+  alias          = "tuned"
+  api_key        = var.mintlify_api_key
+  project_id     = "your-project-id"
+  max_retries    = 6    # retries of refused (429) requests and of failed reads
+  max_retry_wait = "2m" # longer Retry-After waits fail at once
+}
