@@ -24,6 +24,9 @@ func main() {
 		fmt.Println("terraform-provider-mintlify", version)
 		return
 	}
+	if debug {
+		log.Printf("terraform-provider-mintlify %s starting in debug mode", version)
+	}
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
 		Address:         "registry.terraform.io/mintlify/mintlify",
 		Debug:           debug,

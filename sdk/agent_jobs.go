@@ -66,7 +66,10 @@ type agentJobJSON struct {
 }
 
 // UnmarshalJSON decodes the API's job object, ignoring unknown fields and
-// accepting ISO 8601 timestamps with or without fractional seconds.
+// accepting ISO 8601 timestamps with or without fractional seconds. A
+// timestamp in a form it cannot read is left unset rather than failing the
+// decode: losing a just-created job's id over a cosmetic field would be
+// far worse than a missing createdAt.
 func (j *AgentJob) UnmarshalJSON(data []byte) error {
 	var raw agentJobJSON
 	if err := json.Unmarshal(data, &raw); err != nil {
@@ -76,19 +79,15 @@ func (j *AgentJob) UnmarshalJSON(data []byte) error {
 	if raw.Source != nil {
 		j.Source = JobSource{Repository: raw.Source.Repository, Ref: raw.Source.Ref}
 	}
-	if raw.CreatedAt != nil && *raw.CreatedAt != "" {
-		t, err := parseTimestamp(*raw.CreatedAt)
-		if err != nil {
-			return fmt.Errorf("createdAt: %w", err)
+	if raw.CreatedAt != nil {
+		if t, ok := parseTimestamp(*raw.CreatedAt); ok {
+			j.CreatedAt = t
 		}
-		j.CreatedAt = t
 	}
-	if raw.ArchivedAt != nil && *raw.ArchivedAt != "" {
-		t, err := parseTimestamp(*raw.ArchivedAt)
-		if err != nil {
-			return fmt.Errorf("archivedAt: %w", err)
+	if raw.ArchivedAt != nil {
+		if t, ok := parseTimestamp(*raw.ArchivedAt); ok {
+			j.ArchivedAt = &t
 		}
-		j.ArchivedAt = &t
 	}
 	return nil
 }
@@ -115,13 +114,13 @@ func (j AgentJob) MarshalJSON() ([]byte, error) {
 // or without fractions), and the same without a zone, read as UTC.
 var timestampLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07:00"}
 
-func parseTimestamp(s string) (time.Time, error) {
+func parseTimestamp(s string) (time.Time, bool) {
 	for _, layout := range timestampLayouts {
 		if t, err := time.Parse(layout, s); err == nil {
-			return t, nil
+			return t, true
 		}
 	}
-	return time.Time{}, fmt.Errorf("%q is not an ISO 8601 timestamp", s)
+	return time.Time{}, false
 }
 
 type promptBody struct {

@@ -116,7 +116,14 @@ func TestAgentJob_decoding(t *testing.T) {
 			}
 		})
 	}
-	for _, bad := range []string{`{"createdAt":"yesterday"}`, `{"archivedAt":"2026-13-01T00:00:00Z"}`, `{"id":5}`, `[]`} {
+	// Unreadable timestamps are left unset: the job's id must survive them.
+	for _, body := range []string{`{"id":"a","createdAt":"yesterday"}`, `{"id":"a","archivedAt":"2026-13-01T00:00:00Z"}`, `{"id":"a","createdAt":""}`} {
+		var j AgentJob
+		if err := json.Unmarshal([]byte(body), &j); err != nil || j.ID != "a" || !j.CreatedAt.IsZero() || j.ArchivedAt != nil {
+			t.Errorf("decoding %s: %+v, %v", body, j, err)
+		}
+	}
+	for _, bad := range []string{`{"id":5}`, `[]`, `{"status":true}`} {
 		var j AgentJob
 		if err := json.Unmarshal([]byte(bad), &j); err == nil {
 			t.Errorf("decoding %s succeeded", bad)

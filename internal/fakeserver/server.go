@@ -173,8 +173,9 @@ func (s *Server) TotalRequests() int {
 
 // LoggedRequest is one request as the server received it.
 type LoggedRequest struct {
-	Route string // a Route constant, or "unmatched"
-	Query string // raw query string
+	Route     string // a Route constant, or "unmatched"
+	Query     string // raw query string
+	UserAgent string
 }
 
 // RequestLog returns every request received, in order, faulted ones included.
@@ -200,7 +201,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	s.requests[pattern]++
-	s.log = append(s.log, LoggedRequest{Route: pattern, Query: r.URL.RawQuery})
+	s.log = append(s.log, LoggedRequest{Route: pattern, Query: r.URL.RawQuery, UserAgent: r.UserAgent()})
 	fault := s.matchFault(pattern, r.Method)
 	s.mu.Unlock()
 	if fault != nil && fault.apply(w, r) {

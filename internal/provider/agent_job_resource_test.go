@@ -71,6 +71,12 @@ func TestAccAgentJob_completedWithPRLink(t *testing.T) {
 	if n := fs.Requests(fakeserver.RouteCreateJob); n != 2 {
 		t.Errorf("POSTs = %d, want 2", n)
 	}
+	uaRE := regexp.MustCompile(`^terraform-provider-mintlify/test Terraform/\d+\.\d+\.\d+ mintlify-go-sdk/\S+$`)
+	for _, r := range fs.RequestLog() {
+		if !uaRE.MatchString(r.UserAgent) {
+			t.Fatalf("User-Agent %q", r.UserAgent)
+		}
+	}
 }
 
 func TestAccAgentJob_noChangeLeavesPRLinkNull(t *testing.T) {

@@ -163,7 +163,7 @@ func (d *uniqueVisitorsDataSource) Read(ctx context.Context, req datasource.Read
 	var rows []attr.Value
 	var totals sdk.VisitorCounts
 	pages := 0
-	for page, err := range d.data.client.UniqueVisitorPages(ctx, projectID, q) {
+	for page, err := range prefetch(ctx, visitorPages(ctx, d.data.client, projectID, q)) {
 		if err != nil {
 			addAPIError(&resp.Diagnostics, "Could not read unique visitors", err)
 			return

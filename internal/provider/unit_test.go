@@ -64,6 +64,7 @@ func TestLogsNeverHoldTheKey(t *testing.T) {
 	ctx = data.logContext(ctx)
 	tflog.Info(ctx, "key is "+key, map[string]any{"api_key": "anything", "note": "Bearer " + key, "Authorization": "Bearer x"})
 	logRequest(ctx, sdk.RequestInfo{Method: "GET", Path: "/v2/agent/p/job/" + key, Attempt: 1, StatusCode: 200, Err: errors.New("echo " + key)})
+	raw := out.String() // decoding below drains the buffer
 	entries, err := tflogtest.MultilineJSONDecode(&out)
 	if err != nil {
 		t.Fatal(err)
@@ -71,8 +72,11 @@ func TestLogsNeverHoldTheKey(t *testing.T) {
 	if len(entries) != 2 {
 		t.Fatalf("%d log entries", len(entries))
 	}
-	if strings.Contains(out.String(), key) || strings.Contains(out.String(), "anything") {
-		t.Fatalf("log holds the key:\n%s", out.String())
+	if strings.Contains(raw, key) || strings.Contains(raw, "anything") {
+		t.Fatalf("log holds the key:\n%s", raw)
+	}
+	if !strings.Contains(raw, `"@message":"key is ***"`) || !strings.Contains(raw, `"api_key":"***"`) {
+		t.Errorf("masked values missing from the log:\n%s", raw)
 	}
 	if entries[1]["@message"] != "Mintlify API request" || entries[1]["method"] != "GET" || entries[1]["status"] != float64(200) {
 		t.Errorf("request log entry: %v", entries[1])

@@ -1,0 +1,500 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mintlify/terraform-provider-mintlify/internal/fakeserver"
+	"github.com/mintlify/terraform-provider-mintlify/sdk"
+)
+
+type bench struct {
+	// ctx bounds the whole run: every command it starts ends with it.
+	ctx                 context.Context
+	tf, provider, floor string
+	runs                int
+	quick               bool
+	work, devrc         string
+	seq                 int
+}
+
+func newBench(ctx context.Context, tf, provider, floor string, runs int, quick bool) (*bench, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	work, err := os.MkdirTemp("", "mintlify-bench-")
+	if err != nil {
+		return nil, err
+	}
+	b := &bench{ctx: ctx, tf: tf, provider: abs(provider), floor: abs(floor), runs: max(runs, 1), quick: quick, work: work}
+	// dev_overrides points at this program in wrapper mode; each run names
+	// the real binary (provider or floor) in MINTLIFY_BENCH_WRAP_TARGET.
+	overrides := filepath.Join(work, "overrides")
+	if err := os.MkdirAll(overrides, 0o750); err != nil {
+		return nil, err
+	}
+	if err := os.Symlink(self, filepath.Join(overrides, "terraform-provider-mintlify")); err != nil {
+		return nil, err
+	}
+	b.devrc = filepath.Join(work, "dev.tfrc")
+	rc := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/mintlify/mintlify\" = %q\n  }\n  direct {}\n}\n", overrides)
+	return b, os.WriteFile(b.devrc, []byte(rc), 0o600)
+}
+
+func (b *bench) close() { _ = os.RemoveAll(b.work) }
+
+func abs(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
+
+// fake is the fake API served on a loopback port for terraform to reach.
+type fake struct {
+	*fakeserver.Server
+	url string
+	srv *http.Server
+}
+
+func startFake(cfg fakeserver.Config) (*fake, error) {
+	fs := fakeserver.New(cfg)
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	srv := &http.Server{Handler: fs, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return &fake{Server: fs, url: "http://" + ln.Addr().String(), srv: srv}, nil
+}
+
+func (f *fake) close() { _ = f.srv.Close() }
+
+func (f *fake) providerBlock(extra string) string {
+	return "terraform {\n  required_providers {\n    mintlify = { source = \"mintlify/mintlify\" }\n  }\n}\n" + fmt.Sprintf("provider \"mintlify\" {\n  api_key    = %q\n  base_url   = %q\n  project_id = %q\n%s}\n",
+		fakeserver.DemoAPIKey, f.url, fakeserver.DemoProjectID, extra)
+}
+
+type applyResult struct {
+	wall   time.Duration
+	rssKiB int64
+	dir    string
+}
+
+// apply runs `terraform apply` on config in a new directory, through the
+// given provider binary, and measures its wall time and the provider's
+// peak RSS (the largest of the provider processes Terraform started).
+func (b *bench) apply(config, target string, env ...string) (applyResult, error) {
+	b.seq++
+	dir := filepath.Join(b.work, fmt.Sprintf("run-%03d", b.seq))
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return applyResult{}, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
+		return applyResult{}, err
+	}
+	rssFile := filepath.Join(dir, "rss")
+	start := time.Now()
+	out, err := b.terraform(dir, append(env, "MINTLIFY_BENCH_WRAP_TARGET="+target, "MINTLIFY_BENCH_RSS_FILE="+rssFile),
+		"apply", "-auto-approve", "-input=false", "-no-color")
+	wall := time.Since(start)
+	if err != nil {
+		return applyResult{}, fmt.Errorf("terraform apply in %s: %w\n%s", dir, err, indent(out))
+	}
+	return applyResult{wall: wall, rssKiB: maxLine(rssFile), dir: dir}, nil
+}
+
+func (b *bench) terraform(dir string, env []string, args ...string) (string, error) {
+	cmd := exec.CommandContext(b.ctx, b.tf, append([]string{"-chdir=" + dir}, args...)...) //nolint:gosec // our own terraform
+	cmd.Env = append(cleanEnv(), "TF_CLI_CONFIG_FILE="+b.devrc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+	cmd.Env = append(cmd.Env, env...)
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	err := cmd.Run()
+	return buf.String(), err
+}
+
+// output reads one output value of an applied directory into v.
+func (b *bench) output(dir, name string, v any) error {
+	out, err := b.terraform(dir, nil, "output", "-json", name)
+	if err != nil {
+		return fmt.Errorf("terraform output %s: %w\n%s", name, err, out)
+	}
+	return json.Unmarshal([]byte(out), v)
+}
+
+// cleanEnv is the environment without anything that would steer terraform
+// or the provider away from the benchmark's own settings.
+func cleanEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "TF_") || strings.HasPrefix(kv, "MINTLIFY_") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
+}
+
+func maxLine(path string) int64 {
+	data, _ := os.ReadFile(path) //nolint:gosec // our own temp file
+	var best int64
+	for _, l := range strings.Fields(string(data)) {
+		if n, err := strconv.ParseInt(l, 10, 64); err == nil && n > best {
+			best = n
+		}
+	}
+	return best
+}
+
+func median[T int64 | float64 | time.Duration | int](xs []T) T {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// readsAndPages counts data-source reads (first pages: offset 0) and all
+// analytics requests in the fake's log.
+func readsAndPages(f *fake) (reads, pages int) {
+	for _, r := range f.RequestLog() {
+		if r.Route != fakeserver.RouteVisitors {
+			continue
+		}
+		pages++
+		if strings.Contains("&"+r.Query+"&", "&offset=0&") {
+			reads++
+		}
+	}
+	return reads, pages
+}
+
+const visitorsConfig = `
+data "mintlify_unique_visitors" "all" {}
+
+output "rows" {
+  value = length(data.mintlify_unique_visitors.all.visitors)
+}
+`
+
+type requestRow struct {
+	paths, reads, requests, floor int
+}
+
+// measureRequests applies the data source once per data set size and
+// counts the requests one read made.
+func (b *bench) measureRequests(sizes []int) ([]requestRow, error) {
+	var rows []requestRow
+	for _, n := range sizes {
+		f, err := startFake(fakeserver.Config{Visitors: fakeserver.Dataset{Paths: n, Seed: 42}, AnalyticsBudget: -1})
+		if err != nil {
+			return nil, err
+		}
+		res, err := b.apply(f.providerBlock("")+visitorsConfig, b.provider)
+		if err == nil {
+			var got int
+			if err = b.output(res.dir, "rows", &got); err == nil && got != n {
+				err = fmt.Errorf("%d paths: the data source returned %d rows", n, got)
+			}
+		}
+		reads, pages := readsAndPages(f)
+		f.close()
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, requestRow{paths: n, reads: reads, requests: pages, floor: max(1, (n+sdk.MaxPageSize-1)/sdk.MaxPageSize)})
+	}
+	return rows, nil
+}
+
+type scaleResult struct {
+	paths                         int
+	apply, floorApply, floorGen   time.Duration
+	fetch                         time.Duration
+	rss, floorRSS                 int64
+	applies, floorApplies, fetchs []time.Duration
+	requestsPerRead               float64
+}
+
+// measureScale compares an apply that reads paths rows through HTTP with
+// the same apply through the floor build, which serves the rows from memory.
+func (b *bench) measureScale(paths int) (*scaleResult, error) {
+	const seed = 42
+	f, err := startFake(fakeserver.Config{Visitors: fakeserver.Dataset{Paths: paths, Seed: seed}, AnalyticsBudget: -1})
+	if err != nil {
+		return nil, err
+	}
+	defer f.close()
+	// Warm the fake's cache so the server's one-off computation of the data
+	// is not counted against the provider.
+	genStart := time.Now()
+	if _, _, err := f.VisitorsData(fakeserver.DemoProjectID, "", ""); err != nil {
+		return nil, err
+	}
+	r := &scaleResult{paths: paths, floorGen: time.Since(genStart)}
+	floorEnv := []string{fmt.Sprintf("MINTLIFY_BENCH_FLOOR_PATHS=%d", paths), fmt.Sprintf("MINTLIFY_BENCH_FLOOR_SEED=%d", seed)}
+	var rss, floorRSS []int64
+	config := f.providerBlock("") + visitorsConfig
+	for range b.runs {
+		viaHTTP, err := b.apply(config, b.provider)
+		if err != nil {
+			return nil, err
+		}
+		floor, err := b.apply(config, b.floor, floorEnv...)
+		if err != nil {
+			return nil, err
+		}
+		for _, res := range []applyResult{viaHTTP, floor} {
+			var got int
+			if err := b.output(res.dir, "rows", &got); err != nil {
+				return nil, err
+			}
+			if got != paths {
+				return nil, fmt.Errorf("apply in %s returned %d rows, want %d", res.dir, got, paths)
+			}
+		}
+		r.applies, r.floorApplies = append(r.applies, viaHTTP.wall), append(r.floorApplies, floor.wall)
+		rss, floorRSS = append(rss, viaHTTP.rssKiB), append(floorRSS, floor.rssKiB)
+	}
+	reads, pages := readsAndPages(f)
+	r.requestsPerRead = float64(pages) / float64(max(reads, 1))
+	client, err := sdk.NewClient(fakeserver.DemoAPIKey, sdk.WithBaseURL(f.url))
+	if err != nil {
+		return nil, err
+	}
+	for range b.runs {
+		start := time.Now()
+		all, err := client.ListAllUniqueVisitors(context.Background(), fakeserver.DemoProjectID, sdk.VisitorsQuery{})
+		if err != nil {
+			return nil, err
+		}
+		if len(all.Visitors) != paths {
+			return nil, fmt.Errorf("fetch returned %d rows", len(all.Visitors))
+		}
+		r.fetchs = append(r.fetchs, time.Since(start))
+	}
+	r.apply, r.floorApply, r.fetch = median(r.applies), median(r.floorApplies), median(r.fetchs)
+	r.rss, r.floorRSS = median(rss), median(floorRSS)
+	return r, nil
+}
+
+type manyJobsResult struct {
+	jobs, parallelism int
+	jobTime           time.Duration
+	walls             []time.Duration
+	wall              time.Duration
+	polls             float64
+}
+
+func (b *bench) measureManyJobs(jobs int, jobTime time.Duration) (*manyJobsResult, error) {
+	r := &manyJobsResult{jobs: jobs, parallelism: 10, jobTime: jobTime}
+	var polls []float64
+	for range b.runs {
+		f, err := startFake(fakeserver.Config{DefaultJob: fakeserver.JobScript{ActiveFor: jobTime, Outcome: fakeserver.OutcomeCompleted}, JobBudget: -1})
+		if err != nil {
+			return nil, err
+		}
+		config := f.providerBlock("") + fmt.Sprintf(`
+resource "mintlify_agent_job" "many" {
+  count  = %d
+  prompt = "Benchmark job ${count.index}"
+}
+`, jobs)
+		res, err := b.apply(config, b.provider)
+		created := len(f.JobIDs(fakeserver.DemoProjectID))
+		polls = append(polls, float64(f.Requests(fakeserver.RouteGetJob))/float64(jobs))
+		f.close()
+		if err != nil {
+			return nil, err
+		}
+		if created != jobs {
+			return nil, fmt.Errorf("%d jobs created for %d resources", created, jobs)
+		}
+		r.walls = append(r.walls, res.wall)
+	}
+	r.wall, r.polls = median(r.walls), median(polls)
+	return r, nil
+}
+
+type soakResult struct {
+	applies, failed, jobsPerApply, paths      int
+	jobsInState, jobsOnServer, posts, refused int
+	gets, faults5xx, faultsDrop, faults429    int
+	dataMismatches                            int
+	wall                                      time.Duration
+	failures                                  []string
+}
+
+// soak runs applies of jobs and a data source while the fake injects random
+// faults, and checks that nothing is lost, duplicated or misread.
+func (b *bench) soak(applies, jobs, paths int) (*soakResult, error) {
+	f, err := startFake(fakeserver.Config{
+		DefaultJob:      fakeserver.JobScript{ActiveFor: time.Second, Outcome: fakeserver.OutcomeCompleted},
+		Visitors:        fakeserver.Dataset{Paths: paths, Seed: 7},
+		JobBudget:       -1,
+		AnalyticsBudget: -1,
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer f.close()
+	// Rules are tried in order: 5% of all requests are refused with a 1 s
+	// Retry-After, then 10% of the GETs left fail (half 502 pages, half
+	// dropped connections).
+	f.InjectFault(fakeserver.Fault{Kind: fakeserver.FaultRateLimit, Probability: 0.05, RetryAfter: time.Second, Seed: 1})
+	f.InjectFault(fakeserver.Fault{Method: http.MethodGet, Kind: fakeserver.FaultServerError, Probability: 0.05, Seed: 2})
+	f.InjectFault(fakeserver.Fault{Method: http.MethodGet, Kind: fakeserver.FaultDropConnection, Probability: 0.05 / 0.95, Seed: 3})
+	_, wantRows, err := f.VisitorsData(fakeserver.DemoProjectID, "", "")
+	if err != nil {
+		return nil, err
+	}
+	config := f.providerBlock("  max_retries = 6\n") + fmt.Sprintf(`
+resource "mintlify_agent_job" "soak" {
+  count  = %d
+  prompt = "Soak job ${count.index}"
+}
+
+data "mintlify_unique_visitors" "all" {}
+
+output "job_ids" {
+  value = mintlify_agent_job.soak[*].id
+}
+
+output "visitors" {
+  value = data.mintlify_unique_visitors.all.visitors
+}
+`, jobs)
+	r := &soakResult{applies: applies, jobsPerApply: jobs, paths: paths}
+	start := time.Now()
+	for range applies {
+		res, err := b.apply(config, b.provider)
+		if err != nil {
+			r.failed++
+			r.failures = append(r.failures, firstLine(err.Error()))
+			continue
+		}
+		var ids []string
+		if err := b.output(res.dir, "job_ids", &ids); err != nil {
+			return nil, err
+		}
+		r.jobsInState += len(ids)
+		var rows []fakeserver.VisitorRow
+		if err := b.output(res.dir, "visitors", &rows); err != nil {
+			return nil, err
+		}
+		if !slices.Equal(rows, wantRows) {
+			r.dataMismatches++
+		}
+	}
+	r.wall = time.Since(start)
+	r.jobsOnServer = len(f.JobIDs(fakeserver.DemoProjectID))
+	r.posts = f.Requests(fakeserver.RouteCreateJob)
+	r.gets = f.Requests(fakeserver.RouteGetJob) + f.Requests(fakeserver.RouteVisitors)
+	hits := f.FaultHits()
+	r.faults429, r.faults5xx, r.faultsDrop = hits[0], hits[1], hits[2]
+	r.refused = r.posts - r.jobsOnServer
+	return r, nil
+}
+
+func firstLine(s string) string {
+	sc := bufio.NewScanner(strings.NewReader(s))
+	for sc.Scan() {
+		if l := strings.TrimSpace(sc.Text()); strings.HasPrefix(l, "Error:") {
+			return l
+		}
+	}
+	if i := strings.IndexByte(s, '\n'); i > 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// goBench runs `go test -bench` and returns the median of each reported
+// unit, by benchmark name.
+func goBench(ctx context.Context, pkg, pattern string, args ...string) (map[string]map[string]float64, error) {
+	cmd := exec.CommandContext(ctx, "go", append([]string{"test", "-run", "^$", "-bench", pattern}, append(args, pkg)...)...) //nolint:gosec // fixed arguments
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("go test -bench %s: %w\n%s", pattern, err, indent(out.String()))
+	}
+	samples := map[string]map[string][]float64{}
+	for _, line := range strings.Split(out.String(), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) < 4 || !strings.HasPrefix(fields[0], "Benchmark") {
+			continue
+		}
+		name := fields[0]
+		if i := strings.LastIndexByte(name, '-'); i > 0 {
+			name = name[:i] // drop -GOMAXPROCS
+		}
+		if samples[name] == nil {
+			samples[name] = map[string][]float64{}
+		}
+		for i := 2; i+1 < len(fields); i += 2 {
+			if v, err := strconv.ParseFloat(fields[i], 64); err == nil {
+				samples[name][fields[i+1]] = append(samples[name][fields[i+1]], v)
+			}
+		}
+	}
+	if len(samples) == 0 {
+		return nil, errors.New("go test -bench reported nothing:\n" + indent(out.String()))
+	}
+	medians := map[string]map[string]float64{}
+	for name, units := range samples {
+		medians[name] = map[string]float64{}
+		for unit, vs := range units {
+			medians[name][unit] = median(vs)
+		}
+	}
+	return medians, nil
+}
+
+func machine(ctx context.Context, tf string) string {
+	cpu := "unknown CPU"
+	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(l, "model name") {
+				cpu = strings.TrimSpace(strings.SplitN(l, ":", 2)[1])
+				break
+			}
+		}
+	}
+	mem := ""
+	if data, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(l, "MemTotal:") {
+				if kb, err := strconv.ParseInt(strings.Fields(l)[1], 10, 64); err == nil {
+					mem = fmt.Sprintf(", %.0f GiB", float64(kb)/(1<<20))
+				}
+			}
+		}
+	}
+	tfVersion := "unknown"
+	if out, err := exec.CommandContext(ctx, tf, "version", "-json").Output(); err == nil { //nolint:gosec // our own terraform
+		var v struct {
+			Version string `json:"terraform_version"`
+		}
+		if json.Unmarshal(out, &v) == nil {
+			tfVersion = v.Version
+		}
+	}
+	return fmt.Sprintf("%s, %d cores%s, %s/%s; %s; Terraform %s", cpu, runtime.NumCPU(), mem, runtime.GOOS, runtime.GOARCH, runtime.Version(), tfVersion)
+}

@@ -1,0 +1,99 @@
+// Command perfbench measures the provider against the fake API on loopback
+// and writes docs/performance.md. `make bench` builds and runs it; it is a
+// benchmark, not a test, and is not part of `make test`.
+//
+// It drives real `terraform apply` runs through a dev_overrides CLI config.
+// The provider binary is reached through this same program in wrapper mode
+// (MINTLIFY_BENCH_WRAP_TARGET), which runs the real binary as its child and
+// records the child's peak RSS.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	if target := os.Getenv("MINTLIFY_BENCH_WRAP_TARGET"); target != "" {
+		os.Exit(wrap(target, os.Getenv("MINTLIFY_BENCH_RSS_FILE")))
+	}
+	out := flag.String("out", "docs/performance.md", "report to write")
+	provider := flag.String("provider", "", "provider binary (required)")
+	floor := flag.String("floor", "", "provider binary built with -tags benchfloor (required)")
+	terraform := flag.String("terraform", "terraform", "terraform binary")
+	runs := flag.Int("runs", 3, "runs per timed figure (the median is reported)")
+	quick := flag.Bool("quick", false, "smaller data sets and fewer applies, to try the harness")
+	limit := flag.Duration("timeout", 30*time.Minute, "stop everything after this long")
+	flag.Parse()
+	if *provider == "" || *floor == "" {
+		log.Fatal("perfbench: -provider and -floor are required (make bench sets them)")
+	}
+	// The whole benchmark is bounded in time: it stops by itself.
+	ctx, cancel := context.WithTimeout(context.Background(), *limit)
+	defer cancel()
+	b, err := newBench(ctx, *terraform, *provider, *floor, *runs, *quick)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer b.close()
+	report, err := b.run()
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(*out), 0o750); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(*out, []byte(report), 0o600); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("wrote", *out)
+}
+
+// wrap runs target with this process's arguments and stdio (Terraform's
+// plugin handshake passes straight through), then appends the child's peak
+// resident set size in KiB to rssFile.
+func wrap(target, rssFile string) int {
+	// The child lives as long as Terraform keeps the plugin: no deadline here.
+	cmd := exec.CommandContext(context.Background(), target, os.Args[1:]...) //nolint:gosec // the harness names its own binary
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "perfbench wrapper:", err)
+		return 1
+	}
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		for s := range sigs {
+			_ = cmd.Process.Signal(s)
+		}
+	}()
+	err := cmd.Wait()
+	if rssFile != "" && cmd.ProcessState != nil {
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			if f, ferr := os.OpenFile(rssFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); ferr == nil { //nolint:gosec // the harness's own temp file
+				fmt.Fprintln(f, ru.Maxrss)
+				_ = f.Close()
+			}
+		}
+	}
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); ok { //nolint:errorlint // Wait returns *ExitError unwrapped
+			return ee.ExitCode()
+		}
+		return 1
+	}
+	return 0
+}
+
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n    ")
+}
