@@ -205,7 +205,7 @@ func (r *agentJobResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 }
 
 func (r *agentJobResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	if !r.configured(&resp.Diagnostics) {
+	if !requireConfigured(r.data, &resp.Diagnostics) {
 		return
 	}
 	var plan agentJobModel
@@ -273,7 +273,7 @@ func (r *agentJobResource) Create(ctx context.Context, req resource.CreateReques
 }
 
 func (r *agentJobResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	if !r.configured(&resp.Diagnostics) {
+	if !requireConfigured(r.data, &resp.Diagnostics) {
 		return
 	}
 	var state agentJobModel
@@ -344,19 +344,10 @@ func parseImportID(id, defaultProject string) (projectID, jobID string, err erro
 	if strings.TrimSpace(id) == "" {
 		return "", "", fmt.Errorf("import id is empty: expected PROJECT_ID/JOB_ID, or JOB_ID with the provider's project_id set")
 	}
-	if defaultProject == "" {
+	if strings.TrimSpace(defaultProject) == "" {
 		return "", "", fmt.Errorf("import id %q has no project: use PROJECT_ID/JOB_ID, or set project_id on the provider (or %s)", id, EnvProjectID)
 	}
 	return defaultProject, id, nil
-}
-
-func (r *agentJobResource) configured(diags *diag.Diagnostics) bool {
-	if r.data == nil {
-		diags.AddError("Provider not configured",
-			"The Mintlify provider's settings (api_key, base_url, project_id) are not known yet. If they come from another resource, apply that resource first.")
-		return false
-	}
-	return true
 }
 
 // applyJob copies what the API says of a job into the model.

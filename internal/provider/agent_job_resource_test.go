@@ -26,6 +26,20 @@ resource "mintlify_agent_job" "test" {
 `, prompt, extra)
 }
 
+// jobKeptTainted is the step after a failed create: the server's job is in
+// state, and tainted, so the next apply plans its replacement.
+func jobKeptTainted(fs *fakeserver.Server, cfg string) resource.TestStep {
+	return resource.TestStep{
+		Config:             cfg,
+		PlanOnly:           true,
+		ExpectNonEmptyPlan: true,
+		ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
+			priorStateHoldsServerJob(fs, jobAddr),
+			plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionReplace),
+		}},
+	}
+}
+
 func TestAccAgentJob_completedWithPRLink(t *testing.T) {
 	clearEnv(t)
 	fs, url := startFake(t, fakeserver.Config{})
@@ -106,16 +120,7 @@ func TestAccAgentJob_failedJobStaysInState(t *testing.T) {
 				Config:      cfg,
 				ExpectError: wrapped(`Agent job failed`, `in project "demo-project" ended with status "failed"`, `tainted`),
 			},
-			// The job is in state, tainted: the next apply replaces it.
-			{
-				Config:             cfg,
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
-					priorStateHoldsServerJob(fs, jobAddr),
-					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionReplace),
-				}},
-			},
+			jobKeptTainted(fs, cfg),
 		},
 	})
 }
@@ -149,15 +154,7 @@ func TestAccAgentJob_createTimeoutKeepsJob(t *testing.T) {
 				Config:      cfg,
 				ExpectError: wrapped(`Timed out waiting for the agent job`, `in project "demo-project" was created and is saved in state`, `still active after 1s`, `create = "60m"`),
 			},
-			{
-				Config:             cfg,
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
-					priorStateHoldsServerJob(fs, jobAddr),
-					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionReplace),
-				}},
-			},
+			jobKeptTainted(fs, cfg),
 		},
 	})
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -94,7 +95,8 @@ func (p *mintlifyProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 			"project_id": schema.StringAttribute{
 				MarkdownDescription: "Default project for resources and data sources that do not set their own " +
 					"`project_id`; shown on the dashboard's API keys page. Falls back to `" + EnvProjectID + "`.",
-				Optional: true,
+				Optional:   true,
+				Validators: []validator.String{projectIDValidator},
 			},
 			"base_url": schema.StringAttribute{
 				MarkdownDescription: "API address. Falls back to `" + EnvBaseURL + "`, then `" + sdk.DefaultBaseURL + "`. " +
@@ -173,9 +175,15 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 		resp.Diagnostics.AddError("Could not configure the Mintlify client", err.Error())
 		return
 	}
+	projectID := stringOrEnv(cfg.ProjectID, EnvProjectID)
+	if projectID != "" && strings.TrimSpace(projectID) == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("project_id"), "Invalid project_id",
+			"The default project (from project_id or "+EnvProjectID+") is only white space: set a project id, or leave it unset.")
+		return
+	}
 	data := &providerData{
 		client:      client,
-		projectID:   stringOrEnv(cfg.ProjectID, EnvProjectID),
+		projectID:   projectID,
 		apiKey:      apiKey,
 		waitOptions: p.waitOptions,
 	}
@@ -223,6 +231,18 @@ func logRequest(ctx context.Context, info sdk.RequestInfo) {
 		fields["error"] = info.Err.Error()
 	}
 	tflog.Debug(ctx, "Mintlify API request", fields)
+}
+
+// requireConfigured reports whether the provider was configured, and says
+// why not when its settings are still unknown (they come from a resource
+// not yet applied).
+func requireConfigured(data *providerData, diags *diag.Diagnostics) bool {
+	if data == nil {
+		diags.AddError("Provider not configured",
+			"The Mintlify provider's settings (api_key, base_url, project_id) are not known yet. If they come from another resource, apply that resource first.")
+		return false
+	}
+	return true
 }
 
 // configuredData extracts the provider's data in a resource's or data

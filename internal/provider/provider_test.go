@@ -240,6 +240,25 @@ data "mintlify_unique_visitors" "x" { project_id = "p" }
 	})
 }
 
+func TestAccProvider_blankProjectFromEnvironment(t *testing.T) {
+	clearEnv(t)
+	_, url := startFake(t, fakeserver.Config{})
+	t.Setenv(EnvProjectID, "  ")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "mintlify" {
+  api_key  = %q
+  base_url = %q
+}
+data "mintlify_unique_visitors" "x" {}
+`, fakeserver.DemoAPIKey, url),
+			ExpectError: wrapped(`Invalid project_id`, `MINTLIFY_PROJECT_ID`, `only white space`),
+		}},
+	})
+}
+
 func TestAccProvider_keyUnknownAtPlan(t *testing.T) {
 	clearEnv(t)
 	fs, url := startFake(t, fakeserver.Config{})

@@ -133,9 +133,7 @@ func (d *uniqueVisitorsDataSource) Configure(_ context.Context, req datasource.C
 }
 
 func (d *uniqueVisitorsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if d.data == nil {
-		resp.Diagnostics.AddError("Provider not configured",
-			"The Mintlify provider's settings (api_key, base_url, project_id) are not known yet. If they come from another resource, apply that resource first.")
+	if !requireConfigured(d.data, &resp.Diagnostics) {
 		return
 	}
 	var m uniqueVisitorsModel

@@ -28,6 +28,7 @@ func TestParseImportID(t *testing.T) {
 		{"acme docs/β/job-1", "", "acme docs/β", "job-1", ""},
 		{"job-1", "default", "default", "job-1", ""},
 		{"job-1", "", "", "", `import id "job-1" has no project: use PROJECT_ID/JOB_ID, or set project_id on the provider (or MINTLIFY_PROJECT_ID)`},
+		{"0", " ", "", "", `import id "0" has no project`},
 		{"", "default", "", "", "import id is empty"},
 		{"proj/", "", "", "", `import id "proj/": expected PROJECT_ID/JOB_ID with both parts non-empty`},
 		{"/job", "", "", "", `import id "/job": expected PROJECT_ID/JOB_ID with both parts non-empty`},
