@@ -92,11 +92,7 @@ func (r *agentJobResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 					"the prompt) the configured prompt is adopted without a new job.",
 				Required:   true,
 				Validators: []validator.String{promptValidator},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(
-					func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
-						// An imported job has no prompt in state: adopt the configured one.
-						resp.RequiresReplace = !req.StateValue.IsNull()
-					},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(promptChangeStartsNewJob,
 					"Changing the prompt starts a new job, except after an import, where the configured prompt is adopted.",
 					"Changing the prompt starts a new job, except after an import, where the configured prompt is adopted.",
 				)},
@@ -152,6 +148,13 @@ func (r *agentJobResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			}),
 		},
 	}
+}
+
+// promptChangeStartsNewJob decides, for a changed prompt, whether the job is
+// replaced. An imported job has no prompt in state (the API does not return
+// it): the configured prompt is adopted in place instead of starting a job.
+func promptChangeStartsNewJob(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+	resp.RequiresReplace = !req.StateValue.IsNull()
 }
 
 func (r *agentJobResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {

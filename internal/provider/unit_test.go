@@ -10,8 +10,12 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"github.com/hashicorp/terraform-plugin-log/tflogtest"
 
@@ -159,6 +163,30 @@ func TestShortDurationAndQueryID(t *testing.T) {
 	}
 	if got := queryID("p", sdk.VisitorsQuery{DateFrom: "a", DateTo: "b", MaxResults: 3, Limit: 9}); got != "p?date_from=a&date_to=b&max_results=3" {
 		t.Errorf("queryID = %q", got)
+	}
+}
+
+func TestPromptPlanModifier(t *testing.T) {
+	ctx := context.Background()
+	modifier := stringplanmodifier.RequiresReplaceIf(promptChangeStartsNewJob, "d", "d")
+	state := tfsdk.State{Raw: tftypes.NewValue(tftypes.Object{}, map[string]tftypes.Value{})}
+	tests := []struct {
+		name         string
+		prior, plan  types.String
+		wantReplaced bool
+	}{
+		{"changed prompt", types.StringValue("old"), types.StringValue("new"), true},
+		{"imported job adopts the prompt", types.StringNull(), types.StringValue("new"), false},
+		{"unchanged prompt", types.StringValue("same"), types.StringValue("same"), false},
+	}
+	for _, tt := range tests {
+		req := planmodifier.StringRequest{Path: path.Root("prompt"), StateValue: tt.prior, PlanValue: tt.plan, ConfigValue: tt.plan, State: state,
+			Plan: tfsdk.Plan{Raw: tftypes.NewValue(tftypes.Object{}, map[string]tftypes.Value{})}}
+		resp := &planmodifier.StringResponse{PlanValue: tt.plan}
+		modifier.PlanModifyString(ctx, req, resp)
+		if resp.RequiresReplace != tt.wantReplaced || resp.Diagnostics.HasError() {
+			t.Errorf("%s: RequiresReplace = %v (%v)", tt.name, resp.RequiresReplace, resp.Diagnostics)
+		}
 	}
 }
 
