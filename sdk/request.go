@@ -17,6 +17,10 @@ import (
 	"time"
 )
 
+// ErrResponseTooLarge is returned when a response body exceeds the client's
+// cap (WithMaxResponseBytes). It is not retried.
+var ErrResponseTooLarge = errors.New("response body too large")
+
 // escapePath joins path segments, escaping each one so that a project id
 // such as "acme docs/β" stays a single segment.
 func escapePath(segments ...string) string {
@@ -62,7 +66,8 @@ func (c *Client) do(ctx context.Context, method, escPath string, query url.Value
 			if ctxErr := ctx.Err(); ctxErr != nil {
 				return fmt.Errorf("%s %s: %w", method, escPath, ctxErr)
 			}
-			if retriesLeft && (method == http.MethodGet || isDialError(err)) {
+			// An oversized body would be oversized again: never worth a request.
+			if retriesLeft && !errors.Is(err, ErrResponseTooLarge) && (method == http.MethodGet || isDialError(err)) {
 				if sleepErr := c.clock.Sleep(ctx, c.backoff(attempt)); sleepErr != nil {
 					return fmt.Errorf("%s %s: %w (after: %w)", method, escPath, sleepErr, err)
 				}
@@ -123,7 +128,7 @@ func (c *Client) send(ctx context.Context, method string, u *url.URL, body []byt
 		return 0, nil, nil, fmt.Errorf("reading response (status %d): %w", resp.StatusCode, err)
 	}
 	if int64(len(data)) > c.maxResponseBytes {
-		return resp.StatusCode, nil, resp.Header, fmt.Errorf("response body exceeds %d bytes", c.maxResponseBytes)
+		return resp.StatusCode, nil, resp.Header, fmt.Errorf("%w: over %d bytes", ErrResponseTooLarge, c.maxResponseBytes)
 	}
 	return resp.StatusCode, data, resp.Header, nil
 }

@@ -219,13 +219,13 @@ func TestClient_neverPutsKeyInErrors(t *testing.T) {
 func TestClient_capsResponseBodies(t *testing.T) {
 	big := `{"id":"` + strings.Repeat("x", 4096) + `"}`
 	rec, ts := newRecorder(t, jsonResponse(200, big))
-	c := newTestClient(t, ts.URL, nil, WithMaxResponseBytes(2048), WithMaxRetries(0))
+	c := newTestClient(t, ts.URL, nil, WithMaxResponseBytes(2048))
 	_, err := c.GetAgentJob(context.Background(), "p", "j")
-	if err == nil || !strings.Contains(err.Error(), "response body exceeds 2048 bytes") {
+	if !errors.Is(err, ErrResponseTooLarge) || !strings.Contains(err.Error(), "response body too large: over 2048 bytes") {
 		t.Fatalf("err = %v", err)
 	}
 	if rec.count() != 1 {
-		t.Errorf("requests = %d", rec.count())
+		t.Errorf("requests = %d, want 1: an oversized body is not retried", rec.count())
 	}
 }
 

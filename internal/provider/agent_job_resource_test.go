@@ -349,11 +349,27 @@ func TestAccAgentJob_postServerErrorIsNotRetried(t *testing.T) {
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{{
 			Config:      jobConfig(url, "x", ""),
-			ExpectError: wrapped(`Could not create the agent job`, `502 Bad Gateway`),
+			ExpectError: wrapped(`Could not create the agent job`, `502 Bad Gateway`, `the job may exist`),
 		}},
 	})
 	if n := fs.Requests(fakeserver.RouteCreateJob); n != 1 {
 		t.Errorf("POSTs = %d, want 1: a POST that may have reached the server is not repeated", n)
+	}
+}
+
+func TestAccAgentJob_lostCreateResponseWarnsOfAPossibleJob(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, fakeserver.Config{})
+	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteCreateJob, Kind: fakeserver.FaultDropConnection, Requests: []int{1}})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{{
+			Config:      jobConfig(url, "x", ""),
+			ExpectError: wrapped(`Could not create the agent job`, `the job may exist`, `Check the project's agent jobs in the dashboard`),
+		}},
+	})
+	if n := fs.Requests(fakeserver.RouteCreateJob); n != 1 {
+		t.Errorf("POSTs = %d, want 1: a POST whose answer was lost is not repeated", n)
 	}
 }
 
