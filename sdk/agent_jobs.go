@@ -143,7 +143,9 @@ func requireNonEmpty(field, value string) error {
 //
 // The request is never retried once it may have reached the server (only a
 // 429 refusal or a connection that never opened is retried), so one call
-// creates at most one job.
+// creates at most one job. Once sent, its answer is awaited even if ctx ends
+// meanwhile: a job the server created is returned, not lost. No request is
+// started after ctx has ended.
 func (c *Client) CreateAgentJob(ctx context.Context, projectID, prompt string) (*AgentJob, error) {
 	if err := requireNonEmpty("projectId", projectID); err != nil {
 		return nil, err

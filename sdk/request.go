@@ -55,8 +55,11 @@ func (c *Client) do(ctx context.Context, method, escPath string, query url.Value
 	u.RawQuery = query.Encode()
 
 	for attempt := 1; ; attempt++ {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return fmt.Errorf("%s %s: %w", method, escPath, ctxErr)
+		}
 		start := c.clock.Now()
-		status, data, header, err := c.send(ctx, method, &u, body)
+		status, data, header, err := c.sendOnce(ctx, method, &u, body)
 		if c.requestHook != nil {
 			c.requestHook(ctx, RequestInfo{Method: method, Path: escPath, Query: u.RawQuery, Attempt: attempt,
 				StatusCode: status, Duration: c.clock.Now().Sub(start), Err: err})
@@ -99,6 +102,23 @@ func (c *Client) do(ctx context.Context, method, escPath string, query url.Value
 			return fmt.Errorf("%w (while waiting to retry: %w)", apiErr, sleepErr)
 		}
 	}
+}
+
+// maxPOSTAnswerWait bounds how long a POST already sent waits for its
+// answer after the caller's context has ended.
+const maxPOSTAnswerWait = 2 * time.Minute
+
+// sendOnce sends one attempt. A POST, once on the wire, may create a job:
+// its answer is awaited even if ctx ends meanwhile (Ctrl-C, a timeout), so
+// the caller still learns the job's id and can record it. The wait is
+// bounded by maxPOSTAnswerWait.
+func (c *Client) sendOnce(ctx context.Context, method string, u *url.URL, body []byte) (int, []byte, http.Header, error) {
+	if method == http.MethodGet {
+		return c.send(ctx, method, u, body)
+	}
+	detached, cancel := context.WithTimeout(context.WithoutCancel(ctx), maxPOSTAnswerWait)
+	defer cancel()
+	return c.send(detached, method, u, body)
 }
 
 // send performs one HTTP attempt and reads the whole (capped) body.

@@ -130,6 +130,40 @@ func TestRetry_stopsWhenContextEndsDuringBackoff(t *testing.T) {
 	}
 }
 
+func TestCreateAgentJob_answerIsAwaitedAfterContextEnds(t *testing.T) {
+	fs, c, _ := newFake(t, fakeserver.Config{})
+	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteCreateJob, Kind: fakeserver.FaultLatency, Latency: 200 * time.Millisecond})
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	job, err := c.CreateAgentJob(ctx, fakeserver.DemoProjectID, "x")
+	if err != nil {
+		t.Fatalf("the job was created but the call failed: %v", err)
+	}
+	if ids := fs.JobIDs(fakeserver.DemoProjectID); len(ids) != 1 || ids[0] != job.ID {
+		t.Errorf("returned %s, the server has %v", job.ID, ids)
+	}
+	// A GET is abandoned with its context: it creates nothing.
+	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteGetJob, Kind: fakeserver.FaultLatency, Latency: time.Second})
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel2()
+	start := time.Now()
+	if _, err := c.GetAgentJob(ctx2, fakeserver.DemoProjectID, job.ID); !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 500*time.Millisecond {
+		t.Errorf("GET: %v after %s", err, time.Since(start))
+	}
+}
+
+func TestDo_sendsNothingOnceContextHasEnded(t *testing.T) {
+	fs, c, _ := newFake(t, fakeserver.Config{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := c.CreateAgentJob(ctx, fakeserver.DemoProjectID, "x"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
+	}
+	if n := fs.TotalRequests(); n != 0 {
+		t.Errorf("%d requests sent after the context ended", n)
+	}
+}
+
 func TestAPIError_fields(t *testing.T) {
 	_, ts := newRecorder(t, jsonResponse(400, `{"error":"Invalid query parameters","details":[{"message":"limit: too big"},{"message":"offset: negative"}],"extra":1}`, "X-Request-Id", "req-123"))
 	c := newTestClient(t, ts.URL, nil)

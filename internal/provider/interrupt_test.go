@@ -1,0 +1,88 @@
+package provider
+
+import (
+	"context"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/mintlify/terraform-provider-mintlify/internal/fakeserver"
+	"github.com/mintlify/terraform-provider-mintlify/sdk"
+)
+
+// Ctrl-C makes Terraform stop the provider, which cancels the context of
+// the running Create. The job must still come back in state, with an error
+// that names it.
+func TestAgentJobCreate_interruptKeepsJobInState(t *testing.T) {
+	// Before the first poll only the state saved right after the POST holds
+	// the job; after some polls, the waiter's last view of it does too.
+	t.Run("before the first poll", func(t *testing.T) {
+		testInterrupt(t, 10*time.Second, func(fs *fakeserver.Server) bool { return fs.Requests(fakeserver.RouteCreateJob) >= 1 })
+	})
+	t.Run("after three polls", func(t *testing.T) {
+		testInterrupt(t, 10*time.Millisecond, func(fs *fakeserver.Server) bool { return fs.Requests(fakeserver.RouteGetJob) >= 3 })
+	})
+}
+
+func testInterrupt(t *testing.T, pollEvery time.Duration, interruptWhen func(*fakeserver.Server) bool) {
+	fs := fakeserver.New(fakeserver.Config{})
+	ts := httptest.NewServer(fs)
+	defer ts.Close()
+	client, err := sdk.NewClient(fakeserver.DemoAPIKey, sdk.WithBaseURL(ts.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &agentJobResource{data: &providerData{client: client, waitOptions: []sdk.WaitOption{sdk.WithPollInterval(pollEvery, pollEvery)}}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var schemaResp resource.SchemaResponse
+	r.Schema(ctx, resource.SchemaRequest{}, &schemaResp)
+	objType, ok := schemaResp.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	if !ok {
+		t.Fatal("schema is not an object")
+	}
+	vals := map[string]tftypes.Value{}
+	for name, typ := range objType.AttributeTypes {
+		vals[name] = tftypes.NewValue(typ, tftypes.UnknownValue)
+	}
+	vals["project_id"] = tftypes.NewValue(tftypes.String, fakeserver.DemoProjectID)
+	vals["prompt"] = tftypes.NewValue(tftypes.String, "[fake:never] Take forever")
+	vals["timeouts"] = tftypes.NewValue(objType.AttributeTypes["timeouts"], nil)
+	req := resource.CreateRequest{Plan: tfsdk.Plan{Schema: schemaResp.Schema, Raw: tftypes.NewValue(objType, vals)}}
+	resp := &resource.CreateResponse{State: tfsdk.State{Schema: schemaResp.Schema, Raw: tftypes.NewValue(objType, nil)}}
+
+	go func() {
+		for !interruptWhen(fs) {
+			time.Sleep(time.Millisecond)
+		}
+		cancel() // what Terraform's StopProvider does on Ctrl-C
+	}()
+	r.Create(ctx, req, resp)
+
+	ids := fs.JobIDs(fakeserver.DemoProjectID)
+	if len(ids) != 1 {
+		t.Fatalf("server has jobs %v", ids)
+	}
+	var id, status types.String
+	resp.State.GetAttribute(context.Background(), path.Root("id"), &id)
+	resp.State.GetAttribute(context.Background(), path.Root("status"), &status)
+	if id.ValueString() != ids[0] || status.ValueString() != "active" {
+		t.Errorf("state holds id %v, status %v; the server's job is %s", id, status, ids[0])
+	}
+	if !resp.Diagnostics.HasError() {
+		t.Fatal("no error diagnostic")
+	}
+	detail := resp.Diagnostics.Errors()[0].Summary() + " " + resp.Diagnostics.Errors()[0].Detail()
+	for _, want := range []string{"Interrupted while waiting for the agent job", ids[0], "timeouts.create"} {
+		if !strings.Contains(detail, want) {
+			t.Errorf("diagnostic %q does not mention %q", detail, want)
+		}
+	}
+}
