@@ -125,3 +125,11 @@ func TestBoundary_pollIntervalOptionIgnoresNonPositive(t *testing.T) {
 		t.Errorf("equal start and cap refused: %+v", w)
 	}
 }
+
+func TestBoundary_zeroRetryAfterLimitMeansNeverWait(t *testing.T) {
+	rec, ts := newRecorder(t, jsonResponse(429, `{}`, "Retry-After", "1"), jsonResponse(200, jobJSON))
+	c := newTestClient(t, ts.URL, &fakeClock{ManualClock: fakeserver.NewManualClock(epoch)}, WithMaxRetryAfter(0))
+	if _, err := c.GetAgentJob(context.Background(), "p", "j"); !IsRateLimited(err) || rec.count() != 1 {
+		t.Fatalf("err = %v after %d requests; a zero limit waits for nothing", err, rec.count())
+	}
+}
