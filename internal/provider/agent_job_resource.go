@@ -233,7 +233,7 @@ func (r *agentJobResource) Create(ctx context.Context, req resource.CreateReques
 		if (!isAPIErr && !sdk.IsValidation(err)) || (isAPIErr && apiErr.StatusCode >= 500) {
 			// No answer, or a gateway's 5xx: the server may have created the
 			// job. The API has no list endpoint or idempotency key to find it.
-			err = fmt.Errorf("%w\n\nThe request may have reached Mintlify before the connection failed, so the job may exist. Check the project's agent jobs in the dashboard before applying again (an existing job can be imported) to avoid running it twice", err)
+			err = fmt.Errorf("%w\n\nThe request may have reached Mintlify before it failed, so the job may exist. Check the project's agent jobs in the dashboard before applying again (an existing job can be imported) to avoid running it twice", err)
 		}
 		addAPIError(&resp.Diagnostics, "Could not create the agent job", err)
 		return

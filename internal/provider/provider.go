@@ -239,7 +239,7 @@ func logRequest(ctx context.Context, info sdk.RequestInfo) {
 func requireConfigured(data *providerData, diags *diag.Diagnostics) bool {
 	if data == nil {
 		diags.AddError("Provider not configured",
-			"The Mintlify provider's settings (api_key, base_url, project_id) are not known yet. If they come from another resource, apply that resource first.")
+			"The Mintlify provider's settings (api_key, base_url, project_id) are not known yet: they come from a resource not applied yet. Apply that resource first, for example with terraform apply -target=<its address>, then apply everything.")
 		return false
 	}
 	return true

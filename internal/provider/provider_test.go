@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -257,6 +258,47 @@ data "mintlify_unique_visitors" "x" {}
 			ExpectError: wrapped(`Invalid project_id`, `MINTLIFY_PROJECT_ID`, `only white space`),
 		}},
 	})
+}
+
+// Terraform reads data sources at plan even when the provider's key is not
+// known yet; without deferral support the read must say what to do.
+func TestAccProvider_keyUnknownAtPlanForDataSource(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, fakeserver.Config{Visitors: fakeserver.Dataset{Paths: 3}})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+resource "terraform_data" "key" {
+  input = %q
+}
+provider "mintlify" {
+  api_key    = terraform_data.key.output
+  base_url   = %q
+  project_id = "demo-project"
+}
+data "mintlify_unique_visitors" "x" {}
+`, fakeserver.DemoAPIKey, url),
+			ExpectError: wrapped(`Provider not configured`, `not known yet`, `terraform apply -target=`),
+		}},
+	})
+	if n := fs.TotalRequests(); n != 0 {
+		t.Errorf("%d requests with no key", n)
+	}
+}
+
+func TestUniqueVisitorsRead_defersWhenTerraformAllows(t *testing.T) {
+	d := &uniqueVisitorsDataSource{}
+	for _, allowed := range []bool{true, false} {
+		resp := &datasource.ReadResponse{}
+		d.Read(context.Background(), datasource.ReadRequest{ClientCapabilities: datasource.ReadClientCapabilities{DeferralAllowed: allowed}}, resp)
+		if allowed && (resp.Deferred == nil || resp.Deferred.Reason != datasource.DeferredReasonProviderConfigUnknown || resp.Diagnostics.HasError()) {
+			t.Errorf("deferral allowed: deferred %+v, diagnostics %v", resp.Deferred, resp.Diagnostics)
+		}
+		if !allowed && (resp.Deferred != nil || !resp.Diagnostics.HasError()) {
+			t.Errorf("deferral not allowed: deferred %+v, diagnostics %v", resp.Deferred, resp.Diagnostics)
+		}
+	}
 }
 
 func TestAccProvider_keyUnknownAtPlan(t *testing.T) {

@@ -133,6 +133,12 @@ func (d *uniqueVisitorsDataSource) Configure(_ context.Context, req datasource.C
 }
 
 func (d *uniqueVisitorsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	// Terraform reads data sources at plan even when the provider's
+	// settings are still unknown. Where it can defer the read, defer it.
+	if d.data == nil && req.ClientCapabilities.DeferralAllowed {
+		resp.Deferred = &datasource.Deferred{Reason: datasource.DeferredReasonProviderConfigUnknown}
+		return
+	}
 	if !requireConfigured(d.data, &resp.Diagnostics) {
 		return
 	}
