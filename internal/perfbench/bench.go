@@ -435,8 +435,19 @@ func goBench(ctx context.Context, pkg, pattern string, args ...string) (map[stri
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("go test -bench %s: %w\n%s", pattern, err, indent(out.String()))
 	}
+	medians := parseBenchOutput(out.String())
+	if len(medians) == 0 {
+		return nil, errors.New("go test -bench reported nothing:\n" + indent(out.String()))
+	}
+	return medians, nil
+}
+
+// parseBenchOutput reads `go test -bench` lines ("BenchmarkX-2  N  v unit
+// v unit ...") and returns, by benchmark name without the -GOMAXPROCS
+// suffix, the median of each unit over the runs (-count).
+func parseBenchOutput(out string) map[string]map[string]float64 {
 	samples := map[string]map[string][]float64{}
-	for _, line := range strings.Split(out.String(), "\n") {
+	for _, line := range strings.Split(out, "\n") {
 		fields := strings.Fields(line)
 		if len(fields) < 4 || !strings.HasPrefix(fields[0], "Benchmark") {
 			continue
@@ -454,9 +465,6 @@ func goBench(ctx context.Context, pkg, pattern string, args ...string) (map[stri
 			}
 		}
 	}
-	if len(samples) == 0 {
-		return nil, errors.New("go test -bench reported nothing:\n" + indent(out.String()))
-	}
 	medians := map[string]map[string]float64{}
 	for name, units := range samples {
 		medians[name] = map[string]float64{}
@@ -464,7 +472,7 @@ func goBench(ctx context.Context, pkg, pattern string, args ...string) (map[stri
 			medians[name][unit] = median(vs)
 		}
 	}
-	return medians, nil
+	return medians
 }
 
 func machine(ctx context.Context, tf string) string {
