@@ -122,6 +122,7 @@ func (c *Client) UniqueVisitorPages(ctx context.Context, projectID string, q Vis
 			return
 		}
 		size, offset, read := q.pageSize(), q.Offset, 0
+		prevFirst := ""
 		for {
 			limit := size
 			if q.MaxResults > 0 {
@@ -140,6 +141,15 @@ func (c *Client) UniqueVisitorPages(ctx context.Context, projectID string, q Vis
 			if page.HasMore && len(page.Visitors) == 0 {
 				yield(nil, fmt.Errorf("getting unique visitors: the page at offset %d is empty but hasMore is true; stopping rather than loop", offset))
 				return
+			}
+			// Each path appears once in an export: a page that starts where
+			// the previous one did means the server is not honoring offset.
+			if len(page.Visitors) > 0 {
+				if read > 0 && page.Visitors[0].Path == prevFirst {
+					yield(nil, fmt.Errorf("getting unique visitors: the page at offset %d repeats the previous page (path %q); the server is not advancing, stopping rather than loop", offset, prevFirst))
+					return
+				}
+				prevFirst = page.Visitors[0].Path
 			}
 			read += len(page.Visitors)
 			offset += len(page.Visitors)

@@ -126,6 +126,15 @@ func TestUniqueVisitorPages_emptyPageWithHasMoreIsAnError(t *testing.T) {
 	}
 }
 
+func TestUniqueVisitorPages_serverIgnoringOffsetIsAnError(t *testing.T) {
+	rec, ts := newRecorder(t, jsonResponse(200, `{"totals":{},"visitors":[{"path":"/a"},{"path":"/b"}],"hasMore":true}`))
+	c := newTestClient(t, ts.URL, nil)
+	_, err := c.ListAllUniqueVisitors(context.Background(), "p", VisitorsQuery{Limit: 2})
+	if err == nil || !strings.Contains(err.Error(), `repeats the previous page (path "/a")`) || rec.count() != 2 {
+		t.Fatalf("err = %v after %d requests", err, rec.count())
+	}
+}
+
 func TestUniqueVisitorRows_stopsRequestingWhenTheCallerStops(t *testing.T) {
 	fs, c, _ := newFake(t, fakeserver.Config{Visitors: fakeserver.Dataset{Paths: 2000}})
 	n := 0
