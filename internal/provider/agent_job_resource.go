@@ -228,11 +228,7 @@ func (r *agentJobResource) Create(ctx context.Context, req resource.CreateReques
 
 	job, err := r.data.client.CreateAgentJob(waitCtx, projectID, plan.Prompt.ValueString())
 	if err != nil {
-		var apiErr *sdk.APIError
-		isAPIErr := errors.As(err, &apiErr)
-		if (!isAPIErr && !sdk.IsValidation(err)) || (isAPIErr && apiErr.StatusCode >= 500) {
-			// No answer, or a gateway's 5xx: the server may have created the
-			// job. The API has no list endpoint or idempotency key to find it.
+		if createMayHaveSucceeded(err) {
 			err = fmt.Errorf("%w\n\nThe request may have reached Mintlify before it failed, so the job may exist. Check the project's agent jobs in the dashboard before applying again (an existing job can be imported) to avoid running it twice", err)
 		}
 		addAPIError(&resp.Diagnostics, "Could not create the agent job", err)
@@ -324,6 +320,18 @@ func (r *agentJobResource) Delete(ctx context.Context, req resource.DeleteReques
 	resp.Diagnostics.AddWarning("Agent job removed from state only",
 		fmt.Sprintf("The Mintlify API cannot delete agent jobs: job %s in project %q, and any pull request it opened, remain. Close the pull request in your code host if it is no longer wanted.",
 			state.ID.ValueString(), state.ProjectID.ValueString()))
+}
+
+// createMayHaveSucceeded reports whether a failed job POST may still have
+// created a job: no answer came back, or a 5xx did (a gateway's error can
+// hide a job the API created). The API has no list endpoint or idempotency
+// key to find such a job, so the user must be told to look.
+func createMayHaveSucceeded(err error) bool {
+	var apiErr *sdk.APIError
+	if errors.As(err, &apiErr) {
+		return apiErr.StatusCode >= 500
+	}
+	return !sdk.IsValidation(err)
 }
 
 // ImportState accepts PROJECT_ID/JOB_ID, or JOB_ID alone with the provider's

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -186,6 +187,23 @@ func TestPromptPlanModifier(t *testing.T) {
 		modifier.PlanModifyString(ctx, req, resp)
 		if resp.RequiresReplace != tt.wantReplaced || resp.Diagnostics.HasError() {
 			t.Errorf("%s: RequiresReplace = %v (%v)", tt.name, resp.RequiresReplace, resp.Diagnostics)
+		}
+	}
+}
+
+func TestCreateMayHaveSucceeded(t *testing.T) {
+	for err, want := range map[error]bool{
+		&sdk.APIError{StatusCode: 500}:                            true,
+		&sdk.APIError{StatusCode: 504}:                            true,
+		&sdk.APIError{StatusCode: 499}:                            false,
+		&sdk.APIError{StatusCode: 429}:                            false,
+		&sdk.APIError{StatusCode: 400}:                            false,
+		errors.New("read: connection reset"):                      true,
+		&sdk.ValidationError{Field: "prompt"}:                     false,
+		fmt.Errorf("wrapped: %w", &sdk.APIError{StatusCode: 502}): true,
+	} {
+		if got := createMayHaveSucceeded(err); got != want {
+			t.Errorf("%v: %v, want %v", err, got, want)
 		}
 	}
 }
