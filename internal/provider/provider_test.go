@@ -260,6 +260,21 @@ data "mintlify_unique_visitors" "x" {}
 	})
 }
 
+// lateKeyProvider configures the provider with a key that comes from a
+// resource, so it is unknown until that resource is applied.
+func lateKeyProvider(url string) string {
+	return fmt.Sprintf(`
+resource "terraform_data" "key" {
+  input = %q
+}
+provider "mintlify" {
+  api_key    = terraform_data.key.output
+  base_url   = %q
+  project_id = %q
+}
+`, fakeserver.DemoAPIKey, url, fakeserver.DemoProjectID)
+}
+
 // Terraform reads data sources at plan even when the provider's key is not
 // known yet; without deferral support the read must say what to do.
 func TestAccProvider_keyUnknownAtPlanForDataSource(t *testing.T) {
@@ -268,17 +283,9 @@ func TestAccProvider_keyUnknownAtPlanForDataSource(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{{
-			Config: fmt.Sprintf(`
-resource "terraform_data" "key" {
-  input = %q
-}
-provider "mintlify" {
-  api_key    = terraform_data.key.output
-  base_url   = %q
-  project_id = "demo-project"
-}
+			Config: lateKeyProvider(url) + `
 data "mintlify_unique_visitors" "x" {}
-`, fakeserver.DemoAPIKey, url),
+`,
 			ExpectError: wrapped(`Provider not configured`, `not known yet`, `terraform apply -target=`),
 		}},
 	})
@@ -307,20 +314,12 @@ func TestAccProvider_keyUnknownAtPlan(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{{
-			Config: fmt.Sprintf(`
-resource "terraform_data" "key" {
-  input = %q
-}
-provider "mintlify" {
-  api_key    = terraform_data.key.output
-  base_url   = %q
-  project_id = %q
-}
+			Config: lateKeyProvider(url) + fmt.Sprintf(`
 resource "mintlify_agent_job" "late" {
   project_id = %q
   prompt     = "Runs once the key is known"
 }
-`, fakeserver.DemoAPIKey, url, fakeserver.DemoProjectID, fakeserver.DemoProjectID),
+`, fakeserver.DemoProjectID),
 			ConfigStateChecks: []statecheck.StateCheck{jobInStateMatchesServer(fs, "mintlify_agent_job.late")},
 		}},
 	})
