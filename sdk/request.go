@@ -89,8 +89,7 @@ func (c *Client) do(ctx context.Context, method, escPath string, query url.Value
 		}
 
 		apiErr := c.newAPIError(method, escPath, status, header, data)
-		retryable := status == http.StatusTooManyRequests ||
-			(method == http.MethodGet && status >= 500 && status != http.StatusNotImplemented)
+		retryable := status == http.StatusTooManyRequests || (method == http.MethodGet && serverFailedTransiently(status))
 		if !retryable || !retriesLeft || apiErr.RetryAfter > c.maxRetryAfter {
 			return apiErr
 		}
@@ -151,6 +150,12 @@ func (c *Client) send(ctx context.Context, method string, u *url.URL, body []byt
 		return resp.StatusCode, nil, resp.Header, fmt.Errorf("%w: over %d bytes", ErrResponseTooLarge, c.maxResponseBytes)
 	}
 	return resp.StatusCode, data, resp.Header, nil
+}
+
+// serverFailedTransiently reports whether a status is a server failure that
+// may not repeat: any 5xx but 501, which says the request is never supported.
+func serverFailedTransiently(status int) bool {
+	return status >= 500 && status != http.StatusNotImplemented
 }
 
 func isDialError(err error) bool {

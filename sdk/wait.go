@@ -110,8 +110,7 @@ func (c *Client) WaitForAgentJob(ctx context.Context, projectID, jobID string, o
 func isTransient(err error) bool {
 	var apiErr *APIError
 	if errors.As(err, &apiErr) {
-		s := apiErr.StatusCode
-		return s == http.StatusTooManyRequests || (s >= 500 && s != http.StatusNotImplemented)
+		return apiErr.StatusCode == http.StatusTooManyRequests || serverFailedTransiently(apiErr.StatusCode)
 	}
 	var v *ValidationError
 	return !errors.As(err, &v)
