@@ -127,6 +127,10 @@ type promptBody struct {
 	Prompt string `json:"prompt"`
 }
 
+// ValidateProjectID checks a project id: it must hold more than white space.
+// Any other character is allowed; it is escaped as one path segment.
+func ValidateProjectID(projectID string) error { return requireNonEmpty("projectId", projectID) }
+
 // ValidatePrompt checks a job prompt: it must hold more than white space.
 func ValidatePrompt(prompt string) error { return requireNonEmpty("prompt", prompt) }
 
@@ -147,7 +151,7 @@ func requireNonEmpty(field, value string) error {
 // meanwhile: a job the server created is returned, not lost. No request is
 // started after ctx has ended.
 func (c *Client) CreateAgentJob(ctx context.Context, projectID, prompt string) (*AgentJob, error) {
-	if err := requireNonEmpty("projectId", projectID); err != nil {
+	if err := ValidateProjectID(projectID); err != nil {
 		return nil, err
 	}
 	if err := ValidatePrompt(prompt); err != nil {
@@ -166,7 +170,7 @@ func (c *Client) CreateAgentJob(ctx context.Context, projectID, prompt string) (
 // GetAgentJob reads a job. A job the project does not have is a 404:
 // check with IsNotFound.
 func (c *Client) GetAgentJob(ctx context.Context, projectID, jobID string) (*AgentJob, error) {
-	if err := requireNonEmpty("projectId", projectID); err != nil {
+	if err := ValidateProjectID(projectID); err != nil {
 		return nil, err
 	}
 	if err := requireNonEmpty("jobId", jobID); err != nil {
@@ -183,7 +187,7 @@ func (c *Client) GetAgentJob(ctx context.Context, projectID, jobID string) (*Age
 // returns the job as the server reports it after accepting the message.
 // Like CreateAgentJob, it is never sent twice.
 func (c *Client) SendAgentJobMessage(ctx context.Context, projectID, jobID, prompt string) (*AgentJob, error) {
-	if err := requireNonEmpty("projectId", projectID); err != nil {
+	if err := ValidateProjectID(projectID); err != nil {
 		return nil, err
 	}
 	if err := requireNonEmpty("jobId", jobID); err != nil {

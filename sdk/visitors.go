@@ -83,7 +83,7 @@ type UniqueVisitors struct {
 
 // GetUniqueVisitors reads one page: q.Limit rows (250 when 0) from q.Offset.
 func (c *Client) GetUniqueVisitors(ctx context.Context, projectID string, q VisitorsQuery) (*VisitorsPage, error) {
-	if err := requireNonEmpty("projectId", projectID); err != nil {
+	if err := ValidateProjectID(projectID); err != nil {
 		return nil, err
 	}
 	if err := q.Validate(); err != nil {
@@ -113,7 +113,7 @@ func (c *Client) getVisitorsPage(ctx context.Context, projectID, from, to string
 // An error ends the iteration; it is yielded with a nil page.
 func (c *Client) UniqueVisitorPages(ctx context.Context, projectID string, q VisitorsQuery) iter.Seq2[*VisitorsPage, error] {
 	return func(yield func(*VisitorsPage, error) bool) {
-		if err := requireNonEmpty("projectId", projectID); err != nil {
+		if err := ValidateProjectID(projectID); err != nil {
 			yield(nil, err)
 			return
 		}

@@ -66,7 +66,7 @@ func (w *waitConfig) pollDelay(elapsed time.Duration) time.Duration {
 // retried by the request layer do not end the wait unless several polls in a
 // row fail; a 4xx such as 404 ends it at once.
 func (c *Client) WaitForAgentJob(ctx context.Context, projectID, jobID string, opts ...WaitOption) (*AgentJob, error) {
-	if err := requireNonEmpty("projectId", projectID); err != nil {
+	if err := ValidateProjectID(projectID); err != nil {
 		return nil, err
 	}
 	if err := requireNonEmpty("jobId", jobID); err != nil {

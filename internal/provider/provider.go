@@ -176,7 +176,7 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 		return
 	}
 	projectID := stringOrEnv(cfg.ProjectID, EnvProjectID)
-	if projectID != "" && strings.TrimSpace(projectID) == "" {
+	if projectID != "" && sdk.ValidateProjectID(projectID) != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("project_id"), "Invalid project_id",
 			"The default project (from project_id or "+EnvProjectID+") is only white space: set a project id, or leave it unset.")
 		return

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -32,12 +31,7 @@ var (
 	}
 	projectIDValidator = sdkRule{
 		description: "must not be empty or only white space",
-		check: func(s string) error {
-			if strings.TrimSpace(s) == "" {
-				return fmt.Errorf("must not be empty")
-			}
-			return nil
-		},
+		check:       sdk.ValidateProjectID,
 	}
 )
 
