@@ -88,12 +88,13 @@ func (v dateRangeValidator) ValidateDataSource(ctx context.Context, req datasour
 	if resp.Diagnostics.HasError() || from.IsNull() || from.IsUnknown() || to.IsNull() || to.IsUnknown() {
 		return
 	}
-	fromT, errFrom := sdk.ParseDate(from.ValueString())
-	toT, errTo := sdk.ParseDate(to.ValueString())
+	_, errFrom := sdk.ParseDate(from.ValueString())
+	_, errTo := sdk.ParseDate(to.ValueString())
 	if errFrom != nil || errTo != nil {
 		return // the attribute validators report these
 	}
-	if !fromT.Before(toT) {
+	// Both are dates, so what the SDK refuses now is their order.
+	if sdk.ValidateDateRange(from.ValueString(), to.ValueString()) != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("date_from"), "Invalid date range",
 			fmt.Sprintf("date_from %q must be before date_to %q: date_to is exclusive, so the range would select no day.",
 				from.ValueString(), to.ValueString()))
