@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -145,6 +146,32 @@ func (d *dataset) dayIndex(t time.Time) int {
 	return int(math.Ceil(days))
 }
 
+// dayRange turns the dateFrom and dateTo parameters ("" for unset) into
+// the days [from, to) of the data set, or says what is wrong with them in
+// the API's words.
+func (d *dataset) dayRange(dateFrom, dateTo string) (from, to int, problems []string) {
+	from, to = 0, d.cfg.Days
+	var fromT, toT time.Time
+	if dateFrom != "" {
+		t, ok := parseDateParam(dateFrom)
+		if !ok {
+			problems = append(problems, "dateFrom: Invalid date, expected YYYY-MM-DD or ISO 8601")
+		}
+		fromT, from = t, d.dayIndex(t)
+	}
+	if dateTo != "" {
+		t, ok := parseDateParam(dateTo)
+		if !ok {
+			problems = append(problems, "dateTo: Invalid date, expected YYYY-MM-DD or ISO 8601")
+		}
+		toT, to = t, d.dayIndex(t)
+	}
+	if !fromT.IsZero() && !toT.IsZero() && !fromT.Before(toT) {
+		problems = append(problems, "dateFrom: must be before dateTo")
+	}
+	return from, to, problems
+}
+
 // parseDateParam accepts the forms the API documents: YYYY-MM-DD or an
 // ISO 8601 date-time.
 func parseDateParam(s string) (time.Time, bool) {
@@ -165,20 +192,9 @@ func (s *Server) VisitorsData(projectID, dateFrom, dateTo string) (VisitorCounts
 	if p == nil {
 		return VisitorCounts{}, nil, fmt.Errorf("no project %q", projectID)
 	}
-	from, to := 0, p.visitors.cfg.Days
-	if dateFrom != "" {
-		t, ok := parseDateParam(dateFrom)
-		if !ok {
-			return VisitorCounts{}, nil, fmt.Errorf("bad dateFrom %q", dateFrom)
-		}
-		from = p.visitors.dayIndex(t)
-	}
-	if dateTo != "" {
-		t, ok := parseDateParam(dateTo)
-		if !ok {
-			return VisitorCounts{}, nil, fmt.Errorf("bad dateTo %q", dateTo)
-		}
-		to = p.visitors.dayIndex(t)
+	from, to, problems := p.visitors.dayRange(dateFrom, dateTo)
+	if len(problems) > 0 {
+		return VisitorCounts{}, nil, fmt.Errorf("%s", strings.Join(problems, "; "))
 	}
 	r := p.visitors.result(from, to)
 	return r.totals, append([]VisitorRow(nil), r.rows...), nil
@@ -220,25 +236,8 @@ func (s *Server) visitors(w http.ResponseWriter, r *http.Request, org string, p 
 		}
 	}
 	ds := p.visitors
-	from, to := 0, ds.cfg.Days
-	var fromT, toT time.Time
-	if v := q.Get("dateFrom"); v != "" {
-		t, ok := parseDateParam(v)
-		if !ok {
-			problems = append(problems, "dateFrom: Invalid date, expected YYYY-MM-DD or ISO 8601")
-		}
-		fromT, from = t, ds.dayIndex(t)
-	}
-	if v := q.Get("dateTo"); v != "" {
-		t, ok := parseDateParam(v)
-		if !ok {
-			problems = append(problems, "dateTo: Invalid date, expected YYYY-MM-DD or ISO 8601")
-		}
-		toT, to = t, ds.dayIndex(t)
-	}
-	if !fromT.IsZero() && !toT.IsZero() && !fromT.Before(toT) {
-		problems = append(problems, "dateFrom: must be before dateTo")
-	}
+	from, to, dateProblems := ds.dayRange(q.Get("dateFrom"), q.Get("dateTo"))
+	problems = append(problems, dateProblems...)
 	if len(problems) > 0 {
 		writeError(w, http.StatusBadRequest, "Invalid query parameters", problems...)
 		return
