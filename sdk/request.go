@@ -189,9 +189,9 @@ func (c *Client) newAPIError(method, escPath string, status int, header http.Hea
 			break
 		}
 	}
-	if d, ok := parseRetryAfter(header.Get("Retry-After"), c.clock.Now()); ok {
-		e.RetryAfter = d
-		e.RetryAt = c.clock.Now().Add(d)
+	now := c.clock.Now() // one instant: an HTTP-date and RetryAt must agree
+	if d, ok := parseRetryAfter(header.Get("Retry-After"), now); ok {
+		e.RetryAfter, e.RetryAt = d, now.Add(d)
 	}
 	var eb errorBody
 	if json.Unmarshal(data, &eb) == nil && (len(eb.Error) > 0 || eb.Message != "" || len(eb.Details) > 0) {
