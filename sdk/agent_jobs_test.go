@@ -8,14 +8,14 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mintlify/terraform-provider-mintlify/internal/fakeserver"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
 func ptr[T any](v T) *T { return &v }
 
 func TestCreateAgentJob_againstFake(t *testing.T) {
-	fs, c, _ := newFake(t, fakeserver.Config{})
-	job, err := c.CreateAgentJob(context.Background(), fakeserver.DemoProjectID, "Document the new endpoint")
+	fs, c, _ := newFake(t, mintlifytest.Config{})
+	job, err := c.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "Document the new endpoint")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,10 +24,10 @@ func TestCreateAgentJob_againstFake(t *testing.T) {
 	if diff := cmp.Diff(want, job); diff != "" {
 		t.Errorf("job (-want +got):\n%s", diff)
 	}
-	if job.ID == "" || fs.Requests(fakeserver.RouteCreateJob) != 1 {
-		t.Errorf("id %q, %d POSTs", job.ID, fs.Requests(fakeserver.RouteCreateJob))
+	if job.ID == "" || fs.Requests(mintlifytest.RouteCreateJob) != 1 {
+		t.Errorf("id %q, %d POSTs", job.ID, fs.Requests(mintlifytest.RouteCreateJob))
 	}
-	got, err := c.GetAgentJob(context.Background(), fakeserver.DemoProjectID, job.ID)
+	got, err := c.GetAgentJob(context.Background(), mintlifytest.DemoProjectID, job.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestCreateAgentJob_againstFake(t *testing.T) {
 }
 
 func TestGetAgentJob_terminalShapes(t *testing.T) {
-	fs, c, clk := newFake(t, fakeserver.Config{})
+	fs, c, clk := newFake(t, mintlifytest.Config{})
 	ctx := context.Background()
 	tests := []struct {
 		prompt string
@@ -55,7 +55,7 @@ func TestGetAgentJob_terminalShapes(t *testing.T) {
 	}
 	ids := make([]string, len(tests))
 	for i, tt := range tests {
-		job, err := c.CreateAgentJob(ctx, fakeserver.DemoProjectID, tt.prompt)
+		job, err := c.CreateAgentJob(ctx, mintlifytest.DemoProjectID, tt.prompt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +63,7 @@ func TestGetAgentJob_terminalShapes(t *testing.T) {
 	}
 	clk.Advance(time.Minute)
 	for i, tt := range tests {
-		got, err := c.GetAgentJob(ctx, fakeserver.DemoProjectID, ids[i])
+		got, err := c.GetAgentJob(ctx, mintlifytest.DemoProjectID, ids[i])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,7 +73,7 @@ func TestGetAgentJob_terminalShapes(t *testing.T) {
 			t.Errorf("%s (-want +got):\n%s", tt.prompt, diff)
 		}
 	}
-	if n := fs.Requests(fakeserver.RouteCreateJob); n != len(tests) {
+	if n := fs.Requests(mintlifytest.RouteCreateJob); n != len(tests) {
 		t.Errorf("POSTs = %d", n)
 	}
 }
@@ -140,7 +140,7 @@ func TestJobStatus_terminal(t *testing.T) {
 }
 
 func TestAgentJobs_validateBeforeSending(t *testing.T) {
-	fs, c, _ := newFake(t, fakeserver.Config{})
+	fs, c, _ := newFake(t, mintlifytest.Config{})
 	ctx := context.Background()
 	tests := map[string]struct {
 		call func() error
@@ -172,8 +172,8 @@ func TestAgentJobs_validateBeforeSending(t *testing.T) {
 }
 
 func TestAgentJobs_projectIDWithSpaceAndSlash(t *testing.T) {
-	fs, c, _ := newFake(t, fakeserver.Config{})
-	fs.AddProject("acme docs/β", fakeserver.DemoOrg, fakeserver.Dataset{})
+	fs, c, _ := newFake(t, mintlifytest.Config{})
+	fs.AddProject("acme docs/β", mintlifytest.DemoOrg, mintlifytest.Dataset{})
 	ctx := context.Background()
 	job, err := c.CreateAgentJob(ctx, "acme docs/β", "x")
 	if err != nil {
@@ -191,10 +191,10 @@ func TestAgentJobs_projectIDWithSpaceAndSlash(t *testing.T) {
 }
 
 func TestAgentJobs_errorsFromFake(t *testing.T) {
-	fs, c, _ := newFake(t, fakeserver.Config{JobBudget: 1})
-	fs.AddKey("mint_readonly", fakeserver.DemoOrg, true)
+	fs, c, _ := newFake(t, mintlifytest.Config{JobBudget: 1})
+	fs.AddKey("mint_readonly", mintlifytest.DemoOrg, true)
 	ctx := context.Background()
-	if _, err := c.GetAgentJob(ctx, fakeserver.DemoProjectID, "missing"); !IsNotFound(err) {
+	if _, err := c.GetAgentJob(ctx, mintlifytest.DemoProjectID, "missing"); !IsNotFound(err) {
 		t.Errorf("unknown job: %v", err)
 	}
 	if _, err := c.CreateAgentJob(ctx, "no-such-project", "x"); !IsNotFound(err) {
@@ -202,47 +202,47 @@ func TestAgentJobs_errorsFromFake(t *testing.T) {
 	}
 	bad := newTestClient(t, c.BaseURL(), nil)
 	bad.apiKey = "mint_wrong"
-	if _, err := bad.GetAgentJob(ctx, fakeserver.DemoProjectID, "x"); !IsUnauthorized(err) || strings.Contains(err.Error(), "mint_wrong") {
+	if _, err := bad.GetAgentJob(ctx, mintlifytest.DemoProjectID, "x"); !IsUnauthorized(err) || strings.Contains(err.Error(), "mint_wrong") {
 		t.Errorf("wrong key: %v", err)
 	}
 	ro := newTestClient(t, c.BaseURL(), nil)
 	ro.apiKey = "mint_readonly"
-	if _, err := ro.CreateAgentJob(ctx, fakeserver.DemoProjectID, "x"); !IsForbidden(err) {
+	if _, err := ro.CreateAgentJob(ctx, mintlifytest.DemoProjectID, "x"); !IsForbidden(err) {
 		t.Errorf("read-only key: %v", err)
 	}
-	if _, err := c.CreateAgentJob(ctx, fakeserver.DemoProjectID, "first"); err != nil {
+	if _, err := c.CreateAgentJob(ctx, mintlifytest.DemoProjectID, "first"); err != nil {
 		t.Fatal(err)
 	}
 	// The hourly budget of 1 is spent: the 429 says to wait about an hour,
 	// longer than the client waits, so it fails at once.
-	_, err := c.CreateAgentJob(ctx, fakeserver.DemoProjectID, "second")
+	_, err := c.CreateAgentJob(ctx, mintlifytest.DemoProjectID, "second")
 	if !IsRateLimited(err) || !strings.Contains(err.Error(), "try again after 2026-11-21T13:00:00Z") {
 		t.Errorf("over budget: %v", err)
 	}
-	if n := fs.Requests(fakeserver.RouteCreateJob); n != 4 {
+	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 4 {
 		t.Errorf("POSTs = %d, want 4 (unknown project, read-only, first, second)", n)
 	}
 }
 
 func TestSendAgentJobMessage(t *testing.T) {
-	fs, c, clk := newFake(t, fakeserver.Config{})
+	fs, c, clk := newFake(t, mintlifytest.Config{})
 	ctx := context.Background()
-	job, err := c.CreateAgentJob(ctx, fakeserver.DemoProjectID, "[fake:active=10s]")
+	job, err := c.CreateAgentJob(ctx, mintlifytest.DemoProjectID, "[fake:active=10s]")
 	if err != nil {
 		t.Fatal(err)
 	}
 	clk.Advance(time.Minute)
-	again, err := c.SendAgentJobMessage(ctx, fakeserver.DemoProjectID, job.ID, "Also fix the typo")
+	again, err := c.SendAgentJobMessage(ctx, mintlifytest.DemoProjectID, job.ID, "Also fix the typo")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if again.ID != job.ID || again.Status != JobStatusActive || again.PRLink == nil {
 		t.Errorf("after message: %+v", again)
 	}
-	if _, err := c.SendAgentJobMessage(ctx, fakeserver.DemoProjectID, "nope", "x"); !IsNotFound(err) {
+	if _, err := c.SendAgentJobMessage(ctx, mintlifytest.DemoProjectID, "nope", "x"); !IsNotFound(err) {
 		t.Errorf("unknown job: %v", err)
 	}
-	if n := fs.Requests(fakeserver.RouteSendMessage); n != 2 {
+	if n := fs.Requests(mintlifytest.RouteSendMessage); n != 2 {
 		t.Errorf("message POSTs = %d", n)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mintlify/terraform-provider-mintlify/internal/fakeserver"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
 // Tests at the exact edges of the SDK's rules: one step either side changes
@@ -28,7 +28,7 @@ func TestBoundary_status300IsNotSuccess(t *testing.T) {
 
 func TestBoundary_retryAfterZeroFallsBackToBackoff(t *testing.T) {
 	_, ts := newRecorder(t, jsonResponse(429, `{}`, "Retry-After", "0"), jsonResponse(200, jobJSON))
-	clk := &fakeClock{ManualClock: fakeserver.NewManualClock(epoch)}
+	clk := &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)}
 	c := newTestClient(t, ts.URL, clk, WithRetryBackoff(time.Second, time.Second))
 	if _, err := c.GetAgentJob(context.Background(), "p", "j"); err != nil {
 		t.Fatal(err)
@@ -128,7 +128,7 @@ func TestBoundary_pollIntervalOptionIgnoresNonPositive(t *testing.T) {
 
 func TestBoundary_zeroRetryAfterLimitMeansNeverWait(t *testing.T) {
 	rec, ts := newRecorder(t, jsonResponse(429, `{}`, "Retry-After", "1"), jsonResponse(200, jobJSON))
-	c := newTestClient(t, ts.URL, &fakeClock{ManualClock: fakeserver.NewManualClock(epoch)}, WithMaxRetryAfter(0))
+	c := newTestClient(t, ts.URL, &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)}, WithMaxRetryAfter(0))
 	if _, err := c.GetAgentJob(context.Background(), "p", "j"); !IsRateLimited(err) || rec.count() != 1 {
 		t.Fatalf("err = %v after %d requests; a zero limit waits for nothing", err, rec.count())
 	}

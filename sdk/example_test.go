@@ -7,18 +7,18 @@ import (
 	"net/http/httptest"
 	"time"
 
-	"github.com/mintlify/terraform-provider-mintlify/internal/fakeserver"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
 
 // The examples run against the fake server; against the real API, drop
 // WithBaseURL and pass your admin API key.
 func exampleServer() (*httptest.Server, *sdk.Client) {
-	ts := httptest.NewServer(fakeserver.New(fakeserver.Config{
-		DefaultJob: fakeserver.JobScript{ActiveFor: 50 * time.Millisecond, Outcome: fakeserver.OutcomeCompleted},
-		Visitors:   fakeserver.Dataset{Paths: 600, Seed: 1},
+	ts := httptest.NewServer(mintlifytest.New(mintlifytest.Config{
+		DefaultJob: mintlifytest.JobScript{ActiveFor: 50 * time.Millisecond, Outcome: mintlifytest.OutcomeCompleted},
+		Visitors:   mintlifytest.Dataset{Paths: 600, Seed: 1},
 	}))
-	c, err := sdk.NewClient(fakeserver.DemoAPIKey, sdk.WithBaseURL(ts.URL))
+	c, err := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(ts.URL))
 	if err != nil {
 		panic(err)
 	}
@@ -30,13 +30,13 @@ func ExampleClient_CreateAgentJob() {
 	defer ts.Close()
 	ctx := context.Background()
 
-	job, err := client.CreateAgentJob(ctx, fakeserver.DemoProjectID, "Document the new /v2/agent endpoints")
+	job, err := client.CreateAgentJob(ctx, mintlifytest.DemoProjectID, "Document the new /v2/agent endpoints")
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println("created:", job.Status)
 
-	job, err = client.WaitForAgentJob(ctx, fakeserver.DemoProjectID, job.ID,
+	job, err = client.WaitForAgentJob(ctx, mintlifytest.DemoProjectID, job.ID,
 		sdk.WithPollInterval(10*time.Millisecond, 100*time.Millisecond))
 	if err != nil {
 		panic(err)
@@ -51,7 +51,7 @@ func ExampleClient_ListAllUniqueVisitors() {
 	ts, client := exampleServer()
 	defer ts.Close()
 
-	all, err := client.ListAllUniqueVisitors(context.Background(), fakeserver.DemoProjectID,
+	all, err := client.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID,
 		sdk.VisitorsQuery{DateFrom: "2026-10-01", DateTo: "2026-11-01"})
 	if err != nil {
 		panic(err)
@@ -65,7 +65,7 @@ func ExampleClient_UniqueVisitorRows() {
 	defer ts.Close()
 
 	n := 0
-	for row, err := range client.UniqueVisitorRows(context.Background(), fakeserver.DemoProjectID, sdk.VisitorsQuery{}) {
+	for row, err := range client.UniqueVisitorRows(context.Background(), mintlifytest.DemoProjectID, sdk.VisitorsQuery{}) {
 		if err != nil {
 			panic(err)
 		}
@@ -85,7 +85,7 @@ func ExampleIsNotFound() {
 	ts, client := exampleServer()
 	defer ts.Close()
 
-	_, err := client.GetAgentJob(context.Background(), fakeserver.DemoProjectID, "no-such-job")
+	_, err := client.GetAgentJob(context.Background(), mintlifytest.DemoProjectID, "no-such-job")
 	var apiErr *sdk.APIError
 	fmt.Println(sdk.IsNotFound(err), errors.As(err, &apiErr) && apiErr.StatusCode == 404)
 	// Output: true true

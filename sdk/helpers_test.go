@@ -8,13 +8,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mintlify/terraform-provider-mintlify/internal/fakeserver"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
 // fakeClock is the SDK's clock driven by the fake server's manual clock: a
 // Sleep advances time at once, so a 5-minute wait takes no wall time.
 type fakeClock struct {
-	*fakeserver.ManualClock
+	*mintlifytest.ManualClock
 	mu     sync.Mutex
 	sleeps []time.Duration
 }
@@ -40,11 +40,11 @@ var epoch = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 
 // newFake starts the fake API on loopback with a manual clock, and a client
 // for it whose waits run on the same clock.
-func newFake(t *testing.T, cfg fakeserver.Config, opts ...Option) (*fakeserver.Server, *Client, *fakeClock) {
+func newFake(t *testing.T, cfg mintlifytest.Config, opts ...Option) (*mintlifytest.Fake, *Client, *fakeClock) {
 	t.Helper()
-	clk := &fakeClock{ManualClock: fakeserver.NewManualClock(epoch)}
+	clk := &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)}
 	cfg.Clock = clk
-	fs := fakeserver.New(cfg)
+	fs := mintlifytest.New(cfg)
 	ts := httptest.NewServer(fs)
 	t.Cleanup(ts.Close)
 	c := newTestClient(t, ts.URL, clk, opts...)
@@ -53,7 +53,7 @@ func newFake(t *testing.T, cfg fakeserver.Config, opts ...Option) (*fakeserver.S
 
 func newTestClient(t *testing.T, url string, clk *fakeClock, opts ...Option) *Client {
 	t.Helper()
-	c, err := NewClient(fakeserver.DemoAPIKey, append([]Option{WithBaseURL(url)}, opts...)...)
+	c, err := NewClient(mintlifytest.DemoAPIKey, append([]Option{WithBaseURL(url)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

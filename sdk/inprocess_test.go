@@ -5,7 +5,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/mintlify/terraform-provider-mintlify/internal/fakeserver"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
 // inProcessTransport serves requests straight from a handler, with no
@@ -18,9 +18,9 @@ func (t inProcessTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return rec.Result(), nil
 }
 
-func mustInProcessClient(tb testing.TB, fs *fakeserver.Server, clk *fakeClock) *Client {
+func mustInProcessClient(tb testing.TB, fs *mintlifytest.Fake, clk *fakeClock) *Client {
 	tb.Helper()
-	c, err := NewClient(fakeserver.DemoAPIKey, WithBaseURL("http://127.0.0.1"), WithHTTPClient(&http.Client{Transport: inProcessTransport{fs}}))
+	c, err := NewClient(mintlifytest.DemoAPIKey, WithBaseURL("http://127.0.0.1"), WithHTTPClient(&http.Client{Transport: inProcessTransport{fs}}))
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mintlify/terraform-provider-mintlify/internal/fakeserver"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
 const htmlBadGateway = "<html>\n<head><title>502 Bad Gateway</title><style>body{color:red}</style></head>\n<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>"
@@ -48,7 +48,7 @@ func TestRetryPolicy(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rec, ts := newRecorder(t, tt.responses...)
-			clk := &fakeClock{ManualClock: fakeserver.NewManualClock(epoch)}
+			clk := &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)}
 			c := newTestClient(t, ts.URL, clk, WithMaxRetries(2))
 			var err error
 			if tt.post {
@@ -83,7 +83,7 @@ func TestRetry_postWhoseConnectionNeverOpenedIsRetried(t *testing.T) {
 		}
 		return (&net.Dialer{}).DialContext(ctx, network, addr)
 	}}
-	c := newTestClient(t, ts.URL, &fakeClock{ManualClock: fakeserver.NewManualClock(epoch)}, WithHTTPClient(&http.Client{Transport: transport}))
+	c := newTestClient(t, ts.URL, &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)}, WithHTTPClient(&http.Client{Transport: transport}))
 	if _, err := c.CreateAgentJob(context.Background(), "p", "x"); err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestRetry_postWhoseConnectionNeverOpenedIsRetried(t *testing.T) {
 
 func TestRetry_zeroRetriesMeansOneAttempt(t *testing.T) {
 	rec, ts := newRecorder(t, jsonResponse(503, `{"error":"down"}`))
-	c := newTestClient(t, ts.URL, &fakeClock{ManualClock: fakeserver.NewManualClock(epoch)}, WithMaxRetries(0))
+	c := newTestClient(t, ts.URL, &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)}, WithMaxRetries(0))
 	if _, err := c.GetAgentJob(context.Background(), "p", "j"); !errors.As(err, new(*APIError)) {
 		t.Fatalf("err = %v", err)
 	}
@@ -131,32 +131,32 @@ func TestRetry_stopsWhenContextEndsDuringBackoff(t *testing.T) {
 }
 
 func TestCreateAgentJob_answerIsAwaitedAfterContextEnds(t *testing.T) {
-	fs, c, _ := newFake(t, fakeserver.Config{})
-	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteCreateJob, Kind: fakeserver.FaultLatency, Latency: 200 * time.Millisecond})
+	fs, c, _ := newFake(t, mintlifytest.Config{})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultLatency, Latency: 200 * time.Millisecond})
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	job, err := c.CreateAgentJob(ctx, fakeserver.DemoProjectID, "x")
+	job, err := c.CreateAgentJob(ctx, mintlifytest.DemoProjectID, "x")
 	if err != nil {
 		t.Fatalf("the job was created but the call failed: %v", err)
 	}
-	if ids := fs.JobIDs(fakeserver.DemoProjectID); len(ids) != 1 || ids[0] != job.ID {
+	if ids := fs.JobIDs(mintlifytest.DemoProjectID); len(ids) != 1 || ids[0] != job.ID {
 		t.Errorf("returned %s, the server has %v", job.ID, ids)
 	}
 	// A GET is abandoned with its context: it creates nothing.
-	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteGetJob, Kind: fakeserver.FaultLatency, Latency: time.Second})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultLatency, Latency: time.Second})
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel2()
 	start := time.Now()
-	if _, err := c.GetAgentJob(ctx2, fakeserver.DemoProjectID, job.ID); !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 500*time.Millisecond {
+	if _, err := c.GetAgentJob(ctx2, mintlifytest.DemoProjectID, job.ID); !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 500*time.Millisecond {
 		t.Errorf("GET: %v after %s", err, time.Since(start))
 	}
 }
 
 func TestDo_sendsNothingOnceContextHasEnded(t *testing.T) {
-	fs, c, _ := newFake(t, fakeserver.Config{})
+	fs, c, _ := newFake(t, mintlifytest.Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := c.CreateAgentJob(ctx, fakeserver.DemoProjectID, "x"); !errors.Is(err, context.Canceled) {
+	if _, err := c.CreateAgentJob(ctx, mintlifytest.DemoProjectID, "x"); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v", err)
 	}
 	if n := fs.TotalRequests(); n != 0 {
@@ -240,7 +240,7 @@ func TestClient_neverPutsKeyInErrors(t *testing.T) {
 			if err == nil {
 				t.Fatal("no error")
 			}
-			if strings.Contains(err.Error(), fakeserver.DemoAPIKey) {
+			if strings.Contains(err.Error(), mintlifytest.DemoAPIKey) {
 				t.Fatalf("error leaks the key: %s", err)
 			}
 			if !strings.Contains(err.Error(), "[REDACTED]") {

@@ -8,14 +8,14 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mintlify/terraform-provider-mintlify/internal/fakeserver"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
 // fakeRows converts the fake's own view of its data into SDK rows, to compare
 // what the client read with what the server holds.
-func fakeRows(t *testing.T, fs *fakeserver.Server, from, to string) (VisitorCounts, []PathVisitors) {
+func fakeRows(t *testing.T, fs *mintlifytest.Fake, from, to string) (VisitorCounts, []PathVisitors) {
 	t.Helper()
-	totals, rows, err := fs.VisitorsData(fakeserver.DemoProjectID, from, to)
+	totals, rows, err := fs.VisitorsData(mintlifytest.DemoProjectID, from, to)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,8 +30,8 @@ func TestListAllUniqueVisitors_readsEveryRowWithTheFewestRequests(t *testing.T) 
 	for _, tt := range []struct{ paths, pageSize, wantRequests int }{
 		{0, 0, 1}, {1, 0, 1}, {250, 0, 1}, {251, 0, 2}, {3000, 0, 12}, {100, 7, 15}, {100, 100, 1},
 	} {
-		fs, c, _ := newFake(t, fakeserver.Config{Visitors: fakeserver.Dataset{Paths: tt.paths, Seed: 7}})
-		got, err := c.ListAllUniqueVisitors(context.Background(), fakeserver.DemoProjectID, VisitorsQuery{Limit: tt.pageSize})
+		fs, c, _ := newFake(t, mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: tt.paths, Seed: 7}})
+		got, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{Limit: tt.pageSize})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,7 +39,7 @@ func TestListAllUniqueVisitors_readsEveryRowWithTheFewestRequests(t *testing.T) 
 		if diff := cmp.Diff(&UniqueVisitors{Totals: totals, Visitors: rows, Pages: tt.wantRequests}, got); diff != "" {
 			t.Errorf("%d paths, page %d (-want +got):\n%s", tt.paths, tt.pageSize, diff)
 		}
-		if n := fs.Requests(fakeserver.RouteVisitors); n != tt.wantRequests {
+		if n := fs.Requests(mintlifytest.RouteVisitors); n != tt.wantRequests {
 			t.Errorf("%d paths, page %d: %d requests, want %d", tt.paths, tt.pageSize, n, tt.wantRequests)
 		}
 		if tt.paths > 0 && got.Totals.Total == got.Totals.Human+got.Totals.AI {
@@ -49,10 +49,10 @@ func TestListAllUniqueVisitors_readsEveryRowWithTheFewestRequests(t *testing.T) 
 }
 
 func TestListAllUniqueVisitors_maxResultsShrinksTheLastPage(t *testing.T) {
-	fs, c, _ := newFake(t, fakeserver.Config{Visitors: fakeserver.Dataset{Paths: 1000}})
+	fs, c, _ := newFake(t, mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: 1000}})
 	for _, tt := range []struct{ max, wantRequests int }{{1, 1}, {250, 1}, {251, 2}, {600, 3}, {5000, 4}} {
 		fs.ResetCounters()
-		got, err := c.ListAllUniqueVisitors(context.Background(), fakeserver.DemoProjectID, VisitorsQuery{MaxResults: tt.max})
+		got, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{MaxResults: tt.max})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +60,7 @@ func TestListAllUniqueVisitors_maxResultsShrinksTheLastPage(t *testing.T) {
 		if diff := cmp.Diff(rows[:min(tt.max, len(rows))], got.Visitors); diff != "" {
 			t.Errorf("max %d (-want +got):\n%s", tt.max, diff)
 		}
-		if n := fs.Requests(fakeserver.RouteVisitors); n != tt.wantRequests {
+		if n := fs.Requests(mintlifytest.RouteVisitors); n != tt.wantRequests {
 			t.Errorf("max %d: %d requests, want %d", tt.max, n, tt.wantRequests)
 		}
 	}
@@ -136,9 +136,9 @@ func TestUniqueVisitorPages_serverIgnoringOffsetIsAnError(t *testing.T) {
 }
 
 func TestUniqueVisitorRows_stopsRequestingWhenTheCallerStops(t *testing.T) {
-	fs, c, _ := newFake(t, fakeserver.Config{Visitors: fakeserver.Dataset{Paths: 2000}})
+	fs, c, _ := newFake(t, mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: 2000}})
 	n := 0
-	for row, err := range c.UniqueVisitorRows(context.Background(), fakeserver.DemoProjectID, VisitorsQuery{}) {
+	for row, err := range c.UniqueVisitorRows(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,13 +149,13 @@ func TestUniqueVisitorRows_stopsRequestingWhenTheCallerStops(t *testing.T) {
 			break
 		}
 	}
-	if got := fs.Requests(fakeserver.RouteVisitors); got != 2 {
+	if got := fs.Requests(mintlifytest.RouteVisitors); got != 2 {
 		t.Errorf("requests = %d, want 2 for 300 rows", got)
 	}
 }
 
 func TestUniqueVisitorRows_yieldsErrors(t *testing.T) {
-	_, c, _ := newFake(t, fakeserver.Config{})
+	_, c, _ := newFake(t, mintlifytest.Config{})
 	var errs []error
 	for _, err := range c.UniqueVisitorRows(context.Background(), "missing", VisitorsQuery{}) {
 		errs = append(errs, err)
@@ -166,9 +166,9 @@ func TestUniqueVisitorRows_yieldsErrors(t *testing.T) {
 }
 
 func TestVisitors_dateFilterMatchesServer(t *testing.T) {
-	fs, c, _ := newFake(t, fakeserver.Config{Visitors: fakeserver.Dataset{Paths: 300}})
+	fs, c, _ := newFake(t, mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: 300}})
 	for _, r := range [][2]string{{"2026-10-01", "2026-10-08"}, {"2026-10-31", ""}, {"", "2026-08-05"}, {"2026-10-01T12:00:00Z", "2026-10-03T00:00:00+02:00"}, {"2027-01-01", "2027-02-01"}} {
-		got, err := c.ListAllUniqueVisitors(context.Background(), fakeserver.DemoProjectID, VisitorsQuery{DateFrom: r[0], DateTo: r[1]})
+		got, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{DateFrom: r[0], DateTo: r[1]})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -177,15 +177,15 @@ func TestVisitors_dateFilterMatchesServer(t *testing.T) {
 			t.Errorf("%v (-want +got):\n%s", r, diff)
 		}
 	}
-	week, _ := c.ListAllUniqueVisitors(context.Background(), fakeserver.DemoProjectID, VisitorsQuery{DateFrom: "2026-10-01", DateTo: "2026-10-08"})
-	day, _ := c.ListAllUniqueVisitors(context.Background(), fakeserver.DemoProjectID, VisitorsQuery{DateFrom: "2026-10-01", DateTo: "2026-10-02"})
+	week, _ := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{DateFrom: "2026-10-01", DateTo: "2026-10-08"})
+	day, _ := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{DateFrom: "2026-10-01", DateTo: "2026-10-02"})
 	if day.Totals.Human >= week.Totals.Human {
 		t.Errorf("one day %+v is not fewer than a week %+v: the date filter does nothing", day.Totals, week.Totals)
 	}
 }
 
 func TestVisitorsQuery_validation(t *testing.T) {
-	fs, c, _ := newFake(t, fakeserver.Config{Visitors: fakeserver.Dataset{Paths: 10}})
+	fs, c, _ := newFake(t, mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: 10}})
 	tests := []struct {
 		q    VisitorsQuery
 		want string
@@ -201,11 +201,11 @@ func TestVisitorsQuery_validation(t *testing.T) {
 		{VisitorsQuery{DateFrom: "2026-10-01T00:00:00Z", DateTo: "2026-10-01"}, `must be before dateTo`},
 	}
 	for _, tt := range tests {
-		_, err := c.GetUniqueVisitors(context.Background(), fakeserver.DemoProjectID, tt.q)
+		_, err := c.GetUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, tt.q)
 		if err == nil || !strings.Contains(err.Error(), tt.want) || !IsValidation(err) {
 			t.Errorf("%+v: err = %v, want %q", tt.q, err, tt.want)
 		}
-		_, err = c.ListAllUniqueVisitors(context.Background(), fakeserver.DemoProjectID, tt.q)
+		_, err = c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, tt.q)
 		var v *ValidationError
 		if !errors.As(err, &v) {
 			t.Errorf("%+v: list err = %v", tt.q, err)
@@ -228,8 +228,8 @@ func TestVisitorsQuery_validation(t *testing.T) {
 }
 
 func TestGetUniqueVisitors_onePage(t *testing.T) {
-	fs, c, _ := newFake(t, fakeserver.Config{Visitors: fakeserver.Dataset{Paths: 30}})
-	page, err := c.GetUniqueVisitors(context.Background(), fakeserver.DemoProjectID, VisitorsQuery{Limit: 10, Offset: 25})
+	fs, c, _ := newFake(t, mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: 30}})
+	page, err := c.GetUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{Limit: 10, Offset: 25})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,29 +237,29 @@ func TestGetUniqueVisitors_onePage(t *testing.T) {
 	if diff := cmp.Diff(rows[25:], page.Visitors); diff != "" || page.HasMore {
 		t.Errorf("hasMore %v, rows (-want +got):\n%s", page.HasMore, diff)
 	}
-	page, _ = c.GetUniqueVisitors(context.Background(), fakeserver.DemoProjectID, VisitorsQuery{Limit: 10})
+	page, _ = c.GetUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{Limit: 10})
 	if len(page.Visitors) != 10 || !page.HasMore {
 		t.Errorf("first page: %d rows, hasMore %v", len(page.Visitors), page.HasMore)
 	}
 }
 
 func TestVisitors_rateLimitFailsAtOnceWithWhenToRetry(t *testing.T) {
-	fs, c, _ := newFake(t, fakeserver.Config{AnalyticsBudget: 2, Visitors: fakeserver.Dataset{Paths: 1000}})
-	_, err := c.ListAllUniqueVisitors(context.Background(), fakeserver.DemoProjectID, VisitorsQuery{})
+	fs, c, _ := newFake(t, mintlifytest.Config{AnalyticsBudget: 2, Visitors: mintlifytest.Dataset{Paths: 1000}})
+	_, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{})
 	if !IsRateLimited(err) || !strings.Contains(err.Error(), "rate limited; try again after 2026-11-21T13:00:00Z") {
 		t.Fatalf("err = %v", err)
 	}
-	if n := fs.Requests(fakeserver.RouteVisitors); n != 3 {
+	if n := fs.Requests(mintlifytest.RouteVisitors); n != 3 {
 		t.Errorf("requests = %d, want 3 (2 pages, then the refusal, no retry)", n)
 	}
 }
 
 func TestVisitors_survivesInjectedFaultsWithoutRereading(t *testing.T) {
-	fs, c, _ := newFake(t, fakeserver.Config{Visitors: fakeserver.Dataset{Paths: 1000}})
-	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteVisitors, Kind: fakeserver.FaultServerError, Requests: []int{2}})
-	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteVisitors, Kind: fakeserver.FaultDropConnection, Requests: []int{4}})
-	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteVisitors, Kind: fakeserver.FaultRateLimit, RetryAfter: 1, Requests: []int{5}})
-	got, err := c.ListAllUniqueVisitors(context.Background(), fakeserver.DemoProjectID, VisitorsQuery{})
+	fs, c, _ := newFake(t, mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: 1000}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultServerError, Requests: []int{2}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultDropConnection, Requests: []int{4}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultRateLimit, RetryAfter: 1, Requests: []int{5}})
+	got, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +267,7 @@ func TestVisitors_survivesInjectedFaultsWithoutRereading(t *testing.T) {
 	if diff := cmp.Diff(&UniqueVisitors{Totals: totals, Visitors: rows, Pages: 4}, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if n := fs.Requests(fakeserver.RouteVisitors); n != 7 {
+	if n := fs.Requests(mintlifytest.RouteVisitors); n != 7 {
 		t.Errorf("requests = %d, want 4 pages + 3 faulted", n)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mintlify/terraform-provider-mintlify/internal/fakeserver"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
 // BenchmarkWaitForAgentJob measures, on the fake's clock, how late the
@@ -20,18 +20,18 @@ func BenchmarkWaitForAgentJob(b *testing.B) {
 			var lates []float64
 			var polls []float64
 			for b.Loop() {
-				clk := &fakeClock{ManualClock: fakeserver.NewManualClock(epoch)}
-				fs := fakeserver.New(fakeserver.Config{Clock: clk, DefaultJob: fakeserver.JobScript{ActiveFor: run, Outcome: fakeserver.OutcomeCompleted}})
+				clk := &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)}
+				fs := mintlifytest.New(mintlifytest.Config{Clock: clk, DefaultJob: mintlifytest.JobScript{ActiveFor: run, Outcome: mintlifytest.OutcomeCompleted}})
 				c := mustInProcessClient(b, fs, clk)
-				job, err := c.CreateAgentJob(context.Background(), fakeserver.DemoProjectID, "x")
+				job, err := c.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "x")
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := c.WaitForAgentJob(context.Background(), fakeserver.DemoProjectID, job.ID); err != nil {
+				if _, err := c.WaitForAgentJob(context.Background(), mintlifytest.DemoProjectID, job.ID); err != nil {
 					b.Fatal(err)
 				}
 				lates = append(lates, (clk.Now().Sub(epoch) - run).Seconds())
-				polls = append(polls, float64(fs.Requests(fakeserver.RouteGetJob)))
+				polls = append(polls, float64(fs.Requests(mintlifytest.RouteGetJob)))
 			}
 			slices.Sort(lates)
 			slices.Sort(polls)

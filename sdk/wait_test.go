@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mintlify/terraform-provider-mintlify/internal/fakeserver"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
 func TestWaitForAgentJob_latenessAndPolls(t *testing.T) {
@@ -18,12 +18,12 @@ func TestWaitForAgentJob_latenessAndPolls(t *testing.T) {
 	for _, run := range []time.Duration{3 * time.Second, 30 * time.Second, 300 * time.Second} {
 		t.Run(run.String(), func(t *testing.T) {
 			for range 20 { // the delays are jittered: try several draws
-				fs, c, clk := newFake(t, fakeserver.Config{DefaultJob: fakeserver.JobScript{ActiveFor: run, Outcome: fakeserver.OutcomeCompleted}})
-				job, err := c.CreateAgentJob(context.Background(), fakeserver.DemoProjectID, "x")
+				fs, c, clk := newFake(t, mintlifytest.Config{DefaultJob: mintlifytest.JobScript{ActiveFor: run, Outcome: mintlifytest.OutcomeCompleted}})
+				job, err := c.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "x")
 				if err != nil {
 					t.Fatal(err)
 				}
-				done, err := c.WaitForAgentJob(context.Background(), fakeserver.DemoProjectID, job.ID)
+				done, err := c.WaitForAgentJob(context.Background(), mintlifytest.DemoProjectID, job.ID)
 				if err != nil || done.Status != JobStatusCompleted {
 					t.Fatalf("wait = %+v, %v", done, err)
 				}
@@ -31,7 +31,7 @@ func TestWaitForAgentJob_latenessAndPolls(t *testing.T) {
 				if limit := time.Second + run/10; late > limit || late < 0 {
 					t.Errorf("noticed %s after the job ended, want at most %s", late, limit)
 				}
-				if polls := fs.Requests(fakeserver.RouteGetJob); polls > 40 {
+				if polls := fs.Requests(mintlifytest.RouteGetJob); polls > 40 {
 					t.Errorf("%d polls", polls)
 				}
 			}
@@ -52,26 +52,26 @@ func TestWaitForAgentJob_scheduleGrowsToCap(t *testing.T) {
 }
 
 func TestWaitForAgentJob_reportsEveryStatus(t *testing.T) {
-	fs, c, _ := newFake(t, fakeserver.Config{})
-	job, err := c.CreateAgentJob(context.Background(), fakeserver.DemoProjectID, "[fake:failed] [fake:active=4s]")
+	fs, c, _ := newFake(t, mintlifytest.Config{})
+	job, err := c.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "[fake:failed] [fake:active=4s]")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var seen []JobStatus
-	done, err := c.WaitForAgentJob(context.Background(), fakeserver.DemoProjectID, job.ID,
+	done, err := c.WaitForAgentJob(context.Background(), mintlifytest.DemoProjectID, job.ID,
 		WithStatusCallback(func(j *AgentJob) { seen = append(seen, j.Status) }))
 	if err != nil || done.Status != JobStatusFailed {
 		t.Fatalf("wait = %+v, %v", done, err)
 	}
-	if len(seen) != fs.Requests(fakeserver.RouteGetJob) || seen[len(seen)-1] != JobStatusFailed || seen[0] != JobStatusActive {
-		t.Errorf("callback saw %v over %d polls", seen, fs.Requests(fakeserver.RouteGetJob))
+	if len(seen) != fs.Requests(mintlifytest.RouteGetJob) || seen[len(seen)-1] != JobStatusFailed || seen[0] != JobStatusActive {
+		t.Errorf("callback saw %v over %d polls", seen, fs.Requests(mintlifytest.RouteGetJob))
 	}
 }
 
 func TestWaitForAgentJob_pollIntervalOption(t *testing.T) {
-	_, c, clk := newFake(t, fakeserver.Config{DefaultJob: fakeserver.JobScript{ActiveFor: time.Minute, Outcome: fakeserver.OutcomeCompleted}})
-	job, _ := c.CreateAgentJob(context.Background(), fakeserver.DemoProjectID, "x")
-	if _, err := c.WaitForAgentJob(context.Background(), fakeserver.DemoProjectID, job.ID, WithPollInterval(5*time.Second, 5*time.Second)); err != nil {
+	_, c, clk := newFake(t, mintlifytest.Config{DefaultJob: mintlifytest.JobScript{ActiveFor: time.Minute, Outcome: mintlifytest.OutcomeCompleted}})
+	job, _ := c.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "x")
+	if _, err := c.WaitForAgentJob(context.Background(), mintlifytest.DemoProjectID, job.ID, WithPollInterval(5*time.Second, 5*time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range clk.Sleeps() {
@@ -82,11 +82,11 @@ func TestWaitForAgentJob_pollIntervalOption(t *testing.T) {
 }
 
 func TestWaitForAgentJob_stopsOnContextCancel(t *testing.T) {
-	_, c, _ := newFake(t, fakeserver.Config{})
-	job, _ := c.CreateAgentJob(context.Background(), fakeserver.DemoProjectID, "[fake:never]")
+	_, c, _ := newFake(t, mintlifytest.Config{})
+	job, _ := c.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "[fake:never]")
 	ctx, cancel := context.WithCancel(context.Background())
 	polls := 0
-	got, err := c.WaitForAgentJob(ctx, fakeserver.DemoProjectID, job.ID, WithStatusCallback(func(*AgentJob) {
+	got, err := c.WaitForAgentJob(ctx, mintlifytest.DemoProjectID, job.ID, WithStatusCallback(func(*AgentJob) {
 		if polls++; polls == 3 {
 			cancel()
 		}
@@ -100,14 +100,14 @@ func TestWaitForAgentJob_stopsOnContextCancel(t *testing.T) {
 }
 
 func TestWaitForAgentJob_stopsOnRealDeadline(t *testing.T) {
-	ts := httptest.NewServer(fakeserver.New(fakeserver.Config{}))
+	ts := httptest.NewServer(mintlifytest.New(mintlifytest.Config{}))
 	defer ts.Close()
 	c := newTestClient(t, ts.URL, nil)
-	job, _ := c.CreateAgentJob(context.Background(), fakeserver.DemoProjectID, "[fake:never]")
+	job, _ := c.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "[fake:never]")
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	got, err := c.WaitForAgentJob(ctx, fakeserver.DemoProjectID, job.ID)
+	got, err := c.WaitForAgentJob(ctx, mintlifytest.DemoProjectID, job.ID)
 	if !errors.Is(err, context.DeadlineExceeded) || got != nil {
 		t.Fatalf("got %+v, %v", got, err)
 	}
@@ -117,33 +117,33 @@ func TestWaitForAgentJob_stopsOnRealDeadline(t *testing.T) {
 }
 
 func TestWaitForAgentJob_toleratesTransientErrors(t *testing.T) {
-	fs, c, _ := newFake(t, fakeserver.Config{}, WithMaxRetries(0))
-	job, _ := c.CreateAgentJob(context.Background(), fakeserver.DemoProjectID, "[fake:active=5s]")
-	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteGetJob, Kind: fakeserver.FaultServerError, Requests: []int{1, 2, 4}})
-	done, err := c.WaitForAgentJob(context.Background(), fakeserver.DemoProjectID, job.ID)
+	fs, c, _ := newFake(t, mintlifytest.Config{}, WithMaxRetries(0))
+	job, _ := c.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "[fake:active=5s]")
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultServerError, Requests: []int{1, 2, 4}})
+	done, err := c.WaitForAgentJob(context.Background(), mintlifytest.DemoProjectID, job.ID)
 	if err != nil || done.Status != JobStatusCompleted {
 		t.Fatalf("wait = %+v, %v", done, err)
 	}
 }
 
 func TestWaitForAgentJob_givesUpAfterRepeatedTransientErrors(t *testing.T) {
-	fs, c, _ := newFake(t, fakeserver.Config{}, WithMaxRetries(0))
-	job, _ := c.CreateAgentJob(context.Background(), fakeserver.DemoProjectID, "[fake:never]")
-	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteGetJob, Kind: fakeserver.FaultServerError, Requests: []int{2, 3, 4}})
-	got, err := c.WaitForAgentJob(context.Background(), fakeserver.DemoProjectID, job.ID)
+	fs, c, _ := newFake(t, mintlifytest.Config{}, WithMaxRetries(0))
+	job, _ := c.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "[fake:never]")
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultServerError, Requests: []int{2, 3, 4}})
+	got, err := c.WaitForAgentJob(context.Background(), mintlifytest.DemoProjectID, job.ID)
 	if statusOf(err) != http.StatusBadGateway || got == nil || got.ID != job.ID {
 		t.Fatalf("got %+v, %v", got, err)
 	}
-	if n := fs.Requests(fakeserver.RouteGetJob); n != 4 {
+	if n := fs.Requests(mintlifytest.RouteGetJob); n != 4 {
 		t.Errorf("polls = %d, want 4", n)
 	}
 }
 
 func TestWaitForAgentJob_notFoundEndsAtOnce(t *testing.T) {
-	fs, c, _ := newFake(t, fakeserver.Config{})
-	_, err := c.WaitForAgentJob(context.Background(), fakeserver.DemoProjectID, "missing")
-	if !IsNotFound(err) || fs.Requests(fakeserver.RouteGetJob) != 1 {
-		t.Fatalf("err = %v after %d polls", err, fs.Requests(fakeserver.RouteGetJob))
+	fs, c, _ := newFake(t, mintlifytest.Config{})
+	_, err := c.WaitForAgentJob(context.Background(), mintlifytest.DemoProjectID, "missing")
+	if !IsNotFound(err) || fs.Requests(mintlifytest.RouteGetJob) != 1 {
+		t.Fatalf("err = %v after %d polls", err, fs.Requests(mintlifytest.RouteGetJob))
 	}
 }
 

@@ -23,7 +23,7 @@ trap cleanup EXIT INT TERM
 echo "==> building the provider and the fake API"
 mkdir -p "$work/bin" "$work/config"
 (cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags "-X main.version=${VERSION:-demo}" -o "$work/bin/terraform-provider-mintlify" .)
-(cd "$root" && go build -o "$work/fakeserver" ./internal/fakeserver/cmd/fakeserver)
+(cd "$root" && go build -o "$work/fakeserver" ./sdk/mintlifytest/cmd/mintlify-fake)
 
 echo "==> starting the fake API on loopback"
 "$work/fakeserver" -addr 127.0.0.1:0 -env-file "$work/fake.env" -job-duration 3s > "$work/fakeserver.log" 2>&1 &

@@ -18,7 +18,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mintlify/terraform-provider-mintlify/internal/fakeserver"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
 
@@ -67,27 +67,27 @@ func abs(p string) string {
 
 // fake is the fake API served on a loopback port for terraform to reach.
 type fake struct {
-	*fakeserver.Server
+	*mintlifytest.Fake
 	url string
 	srv *http.Server
 }
 
-func startFake(cfg fakeserver.Config) (*fake, error) {
-	fs := fakeserver.New(cfg)
+func startFake(cfg mintlifytest.Config) (*fake, error) {
+	fs := mintlifytest.New(cfg)
 	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
 	srv := &http.Server{Handler: fs, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
-	return &fake{Server: fs, url: "http://" + ln.Addr().String(), srv: srv}, nil
+	return &fake{Fake: fs, url: "http://" + ln.Addr().String(), srv: srv}, nil
 }
 
 func (f *fake) close() { _ = f.srv.Close() }
 
 func (f *fake) providerBlock(extra string) string {
 	return "terraform {\n  required_providers {\n    mintlify = { source = \"mintlify/mintlify\" }\n  }\n}\n" + fmt.Sprintf("provider \"mintlify\" {\n  api_key    = %q\n  base_url   = %q\n  project_id = %q\n%s}\n",
-		fakeserver.DemoAPIKey, f.url, fakeserver.DemoProjectID, extra)
+		mintlifytest.DemoAPIKey, f.url, mintlifytest.DemoProjectID, extra)
 }
 
 type applyResult struct {
@@ -175,7 +175,7 @@ func median[T int64 | float64 | time.Duration | int](xs []T) T {
 // analytics requests in the fake's log.
 func readsAndPages(f *fake) (reads, pages int) {
 	for _, r := range f.RequestLog() {
-		if r.Route != fakeserver.RouteVisitors {
+		if r.Route != mintlifytest.RouteVisitors {
 			continue
 		}
 		pages++
@@ -203,7 +203,7 @@ type requestRow struct {
 func (b *bench) measureRequests(sizes []int) ([]requestRow, error) {
 	var rows []requestRow
 	for _, n := range sizes {
-		f, err := startFake(fakeserver.Config{Visitors: fakeserver.Dataset{Paths: n, Seed: 42}, AnalyticsBudget: -1})
+		f, err := startFake(mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: n, Seed: 42}, AnalyticsBudget: -1})
 		if err != nil {
 			return nil, err
 		}
@@ -237,7 +237,7 @@ type scaleResult struct {
 // the same apply through the floor build, which serves the rows from memory.
 func (b *bench) measureScale(paths int) (*scaleResult, error) {
 	const seed = 42
-	f, err := startFake(fakeserver.Config{Visitors: fakeserver.Dataset{Paths: paths, Seed: seed}, AnalyticsBudget: -1})
+	f, err := startFake(mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: paths, Seed: seed}, AnalyticsBudget: -1})
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +245,7 @@ func (b *bench) measureScale(paths int) (*scaleResult, error) {
 	// Warm the fake's cache so the server's one-off computation of the data
 	// is not counted against the provider.
 	genStart := time.Now()
-	if _, _, err := f.VisitorsData(fakeserver.DemoProjectID, "", ""); err != nil {
+	if _, _, err := f.VisitorsData(mintlifytest.DemoProjectID, "", ""); err != nil {
 		return nil, err
 	}
 	r := &scaleResult{paths: paths, floorGen: time.Since(genStart)}
@@ -275,13 +275,13 @@ func (b *bench) measureScale(paths int) (*scaleResult, error) {
 	}
 	reads, pages := readsAndPages(f)
 	r.requestsPerRead = float64(pages) / float64(max(reads, 1))
-	client, err := sdk.NewClient(fakeserver.DemoAPIKey, sdk.WithBaseURL(f.url))
+	client, err := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(f.url))
 	if err != nil {
 		return nil, err
 	}
 	for range b.runs {
 		start := time.Now()
-		all, err := client.ListAllUniqueVisitors(context.Background(), fakeserver.DemoProjectID, sdk.VisitorsQuery{})
+		all, err := client.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, sdk.VisitorsQuery{})
 		if err != nil {
 			return nil, err
 		}
@@ -307,7 +307,7 @@ func (b *bench) measureManyJobs(jobs int, jobTime time.Duration) (*manyJobsResul
 	r := &manyJobsResult{jobs: jobs, parallelism: 10, jobTime: jobTime}
 	var polls []float64
 	for range b.runs {
-		f, err := startFake(fakeserver.Config{DefaultJob: fakeserver.JobScript{ActiveFor: jobTime, Outcome: fakeserver.OutcomeCompleted}, JobBudget: -1})
+		f, err := startFake(mintlifytest.Config{DefaultJob: mintlifytest.JobScript{ActiveFor: jobTime, Outcome: mintlifytest.OutcomeCompleted}, JobBudget: -1})
 		if err != nil {
 			return nil, err
 		}
@@ -318,8 +318,8 @@ resource "mintlify_agent_job" "many" {
 }
 `, jobs)
 		res, err := b.apply(config, b.provider)
-		created := len(f.JobIDs(fakeserver.DemoProjectID))
-		polls = append(polls, float64(f.Requests(fakeserver.RouteGetJob))/float64(jobs))
+		created := len(f.JobIDs(mintlifytest.DemoProjectID))
+		polls = append(polls, float64(f.Requests(mintlifytest.RouteGetJob))/float64(jobs))
 		f.close()
 		if err != nil {
 			return nil, err
@@ -345,9 +345,9 @@ type soakResult struct {
 // soak runs applies of jobs and a data source while the fake injects random
 // faults, and checks that nothing is lost, duplicated or misread.
 func (b *bench) soak(applies, jobs, paths int) (*soakResult, error) {
-	f, err := startFake(fakeserver.Config{
-		DefaultJob:      fakeserver.JobScript{ActiveFor: time.Second, Outcome: fakeserver.OutcomeCompleted},
-		Visitors:        fakeserver.Dataset{Paths: paths, Seed: 7},
+	f, err := startFake(mintlifytest.Config{
+		DefaultJob:      mintlifytest.JobScript{ActiveFor: time.Second, Outcome: mintlifytest.OutcomeCompleted},
+		Visitors:        mintlifytest.Dataset{Paths: paths, Seed: 7},
 		JobBudget:       -1,
 		AnalyticsBudget: -1,
 	})
@@ -358,10 +358,10 @@ func (b *bench) soak(applies, jobs, paths int) (*soakResult, error) {
 	// Rules are tried in order: 5% of all requests are refused with a 1 s
 	// Retry-After, then 10% of the GETs left fail (half 502 pages, half
 	// dropped connections).
-	f.InjectFault(fakeserver.Fault{Kind: fakeserver.FaultRateLimit, Probability: 0.05, RetryAfter: time.Second, Seed: 1})
-	f.InjectFault(fakeserver.Fault{Method: http.MethodGet, Kind: fakeserver.FaultServerError, Probability: 0.05, Seed: 2})
-	f.InjectFault(fakeserver.Fault{Method: http.MethodGet, Kind: fakeserver.FaultDropConnection, Probability: 0.05 / 0.95, Seed: 3})
-	_, wantRows, err := f.VisitorsData(fakeserver.DemoProjectID, "", "")
+	f.InjectFault(mintlifytest.Fault{Kind: mintlifytest.FaultRateLimit, Probability: 0.05, RetryAfter: time.Second, Seed: 1})
+	f.InjectFault(mintlifytest.Fault{Method: http.MethodGet, Kind: mintlifytest.FaultServerError, Probability: 0.05, Seed: 2})
+	f.InjectFault(mintlifytest.Fault{Method: http.MethodGet, Kind: mintlifytest.FaultDropConnection, Probability: 0.05 / 0.95, Seed: 3})
+	_, wantRows, err := f.VisitorsData(mintlifytest.DemoProjectID, "", "")
 	if err != nil {
 		return nil, err
 	}
@@ -395,7 +395,7 @@ output "visitors" {
 			return nil, err
 		}
 		r.jobsInState += len(ids)
-		var rows []fakeserver.VisitorRow
+		var rows []mintlifytest.VisitorRow
 		if err := b.output(res.dir, "visitors", &rows); err != nil {
 			return nil, err
 		}
@@ -404,9 +404,9 @@ output "visitors" {
 		}
 	}
 	r.wall = time.Since(start)
-	r.jobsOnServer = len(f.JobIDs(fakeserver.DemoProjectID))
-	r.posts = f.Requests(fakeserver.RouteCreateJob)
-	r.gets = f.Requests(fakeserver.RouteGetJob) + f.Requests(fakeserver.RouteVisitors)
+	r.jobsOnServer = len(f.JobIDs(mintlifytest.DemoProjectID))
+	r.posts = f.Requests(mintlifytest.RouteCreateJob)
+	r.gets = f.Requests(mintlifytest.RouteGetJob) + f.Requests(mintlifytest.RouteVisitors)
 	hits := f.FaultHits()
 	r.faults429, r.faults5xx, r.faultsDrop = hits[0], hits[1], hits[2]
 	r.refused = r.posts - r.jobsOnServer

@@ -12,7 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
-	"github.com/mintlify/terraform-provider-mintlify/internal/fakeserver"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
 const jobAddr = "mintlify_agent_job.test"
@@ -28,7 +28,7 @@ resource "mintlify_agent_job" "test" {
 
 // jobKeptTainted is the step after a failed create: the server's job is in
 // state, and tainted, so the next apply plans its replacement.
-func jobKeptTainted(fs *fakeserver.Server, cfg string) resource.TestStep {
+func jobKeptTainted(fs *mintlifytest.Fake, cfg string) resource.TestStep {
 	return resource.TestStep{
 		Config:             cfg,
 		PlanOnly:           true,
@@ -42,7 +42,7 @@ func jobKeptTainted(fs *fakeserver.Server, cfg string) resource.TestStep {
 
 func TestAccAgentJob_completedWithPRLink(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, fakeserver.Config{})
+	fs, url := startFake(t, mintlifytest.Config{})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{
@@ -50,7 +50,7 @@ func TestAccAgentJob_completedWithPRLink(t *testing.T) {
 				Config: jobConfig(url, "Document the new endpoints", ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionCreate),
-					plancheck.ExpectKnownValue(jobAddr, tfjsonPath("project_id"), knownString(fakeserver.DemoProjectID)),
+					plancheck.ExpectKnownValue(jobAddr, tfjsonPath("project_id"), knownString(mintlifytest.DemoProjectID)),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("completed")),
@@ -82,7 +82,7 @@ func TestAccAgentJob_completedWithPRLink(t *testing.T) {
 			},
 		},
 	})
-	if n := fs.Requests(fakeserver.RouteCreateJob); n != 2 {
+	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 2 {
 		t.Errorf("POSTs = %d, want 2", n)
 	}
 	uaRE := regexp.MustCompile(`^terraform-provider-mintlify/test Terraform/\d+\.\d+\.\d+ mintlify-go-sdk/\S+$`)
@@ -95,7 +95,7 @@ func TestAccAgentJob_completedWithPRLink(t *testing.T) {
 
 func TestAccAgentJob_noChangeLeavesPRLinkNull(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, fakeserver.Config{})
+	fs, url := startFake(t, mintlifytest.Config{})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{{
@@ -111,7 +111,7 @@ func TestAccAgentJob_noChangeLeavesPRLinkNull(t *testing.T) {
 
 func TestAccAgentJob_failedJobStaysInState(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, fakeserver.Config{})
+	fs, url := startFake(t, mintlifytest.Config{})
 	cfg := jobConfig(url, "[fake:failed] Rewrite everything", "")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
@@ -127,7 +127,7 @@ func TestAccAgentJob_failedJobStaysInState(t *testing.T) {
 
 func TestAccAgentJob_archivedSucceeds(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, fakeserver.Config{})
+	fs, url := startFake(t, mintlifytest.Config{})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{{
@@ -143,7 +143,7 @@ func TestAccAgentJob_archivedSucceeds(t *testing.T) {
 
 func TestAccAgentJob_createTimeoutKeepsJob(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, fakeserver.Config{})
+	fs, url := startFake(t, mintlifytest.Config{})
 	cfg := jobConfig(url, "[fake:never] Take forever", `  timeouts {
     create = "1s"
   }`)
@@ -161,8 +161,8 @@ func TestAccAgentJob_createTimeoutKeepsJob(t *testing.T) {
 
 func TestAccAgentJob_importByProjectAndIDAdoptsPrompt(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, fakeserver.Config{})
-	fs.AddProject("acme docs/β", fakeserver.DemoOrg, fakeserver.Dataset{})
+	fs, url := startFake(t, mintlifytest.Config{})
+	fs.AddProject("acme docs/β", mintlifytest.DemoOrg, mintlifytest.Dataset{})
 	id := fs.CreateJob("acme docs/β", "Written outside Terraform")
 	cfg := providerBlock(url) + `
 resource "mintlify_agent_job" "test" {
@@ -205,15 +205,15 @@ resource "mintlify_agent_job" "test" {
 			},
 		},
 	})
-	if n := fs.Requests(fakeserver.RouteCreateJob); n != 0 {
+	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 0 {
 		t.Errorf("import created %d jobs", n)
 	}
 }
 
 func TestAccAgentJob_importByIDAloneUsesProviderProject(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, fakeserver.Config{})
-	id := fs.CreateJob(fakeserver.DemoProjectID, "[fake:nochange]")
+	fs, url := startFake(t, mintlifytest.Config{})
+	id := fs.CreateJob(mintlifytest.DemoProjectID, "[fake:nochange]")
 	time.Sleep(150 * time.Millisecond) // the job finishes
 	cfg := jobConfig(url, "Imported prompt", "")
 	resource.Test(t, resource.TestCase{
@@ -232,22 +232,22 @@ func TestAccAgentJob_importByIDAloneUsesProviderProject(t *testing.T) {
 					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionUpdate),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("project_id"), knownString(fakeserver.DemoProjectID)),
+					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("project_id"), knownString(mintlifytest.DemoProjectID)),
 					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("completed")),
 					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("pr_link"), knownvalue.Null()),
 				},
 			},
 		},
 	})
-	if n := fs.Requests(fakeserver.RouteCreateJob); n != 0 {
+	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 0 {
 		t.Errorf("import created %d jobs", n)
 	}
 }
 
 func TestAccAgentJob_importBlockPlansNoReplacement(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, fakeserver.Config{})
-	id := fs.CreateJob(fakeserver.DemoProjectID, "x")
+	fs, url := startFake(t, mintlifytest.Config{})
+	id := fs.CreateJob(mintlifytest.DemoProjectID, "x")
 	cfg := jobConfig(url, "Adopted", "") + fmt.Sprintf(`
 import {
   to = mintlify_agent_job.test
@@ -264,15 +264,15 @@ import {
 			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(jobAddr, tfjsonPath("id"), knownString(id))},
 		}},
 	})
-	if n := fs.Requests(fakeserver.RouteCreateJob); n != 0 {
+	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 0 {
 		t.Errorf("import created %d jobs", n)
 	}
 }
 
 func TestAccAgentJob_projectIDWithSpaceAndSlash(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, fakeserver.Config{})
-	fs.AddProject("acme docs/β", fakeserver.DemoOrg, fakeserver.Dataset{})
+	fs, url := startFake(t, mintlifytest.Config{})
+	fs.AddProject("acme docs/β", mintlifytest.DemoOrg, mintlifytest.Dataset{})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{{
@@ -291,8 +291,8 @@ func TestAccAgentJob_projectIDWithSpaceAndSlash(t *testing.T) {
 
 func TestAccAgentJob_providerProjectChangeReplaces(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, fakeserver.Config{})
-	fs.AddProject("second", fakeserver.DemoOrg, fakeserver.Dataset{})
+	fs, url := startFake(t, mintlifytest.Config{})
+	fs.AddProject("second", mintlifytest.DemoOrg, mintlifytest.Dataset{})
 	other := fmt.Sprintf(`
 provider "mintlify" {
   api_key    = %q
@@ -302,7 +302,7 @@ provider "mintlify" {
 resource "mintlify_agent_job" "test" {
   prompt = "Same prompt"
 }
-`, fakeserver.DemoAPIKey, url)
+`, mintlifytest.DemoAPIKey, url)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{
@@ -320,12 +320,12 @@ resource "mintlify_agent_job" "test" {
 
 func TestAccAgentJob_survivesInjectedFaultsWithoutDuplicatePOST(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, fakeserver.Config{})
+	fs, url := startFake(t, mintlifytest.Config{})
 	// The first POST is refused with 429 (retried: the server did nothing),
 	// polls meet a 502 page and a dropped connection (retried: reads are safe).
-	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteCreateJob, Kind: fakeserver.FaultRateLimit, RetryAfter: time.Second, Requests: []int{1}})
-	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteGetJob, Kind: fakeserver.FaultServerError, Requests: []int{1}})
-	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteGetJob, Kind: fakeserver.FaultDropConnection, Requests: []int{3}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Second, Requests: []int{1}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultServerError, Requests: []int{1}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultDropConnection, Requests: []int{3}})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{{
@@ -336,15 +336,15 @@ func TestAccAgentJob_survivesInjectedFaultsWithoutDuplicatePOST(t *testing.T) {
 			},
 		}},
 	})
-	if posts, jobs := fs.Requests(fakeserver.RouteCreateJob), len(fs.JobIDs(fakeserver.DemoProjectID)); posts != 2 || jobs != 1 {
+	if posts, jobs := fs.Requests(mintlifytest.RouteCreateJob), len(fs.JobIDs(mintlifytest.DemoProjectID)); posts != 2 || jobs != 1 {
 		t.Errorf("POSTs = %d (want the refused one and one more), jobs = %d (want 1)", posts, jobs)
 	}
 }
 
 func TestAccAgentJob_postServerErrorIsNotRetried(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, fakeserver.Config{})
-	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteCreateJob, Kind: fakeserver.FaultServerError, Requests: []int{1}})
+	fs, url := startFake(t, mintlifytest.Config{})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultServerError, Requests: []int{1}})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{{
@@ -352,15 +352,15 @@ func TestAccAgentJob_postServerErrorIsNotRetried(t *testing.T) {
 			ExpectError: wrapped(`Could not create the agent job`, `502 Bad Gateway`, `the job may exist`),
 		}},
 	})
-	if n := fs.Requests(fakeserver.RouteCreateJob); n != 1 {
+	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 1 {
 		t.Errorf("POSTs = %d, want 1: a POST that may have reached the server is not repeated", n)
 	}
 }
 
 func TestAccAgentJob_lostCreateResponseWarnsOfAPossibleJob(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, fakeserver.Config{})
-	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteCreateJob, Kind: fakeserver.FaultDropConnection, Requests: []int{1}})
+	fs, url := startFake(t, mintlifytest.Config{})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultDropConnection, Requests: []int{1}})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{{
@@ -368,14 +368,14 @@ func TestAccAgentJob_lostCreateResponseWarnsOfAPossibleJob(t *testing.T) {
 			ExpectError: wrapped(`Could not create the agent job`, `the job may exist`, `Check the project's agent jobs in the dashboard`),
 		}},
 	})
-	if n := fs.Requests(fakeserver.RouteCreateJob); n != 1 {
+	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 1 {
 		t.Errorf("POSTs = %d, want 1: a POST whose answer was lost is not repeated", n)
 	}
 }
 
 func TestAccAgentJob_rateLimitedCreateSaysWhenToRetry(t *testing.T) {
 	clearEnv(t)
-	_, url := startFake(t, fakeserver.Config{JobBudget: 1})
+	_, url := startFake(t, mintlifytest.Config{JobBudget: 1})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{{
@@ -393,7 +393,7 @@ resource "mintlify_agent_job" "b" {
 
 func TestAccAgentJob_invalidInputFailsAtPlan(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, fakeserver.Config{})
+	fs, url := startFake(t, mintlifytest.Config{})
 	for _, tt := range []struct{ prompt, extra, want string }{
 		{"", "", `prompt "" must not be empty or only white space`},
 		{"   ", "", `prompt "   " must not be empty or only white space`},
@@ -413,7 +413,7 @@ func TestAccAgentJob_invalidInputFailsAtPlan(t *testing.T) {
 
 func TestAccAgentJob_missingProject(t *testing.T) {
 	clearEnv(t)
-	_, url := startFake(t, fakeserver.Config{})
+	_, url := startFake(t, mintlifytest.Config{})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{{
@@ -423,7 +423,7 @@ provider "mintlify" {
   base_url = %q
 }
 resource "mintlify_agent_job" "test" { prompt = "x" }
-`, fakeserver.DemoAPIKey, url),
+`, mintlifytest.DemoAPIKey, url),
 			ExpectError: wrapped(`Missing project_id`, `MINTLIFY_PROJECT_ID`),
 		}},
 	})
@@ -431,7 +431,7 @@ resource "mintlify_agent_job" "test" { prompt = "x" }
 
 func TestAccAgentJob_goneFromServerIsRemovedFromState(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, fakeserver.Config{})
+	fs, url := startFake(t, mintlifytest.Config{})
 	cfg := jobConfig(url, "x", "")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
@@ -439,7 +439,7 @@ func TestAccAgentJob_goneFromServerIsRemovedFromState(t *testing.T) {
 			{Config: cfg},
 			{
 				// The project is replaced by an empty one: the job 404s.
-				PreConfig:          func() { fs.AddProject(fakeserver.DemoProjectID, fakeserver.DemoOrg, fakeserver.Dataset{}) },
+				PreConfig:          func() { fs.AddProject(mintlifytest.DemoProjectID, mintlifytest.DemoOrg, mintlifytest.Dataset{}) },
 				Config:             cfg,
 				PlanOnly:           true,
 				ExpectNonEmptyPlan: true,

@@ -13,7 +13,7 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/mintlify/terraform-provider-mintlify/internal/fakeserver"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
 
@@ -27,8 +27,8 @@ func floorPages(_ context.Context, _ *sdk.Client, projectID string, q sdk.Visito
 	return func(yield func(*sdk.VisitorsPage, error) bool) {
 		paths, _ := strconv.Atoi(os.Getenv("MINTLIFY_BENCH_FLOOR_PATHS"))
 		seed, _ := strconv.ParseUint(os.Getenv("MINTLIFY_BENCH_FLOOR_SEED"), 10, 64)
-		fs := fakeserver.New(fakeserver.Config{NoDemo: true})
-		fs.AddProject(projectID, "floor", fakeserver.Dataset{Paths: paths, Seed: seed})
+		fs := mintlifytest.New(mintlifytest.Config{NoDemo: true})
+		fs.AddProject(projectID, "floor", mintlifytest.Dataset{Paths: paths, Seed: seed})
 		totals, rows, err := fs.VisitorsData(projectID, q.DateFrom, q.DateTo)
 		if err != nil {
 			yield(nil, err)

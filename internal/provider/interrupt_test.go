@@ -13,7 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/mintlify/terraform-provider-mintlify/internal/fakeserver"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
 
@@ -24,18 +24,18 @@ func TestAgentJobCreate_interruptKeepsJobInState(t *testing.T) {
 	// Before the first poll only the state saved right after the POST holds
 	// the job; after some polls, the waiter's last view of it does too.
 	t.Run("before the first poll", func(t *testing.T) {
-		testInterrupt(t, 10*time.Second, func(fs *fakeserver.Server) bool { return fs.Requests(fakeserver.RouteCreateJob) >= 1 })
+		testInterrupt(t, 10*time.Second, func(fs *mintlifytest.Fake) bool { return fs.Requests(mintlifytest.RouteCreateJob) >= 1 })
 	})
 	t.Run("after three polls", func(t *testing.T) {
-		testInterrupt(t, 10*time.Millisecond, func(fs *fakeserver.Server) bool { return fs.Requests(fakeserver.RouteGetJob) >= 3 })
+		testInterrupt(t, 10*time.Millisecond, func(fs *mintlifytest.Fake) bool { return fs.Requests(mintlifytest.RouteGetJob) >= 3 })
 	})
 }
 
-func testInterrupt(t *testing.T, pollEvery time.Duration, interruptWhen func(*fakeserver.Server) bool) {
-	fs := fakeserver.New(fakeserver.Config{})
+func testInterrupt(t *testing.T, pollEvery time.Duration, interruptWhen func(*mintlifytest.Fake) bool) {
+	fs := mintlifytest.New(mintlifytest.Config{})
 	ts := httptest.NewServer(fs)
 	defer ts.Close()
-	client, err := sdk.NewClient(fakeserver.DemoAPIKey, sdk.WithBaseURL(ts.URL))
+	client, err := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(ts.URL))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func testInterrupt(t *testing.T, pollEvery time.Duration, interruptWhen func(*fa
 	for name, typ := range objType.AttributeTypes {
 		vals[name] = tftypes.NewValue(typ, tftypes.UnknownValue)
 	}
-	vals["project_id"] = tftypes.NewValue(tftypes.String, fakeserver.DemoProjectID)
+	vals["project_id"] = tftypes.NewValue(tftypes.String, mintlifytest.DemoProjectID)
 	vals["prompt"] = tftypes.NewValue(tftypes.String, "[fake:never] Take forever")
 	vals["timeouts"] = tftypes.NewValue(objType.AttributeTypes["timeouts"], nil)
 	req := resource.CreateRequest{Plan: tfsdk.Plan{Schema: schemaResp.Schema, Raw: tftypes.NewValue(objType, vals)}}
@@ -66,7 +66,7 @@ func testInterrupt(t *testing.T, pollEvery time.Duration, interruptWhen func(*fa
 	}()
 	r.Create(ctx, req, resp)
 
-	ids := fs.JobIDs(fakeserver.DemoProjectID)
+	ids := fs.JobIDs(mintlifytest.DemoProjectID)
 	if len(ids) != 1 {
 		t.Fatalf("server has jobs %v", ids)
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 
-	"github.com/mintlify/terraform-provider-mintlify/internal/fakeserver"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
 
@@ -33,12 +33,12 @@ func testProviders() map[string]func() (tfprotov6.ProviderServer, error) {
 
 // startFake runs the fake API on loopback for one test. Jobs run 100 ms
 // unless their prompt says otherwise.
-func startFake(t *testing.T, cfg fakeserver.Config) (*fakeserver.Server, string) {
+func startFake(t *testing.T, cfg mintlifytest.Config) (*mintlifytest.Fake, string) {
 	t.Helper()
-	if cfg.DefaultJob == (fakeserver.JobScript{}) {
-		cfg.DefaultJob = fakeserver.JobScript{ActiveFor: 100 * time.Millisecond, Outcome: fakeserver.OutcomeCompleted}
+	if cfg.DefaultJob == (mintlifytest.JobScript{}) {
+		cfg.DefaultJob = mintlifytest.JobScript{ActiveFor: 100 * time.Millisecond, Outcome: mintlifytest.OutcomeCompleted}
 	}
-	fs := fakeserver.New(cfg)
+	fs := mintlifytest.New(cfg)
 	ts := httptest.NewServer(fs)
 	t.Cleanup(ts.Close)
 	return fs, ts.URL
@@ -51,7 +51,7 @@ provider "mintlify" {
   base_url   = %q
   project_id = %q
 }
-`, fakeserver.DemoAPIKey, url, fakeserver.DemoProjectID)
+`, mintlifytest.DemoAPIKey, url, mintlifytest.DemoProjectID)
 }
 
 // clearEnv keeps a developer's MINTLIFY_* variables out of a test.
@@ -94,7 +94,7 @@ func (f checkPlan) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, 
 
 // jobInStateMatchesServer checks that the job in state is the one the fake
 // holds, with the same status and PR link: the provider lost nothing.
-func jobInStateMatchesServer(fs *fakeserver.Server, addr string) statecheck.StateCheck {
+func jobInStateMatchesServer(fs *mintlifytest.Fake, addr string) statecheck.StateCheck {
 	return checkState(func(s *tfjson.State) error {
 		vals, ok := resourceValues(s.Values.RootModule, addr)
 		if !ok {
@@ -104,7 +104,7 @@ func jobInStateMatchesServer(fs *fakeserver.Server, addr string) statecheck.Stat
 	})
 }
 
-func compareJob(fs *fakeserver.Server, vals map[string]any) error {
+func compareJob(fs *mintlifytest.Fake, vals map[string]any) error {
 	raw, ok := fs.Job(fmt.Sprint(vals["project_id"]), fmt.Sprint(vals["id"]))
 	if !ok {
 		return fmt.Errorf("the server has no job %v in project %v", vals["id"], vals["project_id"])
@@ -127,7 +127,7 @@ func compareJob(fs *fakeserver.Server, vals map[string]any) error {
 
 // priorStateHoldsServerJob checks, in a plan made after a failed apply, that
 // state kept the job the server created.
-func priorStateHoldsServerJob(fs *fakeserver.Server, addr string) plancheck.PlanCheck {
+func priorStateHoldsServerJob(fs *mintlifytest.Fake, addr string) plancheck.PlanCheck {
 	return checkPlan(func(p *tfjson.Plan) error {
 		if p.PriorState == nil || p.PriorState.Values == nil {
 			return fmt.Errorf("no prior state")
@@ -168,10 +168,10 @@ func TestProvider_metadataAndSchema(t *testing.T) {
 }
 
 func TestAccProvider_configFromEnvironment(t *testing.T) {
-	fs, url := startFake(t, fakeserver.Config{Visitors: fakeserver.Dataset{Paths: 3}})
-	t.Setenv(EnvAPIKey, fakeserver.DemoAPIKey)
+	fs, url := startFake(t, mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: 3}})
+	t.Setenv(EnvAPIKey, mintlifytest.DemoAPIKey)
 	t.Setenv(EnvBaseURL, url)
-	t.Setenv(EnvProjectID, fakeserver.DemoProjectID)
+	t.Setenv(EnvProjectID, mintlifytest.DemoProjectID)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{{
@@ -183,8 +183,8 @@ resource "mintlify_agent_job" "env" {
 }
 `,
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("data.mintlify_unique_visitors.all", tfjsonPath("project_id"), knownString(fakeserver.DemoProjectID)),
-				statecheck.ExpectKnownValue("mintlify_agent_job.env", tfjsonPath("project_id"), knownString(fakeserver.DemoProjectID)),
+				statecheck.ExpectKnownValue("data.mintlify_unique_visitors.all", tfjsonPath("project_id"), knownString(mintlifytest.DemoProjectID)),
+				statecheck.ExpectKnownValue("mintlify_agent_job.env", tfjsonPath("project_id"), knownString(mintlifytest.DemoProjectID)),
 				statecheck.ExpectKnownValue("mintlify_agent_job.env", tfjsonPath("status"), knownString("completed")),
 				jobInStateMatchesServer(fs, "mintlify_agent_job.env"),
 			},
@@ -205,7 +205,7 @@ func TestAccProvider_missingKey(t *testing.T) {
 
 func TestAccProvider_wrongKeyIs401WithAdvice(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, fakeserver.Config{})
+	fs, url := startFake(t, mintlifytest.Config{})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{{
@@ -219,7 +219,7 @@ data "mintlify_unique_visitors" "x" { project_id = "demo-project" }
 			ExpectError: wrapped(`401 Unauthorized`, `check api_key`),
 		}},
 	})
-	if n := fs.Requests(fakeserver.RouteVisitors); n != 1 {
+	if n := fs.Requests(mintlifytest.RouteVisitors); n != 1 {
 		t.Errorf("requests = %d, want 1 (a 401 is not retried)", n)
 	}
 }
@@ -243,7 +243,7 @@ data "mintlify_unique_visitors" "x" { project_id = "p" }
 
 func TestAccProvider_blankProjectFromEnvironment(t *testing.T) {
 	clearEnv(t)
-	_, url := startFake(t, fakeserver.Config{})
+	_, url := startFake(t, mintlifytest.Config{})
 	t.Setenv(EnvProjectID, "  ")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
@@ -254,7 +254,7 @@ provider "mintlify" {
   base_url = %q
 }
 data "mintlify_unique_visitors" "x" {}
-`, fakeserver.DemoAPIKey, url),
+`, mintlifytest.DemoAPIKey, url),
 			ExpectError: wrapped(`Invalid project_id`, `MINTLIFY_PROJECT_ID`, `only white space`),
 		}},
 	})
@@ -272,14 +272,14 @@ provider "mintlify" {
   base_url   = %q
   project_id = %q
 }
-`, fakeserver.DemoAPIKey, url, fakeserver.DemoProjectID)
+`, mintlifytest.DemoAPIKey, url, mintlifytest.DemoProjectID)
 }
 
 // Terraform reads data sources at plan even when the provider's key is not
 // known yet; without deferral support the read must say what to do.
 func TestAccProvider_keyUnknownAtPlanForDataSource(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, fakeserver.Config{Visitors: fakeserver.Dataset{Paths: 3}})
+	fs, url := startFake(t, mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: 3}})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{{
@@ -310,7 +310,7 @@ func TestUniqueVisitorsRead_defersWhenTerraformAllows(t *testing.T) {
 
 func TestAccProvider_keyUnknownAtPlan(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, fakeserver.Config{})
+	fs, url := startFake(t, mintlifytest.Config{})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{{
@@ -319,7 +319,7 @@ resource "mintlify_agent_job" "late" {
   project_id = %q
   prompt     = "Runs once the key is known"
 }
-`, fakeserver.DemoProjectID),
+`, mintlifytest.DemoProjectID),
 			ConfigStateChecks: []statecheck.StateCheck{jobInStateMatchesServer(fs, "mintlify_agent_job.late")},
 		}},
 	})

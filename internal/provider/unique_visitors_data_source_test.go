@@ -11,7 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 
-	"github.com/mintlify/terraform-provider-mintlify/internal/fakeserver"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
 const visitorsAddr = "data.mintlify_unique_visitors.test"
@@ -26,7 +26,7 @@ data "mintlify_unique_visitors" "test" {
 
 // visitorsMatchServer compares the data source's state, row by row, with
 // what the fake holds for the same range, limited to maxResults rows.
-func visitorsMatchServer(fs *fakeserver.Server, from, to string, maxResults int) statecheck.StateCheck {
+func visitorsMatchServer(fs *mintlifytest.Fake, from, to string, maxResults int) statecheck.StateCheck {
 	return checkState(func(s *tfjson.State) error {
 		var vals map[string]any
 		for _, r := range s.Values.RootModule.Resources {
@@ -37,7 +37,7 @@ func visitorsMatchServer(fs *fakeserver.Server, from, to string, maxResults int)
 		if vals == nil {
 			return fmt.Errorf("%s not in state", visitorsAddr)
 		}
-		totals, rows, err := fs.VisitorsData(fakeserver.DemoProjectID, from, to)
+		totals, rows, err := fs.VisitorsData(mintlifytest.DemoProjectID, from, to)
 		if err != nil {
 			return err
 		}
@@ -68,11 +68,11 @@ func triple(a, b, c any) string { return fmt.Sprintf("%v %v %v", a, b, c) }
 // requestsPerRead checks that every read of the data source made exactly
 // want requests. Terraform reads a data source several times per test step
 // (plan, apply, refresh), so reads are counted by their first page.
-func requestsPerRead(t *testing.T, fs *fakeserver.Server, want int) {
+func requestsPerRead(t *testing.T, fs *mintlifytest.Fake, want int) {
 	t.Helper()
 	reads, pages := 0, 0
 	for _, r := range fs.RequestLog() {
-		if r.Route != fakeserver.RouteVisitors {
+		if r.Route != mintlifytest.RouteVisitors {
 			continue
 		}
 		pages++
@@ -104,14 +104,14 @@ func TestAccUniqueVisitors_rowCountsAndRequests(t *testing.T) {
 		{1000, "max_results = 5000", 0, 4},
 	} {
 		t.Run(fmt.Sprintf("%d paths %s", tt.paths, tt.args), func(t *testing.T) {
-			fs, url := startFake(t, fakeserver.Config{Visitors: fakeserver.Dataset{Paths: tt.paths, Seed: 11}})
+			fs, url := startFake(t, mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: tt.paths, Seed: 11}})
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: testProviders(),
 				Steps: []resource.TestStep{{
 					Config: visitorsConfig(url, tt.args),
 					ConfigStateChecks: []statecheck.StateCheck{
 						visitorsMatchServer(fs, "", "", tt.maxResults),
-						statecheck.ExpectKnownValue(visitorsAddr, tfjsonPath("project_id"), knownString(fakeserver.DemoProjectID)),
+						statecheck.ExpectKnownValue(visitorsAddr, tfjsonPath("project_id"), knownString(mintlifytest.DemoProjectID)),
 					},
 				}},
 			})
@@ -122,7 +122,7 @@ func TestAccUniqueVisitors_rowCountsAndRequests(t *testing.T) {
 
 func TestAccUniqueVisitors_dateFilter(t *testing.T) {
 	clearEnv(t)
-	fs, serverURL := startFake(t, fakeserver.Config{Visitors: fakeserver.Dataset{Paths: 300}})
+	fs, serverURL := startFake(t, mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: 300}})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{
@@ -153,8 +153,8 @@ func TestAccUniqueVisitors_dateFilter(t *testing.T) {
 
 func TestAccUniqueVisitors_projectIDWithSpaceAndSlash(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, fakeserver.Config{})
-	fs.AddProject("acme docs/β", fakeserver.DemoOrg, fakeserver.Dataset{Paths: 7})
+	fs, url := startFake(t, mintlifytest.Config{})
+	fs.AddProject("acme docs/β", mintlifytest.DemoOrg, mintlifytest.Dataset{Paths: 7})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{{
@@ -168,7 +168,7 @@ func TestAccUniqueVisitors_projectIDWithSpaceAndSlash(t *testing.T) {
 
 func TestAccUniqueVisitors_invalidInputFailsAtPlanWithNoRequest(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, fakeserver.Config{Visitors: fakeserver.Dataset{Paths: 3}})
+	fs, url := startFake(t, mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: 3}})
 	for _, tt := range []struct{ args, want string }{
 		{"page_size = 0", "Attribute page_size value must be between 1 and 250, got: 0"},
 		{"page_size = 251", "Attribute page_size value must be between 1 and 250, got: 251"},
@@ -192,7 +192,7 @@ func TestAccUniqueVisitors_invalidInputFailsAtPlanWithNoRequest(t *testing.T) {
 
 func TestAccUniqueVisitors_rateLimitFailsAtOnceWithWhenToRetry(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, fakeserver.Config{AnalyticsBudget: 2, Visitors: fakeserver.Dataset{Paths: 1000}})
+	fs, url := startFake(t, mintlifytest.Config{AnalyticsBudget: 2, Visitors: mintlifytest.Dataset{Paths: 1000}})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{{
@@ -200,17 +200,17 @@ func TestAccUniqueVisitors_rateLimitFailsAtOnceWithWhenToRetry(t *testing.T) {
 			ExpectError: wrapped(`Could not read unique visitors`, `429 Too Many Requests`, `rate limited; try again after`, `100 per organization per hour`),
 		}},
 	})
-	if n := fs.Requests(fakeserver.RouteVisitors); n != 3 {
+	if n := fs.Requests(mintlifytest.RouteVisitors); n != 3 {
 		t.Errorf("requests = %d, want 2 pages and one refusal", n)
 	}
 }
 
 func TestAccUniqueVisitors_survivesFaultsWithoutRereading(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, fakeserver.Config{Visitors: fakeserver.Dataset{Paths: 600}})
-	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteVisitors, Kind: fakeserver.FaultServerError, Requests: []int{1}})
-	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteVisitors, Kind: fakeserver.FaultDropConnection, Requests: []int{3}})
-	fs.InjectFault(fakeserver.Fault{Route: fakeserver.RouteVisitors, Kind: fakeserver.FaultRateLimit, RetryAfter: time.Second, Requests: []int{5}})
+	fs, url := startFake(t, mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: 600}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultServerError, Requests: []int{1}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultDropConnection, Requests: []int{3}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Second, Requests: []int{5}})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{{
@@ -221,7 +221,7 @@ func TestAccUniqueVisitors_survivesFaultsWithoutRereading(t *testing.T) {
 	// Every read is 3 pages; the 3 faulted requests are the only extra ones.
 	pages, okPages := 0, 0
 	for _, r := range fs.RequestLog() {
-		if r.Route == fakeserver.RouteVisitors {
+		if r.Route == mintlifytest.RouteVisitors {
 			pages++
 		}
 	}

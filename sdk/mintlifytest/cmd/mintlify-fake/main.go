@@ -1,7 +1,7 @@
-// Command fakeserver serves the in-memory model of Mintlify's API on
+// Command mintlify-fake serves the in-memory model of Mintlify's API on
 // loopback, for `make demo` and for trying the provider by hand.
 //
-//	go run ./internal/fakeserver/cmd/fakeserver -addr 127.0.0.1:0
+//	go run ./sdk/mintlifytest/cmd/mintlify-fake -addr 127.0.0.1:0
 //
 // It prints its URL, the demo API key and the project id, one KEY=value a
 // line (also written to -env-file when given), and serves until interrupted.
@@ -20,7 +20,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mintlify/terraform-provider-mintlify/internal/fakeserver"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
 func main() {
@@ -43,16 +43,16 @@ func run(addr string, paths int, jobTime time.Duration, envFile string) error {
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		return fmt.Errorf("-addr %q: the fake server listens on loopback only", addr)
 	}
-	srv := fakeserver.New(fakeserver.Config{
-		DefaultJob: fakeserver.JobScript{ActiveFor: jobTime, Outcome: fakeserver.OutcomeCompleted},
-		Visitors:   fakeserver.Dataset{Paths: paths, Seed: 42},
+	srv := mintlifytest.New(mintlifytest.Config{
+		DefaultJob: mintlifytest.JobScript{ActiveFor: jobTime, Outcome: mintlifytest.OutcomeCompleted},
+		Visitors:   mintlifytest.Dataset{Paths: paths, Seed: 42},
 	})
 	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", addr)
 	if err != nil {
 		return err
 	}
 	env := fmt.Sprintf("MINTLIFY_BASE_URL=http://%s\nMINTLIFY_API_KEY=%s\nMINTLIFY_PROJECT_ID=%s\n",
-		ln.Addr(), fakeserver.DemoAPIKey, fakeserver.DemoProjectID)
+		ln.Addr(), mintlifytest.DemoAPIKey, mintlifytest.DemoProjectID)
 	fmt.Print(env)
 	if envFile != "" {
 		if err := os.WriteFile(envFile, []byte(env), 0o600); err != nil {

@@ -1,4 +1,4 @@
-package fakeserver
+package mintlifytest
 
 import (
 	"fmt"
@@ -48,21 +48,21 @@ type faultState struct {
 
 // InjectFault adds a rule; rules are tried in the order added and the
 // first that hits a request applies.
-func (s *Server) InjectFault(f Fault) {
+func (s *Fake) InjectFault(f Fault) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.faults = append(s.faults, &faultState{Fault: f, rng: rand.New(rand.NewPCG(f.Seed, f.Seed^0x5bd1e995))})
 }
 
 // ClearFaults removes every rule.
-func (s *Server) ClearFaults() {
+func (s *Fake) ClearFaults() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.faults = nil
 }
 
 // FaultHits returns how many requests each rule has hit, in the order added.
-func (s *Server) FaultHits() []int {
+func (s *Fake) FaultHits() []int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	hits := make([]int, len(s.faults))
@@ -74,7 +74,7 @@ func (s *Server) FaultHits() []int {
 
 // matchFault is called with s.mu held. Every matching rule counts the
 // request, so positions in Requests are stable whatever other rules do.
-func (s *Server) matchFault(route, method string) *faultState {
+func (s *Fake) matchFault(route, method string) *faultState {
 	var hit *faultState
 	for _, f := range s.faults {
 		if (f.Route != "" && f.Route != route) || (f.Method != "" && f.Method != method) {

@@ -1,4 +1,4 @@
-package fakeserver
+package mintlifytest
 
 import (
 	"encoding/json"
@@ -19,7 +19,7 @@ var t0 = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 
 type harness struct {
 	t   *testing.T
-	srv *Server
+	srv *Fake
 	ts  *httptest.Server
 	clk *ManualClock
 }

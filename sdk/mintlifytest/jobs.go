@@ -1,4 +1,4 @@
-package fakeserver
+package mintlifytest
 
 import (
 	"encoding/json"
@@ -111,7 +111,7 @@ func (p *project) render(j *job, now time.Time) jobObject {
 
 // Job returns the job as the API would render it now, and whether it exists.
 // Tests use it to compare what the provider stored with the server's truth.
-func (s *Server) Job(projectID, jobID string) (json.RawMessage, bool) {
+func (s *Fake) Job(projectID, jobID string) (json.RawMessage, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.projects[projectID]
@@ -123,7 +123,7 @@ func (s *Server) Job(projectID, jobID string) (json.RawMessage, bool) {
 }
 
 // JobIDs returns the project's job ids in creation order.
-func (s *Server) JobIDs(projectID string) []string {
+func (s *Fake) JobIDs(projectID string) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if p := s.projects[projectID]; p != nil {
@@ -158,7 +158,7 @@ func readPrompt(w http.ResponseWriter, r *http.Request) (string, bool) {
 	return *body.Prompt, true
 }
 
-func (s *Server) createJob(w http.ResponseWriter, r *http.Request, _ string, p *project) {
+func (s *Fake) createJob(w http.ResponseWriter, r *http.Request, _ string, p *project) {
 	if wait, ok := s.takeBudget(&p.jobCalls, s.jobBudget); !ok {
 		writeRateLimited(w, wait, s.jobBudget)
 		return
@@ -172,7 +172,7 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request, _ string, p *
 }
 
 // newJob is called with s.mu held.
-func (s *Server) newJob(p *project, prompt string) *job {
+func (s *Fake) newJob(p *project, prompt string) *job {
 	s.jobSeq++
 	now := s.clock.Now()
 	// A UUID-shaped id: scrambled bits for looks, the sequence for uniqueness.
@@ -189,7 +189,7 @@ func (s *Server) newJob(p *project, prompt string) *job {
 	return j
 }
 
-func (s *Server) getJob(w http.ResponseWriter, r *http.Request, _ string, p *project) {
+func (s *Fake) getJob(w http.ResponseWriter, r *http.Request, _ string, p *project) {
 	j := p.jobs[r.PathValue("id")]
 	if j == nil {
 		writeError(w, http.StatusNotFound, "Job not found")
@@ -201,7 +201,7 @@ func (s *Server) getJob(w http.ResponseWriter, r *http.Request, _ string, p *pro
 // sendMessage models a follow-up: the agent picks the job up again (active
 // for another round of its script), keeping any PR it already opened.
 // Archived jobs take no more messages.
-func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request, _ string, p *project) {
+func (s *Fake) sendMessage(w http.ResponseWriter, r *http.Request, _ string, p *project) {
 	if wait, ok := s.takeBudget(&p.jobCalls, s.jobBudget); !ok {
 		writeRateLimited(w, wait, s.jobBudget)
 		return
@@ -233,12 +233,12 @@ func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request, _ string, p
 // CreateJob creates a job directly, as if from the dashboard, and returns
 // its id: tests use it to import jobs Terraform did not create. It does
 // not count as a request.
-func (s *Server) CreateJob(projectID, prompt string) string {
+func (s *Fake) CreateJob(projectID, prompt string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.projects[projectID]
 	if p == nil {
-		panic("fakeserver: CreateJob: no project " + projectID)
+		panic("mintlifytest: CreateJob: no project " + projectID)
 	}
 	return s.newJob(p, prompt).id
 }

@@ -1,4 +1,4 @@
-package fakeserver
+package mintlifytest
 
 import (
 	"fmt"
@@ -185,7 +185,7 @@ func parseDateParam(s string) (time.Time, bool) {
 
 // VisitorsData returns what the server holds for a project and range (dates
 // as the API takes them, "" for unset), in the order it serves rows.
-func (s *Server) VisitorsData(projectID, dateFrom, dateTo string) (VisitorCounts, []VisitorRow, error) {
+func (s *Fake) VisitorsData(projectID, dateFrom, dateTo string) (VisitorCounts, []VisitorRow, error) {
 	s.mu.Lock()
 	p := s.projects[projectID]
 	s.mu.Unlock()
@@ -200,7 +200,7 @@ func (s *Server) VisitorsData(projectID, dateFrom, dateTo string) (VisitorCounts
 	return r.totals, append([]VisitorRow(nil), r.rows...), nil
 }
 
-func (s *Server) visitors(w http.ResponseWriter, r *http.Request, org string, p *project) {
+func (s *Fake) visitors(w http.ResponseWriter, r *http.Request, org string, p *project) {
 	calls := s.orgCalls[org]
 	wait, ok := s.takeBudget(&calls, s.analyticsBudget)
 	s.orgCalls[org] = calls

@@ -1,11 +1,4 @@
-// Package fakeserver is an in-memory model of Mintlify's platform API (agent
-// jobs and unique-visitor analytics), written from the published
-// specification. It backs the provider's acceptance tests and `make demo`,
-// and runs standalone (cmd/fakeserver).
-//
-// It deliberately imports nothing from the SDK: if both were written from the
-// same misunderstanding, tests would pass and users would fail.
-package fakeserver
+package mintlifytest
 
 import (
 	"encoding/json"
@@ -35,7 +28,7 @@ const (
 	DefaultHourlyBudget = 100
 )
 
-// Config sets up a Server. The zero value is a usable server with the demo
+// Config sets up a Fake. The zero value is a usable server with the demo
 // key and project and an empty visitor data set.
 type Config struct {
 	Clock Clock // nil: the real clock
@@ -52,8 +45,8 @@ type Config struct {
 	NoDemo bool
 }
 
-// Server is the fake API. It is an http.Handler and safe for concurrent use.
-type Server struct {
+// Fake is the fake API. It is an http.Handler and safe for concurrent use.
+type Fake struct {
 	mux   *http.ServeMux
 	clock Clock
 
@@ -86,8 +79,8 @@ type project struct {
 }
 
 // New returns a server configured by cfg.
-func New(cfg Config) *Server {
-	s := &Server{
+func New(cfg Config) *Fake {
+	s := &Fake{
 		mux:             http.NewServeMux(),
 		clock:           cfg.Clock,
 		keys:            map[string]keyInfo{},
@@ -128,7 +121,7 @@ func budget(n int) int {
 
 // AddKey registers an API key for an organization. A read-only key may only
 // GET; its POSTs get 403.
-func (s *Server) AddKey(key, org string, readOnly bool) {
+func (s *Fake) AddKey(key, org string, readOnly bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.keys[key] = keyInfo{org: org, readOnly: readOnly}
@@ -136,7 +129,7 @@ func (s *Server) AddKey(key, org string, readOnly bool) {
 
 // AddProject registers (or replaces) a project of an organization with its
 // visitor data set.
-func (s *Server) AddProject(id, org string, visitors Dataset) {
+func (s *Fake) AddProject(id, org string, visitors Dataset) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.projects[id] = &project{
@@ -146,7 +139,7 @@ func (s *Server) AddProject(id, org string, visitors Dataset) {
 }
 
 // SetDefaultJob sets the lifecycle of jobs whose prompt has no marker.
-func (s *Server) SetDefaultJob(js JobScript) {
+func (s *Fake) SetDefaultJob(js JobScript) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.defaultJob = js
@@ -154,14 +147,14 @@ func (s *Server) SetDefaultJob(js JobScript) {
 
 // Requests returns how many requests arrived for a route (one of the Route
 // constants), faulted ones included.
-func (s *Server) Requests(route string) int {
+func (s *Fake) Requests(route string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.requests[route]
 }
 
 // TotalRequests returns how many requests arrived in all.
-func (s *Server) TotalRequests() int {
+func (s *Fake) TotalRequests() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := 0
@@ -179,14 +172,14 @@ type LoggedRequest struct {
 }
 
 // RequestLog returns every request received, in order, faulted ones included.
-func (s *Server) RequestLog() []LoggedRequest {
+func (s *Fake) RequestLog() []LoggedRequest {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]LoggedRequest(nil), s.log...)
 }
 
 // ResetCounters zeroes the request counters and the log.
-func (s *Server) ResetCounters() {
+func (s *Fake) ResetCounters() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	clear(s.requests)
@@ -194,7 +187,7 @@ func (s *Server) ResetCounters() {
 }
 
 // ServeHTTP counts the request, applies any matching fault, then serves it.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (s *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, pattern := s.mux.Handler(r)
 	if pattern == "/" || pattern == "" {
 		pattern = "unmatched"
@@ -214,7 +207,7 @@ type authedHandler func(w http.ResponseWriter, r *http.Request, org string, p *p
 
 // authed checks the bearer key (401), the key's scope (403 for a read-only
 // key on POST) and the project (404), then calls next with the server locked.
-func (s *Server) authed(next authedHandler) http.HandlerFunc {
+func (s *Fake) authed(next authedHandler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -241,7 +234,7 @@ func (s *Server) authed(next authedHandler) http.HandlerFunc {
 
 // takeBudget records one call in an hourly sliding window, or reports how
 // long until the oldest call leaves the window when the budget is spent.
-func (s *Server) takeBudget(calls *[]time.Time, limit int) (retryAfter time.Duration, ok bool) {
+func (s *Fake) takeBudget(calls *[]time.Time, limit int) (retryAfter time.Duration, ok bool) {
 	if limit < 0 {
 		return 0, true
 	}
