@@ -3,6 +3,7 @@ package sdk
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -31,6 +32,10 @@ func (s JobStatus) Terminal() bool {
 	}
 	return false
 }
+
+// Known reports whether the status is one the API documents. A newer API
+// may add statuses; callers can say so once instead of guessing.
+func (s JobStatus) Known() bool { return s == JobStatusActive || s.Terminal() }
 
 // AgentJob is a background agent job. Nullable fields are pointers: nil means
 // the API sent null or nothing, which is not the same as an empty string.
@@ -65,31 +70,80 @@ type agentJobJSON struct {
 	ArchivedAt *string `json:"archivedAt"`
 }
 
-// UnmarshalJSON decodes the API's job object, ignoring unknown fields and
-// accepting ISO 8601 timestamps with or without fractional seconds. A
-// timestamp in a form it cannot read is left unset rather than failing the
-// decode: losing a just-created job's id over a cosmetic field would be
-// far worse than a missing createdAt.
+// UnmarshalJSON decodes the API's job object field by field, ignoring
+// unknown fields and accepting ISO 8601 timestamps with or without
+// fractional seconds or a zone. A field of the wrong kind (createdAt as a
+// number, prLink as an object) is reported, but never at the cost of the
+// others: the job comes back with every field that could be read, its id
+// above all, together with the problems. A timestamp string in a form it
+// cannot read is left unset.
 func (j *AgentJob) UnmarshalJSON(data []byte) error {
-	var raw agentJobJSON
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return err
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil || fields == nil {
+		return fieldProblems{"job: want an object"}
 	}
-	*j = AgentJob{ID: raw.ID, Status: JobStatus(raw.Status), Model: raw.Model, PRLink: raw.PRLink}
-	if raw.Source != nil {
-		j.Source = JobSource{Repository: raw.Source.Repository, Ref: raw.Source.Ref}
+	var p fieldProblems
+	*j = AgentJob{}
+	str := func(name string, dst *string) {
+		if raw, ok := fields[name]; ok && string(raw) != "null" && json.Unmarshal(raw, dst) != nil {
+			p.add(name, "want a string, got %s", rawKind(raw))
+		}
 	}
-	if raw.CreatedAt != nil {
-		if t, ok := parseTimestamp(*raw.CreatedAt); ok {
+	nullable := func(name string) *string {
+		var v *string
+		if raw, ok := fields[name]; ok && json.Unmarshal(raw, &v) != nil {
+			p.add(name, "want a string or null, got %s", rawKind(raw))
+			return nil
+		}
+		return v
+	}
+	str("id", &j.ID)
+	var status string
+	str("status", &status)
+	j.Status = JobStatus(status)
+	str("model", &j.Model)
+	j.PRLink = nullable("prLink")
+	if raw, ok := fields["source"]; ok && string(raw) != "null" {
+		var src map[string]json.RawMessage
+		if json.Unmarshal(raw, &src) != nil {
+			p.add("source", "want an object, got %s", rawKind(raw))
+		} else {
+			if r, ok := src["repository"]; ok && string(r) != "null" && json.Unmarshal(r, &j.Source.Repository) != nil {
+				p.add("source.repository", "want a string, got %s", rawKind(r))
+			}
+			if r, ok := src["ref"]; ok && json.Unmarshal(r, &j.Source.Ref) != nil {
+				p.add("source.ref", "want a string or null, got %s", rawKind(r))
+			}
+		}
+	}
+	if s := nullable("createdAt"); s != nil {
+		if t, ok := parseTimestamp(*s); ok {
 			j.CreatedAt = t
 		}
 	}
-	if raw.ArchivedAt != nil {
-		if t, ok := parseTimestamp(*raw.ArchivedAt); ok {
+	if s := nullable("archivedAt"); s != nil {
+		if t, ok := parseTimestamp(*s); ok {
 			j.ArchivedAt = &t
 		}
 	}
-	return nil
+	return p.err()
+}
+
+// rawKind names the kind of a JSON value, for problems.
+func rawKind(raw json.RawMessage) string {
+	switch raw[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "a list"
+	case 't', 'f':
+		return "true or false"
+	case 'n':
+		return "null"
+	}
+	return "a number"
 }
 
 // MarshalJSON encodes the job in the API's shape.
@@ -127,9 +181,13 @@ type promptBody struct {
 	Prompt string `json:"prompt"`
 }
 
-// ValidateProjectID checks a project id: it must hold more than white space.
-// Any other character is allowed; it is escaped as one path segment.
-func ValidateProjectID(projectID string) error { return requireNonEmpty("projectId", projectID) }
+// ValidateProjectID checks a project id: it must hold more than white space,
+// and not be "." or "..", which would change the request's path. Any other
+// character is allowed; it is escaped as one path segment.
+func ValidateProjectID(projectID string) error { return validateSegment("projectId", projectID) }
+
+// ValidateJobID checks a job id, by the same rule as a project id.
+func ValidateJobID(jobID string) error { return validateSegment("jobId", jobID) }
 
 // ValidatePrompt checks a job prompt: it must hold more than white space.
 func ValidatePrompt(prompt string) error { return requireNonEmpty("prompt", prompt) }
@@ -141,15 +199,51 @@ func requireNonEmpty(field, value string) error {
 	return nil
 }
 
+// validateSegment checks a value sent as one path segment.
+func validateSegment(field, value string) error {
+	if value == "." || value == ".." {
+		return &ValidationError{Field: field, Value: value, Rule: "is not allowed: it would change the request's path"}
+	}
+	return requireNonEmpty(field, value)
+}
+
+// checkJob refuses an answer that cannot be the job asked for: without an
+// id, with another job's id (wantID; "" when creating), or without a
+// status. Writing such an answer into Terraform state would lose the job,
+// or point state at someone else's.
+func checkJob(method, escPath string, job *AgentJob, wantID string) error {
+	var p fieldProblems
+	switch {
+	case job.ID == "":
+		p.add("id", "missing or empty")
+	case wantID != "" && job.ID != wantID:
+		p.add("id", "the answer is for job %q, not job %q", job.ID, wantID)
+	}
+	if job.Status == "" {
+		p.add("status", "missing or empty")
+	}
+	if len(p) == 0 {
+		return nil
+	}
+	return &MalformedResponseError{Method: method, Path: escPath, Problems: p}
+}
+
 // CreateAgentJob starts a background agent job that carries out prompt in
 // the project. The job starts active; follow it with GetAgentJob or
 // WaitForAgentJob.
 //
 // The request is never retried once it may have reached the server (only a
 // 429 refusal or a connection that never opened is retried), so one call
-// creates at most one job. Once sent, its answer is awaited even if ctx ends
-// meanwhile: a job the server created is returned, not lost. No request is
-// started after ctx has ended.
+// creates at most one job. Once sent, its answer is awaited for a short
+// grace (DefaultSentRequestGrace) even if ctx ends meanwhile: a job the
+// server created is returned, not lost. No request is started after ctx
+// has ended.
+//
+// When the answer carries the new job's id but is otherwise malformed, the
+// job (with every field that could be read) is returned together with a
+// *MalformedResponseError: record the id, since the job exists. When the
+// call fails with no job, MayHaveTakenEffect(err) says whether one may
+// still have been created.
 func (c *Client) CreateAgentJob(ctx context.Context, projectID, prompt string) (*AgentJob, error) {
 	if err := ValidateProjectID(projectID); err != nil {
 		return nil, err
@@ -157,49 +251,73 @@ func (c *Client) CreateAgentJob(ctx context.Context, projectID, prompt string) (
 	if err := ValidatePrompt(prompt); err != nil {
 		return nil, err
 	}
-	var job AgentJob
-	if err := c.do(ctx, http.MethodPost, escapePath("v2", "agent", projectID, "job"), nil, promptBody{prompt}, &job); err != nil {
-		return nil, fmt.Errorf("creating agent job: %w", err)
-	}
-	if job.ID == "" {
-		return nil, fmt.Errorf("creating agent job: the response has no job id")
-	}
-	return &job, nil
+	path := escapePath("v2", "agent", projectID, "job")
+	return c.postJob(ctx, "creating agent job", path, "", prompt)
 }
 
 // GetAgentJob reads a job. A job the project does not have is a 404:
-// check with IsNotFound.
+// check with IsNotFound. An answer for another job, or without a status,
+// is a *MalformedResponseError.
 func (c *Client) GetAgentJob(ctx context.Context, projectID, jobID string) (*AgentJob, error) {
 	if err := ValidateProjectID(projectID); err != nil {
 		return nil, err
 	}
-	if err := requireNonEmpty("jobId", jobID); err != nil {
+	if err := ValidateJobID(jobID); err != nil {
 		return nil, err
 	}
+	path := escapePath("v2", "agent", projectID, "job", jobID)
 	var job AgentJob
-	if err := c.do(ctx, http.MethodGet, escapePath("v2", "agent", projectID, "job", jobID), nil, nil, &job); err != nil {
+	err := c.do(ctx, http.MethodGet, path, nil, nil, &job)
+	if err == nil {
+		err = checkJob(http.MethodGet, path, &job, jobID)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("getting agent job %s: %w", jobID, err)
 	}
 	return &job, nil
 }
 
 // SendAgentJobMessage sends a follow-up instruction to an existing job and
-// returns the job as the server reports it after accepting the message.
-// Like CreateAgentJob, it is never sent twice.
+// returns the job as the server reports it after accepting the message;
+// WaitForAgentJob then follows the new round of work. Like CreateAgentJob,
+// it is never sent twice, and a malformed answer for the right job is
+// returned beside its error.
 func (c *Client) SendAgentJobMessage(ctx context.Context, projectID, jobID, prompt string) (*AgentJob, error) {
 	if err := ValidateProjectID(projectID); err != nil {
 		return nil, err
 	}
-	if err := requireNonEmpty("jobId", jobID); err != nil {
+	if err := ValidateJobID(jobID); err != nil {
 		return nil, err
 	}
 	if err := ValidatePrompt(prompt); err != nil {
 		return nil, err
 	}
-	var job AgentJob
 	path := escapePath("v2", "agent", projectID, "job", jobID, "message")
-	if err := c.do(ctx, http.MethodPost, path, nil, promptBody{prompt}, &job); err != nil {
-		return nil, fmt.Errorf("sending message to agent job %s: %w", jobID, err)
+	return c.postJob(ctx, "sending message to agent job "+jobID, path, jobID, prompt)
+}
+
+// postJob sends a prompt to a job endpoint and checks the answer. A job
+// whose id came back (the right one, for a message) is returned even when
+// another field is malformed, beside the error: it exists.
+func (c *Client) postJob(ctx context.Context, what, path, wantID, prompt string) (*AgentJob, error) {
+	var job AgentJob
+	err := c.do(ctx, http.MethodPost, path, nil, promptBody{prompt}, &job)
+	if err != nil && !IsMalformedResponse(err) {
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	return &job, nil
+	if idErr := checkJob(http.MethodPost, path, &job, wantID); idErr != nil {
+		var m *MalformedResponseError
+		if errors.As(err, &m) {
+			m.Problems = append(m.Problems, idErr.(*MalformedResponseError).Problems...) //nolint:errorlint,forcetypeassert // checkJob returns this type
+		} else {
+			err = idErr
+		}
+	}
+	if err == nil {
+		return &job, nil
+	}
+	if job.ID != "" && (wantID == "" || job.ID == wantID) {
+		return &job, fmt.Errorf("%s: job %s: %w", what, job.ID, err)
+	}
+	return nil, fmt.Errorf("%s: %w", what, err)
 }

@@ -39,13 +39,14 @@ func TestBoundary_retryAfterZeroFallsBackToBackoff(t *testing.T) {
 }
 
 func TestBoundary_bodyExactlyAtTheCapIsRead(t *testing.T) {
-	body := `{"id":"` + strings.Repeat("x", 2048-9) + `"}`
+	id := strings.Repeat("x", 2048-len(`{"id":"","status":"active"}`))
+	body := `{"id":"` + id + `","status":"active"}`
 	if len(body) != 2048 {
 		t.Fatalf("body is %d bytes", len(body))
 	}
 	_, ts := newRecorder(t, jsonResponse(200, body))
 	c := newTestClient(t, ts.URL, nil, WithMaxResponseBytes(2048))
-	if job, err := c.GetAgentJob(context.Background(), "p", "j"); err != nil || len(job.ID) != 2048-9 {
+	if job, err := c.GetAgentJob(context.Background(), "p", id); err != nil || job.ID != id {
 		t.Fatalf("err = %v", err)
 	}
 }

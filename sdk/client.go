@@ -33,6 +33,10 @@ const (
 	// DefaultMaxResponseBytes caps how much of a response body is read. A full
 	// 250-row analytics page is tens of kilobytes.
 	DefaultMaxResponseBytes = 16 << 20
+	// DefaultRequestTimeout bounds one HTTP attempt, from sending to the
+	// last byte of the answer: a server that stalls fails the attempt (a
+	// read is then retried) instead of hanging a terraform run.
+	DefaultRequestTimeout = time.Minute
 
 	defaultRetryMinBackoff = 500 * time.Millisecond
 	defaultRetryMaxBackoff = 8 * time.Second
@@ -49,6 +53,9 @@ type Client struct {
 	retryMinBackoff  time.Duration
 	retryMaxBackoff  time.Duration
 	maxResponseBytes int64
+	requestTimeout   time.Duration
+	sentGrace        time.Duration // see DefaultSentRequestGrace; shortened in tests
+	maxPagesPerRead  int
 	requestHook      func(context.Context, RequestInfo)
 
 	// clock is swapped in tests so waits and backoffs run on a fake clock.
@@ -155,6 +162,35 @@ func WithMaxResponseBytes(n int64) Option {
 	}
 }
 
+// WithRequestTimeout bounds each HTTP attempt, from sending the request to
+// reading the last byte of the answer (default DefaultRequestTimeout; 0
+// means no bound). A read that times out is retried like a dropped
+// connection; a POST that times out is not, since it may have been
+// carried out.
+func WithRequestTimeout(d time.Duration) Option {
+	return func(c *Client) error {
+		if d < 0 {
+			return fmt.Errorf("sdk: WithRequestTimeout: %s is negative", d)
+		}
+		c.requestTimeout = d
+		return nil
+	}
+}
+
+// WithMaxPagesPerRead caps the requests one paging read (an iterator or a
+// ListAll call) may make before it stops with an error (default
+// DefaultMaxPagesPerRead). It guards the hourly analytics budget against a
+// server that never stops saying there is more.
+func WithMaxPagesPerRead(n int) Option {
+	return func(c *Client) error {
+		if n < 1 {
+			return fmt.Errorf("sdk: WithMaxPagesPerRead: %d is below 1", n)
+		}
+		c.maxPagesPerRead = n
+		return nil
+	}
+}
+
 // WithRequestHook registers a function called after every HTTP attempt,
 // with the request's context, for logging and metrics.
 func WithRequestHook(fn func(context.Context, RequestInfo)) Option {
@@ -182,6 +218,9 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 		retryMinBackoff:  defaultRetryMinBackoff,
 		retryMaxBackoff:  defaultRetryMaxBackoff,
 		maxResponseBytes: DefaultMaxResponseBytes,
+		requestTimeout:   DefaultRequestTimeout,
+		sentGrace:        DefaultSentRequestGrace,
+		maxPagesPerRead:  DefaultMaxPagesPerRead,
 		clock:            realClock{},
 	}
 	for _, opt := range opts {
@@ -196,17 +235,22 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 // BaseURL returns the API address the client sends requests to.
 func (c *Client) BaseURL() string { return c.baseURL.String() }
 
-// ValidateAPIKey checks the key's shape: non-empty, printable, no spaces.
-// Mintlify issues several kinds of mint_ keys, so the prefix cannot prove a key
-// is an admin key; the server is the judge of that.
+// ValidateAPIKey checks the key's shape: non-empty, printable ASCII, no
+// white space. Mintlify issues several kinds of mint_ keys, so the prefix
+// cannot prove a key is an admin key; the server is the judge of that.
+// The value is never echoed in the error: it is a secret.
 func ValidateAPIKey(key string) error {
 	if key == "" {
 		return &ValidationError{Field: "apiKey", Rule: "is required"}
 	}
 	for _, r := range key {
-		if r <= ' ' || r >= 0x7f {
-			// The value is never echoed: it is a secret.
-			return &ValidationError{Field: "apiKey", Rule: "must be printable ASCII without spaces"}
+		switch {
+		case r == '\n' || r == '\r':
+			return &ValidationError{Field: "apiKey", Rule: "contains a newline (often a trailing one, from a file or a secret store): remove it"}
+		case r == ' ' || r == '\t':
+			return &ValidationError{Field: "apiKey", Rule: "contains white space: remove it"}
+		case r < ' ' || r >= 0x7f:
+			return &ValidationError{Field: "apiKey", Rule: "must be printable ASCII"}
 		}
 	}
 	return nil
@@ -225,8 +269,9 @@ func ParseBaseURL(raw string) (*url.URL, error) {
 	if u.Scheme == "http" && !IsLoopbackHost(u.Hostname()) {
 		return nil, &ValidationError{Field: "baseURL", Value: raw, Rule: "must use https (plain http is allowed only for loopback hosts)"}
 	}
+	// Keep the user's encoding (a proxy path with %2F stays one segment).
 	u.Path = strings.TrimRight(u.Path, "/")
-	u.RawPath = ""
+	u.RawPath = strings.TrimRight(u.RawPath, "/")
 	return u, nil
 }
 
@@ -239,19 +284,31 @@ func IsLoopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// withSafeRedirects returns a copy of hc whose redirect policy drops the
+// redirectError is a redirect the client refuses to follow. It is final:
+// the same request would be redirected the same way again.
+type redirectError struct{ msg string }
+
+func (e *redirectError) Error() string { return e.msg }
+
+// withSafeRedirects returns a copy of hc whose redirect policy follows no
+// redirect of a POST (the answer comes back as an error naming the
+// location: following it would turn the POST into a GET of something
+// nobody created, or re-send the prompt to another host), drops the
 // Authorization header whenever a redirect leaves the original host, and
-// refuses a downgrade to plain http off loopback. Go already strips it for
-// unrelated domains; this also covers subdomains and other ports.
+// refuses a downgrade to plain http off loopback. Go already strips the
+// header for unrelated domains; this also covers subdomains and other ports.
 func withSafeRedirects(hc *http.Client) *http.Client {
 	clone := *hc
 	next := hc.CheckRedirect
 	clone.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if m := via[0].Method; m != http.MethodGet && m != http.MethodHead {
+			return http.ErrUseLastResponse
+		}
 		if len(via) >= 10 {
-			return errors.New("stopped after 10 redirects")
+			return &redirectError{"stopped after 10 redirects"}
 		}
 		if req.URL.Scheme != "https" && !IsLoopbackHost(req.URL.Hostname()) {
-			return fmt.Errorf("refusing redirect to insecure URL %s", req.URL.Redacted())
+			return &redirectError{"refusing redirect to insecure URL " + req.URL.Redacted()}
 		}
 		if req.URL.Host != via[0].URL.Host {
 			req.Header.Del("Authorization")

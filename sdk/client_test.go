@@ -18,9 +18,12 @@ func TestNewClient_validatesKeyAndBaseURL(t *testing.T) {
 		wantErr string
 	}{
 		{"empty key", "", nil, "apiKey is required"},
-		{"key with space", "mint_ab cd", nil, "apiKey must be printable ASCII without spaces"},
-		{"key with newline", "mint_ab\ncd", nil, "apiKey must be printable ASCII without spaces"},
-		{"key with non-ascii", "mint_abé", nil, "apiKey must be printable ASCII without spaces"},
+		{"key with space", "mint_ab cd", nil, "apiKey contains white space: remove it"},
+		{"key with tab", "mint_ab\tcd", nil, "apiKey contains white space: remove it"},
+		{"key with trailing newline", "mint_abcd\n", nil, "apiKey contains a newline (often a trailing one, from a file or a secret store): remove it"},
+		{"key with carriage return", "mint_ab\rcd", nil, "apiKey contains a newline"},
+		{"key with control character", "mint_ab\x01cd", nil, "apiKey must be printable ASCII"},
+		{"key with non-ascii", "mint_abé", nil, "apiKey must be printable ASCII"},
 		{"plain http off loopback", "mint_x", []Option{WithBaseURL("http://api.mintlify.com")}, "must use https"},
 		{"plain http on private address", "mint_x", []Option{WithBaseURL("http://10.0.0.1:8080")}, "must use https"},
 		{"not a URL", "mint_x", []Option{WithBaseURL("api.mintlify.com")}, "must be an absolute http(s) URL"},
@@ -104,7 +107,7 @@ func TestClient_defaultUserAgentNamesSDKVersion(t *testing.T) {
 }
 
 func TestClient_escapesPathSegments(t *testing.T) {
-	rec, ts := newRecorder(t, jsonResponse(200, jobJSON))
+	rec, ts := newRecorder(t, jsonResponse(200, jobJSONFor("a/b?c")))
 	c := newTestClient(t, ts.URL, nil)
 	if _, err := c.GetAgentJob(context.Background(), "acme docs/β", "a/b?c"); err != nil {
 		t.Fatal(err)
@@ -121,14 +124,14 @@ func TestClient_neverForwardsKeyToAnotherHost(t *testing.T) {
 	var leaked, sameHost []string
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		leaked = append(leaked, r.Header.Get("Authorization"))
-		jsonResponse(200, jobJSON)(w, r)
+		jsonResponse(200, jobJSONFor("leave"))(w, r)
 	}))
 	defer other.Close()
 	var origin *httptest.Server
 	origin = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.Contains(r.URL.Path, "same") {
 			sameHost = append(sameHost, r.Header.Get("Authorization"))
-			jsonResponse(200, jobJSON)(w, r)
+			jsonResponse(200, jobJSONFor("stay"))(w, r)
 			return
 		}
 		if strings.HasSuffix(r.URL.Path, "/job/stay") {

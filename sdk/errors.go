@@ -100,3 +100,66 @@ func IsValidation(err error) bool {
 	var v *ValidationError
 	return errors.As(err, &v)
 }
+
+// MalformedResponseError is a success answer (2xx) the SDK will not trust:
+// its body is not the API's JSON, or a field is missing, of the wrong kind
+// or impossible (a negative count, another job's id). The request reached
+// the server, so a POST may have taken effect; it is never retried.
+type MalformedResponseError struct {
+	Method string
+	Path   string // escaped request path, without the query string
+	// Problems name each field and what is wrong with it, such as
+	// `createdAt: want a string, got number`.
+	Problems []string
+	// BodyStart is the start of a body that is not JSON at all (an HTML
+	// login page from a proxy, say), with the key redacted; empty otherwise.
+	BodyStart string
+}
+
+func (e *MalformedResponseError) Error() string {
+	if e.BodyStart != "" || len(e.Problems) == 0 {
+		return fmt.Sprintf("decoding response of %s %s: %s (body starts %q)", e.Method, e.Path, strings.Join(e.Problems, "; "), e.BodyStart)
+	}
+	return fmt.Sprintf("malformed response to %s %s: %s", e.Method, e.Path, strings.Join(e.Problems, "; "))
+}
+
+// IsMalformedResponse reports whether err is a success answer the SDK
+// refused to trust (see MalformedResponseError).
+func IsMalformedResponse(err error) bool {
+	var m *MalformedResponseError
+	return errors.As(err, &m)
+}
+
+// notSentError marks a request that never left this machine: the
+// connection was refused, the name did not resolve, TLS failed, or the
+// caller's context ended before sending. Nothing reached the server.
+type notSentError struct{ err error }
+
+func (e *notSentError) Error() string { return e.err.Error() }
+func (e *notSentError) Unwrap() error { return e.err }
+
+// MayHaveTakenEffect reports whether a failed call may still have been
+// carried out by Mintlify, so that a retry could do it twice (a second
+// agent job, a second follow-up message).
+//
+// It is true when the request was sent and no usable answer came back (a
+// dropped connection, a timeout, a body the SDK could not read) and when
+// the answer was a server error: a gateway's 502 can hide a job the API
+// created. It is false when the request never left the machine (invalid
+// input, a refused connection, a DNS or TLS failure) and when the API
+// refused it (a 4xx status, 429 included, or a redirect the SDK does not
+// follow for a POST).
+func MayHaveTakenEffect(err error) bool {
+	if err == nil || IsValidation(err) {
+		return false
+	}
+	var notSent *notSentError
+	if errors.As(err, &notSent) {
+		return false
+	}
+	var apiErr *APIError
+	if errors.As(err, &apiErr) {
+		return apiErr.StatusCode >= 500
+	}
+	return true
+}

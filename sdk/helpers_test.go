@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -44,11 +45,10 @@ func newFake(t *testing.T, cfg mintlifytest.Config, opts ...Option) (*mintlifyte
 	t.Helper()
 	clk := &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)}
 	cfg.Clock = clk
-	fs := mintlifytest.New(cfg)
-	ts := httptest.NewServer(fs)
-	t.Cleanup(ts.Close)
-	c := newTestClient(t, ts.URL, clk, opts...)
-	return fs, c, clk
+	srv := mintlifytest.NewServer(cfg)
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, srv.URL, clk, opts...)
+	return srv.Fake, c, clk
 }
 
 func newTestClient(t *testing.T, url string, clk *fakeClock, opts ...Option) *Client {
@@ -119,4 +119,10 @@ func dropConnection(w http.ResponseWriter, _ *http.Request) {
 	}
 }
 
-const jobJSON = `{"id":"job_1","status":"active","source":{"repository":"acme/docs","ref":"main"},"model":"m","prLink":null,"createdAt":"2026-11-21T12:00:00Z","archivedAt":null}`
+// jobJSON is job "j", the id the tests ask for.
+const jobJSON = `{"id":"j","status":"active","source":{"repository":"acme/docs","ref":"main"},"model":"m","prLink":null,"createdAt":"2026-11-21T12:00:00Z","archivedAt":null}`
+
+// jobJSONFor is jobJSON for another job id.
+func jobJSONFor(id string) string {
+	return strings.Replace(jobJSON, `"id":"j"`, `"id":"`+id+`"`, 1)
+}

@@ -116,17 +116,39 @@ func TestRetry_backoffGrowsAndIsCapped(t *testing.T) {
 }
 
 func TestRetry_stopsWhenContextEndsDuringBackoff(t *testing.T) {
-	rec, ts := newRecorder(t, jsonResponse(503, `{"error":"down"}`, "Retry-After", "30"))
-	c := newTestClient(t, ts.URL, nil)
+	rec, ts := newRecorder(t, jsonResponse(503, `{"error":"down"}`))
+	c := newTestClient(t, ts.URL, nil, WithRetryBackoff(30*time.Second, 30*time.Second))
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
 	_, err := c.GetAgentJob(ctx, "p", "j")
-	if !errors.Is(err, context.DeadlineExceeded) || !IsRateLimited(err) && statusOf(err) != 503 {
+	if !errors.Is(err, context.DeadlineExceeded) || statusOf(err) != 503 {
 		t.Fatalf("err = %v", err)
 	}
 	if time.Since(start) > 5*time.Second || rec.count() != 1 {
 		t.Errorf("took %s with %d requests", time.Since(start), rec.count())
+	}
+}
+
+func TestRetry_retryAfterPastTheDeadlineFailsAtOnce(t *testing.T) {
+	rec, ts := newRecorder(t, jsonResponse(503, `{"error":"down"}`, "Retry-After", "30"), jsonResponse(200, jobJSON))
+	clk := &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)}
+	c := newTestClient(t, ts.URL, clk)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := c.GetAgentJob(ctx, "p", "j")
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 503 || apiErr.RetryAfter != 30*time.Second || errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want the 503 that says when to come back", err)
+	}
+	if rec.count() != 1 || len(clk.Sleeps()) != 0 {
+		t.Errorf("%d requests, slept %v: a wait past the deadline is not started", rec.count(), clk.Sleeps())
+	}
+	// The same wait fits a longer deadline, and is waited.
+	ctx2, cancel2 := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel2()
+	if _, err := c.GetAgentJob(ctx2, "p", "j"); err != nil {
+		t.Fatal(err)
 	}
 }
 

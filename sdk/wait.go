@@ -64,12 +64,15 @@ func (w *waitConfig) pollDelay(elapsed time.Duration) time.Duration {
 //
 // Transient failures (5xx, broken connections, short rate limits) already
 // retried by the request layer do not end the wait unless several polls in a
-// row fail; a 4xx such as 404 ends it at once.
+// row fail; a 4xx such as 404, or an answer that is not this job, ends it
+// at once. A poll refused with 429 and a Retry-After is next sent when the
+// server said, when that fits before ctx's deadline; otherwise the wait
+// ends at once with the error, which says when to try again.
 func (c *Client) WaitForAgentJob(ctx context.Context, projectID, jobID string, opts ...WaitOption) (*AgentJob, error) {
 	if err := ValidateProjectID(projectID); err != nil {
 		return nil, err
 	}
-	if err := requireNonEmpty("jobId", jobID); err != nil {
+	if err := ValidateJobID(jobID); err != nil {
 		return nil, err
 	}
 	w := waitConfig{initial: DefaultPollInitial, max: DefaultPollMax}
@@ -79,10 +82,12 @@ func (c *Client) WaitForAgentJob(ctx context.Context, projectID, jobID string, o
 	start := c.clock.Now()
 	var last *AgentJob
 	failures := 0
+	delay := w.pollDelay(0)
 	for {
-		if err := c.clock.Sleep(ctx, w.pollDelay(c.clock.Now().Sub(start))); err != nil {
+		if err := c.clock.Sleep(ctx, delay); err != nil {
 			return last, fmt.Errorf("waiting for agent job %s: %w", jobID, err)
 		}
+		delay = w.pollDelay(c.clock.Now().Sub(start))
 		job, err := c.GetAgentJob(ctx, projectID, jobID)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -91,6 +96,13 @@ func (c *Client) WaitForAgentJob(ctx context.Context, projectID, jobID string, o
 			failures++
 			if !isTransient(err) || failures >= maxTransientPollErrors {
 				return last, fmt.Errorf("waiting for agent job %s: %w", jobID, err)
+			}
+			var apiErr *APIError
+			if errors.As(err, &apiErr) && apiErr.RetryAfter > 0 {
+				if !fitsBeforeDeadline(ctx, apiErr.RetryAfter) {
+					return last, fmt.Errorf("waiting for agent job %s: %w", jobID, err)
+				}
+				delay = apiErr.RetryAfter
 			}
 			continue
 		}
@@ -106,12 +118,12 @@ func (c *Client) WaitForAgentJob(ctx context.Context, projectID, jobID string, o
 }
 
 // isTransient reports whether a failed request may succeed if made again
-// later: a 429, a 5xx other than 501, or no response at all.
+// later: a 429, a 5xx other than 501, or no response at all. A malformed
+// answer would be malformed again.
 func isTransient(err error) bool {
 	var apiErr *APIError
 	if errors.As(err, &apiErr) {
 		return apiErr.StatusCode == http.StatusTooManyRequests || serverFailedTransiently(apiErr.StatusCode)
 	}
-	var v *ValidationError
-	return !errors.As(err, &v)
+	return !IsValidation(err) && !IsMalformedResponse(err)
 }

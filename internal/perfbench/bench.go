@@ -18,8 +18,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
 type bench struct {

@@ -13,8 +13,8 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
 func init() {

@@ -1,7 +1,9 @@
 package mintlifytest
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"slices"
@@ -109,7 +111,7 @@ const badGatewayPage = `<html>
 
 // apply carries out the fault. It returns false when the request should
 // still be served (latency).
-func (f *faultState) apply(w http.ResponseWriter, r *http.Request) bool {
+func (f *faultState) apply(w http.ResponseWriter, r *http.Request, stopping <-chan struct{}) bool {
 	switch f.Kind {
 	case FaultRateLimit:
 		if f.RetryAfter >= 0 {
@@ -134,11 +136,20 @@ func (f *faultState) apply(w http.ResponseWriter, r *http.Request) bool {
 			_ = conn.Close()
 		}
 	case FaultLatency:
+		// Read the body first: only then does net/http watch the
+		// connection, so a client that hangs up ends the wait.
+		data, err := io.ReadAll(r.Body)
+		if err != nil {
+			return true
+		}
+		r.Body = io.NopCloser(bytes.NewReader(data))
 		t := time.NewTimer(f.Latency)
 		defer t.Stop()
 		select {
 		case <-t.C:
 		case <-r.Context().Done():
+			return true
+		case <-stopping:
 			return true
 		}
 		return false

@@ -21,5 +21,9 @@ func NewServer(cfg Config) *Server {
 	return &Server{Fake: f, URL: ts.URL, ts: ts}
 }
 
-// Close stops the server and waits for the requests in flight to end.
-func (s *Server) Close() { s.ts.Close() }
+// Close stops the server and waits for the requests in flight to end
+// (injected latency ends at once).
+func (s *Server) Close() {
+	s.Stop()
+	s.ts.Close()
+}

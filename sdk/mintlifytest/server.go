@@ -49,6 +49,9 @@ type Config struct {
 type Fake struct {
 	mux   *http.ServeMux
 	clock Clock
+	// stopping is closed by Stop: injected latency ends at once.
+	stopping chan struct{}
+	stopOnce sync.Once
 
 	mu              sync.Mutex
 	keys            map[string]keyInfo
@@ -83,6 +86,7 @@ func New(cfg Config) *Fake {
 	s := &Fake{
 		mux:             http.NewServeMux(),
 		clock:           cfg.Clock,
+		stopping:        make(chan struct{}),
 		keys:            map[string]keyInfo{},
 		projects:        map[string]*project{},
 		jobBudget:       budget(cfg.JobBudget),
@@ -118,6 +122,10 @@ func budget(n int) int {
 	}
 	return n
 }
+
+// Stop ends every injected latency now and in the future, so that a
+// server can shut down without waiting for them. Server.Close calls it.
+func (s *Fake) Stop() { s.stopOnce.Do(func() { close(s.stopping) }) }
 
 // AddKey registers an API key for an organization. A read-only key may only
 // GET; its POSTs get 403.
@@ -197,7 +205,7 @@ func (s *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.log = append(s.log, LoggedRequest{Route: pattern, Query: r.URL.RawQuery, UserAgent: r.UserAgent()})
 	fault := s.matchFault(pattern, r.Method)
 	s.mu.Unlock()
-	if fault != nil && fault.apply(w, r) {
+	if fault != nil && fault.apply(w, r, s.stopping) {
 		return
 	}
 	s.mux.ServeHTTP(w, r)
