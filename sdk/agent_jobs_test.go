@@ -19,7 +19,7 @@ func TestCreateAgentJob_againstFake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &AgentJob{ID: job.ID, Status: JobStatusActive, Source: JobSource{Repository: "acme/demo-project", Ref: ptr("main")},
+	want := &AgentJob{ID: job.ID, Status: JobStatusActive, Source: JobSource{Repository: "https://github.com/acme/demo-project", Ref: ptr("main")},
 		Model: "claude-sonnet-4-5", CreatedAt: epoch}
 	if diff := cmp.Diff(want, job); diff != "" {
 		t.Errorf("job (-want +got):\n%s", diff)
@@ -68,7 +68,7 @@ func TestGetAgentJob_terminalShapes(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := tt.want(ids[i])
-		want.Source, want.Model, want.CreatedAt = JobSource{"acme/demo-project", ptr("main")}, "claude-sonnet-4-5", epoch
+		want.Source, want.Model, want.CreatedAt = JobSource{"https://github.com/acme/demo-project", ptr("main")}, "claude-sonnet-4-5", epoch
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.prompt, diff)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 )
@@ -28,19 +29,86 @@ func (p fieldProblems) err() error {
 	return p
 }
 
+// field names a field of an answer for problems, built only when one is
+// reported: a 250-row page that decodes cleanly formats no names.
+type field struct {
+	list  string // the list the row is in; "" for a top-level field
+	index int
+	name  string // "" for the row itself
+}
+
+func (f field) String() string {
+	switch {
+	case f.list == "":
+		return f.name
+	case f.name == "":
+		return fmt.Sprintf("%s[%d]", f.list, f.index)
+	}
+	return fmt.Sprintf("%s[%d].%s", f.list, f.index, f.name)
+}
+
+// top names a top-level field; row names field name of row i of list.
+func top(name string) field                     { return field{name: name} }
+func row(list string, i int, name string) field { return field{list: list, index: i, name: name} }
+
 // typeProblem turns encoding/json's complaint about a field of the wrong
-// kind into a problem that names the field.
-func typeProblem(err error) error {
+// kind into a problem that names the field (within the list, when given).
+func typeProblem(err error, list string) error {
 	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		return fieldProblems{fmt.Sprintf("%s: want %s, got %s", te.Field, jsonKind(te.Type.String()), te.Value)}
+	if errors.As(err, &te) {
+		name := te.Field
+		if list != "" && name != "" {
+			name = list + "[]." + name
+		} else if list != "" {
+			name = list
+		}
+		if name == "" {
+			name = "answer"
+		}
+		return fieldProblems{fmt.Sprintf("%s: want %s, got %s", name, jsonKind(te.Type.String()), te.Value)}
 	}
 	return err
 }
 
+// decodeTop reads a JSON object's top-level fields, keeping each raw.
+func decodeTop(data []byte) (map[string]json.RawMessage, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return nil, err
+	}
+	if fields == nil {
+		return nil, fieldProblems{"answer: want an object, got null"}
+	}
+	return fields, nil
+}
+
+// decodeList reads the required list fields[name] into dst.
+func decodeList[T any](p *fieldProblems, fields map[string]json.RawMessage, name string, dst *[]T) error {
+	raw, ok := fields[name]
+	if !ok || string(raw) == "null" {
+		p.add(name, "missing")
+		return nil
+	}
+	if err := json.Unmarshal(raw, dst); err != nil {
+		return typeProblem(err, name)
+	}
+	return nil
+}
+
+// decodeField reads an optional field into dst; a wrong kind is a problem.
+func decodeField[T any](p *fieldProblems, fields map[string]json.RawMessage, name string, dst *T) {
+	raw, ok := fields[name]
+	if !ok {
+		return
+	}
+	if err := json.Unmarshal(raw, dst); err != nil {
+		p.add(name, "want %s, got %s", jsonKind(fmt.Sprintf("%T", *dst)), rawKind(raw))
+	}
+}
+
 func jsonKind(goType string) string {
 	switch {
-	case strings.Contains(goType, "Number"), strings.Contains(goType, "int"), strings.Contains(goType, "float"):
+	case strings.Contains(goType, "number"), strings.Contains(goType, "Number"), strings.Contains(goType, "int"), strings.Contains(goType, "float"):
 		return "a number"
 	case strings.Contains(goType, "string"):
 		return "a string"
@@ -52,61 +120,84 @@ func jsonKind(goType string) string {
 	return "an object"
 }
 
+// number is a JSON number as the answer wrote it. Unlike json.Number it
+// refuses a string: the spec types counts as numbers, and "12" is not one.
+type number string
+
+// UnmarshalJSON keeps the literal of a JSON number.
+func (n *number) UnmarshalJSON(b []byte) error {
+	if len(b) == 0 || (b[0] != '-' && (b[0] < '0' || b[0] > '9')) {
+		// encoding/json adds the field's name to this error.
+		return &json.UnmarshalTypeError{Value: strings.TrimPrefix(strings.TrimPrefix(rawKind(b), "a "), "an "), Type: reflect.TypeFor[number]()}
+	}
+	*n = number(b)
+	return nil
+}
+
 // wholeCount reads a count the API types as a JSON number: 12, 12.0 and
 // 1.2e1 are all twelve. A fraction, a negative value or one past int64 is a
 // problem, never a silent truncation. A missing count is a problem too.
-func wholeCount(p *fieldProblems, field string, n *json.Number) int64 {
+func wholeCount(p *fieldProblems, f field, n *number) int64 {
 	if n == nil {
-		p.add(field, "missing")
+		p.add(f.String(), "missing")
 		return 0
 	}
 	if v, err := strconv.ParseInt(string(*n), 10, 64); err == nil {
 		if v < 0 {
-			p.add(field, "%d is negative", v)
+			p.add(f.String(), "%d is negative", v)
 			return 0
 		}
 		return v
 	}
-	f, err := strconv.ParseFloat(string(*n), 64)
+	v, err := strconv.ParseFloat(string(*n), 64)
 	switch {
 	case err != nil && !errors.Is(err, strconv.ErrRange):
-		p.add(field, "%q is not a number", string(*n))
-	case err != nil || f >= math.MaxInt64 || f <= math.MinInt64:
-		p.add(field, "%s is out of range", string(*n))
-	case f != math.Trunc(f):
-		p.add(field, "%s is not a whole number", string(*n))
-	case f < 0:
-		p.add(field, "%s is negative", string(*n))
+		p.add(f.String(), "%q is not a number", string(*n))
+	case err != nil || v >= math.MaxInt64 || v <= math.MinInt64:
+		p.add(f.String(), "%s is out of range", string(*n))
+	case v != math.Trunc(v):
+		p.add(f.String(), "%s is not a whole number", string(*n))
+	case v < 0:
+		p.add(f.String(), "%s is negative", string(*n))
 	default:
-		return int64(f)
+		return int64(v)
 	}
 	return 0
 }
 
 // ratio reads a required non-negative real number, such as a click-through
 // rate.
-func ratio(p *fieldProblems, field string, n *json.Number) float64 {
+func ratio(p *fieldProblems, f field, n *number) float64 {
 	if n == nil {
-		p.add(field, "missing")
+		p.add(f.String(), "missing")
 		return 0
 	}
-	f, err := strconv.ParseFloat(string(*n), 64)
+	v, err := strconv.ParseFloat(string(*n), 64)
 	switch {
 	case err != nil:
-		p.add(field, "%q is not a finite number", string(*n))
-	case f < 0:
-		p.add(field, "%s is negative", string(*n))
+		p.add(f.String(), "%q is not a finite number", string(*n))
+	case v < 0:
+		p.add(f.String(), "%s is negative", string(*n))
 	default:
-		return f
+		return v
 	}
 	return 0
 }
 
 // required reads a required string.
-func required(p *fieldProblems, field string, s *string) string {
+func required(p *fieldProblems, f field, s *string) string {
 	if s == nil {
-		p.add(field, "missing")
+		p.add(f.String(), "missing")
 		return ""
 	}
 	return *s
+}
+
+// requiredBool reads a required true or false.
+func requiredBool(p *fieldProblems, f field, b *bool) bool {
+	if b == nil {
+		p.add(f.String(), "missing")
+		return false
+	}
+	return *b
 }

@@ -16,7 +16,7 @@ import (
 func exampleServer() (*httptest.Server, *sdk.Client) {
 	ts := httptest.NewServer(mintlifytest.New(mintlifytest.Config{
 		DefaultJob: mintlifytest.JobScript{ActiveFor: 50 * time.Millisecond, Outcome: mintlifytest.OutcomeCompleted},
-		Visitors:   mintlifytest.Dataset{Paths: 600, Seed: 1},
+		Analytics:  mintlifytest.Dataset{Paths: 600, Seed: 1},
 	}))
 	c, err := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(ts.URL))
 	if err != nil {

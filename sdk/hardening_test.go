@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -176,7 +178,9 @@ func TestMayHaveTakenEffect_requestsThatNeverLeft(t *testing.T) {
 	}
 	refused := "http://" + ln.Addr().String()
 	ln.Close()
-	tlsSrv := httptest.NewTLSServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { t.Error("TLS server reached") }))
+	tlsSrv := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { t.Error("TLS server reached") }))
+	tlsSrv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshake is expected
+	tlsSrv.StartTLS()
 	defer tlsSrv.Close()
 	for name, tt := range map[string]struct {
 		base string

@@ -2,6 +2,7 @@ package sdk
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -125,4 +126,13 @@ const jobJSON = `{"id":"j","status":"active","source":{"repository":"acme/docs",
 // jobJSONFor is jobJSON for another job id.
 func jobJSONFor(id string) string {
 	return strings.Replace(jobJSON, `"id":"j"`, `"id":"`+id+`"`, 1)
+}
+
+// visitorsPageJSON is a well-formed visitors page holding the given paths.
+func visitorsPageJSON(hasMore bool, paths ...string) string {
+	rows := make([]string, len(paths))
+	for i, p := range paths {
+		rows[i] = fmt.Sprintf(`{"path":%q,"human":%d,"ai":1,"total":%d}`, p, 10+i, 10+i)
+	}
+	return fmt.Sprintf(`{"totals":{"human":9,"ai":2,"total":10},"visitors":[%s],"hasMore":%v}`, strings.Join(rows, ","), hasMore)
 }

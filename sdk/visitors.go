@@ -2,22 +2,17 @@ package sdk
 
 import (
 	"context"
-	"fmt"
 	"iter"
-	"net/http"
 	"net/url"
 	"strconv"
 )
 
-// MaxPageSize is the largest page the analytics API serves. Analytics calls
-// are rate limited per organization (100 an hour), so the paging helpers
-// default to it: the fewest requests for the data.
-const MaxPageSize = 250
-
-// VisitorsQuery selects unique-visitor rows.
+// VisitorsQuery selects unique-visitor rows (and, as ViewsQuery, page-view
+// rows: the two endpoints take the same query).
 type VisitorsQuery struct {
-	// DateFrom and DateTo bound the range, each YYYY-MM-DD or RFC 3339;
-	// DateTo is exclusive. Empty means not sent (the server's default range).
+	// DateFrom and DateTo bound the range, each YYYY-MM-DD or an ISO 8601
+	// date-time; DateTo is exclusive. Empty means not sent (the server's
+	// default range).
 	DateFrom string
 	DateTo   string
 	// Limit is the page size, 1 to 250; 0 means MaxPageSize.
@@ -29,25 +24,21 @@ type VisitorsQuery struct {
 	MaxResults int
 }
 
+// ViewsQuery selects page-view rows.
+type ViewsQuery = VisitorsQuery
+
 // Validate checks the query before any request is sent.
 func (q VisitorsQuery) Validate() error {
-	if q.Limit < 0 || q.Limit > MaxPageSize {
-		return &ValidationError{Field: "limit", Value: strconv.Itoa(q.Limit), Rule: fmt.Sprintf("must be between 1 and %d", MaxPageSize)}
+	if err := ValidatePageSize(q.Limit, MaxPageSize); err != nil {
+		return err
 	}
 	if q.Offset < 0 {
 		return &ValidationError{Field: "offset", Value: strconv.Itoa(q.Offset), Rule: "must be 0 or more"}
 	}
-	if q.MaxResults < 0 {
-		return &ValidationError{Field: "maxResults", Value: strconv.Itoa(q.MaxResults), Rule: "must be 0 (no limit) or more"}
+	if err := validateMaxResults(q.MaxResults); err != nil {
+		return err
 	}
 	return ValidateDateRange(q.DateFrom, q.DateTo)
-}
-
-func (q VisitorsQuery) pageSize() int {
-	if q.Limit == 0 {
-		return MaxPageSize
-	}
-	return q.Limit
 }
 
 // VisitorCounts are unique visitors split by traffic kind. Total is
@@ -66,7 +57,7 @@ type PathVisitors struct {
 	Total int64  `json:"total"`
 }
 
-// VisitorsPage is one page of the analytics export.
+// VisitorsPage is one page of the unique-visitors export.
 type VisitorsPage struct {
 	Totals   VisitorCounts  `json:"totals"`
 	Visitors []PathVisitors `json:"visitors"`
@@ -77,124 +68,248 @@ type VisitorsPage struct {
 type UniqueVisitors struct {
 	Totals   VisitorCounts
 	Visitors []PathVisitors
-	// Pages is how many requests the read took.
+	// Pages is how many pages the read took.
 	Pages int
+}
+
+// ViewCounts are content view events split by traffic kind: events, not
+// visitors, so Total is Human + AI.
+type ViewCounts struct {
+	Human int64 `json:"human"`
+	AI    int64 `json:"ai"`
+	Total int64 `json:"total"`
+}
+
+// PathViews are the content view events of one page path.
+type PathViews struct {
+	Path  string `json:"path"`
+	Human int64  `json:"human"`
+	AI    int64  `json:"ai"`
+	Total int64  `json:"total"`
+}
+
+// ViewsPage is one page of the page-views export.
+type ViewsPage struct {
+	Totals  ViewCounts  `json:"totals"`
+	Views   []PathViews `json:"views"`
+	HasMore bool        `json:"hasMore"`
+}
+
+// PageViews is the whole page-views export: totals and every row read.
+type PageViews struct {
+	Totals ViewCounts
+	Views  []PathViews
+	// Pages is how many pages the read took.
+	Pages int
+}
+
+// rawCounts and rawPathRow hold counts as the API sends them (JSON
+// numbers, possibly 12.0), with nil for a missing field.
+type rawCounts struct {
+	Human *number `json:"human"`
+	AI    *number `json:"ai"`
+	Total *number `json:"total"`
+}
+
+type rawPathRow struct {
+	Path  *string `json:"path"`
+	Human *number `json:"human"`
+	AI    *number `json:"ai"`
+	Total *number `json:"total"`
+}
+
+// decodePathPage reads the shape both endpoints share: totals, a list of
+// per-path counts under list, and hasMore, each required.
+func decodePathPage(data []byte, list string) (totals VisitorCounts, rows []PathVisitors, hasMore bool, err error) {
+	fields, err := decodeTop(data)
+	if err != nil {
+		return totals, nil, false, err
+	}
+	var p fieldProblems
+	var rawTotals *rawCounts
+	decodeField(&p, fields, "totals", &rawTotals)
+	if rawTotals == nil {
+		if len(p) == 0 {
+			p.add("totals", "missing")
+		}
+	} else {
+		totals.Human = wholeCount(&p, top("totals.human"), rawTotals.Human)
+		totals.AI = wholeCount(&p, top("totals.ai"), rawTotals.AI)
+		totals.Total = wholeCount(&p, top("totals.total"), rawTotals.Total)
+	}
+	var raw []rawPathRow
+	if err := decodeList(&p, fields, list, &raw); err != nil {
+		return totals, nil, false, err
+	}
+	rows = make([]PathVisitors, len(raw))
+	for i, r := range raw {
+		rows[i] = PathVisitors{
+			Path:  required(&p, row(list, i, "path"), r.Path),
+			Human: wholeCount(&p, row(list, i, "human"), r.Human),
+			AI:    wholeCount(&p, row(list, i, "ai"), r.AI),
+			Total: wholeCount(&p, row(list, i, "total"), r.Total),
+		}
+	}
+	var more *bool
+	decodeField(&p, fields, "hasMore", &more)
+	hasMore = requiredBool(&p, top("hasMore"), more)
+	return totals, rows, hasMore, p.err()
+}
+
+// UnmarshalJSON decodes and checks a page: every count present, whole and
+// not negative, every row with a path.
+func (pg *VisitorsPage) UnmarshalJSON(data []byte) error {
+	totals, rows, more, err := decodePathPage(data, "visitors")
+	*pg = VisitorsPage{Totals: totals, Visitors: rows, HasMore: more}
+	return err
+}
+
+// UnmarshalJSON decodes and checks a page, as VisitorsPage does.
+func (pg *ViewsPage) UnmarshalJSON(data []byte) error {
+	totals, rows, more, err := decodePathPage(data, "views")
+	views := make([]PathViews, len(rows))
+	for i, r := range rows {
+		views[i] = PathViews(r)
+	}
+	*pg = ViewsPage{Totals: ViewCounts(totals), Views: views, HasMore: more}
+	return err
+}
+
+func offsetQuery(q VisitorsQuery, r pageRequest) url.Values {
+	v := analyticsQuery(q.DateFrom, q.DateTo)
+	v.Set("limit", strconv.Itoa(r.limit))
+	v.Set("offset", strconv.Itoa(r.offset))
+	return v
+}
+
+// fetchInto reads one analytics page into a new P; nil on error.
+func fetchInto[P any](ctx context.Context, c *Client, what, escPath string, query url.Values) (*P, error) {
+	page := new(P)
+	if err := c.getAnalytics(ctx, what, escPath, query, page); err != nil {
+		return nil, err
+	}
+	return page, nil
+}
+
+func visitorsPager(c *Client, projectID string, q VisitorsQuery) pager[VisitorsPage] {
+	return pager[VisitorsPage]{
+		what: "unique visitors", keyName: "path",
+		fetch: func(ctx context.Context, r pageRequest) (*VisitorsPage, error) {
+			return fetchInto[VisitorsPage](ctx, c, "unique visitors", analyticsPath(projectID, "visitors"), offsetQuery(q, r))
+		},
+		view: func(p *VisitorsPage) pageView {
+			return pageView{rows: len(p.Visitors), key: func(i int) string { return p.Visitors[i].Path }, hasMore: p.HasMore}
+		},
+		trim: func(p *VisitorsPage, n int) { p.Visitors = p.Visitors[:n] },
+	}
+}
+
+func viewsPager(c *Client, projectID string, q ViewsQuery) pager[ViewsPage] {
+	return pager[ViewsPage]{
+		what: "page views", keyName: "path",
+		fetch: func(ctx context.Context, r pageRequest) (*ViewsPage, error) {
+			return fetchInto[ViewsPage](ctx, c, "page views", analyticsPath(projectID, "views"), offsetQuery(q, r))
+		},
+		view: func(p *ViewsPage) pageView {
+			return pageView{rows: len(p.Views), key: func(i int) string { return p.Views[i].Path }, hasMore: p.HasMore}
+		},
+		trim: func(p *ViewsPage, n int) { p.Views = p.Views[:n] },
+	}
+}
+
+// offsetPages validates the query, then reads its pages with pg.
+func offsetPages[P any](ctx context.Context, c *Client, projectID string, q VisitorsQuery, pg pager[P]) iter.Seq2[*P, error] {
+	if err := validateQuery(projectID, q); err != nil {
+		return failed[P](err)
+	}
+	return readPages(ctx, c, pg, firstRequest(q), q.MaxResults)
+}
+
+// onePage validates the query, then reads the one page it names with pg.
+func onePage[P any](ctx context.Context, projectID string, q VisitorsQuery, pg pager[P]) (*P, error) {
+	if err := validateQuery(projectID, q); err != nil {
+		return nil, err
+	}
+	return pg.fetch(ctx, firstRequest(q))
+}
+
+func validateQuery(projectID string, q interface{ Validate() error }) error {
+	if err := ValidateProjectID(projectID); err != nil {
+		return err
+	}
+	return q.Validate()
+}
+
+func firstRequest(q VisitorsQuery) pageRequest {
+	return pageRequest{limit: orLargest(q.Limit, MaxPageSize), offset: q.Offset}
 }
 
 // GetUniqueVisitors reads one page: q.Limit rows (250 when 0) from q.Offset.
 func (c *Client) GetUniqueVisitors(ctx context.Context, projectID string, q VisitorsQuery) (*VisitorsPage, error) {
-	if err := ValidateProjectID(projectID); err != nil {
-		return nil, err
-	}
-	if err := q.Validate(); err != nil {
-		return nil, err
-	}
-	return c.getVisitorsPage(ctx, projectID, q.DateFrom, q.DateTo, q.pageSize(), q.Offset)
-}
-
-func (c *Client) getVisitorsPage(ctx context.Context, projectID, from, to string, limit, offset int) (*VisitorsPage, error) {
-	query := url.Values{"limit": {strconv.Itoa(limit)}, "offset": {strconv.Itoa(offset)}}
-	if from != "" {
-		query.Set("dateFrom", from)
-	}
-	if to != "" {
-		query.Set("dateTo", to)
-	}
-	var page VisitorsPage
-	if err := c.do(ctx, http.MethodGet, escapePath("v1", "analytics", projectID, "visitors"), query, nil, &page); err != nil {
-		return nil, fmt.Errorf("getting unique visitors: %w", err)
-	}
-	return &page, nil
+	return onePage(ctx, projectID, q, visitorsPager(c, projectID, q))
 }
 
 // UniqueVisitorPages iterates over pages from q.Offset, asking for the next
 // page (offset + rows received) while the server says hasMore, and stopping
-// once q.MaxResults rows have been read. Each page is requested exactly once.
-// An error ends the iteration; it is yielded with a nil page.
+// once q.MaxResults rows have been read. Each page is requested exactly once;
+// see readPages for the guards against a server that does not advance. An
+// error ends the iteration; it is yielded with a nil page.
 func (c *Client) UniqueVisitorPages(ctx context.Context, projectID string, q VisitorsQuery) iter.Seq2[*VisitorsPage, error] {
-	return func(yield func(*VisitorsPage, error) bool) {
-		if err := ValidateProjectID(projectID); err != nil {
-			yield(nil, err)
-			return
-		}
-		if err := q.Validate(); err != nil {
-			yield(nil, err)
-			return
-		}
-		size, offset, read := q.pageSize(), q.Offset, 0
-		prevFirst := ""
-		for {
-			limit := size
-			if q.MaxResults > 0 {
-				limit = min(limit, q.MaxResults-read)
-			}
-			page, err := c.getVisitorsPage(ctx, projectID, q.DateFrom, q.DateTo, limit, offset)
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			if len(page.Visitors) > limit {
-				// A server that ignores limit must not make us hand out more
-				// than was asked for, nor skip rows on the next offset.
-				page.Visitors = page.Visitors[:limit]
-			}
-			if page.HasMore && len(page.Visitors) == 0 {
-				yield(nil, fmt.Errorf("getting unique visitors: the page at offset %d is empty but hasMore is true; stopping rather than loop", offset))
-				return
-			}
-			// Each path appears once in an export: a page that starts where
-			// the previous one did means the server is not honoring offset.
-			if len(page.Visitors) > 0 {
-				if read > 0 && page.Visitors[0].Path == prevFirst {
-					yield(nil, fmt.Errorf("getting unique visitors: the page at offset %d repeats the previous page (path %q); the server is not advancing, stopping rather than loop", offset, prevFirst))
-					return
-				}
-				prevFirst = page.Visitors[0].Path
-			}
-			read += len(page.Visitors)
-			offset += len(page.Visitors)
-			done := !page.HasMore || (q.MaxResults > 0 && read >= q.MaxResults)
-			if !yield(page, nil) || done {
-				return
-			}
-		}
-	}
+	return offsetPages(ctx, c, projectID, q, visitorsPager(c, projectID, q))
 }
 
 // UniqueVisitorRows iterates over rows across pages; see UniqueVisitorPages.
 func (c *Client) UniqueVisitorRows(ctx context.Context, projectID string, q VisitorsQuery) iter.Seq2[PathVisitors, error] {
-	return func(yield func(PathVisitors, error) bool) {
-		for page, err := range c.UniqueVisitorPages(ctx, projectID, q) {
-			if err != nil {
-				yield(PathVisitors{}, err)
-				return
-			}
-			for _, row := range page.Visitors {
-				if !yield(row, nil) {
-					return
-				}
-			}
-		}
-	}
+	return rowsOf(c.UniqueVisitorPages(ctx, projectID, q), func(p *VisitorsPage) []PathVisitors { return p.Visitors })
 }
 
 // ListAllUniqueVisitors reads every page (or up to q.MaxResults rows) and
 // returns the totals of the first page with all rows, in the API's order.
 func (c *Client) ListAllUniqueVisitors(ctx context.Context, projectID string, q VisitorsQuery) (*UniqueVisitors, error) {
-	out := &UniqueVisitors{}
+	out := &UniqueVisitors{Visitors: []PathVisitors{}}
 	for page, err := range c.UniqueVisitorPages(ctx, projectID, q) {
 		if err != nil {
 			return nil, err
 		}
 		if out.Pages == 0 {
 			out.Totals = page.Totals
-			out.Visitors = make([]PathVisitors, 0, len(page.Visitors))
 		}
 		out.Pages++
 		out.Visitors = append(out.Visitors, page.Visitors...)
 	}
-	if out.Visitors == nil {
-		out.Visitors = []PathVisitors{}
+	return out, nil
+}
+
+// GetPageViews reads one page of content view events per path: q.Limit
+// rows (250 when 0) from q.Offset.
+func (c *Client) GetPageViews(ctx context.Context, projectID string, q ViewsQuery) (*ViewsPage, error) {
+	return onePage(ctx, projectID, q, viewsPager(c, projectID, q))
+}
+
+// PageViewPages iterates over pages of page views, as UniqueVisitorPages
+// does for visitors.
+func (c *Client) PageViewPages(ctx context.Context, projectID string, q ViewsQuery) iter.Seq2[*ViewsPage, error] {
+	return offsetPages(ctx, c, projectID, q, viewsPager(c, projectID, q))
+}
+
+// PageViewRows iterates over page-view rows across pages.
+func (c *Client) PageViewRows(ctx context.Context, projectID string, q ViewsQuery) iter.Seq2[PathViews, error] {
+	return rowsOf(c.PageViewPages(ctx, projectID, q), func(p *ViewsPage) []PathViews { return p.Views })
+}
+
+// ListAllPageViews reads every page (or up to q.MaxResults rows) and returns
+// the totals of the first page with all rows, in the API's order.
+func (c *Client) ListAllPageViews(ctx context.Context, projectID string, q ViewsQuery) (*PageViews, error) {
+	out := &PageViews{Views: []PathViews{}}
+	for page, err := range c.PageViewPages(ctx, projectID, q) {
+		if err != nil {
+			return nil, err
+		}
+		if out.Pages == 0 {
+			out.Totals = page.Totals
+		}
+		out.Pages++
+		out.Views = append(out.Views, page.Views...)
 	}
 	return out, nil
 }

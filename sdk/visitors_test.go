@@ -30,7 +30,7 @@ func TestListAllUniqueVisitors_readsEveryRowWithTheFewestRequests(t *testing.T) 
 	for _, tt := range []struct{ paths, pageSize, wantRequests int }{
 		{0, 0, 1}, {1, 0, 1}, {250, 0, 1}, {251, 0, 2}, {3000, 0, 12}, {100, 7, 15}, {100, 100, 1},
 	} {
-		fs, c, _ := newFake(t, mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: tt.paths, Seed: 7}})
+		fs, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: tt.paths, Seed: 7}})
 		got, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{Limit: tt.pageSize})
 		if err != nil {
 			t.Fatal(err)
@@ -49,7 +49,7 @@ func TestListAllUniqueVisitors_readsEveryRowWithTheFewestRequests(t *testing.T) 
 }
 
 func TestListAllUniqueVisitors_maxResultsShrinksTheLastPage(t *testing.T) {
-	fs, c, _ := newFake(t, mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: 1000}})
+	fs, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 1000}})
 	for _, tt := range []struct{ max, wantRequests int }{{1, 1}, {250, 1}, {251, 2}, {600, 3}, {5000, 4}} {
 		fs.ResetCounters()
 		got, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{MaxResults: tt.max})
@@ -97,8 +97,8 @@ func TestUniqueVisitorPages_shortPageAdvancesByRowsReceived(t *testing.T) {
 	// A server that serves fewer rows than asked while hasMore is true must
 	// not make the client skip rows.
 	rec, ts := newRecorder(t,
-		jsonResponse(200, `{"totals":{},"visitors":[{"path":"/a"}],"hasMore":true}`),
-		jsonResponse(200, `{"totals":{},"visitors":[{"path":"/b"}],"hasMore":false}`))
+		jsonResponse(200, visitorsPageJSON(true, "/a")),
+		jsonResponse(200, visitorsPageJSON(false, "/b")))
 	c := newTestClient(t, ts.URL, nil)
 	if _, err := c.ListAllUniqueVisitors(context.Background(), "p", VisitorsQuery{}); err != nil {
 		t.Fatal(err)
@@ -109,7 +109,7 @@ func TestUniqueVisitorPages_shortPageAdvancesByRowsReceived(t *testing.T) {
 }
 
 func TestUniqueVisitorPages_oversizedPageIsTrimmed(t *testing.T) {
-	_, ts := newRecorder(t, jsonResponse(200, `{"totals":{},"visitors":[{"path":"/a"},{"path":"/b"},{"path":"/c"}],"hasMore":false}`))
+	_, ts := newRecorder(t, jsonResponse(200, visitorsPageJSON(false, "/a", "/b", "/c")))
 	c := newTestClient(t, ts.URL, nil)
 	got, err := c.ListAllUniqueVisitors(context.Background(), "p", VisitorsQuery{Limit: 2})
 	if err != nil || len(got.Visitors) != 2 {
@@ -121,22 +121,22 @@ func TestUniqueVisitorPages_emptyPageWithHasMoreIsAnError(t *testing.T) {
 	rec, ts := newRecorder(t, jsonResponse(200, `{"totals":{"human":1,"ai":0,"total":1},"visitors":[],"hasMore":true}`))
 	c := newTestClient(t, ts.URL, nil)
 	_, err := c.ListAllUniqueVisitors(context.Background(), "p", VisitorsQuery{})
-	if err == nil || !strings.Contains(err.Error(), "empty but hasMore is true") || rec.count() != 1 {
+	if err == nil || err.Error() != "getting unique visitors: the first page is empty but says there is more; stopping rather than loop" || rec.count() != 1 {
 		t.Fatalf("err = %v after %d requests", err, rec.count())
 	}
 }
 
 func TestUniqueVisitorPages_serverIgnoringOffsetIsAnError(t *testing.T) {
-	rec, ts := newRecorder(t, jsonResponse(200, `{"totals":{},"visitors":[{"path":"/a"},{"path":"/b"}],"hasMore":true}`))
+	rec, ts := newRecorder(t, jsonResponse(200, visitorsPageJSON(true, "/a", "/b")))
 	c := newTestClient(t, ts.URL, nil)
 	_, err := c.ListAllUniqueVisitors(context.Background(), "p", VisitorsQuery{Limit: 2})
-	if err == nil || !strings.Contains(err.Error(), `repeats the previous page (path "/a")`) || rec.count() != 2 {
+	if err == nil || err.Error() != `getting unique visitors: the page at offset 2 repeats path "/a" from an earlier page: the server is not advancing; stopping rather than loop` || rec.count() != 2 {
 		t.Fatalf("err = %v after %d requests", err, rec.count())
 	}
 }
 
 func TestUniqueVisitorRows_stopsRequestingWhenTheCallerStops(t *testing.T) {
-	fs, c, _ := newFake(t, mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: 2000}})
+	fs, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 2000}})
 	n := 0
 	for row, err := range c.UniqueVisitorRows(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{}) {
 		if err != nil {
@@ -166,7 +166,7 @@ func TestUniqueVisitorRows_yieldsErrors(t *testing.T) {
 }
 
 func TestVisitors_dateFilterMatchesServer(t *testing.T) {
-	fs, c, _ := newFake(t, mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: 300}})
+	fs, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 300}})
 	for _, r := range [][2]string{{"2026-10-01", "2026-10-08"}, {"2026-10-31", ""}, {"", "2026-08-05"}, {"2026-10-01T12:00:00Z", "2026-10-03T00:00:00+02:00"}, {"2027-01-01", "2027-02-01"}} {
 		got, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{DateFrom: r[0], DateTo: r[1]})
 		if err != nil {
@@ -185,7 +185,7 @@ func TestVisitors_dateFilterMatchesServer(t *testing.T) {
 }
 
 func TestVisitorsQuery_validation(t *testing.T) {
-	fs, c, _ := newFake(t, mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: 10}})
+	fs, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 10}})
 	tests := []struct {
 		q    VisitorsQuery
 		want string
@@ -194,8 +194,8 @@ func TestVisitorsQuery_validation(t *testing.T) {
 		{VisitorsQuery{Limit: -1}, `limit "-1" must be between 1 and 250`},
 		{VisitorsQuery{Offset: -1}, `offset "-1" must be 0 or more`},
 		{VisitorsQuery{MaxResults: -5}, `maxResults "-5" must be 0 (no limit) or more`},
-		{VisitorsQuery{DateFrom: "2026-13-45"}, `dateFrom "2026-13-45" is not a date (use YYYY-MM-DD or RFC 3339)`},
-		{VisitorsQuery{DateTo: "yesterday"}, `dateTo "yesterday" is not a date (use YYYY-MM-DD or RFC 3339)`},
+		{VisitorsQuery{DateFrom: "2026-13-45"}, `dateFrom "2026-13-45" is not a date (use YYYY-MM-DD or an ISO 8601 date-time`},
+		{VisitorsQuery{DateTo: "yesterday"}, `dateTo "yesterday" is not a date (use YYYY-MM-DD or an ISO 8601 date-time`},
 		{VisitorsQuery{DateFrom: "2026-10-02", DateTo: "2026-10-01"}, `dateFrom "2026-10-02" must be before dateTo "2026-10-01" (dateTo is exclusive)`},
 		{VisitorsQuery{DateFrom: "2026-10-01", DateTo: "2026-10-01"}, `dateFrom "2026-10-01" must be before dateTo "2026-10-01" (dateTo is exclusive)`},
 		{VisitorsQuery{DateFrom: "2026-10-01T00:00:00Z", DateTo: "2026-10-01"}, `must be before dateTo`},
@@ -228,7 +228,7 @@ func TestVisitorsQuery_validation(t *testing.T) {
 }
 
 func TestGetUniqueVisitors_onePage(t *testing.T) {
-	fs, c, _ := newFake(t, mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: 30}})
+	fs, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 30}})
 	page, err := c.GetUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{Limit: 10, Offset: 25})
 	if err != nil {
 		t.Fatal(err)
@@ -244,7 +244,7 @@ func TestGetUniqueVisitors_onePage(t *testing.T) {
 }
 
 func TestVisitors_rateLimitFailsAtOnceWithWhenToRetry(t *testing.T) {
-	fs, c, _ := newFake(t, mintlifytest.Config{AnalyticsBudget: 2, Visitors: mintlifytest.Dataset{Paths: 1000}})
+	fs, c, _ := newFake(t, mintlifytest.Config{AnalyticsBudget: 2, Analytics: mintlifytest.Dataset{Paths: 1000}})
 	_, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{})
 	if !IsRateLimited(err) || !strings.Contains(err.Error(), "rate limited; try again after 2026-11-21T13:00:00Z") {
 		t.Fatalf("err = %v", err)
@@ -255,7 +255,7 @@ func TestVisitors_rateLimitFailsAtOnceWithWhenToRetry(t *testing.T) {
 }
 
 func TestVisitors_survivesInjectedFaultsWithoutRereading(t *testing.T) {
-	fs, c, _ := newFake(t, mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: 1000}})
+	fs, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 1000}})
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultServerError, Requests: []int{2}})
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultDropConnection, Requests: []int{4}})
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultRateLimit, RetryAfter: 1, Requests: []int{5}})

@@ -203,7 +203,7 @@ type requestRow struct {
 func (b *bench) measureRequests(sizes []int) ([]requestRow, error) {
 	var rows []requestRow
 	for _, n := range sizes {
-		f, err := startFake(mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: n, Seed: 42}, AnalyticsBudget: -1})
+		f, err := startFake(mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: n, Seed: 42}, AnalyticsBudget: -1})
 		if err != nil {
 			return nil, err
 		}
@@ -237,7 +237,7 @@ type scaleResult struct {
 // the same apply through the floor build, which serves the rows from memory.
 func (b *bench) measureScale(paths int) (*scaleResult, error) {
 	const seed = 42
-	f, err := startFake(mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: paths, Seed: seed}, AnalyticsBudget: -1})
+	f, err := startFake(mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: paths, Seed: seed}, AnalyticsBudget: -1})
 	if err != nil {
 		return nil, err
 	}
@@ -347,7 +347,7 @@ type soakResult struct {
 func (b *bench) soak(applies, jobs, paths int) (*soakResult, error) {
 	f, err := startFake(mintlifytest.Config{
 		DefaultJob:      mintlifytest.JobScript{ActiveFor: time.Second, Outcome: mintlifytest.OutcomeCompleted},
-		Visitors:        mintlifytest.Dataset{Paths: paths, Seed: 7},
+		Analytics: mintlifytest.Dataset{Paths: paths, Seed: 7},
 		JobBudget:       -1,
 		AnalyticsBudget: -1,
 	})

@@ -57,7 +57,7 @@ func TestAccAgentJob_completedWithPRLink(t *testing.T) {
 					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("pr_link"), knownvalue.StringRegexp(regexp.MustCompile(`^https://github.com/acme/demo-project/pull/\d+$`))),
 					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("prompt"), knownString("Document the new endpoints")),
 					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("source"), knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"repository": knownString("acme/demo-project"), "ref": knownString("main"),
+						"repository": knownString("https://github.com/acme/demo-project"), "ref": knownString("main"),
 					})),
 					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("model"), knownString("claude-sonnet-4-5")),
 					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("created_at"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$`))),
@@ -279,7 +279,7 @@ func TestAccAgentJob_projectIDWithSpaceAndSlash(t *testing.T) {
 			Config: jobConfig(url, "Hello", `  project_id = "acme docs/β"`),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("project_id"), knownString("acme docs/β")),
-				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("source").AtMapKey("repository"), knownString("acme/acme-docs")),
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("source").AtMapKey("repository"), knownString("https://github.com/acme/acme-docs")),
 				jobInStateMatchesServer(fs, jobAddr),
 			},
 		}},

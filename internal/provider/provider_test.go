@@ -168,7 +168,7 @@ func TestProvider_metadataAndSchema(t *testing.T) {
 }
 
 func TestAccProvider_configFromEnvironment(t *testing.T) {
-	fs, url := startFake(t, mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: 3}})
+	fs, url := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 3}})
 	t.Setenv(EnvAPIKey, mintlifytest.DemoAPIKey)
 	t.Setenv(EnvBaseURL, url)
 	t.Setenv(EnvProjectID, mintlifytest.DemoProjectID)
@@ -279,7 +279,7 @@ provider "mintlify" {
 // known yet; without deferral support the read must say what to do.
 func TestAccProvider_keyUnknownAtPlanForDataSource(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: 3}})
+	fs, url := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 3}})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{{

@@ -104,7 +104,7 @@ func TestAccUniqueVisitors_rowCountsAndRequests(t *testing.T) {
 		{1000, "max_results = 5000", 0, 4},
 	} {
 		t.Run(fmt.Sprintf("%d paths %s", tt.paths, tt.args), func(t *testing.T) {
-			fs, url := startFake(t, mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: tt.paths, Seed: 11}})
+			fs, url := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: tt.paths, Seed: 11}})
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: testProviders(),
 				Steps: []resource.TestStep{{
@@ -122,7 +122,7 @@ func TestAccUniqueVisitors_rowCountsAndRequests(t *testing.T) {
 
 func TestAccUniqueVisitors_dateFilter(t *testing.T) {
 	clearEnv(t)
-	fs, serverURL := startFake(t, mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: 300}})
+	fs, serverURL := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 300}})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{
@@ -168,7 +168,7 @@ func TestAccUniqueVisitors_projectIDWithSpaceAndSlash(t *testing.T) {
 
 func TestAccUniqueVisitors_invalidInputFailsAtPlanWithNoRequest(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: 3}})
+	fs, url := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 3}})
 	for _, tt := range []struct{ args, want string }{
 		{"page_size = 0", "Attribute page_size value must be between 1 and 250, got: 0"},
 		{"page_size = 251", "Attribute page_size value must be between 1 and 250, got: 251"},
@@ -192,7 +192,7 @@ func TestAccUniqueVisitors_invalidInputFailsAtPlanWithNoRequest(t *testing.T) {
 
 func TestAccUniqueVisitors_rateLimitFailsAtOnceWithWhenToRetry(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{AnalyticsBudget: 2, Visitors: mintlifytest.Dataset{Paths: 1000}})
+	fs, url := startFake(t, mintlifytest.Config{AnalyticsBudget: 2, Analytics: mintlifytest.Dataset{Paths: 1000}})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{{
@@ -207,7 +207,7 @@ func TestAccUniqueVisitors_rateLimitFailsAtOnceWithWhenToRetry(t *testing.T) {
 
 func TestAccUniqueVisitors_survivesFaultsWithoutRereading(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{Visitors: mintlifytest.Dataset{Paths: 600}})
+	fs, url := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 600}})
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultServerError, Requests: []int{1}})
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultDropConnection, Requests: []int{3}})
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Second, Requests: []int{5}})

@@ -78,7 +78,7 @@ const timeLayout = "2006-01-02T15:04:05.000Z"
 
 func (p *project) render(j *job, now time.Time) jobObject {
 	o := jobObject{ID: j.id, Model: "claude-sonnet-4-5", CreatedAt: j.createdAt.UTC().Format(timeLayout)}
-	o.Source.Repository = p.repo
+	o.Source.Repository = "https://github.com/" + p.repo // the spec: the repository's full URL
 	ref := "main"
 	o.Source.Ref = &ref
 	prLink := fmt.Sprintf("https://github.com/%s/pull/%d", p.repo, j.prNumber)

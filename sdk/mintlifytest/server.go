@@ -16,7 +16,19 @@ const (
 	RouteSendMessage = "POST /v2/agent/{projectId}/job/{id}/message"
 	RouteVisitors    = "GET /v1/analytics/{projectId}/visitors"
 	RouteViews       = "GET /v1/analytics/{projectId}/views"
+	RouteSearches    = "GET /v1/analytics/{projectId}/searches"
+	RouteFeedback    = "GET /v1/analytics/{projectId}/feedback"
+	// RouteFeedbackByPage is feedback counts per page (no paging).
+	RouteFeedbackByPage  = "GET /v1/analytics/{projectId}/feedback/by-page"
+	RouteAssistant       = "GET /v1/analytics/{projectId}/assistant"
+	RouteAssistantThread = "GET /v1/analytics/{projectId}/assistant/threads/{threadId}"
+	RouteCallerStats     = "GET /v1/analytics/{projectId}/assistant/caller-stats"
 )
+
+// AnalyticsRoutes lists every analytics route: they share one hourly
+// budget per organization.
+var AnalyticsRoutes = []string{RouteVisitors, RouteViews, RouteSearches, RouteFeedback, RouteFeedbackByPage,
+	RouteAssistant, RouteAssistantThread, RouteCallerStats}
 
 // Defaults of a new server: one organization, one project, one admin key.
 const (
@@ -39,8 +51,10 @@ type Config struct {
 	// DefaultJob is the lifecycle of jobs whose prompt carries no script
 	// marker (zero value: active for 2 s, then completed with a PR).
 	DefaultJob JobScript
-	// Visitors is the demo project's data set.
-	Visitors Dataset
+	// Analytics is the demo project's data set (zero value: no data).
+	Analytics Dataset
+	// Faults are injected from the start, as by InjectFault.
+	Faults []Fault
 	// NoDemo leaves out the demo key and project.
 	NoDemo bool
 }
@@ -78,7 +92,7 @@ type project struct {
 	jobs     map[string]*job
 	jobOrder []string
 	jobCalls []time.Time // creations and messages, for the hourly window
-	visitors *dataset
+	data     *dataset
 }
 
 // New returns a server configured by cfg.
@@ -103,13 +117,21 @@ func New(cfg Config) *Fake {
 	}
 	if !cfg.NoDemo {
 		s.AddKey(DemoAPIKey, DemoOrg, false)
-		s.AddProject(DemoProjectID, DemoOrg, cfg.Visitors)
+		s.AddProject(DemoProjectID, DemoOrg, cfg.Analytics)
 	}
 	s.mux.HandleFunc(RouteCreateJob, s.authed(s.createJob))
 	s.mux.HandleFunc(RouteGetJob, s.authed(s.getJob))
 	s.mux.HandleFunc(RouteSendMessage, s.authed(s.sendMessage))
-	s.mux.HandleFunc(RouteVisitors, s.authed(s.visitors))
-	s.mux.HandleFunc(RouteViews, s.authed(s.visitors))
+	for route, serve := range map[string]analyticsHandler{
+		RouteVisitors: s.serveVisitors, RouteViews: s.serveViews, RouteSearches: s.serveSearches,
+		RouteFeedback: s.serveFeedback, RouteFeedbackByPage: s.serveFeedbackByPage, RouteAssistant: s.serveAssistant,
+		RouteAssistantThread: s.serveThread, RouteCallerStats: s.serveCallerStats,
+	} {
+		s.mux.HandleFunc(route, s.authed(s.analytics(serve)))
+	}
+	for _, f := range cfg.Faults {
+		s.InjectFault(f)
+	}
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "Not found", "no route for "+r.Method+" "+r.URL.Path)
 	})
@@ -136,13 +158,13 @@ func (s *Fake) AddKey(key, org string, readOnly bool) {
 }
 
 // AddProject registers (or replaces) a project of an organization with its
-// visitor data set.
-func (s *Fake) AddProject(id, org string, visitors Dataset) {
+// analytics data set. Its repository is https://github.com/acme/<slug>.
+func (s *Fake) AddProject(id, org string, data Dataset) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.projects[id] = &project{
 		id: id, org: org, repo: "acme/" + slug(id),
-		jobs: map[string]*job{}, visitors: newDataset(visitors),
+		jobs: map[string]*job{}, data: newDataset(data),
 	}
 }
 

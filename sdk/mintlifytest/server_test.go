@@ -234,7 +234,7 @@ func TestAnalyticsRateLimit_perOrganization(t *testing.T) {
 }
 
 func TestVisitors_pagingOrderAndTotals(t *testing.T) {
-	h := newHarness(t, Config{Visitors: Dataset{Paths: 520, Seed: 3}})
+	h := newHarness(t, Config{Analytics: Dataset{Paths: 520, Seed: 3}})
 	var rows []any
 	var totals any
 	for offset := 0; ; offset += 250 {
@@ -290,7 +290,7 @@ func TestVisitors_pagingOrderAndTotals(t *testing.T) {
 }
 
 func TestVisitors_dateFilterIsExclusiveAtTheEnd(t *testing.T) {
-	h := newHarness(t, Config{Visitors: Dataset{Paths: 5, Days: 10, End: time.Date(2026, 10, 11, 0, 0, 0, 0, time.UTC)}})
+	h := newHarness(t, Config{Analytics: Dataset{Paths: 5, Days: 10, End: time.Date(2026, 10, 11, 0, 0, 0, 0, time.UTC)}})
 	day := func(from, to string) map[string]any {
 		_, _, p := h.call("GET", "/v1/analytics/demo-project/visitors?dateFrom="+from+"&dateTo="+to, "")
 		return p["totals"].(map[string]any)
@@ -401,7 +401,7 @@ func TestFaults_probabilityIsSeededAndMethodFiltered(t *testing.T) {
 }
 
 func TestConcurrentClients(t *testing.T) {
-	h := newHarness(t, Config{Visitors: Dataset{Paths: 600}, JobBudget: -1, AnalyticsBudget: -1})
+	h := newHarness(t, Config{Analytics: Dataset{Paths: 600}, JobBudget: -1, AnalyticsBudget: -1})
 	var wg sync.WaitGroup
 	for i := range 20 {
 		wg.Go(func() {
@@ -429,7 +429,7 @@ func TestProjectIDWithSpaceAndSlash(t *testing.T) {
 	h := newHarness(t, Config{})
 	h.srv.AddProject("acme docs/β", DemoOrg, Dataset{Paths: 3})
 	status, _, j := h.call("POST", "/v2/agent/acme%20docs%2F%CE%B2/job", `{"prompt":"x"}`)
-	if status != 201 || j["source"].(map[string]any)["repository"] != "acme/acme-docs" {
+	if status != 201 || j["source"].(map[string]any)["repository"] != "https://github.com/acme/acme-docs" {
 		t.Fatalf("%d %v", status, j)
 	}
 	if ids := h.srv.JobIDs("acme docs/β"); len(ids) != 1 {

@@ -1,0 +1,492 @@
+package sdk
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
+)
+
+// expected decodes what the fake holds for a route and query with plain
+// encoding/json into T (wire-tagged fields): independent of the SDK's own
+// page decoders, which the tests check.
+func expected[T any](t *testing.T, fs *mintlifytest.Fake, route string, q url.Values) T {
+	t.Helper()
+	raw, err := fs.Data(mintlifytest.DemoProjectID, route, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v T
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+type wantViews struct {
+	Totals ViewCounts  `json:"totals"`
+	Views  []PathViews `json:"views"`
+}
+
+type wantSearches struct {
+	Searches      []SearchTerm `json:"searches"`
+	TotalSearches int64        `json:"totalSearches"`
+}
+
+type wantFeedback struct {
+	Feedback []Feedback `json:"feedback"`
+}
+
+type wantByPage struct {
+	Feedback []PageFeedback `json:"feedback"`
+}
+
+type wantConversations struct {
+	Conversations []Conversation `json:"conversations"`
+}
+
+func pages(n, size int) int { return max(1, (n+size-1)/size) }
+
+func TestListAllPageViews_everyRowWithTheFewestRequests(t *testing.T) {
+	for _, tt := range []struct{ paths, limit int }{{0, 0}, {250, 0}, {251, 0}, {1000, 0}, {30, 7}} {
+		fs, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: tt.paths, Seed: 9}})
+		got, err := c.ListAllPageViews(context.Background(), mintlifytest.DemoProjectID, ViewsQuery{Limit: tt.limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := expected[wantViews](t, fs, mintlifytest.RouteViews, nil)
+		wantPages := pages(tt.paths, orLargest(tt.limit, MaxPageSize))
+		if diff := cmp.Diff(&PageViews{Totals: want.Totals, Views: want.Views, Pages: wantPages}, got); diff != "" {
+			t.Errorf("%d paths (-want +got):\n%s", tt.paths, diff)
+		}
+		if n := fs.Requests(mintlifytest.RouteViews); n != wantPages {
+			t.Errorf("%d paths: %d requests, want %d", tt.paths, n, wantPages)
+		}
+		if tt.paths > 0 && (got.Totals.Total != got.Totals.Human+got.Totals.AI || got.Views[0].Total < got.Views[len(got.Views)-1].Total) {
+			t.Errorf("views are events, summed, most first: %+v", got.Totals)
+		}
+	}
+}
+
+func TestPageViews_oneRowPageAndRows(t *testing.T) {
+	fs, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 12}})
+	page, err := c.GetPageViews(context.Background(), mintlifytest.DemoProjectID, ViewsQuery{Limit: 5, Offset: 10})
+	if err != nil || len(page.Views) != 2 || page.HasMore {
+		t.Fatalf("page %+v, %v", page, err)
+	}
+	n := 0
+	for row, err := range c.PageViewRows(context.Background(), mintlifytest.DemoProjectID, ViewsQuery{Limit: 5}) {
+		if err != nil || row.Path == "" {
+			t.Fatal(row, err)
+		}
+		n++
+	}
+	if n != 12 || fs.Requests(mintlifytest.RouteViews) != 4 {
+		t.Errorf("%d rows, %d requests", n, fs.Requests(mintlifytest.RouteViews))
+	}
+}
+
+func TestListAllSearches_followsCursorsToTheEnd(t *testing.T) {
+	for _, tt := range []struct{ terms, limit, max int }{{0, 0, 0}, {100, 0, 0}, {101, 0, 0}, {250, 30, 0}, {250, 0, 150}, {250, 0, 100}} {
+		fs, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{SearchTerms: tt.terms, Paths: 5}})
+		got, err := c.ListAllSearches(context.Background(), mintlifytest.DemoProjectID, SearchesQuery{Limit: tt.limit, MaxResults: tt.max})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := expected[wantSearches](t, fs, mintlifytest.RouteSearches, nil)
+		rows := want.Searches
+		if tt.max > 0 {
+			rows = rows[:tt.max]
+		}
+		wantPages := pages(len(rows), orLargest(tt.limit, MaxSearchesPageSize))
+		if diff := cmp.Diff(&Searches{TotalSearches: want.TotalSearches, Searches: rows, Pages: wantPages}, got); diff != "" {
+			t.Errorf("%+v (-want +got):\n%s", tt, diff)
+		}
+		if n := fs.Requests(mintlifytest.RouteSearches); n != wantPages {
+			t.Errorf("%+v: %d requests, want %d", tt, n, wantPages)
+		}
+	}
+}
+
+func TestListAllFeedback_keepsEveryVariantsFields(t *testing.T) {
+	fs, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Feedback: 420, Paths: 30}})
+	for _, q := range []FeedbackQuery{{}, {Source: FeedbackSourceContextual}, {Source: FeedbackSourceCodeSnippet, Statuses: []FeedbackStatus{"pending", "dismissed"}},
+		{DateFrom: "2026-10-01", DateTo: "2026-10-20", Limit: 25}, {MaxResults: 130}} {
+		fs.ResetCounters()
+		got, err := c.ListAllFeedback(context.Background(), mintlifytest.DemoProjectID, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := url.Values{"dateFrom": {q.DateFrom}, "dateTo": {q.DateTo}, "source": {string(q.Source)}}
+		if len(q.Statuses) > 0 {
+			v.Set("status", string(q.Statuses[0])+","+string(q.Statuses[1]))
+		}
+		want := expected[wantFeedback](t, fs, mintlifytest.RouteFeedback, v).Feedback
+		if q.MaxResults > 0 {
+			want = want[:q.MaxResults]
+		}
+		if diff := cmp.Diff(want, got.Feedback); diff != "" {
+			t.Errorf("%+v (-want +got):\n%s", q, diff)
+		}
+		if wantPages := pages(len(want), orLargest(q.Limit, MaxFeedbackPageSize)); got.Pages != wantPages || fs.Requests(mintlifytest.RouteFeedback) != wantPages {
+			t.Errorf("%+v: %d pages, %d requests, want %d", q, got.Pages, fs.Requests(mintlifytest.RouteFeedback), wantPages)
+		}
+	}
+	all, _ := c.ListAllFeedback(context.Background(), mintlifytest.DemoProjectID, FeedbackQuery{})
+	seen := map[FeedbackSource]bool{}
+	for _, f := range all.Feedback {
+		seen[f.Source] = true
+		switch f.Source {
+		case FeedbackSourceContextual:
+			if f.Helpful == nil || f.Code != nil {
+				t.Fatalf("contextual entry %+v", f)
+			}
+		case FeedbackSourceCodeSnippet:
+			if f.Code == nil || f.Helpful != nil {
+				t.Fatalf("code entry %+v", f)
+			}
+		default:
+			if f.Helpful != nil || f.Code != nil || f.Contact != nil {
+				t.Fatalf("%s entry %+v", f.Source, f)
+			}
+		}
+	}
+	if len(seen) != 4 {
+		t.Errorf("sources seen: %v", seen)
+	}
+}
+
+func TestGetFeedbackByPage_oneRequestAndHasMore(t *testing.T) {
+	fs, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Feedback: 2000, Paths: 150}})
+	got, err := c.GetFeedbackByPage(context.Background(), mintlifytest.DemoProjectID, FeedbackByPageQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := expected[wantByPage](t, fs, mintlifytest.RouteFeedbackByPage, nil).Feedback
+	if diff := cmp.Diff(want[:MaxFeedbackByPageSize], got.Pages); diff != "" || !got.HasMore {
+		t.Errorf("hasMore %v (-want +got):\n%s", got.HasMore, diff)
+	}
+	q, _ := url.ParseQuery(fs.RequestLog()[0].Query)
+	if fs.Requests(mintlifytest.RouteFeedbackByPage) != 1 || q.Get("limit") != "100" {
+		t.Errorf("%d requests, query %v", fs.Requests(mintlifytest.RouteFeedbackByPage), q)
+	}
+	small, err := c.GetFeedbackByPage(context.Background(), mintlifytest.DemoProjectID, FeedbackByPageQuery{Source: FeedbackSourceContextual, Limit: 3})
+	if err != nil || len(small.Pages) != 3 || !small.HasMore || small.Pages[0].Code != 0 || small.Pages[0].ThumbsUp+small.Pages[0].ThumbsDown != small.Pages[0].Total {
+		t.Errorf("contextual top 3: %+v, %v", small, err)
+	}
+	// A server that ignores limit is cut to it, and says there is more.
+	_, ts := newRecorder(t, jsonResponse(200, `{"feedback":[{"path":"/a","thumbsUp":1,"thumbsDown":0,"code":0,"total":1},{"path":"/b","thumbsUp":1,"thumbsDown":0,"code":0,"total":1}],"hasMore":false}`))
+	cut, err := newTestClient(t, ts.URL, nil).GetFeedbackByPage(context.Background(), "p", FeedbackByPageQuery{Limit: 1})
+	if err != nil || len(cut.Pages) != 1 || !cut.HasMore {
+		t.Errorf("cut: %+v, %v", cut, err)
+	}
+}
+
+func TestAssistant_conversationsThreadsAndCallers(t *testing.T) {
+	fs, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Conversations: 2500, Paths: 20}})
+	ctx := context.Background()
+	got, err := c.ListAllAssistantConversations(ctx, mintlifytest.DemoProjectID, AssistantQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := expected[wantConversations](t, fs, mintlifytest.RouteAssistant, nil).Conversations
+	absent := 0
+	for i := range want {
+		if want[i].ResponseType == "" {
+			want[i].ResponseType = "answer" // as the API documents
+			absent++
+		}
+	}
+	if diff := cmp.Diff(want, got.Conversations); diff != "" || got.Pages != 3 || fs.Requests(mintlifytest.RouteAssistant) != 3 {
+		t.Errorf("%d pages (-want +got):\n%s", got.Pages, diff)
+	}
+	if absent == 0 {
+		t.Error("the fake never leaves responseType out: the default is untested")
+	}
+	thread, err := c.GetAssistantThread(ctx, mintlifytest.DemoProjectID, got.Conversations[7].ID)
+	if err != nil || thread.ThreadID != got.Conversations[7].ID || len(thread.Messages) != 2 || thread.Messages[0].Content != got.Conversations[7].Query || thread.Messages[1].Role != "assistant" {
+		t.Fatalf("thread %+v, %v", thread, err)
+	}
+	if _, err := c.GetAssistantThread(ctx, mintlifytest.DemoProjectID, "01JD8X3Q6V3XK8M4Y2Z9T0B1CD"); !IsNotFound(err) {
+		t.Errorf("unknown thread: %v", err)
+	}
+	stats, err := c.GetAssistantCallerStats(ctx, mintlifytest.DemoProjectID, DateRange{DateFrom: "2026-10-01"})
+	if err != nil || stats.Total != stats.Web+stats.API+stats.Other || stats.Web <= stats.API || stats.Other == 0 {
+		t.Errorf("stats %+v, %v", stats, err)
+	}
+	if stats.Total >= int64(len(got.Conversations)) {
+		t.Errorf("a month's stats %d are not fewer than all %d conversations: the date filter does nothing", stats.Total, len(got.Conversations))
+	}
+	// Starting from a cursor reads what is after it.
+	first, _ := c.GetAssistantConversations(ctx, mintlifytest.DemoProjectID, AssistantQuery{Limit: 10})
+	rest, err := c.GetAssistantConversations(ctx, mintlifytest.DemoProjectID, AssistantQuery{Limit: 10, Cursor: *first.NextCursor})
+	if err != nil || rest.Conversations[0].ID != got.Conversations[10].ID {
+		t.Errorf("page after the cursor starts with %v, %v", rest, err)
+	}
+}
+
+func TestAssistantThread_answerForAnotherThreadIsRefused(t *testing.T) {
+	_, ts := newRecorder(t, jsonResponse(200, `{"threadId":"01JD8X3Q6V3XK8M4Y2Z9T0B1CE","createdAt":"x","messages":[]}`))
+	_, err := newTestClient(t, ts.URL, nil).GetAssistantThread(context.Background(), "p", "01JD8X3Q6V3XK8M4Y2Z9T0B1CD")
+	if !IsMalformedResponse(err) || !strings.Contains(err.Error(), `the answer is for thread "01JD8X3Q6V3XK8M4Y2Z9T0B1CE", not "01JD8X3Q6V3XK8M4Y2Z9T0B1CD"`) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// Every analytics input is checked before any request is sent.
+func TestAnalytics_validateBeforeSending(t *testing.T) {
+	fs, c, _ := newFake(t, mintlifytest.Config{})
+	ctx := context.Background()
+	p := mintlifytest.DemoProjectID
+	drain := func(seq func(func(*SearchesPage, error) bool)) error {
+		for _, err := range seq {
+			return err
+		}
+		return nil
+	}
+	for name, tt := range map[string]struct {
+		call func() error
+		want string
+	}{
+		"views limit":          {func() error { _, e := c.GetPageViews(ctx, p, ViewsQuery{Limit: 251}); return e }, `limit "251" must be between 1 and 250`},
+		"searches limit":       {func() error { _, e := c.ListAllSearches(ctx, p, SearchesQuery{Limit: 101}); return e }, `limit "101" must be between 1 and 100`},
+		"searches max results": {func() error { return drain(c.SearchPages(ctx, p, SearchesQuery{MaxResults: -1})) }, `maxResults "-1" must be 0 (no limit) or more`},
+		"searches dates": {func() error {
+			_, e := c.GetSearches(ctx, p, SearchesQuery{DateFrom: "2026-10-02", DateTo: "2026-10-01"})
+			return e
+		}, "must be before dateTo"},
+		"feedback source": {func() error { _, e := c.ListAllFeedback(ctx, p, FeedbackQuery{Source: "email"}); return e }, `source "email" must be one of code_snippet, contextual, agent, thumbs_only`},
+		"feedback status": {func() error {
+			_, e := c.GetFeedback(ctx, p, FeedbackQuery{Statuses: []FeedbackStatus{"pending", "open"}})
+			return e
+		}, `status "open" must be one of pending, in_progress, resolved, dismissed`},
+		"feedback limit":   {func() error { _, e := c.GetFeedback(ctx, p, FeedbackQuery{Limit: -1}); return e }, `limit "-1" must be between 1 and 100`},
+		"by-page limit":    {func() error { _, e := c.GetFeedbackByPage(ctx, p, FeedbackByPageQuery{Limit: 101}); return e }, `limit "101" must be between 1 and 100`},
+		"by-page source":   {func() error { _, e := c.GetFeedbackByPage(ctx, p, FeedbackByPageQuery{Source: "x"}); return e }, `source "x" must be one of`},
+		"by-page dates":    {func() error { _, e := c.GetFeedbackByPage(ctx, p, FeedbackByPageQuery{DateTo: "soon"}); return e }, `dateTo "soon" is not a date`},
+		"assistant limit":  {func() error { _, e := c.ListAllAssistantConversations(ctx, p, AssistantQuery{Limit: 1001}); return e }, `limit "1001" must be between 1 and 1000`},
+		"assistant cursor": {func() error { _, e := c.GetAssistantConversations(ctx, p, AssistantQuery{Cursor: "page-2"}); return e }, `cursor "page-2" must be a ULID`},
+		"assistant cursor 8": {func() error {
+			_, e := c.GetAssistantConversations(ctx, p, AssistantQuery{Cursor: "81JD8X3Q6V3XK8M4Y2Z9T0B1CD"})
+			return e
+		}, "must be a ULID"},
+		"assistant cursor U": {func() error {
+			_, e := c.GetAssistantConversations(ctx, p, AssistantQuery{Cursor: "01JD8X3Q6V3XK8M4Y2Z9T0B1CU"})
+			return e
+		}, "must be a ULID"},
+		"thread id":            {func() error { _, e := c.GetAssistantThread(ctx, p, "42"); return e }, `threadId "42" must be a ULID`},
+		"thread project":       {func() error { _, e := c.GetAssistantThread(ctx, "..", "01JD8X3Q6V3XK8M4Y2Z9T0B1CD"); return e }, `projectId ".." is not allowed`},
+		"caller stats dates":   {func() error { _, e := c.GetAssistantCallerStats(ctx, p, DateRange{DateFrom: "yesterday"}); return e }, `dateFrom "yesterday" is not a date`},
+		"caller stats project": {func() error { _, e := c.GetAssistantCallerStats(ctx, " ", DateRange{}); return e }, "projectId must not be empty"},
+		"views project":        {func() error { _, e := c.ListAllPageViews(ctx, "", ViewsQuery{}); return e }, "projectId must not be empty"},
+	} {
+		if err := tt.call(); !IsValidation(err) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: err = %v, want %q", name, err, tt.want)
+		}
+	}
+	if n := fs.TotalRequests(); n != 0 {
+		t.Errorf("%d requests sent for invalid input", n)
+	}
+	for _, ok := range []string{"01JD8X3Q6V3XK8M4Y2Z9T0B1CD", "7ZZZZZZZZZZZZZZZZZZZZZZZZZ", "01jd8x3q6v3xk8m4y2z9t0b1cd"} {
+		if err := validateULID("cursor", ok); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+}
+
+func TestAnalytics_sendsFiltersAsTheSpecNamesThem(t *testing.T) {
+	rec, ts := newRecorder(t,
+		jsonResponse(200, `{"feedback":[],"nextCursor":null,"hasMore":false}`),
+		jsonResponse(200, `{"feedback":[],"hasMore":false}`))
+	c := newTestClient(t, ts.URL, nil)
+	if _, err := c.GetFeedback(context.Background(), "acme docs", FeedbackQuery{DateFrom: "2026-10-01", Source: FeedbackSourceAgent,
+		Statuses: []FeedbackStatus{FeedbackStatusResolved, FeedbackStatusInProgress}, Limit: 7, Cursor: "abc"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.GetFeedbackByPage(context.Background(), "p", FeedbackByPageQuery{Source: FeedbackSourceThumbsOnly}); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{
+		"/v1/analytics/acme%20docs/feedback?cursor=abc&dateFrom=2026-10-01&limit=7&source=agent&status=resolved%2Cin_progress",
+		"/v1/analytics/p/feedback/by-page?limit=100&source=thumbs_only",
+	} {
+		if got := rec.requests[i].URL.EscapedPath() + "?" + rec.requests[i].URL.RawQuery; got != want {
+			t.Errorf("request %d = %s, want %s", i, got, want)
+		}
+	}
+}
+
+// A page's counts are JSON numbers: whole values in any notation decode,
+// anything else is an error naming the field, never a silent truncation.
+func TestDecode_countsAndRequiredFields(t *testing.T) {
+	ok := map[string]VisitorsPage{
+		`{"totals":{"human":10.0,"ai":1e3,"total":1.0E1},"visitors":[{"path":"/a","human":2,"ai":0,"total":2.00}],"hasMore":false}`: {
+			Totals: VisitorCounts{10, 1000, 10}, Visitors: []PathVisitors{{"/a", 2, 0, 2}}},
+		`{"totals":{"human":0,"ai":0,"total":0},"visitors":[],"hasMore":true,"extra":{"x":1}}`: {Visitors: []PathVisitors{}, HasMore: true},
+		`{"totals":{"human":9007199254740993,"ai":0,"total":1},"visitors":[],"hasMore":false}`: {Totals: VisitorCounts{9007199254740993, 0, 1}, Visitors: []PathVisitors{}},
+	}
+	for body, want := range ok {
+		var got VisitorsPage
+		if err := json.Unmarshal([]byte(body), &got); err != nil {
+			t.Errorf("%s: %v", body, err)
+		} else if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", body, diff)
+		}
+	}
+	const good = `{"path":"/a","human":1,"ai":1,"total":1}`
+	bad := map[string]string{
+		`{"totals":{"human":10.5,"ai":0,"total":0},"visitors":[],"hasMore":false}`:                                        "totals.human: 10.5 is not a whole number",
+		`{"totals":{"human":0,"ai":-1,"total":0},"visitors":[],"hasMore":false}`:                                          "totals.ai: -1 is negative",
+		`{"totals":{"human":0,"ai":-1e2,"total":0},"visitors":[],"hasMore":false}`:                                        "totals.ai: -1e2 is negative",
+		`{"totals":{"human":0,"ai":0,"total":1e40},"visitors":[],"hasMore":false}`:                                        "totals.total: 1e40 is out of range",
+		`{"totals":{"human":0,"ai":0},"visitors":[],"hasMore":false}`:                                                     "totals.total: missing",
+		`{"totals":{"human":0,"ai":0,"total":null},"visitors":[],"hasMore":false}`:                                        "totals.total: missing",
+		`{"visitors":[],"hasMore":false}`:                                                                                 "totals: missing",
+		`{"totals":{"human":0,"ai":0,"total":0},"hasMore":false}`:                                                         "visitors: missing",
+		`{"totals":{"human":0,"ai":0,"total":0},"visitors":[]}`:                                                           "hasMore: missing",
+		`{"totals":{"human":0,"ai":0,"total":0},"visitors":[` + good + `,{"human":1,"ai":1,"total":1}],"hasMore":false}`:  "visitors[1].path: missing",
+		`{"totals":{"human":0,"ai":0,"total":0},"visitors":[{"path":"/a","human":1,"ai":1}],"hasMore":false}`:             "visitors[0].total: missing",
+		`{"totals":{"human":0,"ai":0,"total":0},"visitors":[{"path":"/a","human":1,"ai":-4,"total":1}],"hasMore":false}`:  "visitors[0].ai: -4 is negative",
+		`{"totals":{"human":0,"ai":0,"total":0},"visitors":[{"path":"/a","human":"1","ai":1,"total":1}],"hasMore":false}`: `visitors[].human: want a number, got string`,
+		`{"totals":"none","visitors":[],"hasMore":false}`:                                                                 "totals: want an object, got a string",
+		`{"totals":{"human":0,"ai":0,"total":0},"visitors":{},"hasMore":false}`:                                           "visitors: want a list, got object",
+		`{"totals":{"human":0,"ai":0,"total":0},"visitors":[],"hasMore":"no"}`:                                            "hasMore: want true or false, got a string",
+		`null`: "answer: want an object, got null",
+	}
+	for body, want := range bad {
+		var got VisitorsPage
+		err := json.Unmarshal([]byte(body), &got)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want %q", body, err, want)
+		}
+	}
+	for body, want := range map[string]string{
+		`{"searches":[{"searchQuery":"x","hits":1.5,"ctr":0.1,"topClickedPage":null,"lastSearchedAt":"t"}],"totalSearches":1,"nextCursor":null}`: "searches[0].hits: 1.5 is not a whole number",
+		`{"searches":[{"searchQuery":"x","hits":1,"ctr":-0.1,"topClickedPage":null,"lastSearchedAt":"t"}],"totalSearches":1,"nextCursor":null}`:  "searches[0].ctr: -0.1 is negative",
+		`{"searches":[{"hits":1,"ctr":0,"topClickedPage":null,"lastSearchedAt":"t"}],"totalSearches":1,"nextCursor":null}`:                       "searches[0].searchQuery: missing",
+		`{"searches":[],"nextCursor":null}`: "totalSearches: missing",
+	} {
+		var got SearchesPage
+		if err := json.Unmarshal([]byte(body), &got); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want %q", body, err, want)
+		}
+	}
+	for body, want := range map[string]string{
+		`{"feedback":[{"id":"a","path":"/","comment":null,"createdAt":null,"status":"pending"}],"nextCursor":null,"hasMore":false}`: "feedback[0].source: missing",
+		`{"feedback":[{"id":"a","path":"/","source":"agent"}],"nextCursor":null,"hasMore":false}`:                                   "feedback[0].status: missing",
+		`{"feedback":[{"path":"/","source":"agent","status":"pending"}],"nextCursor":null,"hasMore":false}`:                         "feedback[0].id: missing",
+	} {
+		var got FeedbackPage
+		if err := json.Unmarshal([]byte(body), &got); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want %q", body, err, want)
+		}
+	}
+	for body, want := range map[string]string{
+		`{"web":1,"api":2,"other":3}`:              "total: missing",
+		`{"web":1.25,"api":2,"other":3,"total":6}`: "web: 1.25 is not a whole number",
+	} {
+		var got CallerStats
+		if err := json.Unmarshal([]byte(body), &got); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want %q", body, err, want)
+		}
+	}
+	var conv AssistantPage
+	if err := json.Unmarshal([]byte(`{"conversations":[{"id":"a","timestamp":"t","query":"q","response":"r","resolutionStatus":"answered","queryCategory":null,"pageUrl":null}],"nextCursor":null,"hasMore":false}`), &conv); err == nil || !strings.Contains(err.Error(), "conversations[0].sources: missing") {
+		t.Errorf("conversation without sources: %v", err)
+	}
+}
+
+func TestDecode_malformedPageIsAnErrorOfTheRead(t *testing.T) {
+	rec, ts := newRecorder(t, jsonResponse(200, `{"totals":{"human":1,"ai":0,"total":1},"visitors":[{"path":"/a","human":-1,"ai":0,"total":1}],"hasMore":true}`))
+	_, err := newTestClient(t, ts.URL, nil).ListAllUniqueVisitors(context.Background(), "p", VisitorsQuery{})
+	if !IsMalformedResponse(err) || !strings.Contains(err.Error(), "getting unique visitors: malformed response to GET /v1/analytics/p/visitors: visitors[0].human: -1 is negative") || rec.count() != 1 {
+		t.Fatalf("err = %v after %d requests", err, rec.count())
+	}
+}
+
+func TestPaging_cursorGuards(t *testing.T) {
+	page := func(ids []string, next string, more bool) http.HandlerFunc {
+		rows := make([]string, len(ids))
+		for i, id := range ids {
+			rows[i] = fmt.Sprintf(`{"id":%q,"path":"/","comment":null,"createdAt":null,"source":"agent","status":"pending"}`, id)
+		}
+		cursor := "null"
+		if next != "" {
+			cursor = `"` + next + `"`
+		}
+		return jsonResponse(200, fmt.Sprintf(`{"feedback":[%s],"nextCursor":%s,"hasMore":%v}`, strings.Join(rows, ","), cursor, more))
+	}
+	for name, tt := range map[string]struct {
+		responses    []http.HandlerFunc
+		want         string
+		wantRequests int
+	}{
+		"cursor repeated": {[]http.HandlerFunc{page([]string{"a"}, "c1", true), page([]string{"b"}, "c1", true)},
+			`getting feedback: the page at cursor "c1" gives cursor "c1" again: the server is not advancing; stopping rather than loop`, 2},
+		"more without a cursor": {[]http.HandlerFunc{page([]string{"a"}, "", true)}, "the first page says there is more but gives no cursor to it", 1},
+		"row repeated": {[]http.HandlerFunc{page([]string{"a", "b"}, "c1", true), page([]string{"c", "a"}, "c2", true)},
+			`the page at cursor "c1" repeats id "a" from an earlier page`, 2},
+		"empty with more":             {[]http.HandlerFunc{page(nil, "c1", true)}, "the first page is empty but says there is more", 1},
+		"the start cursor comes back": {[]http.HandlerFunc{page([]string{"a"}, "start", true)}, `gives cursor "start" again`, 1},
+	} {
+		t.Run(name, func(t *testing.T) {
+			rec, ts := newRecorder(t, tt.responses...)
+			_, err := newTestClient(t, ts.URL, nil).ListAllFeedback(context.Background(), "p", FeedbackQuery{Cursor: "start"})
+			if err == nil || !strings.Contains(err.Error(), tt.want) || rec.count() != tt.wantRequests {
+				t.Fatalf("err = %v after %d requests", err, rec.count())
+			}
+		})
+	}
+	// hasMore false ends the read even when a cursor is given.
+	rec, ts := newRecorder(t, page([]string{"a"}, "c1", false), page([]string{"b"}, "", false))
+	got, err := newTestClient(t, ts.URL, nil).ListAllFeedback(context.Background(), "p", FeedbackQuery{})
+	if err != nil || len(got.Feedback) != 1 || rec.count() != 1 {
+		t.Fatalf("%+v, %v, %d requests", got, err, rec.count())
+	}
+}
+
+// A server that keeps saying there is more, with new rows each time, is
+// stopped at the cap on requests per read.
+func TestPaging_capOnRequestsPerRead(t *testing.T) {
+	n := 0
+	rec, ts := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		n++
+		jsonResponse(200, visitorsPageJSON(true, fmt.Sprintf("/p%d", n)))(w, r)
+	})
+	c := newTestClient(t, ts.URL, nil, WithMaxPagesPerRead(5))
+	_, err := c.ListAllUniqueVisitors(context.Background(), "p", VisitorsQuery{})
+	if err == nil || !strings.Contains(err.Error(), "stopped after 5 requests in one read") || rec.count() != 5 {
+		t.Fatalf("err = %v after %d requests", err, rec.count())
+	}
+	if _, err := NewClient("mint_x", WithMaxPagesPerRead(0)); err == nil {
+		t.Error("a cap of 0 accepted")
+	}
+	// 100,000 paths at the largest page fit well inside the default cap.
+	if 100000/MaxPageSize > DefaultMaxPagesPerRead/2 {
+		t.Errorf("the default cap %d is too close to a 100,000-path read", DefaultMaxPagesPerRead)
+	}
+}
+
+func TestDecode_analyticsStringsNeverHoldTheKey(t *testing.T) {
+	key := mintlifytest.DemoAPIKey
+	_, ts := newRecorder(t, jsonResponse(200, visitorsPageJSON(false, "/"+key, "/docs")))
+	got, err := newTestClient(t, ts.URL, nil).ListAllUniqueVisitors(context.Background(), "p", VisitorsQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Visitors[0].Path != "/[REDACTED]" || got.Visitors[1].Path != "/docs" {
+		t.Errorf("paths %+v", got.Visitors)
+	}
+	_, ts = newRecorder(t, jsonResponse(200, `{"feedback":[{"id":"a","path":"/","comment":"my key is `+key+`","createdAt":null,"source":"contextual","status":"pending","helpful":true,"contact":"`+key+`"}],"nextCursor":null,"hasMore":false}`))
+	fb, err := newTestClient(t, ts.URL, nil).ListAllFeedback(context.Background(), "p", FeedbackQuery{})
+	if err != nil || *fb.Feedback[0].Comment != "my key is [REDACTED]" || *fb.Feedback[0].Contact != "[REDACTED]" {
+		t.Errorf("feedback %+v, %v", fb, err)
+	}
+}

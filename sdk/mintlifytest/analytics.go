@@ -1,0 +1,511 @@
+package mintlifytest
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Dataset describes a project's deterministic analytics: the same
+// configuration always serves the same numbers, so tests can compare what a
+// client read with Data row by row.
+type Dataset struct {
+	// Paths is how many documentation pages the site has. Every page has
+	// human visitors every day, so a range covering a day of data lists
+	// every path in the visitors and views exports.
+	Paths int
+	// The data covers Days days (0: 90) ending, exclusive, at End (zero:
+	// 2026-11-01 UTC). Outside them, every count is zero.
+	Days int
+	End  time.Time
+	// Seed varies the numbers.
+	Seed uint64
+	// SearchTerms is how many distinct search terms were used; Feedback
+	// how many feedback entries and Conversations how many assistant
+	// conversations arrived, spread over the days.
+	SearchTerms   int
+	Feedback      int
+	Conversations int
+}
+
+// DefaultDataEnd is the end (exclusive) of a Dataset whose End is zero.
+var DefaultDataEnd = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+
+// dataset is a project's analytics, generated from its Dataset on demand
+// and cached per query.
+type dataset struct {
+	cfg   Dataset
+	start time.Time // first day
+	paths []string
+
+	once          sync.Once // builds the entries below on first use
+	feedback      []feedbackEntry
+	conversations []conversation
+
+	mu    sync.Mutex
+	cache map[string]any // results by endpoint and query
+}
+
+func newDataset(cfg Dataset) *dataset {
+	if cfg.Days <= 0 {
+		cfg.Days = 90
+	}
+	if cfg.End.IsZero() {
+		cfg.End = DefaultDataEnd
+	}
+	cfg.End = cfg.End.UTC().Truncate(24 * time.Hour)
+	d := &dataset{cfg: cfg, start: cfg.End.AddDate(0, 0, -cfg.Days), cache: map[string]any{}}
+	sections := []string{"docs", "api-reference", "guides", "changelog", "integrations", "quickstart"}
+	d.paths = make([]string, cfg.Paths)
+	for i := range d.paths {
+		if i == 0 {
+			d.paths[i] = "/"
+			continue
+		}
+		d.paths[i] = fmt.Sprintf("/%s/page-%d", sections[i%len(sections)], i)
+	}
+	return d
+}
+
+// cached returns the result of build for key, computing it once.
+func cached[T any](d *dataset, key string, build func() T) T {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if r, ok := d.cache[key].(T); ok {
+		return r
+	}
+	r := build()
+	if len(d.cache) > 64 {
+		clear(d.cache)
+	}
+	d.cache[key] = r
+	return r
+}
+
+// splitmix64 makes the data deterministic without storing it.
+func splitmix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// rnd is a deterministic draw for the named stream and index.
+func (d *dataset) rnd(stream, i uint64) uint64 {
+	return splitmix64(d.cfg.Seed ^ stream<<56 ^ i)
+}
+
+// span is a range of instants [from, to) a query selects.
+type span struct{ from, to time.Time }
+
+func (s span) contains(t time.Time) bool { return !t.Before(s.from) && t.Before(s.to) }
+
+// days is the span as data-set day indexes [first, end): the days that
+// start within it.
+func (d *dataset) days(s span) (first, end int) {
+	idx := func(t time.Time) int { return int(math.Ceil(t.Sub(d.start).Hours() / 24)) }
+	first, end = max(idx(s.from), 0), min(idx(s.to), d.cfg.Days)
+	return first, max(end, first)
+}
+
+// dayStart is when day i begins.
+func (d *dataset) dayStart(i int) time.Time { return d.start.AddDate(0, 0, i) }
+
+// The date forms the API documents: YYYY-MM-DD or an ISO 8601 date-time,
+// with a zone (Z, ±hh:mm, ±hhmm, ±hh) or without one (read as UTC).
+var dateLayouts = []string{
+	"2006-01-02",
+	"2006-01-02T15:04:05.999999999Z07:00", "2006-01-02T15:04:05.999999999Z0700", "2006-01-02T15:04:05.999999999Z07", "2006-01-02T15:04:05.999999999",
+	"2006-01-02T15:04Z07:00", "2006-01-02T15:04Z0700", "2006-01-02T15:04Z07", "2006-01-02T15:04",
+}
+
+func parseDateParam(s string) (time.Time, bool) {
+	for _, layout := range dateLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// params reads an analytics query string, collecting what is wrong with it
+// in the API's words (a 400 lists them all).
+type params struct {
+	q        url.Values
+	problems []string
+}
+
+func (p *params) fail(format string, args ...any) {
+	p.problems = append(p.problems, fmt.Sprintf(format, args...))
+}
+
+// span reads dateFrom and dateTo; unset bounds leave the whole data set.
+func (p *params) span(d *dataset) span {
+	s := span{from: d.start, to: d.cfg.End}
+	var set [2]bool
+	for i, name := range []string{"dateFrom", "dateTo"} {
+		v := p.q.Get(name)
+		if v == "" {
+			continue
+		}
+		t, ok := parseDateParam(v)
+		if !ok {
+			p.fail("%s: Invalid date, expected YYYY-MM-DD or ISO 8601", name)
+			continue
+		}
+		set[i] = true
+		if i == 0 {
+			s.from = t
+		} else {
+			s.to = t
+		}
+	}
+	if set[0] && set[1] && !s.from.Before(s.to) {
+		p.fail("dateFrom: must be before dateTo")
+	}
+	return s
+}
+
+// number reads an optional numeric parameter within [lo, hi]; integer
+// parameters refuse fractions. The API types most limits as "number": a
+// whole value written 10.0 is accepted.
+func (p *params) number(name string, lo, hi, def int, integer bool) int {
+	v := p.q.Get(name)
+	if v == "" {
+		return def
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	switch {
+	case err != nil || math.IsNaN(f) || math.IsInf(f, 0):
+		p.fail("%s: Expected number, received string", name)
+	case f != math.Trunc(f) && integer:
+		p.fail("%s: Expected integer, received float", name)
+	case f != math.Trunc(f):
+		p.fail("%s: Number must be a whole number", name)
+	case f < float64(lo):
+		p.fail("%s: Number must be greater than or equal to %d", name, lo)
+	case f > float64(hi):
+		p.fail("%s: Number must be less than or equal to %d", name, hi)
+	default:
+		return int(f)
+	}
+	return def
+}
+
+// oneOf reads an optional parameter that must be one of allowed.
+func (p *params) oneOf(name string, allowed ...string) string {
+	v := p.q.Get(name)
+	if v != "" && !contains(allowed, v) {
+		p.fail("%s: Invalid enum value. Expected '%s', received '%s'", name, strings.Join(allowed, "' | '"), v)
+		return ""
+	}
+	return v
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// analyticsHandler serves one analytics endpoint: it takes one call from
+// the organization's hourly budget (shared by every analytics endpoint),
+// reads the query, and answers 400 with every problem, or serve's answer.
+type analyticsHandler func(p *params, d *dataset) (status int, body any)
+
+func (s *Fake) analytics(serve analyticsHandler) authedHandler {
+	return func(w http.ResponseWriter, r *http.Request, org string, pr *project) {
+		calls := s.orgCalls[org]
+		wait, ok := s.takeBudget(&calls, s.analyticsBudget)
+		s.orgCalls[org] = calls
+		if !ok {
+			writeRateLimited(w, wait, s.analyticsBudget)
+			return
+		}
+		p := &params{q: r.URL.Query()}
+		p.q.Set(pathParam, r.PathValue("threadId"))
+		status, body := serve(p, pr.data)
+		if len(p.problems) > 0 {
+			writeError(w, http.StatusBadRequest, "Invalid query parameters", p.problems...)
+			return
+		}
+		if e, ok := body.(apiError); ok {
+			writeError(w, status, e.msg, e.details...)
+			return
+		}
+		writeJSON(w, status, body)
+	}
+}
+
+// pathParam carries a path parameter (the thread id) to a handler.
+const pathParam = "\x00path"
+
+// apiError is an error answer a handler chose.
+type apiError struct {
+	msg     string
+	details []string
+}
+
+// Data returns everything an analytics endpoint holds for a project and a
+// query (dates and filters; paging parameters are ignored), as one answer
+// in the endpoint's own JSON shape with every row in the order the
+// endpoint serves them, and no "more" to follow. route is a Route
+// constant; for RouteAssistantThread, query holds "threadId". Tests
+// compare what a client read, page after page, with it. It does not count
+// as a request or spend the rate limit.
+func (s *Fake) Data(projectID, route string, query url.Values) (json.RawMessage, error) {
+	s.mu.Lock()
+	p := s.projects[projectID]
+	s.mu.Unlock()
+	if p == nil {
+		return nil, fmt.Errorf("no project %q", projectID)
+	}
+	export := exports[route]
+	if export == nil {
+		return nil, fmt.Errorf("route %q is not an analytics export", route)
+	}
+	q := url.Values{}
+	for k, v := range query {
+		if k != "limit" && k != "offset" && k != "cursor" {
+			q[k] = v
+		}
+	}
+	if route == RouteAssistantThread {
+		q.Set(pathParam, query.Get("threadId"))
+	}
+	prm := &params{q: q}
+	body := export(prm, p.data)
+	if len(prm.problems) > 0 {
+		return nil, fmt.Errorf("%s", strings.Join(prm.problems, "; "))
+	}
+	if e, ok := body.(apiError); ok {
+		return nil, fmt.Errorf("%s", e.msg)
+	}
+	return json.Marshal(body)
+}
+
+// exports are the whole answers Data gives, by route.
+var exports = map[string]func(*params, *dataset) any{
+	RouteVisitors: func(p *params, d *dataset) any {
+		r := d.visitors(p.span(d))
+		return pathCountsPage{Totals: r.totals, list: "visitors", Rows: r.rows}
+	},
+	RouteViews: func(p *params, d *dataset) any {
+		r := d.views(p.span(d))
+		return pathCountsPage{Totals: r.totals, list: "views", Rows: r.rows}
+	},
+	RouteSearches: func(p *params, d *dataset) any {
+		r := d.searches(p.span(d))
+		return searchesPage{Searches: r.terms, TotalSearches: r.total}
+	},
+	RouteFeedback: func(p *params, d *dataset) any {
+		return feedbackPage{Feedback: d.filterFeedback(p.feedbackFilter(d))}
+	},
+	RouteFeedbackByPage: func(p *params, d *dataset) any {
+		return byPagePage{Feedback: d.feedbackByPage(p.feedbackFilter(d))}
+	},
+	RouteAssistant: func(p *params, d *dataset) any {
+		return conversationsPage{Conversations: d.filterConversations(p.span(d))}
+	},
+	RouteAssistantThread: func(p *params, d *dataset) any { _, body := d.thread(p); return body },
+	RouteCallerStats:     func(p *params, d *dataset) any { return d.callerStats(p.span(d)) },
+}
+
+// Counts is the wire shape of site-wide totals: unique visitors (deduplicated
+// across human and AI, so Total is not Human + AI) or view events (Total is
+// their sum).
+type Counts struct {
+	Human int64 `json:"human"`
+	AI    int64 `json:"ai"`
+	Total int64 `json:"total"`
+}
+
+// VisitorCounts is the old name of Counts.
+type VisitorCounts = Counts
+
+// PathRow is one path's counts, as the visitors and views exports send it.
+type PathRow struct {
+	Path  string `json:"path"`
+	Human int64  `json:"human"`
+	AI    int64  `json:"ai"`
+	Total int64  `json:"total"`
+}
+
+// VisitorRow is the old name of PathRow.
+type VisitorRow = PathRow
+
+type pathResult struct {
+	totals Counts
+	rows   []PathRow
+}
+
+// pathCountsPage is the wire shape of both exports: totals, the rows
+// under the export's own list name, and hasMore.
+type pathCountsPage struct {
+	Totals  Counts
+	list    string // "visitors" or "views"
+	Rows    []PathRow
+	HasMore bool
+}
+
+// MarshalJSON writes the rows under the page's list name, [] when empty.
+func (pg pathCountsPage) MarshalJSON() ([]byte, error) {
+	rows := pg.Rows
+	if rows == nil {
+		rows = []PathRow{}
+	}
+	return json.Marshal(map[string]any{"totals": pg.Totals, pg.list: rows, "hasMore": pg.HasMore})
+}
+
+// day returns path i's unique visitors on day d: human, ai, and visitors
+// who were both. Popular paths come first in the data set (a long tail
+// after them).
+func (d *dataset) day(i, day uint64) (h, a, both int64) {
+	pop := uint64(1 + 3000/math.Pow(float64(i+1), 0.75))
+	x := splitmix64(d.cfg.Seed ^ i<<20 ^ day)
+	h = int64(1 + x%pop)               //nolint:gosec // at most 3001
+	a = int64((x >> 21) % (pop/3 + 1)) //nolint:gosec // at most 1001
+	both = min(h, a) * int64((x>>42)%40) / 100
+	return h, a, both
+}
+
+// visitors computes (once per range) the rows of the days in s, ordered
+// by total visitors, most first, then by path: a stable order.
+func (d *dataset) visitors(s span) pathResult {
+	from, to := d.days(s)
+	return cached(d, fmt.Sprintf("visitors %d %d", from, to), func() pathResult {
+		var r pathResult
+		var sumH, sumA, sumBoth int64
+		if to > from {
+			r.rows = make([]PathRow, len(d.paths))
+			for i, path := range d.paths {
+				row := PathRow{Path: path}
+				for day := from; day < to; day++ {
+					h, a, both := d.day(uint64(i), uint64(day)) //nolint:gosec // both are non-negative indexes
+					row.Human += h
+					row.AI += a
+					row.Total += h + a - both
+					sumBoth += both
+				}
+				sumH += row.Human
+				sumA += row.AI
+				r.rows[i] = row
+			}
+		}
+		sortPathRows(r.rows)
+		// Site-wide uniques are fewer than the sum over pages: one visitor
+		// reads several pages. And total is deduplicated across human and AI.
+		r.totals.Human = sumH * 6 / 10
+		r.totals.AI = sumA * 7 / 10
+		r.totals.Total = r.totals.Human + r.totals.AI - sumBoth*6/10
+		return r
+	})
+}
+
+// views computes content view events: each visitor of a day views the
+// page one to three times. Events add up: totals are sums.
+func (d *dataset) views(s span) pathResult {
+	from, to := d.days(s)
+	return cached(d, fmt.Sprintf("views %d %d", from, to), func() pathResult {
+		var r pathResult
+		if to > from {
+			r.rows = make([]PathRow, len(d.paths))
+			for i, path := range d.paths {
+				row := PathRow{Path: path}
+				for day := from; day < to; day++ {
+					h, a, _ := d.day(uint64(i), uint64(day)) //nolint:gosec // non-negative indexes
+					x := d.rnd(2, uint64(i)<<20^uint64(day)) //nolint:gosec // non-negative indexes
+					row.Human += h * int64(1+x%3)            //nolint:gosec // below 3
+					row.AI += a * int64(1+(x>>8)%2)          //nolint:gosec // below 2
+				}
+				row.Total = row.Human + row.AI
+				r.totals.Human += row.Human
+				r.totals.AI += row.AI
+				r.rows[i] = row
+			}
+		}
+		r.totals.Total = r.totals.Human + r.totals.AI
+		sortPathRows(r.rows)
+		return r
+	})
+}
+
+func sortPathRows(rows []PathRow) {
+	sort.SliceStable(rows, func(x, y int) bool {
+		if rows[x].Total != rows[y].Total {
+			return rows[x].Total > rows[y].Total
+		}
+		return rows[x].Path < rows[y].Path
+	})
+}
+
+// offsetPage serves rows[offset:offset+limit] of an offset-paged export.
+func offsetPage(p *params, maxLimit int) (limit, offset int) {
+	limit = p.number("limit", 1, maxLimit, 50, true)
+	offset = p.number("offset", 0, math.MaxInt32, 0, true)
+	return limit, offset
+}
+
+func pageOf[T any](rows []T, offset, limit int) (page []T, hasMore bool) {
+	page = []T{}
+	if offset < len(rows) {
+		end := min(offset+limit, len(rows))
+		page, hasMore = rows[offset:end], end < len(rows)
+	}
+	return page, hasMore
+}
+
+func (s *Fake) serveVisitors(p *params, d *dataset) (int, any) {
+	limit, offset := offsetPage(p, 250)
+	r := d.visitors(p.span(d))
+	page, more := pageOf(r.rows, offset, limit)
+	return http.StatusOK, pathCountsPage{Totals: r.totals, list: "visitors", Rows: page, HasMore: more}
+}
+
+func (s *Fake) serveViews(p *params, d *dataset) (int, any) {
+	limit, offset := offsetPage(p, 250)
+	r := d.views(p.span(d))
+	page, more := pageOf(r.rows, offset, limit)
+	return http.StatusOK, pathCountsPage{Totals: r.totals, list: "views", Rows: page, HasMore: more}
+}
+
+// VisitorsData returns what the server holds for a project and range (dates
+// as the API takes them, "" for unset), in the order it serves rows.
+func (s *Fake) VisitorsData(projectID, dateFrom, dateTo string) (Counts, []PathRow, error) {
+	return s.pathData(projectID, RouteVisitors, dateFrom, dateTo)
+}
+
+// ViewsData returns the page-view export for a project and range, as
+// VisitorsData does for visitors.
+func (s *Fake) ViewsData(projectID, dateFrom, dateTo string) (Counts, []PathRow, error) {
+	return s.pathData(projectID, RouteViews, dateFrom, dateTo)
+}
+
+func (s *Fake) pathData(projectID, route, dateFrom, dateTo string) (Counts, []PathRow, error) {
+	s.mu.Lock()
+	p := s.projects[projectID]
+	s.mu.Unlock()
+	if p == nil {
+		return Counts{}, nil, fmt.Errorf("no project %q", projectID)
+	}
+	prm := &params{q: url.Values{"dateFrom": {dateFrom}, "dateTo": {dateTo}}}
+	sp := prm.span(p.data)
+	if len(prm.problems) > 0 {
+		return Counts{}, nil, fmt.Errorf("%s", strings.Join(prm.problems, "; "))
+	}
+	r := p.data.visitors(sp)
+	if route == RouteViews {
+		r = p.data.views(sp)
+	}
+	return r.totals, append([]PathRow(nil), r.rows...), nil
+}
