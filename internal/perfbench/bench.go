@@ -347,7 +347,7 @@ type soakResult struct {
 func (b *bench) soak(applies, jobs, paths int) (*soakResult, error) {
 	f, err := startFake(mintlifytest.Config{
 		DefaultJob:      mintlifytest.JobScript{ActiveFor: time.Second, Outcome: mintlifytest.OutcomeCompleted},
-		Analytics: mintlifytest.Dataset{Paths: paths, Seed: 7},
+		Analytics:       mintlifytest.Dataset{Paths: paths, Seed: 7},
 		JobBudget:       -1,
 		AnalyticsBudget: -1,
 	})

@@ -45,7 +45,7 @@ func run(addr string, paths int, jobTime time.Duration, envFile string) error {
 	}
 	srv := mintlifytest.New(mintlifytest.Config{
 		DefaultJob: mintlifytest.JobScript{ActiveFor: jobTime, Outcome: mintlifytest.OutcomeCompleted},
-		Analytics: mintlifytest.Dataset{Paths: paths, Seed: 42},
+		Analytics:  mintlifytest.Dataset{Paths: paths, Seed: 42},
 	})
 	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", addr)
 	if err != nil {
