@@ -72,10 +72,43 @@ func analyticsQuery(from, to string) url.Values {
 	return q
 }
 
-// getAnalytics sends one analytics GET and decodes its answer into out.
-func (c *Client) getAnalytics(ctx context.Context, what, escPath string, query url.Values, out any) error {
-	if err := c.do(ctx, http.MethodGet, escPath, query, nil, out); err != nil {
-		return fmt.Errorf("getting %s: %w", what, err)
+// getAnalytics sends one analytics GET, through the cache when the client
+// has one, and decodes its answer into out.
+func (c *Client) getAnalytics(ctx context.Context, what, escPath string, query url.Values, out any) (CacheStatus, error) {
+	var status CacheStatus
+	var err error
+	if c.cache != nil {
+		status, err = c.getCached(ctx, escPath, query, out)
+	} else {
+		err = c.do(ctx, http.MethodGet, escPath, query, nil, out)
 	}
-	return nil
+	if err != nil {
+		return status, fmt.Errorf("getting %s: %w", what, err)
+	}
+	return status, nil
 }
+
+// cacheNoter is an analytics answer that records where it came from.
+type cacheNoter interface{ noteCache(CacheStatus) }
+
+// fetchInto reads one analytics answer into a new P; nil on error.
+func fetchInto[P any](ctx context.Context, c *Client, what, escPath string, query url.Values) (*P, error) {
+	page := new(P)
+	status, err := c.getAnalytics(ctx, what, escPath, query, page)
+	if err != nil {
+		return nil, err
+	}
+	if n, ok := any(page).(cacheNoter); ok {
+		n.noteCache(status)
+	}
+	return page, nil
+}
+
+func (pg *VisitorsPage) noteCache(s CacheStatus)   { pg.Cache = s }
+func (pg *ViewsPage) noteCache(s CacheStatus)      { pg.Cache = s }
+func (pg *SearchesPage) noteCache(s CacheStatus)   { pg.Cache = s }
+func (pg *FeedbackPage) noteCache(s CacheStatus)   { pg.Cache = s }
+func (fb *FeedbackByPage) noteCache(s CacheStatus) { fb.Cache = s }
+func (pg *AssistantPage) noteCache(s CacheStatus)  { pg.Cache = s }
+func (t *AssistantThread) noteCache(s CacheStatus) { t.Cache = s }
+func (cs *CallerStats) noteCache(s CacheStatus)    { cs.Cache = s }

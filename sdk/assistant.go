@@ -81,12 +81,16 @@ type AssistantPage struct {
 	Conversations []Conversation `json:"conversations"`
 	NextCursor    *string        `json:"nextCursor"`
 	HasMore       bool           `json:"hasMore"`
+	// Cache says whether the page came from the client's cache.
+	Cache CacheStatus `json:"-"`
 }
 
 // AssistantConversations is every conversation read.
 type AssistantConversations struct {
 	Conversations []Conversation
 	Pages         int
+	// Cache combines the pages' cache statuses.
+	Cache CacheStatus
 }
 
 type rawConversation struct {
@@ -175,11 +179,12 @@ func (c *Client) AssistantConversationRows(ctx context.Context, projectID string
 
 // ListAllAssistantConversations reads every page (or up to q.MaxResults).
 func (c *Client) ListAllAssistantConversations(ctx context.Context, projectID string, q AssistantQuery) (*AssistantConversations, error) {
-	rows, pages, err := collect(c.AssistantConversationPages(ctx, projectID, q), func(p *AssistantPage) []Conversation { return p.Conversations }, nil)
+	all, err := collect(c.AssistantConversationPages(ctx, projectID, q), func(p *AssistantPage) []Conversation { return p.Conversations },
+		func(p *AssistantPage) CacheStatus { return p.Cache }, nil)
 	if err != nil {
 		return nil, err
 	}
-	return &AssistantConversations{Conversations: rows, Pages: pages}, nil
+	return &AssistantConversations{Conversations: all.rows, Pages: all.pages, Cache: all.cache}, nil
 }
 
 // ThreadMessage is one message of an assistant thread.
@@ -196,6 +201,8 @@ type AssistantThread struct {
 	ThreadID  string          `json:"threadId"`
 	CreatedAt string          `json:"createdAt"`
 	Messages  []ThreadMessage `json:"messages"`
+	// Cache says whether the answer came from the client's cache.
+	Cache CacheStatus `json:"-"`
 }
 
 type rawThread struct {
@@ -260,6 +267,8 @@ type CallerStats struct {
 	API   int64 `json:"api"`   // API calls
 	Other int64 `json:"other"` // integrations, SDKs and the rest
 	Total int64 `json:"total"`
+	// Cache says whether the answer came from the client's cache.
+	Cache CacheStatus `json:"-"`
 }
 
 // UnmarshalJSON decodes and checks the counts: present, whole, not negative.

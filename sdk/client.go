@@ -56,6 +56,7 @@ type Client struct {
 	requestTimeout   time.Duration
 	sentGrace        time.Duration // see DefaultSentRequestGrace; shortened in tests
 	maxPagesPerRead  int
+	cache            *diskCache // nil: no analytics cache
 	requestHook      func(context.Context, RequestInfo)
 
 	// clock is swapped in tests so waits and backoffs run on a fake clock.

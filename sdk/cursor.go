@@ -66,23 +66,6 @@ func cursorPage[P any](ctx context.Context, projectID string, validate func() er
 	return pg.fetch(ctx, r.start())
 }
 
-// collect reads every page of pages into one list of rows; first sees the
-// first page (for totals). It returns the rows and how many pages it read.
-func collect[P, R any](pages iter.Seq2[*P, error], rows func(*P) []R, first func(*P)) ([]R, int, error) {
-	out, n := []R{}, 0
-	for page, err := range pages {
-		if err != nil {
-			return nil, n, err
-		}
-		if n == 0 && first != nil {
-			first(page)
-		}
-		n++
-		out = append(out, rows(page)...)
-	}
-	return out, n, nil
-}
-
 // moreByCursor is "has more" for an endpoint that says so only with a
 // cursor: a next cursor means more.
 func moreByCursor(next *string) bool { return next != nil && *next != "" }

@@ -156,12 +156,16 @@ type FeedbackPage struct {
 	Feedback   []Feedback `json:"feedback"`
 	NextCursor *string    `json:"nextCursor"`
 	HasMore    bool       `json:"hasMore"`
+	// Cache says whether the page came from the client's cache.
+	Cache CacheStatus `json:"-"`
 }
 
 // FeedbackEntries is every feedback entry read.
 type FeedbackEntries struct {
 	Feedback []Feedback
 	Pages    int
+	// Cache combines the pages' cache statuses.
+	Cache CacheStatus
 }
 
 type rawFeedback struct {
@@ -250,11 +254,12 @@ func (c *Client) FeedbackRows(ctx context.Context, projectID string, q FeedbackQ
 
 // ListAllFeedback reads every page (or up to q.MaxResults entries).
 func (c *Client) ListAllFeedback(ctx context.Context, projectID string, q FeedbackQuery) (*FeedbackEntries, error) {
-	rows, pages, err := collect(c.FeedbackPages(ctx, projectID, q), func(p *FeedbackPage) []Feedback { return p.Feedback }, nil)
+	all, err := collect(c.FeedbackPages(ctx, projectID, q), func(p *FeedbackPage) []Feedback { return p.Feedback },
+		func(p *FeedbackPage) CacheStatus { return p.Cache }, nil)
 	if err != nil {
 		return nil, err
 	}
-	return &FeedbackEntries{Feedback: rows, Pages: pages}, nil
+	return &FeedbackEntries{Feedback: all.rows, Pages: all.pages, Cache: all.cache}, nil
 }
 
 // FeedbackByPageQuery selects feedback counts per documentation page.
@@ -299,6 +304,8 @@ type FeedbackByPage struct {
 	// gives no way to read them (no offset, no cursor): the SDK asks for the
 	// largest answer (100 pages) and reports HasMore as it came.
 	HasMore bool `json:"hasMore"`
+	// Cache says whether the answer came from the client's cache.
+	Cache CacheStatus `json:"-"`
 }
 
 type rawPageFeedback struct {

@@ -142,6 +142,34 @@ func rowsOf[P, R any](pages iter.Seq2[*P, error], rows func(*P) []R) iter.Seq2[R
 	}
 }
 
+// collected is what collect gathers from the pages of one read.
+type collected[R any] struct {
+	rows  []R
+	pages int
+	cache CacheStatus
+}
+
+// collect reads every page of pages into one list of rows; first sees the
+// first page (for totals), cacheOf says where each page came from.
+func collect[P, R any](pages iter.Seq2[*P, error], rows func(*P) []R, cacheOf func(*P) CacheStatus, first func(*P)) (collected[R], error) {
+	out := collected[R]{rows: []R{}}
+	for page, err := range pages {
+		if err != nil {
+			return out, err
+		}
+		if out.pages == 0 {
+			out.cache = cacheOf(page)
+			if first != nil {
+				first(page)
+			}
+		}
+		out.pages++
+		out.cache = out.cache.Combine(cacheOf(page))
+		out.rows = append(out.rows, rows(page)...)
+	}
+	return out, nil
+}
+
 // failed is an iterator that yields only err: a read refused before any
 // request (a validation error).
 func failed[T any](err error) iter.Seq2[*T, error] {

@@ -43,7 +43,8 @@ func (c *Client) do(ctx context.Context, method, escPath string, query url.Value
 	if err != nil {
 		return err
 	}
-	return c.decode(method, escPath, data, out)
+	_, err = c.decode(method, escPath, data, out)
+	return err
 }
 
 // roundTrip sends the call until it gets a 2xx answer, whose body it
@@ -241,21 +242,22 @@ func (c *Client) send(ctx context.Context, method string, u *url.URL, body []byt
 
 // decode reads a 2xx body into out and removes the API key from every
 // string in it: a server or proxy echoing the request's headers must not
-// put the key into Terraform state or a program's output.
-func (c *Client) decode(method, escPath string, data []byte, out any) error {
+// put the key into Terraform state or a program's output. It reports
+// whether it had to.
+func (c *Client) decode(method, escPath string, data []byte, out any) (redacted bool, err error) {
 	if out == nil {
-		return nil
+		return false, nil
 	}
-	err := json.Unmarshal(data, out)
+	err = json.Unmarshal(data, out)
 	// A partial decode (a job whose id arrived beside a malformed field)
 	// still reaches the caller, so it is redacted too.
 	if c.apiKey != "" && (bytes.Contains(data, []byte(c.apiKey)) || bytes.IndexByte(data, '\\') >= 0) {
 		// Only a body holding the key, or escapes that could spell it,
 		// needs the walk.
-		redactStrings(out, c.apiKey)
+		redacted = redactStrings(out, c.apiKey)
 	}
 	if err == nil {
-		return nil
+		return redacted, nil
 	}
 	m := &MalformedResponseError{Method: method, Path: escPath}
 	var fields fieldProblems
@@ -265,7 +267,7 @@ func (c *Client) decode(method, escPath string, data []byte, out any) error {
 		m.Problems = []string{c.redact(err.Error())}
 		m.BodyStart = c.snippet(data)
 	}
-	return m
+	return redacted, m
 }
 
 func (c *Client) redactAll(ss []string) []string {

@@ -47,6 +47,8 @@ type SearchesPage struct {
 	TotalSearches int64 `json:"totalSearches"`
 	// NextCursor leads to the next page; nil on the last one.
 	NextCursor *string `json:"nextCursor"`
+	// Cache says whether the page came from the client's cache.
+	Cache CacheStatus `json:"-"`
 }
 
 // Searches is every search term read, with the range's total.
@@ -54,6 +56,8 @@ type Searches struct {
 	TotalSearches int64
 	Searches      []SearchTerm
 	Pages         int
+	// Cache combines the pages' cache statuses.
+	Cache CacheStatus
 }
 
 type rawSearchTerm struct {
@@ -126,11 +130,11 @@ func (c *Client) SearchRows(ctx context.Context, projectID string, q SearchesQue
 // ListAllSearches reads every page (or up to q.MaxResults terms).
 func (c *Client) ListAllSearches(ctx context.Context, projectID string, q SearchesQuery) (*Searches, error) {
 	out := &Searches{}
-	rows, pages, err := collect(c.SearchPages(ctx, projectID, q), func(p *SearchesPage) []SearchTerm { return p.Searches },
-		func(p *SearchesPage) { out.TotalSearches = p.TotalSearches })
+	all, err := collect(c.SearchPages(ctx, projectID, q), func(p *SearchesPage) []SearchTerm { return p.Searches },
+		func(p *SearchesPage) CacheStatus { return p.Cache }, func(p *SearchesPage) { out.TotalSearches = p.TotalSearches })
 	if err != nil {
 		return nil, err
 	}
-	out.Searches, out.Pages = rows, pages
+	out.Searches, out.Pages, out.Cache = all.rows, all.pages, all.cache
 	return out, nil
 }

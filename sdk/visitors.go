@@ -62,6 +62,8 @@ type VisitorsPage struct {
 	Totals   VisitorCounts  `json:"totals"`
 	Visitors []PathVisitors `json:"visitors"`
 	HasMore  bool           `json:"hasMore"`
+	// Cache says whether the page came from the client's cache.
+	Cache CacheStatus `json:"-"`
 }
 
 // UniqueVisitors is the whole export: site-wide totals and every row read.
@@ -70,6 +72,8 @@ type UniqueVisitors struct {
 	Visitors []PathVisitors
 	// Pages is how many pages the read took.
 	Pages int
+	// Cache combines the pages' cache statuses.
+	Cache CacheStatus
 }
 
 // ViewCounts are content view events split by traffic kind: events, not
@@ -93,6 +97,8 @@ type ViewsPage struct {
 	Totals  ViewCounts  `json:"totals"`
 	Views   []PathViews `json:"views"`
 	HasMore bool        `json:"hasMore"`
+	// Cache says whether the page came from the client's cache.
+	Cache CacheStatus `json:"-"`
 }
 
 // PageViews is the whole page-views export: totals and every row read.
@@ -101,6 +107,8 @@ type PageViews struct {
 	Views  []PathViews
 	// Pages is how many pages the read took.
 	Pages int
+	// Cache combines the pages' cache statuses.
+	Cache CacheStatus
 }
 
 // rawCounts and rawPathRow hold counts as the API sends them (JSON
@@ -182,15 +190,6 @@ func offsetQuery(q VisitorsQuery, r pageRequest) url.Values {
 	return v
 }
 
-// fetchInto reads one analytics page into a new P; nil on error.
-func fetchInto[P any](ctx context.Context, c *Client, what, escPath string, query url.Values) (*P, error) {
-	page := new(P)
-	if err := c.getAnalytics(ctx, what, escPath, query, page); err != nil {
-		return nil, err
-	}
-	return page, nil
-}
-
 func visitorsPager(c *Client, projectID string, q VisitorsQuery) pager[VisitorsPage] {
 	return pager[VisitorsPage]{
 		what: "unique visitors", keyName: "path",
@@ -266,17 +265,13 @@ func (c *Client) UniqueVisitorRows(ctx context.Context, projectID string, q Visi
 // ListAllUniqueVisitors reads every page (or up to q.MaxResults rows) and
 // returns the totals of the first page with all rows, in the API's order.
 func (c *Client) ListAllUniqueVisitors(ctx context.Context, projectID string, q VisitorsQuery) (*UniqueVisitors, error) {
-	out := &UniqueVisitors{Visitors: []PathVisitors{}}
-	for page, err := range c.UniqueVisitorPages(ctx, projectID, q) {
-		if err != nil {
-			return nil, err
-		}
-		if out.Pages == 0 {
-			out.Totals = page.Totals
-		}
-		out.Pages++
-		out.Visitors = append(out.Visitors, page.Visitors...)
+	out := &UniqueVisitors{}
+	all, err := collect(c.UniqueVisitorPages(ctx, projectID, q), func(p *VisitorsPage) []PathVisitors { return p.Visitors },
+		func(p *VisitorsPage) CacheStatus { return p.Cache }, func(p *VisitorsPage) { out.Totals = p.Totals })
+	if err != nil {
+		return nil, err
 	}
+	out.Visitors, out.Pages, out.Cache = all.rows, all.pages, all.cache
 	return out, nil
 }
 
@@ -300,16 +295,12 @@ func (c *Client) PageViewRows(ctx context.Context, projectID string, q ViewsQuer
 // ListAllPageViews reads every page (or up to q.MaxResults rows) and returns
 // the totals of the first page with all rows, in the API's order.
 func (c *Client) ListAllPageViews(ctx context.Context, projectID string, q ViewsQuery) (*PageViews, error) {
-	out := &PageViews{Views: []PathViews{}}
-	for page, err := range c.PageViewPages(ctx, projectID, q) {
-		if err != nil {
-			return nil, err
-		}
-		if out.Pages == 0 {
-			out.Totals = page.Totals
-		}
-		out.Pages++
-		out.Views = append(out.Views, page.Views...)
+	out := &PageViews{}
+	all, err := collect(c.PageViewPages(ctx, projectID, q), func(p *ViewsPage) []PathViews { return p.Views },
+		func(p *ViewsPage) CacheStatus { return p.Cache }, func(p *ViewsPage) { out.Totals = p.Totals })
+	if err != nil {
+		return nil, err
 	}
+	out.Views, out.Pages, out.Cache = all.rows, all.pages, all.cache
 	return out, nil
 }

@@ -1,0 +1,411 @@
+package sdk
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
+)
+
+func cacheOpts(dir string) CacheOptions {
+	return CacheOptions{Dir: dir, FreshFor: 10 * time.Minute, MaxStale: 24 * time.Hour}
+}
+
+func TestCache_freshAnswerIsReadOnce(t *testing.T) {
+	dir := t.TempDir()
+	fs, c, clk := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 1200, SearchTerms: 40}}, WithAnalyticsCache(cacheOpts(dir)))
+	ctx := context.Background()
+	first, err := c.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
+	if err != nil || first.Cache.Hit || fs.Requests(mintlifytest.RouteVisitors) != 5 {
+		t.Fatalf("first read: %+v, %v, %d requests", first.Cache, err, fs.Requests(mintlifytest.RouteVisitors))
+	}
+	clk.Advance(9 * time.Minute)
+	// A new client (a new terraform command) on the same directory.
+	c2 := newTestClient(t, c.BaseURL(), clk, WithAnalyticsCache(cacheOpts(dir)))
+	second, err := c2.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
+	if err != nil || !second.Cache.Hit || second.Cache.Stale || !second.Cache.StoredAt.Equal(epoch) {
+		t.Fatalf("second read: %+v, %v", second.Cache, err)
+	}
+	if diff := cmp.Diff(first.Visitors, second.Visitors); diff != "" || first.Totals != second.Totals {
+		t.Errorf("cached rows differ (-first +second):\n%s", diff)
+	}
+	if n := fs.Requests(mintlifytest.RouteVisitors); n != 5 {
+		t.Errorf("%d requests for two reads within the fresh time, want 5", n)
+	}
+	// Past the fresh time, the API is asked again.
+	clk.Advance(2 * time.Minute)
+	third, _ := c2.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
+	if third.Cache.Hit || fs.Requests(mintlifytest.RouteVisitors) != 10 {
+		t.Errorf("expired: %+v, %d requests", third.Cache, fs.Requests(mintlifytest.RouteVisitors))
+	}
+	// Another query is another entry; so is another endpoint.
+	if _, err := c2.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{DateFrom: "2026-10-01"}); err != nil || fs.Requests(mintlifytest.RouteVisitors) != 15 {
+		t.Errorf("another range: %v, %d requests", err, fs.Requests(mintlifytest.RouteVisitors))
+	}
+	for range 2 {
+		if _, err := c2.ListAllSearches(ctx, mintlifytest.DemoProjectID, SearchesQuery{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := fs.Requests(mintlifytest.RouteSearches); n != 1 {
+		t.Errorf("searches read twice: %d requests", n)
+	}
+}
+
+func TestCache_agentJobReadsAreNeverCached(t *testing.T) {
+	fs, c, _ := newFake(t, mintlifytest.Config{}, WithAnalyticsCache(cacheOpts(t.TempDir())))
+	job, _ := c.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "[fake:never]")
+	for range 3 {
+		if _, err := c.GetAgentJob(context.Background(), mintlifytest.DemoProjectID, job.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := fs.Requests(mintlifytest.RouteGetJob); n != 3 {
+		t.Errorf("%d job reads reached the API, want 3", n)
+	}
+}
+
+func TestCache_staleCopyStandsInForARateLimitedRead(t *testing.T) {
+	dir := t.TempDir()
+	fs, c, clk := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 600}}, WithAnalyticsCache(cacheOpts(dir)))
+	ctx := context.Background()
+	fresh, err := c.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(3 * time.Hour)
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Hour})
+	stale, err := c.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
+	if err != nil {
+		t.Fatalf("a rate-limited read with a stale copy failed: %v", err)
+	}
+	if !stale.Cache.Stale || !stale.Cache.Hit || !stale.Cache.StoredAt.Equal(epoch) || stale.Cache.RateLimit == nil ||
+		!stale.Cache.RateLimit.RetryAt.Equal(epoch.Add(4*time.Hour)) {
+		t.Errorf("cache status %+v", stale.Cache)
+	}
+	if diff := cmp.Diff(fresh.Visitors, stale.Visitors); diff != "" {
+		t.Errorf("stale rows differ:\n%s", diff)
+	}
+	// Older than MaxStale, the copy is not used: the rate limit's error is.
+	clk.Advance(22 * time.Hour)
+	if _, err := c.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{}); !IsRateLimited(err) {
+		t.Errorf("a copy past MaxStale: %v", err)
+	}
+	// Without a copy, the rate limit's clear error.
+	if _, err := c.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{DateFrom: "2026-10-01"}); !IsRateLimited(err) || !strings.Contains(err.Error(), "try again after") {
+		t.Errorf("no copy: %v", err)
+	}
+	// A server error is not a rate limit: no stale copy for it.
+	fs.ClearFaults()
+	clk.Advance(-22 * time.Hour)
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultServerError})
+	c.maxRetries = 0
+	if _, err := c.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{}); statusOf(err) != 502 {
+		t.Errorf("502 with a stale copy: %v", err)
+	}
+}
+
+func TestCache_staleIsNeverServedWithoutMaxStale(t *testing.T) {
+	o := cacheOpts(t.TempDir())
+	o.MaxStale = 0
+	fs, c, clk := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 10}}, WithAnalyticsCache(o))
+	if _, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{}); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(time.Hour)
+	fs.InjectFault(mintlifytest.Fault{Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Hour})
+	if _, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{}); !IsRateLimited(err) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestCache_corruptOrForeignEntriesAreRefetched(t *testing.T) {
+	dir := t.TempDir()
+	fs, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 10}}, WithAnalyticsCache(cacheOpts(dir)))
+	ctx := context.Background()
+	want, _ := c.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	if len(files) != 1 {
+		t.Fatalf("cache files %v", files)
+	}
+	for i, garbage := range []string{"{not json", `{"format":1,"url":"elsewhere","storedAt":"2026-11-21T12:00:00Z","body":{}}`,
+		`{"format":99,"url":"x","body":{}}`, `{"format":1,"url":"` + c.BaseURL() + `/v1/analytics/demo-project/visitors?limit=250&offset=0","storedAt":"2026-11-21T12:00:00Z","body":{"visitors":"x"}}`, ""} {
+		if err := os.WriteFile(files[0], []byte(garbage), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
+		if err != nil || got.Cache.Hit || !cmp.Equal(want.Visitors, got.Visitors) {
+			t.Errorf("garbage %d: %+v, %v", i, got.Cache, err)
+		}
+		if n := fs.Requests(mintlifytest.RouteVisitors); n != i+2 {
+			t.Errorf("garbage %d: %d requests", i, n)
+		}
+	}
+}
+
+func TestCache_filesArePrivateAndNeverHoldTheKey(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cache", "nested")
+	_, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 300}}, WithAnalyticsCache(cacheOpts(dir)))
+	if _, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{}); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(dir)
+	if err != nil || (runtime.GOOS != "windows" && info.Mode().Perm() != 0o700) {
+		t.Fatalf("dir %v, %v", info.Mode(), err)
+	}
+	n := 0
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, _ error) error {
+		if d.IsDir() {
+			return nil
+		}
+		n++
+		info, _ := d.Info()
+		data, _ := os.ReadFile(p)
+		if runtime.GOOS != "windows" && info.Mode().Perm() != 0o600 {
+			t.Errorf("%s is %v", p, info.Mode())
+		}
+		if strings.Contains(string(data), c.apiKey) || strings.Contains(p, c.apiKey) || strings.HasPrefix(d.Name(), ".tmp-") {
+			t.Errorf("%s holds the key or is a leftover temp file", p)
+		}
+		return nil
+	})
+	if n != 2 {
+		t.Errorf("%d files for 2 pages", n)
+	}
+	for _, key := range []string{"mint_a", c.apiKey, strings.Repeat("k", 200)} {
+		fp := keyFingerprint(key)
+		if fp == key || strings.Contains(fp, key) || strings.Contains(key, fp) || len(fp) != 32 {
+			t.Errorf("fingerprint %q of %q", fp, key)
+		}
+	}
+	if keyFingerprint("mint_a") == keyFingerprint("mint_b") || entryName("u", "mint_a") == entryName("u", "mint_b") || entryName("u", "k") == entryName("v", "k") {
+		t.Error("fingerprints or entries collide")
+	}
+}
+
+func TestCache_anotherKeyIsAnotherEntry(t *testing.T) {
+	dir := t.TempDir()
+	fs, c, clk := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 10}}, WithAnalyticsCache(cacheOpts(dir)))
+	fs.AddKey("mint_other", mintlifytest.DemoOrg, true)
+	if _, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{}); err != nil {
+		t.Fatal(err)
+	}
+	other := newTestClient(t, c.BaseURL(), clk, WithAnalyticsCache(cacheOpts(dir)))
+	other.apiKey = "mint_other"
+	got, err := other.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{})
+	if err != nil || got.Cache.Hit || fs.Requests(mintlifytest.RouteVisitors) != 2 {
+		t.Errorf("another key was served the first key's answer: %+v, %v", got.Cache, err)
+	}
+}
+
+func TestCache_answerEchoingTheKeyIsNotStored(t *testing.T) {
+	dir := t.TempDir()
+	key := mintlifytest.DemoAPIKey
+	rec, ts := newRecorder(t, jsonResponse(200, visitorsPageJSON(false, "/"+key)))
+	c := newTestClient(t, ts.URL, nil, WithAnalyticsCache(cacheOpts(dir)))
+	for range 2 {
+		got, err := c.ListAllUniqueVisitors(context.Background(), "p", VisitorsQuery{})
+		if err != nil || got.Visitors[0].Path != "/[REDACTED]" || got.Cache.Hit {
+			t.Fatalf("%+v, %v", got, err)
+		}
+	}
+	files, _ := os.ReadDir(dir)
+	if len(files) != 0 || rec.count() != 2 {
+		t.Errorf("%d files, %d requests: an answer holding the key was cached", len(files), rec.count())
+	}
+	// Nor is a malformed one.
+	rec, ts = newRecorder(t, jsonResponse(200, `{"visitors":[]}`))
+	c = newTestClient(t, ts.URL, nil, WithAnalyticsCache(cacheOpts(dir)))
+	_, _ = c.ListAllUniqueVisitors(context.Background(), "p", VisitorsQuery{})
+	if files, _ := os.ReadDir(dir); len(files) != 0 {
+		t.Errorf("a malformed answer was cached")
+	}
+}
+
+func TestCache_evictsTheOldestPastItsCap(t *testing.T) {
+	dir := t.TempDir()
+	o := cacheOpts(dir)
+	o.MaxBytes = 60 << 10 // about three 250-row pages
+	_, c, clk := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 2000}}, WithAnalyticsCache(o))
+	for i := range 8 {
+		clk.Advance(time.Second)
+		if _, err := c.GetUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{Offset: i * 250}); err != nil {
+			t.Fatal(err)
+		}
+		// Modification times must differ for the order to be the real one.
+		files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+		for _, f := range files {
+			info, _ := os.Stat(f)
+			_ = os.Chtimes(f, info.ModTime(), info.ModTime().Add(-time.Duration(8-i)*time.Hour))
+		}
+	}
+	var total int64
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	for _, f := range files {
+		info, _ := os.Stat(f)
+		total += info.Size()
+	}
+	if total > o.MaxBytes || len(files) == 0 || len(files) >= 8 {
+		t.Fatalf("%d files, %d bytes, cap %d", len(files), total, o.MaxBytes)
+	}
+	// The newest page is still cached; the first one is gone.
+	last, _ := c.GetUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{Offset: 7 * 250})
+	first, _ := c.GetUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{})
+	if !last.Cache.Hit || first.Cache.Hit {
+		t.Errorf("last page hit %v, first page hit %v", last.Cache.Hit, first.Cache.Hit)
+	}
+}
+
+func TestCache_concurrentReadersAndWriters(t *testing.T) {
+	dir := t.TempDir()
+	srv := mintlifytest.NewServer(mintlifytest.Config{AnalyticsBudget: -1, Analytics: mintlifytest.Dataset{Paths: 700}})
+	defer srv.Close()
+	_, want, err := srv.VisitorsData(mintlifytest.DemoProjectID, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i := range 12 {
+		wg.Go(func() {
+			// Each goroutine is its own client, as separate processes are;
+			// all race to read and write the same entries.
+			c, _ := NewClient(mintlifytest.DemoAPIKey, WithBaseURL(srv.URL), WithAnalyticsCache(cacheOpts(dir)))
+			for range 5 {
+				got, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{Limit: 100 + i%3})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				for j, row := range got.Visitors {
+					if row.Path != want[j].Path || row.Total != want[j].Total {
+						t.Errorf("row %d: %+v, want %+v", j, row, want[j])
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if leftovers, _ := filepath.Glob(filepath.Join(dir, ".tmp-*")); len(leftovers) != 0 {
+		t.Errorf("temp files left: %v", leftovers)
+	}
+	// Afterwards every page is cached whole: a new reader sends nothing.
+	before := srv.Requests(mintlifytest.RouteVisitors)
+	c, _ := NewClient(mintlifytest.DemoAPIKey, WithBaseURL(srv.URL), WithAnalyticsCache(cacheOpts(dir)))
+	for size := 100; size <= 102; size++ {
+		got, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{Limit: size})
+		if err != nil || !got.Cache.Hit || len(got.Visitors) != 700 {
+			t.Errorf("page size %d: %+v, %v", size, got.Cache, err)
+		}
+	}
+	if n := srv.Requests(mintlifytest.RouteVisitors); n != before {
+		t.Errorf("%d requests after the cache was filled", n-before)
+	}
+}
+
+func TestCache_unwritableDirectoryDegradesQuietly(t *testing.T) {
+	// A path through a file can never be a directory, even for root.
+	file := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fs, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 10}}, WithAnalyticsCache(cacheOpts(filepath.Join(file, "cache"))))
+	for range 2 {
+		if _, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{}); err != nil {
+			t.Fatalf("an unusable cache directory broke the read: %v", err)
+		}
+	}
+	if n := fs.Requests(mintlifytest.RouteVisitors); n != 2 {
+		t.Errorf("%d requests", n)
+	}
+}
+
+func TestCache_options(t *testing.T) {
+	for _, o := range []CacheOptions{{Dir: "x", FreshFor: -1}, {Dir: "x", MaxStale: -1}, {Dir: "x", MaxBytes: -1}} {
+		if _, err := NewClient("mint_x", WithAnalyticsCache(o)); err == nil {
+			t.Errorf("%+v accepted", o)
+		}
+	}
+	for _, o := range []CacheOptions{{Dir: "x"}, {FreshFor: time.Minute}} {
+		c, err := NewClient("mint_x", WithAnalyticsCache(o))
+		if err != nil || c.cache != nil {
+			t.Errorf("%+v: cache %v, %v; want it off", o, c.cache, err)
+		}
+	}
+	c, _ := NewClient("mint_x", WithAnalyticsCache(CacheOptions{Dir: "x", FreshFor: time.Minute}))
+	if c.cache == nil || c.cache.opts.MaxBytes != DefaultCacheMaxBytes {
+		t.Errorf("defaults: %+v", c.cache)
+	}
+}
+
+func TestCacheStatus_combine(t *testing.T) {
+	t1, t2 := epoch, epoch.Add(time.Hour)
+	limit := &APIError{StatusCode: 429}
+	for _, tt := range []struct{ a, b, want CacheStatus }{
+		{CacheStatus{Hit: true, StoredAt: t2}, CacheStatus{Hit: true, StoredAt: t1}, CacheStatus{Hit: true, StoredAt: t1}},
+		{CacheStatus{Hit: true, StoredAt: t1}, CacheStatus{}, CacheStatus{StoredAt: t1}},
+		{CacheStatus{}, CacheStatus{Hit: true, Stale: true, StoredAt: t2, RateLimit: limit}, CacheStatus{Stale: true, StoredAt: t2, RateLimit: limit}},
+		{CacheStatus{Hit: true, Stale: true, StoredAt: t1, RateLimit: limit}, CacheStatus{Hit: true, StoredAt: t2}, CacheStatus{Hit: true, Stale: true, StoredAt: t1, RateLimit: limit}},
+	} {
+		if got := tt.a.Combine(tt.b); !cmp.Equal(tt.want, got) {
+			t.Errorf("%+v + %+v = %+v, want %+v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+func TestCache_everyEndpointNotesWhereItsAnswerCameFrom(t *testing.T) {
+	_, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 5, SearchTerms: 5, Feedback: 5, Conversations: 5}}, WithAnalyticsCache(cacheOpts(t.TempDir())))
+	ctx, p := context.Background(), mintlifytest.DemoProjectID
+	reads := map[string]func() (CacheStatus, error){
+		"visitors": func() (CacheStatus, error) { r, e := c.GetUniqueVisitors(ctx, p, VisitorsQuery{}); return statusOrZero(r, e, func() CacheStatus { return r.Cache }) },
+		"views":    func() (CacheStatus, error) { r, e := c.GetPageViews(ctx, p, ViewsQuery{}); return statusOrZero(r, e, func() CacheStatus { return r.Cache }) },
+		"searches": func() (CacheStatus, error) { r, e := c.ListAllSearches(ctx, p, SearchesQuery{}); return statusOrZero(r, e, func() CacheStatus { return r.Cache }) },
+		"feedback": func() (CacheStatus, error) { r, e := c.ListAllFeedback(ctx, p, FeedbackQuery{}); return statusOrZero(r, e, func() CacheStatus { return r.Cache }) },
+		"by page":  func() (CacheStatus, error) { r, e := c.GetFeedbackByPage(ctx, p, FeedbackByPageQuery{}); return statusOrZero(r, e, func() CacheStatus { return r.Cache }) },
+		"assistant": func() (CacheStatus, error) {
+			r, e := c.ListAllAssistantConversations(ctx, p, AssistantQuery{})
+			return statusOrZero(r, e, func() CacheStatus { return r.Cache })
+		},
+		"callers": func() (CacheStatus, error) { r, e := c.GetAssistantCallerStats(ctx, p, DateRange{}); return statusOrZero(r, e, func() CacheStatus { return r.Cache }) },
+		"views list": func() (CacheStatus, error) {
+			r, e := c.ListAllPageViews(ctx, p, ViewsQuery{Limit: 3})
+			return statusOrZero(r, e, func() CacheStatus { return r.Cache })
+		},
+	}
+	for name, read := range reads {
+		first, err := read()
+		if err != nil || first.Hit {
+			t.Fatalf("%s: %+v, %v", name, first, err)
+		}
+		second, err := read()
+		if err != nil || !second.Hit {
+			t.Errorf("%s: second read %+v, %v", name, second, err)
+		}
+	}
+	conv, _ := c.GetAssistantConversations(ctx, p, AssistantQuery{})
+	thread, err := c.GetAssistantThread(ctx, p, conv.Conversations[0].ID)
+	if err != nil || thread.Cache.Hit {
+		t.Fatal(thread, err)
+	}
+	if again, _ := c.GetAssistantThread(ctx, p, conv.Conversations[0].ID); !again.Cache.Hit {
+		t.Error("thread not cached")
+	}
+}
+
+func statusOrZero[T any](r *T, err error, status func() CacheStatus) (CacheStatus, error) {
+	if err != nil || r == nil {
+		return CacheStatus{}, fmt.Errorf("read: %w", err)
+	}
+	return status(), nil
+}
+
