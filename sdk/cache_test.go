@@ -367,16 +367,34 @@ func TestCache_everyEndpointNotesWhereItsAnswerCameFrom(t *testing.T) {
 	_, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 5, SearchTerms: 5, Feedback: 5, Conversations: 5}}, WithAnalyticsCache(cacheOpts(t.TempDir())))
 	ctx, p := context.Background(), mintlifytest.DemoProjectID
 	reads := map[string]func() (CacheStatus, error){
-		"visitors": func() (CacheStatus, error) { r, e := c.GetUniqueVisitors(ctx, p, VisitorsQuery{}); return statusOrZero(r, e, func() CacheStatus { return r.Cache }) },
-		"views":    func() (CacheStatus, error) { r, e := c.GetPageViews(ctx, p, ViewsQuery{}); return statusOrZero(r, e, func() CacheStatus { return r.Cache }) },
-		"searches": func() (CacheStatus, error) { r, e := c.ListAllSearches(ctx, p, SearchesQuery{}); return statusOrZero(r, e, func() CacheStatus { return r.Cache }) },
-		"feedback": func() (CacheStatus, error) { r, e := c.ListAllFeedback(ctx, p, FeedbackQuery{}); return statusOrZero(r, e, func() CacheStatus { return r.Cache }) },
-		"by page":  func() (CacheStatus, error) { r, e := c.GetFeedbackByPage(ctx, p, FeedbackByPageQuery{}); return statusOrZero(r, e, func() CacheStatus { return r.Cache }) },
+		"visitors": func() (CacheStatus, error) {
+			r, e := c.GetUniqueVisitors(ctx, p, VisitorsQuery{})
+			return statusOrZero(r, e, func() CacheStatus { return r.Cache })
+		},
+		"views": func() (CacheStatus, error) {
+			r, e := c.GetPageViews(ctx, p, ViewsQuery{})
+			return statusOrZero(r, e, func() CacheStatus { return r.Cache })
+		},
+		"searches": func() (CacheStatus, error) {
+			r, e := c.ListAllSearches(ctx, p, SearchesQuery{})
+			return statusOrZero(r, e, func() CacheStatus { return r.Cache })
+		},
+		"feedback": func() (CacheStatus, error) {
+			r, e := c.ListAllFeedback(ctx, p, FeedbackQuery{})
+			return statusOrZero(r, e, func() CacheStatus { return r.Cache })
+		},
+		"by page": func() (CacheStatus, error) {
+			r, e := c.GetFeedbackByPage(ctx, p, FeedbackByPageQuery{})
+			return statusOrZero(r, e, func() CacheStatus { return r.Cache })
+		},
 		"assistant": func() (CacheStatus, error) {
 			r, e := c.ListAllAssistantConversations(ctx, p, AssistantQuery{})
 			return statusOrZero(r, e, func() CacheStatus { return r.Cache })
 		},
-		"callers": func() (CacheStatus, error) { r, e := c.GetAssistantCallerStats(ctx, p, DateRange{}); return statusOrZero(r, e, func() CacheStatus { return r.Cache }) },
+		"callers": func() (CacheStatus, error) {
+			r, e := c.GetAssistantCallerStats(ctx, p, DateRange{})
+			return statusOrZero(r, e, func() CacheStatus { return r.Cache })
+		},
 		"views list": func() (CacheStatus, error) {
 			r, e := c.ListAllPageViews(ctx, p, ViewsQuery{Limit: 3})
 			return statusOrZero(r, e, func() CacheStatus { return r.Cache })
@@ -408,4 +426,3 @@ func statusOrZero[T any](r *T, err error, status func() CacheStatus) (CacheStatu
 	}
 	return status(), nil
 }
-
