@@ -194,7 +194,7 @@ func ValidatePrompt(prompt string) error { return requireNonEmpty("prompt", prom
 
 func requireNonEmpty(field, value string) error {
 	if strings.TrimSpace(value) == "" {
-		return &ValidationError{Field: field, Rule: "must not be empty"}
+		return &ValidationError{Field: field, Rule: "must not be empty or only white space"}
 	}
 	return nil
 }

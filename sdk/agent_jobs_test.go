@@ -146,17 +146,17 @@ func TestAgentJobs_validateBeforeSending(t *testing.T) {
 		call func() error
 		want string
 	}{
-		"create empty project": {func() error { _, err := c.CreateAgentJob(ctx, "", "x"); return err }, "projectId must not be empty"},
-		"create empty prompt":  {func() error { _, err := c.CreateAgentJob(ctx, "p", ""); return err }, "prompt must not be empty"},
-		"create blank prompt":  {func() error { _, err := c.CreateAgentJob(ctx, "p", " \n\t"); return err }, "prompt must not be empty"},
-		"get empty project":    {func() error { _, err := c.GetAgentJob(ctx, " ", "j"); return err }, "projectId must not be empty"},
-		"get empty job":        {func() error { _, err := c.GetAgentJob(ctx, "p", ""); return err }, "jobId must not be empty"},
+		"create empty project": {func() error { _, err := c.CreateAgentJob(ctx, "", "x"); return err }, "projectId must not be empty or only white space"},
+		"create empty prompt":  {func() error { _, err := c.CreateAgentJob(ctx, "p", ""); return err }, "prompt must not be empty or only white space"},
+		"create blank prompt":  {func() error { _, err := c.CreateAgentJob(ctx, "p", " \n\t"); return err }, "prompt must not be empty or only white space"},
+		"get empty project":    {func() error { _, err := c.GetAgentJob(ctx, " ", "j"); return err }, "projectId must not be empty or only white space"},
+		"get empty job":        {func() error { _, err := c.GetAgentJob(ctx, "p", ""); return err }, "jobId must not be empty or only white space"},
 		"message empty project": {func() error { _, err := c.SendAgentJobMessage(ctx, "", "j", "x"); return err },
-			"projectId must not be empty"},
-		"message empty job":    {func() error { _, err := c.SendAgentJobMessage(ctx, "p", "", "x"); return err }, "jobId must not be empty"},
-		"message empty prompt": {func() error { _, err := c.SendAgentJobMessage(ctx, "p", "j", ""); return err }, "prompt must not be empty"},
-		"wait empty project":   {func() error { _, err := c.WaitForAgentJob(ctx, "", "j"); return err }, "projectId must not be empty"},
-		"wait empty job":       {func() error { _, err := c.WaitForAgentJob(ctx, "p", ""); return err }, "jobId must not be empty"},
+			"projectId must not be empty or only white space"},
+		"message empty job":    {func() error { _, err := c.SendAgentJobMessage(ctx, "p", "", "x"); return err }, "jobId must not be empty or only white space"},
+		"message empty prompt": {func() error { _, err := c.SendAgentJobMessage(ctx, "p", "j", ""); return err }, "prompt must not be empty or only white space"},
+		"wait empty project":   {func() error { _, err := c.WaitForAgentJob(ctx, "", "j"); return err }, "projectId must not be empty or only white space"},
+		"wait empty job":       {func() error { _, err := c.WaitForAgentJob(ctx, "p", ""); return err }, "jobId must not be empty or only white space"},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -211,10 +211,10 @@ func TestVisitorsQuery_validation(t *testing.T) {
 			t.Errorf("%+v: list err = %v", tt.q, err)
 		}
 	}
-	if _, err := c.GetUniqueVisitors(context.Background(), "", VisitorsQuery{}); err == nil || err.Error() != "projectId must not be empty" {
+	if _, err := c.GetUniqueVisitors(context.Background(), "", VisitorsQuery{}); err == nil || err.Error() != "projectId must not be empty or only white space" {
 		t.Errorf("empty project: %v", err)
 	}
-	if _, err := c.ListAllUniqueVisitors(context.Background(), "", VisitorsQuery{}); err == nil || err.Error() != "projectId must not be empty" {
+	if _, err := c.ListAllUniqueVisitors(context.Background(), "", VisitorsQuery{}); err == nil || err.Error() != "projectId must not be empty or only white space" {
 		t.Errorf("empty project: %v", err)
 	}
 	if n := fs.TotalRequests(); n != 0 {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	tfjson "github.com/hashicorp/terraform-json"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -365,7 +366,7 @@ func TestAccAgentJob_lostCreateResponseWarnsOfAPossibleJob(t *testing.T) {
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{{
 			Config:      jobConfig(url, "x", ""),
-			ExpectError: wrapped(`Could not create the agent job`, `the job may exist`, `Check the project's agent jobs in the dashboard`),
+			ExpectError: wrapped(`Could not create the agent job`, `the job may exist`, `The v2 API cannot list jobs`, `Mintlify dashboard`, `GET /v1/agent/{projectId}/jobs`, `terraform import ADDRESS PROJECT_ID/JOB_ID`),
 		}},
 	})
 	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 1 {
@@ -398,6 +399,8 @@ func TestAccAgentJob_invalidInputFailsAtPlan(t *testing.T) {
 		{"", "", `prompt "" must not be empty or only white space`},
 		{"   ", "", `prompt "   " must not be empty or only white space`},
 		{"x", `  project_id = ""`, `project_id "" must not be empty`},
+		{"x", `  project_id = ".."`, `project_id ".." is not allowed: it would change the request's path`},
+		{"x", "  timeouts {\n    create = \"-5m\"\n  }", `timeouts.create must be a positive duration`},
 		{"x", "  timeouts {\n    create = \"soon\"\n  }", `Invalid Attribute Value Time Duration`},
 		{"x", "  timeouts {\n    create = \"0s\"\n  }", `timeouts.create must be a positive duration`},
 	} {
@@ -429,24 +432,38 @@ resource "mintlify_agent_job" "test" { prompt = "x" }
 	})
 }
 
-func TestAccAgentJob_goneFromServerIsRemovedFromState(t *testing.T) {
+// A job that vanished from the API is history: it stays in state, with a
+// warning, and nothing plans a new job.
+func TestAccAgentJob_goneFromServerStaysInStateAndPlansNothing(t *testing.T) {
 	clearEnv(t)
 	fs, url := startFake(t, mintlifytest.Config{})
 	cfg := jobConfig(url, "x", "")
+	var id string
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{
-			{Config: cfg},
+			{Config: cfg, Check: func(s *terraform.State) error { id = s.RootModule().Resources[jobAddr].Primary.ID; return nil }},
 			{
 				// The project is replaced by an empty one: the job 404s.
-				PreConfig:          func() { fs.AddProject(mintlifytest.DemoProjectID, mintlifytest.DemoOrg, mintlifytest.Dataset{}) },
-				Config:             cfg,
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionCreate),
-				}},
+				PreConfig: func() { fs.AddProject(mintlifytest.DemoProjectID, mintlifytest.DemoOrg, mintlifytest.Dataset{}) },
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					checkState(func(s *tfjson.State) error {
+						vals, ok := resourceValues(s.Values.RootModule, jobAddr)
+						if !ok || vals["id"] != id || vals["status"] != "completed" {
+							return fmt.Errorf("state after the 404: %v", vals)
+						}
+						return nil
+					}),
+				},
 			},
 		},
 	})
+	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 1 {
+		t.Errorf("POSTs = %d: a vanished job started another", n)
+	}
 }

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -24,18 +23,17 @@ func TestAgentJobCreate_interruptKeepsJobInState(t *testing.T) {
 	// Before the first poll only the state saved right after the POST holds
 	// the job; after some polls, the waiter's last view of it does too.
 	t.Run("before the first poll", func(t *testing.T) {
-		testInterrupt(t, 10*time.Second, func(fs *mintlifytest.Fake) bool { return fs.Requests(mintlifytest.RouteCreateJob) >= 1 })
+		testInterrupt(t, 10*time.Second, func(fs *mintlifytest.Server) bool { return fs.Requests(mintlifytest.RouteCreateJob) >= 1 })
 	})
 	t.Run("after three polls", func(t *testing.T) {
-		testInterrupt(t, 10*time.Millisecond, func(fs *mintlifytest.Fake) bool { return fs.Requests(mintlifytest.RouteGetJob) >= 3 })
+		testInterrupt(t, 10*time.Millisecond, func(fs *mintlifytest.Server) bool { return fs.Requests(mintlifytest.RouteGetJob) >= 3 })
 	})
 }
 
-func testInterrupt(t *testing.T, pollEvery time.Duration, interruptWhen func(*mintlifytest.Fake) bool) {
-	fs := mintlifytest.New(mintlifytest.Config{})
-	ts := httptest.NewServer(fs)
-	defer ts.Close()
-	client, err := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(ts.URL))
+func testInterrupt(t *testing.T, pollEvery time.Duration, interruptWhen func(*mintlifytest.Server) bool) {
+	fs := mintlifytest.NewServer(mintlifytest.Config{})
+	defer fs.Close()
+	client, err := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(fs.URL))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,6 +53,8 @@ func testInterrupt(t *testing.T, pollEvery time.Duration, interruptWhen func(*mi
 	vals["project_id"] = tftypes.NewValue(tftypes.String, mintlifytest.DemoProjectID)
 	vals["prompt"] = tftypes.NewValue(tftypes.String, "[fake:never] Take forever")
 	vals["timeouts"] = tftypes.NewValue(objType.AttributeTypes["timeouts"], nil)
+	vals["triggers"] = tftypes.NewValue(objType.AttributeTypes["triggers"], nil)
+	vals["wait_for_completion"] = tftypes.NewValue(tftypes.Bool, true)
 	req := resource.CreateRequest{Plan: tfsdk.Plan{Schema: schemaResp.Schema, Raw: tftypes.NewValue(objType, vals)}}
 	resp := &resource.CreateResponse{State: tfsdk.State{Schema: schemaResp.Schema, Raw: tftypes.NewValue(objType, nil)}}
 

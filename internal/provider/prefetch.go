@@ -3,16 +3,7 @@ package provider
 import (
 	"context"
 	"iter"
-
-	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
-
-// visitorPages is where the data source gets its pages: the SDK's iterator.
-// A benchmark build (tag benchfloor) swaps it for rows from memory, to
-// measure what Terraform and the framework cost without any HTTP.
-var visitorPages = func(ctx context.Context, c *sdk.Client, projectID string, q sdk.VisitorsQuery) iter.Seq2[*sdk.VisitorsPage, error] {
-	return c.UniqueVisitorPages(ctx, projectID, q)
-}
 
 // prefetch runs seq one element ahead in its own goroutine, so the next page
 // is on its way while the caller converts this one. It asks seq for nothing

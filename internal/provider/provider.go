@@ -6,10 +6,12 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -25,18 +27,36 @@ import (
 
 // Environment variables read when the provider block leaves a setting out.
 const (
-	EnvAPIKey    = "MINTLIFY_API_KEY" //nolint:gosec // the variable's name, not a credential
-	EnvProjectID = "MINTLIFY_PROJECT_ID"
-	EnvBaseURL   = "MINTLIFY_BASE_URL"
+	EnvAPIKey         = "MINTLIFY_API_KEY" //nolint:gosec // the variable's name, not a credential
+	EnvProjectID      = "MINTLIFY_PROJECT_ID"
+	EnvBaseURL        = "MINTLIFY_BASE_URL"
+	EnvRequestTimeout = "MINTLIFY_REQUEST_TIMEOUT"
+	EnvCacheDir       = "MINTLIFY_CACHE_DIR"
+	EnvCacheTTL       = "MINTLIFY_CACHE_TTL"
+	EnvCacheMaxStale  = "MINTLIFY_CACHE_MAX_STALE"
 )
 
-var _ provider.Provider = (*mintlifyProvider)(nil)
+// Defaults of the analytics cache: fresh long enough that a plan and the
+// apply after it in one CI job read once; stale copies kept for a day of
+// rate limits.
+const (
+	DefaultCacheTTL      = 10 * time.Minute
+	DefaultCacheMaxStale = 24 * time.Hour
+)
+
+var (
+	_ provider.Provider            = (*mintlifyProvider)(nil)
+	_ provider.ProviderWithActions = (*mintlifyProvider)(nil)
+)
 
 type mintlifyProvider struct {
 	version string
 	// Tests make polling and retries fast; production uses the SDK defaults.
 	sdkOptions  []sdk.Option
 	waitOptions []sdk.WaitOption
+	// pages replaces the API as the data sources' source of pages in the
+	// benchmark's floor build (NewWithPageSource); nil otherwise.
+	pages *PageSource
 }
 
 // New returns the provider factory for providerserver; version is set at
@@ -46,19 +66,25 @@ func New(version string) func() provider.Provider {
 }
 
 type providerModel struct {
-	APIKey       types.String `tfsdk:"api_key"`
-	ProjectID    types.String `tfsdk:"project_id"`
-	BaseURL      types.String `tfsdk:"base_url"`
-	MaxRetries   types.Int64  `tfsdk:"max_retries"`
-	MaxRetryWait types.String `tfsdk:"max_retry_wait"`
+	APIKey         types.String `tfsdk:"api_key"`
+	ProjectID      types.String `tfsdk:"project_id"`
+	BaseURL        types.String `tfsdk:"base_url"`
+	MaxRetries     types.Int64  `tfsdk:"max_retries"`
+	MaxRetryWait   types.String `tfsdk:"max_retry_wait"`
+	RequestTimeout types.String `tfsdk:"request_timeout"`
+	CacheDir       types.String `tfsdk:"cache_dir"`
+	CacheTTL       types.String `tfsdk:"cache_ttl"`
+	CacheMaxStale  types.String `tfsdk:"cache_max_stale"`
 }
 
-// providerData is what resources and data sources receive from Configure.
+// providerData is what resources, data sources and actions receive from
+// Configure.
 type providerData struct {
 	client      *sdk.Client
 	projectID   string // default for resources; "" when none
 	apiKey      string // kept only to mask it in logs
 	waitOptions []sdk.WaitOption
+	pages       *PageSource // nil: the client
 }
 
 // logContext masks the API key in every log line written with the returned
@@ -84,7 +110,8 @@ func (p *mintlifyProvider) Metadata(_ context.Context, _ provider.MetadataReques
 func (p *mintlifyProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Manage [Mintlify](https://mintlify.com) documentation with Terraform: run background " +
-			"agent jobs that edit your docs and open pull requests, and read unique-visitor analytics.",
+			"agent jobs that edit your docs and open pull requests, and read the analytics export (visitors, page " +
+			"views, searches, feedback and assistant usage).",
 		Attributes: map[string]schema.Attribute{
 			"api_key": schema.StringAttribute{
 				MarkdownDescription: "Admin API key (`mint_...`) from the API keys page of the Mintlify dashboard. " +
@@ -105,8 +132,8 @@ func (p *mintlifyProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 			},
 			"max_retries": schema.Int64Attribute{
 				MarkdownDescription: fmt.Sprintf("How many times a request refused with 429, or a read that met a "+
-					"5xx or a broken connection, is tried again. Default %d. A job creation that may have reached "+
-					"the server is never sent twice.", sdk.DefaultMaxRetries),
+					"5xx, a broken connection or a timeout, is tried again. Default %d. A job creation or message "+
+					"that may have reached the server is never sent twice.", sdk.DefaultMaxRetries),
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.Between(0, 10)},
 			},
@@ -114,6 +141,37 @@ func (p *mintlifyProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 				MarkdownDescription: fmt.Sprintf("Longest `Retry-After` the provider waits through, as a duration "+
 					"such as `30s` or `2m`. Default `%s`. A rate-limited request asking for a longer wait (analytics "+
 					"limits reset hourly) fails at once with the time to try again.", sdk.DefaultMaxRetryAfter),
+				Optional:   true,
+				Validators: []validator.String{durationValidator{}},
+			},
+			"request_timeout": schema.StringAttribute{
+				MarkdownDescription: fmt.Sprintf("How long one HTTP request may take, from sending it to the last "+
+					"byte of the answer, as a duration such as `90s`. Default `%s`; falls back to `%s`; `0s` sets "+
+					"no limit. A read that stalls past it is retried; a job creation or message is not (it may "+
+					"have been carried out).", shortDuration(sdk.DefaultRequestTimeout), EnvRequestTimeout),
+				Optional:   true,
+				Validators: []validator.String{durationValidator{}},
+			},
+			"cache_dir": schema.StringAttribute{
+				MarkdownDescription: "Directory of the analytics cache, shared by every `terraform` command on the " +
+					"machine. Falls back to `" + EnvCacheDir + "`, then to `terraform-provider-mintlify` in the " +
+					"user's cache directory (`$XDG_CACHE_HOME` or `~/.cache` on Linux). When it cannot be created " +
+					"or written (a read-only home, say), the provider works without a cache.",
+				Optional: true,
+			},
+			"cache_ttl": schema.StringAttribute{
+				MarkdownDescription: "How long a cached analytics answer is used instead of asking the API again, " +
+					"as a duration such as `10m`, `6h` or `7d`. Default `" + shortDuration(DefaultCacheTTL) + "`: a " +
+					"plan and the apply after it read once. Falls back to `" + EnvCacheTTL + "`; `0` turns the " +
+					"cache off. Ranges that no longer change (last month) can use hours or days.",
+				Optional:   true,
+				Validators: []validator.String{durationValidator{}},
+			},
+			"cache_max_stale": schema.StringAttribute{
+				MarkdownDescription: "When the API refuses an analytics read with a rate limit longer than " +
+					"`max_retry_wait`, a cached answer up to this old is used instead, with a warning that gives " +
+					"its age and when the budget frees up. Default `" + shortDuration(DefaultCacheMaxStale) + "`; " +
+					"falls back to `" + EnvCacheMaxStale + "`; `0` never uses a stale answer.",
 				Optional:   true,
 				Validators: []validator.String{durationValidator{}},
 			},
@@ -129,22 +187,26 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 	}
 	// A key or URL that comes from another resource is unknown until apply:
 	// configure nothing yet, Terraform calls Configure again with values.
-	if cfg.APIKey.IsUnknown() || cfg.BaseURL.IsUnknown() || cfg.ProjectID.IsUnknown() ||
-		cfg.MaxRetries.IsUnknown() || cfg.MaxRetryWait.IsUnknown() {
-		tflog.Debug(ctx, "provider configuration has unknown values; configuring at apply")
-		return
+	for _, v := range []interface{ IsUnknown() bool }{cfg.APIKey, cfg.BaseURL, cfg.ProjectID, cfg.MaxRetries, cfg.MaxRetryWait,
+		cfg.RequestTimeout, cfg.CacheDir, cfg.CacheTTL, cfg.CacheMaxStale} {
+		if v.IsUnknown() {
+			tflog.Debug(ctx, "provider configuration has unknown values; configuring at apply")
+			return
+		}
 	}
 
 	apiKey := stringOrEnv(cfg.APIKey, EnvAPIKey)
 	ctx = maskSecret(ctx, apiKey)
+	// Errors about the key are not attached to api_key: Terraform would
+	// print the configuration line, which may hold the key itself.
 	if apiKey == "" {
-		resp.Diagnostics.AddAttributeError(path.Root("api_key"), "Missing Mintlify API key",
+		resp.Diagnostics.AddError("Missing Mintlify API key",
 			"Set api_key in the provider block or the "+EnvAPIKey+" environment variable to an admin API key "+
 				"from the API keys page of the Mintlify dashboard.")
 		return
 	}
 	if err := sdk.ValidateAPIKey(apiKey); err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("api_key"), "Invalid Mintlify API key",
+		resp.Diagnostics.AddError("Invalid Mintlify API key",
 			"The key (from api_key or "+EnvAPIKey+") "+strings.TrimPrefix(err.Error(), "apiKey ")+".")
 		return
 	}
@@ -166,9 +228,27 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 	if !cfg.MaxRetries.IsNull() {
 		opts = append(opts, sdk.WithMaxRetries(int(cfg.MaxRetries.ValueInt64())))
 	}
-	if !cfg.MaxRetryWait.IsNull() {
-		d, _ := time.ParseDuration(cfg.MaxRetryWait.ValueString()) // validated by durationValidator
-		opts = append(opts, sdk.WithMaxRetryAfter(d))
+	durations := map[string]time.Duration{}
+	for _, s := range []struct {
+		name, env string
+		value     types.String
+		def       time.Duration
+	}{
+		{"max_retry_wait", "", cfg.MaxRetryWait, sdk.DefaultMaxRetryAfter},
+		{"request_timeout", EnvRequestTimeout, cfg.RequestTimeout, sdk.DefaultRequestTimeout},
+		{"cache_ttl", EnvCacheTTL, cfg.CacheTTL, DefaultCacheTTL},
+		{"cache_max_stale", EnvCacheMaxStale, cfg.CacheMaxStale, DefaultCacheMaxStale},
+	} {
+		d, ok := durationSetting(s.value, s.env, s.def, s.name, &resp.Diagnostics)
+		if !ok {
+			return
+		}
+		durations[s.name] = d
+	}
+	opts = append(opts, sdk.WithMaxRetryAfter(durations["max_retry_wait"]), sdk.WithRequestTimeout(durations["request_timeout"]))
+	if dir := cacheDir(cfg.CacheDir); dir != "" && durations["cache_ttl"] > 0 {
+		opts = append(opts, sdk.WithAnalyticsCache(sdk.CacheOptions{Dir: dir, FreshFor: durations["cache_ttl"], MaxStale: durations["cache_max_stale"]}))
+		tflog.Debug(ctx, "analytics cache", map[string]any{"dir": dir, "ttl": durations["cache_ttl"].String(), "max_stale": durations["cache_max_stale"].String()})
 	}
 	client, err := sdk.NewClient(apiKey, append(opts, p.sdkOptions...)...)
 	if err != nil {
@@ -178,7 +258,7 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 	projectID := stringOrEnv(cfg.ProjectID, EnvProjectID)
 	if projectID != "" && sdk.ValidateProjectID(projectID) != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("project_id"), "Invalid project_id",
-			"The default project (from project_id or "+EnvProjectID+") is only white space: set a project id, or leave it unset.")
+			"The default project (from project_id or "+EnvProjectID+") "+strings.TrimPrefix(sdk.ValidateProjectID(projectID).Error(), "projectId ")+": set a project id, or leave it unset.")
 		return
 	}
 	data := &providerData{
@@ -186,18 +266,60 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 		projectID:   projectID,
 		apiKey:      apiKey,
 		waitOptions: p.waitOptions,
+		pages:       p.pages,
 	}
 	tflog.Debug(ctx, "configured Mintlify client", map[string]any{"base_url": client.BaseURL(), "default_project_id": data.projectID})
 	resp.ResourceData = data
 	resp.DataSourceData = data
+	resp.ActionData = data
+}
+
+// durationSetting reads a duration from the attribute, else from env, else
+// def. A bad environment value is an error naming the variable (the
+// attribute's own validator reports a bad attribute).
+func durationSetting(v types.String, env string, def time.Duration, name string, diags *diag.Diagnostics) (time.Duration, bool) {
+	raw, from := v.ValueString(), name
+	if v.IsNull() {
+		if env == "" || os.Getenv(env) == "" {
+			return def, true
+		}
+		raw, from = os.Getenv(env), env
+	}
+	d, err := parseDuration(raw)
+	if err != nil {
+		diags.AddError("Invalid "+from, fmt.Sprintf("%s %q must be a non-negative duration such as \"90s\", \"10m\", \"6h\" or \"7d\".", from, raw))
+		return 0, false
+	}
+	return d, true
+}
+
+// cacheDir is where the analytics cache lives: the attribute, the
+// environment, or the user's cache directory; "" (no cache) when there is
+// none, as on a machine without a home.
+func cacheDir(v types.String) string {
+	if dir := stringOrEnv(v, EnvCacheDir); dir != "" {
+		return dir
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(base, "terraform-provider-mintlify")
 }
 
 func (p *mintlifyProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{NewAgentJobResource}
+	return []func() resource.Resource{NewAgentJobResource, NewAgentJobMessageResource}
 }
 
 func (p *mintlifyProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{NewUniqueVisitorsDataSource}
+	return []func() datasource.DataSource{
+		NewUniqueVisitorsDataSource, NewPageViewsDataSource, NewSearchQueriesDataSource, NewFeedbackDataSource,
+		NewFeedbackByPageDataSource, NewAssistantConversationsDataSource, NewAssistantCallerStatsDataSource,
+	}
+}
+
+func (p *mintlifyProvider) Actions(context.Context) []func() action.Action {
+	return []func() action.Action{NewAgentJobAction, NewAgentJobMessageAction}
 }
 
 func stringOrEnv(v types.String, env string) string {
@@ -245,8 +367,9 @@ func requireConfigured(data *providerData, diags *diag.Diagnostics) bool {
 	return true
 }
 
-// configuredData extracts the provider's data in a resource's or data
-// source's Configure. It is nil before the provider is configured.
+// configuredData extracts the provider's data in a resource's, data
+// source's or action's Configure. It is nil before the provider is
+// configured.
 func configuredData(raw any, diags interface{ AddError(string, string) }) *providerData {
 	if raw == nil {
 		return nil
@@ -257,4 +380,18 @@ func configuredData(raw any, diags interface{ AddError(string, string) }) *provi
 		return nil
 	}
 	return data
+}
+
+// projectOrDefault resolves a configured project_id against the provider's
+// default, adding an error on path when there is neither.
+func (d *providerData) projectOrDefault(configured types.String, at path.Path, diags *diag.Diagnostics) (string, bool) {
+	if !configured.IsNull() && !configured.IsUnknown() {
+		return configured.ValueString(), true
+	}
+	if d.projectID == "" {
+		diags.AddAttributeError(at, "Missing project_id",
+			"Set project_id here, or on the provider (or the "+EnvProjectID+" environment variable).")
+		return "", false
+	}
+	return d.projectID, true
 }

@@ -54,11 +54,15 @@ provider "mintlify" {
 `, mintlifytest.DemoAPIKey, url, mintlifytest.DemoProjectID)
 }
 
-// clearEnv keeps a developer's MINTLIFY_* variables out of a test.
+// clearEnv keeps a developer's MINTLIFY_* variables out of a test, and
+// turns the analytics cache off (in a directory of the test's own): the
+// tests count requests, and the cache's own tests turn it on.
 func clearEnv(t *testing.T) {
-	for _, v := range []string{EnvAPIKey, EnvBaseURL, EnvProjectID} {
+	for _, v := range []string{EnvAPIKey, EnvBaseURL, EnvProjectID, EnvRequestTimeout, EnvCacheMaxStale} {
 		t.Setenv(v, "")
 	}
+	t.Setenv(EnvCacheTTL, "0")
+	t.Setenv(EnvCacheDir, t.TempDir())
 }
 
 // resourceValues finds a resource's attribute values in a state or plan.
@@ -154,11 +158,22 @@ func TestProvider_metadataAndSchema(t *testing.T) {
 	for _, d := range resp.Diagnostics {
 		t.Errorf("schema diagnostic: %s: %s", d.Summary, d.Detail)
 	}
-	if _, ok := resp.ResourceSchemas["mintlify_agent_job"]; !ok {
-		t.Error("no mintlify_agent_job resource")
+	for _, name := range []string{"mintlify_agent_job", "mintlify_agent_job_message"} {
+		if _, ok := resp.ResourceSchemas[name]; !ok {
+			t.Errorf("no %s resource", name)
+		}
+		if _, ok := resp.ActionSchemas[name]; !ok {
+			t.Errorf("no %s action", name)
+		}
 	}
-	if _, ok := resp.DataSourceSchemas["mintlify_unique_visitors"]; !ok {
-		t.Error("no mintlify_unique_visitors data source")
+	for _, name := range []string{"unique_visitors", "page_views", "search_queries", "feedback", "feedback_by_page",
+		"assistant_conversations", "assistant_caller_stats"} {
+		if _, ok := resp.DataSourceSchemas["mintlify_"+name]; !ok {
+			t.Errorf("no mintlify_%s data source", name)
+		}
+	}
+	if n := len(resp.DataSourceSchemas); n != 7 {
+		t.Errorf("%d data sources", n)
 	}
 	for _, a := range resp.Provider.Block.Attributes {
 		if a.Name == "api_key" && !a.Sensitive {
@@ -255,7 +270,7 @@ provider "mintlify" {
 }
 data "mintlify_unique_visitors" "x" {}
 `, mintlifytest.DemoAPIKey, url),
-			ExpectError: wrapped(`Invalid project_id`, `MINTLIFY_PROJECT_ID`, `only white space`),
+			ExpectError: wrapped(`Invalid project_id`, `MINTLIFY_PROJECT_ID`, `must not be empty`),
 		}},
 	})
 }

@@ -170,15 +170,18 @@ func TestAccUniqueVisitors_invalidInputFailsAtPlanWithNoRequest(t *testing.T) {
 	clearEnv(t)
 	fs, url := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 3}})
 	for _, tt := range []struct{ args, want string }{
-		{"page_size = 0", "Attribute page_size value must be between 1 and 250, got: 0"},
-		{"page_size = 251", "Attribute page_size value must be between 1 and 250, got: 251"},
-		{"max_results = 0", "Attribute max_results value must be at least 1, got: 0"},
-		{`date_from = "2026-13-45"`, `date_from "2026-13-45" must be a date: YYYY-MM-DD or RFC 3339`},
-		{`date_to = "yesterday"`, `date_to "yesterday" must be a date: YYYY-MM-DD or RFC 3339`},
-		{`date_to = "2026-10-01T00:00:00"`, `date_to "2026-10-01T00:00:00" must be a date`},
+		{"page_size = 0", "page_size is 0; it must be a whole number from 1 to 250."},
+		{"page_size = 251", "page_size is 251; it must be a whole number from 1 to 250."},
+		{"page_size = 2.5", "page_size is 2.5; it must be a whole number from 1 to 250."},
+		{"max_results = 0", "max_results is 0; it must be a whole number, at least 1."},
+		{"max_results = 10.5", "max_results is 10.5; it must be a whole number, at least 1."},
+		{`date_from = "2026-13-45"`, `date_from "2026-13-45" must be a date: YYYY-MM-DD or an ISO 8601 date-time`},
+		{`date_to = "yesterday"`, `date_to "yesterday" must be a date: YYYY-MM-DD or an ISO 8601`},
+		{`date_to = "2026-10-01 00:00:00"`, `date_to "2026-10-01 00:00:00" must be a date`},
 		{"date_from = \"2026-10-02\"\n  date_to = \"2026-10-01\"", `date_from "2026-10-02" must be before date_to "2026-10-01": date_to is exclusive`},
 		{"date_from = \"2026-10-01\"\n  date_to = \"2026-10-01\"", `date_from "2026-10-01" must be before date_to "2026-10-01"`},
 		{`project_id = " "`, `project_id " " must not be empty`},
+		{`project_id = "."`, `project_id "." is not allowed`},
 	} {
 		resource.Test(t, resource.TestCase{
 			ProtoV6ProviderFactories: testProviders(),

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -126,16 +125,26 @@ func TestStringValidators(t *testing.T) {
 	}{
 		{dateValidator, types.StringValue("2026-10-01"), ""},
 		{dateValidator, types.StringValue("2026-10-01T10:00:00+02:00"), ""},
-		{dateValidator, types.StringValue("2026-02-30"), `attr "2026-02-30" must be a date: YYYY-MM-DD or RFC 3339.`},
+		{dateValidator, types.StringValue("2026-02-30"), `attr "2026-02-30" must be a date: YYYY-MM-DD or an ISO 8601 date-time such as 2026-10-01T09:30:00Z.`},
+		{dateValidator, types.StringValue("2026-10-01T09:30:00+0200"), ""},
+		{dateValidator, types.StringValue("2026-10-01T09:30"), ""},
 		{dateValidator, types.StringNull(), ""},
 		{dateValidator, types.StringUnknown(), ""},
 		{promptValidator, types.StringValue("x"), ""},
 		{promptValidator, types.StringValue("\t "), `attr "\t " must not be empty or only white space.`},
 		{projectIDValidator, types.StringValue("acme docs/β"), ""},
 		{projectIDValidator, types.StringValue(""), `attr "" must not be empty or only white space.`},
+		{projectIDValidator, types.StringValue(".."), `attr ".." is not allowed: it would change the request's path.`},
+		{jobIDValidator, types.StringValue("."), `attr "." is not allowed: it would change the request's path.`},
+		{jobIDValidator, types.StringValue("job-1"), ""},
 		{durationValidator{}, types.StringValue("90s"), ""},
 		{durationValidator{}, types.StringValue("0s"), ""},
 		{durationValidator{}, types.StringValue("-1s"), `attr "-1s" must be a non-negative duration`},
+		{durationValidator{}, types.StringValue("7d"), ""},
+		{durationValidator{}, types.StringValue("0"), ""},
+		{durationValidator{}, types.StringValue("1.5d"), `attr "1.5d" must be a non-negative duration such as "30s", "10m", "6h" or "7d"`},
+		{durationValidator{}, types.StringValue("d"), `must be a non-negative duration`},
+		{durationValidator{}, types.StringValue("999999999d"), `must be a non-negative duration`},
 		{durationValidator{}, types.StringValue("ten"), `attr "ten" must be a non-negative duration`},
 		{durationValidator{}, types.StringUnknown(), ""},
 	}
@@ -159,10 +168,10 @@ func TestShortDurationAndQueryID(t *testing.T) {
 			t.Errorf("shortDuration(%s) = %q", d, got)
 		}
 	}
-	if got := queryID("p", sdk.VisitorsQuery{}); got != "p" {
+	if got := queryID("p", map[string]string{"date_from": "", "max_results": "0"}); got != "p" {
 		t.Errorf("queryID = %q", got)
 	}
-	if got := queryID("p", sdk.VisitorsQuery{DateFrom: "a", DateTo: "b", MaxResults: 3, Limit: 9}); got != "p?date_from=a&date_to=b&max_results=3" {
+	if got := queryID("p", map[string]string{"date_to": "b", "date_from": "a", "max_results": "3", "source": "agent"}); got != "p?date_from=a&date_to=b&max_results=3&source=agent" {
 		t.Errorf("queryID = %q", got)
 	}
 }
@@ -187,23 +196,6 @@ func TestPromptPlanModifier(t *testing.T) {
 		modifier.PlanModifyString(ctx, req, resp)
 		if resp.RequiresReplace != tt.wantReplaced || resp.Diagnostics.HasError() {
 			t.Errorf("%s: RequiresReplace = %v (%v)", tt.name, resp.RequiresReplace, resp.Diagnostics)
-		}
-	}
-}
-
-func TestCreateMayHaveSucceeded(t *testing.T) {
-	for err, want := range map[error]bool{
-		&sdk.APIError{StatusCode: 500}:                            true,
-		&sdk.APIError{StatusCode: 504}:                            true,
-		&sdk.APIError{StatusCode: 499}:                            false,
-		&sdk.APIError{StatusCode: 429}:                            false,
-		&sdk.APIError{StatusCode: 400}:                            false,
-		errors.New("read: connection reset"):                      true,
-		&sdk.ValidationError{Field: "prompt"}:                     false,
-		fmt.Errorf("wrapped: %w", &sdk.APIError{StatusCode: 502}): true,
-	} {
-		if got := createMayHaveSucceeded(err); got != want {
-			t.Errorf("%v: %v, want %v", err, got, want)
 		}
 	}
 }

@@ -2,7 +2,11 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -30,8 +34,12 @@ var (
 		check:       sdk.ValidatePrompt,
 	}
 	projectIDValidator = sdkRule{
-		description: "must not be empty or only white space",
+		description: `must not be empty, only white space, "." or ".."`,
 		check:       sdk.ValidateProjectID,
+	}
+	jobIDValidator = sdkRule{
+		description: `must not be empty, only white space, "." or ".."`,
+		check:       sdk.ValidateJobID,
 	}
 )
 
@@ -43,16 +51,42 @@ func (v sdkRule) ValidateString(_ context.Context, req validator.StringRequest, 
 		return
 	}
 	if err := v.check(req.ConfigValue.ValueString()); err != nil {
+		// Say the SDK's own rule when it names one: the exact rule broken.
+		rule := v.description
+		var ve *sdk.ValidationError
+		if errors.As(err, &ve) {
+			rule = ve.Rule
+		}
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+req.Path.String(),
-			fmt.Sprintf("%s %q %s.", req.Path, req.ConfigValue.ValueString(), v.description))
+			fmt.Sprintf("%s %q %s.", req.Path, req.ConfigValue.ValueString(), rule))
 	}
 }
 
-// durationValidator accepts a non-negative Go duration such as "30s".
+// parseDuration reads a non-negative duration: Go's form ("90s", "10m",
+// "1h30m", "0") or whole days ("7d"), which Go's form lacks.
+func parseDuration(s string) (time.Duration, error) {
+	if days, ok := strings.CutSuffix(s, "d"); ok && days != "" && strings.Trim(days, "0123456789") == "" {
+		n, err := strconv.Atoi(days)
+		if err != nil || n > 100000 {
+			return 0, fmt.Errorf("%q is too long", s)
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, err
+	}
+	if d < 0 {
+		return 0, fmt.Errorf("%q is negative", s)
+	}
+	return d, nil
+}
+
+// durationValidator accepts what parseDuration reads.
 type durationValidator struct{}
 
 func (durationValidator) Description(context.Context) string {
-	return `must be a non-negative duration such as "30s" or "2m"`
+	return `must be a non-negative duration such as "30s", "10m", "6h" or "7d"`
 }
 
 func (v durationValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
@@ -61,10 +95,45 @@ func (v durationValidator) ValidateString(ctx context.Context, req validator.Str
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	if d, err := time.ParseDuration(req.ConfigValue.ValueString()); err != nil || d < 0 {
+	if _, err := parseDuration(req.ConfigValue.ValueString()); err != nil {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+req.Path.String(),
 			fmt.Sprintf("%s %q %s.", req.Path, req.ConfigValue.ValueString(), v.Description(ctx)))
 	}
+}
+
+// wholeNumber checks a number attribute holds a whole number in [lo, hi]
+// (hi 0: no upper bound). The attributes are numbers, not Int64, so that
+// 2.5 gets this clear message instead of the framework's conversion error.
+type wholeNumber struct{ lo, hi int64 }
+
+func (v wholeNumber) Description(context.Context) string {
+	if v.hi == 0 {
+		return fmt.Sprintf("must be a whole number, at least %d", v.lo)
+	}
+	return fmt.Sprintf("must be a whole number from %d to %d", v.lo, v.hi)
+}
+
+func (v wholeNumber) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v wholeNumber) ValidateNumber(ctx context.Context, req validator.NumberRequest, resp *validator.NumberResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	f := req.ConfigValue.ValueBigFloat()
+	n, acc := f.Int64()
+	if !f.IsInt() || acc != big.Exact || n < v.lo || (v.hi > 0 && n > v.hi) {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+req.Path.String(),
+			fmt.Sprintf("%s is %s; it %s.", req.Path, f.Text('g', 20), v.Description(ctx)))
+	}
+}
+
+// numberValue reads a validated whole-number attribute; 0 when null.
+func numberValue(n types.Number) int {
+	if n.IsNull() || n.IsUnknown() {
+		return 0
+	}
+	v, _ := n.ValueBigFloat().Int64()
+	return int(v)
 }
 
 // dateRangeValidator checks date_from < date_to (date_to is exclusive) at

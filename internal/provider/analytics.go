@@ -1,0 +1,260 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"net/url"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk"
+)
+
+// PageSource stands in for the API as the source of unique-visitor and
+// page-view pages. The benchmark's floor build (internal/perfbench/floor)
+// serves them from memory to measure what Terraform and the framework cost
+// without any HTTP; the provider itself never sets it.
+type PageSource struct {
+	Visitors func(ctx context.Context, projectID string, q sdk.VisitorsQuery) iter.Seq2[*sdk.VisitorsPage, error]
+	Views    func(ctx context.Context, projectID string, q sdk.ViewsQuery) iter.Seq2[*sdk.ViewsPage, error]
+}
+
+// NewWithPageSource is New with the data sources reading pages from src.
+func NewWithPageSource(version string, src PageSource) func() provider.Provider {
+	return func() provider.Provider { return &mintlifyProvider{version: version, pages: &src} }
+}
+
+// budgetNote is the rate-limit paragraph of every analytics data source's
+// documentation.
+const budgetNote = "Analytics requests are rate limited: **100 per organization per hour, shared by every " +
+	"analytics endpoint and every user of the organization**, and Terraform reads data sources on every `plan`, " +
+	"`apply`, `refresh`, `import` and `destroy`. A read costs one request per page (ceil(rows / page size)); the " +
+	"provider pages at the largest size the endpoint allows, requests each page once, stops at `max_results`, and " +
+	"keeps answers in its cache (see the provider's `cache_ttl`) so that a `plan` and the `apply` after it read once. " +
+	"When the API refuses a read for longer than the provider waits, a cached copy up to `cache_max_stale` old is " +
+	"used with a warning; without one, the read fails and says when to try again. To spend less, set `max_results`, " +
+	"and keep dashboards in their own root module so that applying other resources does not read them."
+
+// analyticsQueryModel holds the attributes every analytics data source has.
+type analyticsQueryModel struct {
+	ID        types.String `tfsdk:"id"`
+	ProjectID types.String `tfsdk:"project_id"`
+	DateFrom  types.String `tfsdk:"date_from"`
+	DateTo    types.String `tfsdk:"date_to"`
+}
+
+// pagingModel holds the attributes of a paged data source.
+type pagingModel struct {
+	PageSize   types.Number `tfsdk:"page_size"`
+	MaxResults types.Number `tfsdk:"max_results"`
+}
+
+// queryAttributes are the schema of analyticsQueryModel.
+func queryAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"id": schema.StringAttribute{
+			MarkdownDescription: "Identifies the query: project, dates, filters and row limit.",
+			Computed:            true,
+		},
+		"project_id": schema.StringAttribute{
+			MarkdownDescription: "Project to read. Defaults to the provider's `project_id`.",
+			Optional:            true,
+			Computed:            true,
+			Validators:          []validator.String{projectIDValidator},
+		},
+		"date_from": schema.StringAttribute{
+			MarkdownDescription: "Start of the range, inclusive: `YYYY-MM-DD` or an ISO 8601 date-time " +
+				"(`2026-10-01T09:30:00Z`, `2026-10-01T09:30:00+02:00`, or without a zone, read in the API's). " +
+				"When neither bound is set the API applies its own default range.",
+			Optional:   true,
+			Validators: []validator.String{dateValidator},
+		},
+		"date_to": schema.StringAttribute{
+			MarkdownDescription: "End of the range, **exclusive**, in the same forms: `date_to = \"2026-11-01\"` " +
+				"covers days up to and including October 31.",
+			Optional:   true,
+			Validators: []validator.String{dateValidator},
+		},
+	}
+}
+
+// pagingAttributes are the schema of pagingModel for an endpoint whose
+// largest page is largest; what names the rows ("paths").
+func pagingAttributes(largest int, what string) map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"page_size": schema.NumberAttribute{
+			MarkdownDescription: fmt.Sprintf("Rows per request, 1 to %d. Default %d, the largest the API serves: the fewest requests.", largest, largest),
+			Optional:            true,
+			Validators:          []validator.Number{wholeNumber{1, int64(largest)}},
+		},
+		"max_results": schema.NumberAttribute{
+			MarkdownDescription: "Read at most this many " + what + " (the first ones, in the API's order), and no " +
+				"more requests than they need. Default: all of them.",
+			Optional:   true,
+			Validators: []validator.Number{wholeNumber{1, 0}},
+		},
+	}
+}
+
+// attributes merges attribute maps into one schema's (of any kind:
+// resource, data source or action).
+func attributes[A any](maps ...map[string]A) map[string]A {
+	out := map[string]A{}
+	for _, m := range maps {
+		for k, v := range m {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// analyticsBase is embedded by every analytics data source: it holds the
+// provider's data and does what every read does first.
+type analyticsBase struct {
+	data *providerData
+}
+
+func (b *analyticsBase) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	b.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+// ConfigValidators checks date_from < date_to at plan.
+func (b *analyticsBase) ConfigValidators(context.Context) []datasource.ConfigValidator {
+	return []datasource.ConfigValidator{dateRangeValidator{}}
+}
+
+// begin reads the configuration into model (whose analyticsQueryModel is
+// q) and resolves the project. It returns false when the read must stop:
+// deferred because the provider's settings are not known yet, or an error.
+func (b *analyticsBase) begin(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse, model any, q *analyticsQueryModel) (context.Context, bool) {
+	// Terraform reads data sources at plan even when the provider's
+	// settings are still unknown. Where it can defer the read, defer it.
+	if b.data == nil && req.ClientCapabilities.DeferralAllowed {
+		resp.Deferred = &datasource.Deferred{Reason: datasource.DeferredReasonProviderConfigUnknown}
+		return ctx, false
+	}
+	if !requireConfigured(b.data, &resp.Diagnostics) {
+		return ctx, false
+	}
+	resp.Diagnostics.Append(req.Config.Get(ctx, model)...)
+	if resp.Diagnostics.HasError() {
+		return ctx, false
+	}
+	projectID, ok := b.data.projectOrDefault(q.ProjectID, path.Root("project_id"), &resp.Diagnostics)
+	q.ProjectID = types.StringValue(projectID)
+	return b.data.logContext(ctx), ok
+}
+
+// readPages reads every page of seq, the next page fetched while add
+// converts this one, and returns how many pages there were and where they
+// came from. The first error ends the read.
+func readPages[P any](ctx context.Context, seq iter.Seq2[*P, error], cacheOf func(*P) sdk.CacheStatus, add func(*P)) (int, sdk.CacheStatus, error) {
+	pages := 0
+	var status sdk.CacheStatus
+	for page, err := range prefetch(ctx, seq) {
+		if err != nil {
+			return pages, status, err
+		}
+		if pages == 0 {
+			status = cacheOf(page)
+		}
+		status = status.Combine(cacheOf(page))
+		pages++
+		add(page)
+	}
+	return pages, status, nil
+}
+
+// noteCache tells the user where an analytics answer came from: a warning
+// for a stale copy served instead of a rate-limited read, a debug line for
+// a fresh one. what names the data ("unique visitors").
+func noteCache(ctx context.Context, diags *diag.Diagnostics, what string, status sdk.CacheStatus) {
+	switch {
+	case status.Stale:
+		when := "when the limit resets"
+		if status.RateLimit != nil && !status.RateLimit.RetryAt.IsZero() {
+			when = "at " + status.RateLimit.RetryAt.UTC().Format("2006-01-02 15:04:05 MST")
+		}
+		diags.AddWarning("Mintlify "+what+" served from cache",
+			fmt.Sprintf("The Mintlify API refused to read %s: the organization's analytics requests are spent (100 an hour, "+
+				"shared by every analytics endpoint); the budget frees up %s. The values shown are a cached copy fetched %s "+
+				"ago (%s), and may be out of date. The copy is used while it is younger than cache_max_stale.",
+				what, when, age(status.StoredAt), status.StoredAt.UTC().Format(time.RFC3339)))
+	case status.Hit:
+		tflog.Debug(ctx, "analytics read from cache", map[string]any{"data": what, "age": age(status.StoredAt)})
+	}
+}
+
+func age(t time.Time) string { return time.Since(t).Round(time.Second).String() }
+
+// queryID names a query in a stable, readable way: the project, then the
+// parameters that are set.
+func queryID(projectID string, params map[string]string) string {
+	v := url.Values{}
+	for k, p := range params {
+		if p != "" && p != "0" {
+			v.Set(k, p)
+		}
+	}
+	if enc := v.Encode(); enc != "" {
+		return projectID + "?" + enc
+	}
+	return projectID
+}
+
+// Object types of the rows and totals the data sources return.
+var (
+	countAttrTypes = map[string]attr.Type{"human": types.Int64Type, "ai": types.Int64Type, "total": types.Int64Type}
+	pathAttrTypes  = map[string]attr.Type{"path": types.StringType, "human": types.Int64Type, "ai": types.Int64Type, "total": types.Int64Type}
+	pathRowType    = types.ObjectType{AttrTypes: pathAttrTypes}
+)
+
+// countsObject is a totals object.
+func countsObject(human, ai, total int64) types.Object {
+	return basetypes.NewObjectValueMust(countAttrTypes, map[string]attr.Value{
+		"human": types.Int64Value(human), "ai": types.Int64Value(ai), "total": types.Int64Value(total),
+	})
+}
+
+// pathRow is a row of per-path counts, converted once into a framework value.
+func pathRow(p string, human, ai, total int64) attr.Value {
+	return basetypes.NewObjectValueMust(pathAttrTypes, map[string]attr.Value{
+		"path": types.StringValue(p), "human": types.Int64Value(human), "ai": types.Int64Value(ai), "total": types.Int64Value(total),
+	})
+}
+
+// countAttributes is the schema of a totals object.
+func countAttributes(human, ai, total string) map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"human": schema.Int64Attribute{MarkdownDescription: human, Computed: true},
+		"ai":    schema.Int64Attribute{MarkdownDescription: ai, Computed: true},
+		"total": schema.Int64Attribute{MarkdownDescription: total, Computed: true},
+	}
+}
+
+func computedString(desc string) schema.StringAttribute {
+	return schema.StringAttribute{MarkdownDescription: desc, Computed: true}
+}
+
+func computedInt(desc string) schema.Int64Attribute {
+	return schema.Int64Attribute{MarkdownDescription: desc, Computed: true}
+}
+
+// listOf returns a list value of rows, empty (never null) when there are none.
+func listOf(elem attr.Type, rows []attr.Value) types.List {
+	if rows == nil {
+		rows = []attr.Value{}
+	}
+	return basetypes.NewListValueMust(elem, rows)
+}

@@ -1,0 +1,164 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk"
+)
+
+var (
+	_ datasource.DataSourceWithConfigValidators = (*assistantConversationsDataSource)(nil)
+	_ datasource.DataSourceWithConfigValidators = (*assistantCallerStatsDataSource)(nil)
+)
+
+// NewAssistantConversationsDataSource is the mintlify_assistant_conversations data source.
+func NewAssistantConversationsDataSource() datasource.DataSource {
+	return &assistantConversationsDataSource{}
+}
+
+// NewAssistantCallerStatsDataSource is the mintlify_assistant_caller_stats data source.
+func NewAssistantCallerStatsDataSource() datasource.DataSource {
+	return &assistantCallerStatsDataSource{}
+}
+
+type assistantConversationsDataSource struct{ analyticsBase }
+
+type assistantCallerStatsDataSource struct{ analyticsBase }
+
+type assistantConversationsModel struct {
+	analyticsQueryModel
+	pagingModel
+	Conversations types.List `tfsdk:"conversations"`
+}
+
+type assistantCallerStatsModel struct {
+	analyticsQueryModel
+	Web   types.Int64 `tfsdk:"web"`
+	API   types.Int64 `tfsdk:"api"`
+	Other types.Int64 `tfsdk:"other"`
+	Total types.Int64 `tfsdk:"total"`
+}
+
+var (
+	sourceRefTypes    = map[string]attr.Type{"title": types.StringType, "url": types.StringType}
+	conversationTypes = map[string]attr.Type{"id": types.StringType, "timestamp": types.StringType, "query": types.StringType,
+		"response": types.StringType, "response_type": types.StringType, "sources": types.ListType{ElemType: types.ObjectType{AttrTypes: sourceRefTypes}},
+		"resolution_status": types.StringType, "query_category": types.StringType, "page_url": types.StringType}
+	conversationRowType = types.ObjectType{AttrTypes: conversationTypes}
+)
+
+func (d *assistantConversationsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_assistant_conversations"
+}
+
+func (d *assistantCallerStatsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_assistant_caller_stats"
+}
+
+func (d *assistantConversationsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Conversations with the documentation's AI assistant, newest first: each question, the " +
+			"answer, the pages it cited and whether it was answered.\n\n" + budgetNote,
+		Attributes: attributes(queryAttributes(), pagingAttributes(sdk.MaxAssistantPageSize, "conversations"), map[string]schema.Attribute{
+			"conversations": schema.ListNestedAttribute{
+				MarkdownDescription: "One row per conversation turn, in the API's order: newest first.",
+				Computed:            true,
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"id":            computedString("The conversation's id (a ULID), also its thread's id."),
+					"timestamp":     computedString("When the reader's message was sent, as the API writes it."),
+					"query":         computedString("The reader's question."),
+					"response":      computedString("The assistant's answer, or its question back."),
+					"response_type": computedString("`answer`, or `clarifying_question` when the assistant asked back."),
+					"sources": schema.ListNestedAttribute{
+						MarkdownDescription: "Documentation pages the answer cited.",
+						Computed:            true,
+						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+							"title": computedString("The page's title."),
+							"url":   computedString("The page's URL."),
+						}},
+					},
+					"resolution_status": computedString("`answered`, or `unanswered` when the documentation did not cover the question."),
+					"query_category":    computedString("The category the question was filed under; null when none."),
+					"page_url":          computedString("The page the conversation started on; null when unknown."),
+				}},
+			},
+		}),
+	}
+}
+
+func (d *assistantCallerStatsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "How many questions the documentation's AI assistant received in the range, by where they " +
+			"came from. One request per read.\n\n" + budgetNote,
+		Attributes: attributes(queryAttributes(), map[string]schema.Attribute{
+			"web":   computedInt("Questions asked on the documentation site."),
+			"api":   computedInt("Questions sent through the API."),
+			"other": computedInt("Questions from integrations, SDKs and other callers."),
+			"total": computedInt("All questions."),
+		}),
+	}
+}
+
+func (d *assistantConversationsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m assistantConversationsModel
+	ctx, ok := d.begin(ctx, req, resp, &m, &m.analyticsQueryModel)
+	if !ok {
+		return
+	}
+	q := sdk.AssistantQuery{DateFrom: m.DateFrom.ValueString(), DateTo: m.DateTo.ValueString(),
+		Limit: numberValue(m.PageSize), MaxResults: numberValue(m.MaxResults)}
+	var rows []attr.Value
+	pages, status, err := readPages(ctx, d.data.client.AssistantConversationPages(ctx, m.ProjectID.ValueString(), q),
+		func(p *sdk.AssistantPage) sdk.CacheStatus { return p.Cache },
+		func(p *sdk.AssistantPage) {
+			for _, c := range p.Conversations {
+				sources := make([]attr.Value, len(c.Sources))
+				for i, s := range c.Sources {
+					sources[i] = basetypes.NewObjectValueMust(sourceRefTypes, map[string]attr.Value{"title": types.StringValue(s.Title), "url": types.StringValue(s.URL)})
+				}
+				rows = append(rows, basetypes.NewObjectValueMust(conversationTypes, map[string]attr.Value{
+					"id": types.StringValue(c.ID), "timestamp": types.StringValue(c.Timestamp), "query": types.StringValue(c.Query),
+					"response": types.StringValue(c.Response), "response_type": types.StringValue(c.ResponseType),
+					"sources":           listOf(types.ObjectType{AttrTypes: sourceRefTypes}, sources),
+					"resolution_status": types.StringValue(c.ResolutionStatus), "query_category": types.StringPointerValue(c.QueryCategory),
+					"page_url": types.StringPointerValue(c.PageURL),
+				}))
+			}
+		})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Could not read assistant conversations", err)
+		return
+	}
+	noteCache(ctx, &resp.Diagnostics, "assistant conversations", status)
+	tflog.Debug(ctx, "read assistant conversations", map[string]any{"rows": len(rows), "pages": pages})
+	m.ID = types.StringValue(queryID(m.ProjectID.ValueString(), map[string]string{"date_from": q.DateFrom, "date_to": q.DateTo,
+		"max_results": fmt.Sprint(q.MaxResults)}))
+	m.Conversations = listOf(conversationRowType, rows)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+func (d *assistantCallerStatsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m assistantCallerStatsModel
+	ctx, ok := d.begin(ctx, req, resp, &m, &m.analyticsQueryModel)
+	if !ok {
+		return
+	}
+	r := sdk.DateRange{DateFrom: m.DateFrom.ValueString(), DateTo: m.DateTo.ValueString()}
+	stats, err := d.data.client.GetAssistantCallerStats(ctx, m.ProjectID.ValueString(), r)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Could not read assistant caller stats", err)
+		return
+	}
+	noteCache(ctx, &resp.Diagnostics, "assistant caller stats", stats.Cache)
+	m.ID = types.StringValue(queryID(m.ProjectID.ValueString(), map[string]string{"date_from": r.DateFrom, "date_to": r.DateTo}))
+	m.Web, m.API, m.Other, m.Total = types.Int64Value(stats.Web), types.Int64Value(stats.API), types.Int64Value(stats.Other), types.Int64Value(stats.Total)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

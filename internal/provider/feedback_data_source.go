@@ -1,0 +1,247 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk"
+)
+
+var (
+	_ datasource.DataSourceWithConfigValidators = (*feedbackDataSource)(nil)
+	_ datasource.DataSourceWithConfigValidators = (*feedbackByPageDataSource)(nil)
+)
+
+// NewFeedbackDataSource is the mintlify_feedback data source.
+func NewFeedbackDataSource() datasource.DataSource { return &feedbackDataSource{} }
+
+// NewFeedbackByPageDataSource is the mintlify_feedback_by_page data source.
+func NewFeedbackByPageDataSource() datasource.DataSource { return &feedbackByPageDataSource{} }
+
+type feedbackDataSource struct{ analyticsBase }
+
+type feedbackByPageDataSource struct{ analyticsBase }
+
+// feedbackFilterModel holds the filters both feedback data sources take.
+type feedbackFilterModel struct {
+	Source   types.String `tfsdk:"source"`
+	Statuses types.List   `tfsdk:"statuses"`
+}
+
+type feedbackModel struct {
+	analyticsQueryModel
+	pagingModel
+	feedbackFilterModel
+	Feedback types.List `tfsdk:"feedback"`
+}
+
+type feedbackByPageModel struct {
+	analyticsQueryModel
+	feedbackFilterModel
+	MaxResults types.Number `tfsdk:"max_results"`
+	Pages      types.List   `tfsdk:"pages"`
+	HasMore    types.Bool   `tfsdk:"has_more"`
+}
+
+var (
+	sourceValidator = sdkRule{description: "must be one of " + joinValues(sdk.FeedbackSources),
+		check: func(s string) error { return sdk.ValidateFeedbackSource(sdk.FeedbackSource(s)) }}
+	statusValidator = sdkRule{description: "must be one of " + joinValues(sdk.FeedbackStatuses),
+		check: func(s string) error { return sdk.ValidateFeedbackStatus(sdk.FeedbackStatus(s)) }}
+
+	feedbackAttrTypes = map[string]attr.Type{"id": types.StringType, "path": types.StringType, "comment": types.StringType,
+		"created_at": types.StringType, "source": types.StringType, "status": types.StringType, "helpful": types.BoolType,
+		"contact": types.StringType, "code": types.StringType, "filename": types.StringType, "lang": types.StringType}
+	feedbackRowType   = types.ObjectType{AttrTypes: feedbackAttrTypes}
+	pageFeedbackTypes = map[string]attr.Type{"path": types.StringType, "thumbs_up": types.Int64Type, "thumbs_down": types.Int64Type,
+		"code": types.Int64Type, "total": types.Int64Type}
+	pageFeedbackRowType = types.ObjectType{AttrTypes: pageFeedbackTypes}
+)
+
+func joinValues[T ~string](values []T) string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = "`" + string(v) + "`"
+	}
+	return strings.Join(out, ", ")
+}
+
+func filterAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"source": schema.StringAttribute{
+			MarkdownDescription: "Keep only feedback from one source: " + joinValues(sdk.FeedbackSources) + " (`contextual` is " +
+				"page-level feedback, `code_snippet` feedback on a code block, `agent` from a third-party AI agent, " +
+				"`thumbs_only` a thumbs up or down). Default: every source.",
+			Optional:   true,
+			Validators: []validator.String{sourceValidator},
+		},
+		"statuses": schema.ListAttribute{
+			MarkdownDescription: "Keep only feedback in one of these review statuses: " + joinValues(sdk.FeedbackStatuses) + ". Default: every status.",
+			ElementType:         types.StringType,
+			Optional:            true,
+			Validators:          []validator.List{listvalidator.SizeAtLeast(1), listvalidator.ValueStringsAre(statusValidator)},
+		},
+	}
+}
+
+// filter reads the filters in the SDK's terms.
+func (f feedbackFilterModel) filter(ctx context.Context, diags *diag.Diagnostics) (sdk.FeedbackSource, []sdk.FeedbackStatus) {
+	var statuses []sdk.FeedbackStatus
+	if !f.Statuses.IsNull() {
+		diags.Append(f.Statuses.ElementsAs(ctx, &statuses, false)...)
+	}
+	return sdk.FeedbackSource(f.Source.ValueString()), statuses
+}
+
+func (f feedbackFilterModel) params(statuses []sdk.FeedbackStatus) map[string]string {
+	names := make([]string, len(statuses))
+	for i, s := range statuses {
+		names[i] = string(s)
+	}
+	return map[string]string{"source": f.Source.ValueString(), "statuses": strings.Join(names, ",")}
+}
+
+func (d *feedbackDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_feedback"
+}
+
+func (d *feedbackByPageDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_feedback_by_page"
+}
+
+func (d *feedbackDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Feedback readers left on the documentation, newest first as the API orders it. Entries " +
+			"have three shapes by `source`: every field of every shape is here, null where an entry's shape lacks it.\n\n" + budgetNote,
+		Attributes: attributes(queryAttributes(), pagingAttributes(sdk.MaxFeedbackPageSize, "entries"), filterAttributes(), map[string]schema.Attribute{
+			"feedback": schema.ListNestedAttribute{
+				MarkdownDescription: "One entry per piece of feedback, in the API's order.",
+				Computed:            true,
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"id":         computedString("The feedback's id."),
+					"path":       computedString("The page (path or URL) it is about."),
+					"comment":    computedString("What the reader wrote; null when nothing."),
+					"created_at": computedString("When it was submitted, as the API writes it; null when unknown."),
+					"source":     computedString("`contextual`, `code_snippet`, `agent` or `thumbs_only`."),
+					"status":     computedString("Review status: `pending`, `in_progress`, `resolved` or `dismissed`."),
+					"helpful":    schema.BoolAttribute{MarkdownDescription: "Whether the page helped (`contextual` feedback only; null otherwise).", Computed: true},
+					"contact":    computedString("E-mail address left for follow-up (`contextual` feedback only); null when none."),
+					"code":       computedString("The code block the feedback is about (`code_snippet` feedback only)."),
+					"filename":   computedString("The code block's file name (`code_snippet` feedback only); null when unknown."),
+					"lang":       computedString("The code block's language (`code_snippet` feedback only); null when unknown."),
+				}},
+			},
+		}),
+	}
+}
+
+func (d *feedbackByPageDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Feedback counts per documentation page: thumbs up and down (page-level feedback), " +
+			"code-snippet feedback and all feedback, most feedback first as the API orders them.\n\n" +
+			"The API lists at most 100 pages per request and has no paging for this export: a read is always one " +
+			"request. When more pages have feedback than it listed, `has_more` is true (with a warning when the " +
+			"API, not `max_results`, cut the list).\n\n" + budgetNote,
+		Attributes: attributes(queryAttributes(), filterAttributes(), map[string]schema.Attribute{
+			"max_results": schema.NumberAttribute{
+				MarkdownDescription: fmt.Sprintf("How many pages to list, 1 to %d. Default %d.", sdk.MaxFeedbackByPageSize, sdk.MaxFeedbackByPageSize),
+				Optional:            true,
+				Validators:          []validator.Number{wholeNumber{1, sdk.MaxFeedbackByPageSize}},
+			},
+			"has_more": schema.BoolAttribute{MarkdownDescription: "Whether more pages had feedback than `pages` lists.", Computed: true},
+			"pages": schema.ListNestedAttribute{
+				MarkdownDescription: "One row per page, in the API's order: most feedback first.",
+				Computed:            true,
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"path":        computedString("The page path."),
+					"thumbs_up":   computedInt("Page-level (`contextual`) feedback that found the page helpful."),
+					"thumbs_down": computedInt("Page-level (`contextual`) feedback that did not."),
+					"code":        computedInt("Feedback on the page's code blocks."),
+					"total":       computedInt("All feedback on the page."),
+				}},
+			},
+		}),
+	}
+}
+
+func (d *feedbackDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m feedbackModel
+	ctx, ok := d.begin(ctx, req, resp, &m, &m.analyticsQueryModel)
+	if !ok {
+		return
+	}
+	source, statuses := m.filter(ctx, &resp.Diagnostics)
+	q := sdk.FeedbackQuery{DateFrom: m.DateFrom.ValueString(), DateTo: m.DateTo.ValueString(), Source: source, Statuses: statuses,
+		Limit: numberValue(m.PageSize), MaxResults: numberValue(m.MaxResults)}
+	var rows []attr.Value
+	pages, status, err := readPages(ctx, d.data.client.FeedbackPages(ctx, m.ProjectID.ValueString(), q),
+		func(p *sdk.FeedbackPage) sdk.CacheStatus { return p.Cache },
+		func(p *sdk.FeedbackPage) {
+			for _, f := range p.Feedback {
+				rows = append(rows, basetypes.NewObjectValueMust(feedbackAttrTypes, map[string]attr.Value{
+					"id": types.StringValue(f.ID), "path": types.StringValue(f.Path), "comment": types.StringPointerValue(f.Comment),
+					"created_at": types.StringPointerValue(f.CreatedAt), "source": types.StringValue(string(f.Source)),
+					"status": types.StringValue(string(f.Status)), "helpful": types.BoolPointerValue(f.Helpful),
+					"contact": types.StringPointerValue(f.Contact), "code": types.StringPointerValue(f.Code),
+					"filename": types.StringPointerValue(f.Filename), "lang": types.StringPointerValue(f.Lang),
+				}))
+			}
+		})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Could not read feedback", err)
+		return
+	}
+	noteCache(ctx, &resp.Diagnostics, "feedback", status)
+	tflog.Debug(ctx, "read feedback", map[string]any{"rows": len(rows), "pages": pages})
+	params := m.params(statuses)
+	params["date_from"], params["date_to"], params["max_results"] = q.DateFrom, q.DateTo, fmt.Sprint(q.MaxResults)
+	m.ID = types.StringValue(queryID(m.ProjectID.ValueString(), params))
+	m.Feedback = listOf(feedbackRowType, rows)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+func (d *feedbackByPageDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m feedbackByPageModel
+	ctx, ok := d.begin(ctx, req, resp, &m, &m.analyticsQueryModel)
+	if !ok {
+		return
+	}
+	source, statuses := m.filter(ctx, &resp.Diagnostics)
+	q := sdk.FeedbackByPageQuery{DateFrom: m.DateFrom.ValueString(), DateTo: m.DateTo.ValueString(), Source: source, Statuses: statuses,
+		Limit: numberValue(m.MaxResults)}
+	got, err := d.data.client.GetFeedbackByPage(ctx, m.ProjectID.ValueString(), q)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Could not read feedback by page", err)
+		return
+	}
+	noteCache(ctx, &resp.Diagnostics, "feedback by page", got.Cache)
+	rows := make([]attr.Value, len(got.Pages))
+	for i, p := range got.Pages {
+		rows[i] = basetypes.NewObjectValueMust(pageFeedbackTypes, map[string]attr.Value{
+			"path": types.StringValue(p.Path), "thumbs_up": types.Int64Value(p.ThumbsUp), "thumbs_down": types.Int64Value(p.ThumbsDown),
+			"code": types.Int64Value(p.Code), "total": types.Int64Value(p.Total),
+		})
+	}
+	if got.HasMore && q.Limit == 0 {
+		resp.Diagnostics.AddWarning("More pages have feedback than the API lists",
+			fmt.Sprintf("The Mintlify API lists at most %d pages per request and cannot page past them: pages holds the %d with the most feedback. Narrow the date range or filter by source or status to see the rest.",
+				sdk.MaxFeedbackByPageSize, len(rows)))
+	}
+	params := m.params(statuses)
+	params["date_from"], params["date_to"], params["max_results"] = q.DateFrom, q.DateTo, fmt.Sprint(q.Limit)
+	m.ID = types.StringValue(queryID(m.ProjectID.ValueString(), params))
+	m.Pages = listOf(pageFeedbackRowType, rows)
+	m.HasMore = types.BoolValue(got.HasMore)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

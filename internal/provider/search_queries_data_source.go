@@ -1,0 +1,94 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk"
+)
+
+var _ datasource.DataSourceWithConfigValidators = (*searchQueriesDataSource)(nil)
+
+// NewSearchQueriesDataSource is the mintlify_search_queries data source.
+func NewSearchQueriesDataSource() datasource.DataSource { return &searchQueriesDataSource{} }
+
+type searchQueriesDataSource struct{ analyticsBase }
+
+type searchQueriesModel struct {
+	analyticsQueryModel
+	pagingModel
+	TotalSearches types.Int64 `tfsdk:"total_searches"`
+	Searches      types.List  `tfsdk:"searches"`
+}
+
+var (
+	searchAttrTypes = map[string]attr.Type{"query": types.StringType, "hits": types.Int64Type, "ctr": types.Float64Type,
+		"top_clicked_page": types.StringType, "last_searched_at": types.StringType}
+	searchRowType = types.ObjectType{AttrTypes: searchAttrTypes}
+)
+
+func (d *searchQueriesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_search_queries"
+}
+
+func (d *searchQueriesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "What readers searched the documentation for: one row per search term, most searched first, " +
+			"with its click-through rate and the result clicked most.\n\n" + budgetNote,
+		Attributes: attributes(queryAttributes(), pagingAttributes(sdk.MaxSearchesPageSize, "search terms"), map[string]schema.Attribute{
+			"total_searches": computedInt("Search events in the range: the sum of every term's hits, not the number of distinct terms."),
+			"searches": schema.ListNestedAttribute{
+				MarkdownDescription: "One row per search term, in the API's order: most hits first.",
+				Computed:            true,
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"query":            computedString("The search term."),
+					"hits":             computedInt("How many times it was searched in the range."),
+					"ctr":              schema.Float64Attribute{MarkdownDescription: "Click-through rate of its results, from 0 to 1.", Computed: true},
+					"top_clicked_page": computedString("The result path clicked most; null when no result was clicked."),
+					"last_searched_at": computedString("When it was last searched, as the API writes it."),
+				}},
+			},
+		}),
+	}
+}
+
+func (d *searchQueriesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m searchQueriesModel
+	ctx, ok := d.begin(ctx, req, resp, &m, &m.analyticsQueryModel)
+	if !ok {
+		return
+	}
+	q := sdk.SearchesQuery{DateFrom: m.DateFrom.ValueString(), DateTo: m.DateTo.ValueString(),
+		Limit: numberValue(m.PageSize), MaxResults: numberValue(m.MaxResults)}
+	var rows []attr.Value
+	var total int64
+	pages, status, err := readPages(ctx, d.data.client.SearchPages(ctx, m.ProjectID.ValueString(), q),
+		func(p *sdk.SearchesPage) sdk.CacheStatus { return p.Cache },
+		func(p *sdk.SearchesPage) {
+			total = p.TotalSearches
+			for _, r := range p.Searches {
+				rows = append(rows, basetypes.NewObjectValueMust(searchAttrTypes, map[string]attr.Value{
+					"query": types.StringValue(r.Query), "hits": types.Int64Value(r.Hits), "ctr": types.Float64Value(r.CTR),
+					"top_clicked_page": types.StringPointerValue(r.TopClickedPage), "last_searched_at": types.StringValue(r.LastSearchedAt),
+				}))
+			}
+		})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Could not read search queries", err)
+		return
+	}
+	noteCache(ctx, &resp.Diagnostics, "search queries", status)
+	tflog.Debug(ctx, "read search queries", map[string]any{"rows": len(rows), "pages": pages})
+	m.ID = types.StringValue(queryID(m.ProjectID.ValueString(), map[string]string{"date_from": q.DateFrom, "date_to": q.DateTo,
+		"max_results": fmt.Sprint(q.MaxResults)}))
+	m.TotalSearches = types.Int64Value(total)
+	m.Searches = listOf(searchRowType, rows)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
