@@ -1,11 +1,27 @@
 package provider
 
 import (
+	"context"
 	"regexp"
 	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
 func tfjsonPath(name string) tfjsonpath.Path { return tfjsonpath.New(name) }
@@ -24,4 +40,102 @@ func wrapped(phrases ...string) *regexp.Regexp {
 		parts[i] = strings.Join(words, `\s+`)
 	}
 	return regexp.MustCompile(`(?s)` + strings.Join(parts, ".*"))
+}
+
+// objectOf builds a value of a resource's schema type from vals: every
+// attribute not given is null (or unknown, when unknown is set).
+func objectOf(t *testing.T, s interface {
+	Type() attr.Type
+}, vals map[string]tftypes.Value, unknown bool) tftypes.Value {
+	t.Helper()
+	typ, ok := s.Type().TerraformType(context.Background()).(tftypes.Object)
+	if !ok {
+		t.Fatal("schema is not an object")
+	}
+	all := map[string]tftypes.Value{}
+	for name, at := range typ.AttributeTypes {
+		switch v, given := vals[name]; {
+		case given:
+			all[name] = v
+		case unknown && name != "timeouts" && name != "triggers":
+			all[name] = tftypes.NewValue(at, tftypes.UnknownValue)
+		default:
+			all[name] = tftypes.NewValue(at, nil)
+		}
+	}
+	return tftypes.NewValue(typ, all)
+}
+
+func str(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
+
+// resourceSchema returns a resource's schema.
+func resourceSchema(t *testing.T, r resource.Resource) rschema.Schema {
+	t.Helper()
+	var resp resource.SchemaResponse
+	r.Schema(context.Background(), resource.SchemaRequest{}, &resp)
+	if resp.Diagnostics.HasError() {
+		t.Fatal(resp.Diagnostics)
+	}
+	return resp.Schema
+}
+
+// readResource refreshes a resource whose state holds vals, and returns
+// the response.
+func readResource(t *testing.T, r resource.Resource, vals map[string]tftypes.Value) *resource.ReadResponse {
+	t.Helper()
+	s := resourceSchema(t, r)
+	state := tfsdk.State{Schema: s, Raw: objectOf(t, s, vals, false)}
+	resp := &resource.ReadResponse{State: state}
+	r.Read(context.Background(), resource.ReadRequest{State: state}, resp)
+	return resp
+}
+
+// diagText joins diagnostics of a severity into one searchable text.
+func diagText(diags diag.Diagnostics, severity diag.Severity) string {
+	var b strings.Builder
+	for _, d := range diags {
+		if d.Severity() == severity {
+			b.WriteString(d.Summary() + ": " + d.Detail() + "\n")
+		}
+	}
+	return b.String()
+}
+
+// clientFor is a providerData whose client talks to url, with fast polls.
+func clientFor(t *testing.T, url string, opts ...sdk.Option) *providerData {
+	t.Helper()
+	c, err := sdk.NewClient(mintlifytest.DemoAPIKey, append([]sdk.Option{sdk.WithBaseURL(url), sdk.WithRetryBackoff(time.Millisecond, 5*time.Millisecond)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &providerData{client: c, projectID: mintlifytest.DemoProjectID, apiKey: mintlifytest.DemoAPIKey,
+		waitOptions: []sdk.WaitOption{sdk.WithPollInterval(10*time.Millisecond, 20*time.Millisecond)}}
+}
+
+func tfjsonPathToPath(name string) path.Path { return path.Root(name) }
+
+func tfsdkState(s rschema.Schema, raw tftypes.Value) tfsdk.State {
+	return tfsdk.State{Schema: s, Raw: raw}
+}
+
+// deleteResource deletes a resource whose state is state.
+func deleteResource(t *testing.T, r resource.Resource, state tfsdk.State) *resource.DeleteResponse {
+	t.Helper()
+	resp := &resource.DeleteResponse{State: state}
+	r.Delete(context.Background(), resource.DeleteRequest{State: state}, resp)
+	return resp
+}
+
+func nullString() types.String { return types.StringNull() }
+
+// configureProvider configures the provider with vals (others null).
+func configureProvider(t *testing.T, vals map[string]tftypes.Value) *provider.ConfigureResponse {
+	t.Helper()
+	p := &mintlifyProvider{version: "test"}
+	var sr provider.SchemaResponse
+	p.Schema(context.Background(), provider.SchemaRequest{}, &sr)
+	raw := objectOf(t, sr.Schema, vals, false)
+	resp := &provider.ConfigureResponse{}
+	p.Configure(context.Background(), provider.ConfigureRequest{Config: tfsdk.Config{Schema: sr.Schema, Raw: raw}}, resp)
+	return resp
 }

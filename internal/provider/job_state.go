@@ -105,7 +105,8 @@ func timeValue(t *time.Time) types.String {
 func triggersAttribute(what string, replaceIf stringMapReplaceFunc) schema.MapAttribute {
 	return schema.MapAttribute{
 		MarkdownDescription: "Arbitrary values (a commit SHA, a release tag) that, when any of them changes (a key added " +
-			"or removed included), " + what + ". Unchanged values plan nothing, apply after apply. Null or empty means none.",
+			"or removed included), " + what + ". Unchanged values plan nothing, apply after apply. An empty map and no " +
+			"triggers both mean none: switching between them only updates state.",
 		ElementType: types.StringType,
 		Optional:    true,
 		PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplaceIf(mapplanmodifier.RequiresReplaceIfFunc(replaceIf),

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -38,10 +37,9 @@ func startFake(t *testing.T, cfg mintlifytest.Config) (*mintlifytest.Fake, strin
 	if cfg.DefaultJob == (mintlifytest.JobScript{}) {
 		cfg.DefaultJob = mintlifytest.JobScript{ActiveFor: 100 * time.Millisecond, Outcome: mintlifytest.OutcomeCompleted}
 	}
-	fs := mintlifytest.New(cfg)
-	ts := httptest.NewServer(fs)
-	t.Cleanup(ts.Close)
-	return fs, ts.URL
+	srv := mintlifytest.NewServer(cfg)
+	t.Cleanup(srv.Close)
+	return srv.Fake, srv.URL
 }
 
 func providerBlock(url string) string {

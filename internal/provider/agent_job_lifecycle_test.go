@@ -1,0 +1,279 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
+)
+
+// When a job runs again: only when the user says so.
+
+func triggersConfig(url, triggers string) string {
+	extra := ""
+	if triggers != "" {
+		extra = "  triggers = " + triggers
+	}
+	return jobConfig(url, "Update the docs for the changes in this release", extra)
+}
+
+func TestAccAgentJob_triggersStartANewJobExactlyWhenTheyChange(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, mintlifytest.Config{})
+	posts := func(want int) func() {
+		return func() {
+			if n := fs.Requests(mintlifytest.RouteCreateJob); n != want {
+				t.Errorf("before this step: %d POSTs, want %d", n, want)
+			}
+		}
+	}
+	step := func(triggers string, action plancheck.ResourceActionType, postsBefore int) resource.TestStep {
+		checks := []plancheck.PlanCheck{plancheck.ExpectResourceAction(jobAddr, action)}
+		if action == plancheck.ResourceActionNoop {
+			checks = []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}
+		}
+		return resource.TestStep{
+			PreConfig:         posts(postsBefore),
+			Config:            triggersConfig(url, triggers),
+			ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: checks},
+			ConfigStateChecks: []statecheck.StateCheck{jobInStateMatchesServer(fs, jobAddr)},
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{
+			step(`{ commit = "abc123" }`, plancheck.ResourceActionCreate, 0),
+			step(`{ commit = "abc123" }`, plancheck.ResourceActionNoop, 1),    // unchanged: nothing
+			step(`{ commit = "def456" }`, plancheck.ResourceActionReplace, 1), // changed value: a new job
+			step(`{ commit = "def456", tag = "v2" }`, plancheck.ResourceActionReplace, 2),
+			step(`{ tag = "v2" }`, plancheck.ResourceActionReplace, 3), // a key removed
+			step(`{}`, plancheck.ResourceActionReplace, 4),
+			// Empty and null are both "no triggers": switching between them
+			// starts no job. (Terraform plans the switch as an update of
+			// state: a provider may not plan a value a null config lacks.)
+			step(``, plancheck.ResourceActionUpdate, 5),
+			step(`{}`, plancheck.ResourceActionUpdate, 5),
+			step(`{}`, plancheck.ResourceActionNoop, 5),
+		},
+	})
+	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 5 {
+		t.Errorf("POSTs = %d, want 5", n)
+	}
+}
+
+func TestAccAgentJob_importAdoptsTriggersWithoutAJob(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, mintlifytest.Config{})
+	id := fs.CreateJob(mintlifytest.DemoProjectID, "Written in the dashboard")
+	cfg := triggersConfig(url, `{ commit = "abc123" }`)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{
+			{Config: cfg, ResourceName: jobAddr, ImportState: true, ImportStateId: id, ImportStatePersist: true},
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("id"), knownString(id)),
+					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("triggers"), knownvalue.MapExact(map[string]knownvalue.Check{"commit": knownString("abc123")})),
+					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("wait_for_completion"), knownvalue.Bool(true)),
+				},
+			},
+			{Config: cfg, PlanOnly: true},
+			// After the adoption, a new commit is a new job, as always.
+			{
+				Config: triggersConfig(url, `{ commit = "def456" }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionReplace),
+				}},
+			},
+		},
+	})
+	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 1 {
+		t.Errorf("POSTs = %d, want only the one after the triggers changed", n)
+	}
+}
+
+func TestAccAgentJob_withoutWaitingReturnsAtOnceAndRefreshesPlanNothing(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, mintlifytest.Config{})
+	cfg := jobConfig(url, "[fake:active=400ms] Fire and forget", "  wait_for_completion = false")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("active")),
+					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("pr_link"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("wait_for_completion"), knownvalue.Bool(false)),
+				},
+			},
+			{
+				// The job finishes on its own; the refresh records it, plans nothing.
+				PreConfig: func() {
+					if n := fs.Requests(mintlifytest.RouteCreateJob); n != 1 {
+						t.Errorf("POSTs = %d", n)
+					}
+					time.Sleep(500 * time.Millisecond)
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("completed")),
+					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("pr_link"), knownvalue.StringRegexp(regexp.MustCompile(`/pull/\d+$`))),
+					jobInStateMatchesServer(fs, jobAddr),
+				},
+			},
+			// Waiting or not starts nothing when it changes.
+			{
+				Config: jobConfig(url, "[fake:active=400ms] Fire and forget", ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionUpdate),
+				}},
+			},
+		},
+	})
+	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 1 {
+		t.Errorf("POSTs = %d, want 1", n)
+	}
+}
+
+func TestAccAgentJob_failedWithoutWaitingIsKeptAndNotRerun(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, mintlifytest.Config{})
+	cfg := jobConfig(url, "[fake:failed] [fake:active=200ms] Try", "  wait_for_completion = false")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				PreConfig: func() { time.Sleep(300 * time.Millisecond) },
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("failed"))},
+			},
+		},
+	})
+	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 1 {
+		t.Errorf("POSTs = %d: a failed job ran again by itself", n)
+	}
+}
+
+// The refresh that sees a job turn failed warns, naming it; it does not
+// warn again once state says failed.
+func TestAgentJobRead_warnsWhenAJobHasFailed(t *testing.T) {
+	srv := mintlifytest.NewServer(mintlifytest.Config{})
+	defer srv.Close()
+	id := srv.CreateJob(mintlifytest.DemoProjectID, "[fake:failed] [fake:active=1ms]")
+	time.Sleep(5 * time.Millisecond)
+	r := &agentJobResource{data: clientFor(t, srv.URL)}
+	for prior, wantWarning := range map[string]bool{"active": true, "failed": false} {
+		resp := readResource(t, r, map[string]tftypes.Value{"id": str(id), "project_id": str(mintlifytest.DemoProjectID),
+			"prompt": str("x"), "status": str(prior), "wait_for_completion": tftypes.NewValue(tftypes.Bool, false)})
+		warnings := diagText(resp.Diagnostics, diag.SeverityWarning)
+		if resp.Diagnostics.HasError() || strings.Contains(warnings, id) != wantWarning {
+			t.Errorf("prior %s: %v", prior, resp.Diagnostics)
+		}
+		if wantWarning && !strings.Contains(warnings, "will not run again by itself: change its triggers, or run terraform apply -replace=mintlify_agent_job.<name>") {
+			t.Errorf("warning %q", warnings)
+		}
+	}
+}
+
+func TestAgentJobRead_vanishedJobIsKeptWithAWarning(t *testing.T) {
+	srv := mintlifytest.NewServer(mintlifytest.Config{})
+	defer srv.Close()
+	r := &agentJobResource{data: clientFor(t, srv.URL)}
+	resp := readResource(t, r, map[string]tftypes.Value{"id": str("gone-1"), "project_id": str(mintlifytest.DemoProjectID),
+		"prompt": str("x"), "status": str("completed")})
+	warnings := diagText(resp.Diagnostics, diag.SeverityWarning)
+	for _, want := range []string{"Agent job gone-1 in project \"demo-project\" is gone from the Mintlify API (404)",
+		"stays in state unchanged", "terraform state rm mintlify_agent_job.<name>", "terraform apply -replace=mintlify_agent_job.<name>"} {
+		if !strings.Contains(warnings, want) {
+			t.Errorf("warning %q lacks %q", warnings, want)
+		}
+	}
+	if resp.Diagnostics.HasError() || resp.State.Raw.IsNull() {
+		t.Errorf("the resource was removed: %v", resp.Diagnostics)
+	}
+	var status string
+	resp.State.GetAttribute(t.Context(), tfjsonPathToPath("status"), &status)
+	if status != "completed" {
+		t.Errorf("state changed: status %q", status)
+	}
+}
+
+func TestAccAgentJob_importOfAnUnknownJobIsAnError(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, mintlifytest.Config{})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{{
+			Config:        jobConfig(url, "x", ""),
+			ResourceName:  jobAddr,
+			ImportState:   true,
+			ImportStateId: "demo-project/no-such-job",
+			ExpectError:   wrapped(`Cannot import the agent job`, `Mintlify has no agent job "no-such-job" in project "demo-project" (404)`, `PROJECT_ID/JOB_ID`),
+		}},
+	})
+	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 0 {
+		t.Errorf("%d POSTs", n)
+	}
+}
+
+func TestAgentJobDelete_saysOnlyWhatApplies(t *testing.T) {
+	r := &agentJobResource{}
+	for link, want := range map[string]string{
+		"":                         `The Mintlify API cannot delete agent jobs: job j-1 in project "p" remains at Mintlify.`,
+		"https://github.com/a/b/1": `The Mintlify API cannot delete agent jobs: job j-1 in project "p" remains at Mintlify, and so does its pull request https://github.com/a/b/1 (close it in your code host if it is no longer wanted).`,
+	} {
+		s := resourceSchema(t, r)
+		vals := map[string]tftypes.Value{"id": str("j-1"), "project_id": str("p"), "prompt": str("x")}
+		if link != "" {
+			vals["pr_link"] = str(link)
+		}
+		state := tfsdkState(s, objectOf(t, s, vals, false))
+		resp := deleteResource(t, r, state)
+		if got := diagText(resp.Diagnostics, diag.SeverityWarning); got != "Agent job removed from state only: "+want+"\n" {
+			t.Errorf("pr_link %q: %q", link, got)
+		}
+	}
+}
+
+func TestAccAgentJob_stateHoldsTheSpecsRepositoryURL(t *testing.T) {
+	clearEnv(t)
+	_, url := startFake(t, mintlifytest.Config{})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{{
+			Config: jobConfig(url, "x", ""),
+			ConfigStateChecks: []statecheck.StateCheck{checkState(func(s *tfjson.State) error {
+				vals, _ := resourceValues(s.Values.RootModule, jobAddr)
+				src, _ := vals["source"].(map[string]any)
+				if src["repository"] != "https://github.com/acme/demo-project" {
+					return fmt.Errorf("source %v", src)
+				}
+				return nil
+			})},
+		}},
+	})
+}

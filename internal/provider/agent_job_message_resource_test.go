@@ -1,0 +1,223 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+	"time"
+
+	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
+)
+
+const messageAddr = "mintlify_agent_job_message.test"
+
+// messageConfig is a job and a follow-up message to it.
+func messageConfig(url, prompt, extra string) string {
+	return providerBlock(url) + fmt.Sprintf(`
+resource "mintlify_agent_job" "docs" {
+  prompt = "Update the docs"
+}
+
+resource "mintlify_agent_job_message" "test" {
+  job_id = mintlify_agent_job.docs.id
+  prompt = %q
+%s
+}
+`, prompt, extra)
+}
+
+// messageMatchesServer checks the message's state against the job on the
+// server, and that its id is JOB_ID/SENT_AT.
+func messageMatchesServer(fs *mintlifytest.Fake) statecheck.StateCheck {
+	return checkState(func(s *tfjson.State) error {
+		vals, ok := resourceValues(s.Values.RootModule, messageAddr)
+		if !ok {
+			return fmt.Errorf("%s not in state", messageAddr)
+		}
+		if want := fmt.Sprint(vals["job_id"]) + "/" + fmt.Sprint(vals["sent_at"]); vals["id"] != want {
+			return fmt.Errorf("id %v, want %s", vals["id"], want)
+		}
+		if _, err := time.Parse(time.RFC3339Nano, fmt.Sprint(vals["sent_at"])); err != nil {
+			return fmt.Errorf("sent_at: %w", err)
+		}
+		vals["id"] = vals["job_id"]
+		return compareJob(fs, vals)
+	})
+}
+
+func TestAccAgentJobMessage_sendsOnceAndWaitsForTheNewRound(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, mintlifytest.Config{})
+	cfg := messageConfig(url, "[fake:active=300ms] Also add a changelog entry", "")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(messageAddr, tfjsonPath("status"), knownString("completed")),
+					statecheck.ExpectKnownValue(messageAddr, tfjsonPath("pr_link"), knownvalue.StringRegexp(regexp.MustCompile(`^https://github.com/acme/demo-project/pull/101$`))),
+					statecheck.ExpectKnownValue(messageAddr, tfjsonPath("project_id"), knownString(mintlifytest.DemoProjectID)),
+					messageMatchesServer(fs),
+				},
+			},
+			// A second plan is empty; a refresh reads the job, sends nothing.
+			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+			// A new prompt is a new message to the same job.
+			{
+				Config: messageConfig(url, "And fix the typo", ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(messageAddr, plancheck.ResourceActionReplace),
+					plancheck.ExpectResourceAction("mintlify_agent_job.docs", plancheck.ResourceActionNoop),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{messageMatchesServer(fs)},
+			},
+			// triggers: a changed value sends another message.
+			{Config: messageConfig(url, "And fix the typo", `  triggers = { commit = "a1" }`)},
+			{Config: messageConfig(url, "And fix the typo", `  triggers = { commit = "a1" }`), PlanOnly: true},
+			{Config: messageConfig(url, "And fix the typo", `  triggers = { commit = "b2" }`)},
+		},
+	})
+	if jobs, msgs := fs.Requests(mintlifytest.RouteCreateJob), fs.Requests(mintlifytest.RouteSendMessage); jobs != 1 || msgs != 4 {
+		t.Errorf("%d job POSTs and %d messages, want 1 and 4", jobs, msgs)
+	}
+}
+
+func TestAccAgentJobMessage_failedRoundTaintsTheMessage(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, mintlifytest.Config{})
+	cfg := messageConfig(url, "[fake:failed] Break it", "")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{
+			{Config: cfg, ExpectError: wrapped(`Agent job failed`, `ended with status "failed"`, `The message stays in state, tainted: the next apply sends it again`)},
+			{
+				Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(messageAddr, plancheck.ResourceActionReplace),
+				}},
+			},
+		},
+	})
+	if n := fs.Requests(mintlifytest.RouteSendMessage); n != 1 {
+		t.Errorf("%d messages", n)
+	}
+}
+
+func TestAccAgentJobMessage_timeoutKeepsTheMessage(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, mintlifytest.Config{})
+	cfg := messageConfig(url, "[fake:never] Keep going", "  timeouts {\n    create = \"1s\"\n  }")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{
+			{Config: cfg, ExpectError: wrapped(`Timed out waiting for the agent job`, `The message to agent job`, `was sent and is saved in state`, `still active after 1s`)},
+			{
+				Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(messageAddr, plancheck.ResourceActionReplace),
+				}},
+			},
+		},
+	})
+	if n := fs.Requests(mintlifytest.RouteSendMessage); n != 1 {
+		t.Errorf("%d messages", n)
+	}
+}
+
+func TestAccAgentJobMessage_withoutWaiting(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, mintlifytest.Config{})
+	cfg := messageConfig(url, "[fake:active=300ms] Later", "  wait_for_completion = false")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{
+			{Config: cfg, ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(messageAddr, tfjsonPath("status"), knownString("active"))}},
+			{
+				PreConfig:         func() { time.Sleep(400 * time.Millisecond) },
+				Config:            cfg,
+				ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(messageAddr, tfjsonPath("status"), knownString("completed"))},
+			},
+		},
+	})
+	if n := fs.Requests(mintlifytest.RouteSendMessage); n != 1 {
+		t.Errorf("%d messages", n)
+	}
+}
+
+func TestAccAgentJobMessage_toAnUnknownJobIsA404(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, mintlifytest.Config{})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{{
+			Config: providerBlock(url) + `
+resource "mintlify_agent_job_message" "test" {
+  job_id = "no-such-job"
+  prompt = "Hello?"
+}
+`,
+			ExpectError: wrapped(`Could not send the message to the agent job`, `404 Not Found: Job not found`),
+		}},
+	})
+	if n := fs.Requests(mintlifytest.RouteSendMessage); n != 1 {
+		t.Errorf("%d messages", n)
+	}
+}
+
+// A message is never sent twice, whatever the network does.
+func TestAccAgentJobMessage_neverDuplicatedUnderFaults(t *testing.T) {
+	for name, tt := range map[string]struct {
+		fault    mintlifytest.Fault
+		wantErr  *regexp.Regexp
+		messages int // POSTs that reached the server
+	}{
+		"502 after sending": {mintlifytest.Fault{Kind: mintlifytest.FaultServerError, Requests: []int{1}},
+			wrapped(`Could not send the message`, `502 Bad Gateway`, `the message may have been sent`), 1},
+		"dropped connection": {mintlifytest.Fault{Kind: mintlifytest.FaultDropConnection, Requests: []int{1}},
+			wrapped(`Could not send the message`, `the message may have been sent`), 1},
+		// Refused, so retried: the one sent after it is accepted.
+		"429 refused, then accepted": {mintlifytest.Fault{Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Second, Requests: []int{1}}, nil, 2},
+	} {
+		t.Run(name, func(t *testing.T) {
+			clearEnv(t)
+			fs, url := startFake(t, mintlifytest.Config{})
+			tt.fault.Route = mintlifytest.RouteSendMessage
+			fs.InjectFault(tt.fault)
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: testProviders(),
+				Steps:                    []resource.TestStep{{Config: messageConfig(url, "Once only", ""), ExpectError: tt.wantErr}},
+			})
+			if n := fs.Requests(mintlifytest.RouteSendMessage); n != tt.messages {
+				t.Errorf("%d message POSTs, want %d", n, tt.messages)
+			}
+		})
+	}
+}
+
+func TestAccAgentJobMessage_invalidInputFailsAtPlan(t *testing.T) {
+	clearEnv(t)
+	fs, url := startFake(t, mintlifytest.Config{})
+	for _, tt := range []struct{ body, want string }{
+		{`job_id = ".."` + "\n  prompt = \"x\"", `job_id ".." is not allowed`},
+		{`job_id = "j"` + "\n  prompt = \" \"", `prompt " " must not be empty or only white space`},
+		{`job_id = ""` + "\n  prompt = \"x\"", `job_id "" must not be empty`},
+		{`job_id = "j"` + "\n  prompt = \"x\"\n  timeouts {\n    create = \"0s\"\n  }", `timeouts.create must be a positive duration`},
+	} {
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: testProviders(),
+			Steps: []resource.TestStep{{Config: providerBlock(url) + "resource \"mintlify_agent_job_message\" \"test\" {\n  " + tt.body + "\n}\n",
+				PlanOnly: true, ExpectError: wrapped(tt.want)}},
+		})
+	}
+	if n := fs.TotalRequests(); n != 0 {
+		t.Errorf("%d requests for invalid configuration", n)
+	}
+}
