@@ -208,6 +208,18 @@ func (s *Fake) RequestLog() []LoggedRequest {
 	return append([]LoggedRequest(nil), s.log...)
 }
 
+// ResetRateLimits forgets every call counted against the hourly limits:
+// job creations and messages, and analytics calls, for every project and
+// organization. The next hour starts now.
+func (s *Fake) ResetRateLimits() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	clear(s.orgCalls)
+	for _, p := range s.projects {
+		p.jobCalls = nil
+	}
+}
+
 // ResetCounters zeroes the request counters and the log.
 func (s *Fake) ResetCounters() {
 	s.mu.Lock()

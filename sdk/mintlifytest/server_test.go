@@ -445,3 +445,25 @@ func keys(m map[string]any) []string {
 	slices.Sort(out)
 	return out
 }
+
+func TestResetRateLimits_startsANewHour(t *testing.T) {
+	h := newHarness(t, Config{JobBudget: 1, AnalyticsBudget: 1})
+	h.call("POST", "/v2/agent/demo-project/job", `{"prompt":"x"}`)
+	h.call("GET", "/v1/analytics/demo-project/visitors", "")
+	if s, _, _ := h.call("POST", "/v2/agent/demo-project/job", `{"prompt":"x"}`); s != 429 {
+		t.Fatalf("job budget not spent: %d", s)
+	}
+	if s, _, _ := h.call("GET", "/v1/analytics/demo-project/views", ""); s != 429 {
+		t.Fatalf("analytics budget not spent: %d", s)
+	}
+	h.srv.ResetRateLimits()
+	if s, _, _ := h.call("POST", "/v2/agent/demo-project/job", `{"prompt":"x"}`); s != 201 {
+		t.Errorf("job after reset: %d", s)
+	}
+	if s, _, _ := h.call("GET", "/v1/analytics/demo-project/views", ""); s != 200 {
+		t.Errorf("analytics after reset: %d", s)
+	}
+	if len(h.srv.JobIDs(DemoProjectID)) != 2 {
+		t.Error("a reset lost jobs")
+	}
+}

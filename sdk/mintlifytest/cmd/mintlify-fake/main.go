@@ -1,17 +1,17 @@
-// Command mintlify-fake serves the in-memory model of Mintlify's API on
-// loopback, for `make demo` and for trying the provider by hand.
+// Command mintlify-fake serves an in-memory fake of Mintlify's API on
+// loopback, for trying the Terraform provider or the SDK by hand, and for
+// `make demo`. Run it with -h for everything it does.
 //
-//	go run ./sdk/mintlifytest/cmd/mintlify-fake -addr 127.0.0.1:0
-//
-// It prints its URL, the demo API key and the project id, one KEY=value a
-// line (also written to -env-file when given), and serves until interrupted.
+//	go run github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest/cmd/mintlify-fake@latest
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"net"
 	"net/http"
@@ -23,47 +23,162 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
-func main() {
-	addr := flag.String("addr", "127.0.0.1:0", "address to listen on (loopback)")
-	paths := flag.Int("paths", 1200, "number of page paths in the demo project's visitor data")
-	jobTime := flag.Duration("job-duration", 3*time.Second, "how long a job stays active before its outcome")
-	envFile := flag.String("env-file", "", "also write the KEY=value lines to this file")
-	flag.Parse()
+const usage = `mintlify-fake serves a fake of Mintlify's API on loopback: agent jobs and
+the whole analytics export, with the API's key check, errors, hourly rate
+limits and paging. It prints the environment the Terraform provider reads
+(MINTLIFY_BASE_URL, MINTLIFY_API_KEY, MINTLIFY_PROJECT_ID) and serves until
+interrupted.
 
-	if err := run(*addr, *paths, *jobTime, *envFile); err != nil {
+Usage: mintlify-fake [flags]
+
+JOBS
+  A job stays active for -job-duration, then ends as -job-outcome says,
+  unless its prompt carries a script marker:
+    [fake:completed]    completed, with a pull request
+    [fake:nochange]     completed, no files changed (prLink stays null)
+    [fake:failed]       failed
+    [fake:archived]     archived (with archivedAt)
+    [fake:never]        active forever
+    [fake:active=30s]   active for this long (any Go duration)
+  A follow-up message takes the job up again for another round; archived
+  jobs refuse messages.
+
+ANALYTICS DATA
+  The data covers the -days days before -data-end (exclusive): by default
+  the 90 days 2026-08-03 to 2026-10-31. Every page has visitors and views
+  every day of it. A range outside it, "last week" included, returns no
+  rows: use dates inside it, such as date_from = "2026-10-01" and
+  date_to = "2026-11-01".
+
+RATE LIMITS
+  Like the API: 100 job creations and messages per project per hour, and
+  100 analytics requests per organization per hour, shared by every
+  analytics endpoint; past them, 429 with Retry-After. -job-limit and
+  -analytics-limit change them (-1 turns a limit off). To start a new hour
+  without a restart:
+    curl -X POST $MINTLIFY_BASE_URL/_fake/reset
+
+FAULTS
+  -fault KIND[=VALUE][,route=NAME][,method=GET|POST][,p=PROB][,requests=N;M]
+  may be repeated. KIND is one of:
+    rate-limit[=RETRY_AFTER]   429 with this Retry-After (default 1h)
+    server-error[=STATUS]      a 5xx HTML page, as from a proxy (default 502)
+    drop                       close the connection, no answer
+    latency=DELAY              wait, then answer normally
+  route is one of create-job, get-job, message, jobs, visitors, views,
+  searches, feedback, feedback-by-page, assistant, thread, caller-stats,
+  analytics (default: every route). Without p (a probability) or requests
+  (positions among the route's requests, from 1), every request is hit.
+  Examples:
+    -fault rate-limit=45m,route=analytics   the analytics budget is spent
+    -fault server-error=503,p=0.1           one request in ten fails
+    -fault drop,route=create-job,requests=1 the first job POST gets no answer
+  At run time:
+    curl -X POST "$MINTLIFY_BASE_URL/_fake/faults?spec=drop,route=get-job,requests=1"
+    curl -X DELETE $MINTLIFY_BASE_URL/_fake/faults
+    curl $MINTLIFY_BASE_URL/_fake/requests     requests counted per route
+
+FLAGS
+`
+
+func main() {
+	fs := flag.NewFlagSet("mintlify-fake", flag.ExitOnError)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usage)
+		fs.PrintDefaults()
+	}
+	o := options{}
+	fs.StringVar(&o.addr, "addr", "127.0.0.1:0", "address to listen on (loopback only; port 0 picks a free one)")
+	fs.StringVar(&o.envFile, "env-file", "", "also write the MINTLIFY_* lines to this file (0600)")
+	fs.IntVar(&o.data.Paths, "paths", 1200, "documentation pages (rows of visitors and views)")
+	fs.IntVar(&o.data.SearchTerms, "search-terms", 300, "distinct search terms")
+	fs.IntVar(&o.data.Feedback, "feedback", 500, "feedback entries")
+	fs.IntVar(&o.data.Conversations, "conversations", 2000, "assistant conversations")
+	fs.IntVar(&o.data.Days, "days", 90, "days of analytics data")
+	fs.StringVar(&o.dataEnd, "data-end", mintlifytest.DefaultDataEnd.Format(time.DateOnly), "end of the data, exclusive (YYYY-MM-DD)")
+	fs.Uint64Var(&o.data.Seed, "seed", 42, "varies the numbers")
+	fs.DurationVar(&o.job.ActiveFor, "job-duration", 3*time.Second, "how long a job stays active before its outcome")
+	fs.StringVar(&o.outcome, "job-outcome", "completed", "how a job without a marker ends: completed, nochange, failed, archived or never")
+	fs.IntVar(&o.jobLimit, "job-limit", mintlifytest.DefaultHourlyBudget, "job creations and messages per project per hour (-1: no limit)")
+	fs.IntVar(&o.analyticsLimit, "analytics-limit", mintlifytest.DefaultHourlyBudget, "analytics requests per organization per hour (-1: no limit)")
+	fs.Var(&o.faults, "fault", "inject a fault (see FAULTS above); may be repeated")
+	_ = fs.Parse(os.Args[1:])
+	if err := run(context.Background(), o, os.Stdout); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(addr string, paths int, jobTime time.Duration, envFile string) error {
-	host, _, err := net.SplitHostPort(addr)
+type options struct {
+	addr, envFile, dataEnd, outcome string
+	data                            mintlifytest.Dataset
+	job                             mintlifytest.JobScript
+	jobLimit, analyticsLimit        int
+	faults                          faultFlags
+}
+
+// config checks the options and turns them into the fake's configuration.
+func (o options) config() (mintlifytest.Config, error) {
+	end, err := time.Parse(time.DateOnly, o.dataEnd)
 	if err != nil {
-		return fmt.Errorf("-addr %q: %w", addr, err)
+		return mintlifytest.Config{}, fmt.Errorf("-data-end %q: want YYYY-MM-DD", o.dataEnd)
+	}
+	switch mintlifytest.Outcome(o.outcome) {
+	case mintlifytest.OutcomeCompleted, mintlifytest.OutcomeNoChange, mintlifytest.OutcomeFailed, mintlifytest.OutcomeArchived, mintlifytest.OutcomeNever:
+	default:
+		return mintlifytest.Config{}, fmt.Errorf("-job-outcome %q: want completed, nochange, failed, archived or never", o.outcome)
+	}
+	for name, n := range map[string]int{"-job-limit": o.jobLimit, "-analytics-limit": o.analyticsLimit} {
+		if n == 0 || n < -1 {
+			return mintlifytest.Config{}, fmt.Errorf("%s %d: want a positive limit, or -1 for none", name, n)
+		}
+	}
+	for name, n := range map[string]int{"-paths": o.data.Paths, "-search-terms": o.data.SearchTerms, "-feedback": o.data.Feedback,
+		"-conversations": o.data.Conversations, "-days": o.data.Days} {
+		if n < 0 {
+			return mintlifytest.Config{}, fmt.Errorf("%s %d is negative", name, n)
+		}
+	}
+	data := o.data
+	data.End = end
+	job := o.job
+	job.Outcome = mintlifytest.Outcome(o.outcome)
+	return mintlifytest.Config{JobBudget: o.jobLimit, AnalyticsBudget: o.analyticsLimit, DefaultJob: job, Analytics: data, Faults: o.faults}, nil
+}
+
+func run(ctx context.Context, o options, out io.Writer) error {
+	host, _, err := net.SplitHostPort(o.addr)
+	if err != nil {
+		return fmt.Errorf("-addr %q: %w", o.addr, err)
 	}
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return fmt.Errorf("-addr %q: the fake server listens on loopback only", addr)
+		return fmt.Errorf("-addr %q: the fake server listens on loopback only", o.addr)
 	}
-	srv := mintlifytest.New(mintlifytest.Config{
-		DefaultJob: mintlifytest.JobScript{ActiveFor: jobTime, Outcome: mintlifytest.OutcomeCompleted},
-		Analytics:  mintlifytest.Dataset{Paths: paths, Seed: 42},
-	})
-	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", addr)
+	cfg, err := o.config()
+	if err != nil {
+		return err
+	}
+	fake := mintlifytest.New(cfg)
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", o.addr)
 	if err != nil {
 		return err
 	}
 	env := fmt.Sprintf("MINTLIFY_BASE_URL=http://%s\nMINTLIFY_API_KEY=%s\nMINTLIFY_PROJECT_ID=%s\n",
 		ln.Addr(), mintlifytest.DemoAPIKey, mintlifytest.DemoProjectID)
-	fmt.Print(env)
-	if envFile != "" {
-		if err := os.WriteFile(envFile, []byte(env), 0o600); err != nil {
+	fmt.Fprint(out, env)
+	first := cfg.Analytics.End.AddDate(0, 0, -cfg.Analytics.Days)
+	fmt.Fprintf(os.Stderr, "mintlify-fake: analytics data from %s to %s; jobs run %s; -h for scripts, limits and faults\n",
+		first.Format(time.DateOnly), cfg.Analytics.End.AddDate(0, 0, -1).Format(time.DateOnly), cfg.DefaultJob.ActiveFor)
+	if o.envFile != "" {
+		if err := os.WriteFile(o.envFile, []byte(env), 0o600); err != nil {
 			return err
 		}
 	}
-	httpSrv := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	httpSrv := &http.Server{Handler: withControl(fake), ReadHeaderTimeout: 10 * time.Second}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {
 		<-ctx.Done()
+		fake.Stop()
 		shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = httpSrv.Shutdown(shutdownCtx)
@@ -72,4 +187,40 @@ func run(addr string, paths int, jobTime time.Duration, envFile string) error {
 		return err
 	}
 	return nil
+}
+
+// withControl adds the fake's control routes, under /_fake/, to the API.
+func withControl(fake *mintlifytest.Fake) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/", fake)
+	mux.HandleFunc("POST /_fake/reset", func(w http.ResponseWriter, _ *http.Request) {
+		fake.ResetRateLimits()
+		fmt.Fprintln(w, "rate limits reset: a new hour starts now")
+	})
+	mux.HandleFunc("POST /_fake/faults", func(w http.ResponseWriter, r *http.Request) {
+		faults, err := parseFault(r.URL.Query().Get("spec"))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		for _, f := range faults {
+			fake.InjectFault(f)
+		}
+		fmt.Fprintf(w, "%d fault rules added\n", len(faults))
+	})
+	mux.HandleFunc("DELETE /_fake/faults", func(w http.ResponseWriter, _ *http.Request) {
+		fake.ClearFaults()
+		fmt.Fprintln(w, "faults cleared")
+	})
+	mux.HandleFunc("GET /_fake/requests", func(w http.ResponseWriter, _ *http.Request) {
+		counts := map[string]int{}
+		for _, routes := range routeNames {
+			for _, r := range routes {
+				counts[r] = fake.Requests(r)
+			}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(counts)
+	})
+	return mux
 }

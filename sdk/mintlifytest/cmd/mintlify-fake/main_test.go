@@ -1,10 +1,26 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
+
+func defaults() options {
+	return options{addr: "127.0.0.1:0", dataEnd: "2026-11-01", outcome: "completed", jobLimit: 100, analyticsLimit: 100,
+		data: mintlifytest.Dataset{Paths: 3, Days: 90}, job: mintlifytest.JobScript{ActiveFor: time.Second}}
+}
 
 func TestRun_refusesAddressesOffLoopback(t *testing.T) {
 	for addr, want := range map[string]string{
@@ -13,9 +29,185 @@ func TestRun_refusesAddressesOffLoopback(t *testing.T) {
 		"example.com:": "listens on loopback only",
 		"nonsense":     "missing port",
 	} {
-		err := run(addr, 1, time.Second, "")
+		o := defaults()
+		o.addr = addr
+		err := run(context.Background(), o, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err = %v, want %q", addr, err, want)
 		}
+	}
+}
+
+func TestRun_servesAndPrintsTheEnvironment(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var out syncBuffer
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, defaults(), &out) }()
+	var env string
+	for start := time.Now(); time.Since(start) < 5*time.Second; time.Sleep(10 * time.Millisecond) {
+		if env = out.String(); strings.Count(env, "\n") == 3 {
+			break
+		}
+	}
+	base := strings.TrimPrefix(strings.Split(env, "\n")[0], "MINTLIFY_BASE_URL=")
+	if !strings.HasPrefix(base, "http://127.0.0.1:") || !strings.Contains(env, "MINTLIFY_API_KEY="+mintlifytest.DemoAPIKey+"\n") ||
+		!strings.Contains(env, "MINTLIFY_PROJECT_ID=demo-project\n") {
+		t.Fatalf("env %q", env)
+	}
+	req, _ := http.NewRequest(http.MethodGet, base+"/v1/analytics/demo-project/visitors", nil)
+	req.Header.Set("Authorization", "Bearer "+mintlifytest.DemoAPIKey)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("%v %v", resp, err)
+	}
+	resp.Body.Close()
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("run: %v", err)
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+func TestOptions_checked(t *testing.T) {
+	for want, change := range map[string]func(*options){
+		`-data-end "nov": want YYYY-MM-DD`:              func(o *options) { o.dataEnd = "nov" },
+		`-job-outcome "done": want completed, nochange`: func(o *options) { o.outcome = "done" },
+		`-job-limit 0: want a positive limit, or -1`:    func(o *options) { o.jobLimit = 0 },
+		`-analytics-limit -2: want a positive limit`:    func(o *options) { o.analyticsLimit = -2 },
+		`-paths -1 is negative`:                         func(o *options) { o.data.Paths = -1 },
+	} {
+		o := defaults()
+		change(&o)
+		if _, err := o.config(); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("err = %v, want %q", err, want)
+		}
+	}
+	o := defaults()
+	o.analyticsLimit, o.outcome = -1, "failed"
+	cfg, err := o.config()
+	if err != nil || cfg.AnalyticsBudget != -1 || cfg.DefaultJob.Outcome != mintlifytest.OutcomeFailed || !cfg.Analytics.End.Equal(mintlifytest.DefaultDataEnd) {
+		t.Errorf("%+v, %v", cfg, err)
+	}
+}
+
+func TestParseFault(t *testing.T) {
+	good := map[string][]mintlifytest.Fault{
+		"rate-limit":                         {{Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Hour}},
+		"rate-limit=45m,route=visitors":      {{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultRateLimit, RetryAfter: 45 * time.Minute}},
+		"server-error=503,p=0.1,method=GET":  {{Method: "GET", Kind: mintlifytest.FaultServerError, Status: 503, Probability: 0.1}},
+		"drop,route=create-job,requests=1;3": {{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultDropConnection, Requests: []int{1, 3}}},
+		"latency=2s,route=jobs": {
+			{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultLatency, Latency: 2 * time.Second},
+			{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultLatency, Latency: 2 * time.Second},
+			{Route: mintlifytest.RouteSendMessage, Kind: mintlifytest.FaultLatency, Latency: 2 * time.Second}},
+		"server-error": {{Kind: mintlifytest.FaultServerError, Status: 502}},
+	}
+	for spec, want := range good {
+		got, err := parseFault(spec)
+		if err != nil {
+			t.Errorf("%s: %v", spec, err)
+		} else if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", spec, diff)
+		}
+	}
+	if got, _ := parseFault("drop,route=analytics"); len(got) != len(mintlifytest.AnalyticsRoutes) {
+		t.Errorf("route=analytics: %d rules", len(got))
+	}
+	for spec, want := range map[string]string{
+		"explode":            `unknown kind "explode"`,
+		"rate-limit=soon":    `invalid duration`,
+		"server-error=404":   `404 is not a 5xx status`,
+		"latency":            `invalid duration`,
+		"drop,route=nowhere": `unknown route "nowhere"`,
+		"drop,method=PUT":    `method must be GET or POST`,
+		"drop,p=2":           `p must be a probability`,
+		"drop,p=0":           `p must be a probability`,
+		"drop,requests=0":    `requests are positions from 1`,
+		"drop,requests=x":    `requests are positions from 1`,
+		"drop,color=red":     `unknown option "color"`,
+		"server-error=abc":   `invalid syntax`,
+	} {
+		if _, err := parseFault(spec); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want %q", spec, err, want)
+		}
+	}
+	var ff faultFlags
+	if err := ff.Set("drop"); err != nil || len(ff) != 1 || ff.String() != "1 faults" {
+		t.Errorf("flag: %v %v", ff, err)
+	}
+}
+
+func TestControlRoutes(t *testing.T) {
+	fake := mintlifytest.New(mintlifytest.Config{AnalyticsBudget: 1})
+	ts := httptest.NewServer(withControl(fake))
+	defer ts.Close()
+	call := func(method, path string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest(method, ts.URL+path, nil)
+		req.Header.Set("Authorization", "Bearer "+mintlifytest.DemoAPIKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return 0, err.Error()
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	call("GET", "/v1/analytics/demo-project/views")
+	if s, _ := call("GET", "/v1/analytics/demo-project/views"); s != 429 {
+		t.Fatalf("budget not spent: %d", s)
+	}
+	if s, body := call("POST", "/_fake/reset"); s != 200 || !strings.Contains(body, "a new hour starts now") {
+		t.Fatalf("reset: %d %s", s, body)
+	}
+	if s, _ := call("GET", "/v1/analytics/demo-project/views"); s != 200 {
+		t.Errorf("after reset: %d", s)
+	}
+	if s, body := call("POST", "/_fake/faults?spec=server-error=503,route=get-job"); s != 200 || !strings.Contains(body, "1 fault rules added") {
+		t.Fatalf("add fault: %d %s", s, body)
+	}
+	if s, _ := call("GET", "/v2/agent/demo-project/job/x"); s != 503 {
+		t.Errorf("injected fault: %d", s)
+	}
+	if s, body := call("POST", "/_fake/faults?spec=bogus"); s != 400 || !strings.Contains(body, "unknown kind") {
+		t.Errorf("bad spec: %d %s", s, body)
+	}
+	if s, _ := call("DELETE", "/_fake/faults"); s != 200 {
+		t.Errorf("clear: %d", s)
+	}
+	if s, _ := call("GET", "/v2/agent/demo-project/job/x"); s != 404 {
+		t.Errorf("after clear: %d", s)
+	}
+	_, body := call("GET", "/_fake/requests")
+	var counts map[string]int
+	if err := json.Unmarshal([]byte(body), &counts); err != nil || counts[mintlifytest.RouteViews] != 3 || counts[mintlifytest.RouteGetJob] != 2 {
+		t.Errorf("requests: %s (%v)", body, err)
+	}
+}
+
+// -h tells a user what they need without reading the source.
+func TestUsage_documentsScriptsDatesLimitsAndFaults(t *testing.T) {
+	for _, want := range []string{"[fake:failed]", "[fake:nochange]", "[fake:archived]", "[fake:never]", "[fake:completed]", "[fake:active=30s]",
+		"2026-08-03 to 2026-10-31", `"last week" included, returns no`, "-analytics-limit", "-1 turns a limit off", "/_fake/reset",
+		"rate-limit[=RETRY_AFTER]", "server-error[=STATUS]", "drop", "latency=DELAY", "route=analytics"} {
+		if !strings.Contains(usage, want) {
+			t.Errorf("usage lacks %q", want)
+		}
+	}
+	// The data range the usage states is the default data set's.
+	first := mintlifytest.DefaultDataEnd.AddDate(0, 0, -90).Format("2006-01-02")
+	if !strings.Contains(usage, first+" to 2026-10-31") {
+		t.Errorf("usage states another range than the data's, which starts %s", first)
 	}
 }
