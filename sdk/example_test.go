@@ -4,70 +4,109 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http/httptest"
+	"log"
+	"os"
 	"time"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
-// The examples run against the fake server; against the real API, drop
-// WithBaseURL and pass your admin API key.
-func exampleServer() (*httptest.Server, *sdk.Client) {
-	ts := httptest.NewServer(mintlifytest.New(mintlifytest.Config{
+// The examples run against mintlifytest, the SDK's fake of the API. Against
+// the real API, drop the server and WithBaseURL, and pass your admin API
+// key and project id.
+func newExampleClient() (*mintlifytest.Server, *sdk.Client) {
+	srv := mintlifytest.NewServer(mintlifytest.Config{
 		DefaultJob: mintlifytest.JobScript{ActiveFor: 50 * time.Millisecond, Outcome: mintlifytest.OutcomeCompleted},
-		Analytics:  mintlifytest.Dataset{Paths: 600, Seed: 1},
-	}))
-	c, err := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(ts.URL))
+		Analytics:  mintlifytest.Dataset{Paths: 600, SearchTerms: 150, Seed: 1},
+	})
+	client, err := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(srv.URL))
 	if err != nil {
-		panic(err)
+		log.Fatal(err)
 	}
-	return ts, c
+	return srv, client
 }
 
-func ExampleClient_CreateAgentJob() {
-	ts, client := exampleServer()
-	defer ts.Close()
-	ctx := context.Background()
+// waitQuickly polls the fake often; against the real API, leave it out.
+var waitQuickly = sdk.WithPollInterval(10*time.Millisecond, 50*time.Millisecond)
 
-	job, err := client.CreateAgentJob(ctx, mintlifytest.DemoProjectID, "Document the new /v2/agent endpoints")
+func ExampleClient_CreateAgentJob() {
+	srv, client := newExampleClient()
+	defer srv.Close()
+	ctx := context.Background()
+	projectID := mintlifytest.DemoProjectID
+
+	job, err := client.CreateAgentJob(ctx, projectID, "Document the new /v2/agent endpoints")
 	if err != nil {
-		panic(err)
+		log.Fatal(err)
 	}
 	fmt.Println("created:", job.Status)
 
-	job, err = client.WaitForAgentJob(ctx, mintlifytest.DemoProjectID, job.ID,
-		sdk.WithPollInterval(10*time.Millisecond, 100*time.Millisecond))
+	job, err = client.WaitForAgentJob(ctx, projectID, job.ID, waitQuickly)
 	if err != nil {
-		panic(err)
+		log.Fatal(err) // the job is in job (if any poll answered), still running
 	}
-	fmt.Println("finished:", job.Status, *job.PRLink)
+	// A failed job is an answer, not an error: check the status.
+	switch {
+	case job.Status == sdk.JobStatusFailed:
+		log.Fatalf("agent job %s failed", job.ID)
+	case job.PRLink != nil:
+		fmt.Println("pull request:", *job.PRLink)
+	default:
+		fmt.Println("finished:", job.Status, "(no files changed)")
+	}
 	// Output:
 	// created: active
-	// finished: completed https://github.com/acme/demo-project/pull/101
+	// pull request: https://github.com/acme/demo-project/pull/101
+}
+
+func ExampleClient_SendAgentJobMessage() {
+	srv, client := newExampleClient()
+	defer srv.Close()
+	ctx := context.Background()
+	projectID := mintlifytest.DemoProjectID
+	job, _ := client.CreateAgentJob(ctx, projectID, "Document the new endpoints")
+	job, _ = client.WaitForAgentJob(ctx, projectID, job.ID, waitQuickly)
+	fmt.Println("first round:", job.Status)
+
+	// The agent takes the job up again; wait for this round to end too.
+	job, err := client.SendAgentJobMessage(ctx, projectID, job.ID, "Also add a changelog entry")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("after the message:", job.Status)
+	job, err = client.WaitForAgentJob(ctx, projectID, job.ID, waitQuickly)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("second round:", job.Status, *job.PRLink)
+	// Output:
+	// first round: completed
+	// after the message: active
+	// second round: completed https://github.com/acme/demo-project/pull/101
 }
 
 func ExampleClient_ListAllUniqueVisitors() {
-	ts, client := exampleServer()
-	defer ts.Close()
+	srv, client := newExampleClient()
+	defer srv.Close()
 
 	all, err := client.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID,
 		sdk.VisitorsQuery{DateFrom: "2026-10-01", DateTo: "2026-11-01"})
 	if err != nil {
-		panic(err)
+		log.Fatal(err)
 	}
-	fmt.Printf("%d paths in %d requests; top: %s\n", len(all.Visitors), all.Pages, all.Visitors[0].Path)
-	// Output: 600 paths in 3 requests; top: /
+	fmt.Printf("%d paths in %d requests; first: %s\n", len(all.Visitors), all.Pages, all.Visitors[0].Path)
+	// Output: 600 paths in 3 requests; first: /
 }
 
 func ExampleClient_UniqueVisitorRows() {
-	ts, client := exampleServer()
-	defer ts.Close()
+	srv, client := newExampleClient()
+	defer srv.Close()
 
 	n := 0
 	for row, err := range client.UniqueVisitorRows(context.Background(), mintlifytest.DemoProjectID, sdk.VisitorsQuery{}) {
 		if err != nil {
-			panic(err)
+			log.Fatal(err)
 		}
 		if n++; n <= 3 {
 			fmt.Println(row.Path)
@@ -81,12 +120,69 @@ func ExampleClient_UniqueVisitorRows() {
 	// 600 rows
 }
 
+func ExampleClient_SearchRows() {
+	srv, client := newExampleClient()
+	defer srv.Close()
+
+	// Cursor paging is followed for you; stop when you have enough.
+	q := sdk.SearchesQuery{DateFrom: "2026-10-01", MaxResults: 3}
+	for term, err := range client.SearchRows(context.Background(), mintlifytest.DemoProjectID, q) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%s: %d searches\n", term.Query, term.Hits)
+	}
+	fmt.Println(srv.Requests(mintlifytest.RouteSearches), "request")
+	// Output:
+	// authentication: 2796 searches
+	// how to api keys: 1800 searches
+	// webhooks: 1037 searches
+	// 1 request
+}
+
+func ExampleWithAnalyticsCache() {
+	srv := mintlifytest.NewServer(mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 600}})
+	defer srv.Close()
+	dir, _ := os.MkdirTemp("", "mintlify-cache")
+	defer os.RemoveAll(dir)
+	cache := sdk.WithAnalyticsCache(sdk.CacheOptions{Dir: dir, FreshFor: 10 * time.Minute, MaxStale: 24 * time.Hour})
+
+	// Two programs (two cron runs, two terraform commands) on one machine.
+	for run := 1; run <= 2; run++ {
+		client, _ := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(srv.URL), cache)
+		all, err := client.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, sdk.VisitorsQuery{})
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("run %d: %d rows, from the cache: %v\n", run, len(all.Visitors), all.Cache.Hit)
+	}
+	fmt.Println(srv.Requests(mintlifytest.RouteVisitors), "requests in all")
+	// Output:
+	// run 1: 600 rows, from the cache: false
+	// run 2: 600 rows, from the cache: true
+	// 3 requests in all
+}
+
 func ExampleIsNotFound() {
-	ts, client := exampleServer()
-	defer ts.Close()
+	srv, client := newExampleClient()
+	defer srv.Close()
 
 	_, err := client.GetAgentJob(context.Background(), mintlifytest.DemoProjectID, "no-such-job")
 	var apiErr *sdk.APIError
 	fmt.Println(sdk.IsNotFound(err), errors.As(err, &apiErr) && apiErr.StatusCode == 404)
 	// Output: true true
+}
+
+func ExampleMayHaveTakenEffect() {
+	srv, client := newExampleClient()
+	defer srv.Close()
+	// The first job POST gets no answer: the connection drops after it.
+	srv.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultDropConnection, Requests: []int{1}})
+
+	_, err := client.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "Document it")
+	if sdk.MayHaveTakenEffect(err) {
+		// Do not simply try again: the job may exist. Look for it first.
+		fmt.Println("the job may exist; it was not created twice")
+	}
+	// Output: the job may exist; it was not created twice
 }
