@@ -354,9 +354,9 @@ func TestDecode_countsAndRequiredFields(t *testing.T) {
 		`{"totals":{"human":0,"ai":0,"total":0},"visitors":[` + good + `,{"human":1,"ai":1,"total":1}],"hasMore":false}`:  "visitors[1].path: missing",
 		`{"totals":{"human":0,"ai":0,"total":0},"visitors":[{"path":"/a","human":1,"ai":1}],"hasMore":false}`:             "visitors[0].total: missing",
 		`{"totals":{"human":0,"ai":0,"total":0},"visitors":[{"path":"/a","human":1,"ai":-4,"total":1}],"hasMore":false}`:  "visitors[0].ai: -4 is negative",
-		`{"totals":{"human":0,"ai":0,"total":0},"visitors":[{"path":"/a","human":"1","ai":1,"total":1}],"hasMore":false}`: `visitors[].human: want a number, got string`,
+		`{"totals":{"human":0,"ai":0,"total":0},"visitors":[{"path":"/a","human":"1","ai":1,"total":1}],"hasMore":false}`: `visitors[].human: want a number, got a string`,
 		`{"totals":"none","visitors":[],"hasMore":false}`:                                                                 "totals: want an object, got a string",
-		`{"totals":{"human":0,"ai":0,"total":0},"visitors":{},"hasMore":false}`:                                           "visitors: want a list, got object",
+		`{"totals":{"human":0,"ai":0,"total":0},"visitors":{},"hasMore":false}`:                                           "visitors: want a list, got an object",
 		`{"totals":{"human":0,"ai":0,"total":0},"visitors":[],"hasMore":"no"}`:                                            "hasMore: want true or false, got a string",
 		`null`: "answer: want an object, got null",
 	}

@@ -274,10 +274,10 @@ type CallerStats struct {
 // UnmarshalJSON decodes and checks the counts: present, whole, not negative.
 func (s *CallerStats) UnmarshalJSON(data []byte) error {
 	var raw struct {
-		Web   *number `json:"web"`
-		API   *number `json:"api"`
-		Other *number `json:"other"`
-		Total *number `json:"total"`
+		Web   count `json:"web"`
+		API   count `json:"api"`
+		Other count `json:"other"`
+		Total count `json:"total"`
 	}
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return typeProblem(err, "")

@@ -52,22 +52,53 @@ func top(name string) field                     { return field{name: name} }
 func row(list string, i int, name string) field { return field{list: list, index: i, name: name} }
 
 // typeProblem turns encoding/json's complaint about a field of the wrong
-// kind into a problem that names the field (within the list, when given).
+// kind into a problem that names the field; list, when given, is the list
+// that was decoded alone, so the field is in its rows.
 func typeProblem(err error, list string) error {
 	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		name := te.Field
-		if list != "" && name != "" {
-			name = list + "[]." + name
-		} else if list != "" {
-			name = list
-		}
-		if name == "" {
-			name = "answer"
-		}
-		return fieldProblems{fmt.Sprintf("%s: want %s, got %s", name, jsonKind(te.Type.String()), te.Value)}
+	if !errors.As(err, &te) {
+		return err
 	}
-	return err
+	name := te.Field
+	switch {
+	case list != "" && name != "":
+		name = list + "[]." + name
+	case list != "":
+		name = list
+	}
+	return kindProblem(name, te)
+}
+
+// pageTypeProblem is typeProblem for a whole page decoded at once: a
+// field under list is in its rows.
+func pageTypeProblem(err error, list string) error {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return err
+	}
+	name := te.Field
+	if rest, ok := strings.CutPrefix(name, list+"."); ok {
+		name = list + "[]." + rest
+	}
+	return kindProblem(name, te)
+}
+
+func kindProblem(name string, te *json.UnmarshalTypeError) error {
+	if name == "" {
+		name = "answer"
+	}
+	got := te.Value
+	switch got {
+	case "string", "number":
+		got = "a " + got
+	case "object":
+		got = "an object"
+	case "array":
+		got = "a list"
+	case "bool":
+		got = "true or false"
+	}
+	return fieldProblems{fmt.Sprintf("%s: want %s, got %s", name, jsonKind(te.Type.String()), got)}
 }
 
 // decodeTop reads a JSON object's top-level fields, keeping each raw.
@@ -108,7 +139,7 @@ func decodeField[T any](p *fieldProblems, fields map[string]json.RawMessage, nam
 
 func jsonKind(goType string) string {
 	switch {
-	case strings.Contains(goType, "number"), strings.Contains(goType, "Number"), strings.Contains(goType, "int"), strings.Contains(goType, "float"):
+	case strings.Contains(goType, "count"), strings.Contains(goType, "Number"), strings.Contains(goType, "int"), strings.Contains(goType, "float"):
 		return "a number"
 	case strings.Contains(goType, "string"):
 		return "a string"
@@ -120,29 +151,54 @@ func jsonKind(goType string) string {
 	return "an object"
 }
 
-// number is a JSON number as the answer wrote it. Unlike json.Number it
-// refuses a string: the spec types counts as numbers, and "12" is not one.
-type number string
+// count is a JSON number read without allocating in the common case: a
+// plain non-negative integer is parsed in place; any other literal (12.0,
+// 1e3, -4, 1.5) is kept for wholeCount to judge. set says the field was
+// there and not null. Like number, it refuses a string.
+type count struct {
+	v   int64
+	set bool
+	odd string
+}
 
-// UnmarshalJSON keeps the literal of a JSON number.
-func (n *number) UnmarshalJSON(b []byte) error {
-	if len(b) == 0 || (b[0] != '-' && (b[0] < '0' || b[0] > '9')) {
-		// encoding/json adds the field's name to this error.
-		return &json.UnmarshalTypeError{Value: strings.TrimPrefix(strings.TrimPrefix(rawKind(b), "a "), "an "), Type: reflect.TypeFor[number]()}
+// UnmarshalJSON reads the literal of a JSON number.
+func (c *count) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil
 	}
-	*n = number(b)
+	if len(b) == 0 || (b[0] != '-' && (b[0] < '0' || b[0] > '9')) {
+		return &json.UnmarshalTypeError{Value: strings.TrimPrefix(strings.TrimPrefix(rawKind(b), "a "), "an "), Type: reflect.TypeFor[count]()}
+	}
+	c.set = true
+	if len(b) > 18 { // may not fit: the careful path
+		c.odd = string(b)
+		return nil
+	}
+	var v int64
+	for _, d := range b {
+		if d < '0' || d > '9' {
+			c.odd = string(b)
+			return nil
+		}
+		v = v*10 + int64(d-'0')
+	}
+	c.v = v
 	return nil
 }
 
 // wholeCount reads a count the API types as a JSON number: 12, 12.0 and
 // 1.2e1 are all twelve. A fraction, a negative value or one past int64 is a
 // problem, never a silent truncation. A missing count is a problem too.
-func wholeCount(p *fieldProblems, f field, n *number) int64 {
-	if n == nil {
+func wholeCount(p *fieldProblems, f field, c count) int64 {
+	switch {
+	case !c.set:
 		p.add(f.String(), "missing")
 		return 0
+	case c.odd == "":
+		return c.v
 	}
-	if v, err := strconv.ParseInt(string(*n), 10, 64); err == nil {
+	n := &c.odd
+	if v, err := strconv.ParseInt(*n, 10, 64); err == nil {
 		if v < 0 {
 			p.add(f.String(), "%d is negative", v)
 			return 0
@@ -167,12 +223,16 @@ func wholeCount(p *fieldProblems, f field, n *number) int64 {
 
 // ratio reads a required non-negative real number, such as a click-through
 // rate.
-func ratio(p *fieldProblems, f field, n *number) float64 {
-	if n == nil {
+func ratio(p *fieldProblems, f field, c count) float64 {
+	if !c.set {
 		p.add(f.String(), "missing")
 		return 0
 	}
-	v, err := strconv.ParseFloat(string(*n), 64)
+	if c.odd == "" {
+		return float64(c.v)
+	}
+	n := &c.odd
+	v, err := strconv.ParseFloat(*n, 64)
 	switch {
 	case err != nil:
 		p.add(f.String(), "%q is not a finite number", string(*n))

@@ -310,10 +310,10 @@ type FeedbackByPage struct {
 
 type rawPageFeedback struct {
 	Path       *string `json:"path"`
-	ThumbsUp   *number `json:"thumbsUp"`
-	ThumbsDown *number `json:"thumbsDown"`
-	Code       *number `json:"code"`
-	Total      *number `json:"total"`
+	ThumbsUp   count   `json:"thumbsUp"`
+	ThumbsDown count   `json:"thumbsDown"`
+	Code       count   `json:"code"`
+	Total      count   `json:"total"`
 }
 
 // UnmarshalJSON decodes and checks the answer: every page with its counts.

@@ -76,3 +76,34 @@ func FuzzDecodeVisitorsPage(f *testing.F) {
 		}
 	})
 }
+
+// The fast path of page decoding accepts only what the careful decoder
+// accepts, and reads it the same.
+func FuzzFastPathPage(f *testing.F) {
+	f.Add([]byte(visitorsPageJSON(true, "/a", "/b", "/docs/page-3")), "visitors")
+	f.Add([]byte(` { "hasMore" : false , "visitors" : [ { "total":3, "path":"/a", "ai":1, "human":2, "x":[1,{"y":null}] } ], "totals":{"human":1,"ai":0,"total":1} } `), "visitors")
+	f.Add([]byte(`{"totals":{"human":1,"ai":0,"total":1},"views":[{"path":"/é","human":1,"ai":0,"total":1}],"hasMore":true,"HASMORE":false}`), "views")
+	f.Add([]byte(`{"totals":{"human":1,"ai":0,"total":1},"visitors":[],"hasMore":true,"views":"x"}`), "visitors")
+	f.Add([]byte(`{"totals":{"human":01,"ai":0,"total":1},"visitors":[],"hasMore":true}`), "visitors")
+	f.Fuzz(func(t *testing.T, data []byte, list string) {
+		if list != "views" {
+			list = "visitors"
+		}
+		totals, rows, more, ok := fastPathPage(data, list)
+		if !ok {
+			return
+		}
+		wantTotals, wantRows, wantMore, err := carefulPathPage(data, list)
+		if err != nil {
+			t.Fatalf("the fast path accepted %q, which the careful decoder refuses: %v", data, err)
+		}
+		if totals != wantTotals || more != wantMore || len(rows) != len(wantRows) {
+			t.Fatalf("%q: fast %v %v %d rows, careful %v %v %d rows", data, totals, more, len(rows), wantTotals, wantMore, len(wantRows))
+		}
+		for i := range rows {
+			if rows[i] != wantRows[i] {
+				t.Fatalf("%q row %d: fast %+v, careful %+v", data, i, rows[i], wantRows[i])
+			}
+		}
+	})
+}

@@ -62,8 +62,8 @@ type Searches struct {
 
 type rawSearchTerm struct {
 	Query          *string `json:"searchQuery"`
-	Hits           *number `json:"hits"`
-	CTR            *number `json:"ctr"`
+	Hits           count   `json:"hits"`
+	CTR            count   `json:"ctr"`
 	TopClickedPage *string `json:"topClickedPage"`
 	LastSearchedAt *string `json:"lastSearchedAt"`
 }
@@ -89,7 +89,7 @@ func (pg *SearchesPage) UnmarshalJSON(data []byte) error {
 			LastSearchedAt: required(&p, row("searches", i, "lastSearchedAt"), r.LastSearchedAt),
 		}
 	}
-	var total *number
+	var total count
 	decodeField(&p, fields, "totalSearches", &total)
 	pg.TotalSearches = wholeCount(&p, top("totalSearches"), total)
 	decodeField(&p, fields, "nextCursor", &pg.NextCursor)

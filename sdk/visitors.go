@@ -2,6 +2,7 @@ package sdk
 
 import (
 	"context"
+	"encoding/json"
 	"iter"
 	"net/url"
 	"strconv"
@@ -112,55 +113,85 @@ type PageViews struct {
 }
 
 // rawCounts and rawPathRow hold counts as the API sends them (JSON
-// numbers, possibly 12.0), with nil for a missing field.
+// numbers, possibly 12.0), remembering which were there.
 type rawCounts struct {
-	Human *number `json:"human"`
-	AI    *number `json:"ai"`
-	Total *number `json:"total"`
+	Human count `json:"human"`
+	AI    count `json:"ai"`
+	Total count `json:"total"`
 }
 
 type rawPathRow struct {
-	Path  *string `json:"path"`
-	Human *number `json:"human"`
-	AI    *number `json:"ai"`
-	Total *number `json:"total"`
+	Path  string `json:"path"`
+	Human count  `json:"human"`
+	AI    count  `json:"ai"`
+	Total count  `json:"total"`
+}
+
+// rawVisitorsPage and rawViewsPage are the two exports' shapes; nil
+// pointers and lists are missing fields.
+type rawVisitorsPage struct {
+	Totals   *rawCounts   `json:"totals"`
+	Visitors []rawPathRow `json:"visitors"`
+	HasMore  *bool        `json:"hasMore"`
+}
+
+type rawViewsPage struct {
+	Totals  *rawCounts   `json:"totals"`
+	Views   []rawPathRow `json:"views"`
+	HasMore *bool        `json:"hasMore"`
 }
 
 // decodePathPage reads the shape both endpoints share: totals, a list of
-// per-path counts under list, and hasMore, each required.
+// per-path counts under list, and hasMore, each required. A well-formed
+// page takes the fast path (fastPathPage); any other is read carefully,
+// and what is wrong named.
 func decodePathPage(data []byte, list string) (totals VisitorCounts, rows []PathVisitors, hasMore bool, err error) {
-	fields, err := decodeTop(data)
+	if t, r, m, ok := fastPathPage(data, list); ok {
+		return t, r, m, nil
+	}
+	return carefulPathPage(data, list)
+}
+
+func carefulPathPage(data []byte, list string) (totals VisitorCounts, rows []PathVisitors, hasMore bool, err error) {
+	if string(data) == "null" {
+		return totals, nil, false, fieldProblems{"answer: want an object, got null"}
+	}
+	var raw rawVisitorsPage
+	if list == "views" {
+		var views rawViewsPage
+		err = json.Unmarshal(data, &views)
+		raw = rawVisitorsPage{Totals: views.Totals, Visitors: views.Views, HasMore: views.HasMore}
+	} else {
+		err = json.Unmarshal(data, &raw)
+	}
 	if err != nil {
-		return totals, nil, false, err
+		return totals, nil, false, pageTypeProblem(err, list)
 	}
 	var p fieldProblems
-	var rawTotals *rawCounts
-	decodeField(&p, fields, "totals", &rawTotals)
-	if rawTotals == nil {
-		if len(p) == 0 {
-			p.add("totals", "missing")
-		}
+	if raw.Totals == nil {
+		p.add("totals", "missing")
 	} else {
-		totals.Human = wholeCount(&p, top("totals.human"), rawTotals.Human)
-		totals.AI = wholeCount(&p, top("totals.ai"), rawTotals.AI)
-		totals.Total = wholeCount(&p, top("totals.total"), rawTotals.Total)
+		totals.Human = wholeCount(&p, top("totals.human"), raw.Totals.Human)
+		totals.AI = wholeCount(&p, top("totals.ai"), raw.Totals.AI)
+		totals.Total = wholeCount(&p, top("totals.total"), raw.Totals.Total)
 	}
-	var raw []rawPathRow
-	if err := decodeList(&p, fields, list, &raw); err != nil {
-		return totals, nil, false, err
+	in := raw.Visitors
+	if in == nil {
+		p.add(list, "missing")
 	}
-	rows = make([]PathVisitors, len(raw))
-	for i, r := range raw {
+	rows = make([]PathVisitors, len(in))
+	for i, r := range in {
+		if r.Path == "" {
+			p.add(row(list, i, "path").String(), "missing or empty")
+		}
 		rows[i] = PathVisitors{
-			Path:  required(&p, row(list, i, "path"), r.Path),
+			Path:  r.Path,
 			Human: wholeCount(&p, row(list, i, "human"), r.Human),
 			AI:    wholeCount(&p, row(list, i, "ai"), r.AI),
 			Total: wholeCount(&p, row(list, i, "total"), r.Total),
 		}
 	}
-	var more *bool
-	decodeField(&p, fields, "hasMore", &more)
-	hasMore = requiredBool(&p, top("hasMore"), more)
+	hasMore = requiredBool(&p, top("hasMore"), raw.HasMore)
 	return totals, rows, hasMore, p.err()
 }
 
