@@ -7,8 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -119,10 +121,14 @@ func (b *bench) apply(config, target string, env ...string) (applyResult, error)
 	return applyResult{wall: wall, rssKiB: maxLine(rssFile), dir: dir}, nil
 }
 
+// terraform runs a terraform command in dir. The analytics cache is off
+// (each measurement counts requests) unless env turns it on; its directory
+// is the benchmark's own.
 func (b *bench) terraform(dir string, env []string, args ...string) (string, error) {
 	cmd := exec.CommandContext(b.ctx, b.tf, append([]string{"-chdir=" + dir}, args...)...) //nolint:gosec // our own terraform
-	cmd.Env = append(cleanEnv(), "TF_CLI_CONFIG_FILE="+b.devrc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
-	cmd.Env = append(cmd.Env, env...)
+	cmd.Env = append(cleanEnv(), "TF_CLI_CONFIG_FILE="+b.devrc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1",
+		"MINTLIFY_CACHE_DIR="+filepath.Join(b.work, "cache"), "MINTLIFY_CACHE_TTL=0")
+	cmd.Env = append(cmd.Env, env...) // later entries win
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
 	err := cmd.Run()
@@ -171,60 +177,83 @@ func median[T int64 | float64 | time.Duration | int](xs []T) T {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-// readsAndPages counts data-source reads (first pages: offset 0) and all
-// analytics requests in the fake's log.
-func readsAndPages(f *fake) (reads, pages int) {
+// readsAndPages counts the reads of a route (first pages: offset 0, or no
+// offset and no cursor) and all its requests in the fake's log.
+func readsAndPages(f *fake, route string) (reads, pages int) {
 	for _, r := range f.RequestLog() {
-		if r.Route != mintlifytest.RouteVisitors {
+		if r.Route != route {
 			continue
 		}
 		pages++
-		if strings.Contains("&"+r.Query+"&", "&offset=0&") {
+		q, _ := url.ParseQuery(r.Query)
+		if q.Get("cursor") == "" && (q.Get("offset") == "" || q.Get("offset") == "0") {
 			reads++
 		}
 	}
 	return reads, pages
 }
 
-const visitorsConfig = `
-data "mintlify_unique_visitors" "all" {}
-
-output "rows" {
-  value = length(data.mintlify_unique_visitors.all.visitors)
+// source is a paged data source, as the benchmark reads it.
+type source struct {
+	name, route, list string
+	largest           int
+	data              func(n int) mintlifytest.Dataset
 }
-`
+
+var (
+	visitorsSource = source{"unique_visitors", mintlifytest.RouteVisitors, "visitors", 250, func(n int) mintlifytest.Dataset { return mintlifytest.Dataset{Paths: n, Seed: 42} }}
+	viewsSource    = source{"page_views", mintlifytest.RouteViews, "views", 250, func(n int) mintlifytest.Dataset { return mintlifytest.Dataset{Paths: n, Seed: 42} }}
+	pagedSources   = []source{visitorsSource, viewsSource,
+		{"search_queries", mintlifytest.RouteSearches, "searches", 100, func(n int) mintlifytest.Dataset { return mintlifytest.Dataset{SearchTerms: n, Paths: 50, Seed: 42} }},
+		{"feedback", mintlifytest.RouteFeedback, "feedback", 100, func(n int) mintlifytest.Dataset { return mintlifytest.Dataset{Feedback: n, Paths: 50, Seed: 42} }},
+		{"assistant_conversations", mintlifytest.RouteAssistant, "conversations", 1000, func(n int) mintlifytest.Dataset {
+			return mintlifytest.Dataset{Conversations: n, Paths: 50, Seed: 42}
+		}},
+	}
+)
+
+// config is a configuration reading the source whole, with its row count
+// as the only output.
+func (s source) config() string {
+	return fmt.Sprintf("\ndata \"mintlify_%s\" \"all\" {}\n\noutput \"rows\" {\n  value = length(data.mintlify_%s.all.%s)\n}\n", s.name, s.name, s.list)
+}
 
 type requestRow struct {
+	source                        string
 	paths, reads, requests, floor int
 }
 
-// measureRequests applies the data source once per data set size and
-// counts the requests one read made.
-func (b *bench) measureRequests(sizes []int) ([]requestRow, error) {
+// measureRequests applies a data source once per data set size (in rows)
+// and counts the requests one read made. The fake's data sets hold exactly
+// the rows asked for but for searches, which leave out terms nobody
+// searched: the row count read is the one compared.
+func (b *bench) measureRequests(s source, sizes []int) ([]requestRow, error) {
 	var rows []requestRow
 	for _, n := range sizes {
-		f, err := startFake(mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: n, Seed: 42}, AnalyticsBudget: -1})
+		f, err := startFake(mintlifytest.Config{Analytics: s.data(n), AnalyticsBudget: -1})
 		if err != nil {
 			return nil, err
 		}
-		res, err := b.apply(f.providerBlock("")+visitorsConfig, b.provider)
+		res, err := b.apply(f.providerBlock("")+s.config(), b.provider)
+		var got int
 		if err == nil {
-			var got int
-			if err = b.output(res.dir, "rows", &got); err == nil && got != n {
-				err = fmt.Errorf("%d paths: the data source returned %d rows", n, got)
-			}
+			err = b.output(res.dir, "rows", &got)
 		}
-		reads, pages := readsAndPages(f)
+		reads, pages := readsAndPages(f, s.route)
 		f.close()
 		if err != nil {
 			return nil, err
 		}
-		rows = append(rows, requestRow{paths: n, reads: reads, requests: pages, floor: max(1, (n+sdk.MaxPageSize-1)/sdk.MaxPageSize)})
+		if got > n {
+			return nil, fmt.Errorf("%s: %d rows read from a data set of %d", s.name, got, n)
+		}
+		rows = append(rows, requestRow{source: s.name, paths: got, reads: reads, requests: pages, floor: max(1, (got+s.largest-1)/s.largest)})
 	}
 	return rows, nil
 }
 
 type scaleResult struct {
+	source                        string
 	paths                         int
 	apply, floorApply, floorGen   time.Duration
 	fetch                         time.Duration
@@ -233,11 +262,12 @@ type scaleResult struct {
 	requestsPerRead               float64
 }
 
-// measureScale compares an apply that reads paths rows through HTTP with
-// the same apply through the floor build, which serves the rows from memory.
-func (b *bench) measureScale(paths int) (*scaleResult, error) {
+// measureScale compares an apply that reads paths rows of s (visitors or
+// views) through HTTP with the same apply through the floor build, which
+// serves the rows from memory.
+func (b *bench) measureScale(s source, paths int) (*scaleResult, error) {
 	const seed = 42
-	f, err := startFake(mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: paths, Seed: seed}, AnalyticsBudget: -1})
+	f, err := startFake(mintlifytest.Config{Analytics: s.data(paths), AnalyticsBudget: -1})
 	if err != nil {
 		return nil, err
 	}
@@ -245,13 +275,17 @@ func (b *bench) measureScale(paths int) (*scaleResult, error) {
 	// Warm the fake's cache so the server's one-off computation of the data
 	// is not counted against the provider.
 	genStart := time.Now()
-	if _, _, err := f.VisitorsData(mintlifytest.DemoProjectID, "", ""); err != nil {
+	export := f.VisitorsData
+	if s.route == mintlifytest.RouteViews {
+		export = f.ViewsData
+	}
+	if _, _, err := export(mintlifytest.DemoProjectID, "", ""); err != nil {
 		return nil, err
 	}
-	r := &scaleResult{paths: paths, floorGen: time.Since(genStart)}
+	r := &scaleResult{source: s.name, paths: paths, floorGen: time.Since(genStart)}
 	floorEnv := []string{fmt.Sprintf("MINTLIFY_BENCH_FLOOR_PATHS=%d", paths), fmt.Sprintf("MINTLIFY_BENCH_FLOOR_SEED=%d", seed)}
 	var rss, floorRSS []int64
-	config := f.providerBlock("") + visitorsConfig
+	config := f.providerBlock("") + s.config()
 	for range b.runs {
 		viaHTTP, err := b.apply(config, b.provider)
 		if err != nil {
@@ -273,7 +307,7 @@ func (b *bench) measureScale(paths int) (*scaleResult, error) {
 		r.applies, r.floorApplies = append(r.applies, viaHTTP.wall), append(r.floorApplies, floor.wall)
 		rss, floorRSS = append(rss, viaHTTP.rssKiB), append(floorRSS, floor.rssKiB)
 	}
-	reads, pages := readsAndPages(f)
+	reads, pages := readsAndPages(f, s.route)
 	r.requestsPerRead = float64(pages) / float64(max(reads, 1))
 	client, err := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(f.url))
 	if err != nil {
@@ -281,12 +315,27 @@ func (b *bench) measureScale(paths int) (*scaleResult, error) {
 	}
 	for range b.runs {
 		start := time.Now()
-		all, err := client.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, sdk.VisitorsQuery{})
-		if err != nil {
-			return nil, err
+		n := 0
+		fetch := client.UniqueVisitorRows
+		if s.route == mintlifytest.RouteViews {
+			fetch = func(ctx context.Context, p string, q sdk.VisitorsQuery) iter.Seq2[sdk.PathVisitors, error] {
+				return func(yield func(sdk.PathVisitors, error) bool) {
+					for row, err := range client.PageViewRows(ctx, p, q) {
+						if !yield(sdk.PathVisitors(row), err) {
+							return
+						}
+					}
+				}
+			}
 		}
-		if len(all.Visitors) != paths {
-			return nil, fmt.Errorf("fetch returned %d rows", len(all.Visitors))
+		for _, err := range fetch(context.Background(), mintlifytest.DemoProjectID, sdk.VisitorsQuery{}) {
+			if err != nil {
+				return nil, err
+			}
+			n++
+		}
+		if n != paths {
+			return nil, fmt.Errorf("fetch returned %d rows", n)
 		}
 		r.fetchs = append(r.fetchs, time.Since(start))
 	}
@@ -395,7 +444,7 @@ output "visitors" {
 			return nil, err
 		}
 		r.jobsInState += len(ids)
-		var rows []mintlifytest.VisitorRow
+		var rows []mintlifytest.PathRow
 		if err := b.output(res.dir, "visitors", &rows); err != nil {
 			return nil, err
 		}

@@ -1,0 +1,78 @@
+// Command floor is the benchmark's floor build of the provider: its
+// unique-visitors and page-views data sources read the fake's rows from
+// memory, with no HTTP and no JSON, so that `make bench` can tell the
+// provider's own cost from what Terraform and the plugin framework cost.
+// The data set is MINTLIFY_BENCH_FLOOR_PATHS paths of seed
+// MINTLIFY_BENCH_FLOOR_SEED, exactly as the fake would serve it.
+//
+// The provider package only offers the seam (provider.PageSource); the
+// fake is linked here, never into the provider itself.
+package main
+
+import (
+	"context"
+	"iter"
+	"log"
+	"os"
+	"strconv"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+
+	"github.com/mintlify/terraform-provider-mintlify/internal/provider"
+	"github.com/mintlify/terraform-provider-mintlify/sdk"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
+)
+
+func main() {
+	err := providerserver.Serve(context.Background(), provider.NewWithPageSource("floor", provider.PageSource{
+		Visitors: func(_ context.Context, projectID string, q sdk.VisitorsQuery) iter.Seq2[*sdk.VisitorsPage, error] {
+			return pagesOf(projectID, q, (*mintlifytest.Fake).VisitorsData, func(t sdk.VisitorCounts, rows []sdk.PathVisitors, more bool) *sdk.VisitorsPage {
+				return &sdk.VisitorsPage{Totals: t, Visitors: rows, HasMore: more}
+			})
+		},
+		Views: func(_ context.Context, projectID string, q sdk.ViewsQuery) iter.Seq2[*sdk.ViewsPage, error] {
+			return pagesOf(projectID, q, (*mintlifytest.Fake).ViewsData, func(t sdk.VisitorCounts, rows []sdk.PathVisitors, more bool) *sdk.ViewsPage {
+				views := make([]sdk.PathViews, len(rows))
+				for i, r := range rows {
+					views[i] = sdk.PathViews(r)
+				}
+				return &sdk.ViewsPage{Totals: sdk.ViewCounts(t), Views: views, HasMore: more}
+			})
+		},
+	}), providerserver.ServeOpts{Address: "registry.terraform.io/mintlify/mintlify", ProtocolVersion: 6})
+	if err != nil {
+		log.Fatal(err)
+	}
+}
+
+type exportFunc func(f *mintlifytest.Fake, projectID, dateFrom, dateTo string) (mintlifytest.Counts, []mintlifytest.PathRow, error)
+
+// pagesOf pages the fake's rows from memory, as the API would serve them.
+func pagesOf[P any](projectID string, q sdk.VisitorsQuery, export exportFunc, page func(sdk.VisitorCounts, []sdk.PathVisitors, bool) *P) iter.Seq2[*P, error] {
+	return func(yield func(*P, error) bool) {
+		paths, _ := strconv.Atoi(os.Getenv("MINTLIFY_BENCH_FLOOR_PATHS"))
+		seed, _ := strconv.ParseUint(os.Getenv("MINTLIFY_BENCH_FLOOR_SEED"), 10, 64)
+		fake := mintlifytest.New(mintlifytest.Config{NoDemo: true})
+		fake.AddProject(projectID, "floor", mintlifytest.Dataset{Paths: paths, Seed: seed})
+		totals, rows, err := export(fake, projectID, q.DateFrom, q.DateTo)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		size := q.Limit
+		if size == 0 {
+			size = sdk.MaxPageSize
+		}
+		t := sdk.VisitorCounts{Human: totals.Human, AI: totals.AI, Total: totals.Total}
+		for start := 0; ; start += size {
+			end := min(start+size, len(rows))
+			out := make([]sdk.PathVisitors, 0, end-start)
+			for _, r := range rows[start:end] {
+				out = append(out, sdk.PathVisitors{Path: r.Path, Human: r.Human, AI: r.AI, Total: r.Total})
+			}
+			if !yield(page(t, out, end < len(rows)), nil) || end >= len(rows) {
+				return
+			}
+		}
+	}
+}
