@@ -11,9 +11,15 @@ variable "mintlify_api_key" {
 }
 
 provider "mintlify" {
-  alias          = "tuned"
-  api_key        = var.mintlify_api_key
-  project_id     = "your-project-id"
-  max_retries    = 6    # retries of refused (429) requests and of failed reads
-  max_retry_wait = "2m" # longer Retry-After waits fail at once
+  alias           = "tuned"
+  api_key         = var.mintlify_api_key
+  project_id      = "your-project-id"
+  max_retries     = 6     # retries of refused (429) requests and of failed reads
+  max_retry_wait  = "2m"  # longer Retry-After waits fail at once (or use the cache)
+  request_timeout = "90s" # one request, sending to last byte
+
+  # Analytics answers are cached on disk, shared by every terraform command
+  # on the machine: a plan and the apply after it read once.
+  cache_ttl       = "6h" # last month's numbers do not change
+  cache_max_stale = "7d" # when the hourly budget is spent, show a week-old copy with a warning
 }
