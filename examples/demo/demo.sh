@@ -51,21 +51,30 @@ provider_installation {
 }
 TFRC
 export TF_CLI_CONFIG_FILE="$work/dev.tfrc" CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
+# The analytics cache lives with the demo and goes with it.
+export MINTLIFY_CACHE_DIR="$work/cache"
+# The job's trigger: this checkout's commit, as a CI pipeline would pass it.
+TF_VAR_commit_sha=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo demo)
+export TF_VAR_commit_sha
 cp "$root"/examples/demo/*.tf "$work/config/"
 tf() { "$terraform_bin" -chdir="$work/config" "$@"; }
 
 echo "==> terraform apply (the agent job runs about 3 s on the fake)"
 tf apply -auto-approve -input=false -no-color > "$work/apply.log" 2>&1 || { cat "$work/apply.log" >&2; exit 1; }
-grep -E '^(mintlify_agent_job|data\.mintlify_unique_visitors)\..*(Creation complete|Read complete)' "$work/apply.log" | sed 's/^/    /' || true
+grep -E '^(mintlify_agent_job|data\.mintlify_(unique_visitors|page_views))\..*(Creation complete|Read complete)' "$work/apply.log" | sed 's/^/    /' || true
 
 echo
-echo "Agent job:  $(tf output -raw job_status)"
+echo "Agent job:  $(tf output -raw job_status) (triggers: commit $(tf output -raw commit))"
 echo "PR link:    $(tf output -raw pr_link 2>/dev/null || echo 'none (no files changed)')"
 echo "Visitors:   $(tf output -raw totals_text), October 2026, across $(tf output -raw path_count) paths"
-echo "Top 10 paths:"
+echo "Page views: $(tf output -raw views_text)"
+echo "Top 10 paths by visitors:"
 tf output -raw top_paths
 echo
 echo
+
+echo "==> the same commit again plans nothing (no second job)"
+tf plan -detailed-exitcode -input=false -no-color > "$work/plan.log" 2>&1 && echo "    no changes" || { cat "$work/plan.log" >&2; exit 1; }
 
 echo "==> terraform destroy"
 tf destroy -auto-approve -input=false -no-color > "$work/destroy.log" 2>&1 || { cat "$work/destroy.log" >&2; exit 1; }
