@@ -95,6 +95,7 @@ func (f *fake) providerBlock(extra string) string {
 type applyResult struct {
 	wall   time.Duration
 	rssKiB int64
+	cpu    time.Duration // of every provider process of the run
 	dir    string
 }
 
@@ -118,7 +119,8 @@ func (b *bench) apply(config, target string, env ...string) (applyResult, error)
 	if err != nil {
 		return applyResult{}, fmt.Errorf("terraform apply in %s: %w\n%s", dir, err, indent(out))
 	}
-	return applyResult{wall: wall, rssKiB: maxLine(rssFile), dir: dir}, nil
+	rss, cpu := usage(rssFile)
+	return applyResult{wall: wall, rssKiB: rss, cpu: cpu, dir: dir}, nil
 }
 
 // terraform runs a terraform command in dir. The analytics cache is off
@@ -157,15 +159,23 @@ func cleanEnv() []string {
 	return env
 }
 
-func maxLine(path string) int64 {
+// usage reads the wrapper's lines: the largest peak RSS of the provider's
+// processes, and their CPU time in all.
+func usage(path string) (maxRSS int64, cpu time.Duration) {
 	data, _ := os.ReadFile(path) //nolint:gosec // our own temp file
-	var best int64
-	for _, l := range strings.Fields(string(data)) {
-		if n, err := strconv.ParseInt(l, 10, 64); err == nil && n > best {
-			best = n
+	for _, l := range strings.Split(string(data), "\n") {
+		f := strings.Fields(l)
+		if len(f) != 2 {
+			continue
+		}
+		if n, err := strconv.ParseInt(f[0], 10, 64); err == nil && n > maxRSS {
+			maxRSS = n
+		}
+		if us, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+			cpu += time.Duration(us) * time.Microsecond
 		}
 	}
-	return best
+	return maxRSS, cpu
 }
 
 func median[T int64 | float64 | time.Duration | int](xs []T) T {
@@ -258,6 +268,7 @@ type scaleResult struct {
 	apply, floorApply, floorGen   time.Duration
 	fetch                         time.Duration
 	rss, floorRSS                 int64
+	cpu, floorCPU                 time.Duration
 	applies, floorApplies, fetchs []time.Duration
 	requestsPerRead               float64
 }
@@ -285,6 +296,7 @@ func (b *bench) measureScale(s source, paths int) (*scaleResult, error) {
 	r := &scaleResult{source: s.name, paths: paths, floorGen: time.Since(genStart)}
 	floorEnv := []string{fmt.Sprintf("MINTLIFY_BENCH_FLOOR_PATHS=%d", paths), fmt.Sprintf("MINTLIFY_BENCH_FLOOR_SEED=%d", seed)}
 	var rss, floorRSS []int64
+	var cpu, floorCPU []time.Duration
 	config := f.providerBlock("") + s.config()
 	for range b.runs {
 		viaHTTP, err := b.apply(config, b.provider)
@@ -306,6 +318,7 @@ func (b *bench) measureScale(s source, paths int) (*scaleResult, error) {
 		}
 		r.applies, r.floorApplies = append(r.applies, viaHTTP.wall), append(r.floorApplies, floor.wall)
 		rss, floorRSS = append(rss, viaHTTP.rssKiB), append(floorRSS, floor.rssKiB)
+		cpu, floorCPU = append(cpu, viaHTTP.cpu), append(floorCPU, floor.cpu)
 	}
 	reads, pages := readsAndPages(f, s.route)
 	r.requestsPerRead = float64(pages) / float64(max(reads, 1))
@@ -341,6 +354,7 @@ func (b *bench) measureScale(s source, paths int) (*scaleResult, error) {
 	}
 	r.apply, r.floorApply, r.fetch = median(r.applies), median(r.floorApplies), median(r.fetchs)
 	r.rss, r.floorRSS = median(rss), median(floorRSS)
+	r.cpu, r.floorCPU = median(cpu), median(floorCPU)
 	return r, nil
 }
 

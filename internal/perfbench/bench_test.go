@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -48,5 +50,19 @@ func TestFirstLine(t *testing.T) {
 	}
 	if got := firstLine("plain failure\nsecond"); got != "plain failure" {
 		t.Errorf("got %q", got)
+	}
+}
+
+func TestUsage_largestRSSAndTotalCPU(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rss")
+	if err := os.WriteFile(path, []byte("20448 30000\n529348 5020000\nbroken\n20260 10000\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rss, cpu := usage(path)
+	if rss != 529348 || cpu != 5060*time.Millisecond {
+		t.Errorf("rss %d, cpu %s", rss, cpu)
+	}
+	if rss, cpu := usage(filepath.Join(t.TempDir(), "missing")); rss != 0 || cpu != 0 {
+		t.Errorf("missing file: %d %s", rss, cpu)
 	}
 }

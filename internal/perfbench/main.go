@@ -60,7 +60,8 @@ func main() {
 
 // wrap runs target with this process's arguments and stdio (Terraform's
 // plugin handshake passes straight through), then appends the child's peak
-// resident set size in KiB to rssFile.
+// resident set size in KiB and its CPU time (user + system) in
+// microseconds to rssFile, one line per process.
 func wrap(target, rssFile string) int {
 	// The child lives as long as Terraform keeps the plugin: no deadline here.
 	cmd := exec.CommandContext(context.Background(), target, os.Args[1:]...) //nolint:gosec // the harness names its own binary
@@ -80,7 +81,8 @@ func wrap(target, rssFile string) int {
 	if rssFile != "" && cmd.ProcessState != nil {
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			if f, ferr := os.OpenFile(rssFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); ferr == nil { //nolint:gosec // the harness's own temp file
-				fmt.Fprintln(f, ru.Maxrss)
+				cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+				fmt.Fprintln(f, ru.Maxrss, cpu.Microseconds())
 				_ = f.Close()
 			}
 		}

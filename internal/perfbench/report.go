@@ -97,13 +97,15 @@ func (b *bench) run() (string, error) {
 	for i, scale := range scales {
 		p("## 2.%d Read cost at %d rows: `mintlify_%s`\n\n", i+1, scale.paths, scale.source)
 		adjusted := scale.floorApply - scale.floorGen
-		p("`terraform apply` of a configuration whose only output is the row count. The **floor** is the same apply through a build of the provider (`internal/perfbench/floor`) whose data source returns the same rows from memory, with no HTTP: what Terraform and the plugin framework cost by themselves. The floor generates the rows in-process first (%s, measured separately); the ratio subtracts that, which is the stricter comparison.\n\n", round(scale.floorGen))
+		p("`terraform apply` of a configuration whose only output is the row count. The **floor** is the same apply through a build of the provider (`internal/perfbench/floor`) whose data source returns the same rows from memory, with no HTTP: what Terraform and the plugin framework cost by themselves. The floor generates the rows in-process first (%s, measured separately); the ratios subtract that, which is the stricter comparison. On a shared 2-core machine wall times vary from run to run; the provider's CPU time, read from its processes' resource usage, varies far less.\n\n", round(scale.floorGen))
 		p("| figure | value |\n|---|---:|\n")
 		p("| apply through HTTP (median) | %s |\n", round(scale.apply))
 		p("| apply, floor (median; minus row generation) | %s (%s) |\n", round(scale.floorApply), round(adjusted))
 		p("| **apply / floor** | **%.3f** |\n", float64(scale.apply)/float64(adjusted))
 		p("| raw fetch of the same %d pages with the SDK (median) | %s |\n", (scale.paths+249)/250, round(scale.fetch))
 		p("| provider peak RSS / floor's | %.0f MiB / %.0f MiB (%.2f) |\n", float64(scale.rss)/1024, float64(scale.floorRSS)/1024, float64(scale.rss)/float64(max(scale.floorRSS, 1)))
+		floorCPU := scale.floorCPU - scale.floorGen
+		p("| provider CPU time (all its processes; median) / floor's, minus row generation | %s / %s (%.2f) |\n", round(scale.cpu), round(floorCPU), float64(scale.cpu)/float64(max(floorCPU, 1)))
 		p("\nRuns: HTTP %s; floor %s; fetch %s.\n\n", durations(scale.applies), durations(scale.floorApplies), durations(scale.fetchs))
 	}
 
