@@ -79,7 +79,12 @@ type agentJobJSON struct {
 // cannot read is left unset.
 func (j *AgentJob) UnmarshalJSON(data []byte) error {
 	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(data, &fields); err != nil || fields == nil {
+	err := json.Unmarshal(data, &fields)
+	var syntax *json.SyntaxError
+	if errors.As(err, &syntax) {
+		return err // not JSON at all: the error shows the body's start
+	}
+	if err != nil || fields == nil {
 		return fieldProblems{"job: want an object"}
 	}
 	var p fieldProblems

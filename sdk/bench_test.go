@@ -21,12 +21,14 @@ var page250 = func() []byte {
 	return []byte(b.String())
 }()
 
+// BenchmarkDecodeVisitorsPage250 decodes a page the way the client does.
 func BenchmarkDecodeVisitorsPage250(b *testing.B) {
 	b.SetBytes(int64(len(page250)))
 	b.ReportAllocs()
+	c := &Client{apiKey: "mint_bench"}
 	for b.Loop() {
 		var page VisitorsPage
-		if err := json.Unmarshal(page250, &page); err != nil || len(page.Visitors) != MaxPageSize {
+		if _, err := c.decode("GET", "/v1/analytics/p/visitors", page250, &page); err != nil || len(page.Visitors) != MaxPageSize {
 			b.Fatal(err)
 		}
 	}

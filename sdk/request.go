@@ -248,7 +248,14 @@ func (c *Client) decode(method, escPath string, data []byte, out any) (redacted 
 	if out == nil {
 		return false, nil
 	}
-	err = json.Unmarshal(data, out)
+	if u, ok := out.(json.Unmarshaler); ok {
+		// The SDK's own decoders check their input themselves: calling
+		// them directly spares encoding/json's validating pass over the
+		// whole body before it would call them anyway.
+		err = u.UnmarshalJSON(data)
+	} else {
+		err = json.Unmarshal(data, out)
+	}
 	// A partial decode (a job whose id arrived beside a malformed field)
 	// still reaches the caller, so it is redacted too.
 	if c.apiKey != "" && (bytes.Contains(data, []byte(c.apiKey)) || bytes.IndexByte(data, '\\') >= 0) {

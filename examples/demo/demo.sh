@@ -23,14 +23,14 @@ trap cleanup EXIT INT TERM
 echo "==> building the provider and the fake API"
 mkdir -p "$work/bin" "$work/config"
 (cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags "-X main.version=${VERSION:-demo}" -o "$work/bin/terraform-provider-mintlify" .)
-(cd "$root" && go build -o "$work/fakeserver" ./sdk/mintlifytest/cmd/mintlify-fake)
+(cd "$root" && go build -o "$work/mintlify-fake" ./sdk/mintlifytest/cmd/mintlify-fake)
 
 echo "==> starting the fake API on loopback"
-"$work/fakeserver" -addr 127.0.0.1:0 -env-file "$work/fake.env" -job-duration 3s > "$work/fakeserver.log" 2>&1 &
+"$work/mintlify-fake" -addr 127.0.0.1:0 -env-file "$work/fake.env" -job-duration 3s > "$work/mintlify-fake.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 1 100); do
   [ -s "$work/fake.env" ] && break
-  kill -0 "$server_pid" 2>/dev/null || { cat "$work/fakeserver.log" >&2; exit 1; }
+  kill -0 "$server_pid" 2>/dev/null || { cat "$work/mintlify-fake.log" >&2; exit 1; }
   sleep 0.1
 done
 [ -s "$work/fake.env" ] || { echo "demo: the fake API did not start" >&2; exit 1; }

@@ -28,7 +28,7 @@ func main() {
 	}
 	out := flag.String("out", "docs/performance.md", "report to write")
 	provider := flag.String("provider", "", "provider binary (required)")
-	floor := flag.String("floor", "", "provider binary built with -tags benchfloor (required)")
+	floor := flag.String("floor", "", "the floor build of the provider, from ./internal/perfbench/floor (required)")
 	terraform := flag.String("terraform", "terraform", "terraform binary")
 	runs := flag.Int("runs", 3, "runs per timed figure (the median is reported)")
 	quick := flag.Bool("quick", false, "smaller data sets and fewer applies, to try the harness")

@@ -162,28 +162,23 @@ func (a *agentJobAction) Invoke(ctx context.Context, req action.InvokeRequest, r
 		resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf(format, args...)})
 	}
 	run := jobRun{data: a.data, projectID: projectID, wait: wait, timeout: timeout, words: actionCreateWords}
-	announced := false
+	run.send = func(ctx context.Context) (*sdk.AgentJob, error) {
+		return a.data.client.CreateAgentJob(ctx, projectID, m.Prompt.ValueString())
+	}
+	first := "Agent job %s created in project %q; it is %s."
 	if a.message {
 		jobID := mm.JobID.ValueString()
 		run.words = actionMessageWords
 		run.send = func(ctx context.Context) (*sdk.AgentJob, error) {
 			return a.data.client.SendAgentJobMessage(ctx, projectID, jobID, m.Prompt.ValueString())
 		}
-		run.onJob = func(job *sdk.AgentJob) {
-			if !announced {
-				announced = true
-				progress("Message sent to agent job %s in project %q; the job is %s.", job.ID, projectID, job.Status)
-			}
-		}
-	} else {
-		run.send = func(ctx context.Context) (*sdk.AgentJob, error) {
-			return a.data.client.CreateAgentJob(ctx, projectID, m.Prompt.ValueString())
-		}
-		run.onJob = func(job *sdk.AgentJob) {
-			if !announced {
-				announced = true
-				progress("Agent job %s created in project %q; it is %s.", job.ID, projectID, job.Status)
-			}
+		first = "Message sent to agent job %s in project %q; the job is %s."
+	}
+	announced := false
+	run.onJob = func(job *sdk.AgentJob) {
+		if !announced { // the job as the POST answered; the wait's end is reported below
+			announced = true
+			progress(first, job.ID, projectID, job.Status)
 		}
 	}
 	run.onStatus = func(job *sdk.AgentJob, from sdk.JobStatus) {

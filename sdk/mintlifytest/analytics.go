@@ -330,9 +330,6 @@ type Counts struct {
 	Total int64 `json:"total"`
 }
 
-// VisitorCounts is the old name of Counts.
-type VisitorCounts = Counts
-
 // PathRow is one path's counts, as the visitors and views exports send it.
 type PathRow struct {
 	Path  string `json:"path"`
@@ -340,9 +337,6 @@ type PathRow struct {
 	AI    int64  `json:"ai"`
 	Total int64  `json:"total"`
 }
-
-// VisitorRow is the old name of PathRow.
-type VisitorRow = PathRow
 
 type pathResult struct {
 	totals Counts
@@ -358,25 +352,29 @@ type pathCountsPage struct {
 	HasMore bool
 }
 
-// MarshalJSON writes the rows under the page's list name, [] when empty,
-// through a struct: a map would cost four times as much a page.
-func (pg pathCountsPage) MarshalJSON() ([]byte, error) {
+// MarshalJSON writes the rows under the page's list name.
+func (pg pathCountsPage) MarshalJSON() ([]byte, error) { return json.Marshal(pg.wire()) }
+
+// wire is the page as the API writes it: the rows under the page's list
+// name, [] when empty. Handlers encode it directly: through MarshalJSON,
+// encoding/json would compact the bytes again, on every page.
+func (pg pathCountsPage) wire() any {
 	rows := pg.Rows
 	if rows == nil {
 		rows = []PathRow{}
 	}
 	if pg.list == "views" {
-		return json.Marshal(struct {
+		return struct {
 			Totals  Counts    `json:"totals"`
 			Views   []PathRow `json:"views"`
 			HasMore bool      `json:"hasMore"`
-		}{pg.Totals, rows, pg.HasMore})
+		}{pg.Totals, rows, pg.HasMore}
 	}
-	return json.Marshal(struct {
+	return struct {
 		Totals   Counts    `json:"totals"`
 		Visitors []PathRow `json:"visitors"`
 		HasMore  bool      `json:"hasMore"`
-	}{pg.Totals, rows, pg.HasMore})
+	}{pg.Totals, rows, pg.HasMore}
 }
 
 // day returns path i's unique visitors on day d: human, ai, and visitors
@@ -481,14 +479,14 @@ func (s *Fake) serveVisitors(p *params, d *dataset) (int, any) {
 	limit, offset := offsetPage(p, 250)
 	r := d.visitors(p.span(d))
 	page, more := pageOf(r.rows, offset, limit)
-	return http.StatusOK, pathCountsPage{Totals: r.totals, list: "visitors", Rows: page, HasMore: more}
+	return http.StatusOK, pathCountsPage{Totals: r.totals, list: "visitors", Rows: page, HasMore: more}.wire()
 }
 
 func (s *Fake) serveViews(p *params, d *dataset) (int, any) {
 	limit, offset := offsetPage(p, 250)
 	r := d.views(p.span(d))
 	page, more := pageOf(r.rows, offset, limit)
-	return http.StatusOK, pathCountsPage{Totals: r.totals, list: "views", Rows: page, HasMore: more}
+	return http.StatusOK, pathCountsPage{Totals: r.totals, list: "views", Rows: page, HasMore: more}.wire()
 }
 
 // VisitorsData returns what the server holds for a project and range (dates
