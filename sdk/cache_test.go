@@ -224,7 +224,7 @@ func TestCache_answerEchoingTheKeyIsNotStored(t *testing.T) {
 		t.Errorf("%d files, %d requests: an answer holding the key was cached", len(files), rec.count())
 	}
 	// Nor is a malformed one.
-	rec, ts = newRecorder(t, jsonResponse(200, `{"visitors":[]}`))
+	_, ts = newRecorder(t, jsonResponse(200, `{"visitors":[]}`))
 	c = newTestClient(t, ts.URL, nil, WithAnalyticsCache(cacheOpts(dir)))
 	_, _ = c.ListAllUniqueVisitors(context.Background(), "p", VisitorsQuery{})
 	if files, _ := os.ReadDir(dir); len(files) != 0 {

@@ -79,7 +79,7 @@ func ValidateDateRange(dateFrom, dateTo string) error {
 		return nil
 	}
 	// When a bound has no zone, it names its earliest instant (from) or
-	// its latest (to) in the zone most favourable to the order.
+	// its latest (to) in the zone most favorable to the order.
 	slack := time.Duration(0)
 	switch {
 	case !fromInstant && toInstant:

@@ -197,24 +197,24 @@ func wholeCount(p *fieldProblems, f field, c count) int64 {
 	case c.odd == "":
 		return c.v
 	}
-	n := &c.odd
-	if v, err := strconv.ParseInt(*n, 10, 64); err == nil {
+	n := c.odd
+	if v, err := strconv.ParseInt(n, 10, 64); err == nil {
 		if v < 0 {
 			p.add(f.String(), "%d is negative", v)
 			return 0
 		}
 		return v
 	}
-	v, err := strconv.ParseFloat(string(*n), 64)
+	v, err := strconv.ParseFloat(n, 64)
 	switch {
 	case err != nil && !errors.Is(err, strconv.ErrRange):
-		p.add(f.String(), "%q is not a number", string(*n))
+		p.add(f.String(), "%q is not a number", n)
 	case err != nil || v >= math.MaxInt64 || v <= math.MinInt64:
-		p.add(f.String(), "%s is out of range", string(*n))
+		p.add(f.String(), "%s is out of range", n)
 	case v != math.Trunc(v):
-		p.add(f.String(), "%s is not a whole number", string(*n))
+		p.add(f.String(), "%s is not a whole number", n)
 	case v < 0:
-		p.add(f.String(), "%s is negative", string(*n))
+		p.add(f.String(), "%s is negative", n)
 	default:
 		return int64(v)
 	}
@@ -231,13 +231,13 @@ func ratio(p *fieldProblems, f field, c count) float64 {
 	if c.odd == "" {
 		return float64(c.v)
 	}
-	n := &c.odd
-	v, err := strconv.ParseFloat(*n, 64)
+	n := c.odd
+	v, err := strconv.ParseFloat(n, 64)
 	switch {
 	case err != nil:
-		p.add(f.String(), "%q is not a finite number", string(*n))
+		p.add(f.String(), "%q is not a finite number", n)
 	case v < 0:
-		p.add(f.String(), "%s is negative", string(*n))
+		p.add(f.String(), "%s is negative", n)
 	default:
 		return v
 	}

@@ -28,11 +28,8 @@ func fastPathPage(data []byte, list string) (totals VisitorCounts, rows []PathVi
 		if s.byte('}') {
 			break
 		}
-		if !first && !(s.byte(',') && s.spaced()) {
-			return totals, nil, false, false
-		}
-		key, ok := s.plainString()
-		if !ok || !(s.spaced() && s.byte(':') && s.spaced()) {
+		key, ok := s.key(first)
+		if !ok {
 			return totals, nil, false, false
 		}
 		switch string(key) { // compared without allocating
@@ -80,8 +77,34 @@ func (s *scanner) space() {
 	}
 }
 
-// spaced skips white space and reports true: for chaining.
-func (s *scanner) spaced() bool { s.space(); return true }
+// next reads the comma before an element but the first.
+func (s *scanner) next(first bool) bool {
+	if first {
+		return true
+	}
+	if !s.byte(',') {
+		return false
+	}
+	s.space()
+	return true
+}
+
+// key reads an object's next key and its colon.
+func (s *scanner) key(first bool) ([]byte, bool) {
+	if !s.next(first) {
+		return nil, false
+	}
+	k, ok := s.plainString()
+	if !ok {
+		return nil, false
+	}
+	s.space()
+	if !s.byte(':') {
+		return nil, false
+	}
+	s.space()
+	return k, true
+}
 
 func (s *scanner) byte(c byte) bool {
 	if s.i < len(s.b) && s.b[s.i] == c {
@@ -140,53 +163,56 @@ func (s *scanner) integer() (int64, bool) {
 	return v, true
 }
 
-var countKeys = [3]string{"human", "ai", "total"}
-
 // counts reads an object holding human, ai and total (in any order,
 // each once) and, when path is not nil, a path.
 func (s *scanner) counts(c *[3]int64, path *string) bool {
 	if !s.byte('{') {
 		return false
 	}
-	var seen [4]bool
+	var seen [3]bool
+	seenPath := false
 	for first := true; ; first = false {
 		s.space()
 		if s.byte('}') {
 			break
 		}
-		if !first && !(s.byte(',') && s.spaced()) {
+		key, ok := s.key(first)
+		if !ok {
 			return false
 		}
-		key, ok := s.plainString()
-		if !ok || !(s.spaced() && s.byte(':') && s.spaced()) {
-			return false
-		}
-		field := -1
-		for k, name := range countKeys {
-			if string(key) == name {
-				field = k
-			}
-		}
-		switch {
-		case field >= 0:
+		switch k := countIndex(key); {
+		case k >= 0:
 			v, ok := s.integer()
-			if !ok || seen[field] {
+			if !ok || seen[k] {
 				return false
 			}
-			c[field], seen[field] = v, true
+			c[k], seen[k] = v, true
 		case string(key) == "path" && path != nil:
 			p, ok := s.plainString()
-			if !ok || len(p) == 0 || seen[3] {
+			if !ok || len(p) == 0 || seenPath {
 				return false
 			}
-			*path, seen[3] = string(p), true
+			*path, seenPath = string(p), true
 		default:
 			if foldsTo(key, "human", "ai", "total", "path") || !s.skipValue(0) {
 				return false
 			}
 		}
 	}
-	return seen[0] && seen[1] && seen[2] && (path == nil || seen[3])
+	return seen[0] && seen[1] && seen[2] && (path == nil || seenPath)
+}
+
+// countIndex is the index of a count's key in a [3]int64, or -1.
+func countIndex(key []byte) int {
+	switch string(key) {
+	case "human":
+		return 0
+	case "ai":
+		return 1
+	case "total":
+		return 2
+	}
+	return -1
 }
 
 // foldsTo reports whether key matches one of names the way encoding/json
@@ -212,7 +238,7 @@ func (s *scanner) rows() ([]PathVisitors, bool) {
 		if s.byte(']') {
 			return rows, true
 		}
-		if !first && !(s.byte(',') && s.spaced()) {
+		if !s.next(first) {
 			return nil, false
 		}
 		var c [3]int64
@@ -251,13 +277,12 @@ func (s *scanner) skipValue(depth int) bool {
 			if s.byte(end) {
 				return true
 			}
-			if !first && !(s.byte(',') && s.spaced()) {
-				return false
-			}
 			if c == '{' {
-				if _, ok := s.plainString(); !ok || !(s.spaced() && s.byte(':') && s.spaced()) {
+				if _, ok := s.key(first); !ok {
 					return false
 				}
+			} else if !s.next(first) {
+				return false
 			}
 			if !s.skipValue(depth + 1) {
 				return false

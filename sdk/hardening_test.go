@@ -235,7 +235,7 @@ func TestCreateAgentJob_contextEndedBeforeSendingTookNoEffect(t *testing.T) {
 	}
 }
 
-func TestWaitForAgentJob_honoursRetryAfterOnAPoll(t *testing.T) {
+func TestWaitForAgentJob_honorsRetryAfterOnAPoll(t *testing.T) {
 	// The 429's Retry-After (120 s) is longer than the client waits inside
 	// one request (60 s), so the waiter itself comes back when told.
 	rec, ts := newRecorder(t,

@@ -22,7 +22,7 @@ type actionHarness struct {
 	t *testing.T
 	// The actions' RPCs are on ProviderServerWithActions until
 	// terraform-plugin-go folds them into ProviderServer.
-	srv     tfprotov6.ProviderServerWithActions
+	srv     tfprotov6.ProviderServerWithActions //nolint:staticcheck // the action RPCs are only there in terraform-plugin-go v0.31
 	fs      *mintlifytest.Server
 	schemas map[string]*tfprotov6.Schema
 }
@@ -46,7 +46,7 @@ func newActionHarness(t *testing.T, cfg mintlifytest.Config, withProject bool) *
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, ok := server.(tfprotov6.ProviderServerWithActions)
+	srv, ok := server.(tfprotov6.ProviderServerWithActions) //nolint:staticcheck // as above
 	if !ok {
 		t.Fatalf("%T serves no actions", server)
 	}

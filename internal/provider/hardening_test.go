@@ -74,7 +74,7 @@ func TestAccHardening_malformedCreateAnswerKeepsTheJob(t *testing.T) {
 
 func TestAccHardening_redirectedPOSTIsAnErrorNamingTheLocation(t *testing.T) {
 	clearEnv(t)
-	fs, url := startHostile(t, func(r *http.Request, status int, body string) (int, string) { return status, body })
+	fs, url := startHostile(t, func(_ *http.Request, status int, body string) (int, string) { return status, body })
 	redirector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, url+r.URL.Path, http.StatusFound)
 	}))
@@ -136,7 +136,7 @@ func TestAccHardening_stalledReadEndsAtTheRequestTimeout(t *testing.T) {
 func TestAccHardening_echoedKeyNeverReachesState(t *testing.T) {
 	clearEnv(t)
 	key := mintlifytest.DemoAPIKey
-	_, url := startHostile(t, func(r *http.Request, status int, body string) (int, string) {
+	_, url := startHostile(t, func(_ *http.Request, status int, body string) (int, string) {
 		body = strings.ReplaceAll(body, `"model":"claude-sonnet-4-5"`, `"model":"`+key+`"`)
 		body = strings.Replace(body, `"path":"/"`, `"path":"/`+key+`"`, 1)
 		return status, body
@@ -160,7 +160,7 @@ output "model" { value = mintlify_agent_job.test.model }
 					// Nowhere in the whole state, outputs included.
 					all, err := json.Marshal(s)
 					if err != nil || strings.Contains(string(all), key) {
-						return fmt.Errorf("the state holds the key (%v)", err)
+						return fmt.Errorf("the state holds the key (%w)", err)
 					}
 					return nil
 				}),

@@ -142,7 +142,7 @@ func attribute(a *tfprotov6.SchemaAttribute) (*tfjson.SchemaAttribute, error) {
 
 // ctyType converts a type through the JSON form both packages share.
 func ctyType(t tftypes.Type) (cty.Type, error) {
-	data, err := t.MarshalJSON() //nolint:staticcheck // the documented way to serialise a type
+	data, err := t.MarshalJSON() //nolint:staticcheck // the documented way to serialize a type
 	if err != nil {
 		return cty.NilType, err
 	}

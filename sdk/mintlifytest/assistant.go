@@ -86,7 +86,7 @@ func (d *dataset) buildConversations(window uint64) {
 	for k := range d.cfg.Conversations {
 		i := uint64(k) //nolint:gosec // non-negative
 		x, y := d.rnd(9, i), d.rnd(10, i)
-		at := d.start.Add(time.Duration(x%window) * time.Millisecond)
+		at := d.start.Add(time.Duration(x%window) * time.Millisecond) //nolint:gosec // below the window: millions of ms
 		c := conversation{
 			ID:               ulid(uint64(at.UnixMilli()), y, uint16(x>>48)), //nolint:gosec // a 2026 time is positive
 			At:               at,

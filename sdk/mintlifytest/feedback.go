@@ -80,7 +80,7 @@ func (d *dataset) build() {
 			f := feedbackEntry{
 				ID:        fmt.Sprintf("fb_%016x", d.rnd(8, i)),
 				Path:      "/",
-				CreatedAt: d.start.Add(time.Duration(x%window) * time.Millisecond),
+				CreatedAt: d.start.Add(time.Duration(x%window) * time.Millisecond), //nolint:gosec // below the window: millions of ms
 				Status:    []string{"pending", "pending", "pending", "pending", "pending", "in_progress", "in_progress", "resolved", "resolved", "dismissed"}[(x>>40)%10],
 			}
 			if len(d.paths) > 0 {

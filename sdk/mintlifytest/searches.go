@@ -92,7 +92,7 @@ func (d *dataset) searches(s span) searchResult {
 }
 
 // queryFingerprint names a query's selection (everything but paging), so
-// a cursor is only honoured by the query that gave it.
+// a cursor is only honored by the query that gave it.
 func queryFingerprint(p *params) string {
 	var parts []string
 	for _, k := range []string{"dateFrom", "dateTo", "source", "status"} {

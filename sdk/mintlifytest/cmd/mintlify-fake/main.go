@@ -179,7 +179,7 @@ func run(ctx context.Context, o options, out io.Writer) error {
 	go func() {
 		<-ctx.Done()
 		fake.Stop()
-		shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
 		_ = httpSrv.Shutdown(shutdownCtx)
 	}()
