@@ -233,6 +233,10 @@ type requestRow struct {
 	paths, reads, requests, floor int
 }
 
+// perRead is the requests one read made; ratio compares it with the floor.
+func (r requestRow) perRead() float64 { return float64(r.requests) / float64(max(r.reads, 1)) }
+func (r requestRow) ratio() float64   { return r.perRead() / float64(max(r.floor, 1)) }
+
 // measureRequests applies a data source once per data set size (in rows)
 // and counts the requests one read made. The fake's data sets hold exactly
 // the rows asked for but for searches, which leave out terms nobody

@@ -27,6 +27,7 @@ func main() {
 		os.Exit(wrap(target, os.Getenv("MINTLIFY_BENCH_RSS_FILE")))
 	}
 	out := flag.String("out", "docs/performance.md", "report to write")
+	readme := flag.String("readme", "", "README whose summary block (between its make bench markers) to rewrite; none when empty")
 	provider := flag.String("provider", "", "provider binary (required)")
 	floor := flag.String("floor", "", "the floor build of the provider, from ./internal/perfbench/floor (required)")
 	terraform := flag.String("terraform", "terraform", "terraform binary")
@@ -45,17 +46,40 @@ func main() {
 		log.Fatal(err)
 	}
 	defer b.close()
-	report, err := b.run()
+	res, err := b.measure()
 	if err != nil {
 		log.Fatal(err)
 	}
 	if err := os.MkdirAll(filepath.Dir(*out), 0o750); err != nil {
 		log.Fatal(err)
 	}
-	if err := os.WriteFile(*out, []byte(report), 0o600); err != nil {
+	if err := os.WriteFile(*out, []byte(res.report()), 0o600); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println("wrote", *out)
+	if *readme != "" {
+		if err := rewriteSummary(*readme, res.summary()); err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println("wrote the summary in", *readme)
+	}
+}
+
+// rewriteSummary replaces the summary block of the README at path.
+func rewriteSummary(path, table string) error {
+	old, err := os.ReadFile(path) //nolint:gosec // a path the developer names
+	if err != nil {
+		return err
+	}
+	updated, err := spliceSummary(old, table)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, updated, info.Mode().Perm())
 }
 
 // wrap runs target with this process's arguments and stdio (Terraform's
