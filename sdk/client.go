@@ -1,6 +1,14 @@
 // Package sdk is a Go client for Mintlify's platform API: background agent
-// jobs (create, get, follow-up message, wait until terminal) and unique-visitor
-// analytics (one page, or every page through hasMore).
+// jobs (create, get, follow-up message, wait until terminal) and the whole
+// analytics export (unique visitors, page views, searches, feedback,
+// feedback by page, assistant conversations, threads and caller stats),
+// one page at a time, as iterators over pages and rows, or all at once.
+//
+// Inputs are checked before any request (*ValidationError); the API's
+// refusals are *APIError; an answer the SDK will not trust is a
+// *MalformedResponseError. WithAnalyticsCache spends the hourly analytics
+// budget once per answer across processes. The package mintlifytest is an
+// in-process fake of the API for testing code that uses this one.
 //
 // The package speaks HTTP and JSON only; it knows nothing of Terraform.
 package sdk
