@@ -1,12 +1,13 @@
 package mintlifytest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
 	"net/http"
 	"net/url"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -451,11 +452,8 @@ func (d *dataset) views(s span) pathResult {
 }
 
 func sortPathRows(rows []PathRow) {
-	sort.SliceStable(rows, func(x, y int) bool {
-		if rows[x].Total != rows[y].Total {
-			return rows[x].Total > rows[y].Total
-		}
-		return rows[x].Path < rows[y].Path
+	slices.SortFunc(rows, func(x, y PathRow) int {
+		return cmp.Or(cmp.Compare(y.Total, x.Total), strings.Compare(x.Path, y.Path))
 	})
 }
 
@@ -467,12 +465,9 @@ func offsetPage(p *params, maxLimit int) (limit, offset int) {
 }
 
 func pageOf[T any](rows []T, offset, limit int) (page []T, hasMore bool) {
-	page = []T{}
-	if offset < len(rows) {
-		end := min(offset+limit, len(rows))
-		page, hasMore = rows[offset:end], end < len(rows)
-	}
-	return page, hasMore
+	start := min(offset, len(rows))
+	end := min(start+limit, len(rows))
+	return append([]T{}, rows[start:end]...), end < len(rows)
 }
 
 func (s *Fake) serveVisitors(p *params, d *dataset) (int, any) {

@@ -3,6 +3,7 @@ package mintlifytest
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -128,7 +129,7 @@ func (d *dataset) buildConversations(window uint64) {
 		}
 		d.conversations = append(d.conversations, c)
 	}
-	sort.Slice(d.conversations, func(a, b int) bool { return d.conversations[a].ID > d.conversations[b].ID })
+	slices.SortFunc(d.conversations, func(a, b conversation) int { return strings.Compare(b.ID, a.ID) })
 }
 
 // filterConversations lists the conversations in s, newest first.

@@ -1,10 +1,11 @@
 package mintlifytest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 )
@@ -109,11 +110,8 @@ func (d *dataset) build() {
 			}
 			d.feedback = append(d.feedback, f)
 		}
-		sort.Slice(d.feedback, func(a, b int) bool {
-			if !d.feedback[a].CreatedAt.Equal(d.feedback[b].CreatedAt) {
-				return d.feedback[a].CreatedAt.After(d.feedback[b].CreatedAt)
-			}
-			return d.feedback[a].ID < d.feedback[b].ID
+		slices.SortFunc(d.feedback, func(a, b feedbackEntry) int {
+			return cmp.Or(b.CreatedAt.Compare(a.CreatedAt), strings.Compare(a.ID, b.ID))
 		})
 		d.buildConversations(window)
 	})
@@ -181,11 +179,8 @@ func (d *dataset) feedbackByPage(f feedbackFilter) []PageFeedbackRow {
 	for _, r := range byPath {
 		rows = append(rows, *r)
 	}
-	sort.Slice(rows, func(a, b int) bool {
-		if rows[a].Total != rows[b].Total {
-			return rows[a].Total > rows[b].Total
-		}
-		return rows[a].Path < rows[b].Path
+	slices.SortFunc(rows, func(a, b PageFeedbackRow) int {
+		return cmp.Or(cmp.Compare(b.Total, a.Total), strings.Compare(a.Path, b.Path))
 	})
 	return rows
 }

@@ -57,7 +57,6 @@ type job struct {
 	startedAt time.Time // creation, or the last follow-up message
 	prNumber  int
 	hadPR     bool // a PR from an earlier round survives a follow-up
-	messages  int
 }
 
 // jobObject is the wire shape of an agent job.
@@ -222,7 +221,6 @@ func (s *Fake) sendMessage(w http.ResponseWriter, r *http.Request, _ string, p *
 		return
 	}
 	j.hadPR = current.PRLink != nil
-	j.messages++
 	j.startedAt = now
 	if strings.Contains(prompt, "[fake:") {
 		j.script = j.script.withMarkers(prompt)

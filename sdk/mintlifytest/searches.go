@@ -1,13 +1,14 @@
 package mintlifytest
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
 	"math"
 	"net/http"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -59,7 +60,7 @@ func (d *dataset) searches(s span) searchResult {
 		for i := range d.cfg.SearchTerms {
 			pop := uint64(1 + 200/math.Pow(float64(i+1), 0.8))
 			var hits, clicks int64
-			last := -1
+			var last int // the last day with a hit
 			for day := from; day < to; day++ {
 				x := d.rnd(4, uint64(i)<<20^uint64(day)) //nolint:gosec // non-negative indexes
 				h := int64(x % (pop + 1))                //nolint:gosec // at most 201
@@ -81,11 +82,8 @@ func (d *dataset) searches(s span) searchResult {
 			r.terms = append(r.terms, row)
 			r.total += hits
 		}
-		sort.SliceStable(r.terms, func(a, b int) bool {
-			if r.terms[a].Hits != r.terms[b].Hits {
-				return r.terms[a].Hits > r.terms[b].Hits
-			}
-			return r.terms[a].Query < r.terms[b].Query
+		slices.SortFunc(r.terms, func(a, b SearchRow) int {
+			return cmp.Or(cmp.Compare(b.Hits, a.Hits), strings.Compare(a.Query, b.Query))
 		})
 		return r
 	})
@@ -119,7 +117,7 @@ func cursorOffset(p *params) int {
 	raw, err := base64.RawURLEncoding.DecodeString(c)
 	fp, off, ok := strings.Cut(string(raw), ":")
 	n, convErr := strconv.Atoi(off)
-	if err != nil || !ok || convErr != nil || n < 0 || fp != queryFingerprint(p) {
+	if err != nil || !ok || convErr != nil || n < 1 || fp != queryFingerprint(p) {
 		p.fail("cursor: Invalid cursor")
 		return 0
 	}

@@ -103,7 +103,7 @@ func main() {
 	fs.IntVar(&o.analyticsLimit, "analytics-limit", mintlifytest.DefaultHourlyBudget, "analytics requests per organization per hour (-1: no limit)")
 	fs.Var(&o.faults, "fault", "inject a fault (see FAULTS above); may be repeated")
 	_ = fs.Parse(os.Args[1:])
-	if err := run(context.Background(), o, os.Stdout); err != nil {
+	if err := run(context.Background(), o, os.Stdout, os.Stderr); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -145,7 +145,9 @@ func (o options) config() (mintlifytest.Config, error) {
 	return mintlifytest.Config{JobBudget: o.jobLimit, AnalyticsBudget: o.analyticsLimit, DefaultJob: job, Analytics: data, Faults: o.faults}, nil
 }
 
-func run(ctx context.Context, o options, out io.Writer) error {
+// run serves the fake until ctx ends or a signal comes: the environment
+// to export goes to out, a line on the data and jobs to info.
+func run(ctx context.Context, o options, out, info io.Writer) error {
 	host, _, err := net.SplitHostPort(o.addr)
 	if err != nil {
 		return fmt.Errorf("-addr %q: %w", o.addr, err)
@@ -166,7 +168,7 @@ func run(ctx context.Context, o options, out io.Writer) error {
 		ln.Addr(), mintlifytest.DemoAPIKey, mintlifytest.DemoProjectID)
 	fmt.Fprint(out, env)
 	first := cfg.Analytics.End.AddDate(0, 0, -cfg.Analytics.Days)
-	fmt.Fprintf(os.Stderr, "mintlify-fake: analytics data from %s to %s; jobs run %s; -h for scripts, limits and faults\n",
+	fmt.Fprintf(info, "mintlify-fake: analytics data from %s to %s; jobs run %s; -h for scripts, limits and faults\n",
 		first.Format(time.DateOnly), cfg.Analytics.End.AddDate(0, 0, -1).Format(time.DateOnly), cfg.DefaultJob.ActiveFor)
 	if o.envFile != "" {
 		if err := os.WriteFile(o.envFile, []byte(env), 0o600); err != nil {

@@ -31,7 +31,7 @@ func TestRun_refusesAddressesOffLoopback(t *testing.T) {
 	} {
 		o := defaults()
 		o.addr = addr
-		err := run(context.Background(), o, io.Discard)
+		err := run(context.Background(), o, io.Discard, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err = %v, want %q", addr, err, want)
 		}
@@ -40,9 +40,9 @@ func TestRun_refusesAddressesOffLoopback(t *testing.T) {
 
 func TestRun_servesAndPrintsTheEnvironment(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	var out syncBuffer
+	var out, info syncBuffer
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, defaults(), &out) }()
+	go func() { done <- run(ctx, defaults(), &out, &info) }()
 	var env string
 	for start := time.Now(); time.Since(start) < 5*time.Second; time.Sleep(10 * time.Millisecond) {
 		if env = out.String(); strings.Count(env, "\n") == 3 {
@@ -61,6 +61,10 @@ func TestRun_servesAndPrintsTheEnvironment(t *testing.T) {
 		t.Fatalf("%v %v", resp, err)
 	}
 	resp.Body.Close()
+	// The first and last day of data, and how long jobs run.
+	if want := "mintlify-fake: analytics data from 2026-08-03 to 2026-10-31; jobs run 1s;"; !strings.HasPrefix(info.String(), want) {
+		t.Errorf("info %q, want it to start %q", info.String(), want)
+	}
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("run: %v", err)
@@ -111,7 +115,10 @@ func TestParseFault(t *testing.T) {
 			{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultLatency, Latency: 2 * time.Second},
 			{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultLatency, Latency: 2 * time.Second},
 			{Route: mintlifytest.RouteSendMessage, Kind: mintlifytest.FaultLatency, Latency: 2 * time.Second}},
-		"server-error": {{Kind: mintlifytest.FaultServerError, Status: 502}},
+		"server-error":     {{Kind: mintlifytest.FaultServerError, Status: 502}},
+		"server-error=500": {{Kind: mintlifytest.FaultServerError, Status: 500}},
+		"server-error=599": {{Kind: mintlifytest.FaultServerError, Status: 599}},
+		"drop,p=1":         {{Kind: mintlifytest.FaultDropConnection, Probability: 1}},
 	}
 	for spec, want := range good {
 		got, err := parseFault(spec)
@@ -128,6 +135,8 @@ func TestParseFault(t *testing.T) {
 		"explode":            `unknown kind "explode"`,
 		"rate-limit=soon":    `invalid duration`,
 		"server-error=404":   `404 is not a 5xx status`,
+		"server-error=499":   `499 is not a 5xx status`,
+		"server-error=600":   `600 is not a 5xx status`,
 		"latency":            `invalid duration`,
 		"drop,route=nowhere": `unknown route "nowhere"`,
 		"drop,method=PUT":    `method must be GET or POST`,
