@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -21,7 +22,9 @@ import (
 // of analytics GETs kept on disk, so that the programs sharing a machine
 // (every terraform command starts its own provider) spend the
 // organization's hourly analytics budget once per answer instead of once
-// per run. Agent-job reads are never cached.
+// per run. Agent-job reads are never cached. Each page is an entry of its
+// own; a paging read that has had to ask the API for one page asks it for
+// the rest too, so its rows always come from one snapshot.
 type CacheOptions struct {
 	// Dir holds the cache; it is created (0700) when missing. Entries are
 	// files readable by their owner only (0600).
@@ -224,18 +227,36 @@ func (d *diskCache) evict() int64 {
 	return total
 }
 
+// readSnapshot is what one paging read remembers of its pages: whether
+// one of them came from the API. From then on the read asks the API for
+// every page, so that it never joins pages of two snapshots: a fresh page
+// and a cached one taken minutes earlier may hold the same path twice (a
+// read error), or miss one, when the data changed in between. Each page
+// is cached on its own, so without this a read that starts just as its
+// first page expires would do exactly that.
+type readSnapshot struct{ fromAPI atomic.Bool }
+
+type readSnapshotKey struct{}
+
+// withReadSnapshot starts a paging read's snapshot in ctx.
+func withReadSnapshot(ctx context.Context) context.Context {
+	return context.WithValue(ctx, readSnapshotKey{}, &readSnapshot{})
+}
+
 // getCached sends an analytics GET through the cache: a fresh entry
-// answers without a request; otherwise the API is asked, and its answer
-// stored. When the API refuses with a rate limit the client will not wait
-// out, an entry younger than MaxStale answers instead, marked stale.
+// answers without a request (unless this paging read has already been to
+// the API); otherwise the API is asked, and its answer stored. When the
+// API refuses with a rate limit the client will not wait out, an entry
+// younger than MaxStale answers instead, marked stale.
 func (c *Client) getCached(ctx context.Context, escPath string, query url.Values, out any) (CacheStatus, error) {
 	requestURL := c.baseURL.String() + escPath
 	if q := query.Encode(); q != "" {
 		requestURL += "?" + q
 	}
+	snapshot, _ := ctx.Value(readSnapshotKey{}).(*readSnapshot)
 	entry, found := c.cache.load(requestURL, c.apiKey)
 	now := c.clock.Now()
-	if found && now.Sub(entry.StoredAt) < c.cache.opts.FreshFor {
+	if found && now.Sub(entry.StoredAt) < c.cache.opts.FreshFor && (snapshot == nil || !snapshot.fromAPI.Load()) {
 		if _, err := c.decode(http.MethodGet, escPath, entry.Body, out); err == nil {
 			return CacheStatus{Hit: true, StoredAt: entry.StoredAt}, nil
 		}
@@ -250,6 +271,9 @@ func (c *Client) getCached(ctx context.Context, escPath string, query url.Values
 			}
 		}
 		return CacheStatus{}, err
+	}
+	if snapshot != nil {
+		snapshot.fromAPI.Store(true)
 	}
 	redacted, err := c.decode(http.MethodGet, escPath, data, out)
 	if err != nil {

@@ -2,11 +2,14 @@ package sdk
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -425,4 +428,56 @@ func statusOrZero[T any](r *T, err error, status func() CacheStatus) (CacheStatu
 		return CacheStatus{}, fmt.Errorf("read: %w", err)
 	}
 	return status(), nil
+}
+
+// A read that starts just as its first page expires (each page is cached
+// on its own) must not join that fresh page to cached pages of an earlier
+// snapshot: once it has been to the API, it asks the API for the rest.
+func TestCache_aReadNeverJoinsPagesOfTwoSnapshots(t *testing.T) {
+	dir := t.TempDir()
+	fs, c, clk := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 1200}}, WithAnalyticsCache(cacheOpts(dir)))
+	ctx := context.Background()
+	if _, err := c.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{}); err != nil {
+		t.Fatal(err)
+	}
+	// Backdate the first page's entry by 5 minutes: at 6 minutes, it has
+	// expired while the four pages after it are still fresh.
+	backdated := 0
+	for _, e := range c.cache.entries() {
+		var entry cacheEntry
+		data, _ := os.ReadFile(e.path)
+		if err := json.Unmarshal(data, &entry); err != nil {
+			t.Fatalf("entry %s: %v", e.path, err)
+		}
+		u, err := url.Parse(entry.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if off := u.Query().Get("offset"); off != "" && off != "0" {
+			continue
+		}
+		c.cache.store(entry.URL, mintlifytest.DemoAPIKey, entry.Body, entry.StoredAt.Add(-5*time.Minute))
+		backdated++
+	}
+	if backdated != 1 {
+		t.Fatalf("backdated %d entries, want the first page's", backdated)
+	}
+	clk.Advance(6 * time.Minute)
+	var hits []bool
+	for page, err := range c.UniqueVisitorPages(ctx, mintlifytest.DemoProjectID, VisitorsQuery{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		hits = append(hits, page.Cache.Hit)
+	}
+	if want := []bool{false, false, false, false, false}; !slices.Equal(hits, want) || fs.Requests(mintlifytest.RouteVisitors) != 10 {
+		t.Errorf("pages from the cache %v, want %v; %d requests, want 5 + 5", hits, want, fs.Requests(mintlifytest.RouteVisitors))
+	}
+	// The next read, a minute later, is one snapshot again: all five pages
+	// from the cache.
+	clk.Advance(time.Minute)
+	again, err := c.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
+	if err != nil || !again.Cache.Hit || fs.Requests(mintlifytest.RouteVisitors) != 10 {
+		t.Errorf("a read of one snapshot: %+v, %v, %d requests", again.Cache, err, fs.Requests(mintlifytest.RouteVisitors))
+	}
 }

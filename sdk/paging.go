@@ -52,6 +52,7 @@ type pager[P any] struct {
 // read than the client's cap (WithMaxPagesPerRead).
 func readPages[P any](ctx context.Context, c *Client, pg pager[P], start pageRequest, maxResults int) iter.Seq2[*P, error] {
 	return func(yield func(*P, error) bool) {
+		ctx := withReadSnapshot(ctx) // each iteration is one read
 		fail := func(format string, args ...any) {
 			yield(nil, fmt.Errorf("getting %s: "+format, append([]any{pg.what}, args...)...))
 		}
