@@ -187,6 +187,11 @@ func TestGetFeedbackByPage_oneRequestAndHasMore(t *testing.T) {
 	if err != nil || len(cut.Pages) != 1 || !cut.HasMore {
 		t.Errorf("cut: %+v, %v", cut, err)
 	}
+	// Exactly as many pages as asked for is not more than asked for.
+	exact, err := newTestClient(t, ts.URL, nil).GetFeedbackByPage(context.Background(), "p", FeedbackByPageQuery{Limit: 2})
+	if err != nil || len(exact.Pages) != 2 || exact.HasMore {
+		t.Errorf("exactly the limit: %+v, %v", exact, err)
+	}
 }
 
 func TestAssistant_conversationsThreadsAndCallers(t *testing.T) {
@@ -331,6 +336,8 @@ func TestDecode_countsAndRequiredFields(t *testing.T) {
 			Totals: VisitorCounts{10, 1000, 10}, Visitors: []PathVisitors{{"/a", 2, 0, 2}}},
 		`{"totals":{"human":0,"ai":0,"total":0},"visitors":[],"hasMore":true,"extra":{"x":1}}`: {Visitors: []PathVisitors{}, HasMore: true},
 		`{"totals":{"human":9007199254740993,"ai":0,"total":1},"visitors":[],"hasMore":false}`: {Totals: VisitorCounts{9007199254740993, 0, 1}, Visitors: []PathVisitors{}},
+		// -0 is zero, not a negative count.
+		`{"totals":{"human":-0,"ai":0,"total":0},"visitors":[],"hasMore":false}`: {Visitors: []PathVisitors{}},
 	}
 	for body, want := range ok {
 		var got VisitorsPage
@@ -382,6 +389,8 @@ func TestDecode_countsAndRequiredFields(t *testing.T) {
 		`{"feedback":[{"id":"a","path":"/","comment":null,"createdAt":null,"status":"pending"}],"nextCursor":null,"hasMore":false}`: "feedback[0].source: missing",
 		`{"feedback":[{"id":"a","path":"/","source":"agent"}],"nextCursor":null,"hasMore":false}`:                                   "feedback[0].status: missing",
 		`{"feedback":[{"path":"/","source":"agent","status":"pending"}],"nextCursor":null,"hasMore":false}`:                         "feedback[0].id: missing",
+		`{"feedback":"none","nextCursor":null,"hasMore":false}`:                                                                     "feedback: want a list, got a string",
+		`{"feedback":[7],"nextCursor":null,"hasMore":false}`:                                                                        "feedback: want an object, got a number",
 	} {
 		var got FeedbackPage
 		if err := json.Unmarshal([]byte(body), &got); err == nil || !strings.Contains(err.Error(), want) {
@@ -467,6 +476,9 @@ func TestPaging_capOnRequestsPerRead(t *testing.T) {
 	}
 	if _, err := NewClient("mint_x", WithMaxPagesPerRead(0)); err == nil {
 		t.Error("a cap of 0 accepted")
+	}
+	if _, err := NewClient("mint_x", WithMaxPagesPerRead(1)); err != nil {
+		t.Errorf("a cap of 1: %v", err)
 	}
 	// 100,000 paths at the largest page fit well inside the default cap.
 	if 100000/MaxPageSize > DefaultMaxPagesPerRead/2 {

@@ -481,3 +481,34 @@ func TestCache_aReadNeverJoinsPagesOfTwoSnapshots(t *testing.T) {
 		t.Errorf("a read of one snapshot: %+v, %v, %d requests", again.Cache, err, fs.Requests(mintlifytest.RouteVisitors))
 	}
 }
+
+// Fresh for FreshFor means up to it, not at it; a stale copy stands in
+// up to MaxStale, not at it.
+func TestCache_agesAtTheirEdges(t *testing.T) {
+	dir := t.TempDir()
+	fs, c, clk := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 10}}, WithAnalyticsCache(cacheOpts(dir)))
+	ctx := context.Background()
+	read := func() (*UniqueVisitors, error) {
+		return c.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
+	}
+	if _, err := read(); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(10*time.Minute - time.Nanosecond)
+	if got, err := read(); err != nil || !got.Cache.Hit || fs.Requests(mintlifytest.RouteVisitors) != 1 {
+		t.Errorf("just before FreshFor: %+v, %v, %d requests", got.Cache, err, fs.Requests(mintlifytest.RouteVisitors))
+	}
+	clk.Advance(time.Nanosecond)
+	if got, err := read(); err != nil || got.Cache.Hit || fs.Requests(mintlifytest.RouteVisitors) != 2 {
+		t.Errorf("at FreshFor: %+v, %v, %d requests", got.Cache, err, fs.Requests(mintlifytest.RouteVisitors))
+	}
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Hour})
+	clk.Advance(24*time.Hour - time.Nanosecond)
+	if got, err := read(); err != nil || !got.Cache.Stale {
+		t.Errorf("just before MaxStale: %+v, %v", got.Cache, err)
+	}
+	clk.Advance(time.Nanosecond)
+	if _, err := read(); !IsRateLimited(err) {
+		t.Errorf("at MaxStale: %v", err)
+	}
+}

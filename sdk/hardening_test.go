@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"net"
@@ -252,6 +253,23 @@ func TestWaitForAgentJob_honorsRetryAfterOnAPoll(t *testing.T) {
 	}
 }
 
+// A poll refused with 429 and no Retry-After keeps the poll schedule: it
+// is not sent again at once.
+func TestWaitForAgentJob_rateLimitWithoutRetryAfterKeepsTheSchedule(t *testing.T) {
+	rec, ts := newRecorder(t,
+		jsonResponse(429, `{"error":"slow down"}`),
+		jsonResponse(200, strings.Replace(jobJSON, `"active"`, `"completed"`, 1)))
+	clk := &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)}
+	c := newTestClient(t, ts.URL, clk, WithMaxRetries(0))
+	job, err := c.WaitForAgentJob(context.Background(), "p", "j", WithPollInterval(time.Second, time.Second))
+	if err != nil || job.Status != JobStatusCompleted || rec.count() != 2 {
+		t.Fatalf("job %+v, err %v after %d requests", job, err, rec.count())
+	}
+	if s := clk.Sleeps(); len(s) != 2 || s[1] < 900*time.Millisecond {
+		t.Errorf("slept %v; want the poll delay twice", s)
+	}
+}
+
 func TestWaitForAgentJob_retryAfterPastTheDeadlineFailsAtOnce(t *testing.T) {
 	rec, ts := newRecorder(t, jsonResponse(429, `{"error":"slow down"}`, "Retry-After", "600"), jsonResponse(200, jobJSON))
 	clk := &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)}
@@ -287,6 +305,11 @@ func TestRequestTimeout_stalledReadIsRetriedAndEnds(t *testing.T) {
 	if _, err := NewClient("mint_x", WithRequestTimeout(-time.Second)); err == nil {
 		t.Error("negative timeout accepted")
 	}
+	// 0 is documented as no bound: a request is sent and answered.
+	_, unbounded, _ := newFake(t, mintlifytest.Config{}, WithRequestTimeout(0))
+	if _, err := unbounded.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "x"); err != nil {
+		t.Errorf("WithRequestTimeout(0): %v", err)
+	}
 }
 
 func TestRequestTimeout_stalledPOSTIsNotRetried(t *testing.T) {
@@ -308,6 +331,54 @@ func TestDecodedAnswersNeverHoldTheKey(t *testing.T) {
 	}
 	if job.Source.Repository != "acme/[REDACTED]" || job.Model != "[REDACTED]" || *job.Source.Ref != "[REDACTED]" {
 		t.Errorf("the key survived decoding: %+v (ref %q)", job, *job.Source.Ref)
+	}
+}
+
+// A key the server wrote only with a JSON escape is not in the body's
+// bytes as such: it must still not survive decoding.
+func TestDecodedAnswersNeverHoldTheKey_evenOnlyEscaped(t *testing.T) {
+	key := mintlifytest.DemoAPIKey
+	escaped := `\u00` + fmt.Sprintf("%x", key[0]) + key[1:]
+	echo := strings.Replace(jobJSON, `"model":"m"`, `"model":"`+escaped+`"`, 1)
+	if strings.Contains(echo, key) {
+		t.Fatal("the body holds the key as such")
+	}
+	_, ts := newRecorder(t, jsonResponse(200, echo))
+	job, err := newTestClient(t, ts.URL, nil).GetAgentJob(context.Background(), "p", "j")
+	if err != nil || job.Model != Redacted {
+		t.Errorf("model %q, %v", job.Model, err)
+	}
+}
+
+// redactStrings reaches every string an answer can hold, through
+// pointers, lists, maps and interfaces.
+func TestRedactStrings_everyKindOfPlace(t *testing.T) {
+	const key = "mint_secret"
+	leak := func() string { return "x" + key }
+	p1, p2, p3 := leak(), leak(), leak()
+	v := struct {
+		Plain   string
+		Pointer *string
+		List    []string
+		Map     map[string]string
+		Any     any
+		AnyMap  map[string]any
+		Nested  []struct{ Inner *string }
+		private string
+		Number  any
+	}{Plain: leak(), Pointer: &p1, List: []string{"ok", leak()}, Map: map[string]string{"k": leak()}, Any: leak(),
+		AnyMap: map[string]any{"a": &p2}, Nested: []struct{ Inner *string }{{&p3}}, private: leak(), Number: 7}
+	if !redactStrings(&v, key) {
+		t.Fatal("found nothing")
+	}
+	want := "x" + Redacted
+	if v.Plain != want || p1 != want || v.List[1] != want || v.List[0] != "ok" || v.Map["k"] != want ||
+		v.Any != want || p2 != want || p3 != want || v.private != leak() || v.Number != 7 {
+		t.Errorf("%+v (pointers: %q %q %q)", v, p1, p2, p3)
+	}
+	clean := struct{ A string }{"nothing here"}
+	if redactStrings(&clean, key) || clean.A != "nothing here" {
+		t.Errorf("a clean value: %+v", clean)
 	}
 }
 
