@@ -43,8 +43,9 @@ const budgetNote = "Analytics requests are rate limited: **100 per organization 
 	"provider pages at the largest size the endpoint allows, requests each page once, stops at `max_results`, and " +
 	"keeps answers in its cache (see the provider's `cache_ttl`) so that a `plan` and the `apply` after it read once. " +
 	"When the API refuses a read for longer than the provider waits, a cached copy up to `cache_max_stale` old is " +
-	"used with a warning; without one, the read fails and says when to try again. To spend less, set `max_results`, " +
-	"and keep dashboards in their own root module so that applying other resources does not read them."
+	"used with a warning; without one, the read fails, says when to try again, and how to apply (`-target`) or " +
+	"destroy (`-refresh=false`) other resources meanwhile. To spend less, set `max_results`, and keep dashboards in " +
+	"their own root module so that applying other resources does not read them."
 
 // analyticsQueryModel holds the attributes every analytics data source has.
 type analyticsQueryModel struct {

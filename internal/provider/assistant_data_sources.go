@@ -134,7 +134,7 @@ func (d *assistantConversationsDataSource) Read(ctx context.Context, req datasou
 			}
 		})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Could not read assistant conversations", err)
+		addReadError(&resp.Diagnostics, "assistant conversations", err)
 		return
 	}
 	noteCache(ctx, &resp.Diagnostics, "assistant conversations", status)
@@ -154,7 +154,7 @@ func (d *assistantCallerStatsDataSource) Read(ctx context.Context, req datasourc
 	r := sdk.DateRange{DateFrom: m.DateFrom.ValueString(), DateTo: m.DateTo.ValueString()}
 	stats, err := d.data.client.GetAssistantCallerStats(ctx, m.ProjectID.ValueString(), r)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Could not read assistant caller stats", err)
+		addReadError(&resp.Diagnostics, "assistant caller stats", err)
 		return
 	}
 	noteCache(ctx, &resp.Diagnostics, "assistant caller stats", stats.Cache)

@@ -85,7 +85,7 @@ func TestAccCache_withoutACopyTheRateLimitIsAClearError(t *testing.T) {
 		ProtoV6ProviderFactories: testProviders(),
 		Steps: []resource.TestStep{{
 			Config:      visitorsConfig(url, ""),
-			ExpectError: wrapped(`Could not read unique visitors`, `429 Too Many Requests`, `try again after`),
+			ExpectError: wrapped(`Could not read unique visitors`, `429 Too Many Requests`, `try again after`, `Until then, every plan that reads this data source fails`, `terraform destroy -refresh=false`),
 		}},
 	})
 }

@@ -12,6 +12,11 @@ import (
 // addAPIError turns an SDK error into a diagnostic that says what to do
 // next. The SDK never puts the key in an error, so the text is safe to show.
 func addAPIError(diags *diag.Diagnostics, summary string, err error) {
+	diags.AddError(summary, apiErrorDetail(err))
+}
+
+// apiErrorDetail is the error's text with advice for the API's refusals.
+func apiErrorDetail(err error) string {
 	detail := err.Error()
 	var apiErr *sdk.APIError
 	if errors.As(err, &apiErr) {
@@ -29,5 +34,23 @@ func addAPIError(diags *diag.Diagnostics, summary string, err error) {
 			}
 		}
 	}
-	diags.AddError(summary, detail)
+	return detail
 }
+
+// addReadError is addAPIError for a data source's read ("Could not read
+// "+what). A rate limit with no cached copy to stand in fails every plan
+// that reads the data source until the budget frees up: the error also
+// says how to change or destroy resources meanwhile.
+func addReadError(diags *diag.Diagnostics, what string, err error) {
+	detail := apiErrorDetail(err)
+	if sdk.IsRateLimited(err) {
+		detail += "\n\n" + rateLimitedReadAdvice
+	}
+	diags.AddError("Could not read "+what, detail)
+}
+
+// rateLimitedReadAdvice is what a rate-limited data-source read adds.
+const rateLimitedReadAdvice = "Until then, every plan that reads this data source fails. To change resources meanwhile, " +
+	"apply with -target=ADDRESS for each resource that does not depend on it; `terraform destroy -refresh=false` " +
+	"destroys without reading data sources. To read it less often, raise cache_ttl, or move dashboards into their " +
+	"own root module."

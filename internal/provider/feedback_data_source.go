@@ -199,7 +199,7 @@ func (d *feedbackDataSource) Read(ctx context.Context, req datasource.ReadReques
 			}
 		})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Could not read feedback", err)
+		addReadError(&resp.Diagnostics, "feedback", err)
 		return
 	}
 	noteCache(ctx, &resp.Diagnostics, "feedback", status)
@@ -222,7 +222,7 @@ func (d *feedbackByPageDataSource) Read(ctx context.Context, req datasource.Read
 		Limit: numberValue(m.MaxResults)}
 	got, err := d.data.client.GetFeedbackByPage(ctx, m.ProjectID.ValueString(), q)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Could not read feedback by page", err)
+		addReadError(&resp.Diagnostics, "feedback by page", err)
 		return
 	}
 	noteCache(ctx, &resp.Diagnostics, "feedback by page", got.Cache)

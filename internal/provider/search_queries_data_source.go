@@ -81,7 +81,7 @@ func (d *searchQueriesDataSource) Read(ctx context.Context, req datasource.ReadR
 			}
 		})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Could not read search queries", err)
+		addReadError(&resp.Diagnostics, "search queries", err)
 		return
 	}
 	noteCache(ctx, &resp.Diagnostics, "search queries", status)

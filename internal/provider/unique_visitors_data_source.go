@@ -116,7 +116,7 @@ func readPathCounts[P any](ctx context.Context, resp *datasource.ReadResponse, w
 		}
 	})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Could not read "+what, err)
+		addReadError(&resp.Diagnostics, what, err)
 		return types.Object{}, types.List{}, false
 	}
 	noteCache(ctx, &resp.Diagnostics, what, status)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -108,6 +109,27 @@ func TestAddAPIError_advice(t *testing.T) {
 	addAPIError(&diags, "s", errors.New("dial tcp: refused"))
 	if diags[0].Detail() != "dial tcp: refused" {
 		t.Errorf("plain error: %q", diags[0].Detail())
+	}
+}
+
+// A data source's rate-limited read also says how to work meanwhile,
+// after when to try again; its other errors read as addAPIError's.
+func TestAddReadError_rateLimitSaysHowToWorkMeanwhile(t *testing.T) {
+	limited := &sdk.APIError{StatusCode: 429, Method: "GET", Path: "/x", RetryAt: time.Date(2026, 11, 21, 13, 0, 0, 0, time.UTC), RetryAfter: time.Hour}
+	var diags diag.Diagnostics
+	addReadError(&diags, "page views", fmt.Errorf("getting page views: %w", limited))
+	d := diags[0].Detail()
+	if diags[0].Summary() != "Could not read page views" || !strings.HasSuffix(d, rateLimitedReadAdvice) ||
+		strings.Index(d, "Try again after 2026-11-21 13:00:00 UTC.") > strings.Index(d, "Until then") {
+		t.Errorf("%s: %s", diags[0].Summary(), d)
+	}
+	for _, err := range []error{&sdk.APIError{StatusCode: 401, Method: "GET", Path: "/x"}, errors.New("dial tcp: refused")} {
+		var read, plain diag.Diagnostics
+		addReadError(&read, "feedback", err)
+		addAPIError(&plain, "Could not read feedback", err)
+		if !read.Equal(plain) {
+			t.Errorf("%v: %v, want %v", err, read, plain)
+		}
 	}
 }
 
