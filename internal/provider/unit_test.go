@@ -228,3 +228,20 @@ func TestDescribeLink(t *testing.T) {
 		t.Error("describeLink")
 	}
 }
+
+// A duration means what it says: days are 24 hours, up to 100,000 of them.
+func TestParseDuration_values(t *testing.T) {
+	for in, want := range map[string]time.Duration{
+		"0": 0, "0d": 0, "1d": 24 * time.Hour, "7d": 7 * 24 * time.Hour, "100000d": 100000 * 24 * time.Hour,
+		"90s": 90 * time.Second, "1h30m": 90 * time.Minute, "10m": 10 * time.Minute,
+	} {
+		if got, err := parseDuration(in); err != nil || got != want {
+			t.Errorf("parseDuration(%q) = %s, %v; want %s", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"100001d", "-1s", "1.5d", "d", "-1d", "7 d", "", "ten"} {
+		if got, err := parseDuration(in); err == nil {
+			t.Errorf("parseDuration(%q) = %s, want an error", in, got)
+		}
+	}
+}
