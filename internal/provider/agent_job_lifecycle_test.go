@@ -9,12 +9,14 @@ import (
 
 	tfjson "github.com/hashicorp/terraform-json"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -237,6 +239,48 @@ func TestAccAgentJob_importOfAnUnknownJobIsAnError(t *testing.T) {
 	})
 	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 0 {
 		t.Errorf("%d POSTs", n)
+	}
+}
+
+// A refresh the API refuses for any reason but 404 is an error, and the
+// job stays in state as it was: a revoked key or an outage never drops a
+// job from state nor marks it gone.
+func TestAgentJobRead_otherErrorsKeepTheJob(t *testing.T) {
+	srv := mintlifytest.NewServer(mintlifytest.Config{})
+	defer srv.Close()
+	id := srv.CreateJob(mintlifytest.DemoProjectID, "x")
+	data := clientFor(t, srv.URL)
+	revoked, err := sdk.NewClient("mint_revoked_0123456789", sdk.WithBaseURL(srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data.client = revoked
+	common := map[string]tftypes.Value{"project_id": str(mintlifytest.DemoProjectID), "prompt": str("x"), "status": str("active")}
+	for name, tt := range map[string]struct {
+		r    fwresource.Resource
+		vals map[string]tftypes.Value
+	}{
+		"job":     {&agentJobResource{data: data}, map[string]tftypes.Value{"id": str(id)}},
+		"message": {&agentJobMessageResource{data: data}, map[string]tftypes.Value{"id": str(id + "/2026-11-23T00:00:00Z"), "job_id": str(id)}},
+	} {
+		for k, v := range common {
+			tt.vals[k] = v
+		}
+		resp := readResource(t, tt.r, tt.vals)
+		errs := diagText(resp.Diagnostics, diag.SeverityError)
+		for _, want := range []string{"Could not read the agent job", "401", "check api_key"} {
+			if !strings.Contains(errs, want) {
+				t.Errorf("%s: errors %q lack %q", name, errs, want)
+			}
+		}
+		if w := diagText(resp.Diagnostics, diag.SeverityWarning); w != "" {
+			t.Errorf("%s: a refused read warned %q", name, w)
+		}
+		var status string
+		resp.State.GetAttribute(t.Context(), tfjsonPathToPath("status"), &status)
+		if resp.State.Raw.IsNull() || status != "active" {
+			t.Errorf("%s: state changed: null %v, status %q", name, resp.State.Raw.IsNull(), status)
+		}
 	}
 }
 
