@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"strings"
 	"testing"
 	"time"
@@ -242,6 +243,29 @@ func TestParseDuration_values(t *testing.T) {
 	for _, in := range []string{"100001d", "-1s", "1.5d", "d", "-1d", "7 d", "", "ten"} {
 		if got, err := parseDuration(in); err == nil {
 			t.Errorf("parseDuration(%q) = %s, want an error", in, got)
+		}
+	}
+}
+
+// A whole-number setting takes both ends of its range and nothing past
+// them, nor a fraction.
+func TestWholeNumber_edges(t *testing.T) {
+	for _, tt := range []struct {
+		v    wholeNumber
+		in   float64
+		want bool
+	}{
+		{wholeNumber{1, 100}, 1, true}, {wholeNumber{1, 100}, 100, true},
+		{wholeNumber{1, 100}, 0, false}, {wholeNumber{1, 100}, 101, false}, {wholeNumber{1, 100}, 1.5, false},
+		{wholeNumber{1, 0}, 1e15, true}, {wholeNumber{1, 0}, 0, false},
+	} {
+		resp := &validator.NumberResponse{}
+		tt.v.ValidateNumber(context.Background(), validator.NumberRequest{Path: path.Root("max_results"), ConfigValue: types.NumberValue(big.NewFloat(tt.in))}, resp)
+		if ok := !resp.Diagnostics.HasError(); ok != tt.want {
+			t.Errorf("%+v takes %v: %v, want %v (%v)", tt.v, tt.in, ok, tt.want, resp.Diagnostics)
+		}
+		if !tt.want && !strings.Contains(diagText(resp.Diagnostics, diag.SeverityError), "max_results is ") {
+			t.Errorf("%+v on %v: the error does not name the field: %v", tt.v, tt.in, resp.Diagnostics)
 		}
 	}
 }
