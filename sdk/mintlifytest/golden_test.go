@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -107,16 +106,6 @@ func TestDataset_answersAreStable(t *testing.T) {
 // raw sends a GET with the demo key and returns the status and body as sent.
 func (h *harness) raw(path string) (int, []byte) {
 	h.t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, h.ts.URL+path, nil)
-	req.Header.Set("Authorization", "Bearer "+DemoAPIKey)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	return resp.StatusCode, bytes.TrimSpace(body)
+	status, _, body := h.send(http.MethodGet, path, "", DemoAPIKey)
+	return status, bytes.TrimSpace(body)
 }

@@ -38,25 +38,36 @@ func newHarness(t *testing.T, cfg Config) *harness {
 // the status, headers and decoded JSON body.
 func (h *harness) call(method, path, body string, key ...string) (int, http.Header, map[string]any) {
 	h.t.Helper()
-	req, _ := http.NewRequest(method, h.ts.URL+path, strings.NewReader(body))
 	k := DemoAPIKey
 	if len(key) > 0 {
 		k = key[0]
 	}
-	if k != "" {
-		req.Header.Set("Authorization", "Bearer "+k)
+	status, header, data := h.send(method, path, body, k)
+	var out map[string]any
+	if err := json.Unmarshal(data, &out); err != nil {
+		h.t.Fatalf("%s %s: body %q is not JSON", method, path, data)
+	}
+	return status, header, out
+}
+
+// send sends a request, with key as its bearer token unless key is empty,
+// and returns the status, headers and body as sent.
+func (h *harness) send(method, path, body, key string) (int, http.Header, []byte) {
+	h.t.Helper()
+	req, _ := http.NewRequest(method, h.ts.URL+path, strings.NewReader(body))
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		h.t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
-	var out map[string]any
-	if err := json.Unmarshal(data, &out); err != nil {
-		h.t.Fatalf("%s %s: body %q is not JSON", method, path, data)
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		h.t.Fatal(err)
 	}
-	return resp.StatusCode, resp.Header, out
+	return resp.StatusCode, resp.Header, data
 }
 
 func TestAuth(t *testing.T) {
