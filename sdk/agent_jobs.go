@@ -2,13 +2,20 @@ package sdk
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
 	"time"
 )
+
+// AgentJobsService starts background agent jobs, sends them follow-up
+// messages and follows them until they end. Creations and messages share
+// a budget of 100 per project per hour.
+type AgentJobsService struct {
+	core *core
+}
 
 // JobStatus is an agent job's status.
 type JobStatus string
@@ -40,15 +47,25 @@ func (s JobStatus) Known() bool { return s == JobStatusActive || s.Terminal() }
 // AgentJob is a background agent job. Nullable fields are pointers: nil means
 // the API sent null or nothing, which is not the same as an empty string.
 type AgentJob struct {
-	ID     string
+	ID string
+	// Status is "" when the answer carried none the SDK could read (see
+	// Problems): not terminal, so a wait goes on reading the job.
 	Status JobStatus
 	Source JobSource
 	Model  string
-	// PRLink is the pull request the agent opened; nil while the job is
-	// active, and nil after completion when no files were changed.
+	// PRLink is the pull request the agent opened: an absolute http(s)
+	// URL. It is nil while the job is active, after completion when no
+	// files changed, and when the API sent a link that is not a web
+	// address (kept out: dashboards render it).
 	PRLink     *string
 	CreatedAt  time.Time
 	ArchivedAt *time.Time
+	// Problems name the fields of the answer the SDK could not read or
+	// did not trust, such as `createdAt: want a string, got a number`.
+	// The job is still the job: its id was in the answer. Show them; do
+	// not run the job again because of them.
+	Problems []string
+	ResponseInfo
 }
 
 // JobSource is the repository a job works on.
@@ -57,116 +74,76 @@ type JobSource struct {
 	Ref        *string
 }
 
-type agentJobJSON struct {
-	ID     string `json:"id"`
-	Status string `json:"status"`
+type rawJob struct {
+	ID     text `json:"id"`
+	Status text `json:"status"`
 	Source *struct {
-		Repository string  `json:"repository"`
-		Ref        *string `json:"ref"`
+		Repository text `json:"repository"`
+		Ref        text `json:"ref"`
 	} `json:"source"`
-	Model      string  `json:"model"`
-	PRLink     *string `json:"prLink"`
-	CreatedAt  *string `json:"createdAt"`
-	ArchivedAt *string `json:"archivedAt"`
+	Model      text `json:"model"`
+	PRLink     text `json:"prLink"`
+	CreatedAt  text `json:"createdAt"`
+	ArchivedAt text `json:"archivedAt"`
 }
 
-// UnmarshalJSON decodes the API's job object field by field, ignoring
-// unknown fields and accepting ISO 8601 timestamps with or without
-// fractional seconds or a zone. A field of the wrong kind (createdAt as a
-// number, prLink as an object) is reported, but never at the cost of the
-// others: the job comes back with every field that could be read, its id
-// above all, together with the problems. A timestamp string in a form it
-// cannot read is left unset.
-func (j *AgentJob) UnmarshalJSON(data []byte) error {
-	var fields map[string]json.RawMessage
-	err := json.Unmarshal(data, &fields)
-	var syntax *json.SyntaxError
-	if errors.As(err, &syntax) {
-		return err // not JSON at all: the error shows the body's start
-	}
-	if err != nil || fields == nil {
-		return fieldProblems{"job: want an object"}
-	}
+// decodeJob reads the API's job object field by field, ignoring unknown
+// fields and accepting ISO 8601 timestamps with or without fractional
+// seconds or a zone. Every field that could be read is kept; the problems
+// with the others are returned in the job (cosmetic: the id is all a
+// caller must have). err is set only when the body is not a JSON object.
+func decodeJob(data []byte) (*AgentJob, error) {
 	var p fieldProblems
-	*j = AgentJob{}
-	str := func(name string, dst *string) {
-		if raw, ok := fields[name]; ok && string(raw) != "null" && json.Unmarshal(raw, dst) != nil {
-			p.add(name, "want a string, got %s", rawKind(raw))
-		}
+	var raw rawJob
+	if err := decodeRaw(data, &raw, &p); err != nil {
+		return nil, err
 	}
-	nullable := func(name string) *string {
-		var v *string
-		if raw, ok := fields[name]; ok && json.Unmarshal(raw, &v) != nil {
-			p.add(name, "want a string or null, got %s", rawKind(raw))
-			return nil
-		}
-		return v
+	j := &AgentJob{
+		ID:     orEmpty(&p, top("id"), raw.ID),
+		Status: JobStatus(orEmpty(&p, top("status"), raw.Status)),
+		Model:  orEmpty(&p, top("model"), raw.Model),
 	}
-	str("id", &j.ID)
-	var status string
-	str("status", &status)
-	j.Status = JobStatus(status)
-	str("model", &j.Model)
-	j.PRLink = nullable("prLink")
-	if raw, ok := fields["source"]; ok && string(raw) != "null" {
-		var src map[string]json.RawMessage
-		if json.Unmarshal(raw, &src) != nil {
-			p.add("source", "want an object, got %s", rawKind(raw))
+	if j.Status == "" && !p.names("status") {
+		p.add("status", "missing or empty")
+	}
+	if raw.Source != nil {
+		j.Source.Repository = orEmpty(&p, top("source.repository"), raw.Source.Repository)
+		j.Source.Ref = optional(&p, top("source.ref"), raw.Source.Ref)
+	}
+	if link := optional(&p, top("prLink"), raw.PRLink); link != nil {
+		if isWebURL(*link) {
+			j.PRLink = link
 		} else {
-			if r, ok := src["repository"]; ok && string(r) != "null" && json.Unmarshal(r, &j.Source.Repository) != nil {
-				p.add("source.repository", "want a string, got %s", rawKind(r))
-			}
-			if r, ok := src["ref"]; ok && json.Unmarshal(r, &j.Source.Ref) != nil {
-				p.add("source.ref", "want a string or null, got %s", rawKind(r))
-			}
+			p.add("prLink", "%q is not an absolute http(s) URL: ignored", clip(*link, maxEchoedValue))
 		}
 	}
-	if s := nullable("createdAt"); s != nil {
-		if t, ok := parseTimestamp(*s); ok {
-			j.CreatedAt = t
-		}
+	if t := timestamp(&p, "createdAt", raw.CreatedAt); t != nil {
+		j.CreatedAt = *t
 	}
-	if s := nullable("archivedAt"); s != nil {
-		if t, ok := parseTimestamp(*s); ok {
-			j.ArchivedAt = &t
-		}
-	}
-	return p.err()
+	j.ArchivedAt = timestamp(&p, "archivedAt", raw.ArchivedAt)
+	j.Problems = p
+	return j, nil
 }
 
-// rawKind names the kind of a JSON value, for problems.
-func rawKind(raw json.RawMessage) string {
-	switch raw[0] {
-	case '"':
-		return "a string"
-	case '{':
-		return "an object"
-	case '[':
-		return "a list"
-	case 't', 'f':
-		return "true or false"
-	case 'n':
-		return "null"
-	}
-	return "a number"
+// isWebURL reports whether s is an absolute http(s) URL without
+// credentials: the only kind of link the SDK hands on.
+func isWebURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && u.User == nil
 }
 
-// MarshalJSON encodes the job in the API's shape.
-func (j AgentJob) MarshalJSON() ([]byte, error) {
-	raw := agentJobJSON{ID: j.ID, Status: string(j.Status), Model: j.Model, PRLink: j.PRLink}
-	raw.Source = &struct {
-		Repository string  `json:"repository"`
-		Ref        *string `json:"ref"`
-	}{j.Source.Repository, j.Source.Ref}
-	if !j.CreatedAt.IsZero() {
-		s := j.CreatedAt.Format(time.RFC3339Nano)
-		raw.CreatedAt = &s
+// timestamp reads an optional ISO 8601 timestamp.
+func timestamp(p *fieldProblems, name string, t text) *time.Time {
+	s := optional(p, top(name), t)
+	if s == nil {
+		return nil
 	}
-	if j.ArchivedAt != nil {
-		s := j.ArchivedAt.Format(time.RFC3339Nano)
-		raw.ArchivedAt = &s
+	v, ok := parseTimestamp(*s)
+	if !ok {
+		p.add(name, "%q is not an ISO 8601 timestamp", clip(*s, maxEchoedValue))
+		return nil
 	}
-	return json.Marshal(raw)
+	return &v
 }
 
 // timestampLayouts are the ISO 8601 forms seen from JSON APIs: RFC 3339 (with
@@ -186,13 +163,17 @@ type promptBody struct {
 	Prompt string `json:"prompt"`
 }
 
-// ValidateProjectID checks a project id: it must hold more than white space,
-// and not be "." or "..", which would change the request's path. Any other
-// character is allowed; it is escaped as one path segment.
-func ValidateProjectID(projectID string) error { return validateSegment("projectId", projectID) }
+// maxIDLength bounds an id sent in a path.
+const maxIDLength = 256
+
+// ValidateProjectID checks a project id: 1 to 256 characters of ASCII
+// letters, digits and - _ . ~ :, and not "." or "..". Anything else (a
+// slash, white space, a control character) would change the request's
+// path or cannot be an id.
+func ValidateProjectID(projectID string) error { return validateID("projectId", projectID) }
 
 // ValidateJobID checks a job id, by the same rule as a project id.
-func ValidateJobID(jobID string) error { return validateSegment("jobId", jobID) }
+func ValidateJobID(jobID string) error { return validateID("jobId", jobID) }
 
 // ValidatePrompt checks a job prompt: it must hold more than white space.
 func ValidatePrompt(prompt string) error { return requireNonEmpty("prompt", prompt) }
@@ -204,125 +185,181 @@ func requireNonEmpty(field, value string) error {
 	return nil
 }
 
-// validateSegment checks a value sent as one path segment.
-func validateSegment(field, value string) error {
+// validateID checks a value sent as one path segment: an id.
+func validateID(field, value string) error {
+	if err := requireNonEmpty(field, value); err != nil {
+		return err
+	}
 	if value == "." || value == ".." {
 		return &ValidationError{Field: field, Value: value, Rule: "is not allowed: it would change the request's path"}
 	}
-	return requireNonEmpty(field, value)
+	if len(value) > maxIDLength {
+		return &ValidationError{Field: field, Value: value, Rule: "is longer than " + strconv.Itoa(maxIDLength) + " characters: it cannot be an id"}
+	}
+	for _, r := range value {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.~:", r)
+		if !ok {
+			return &ValidationError{Field: field, Value: value, Rule: "may hold only ASCII letters, digits and - _ . ~ : (no slash, white space or control character)"}
+		}
+	}
+	return nil
 }
 
-// checkJob refuses an answer that cannot be the job asked for: without an
-// id, with another job's id (wantID; "" when creating), or without a
-// status. Writing such an answer into Terraform state would lose the job,
-// or point state at someone else's.
-func checkJob(method, escPath string, job *AgentJob, wantID string) error {
+// checkJobID refuses an answer that cannot be the job asked for: without
+// an id, or with another job's id (wantID; "" when creating). Writing
+// such an answer into Terraform state would lose the job, or point state
+// at someone else's.
+func checkJobID(c call, job *AgentJob, wantID string) error {
 	var p fieldProblems
 	switch {
 	case job.ID == "":
 		p.add("id", "missing or empty")
 	case wantID != "" && job.ID != wantID:
-		p.add("id", "the answer is for job %q, not job %q", job.ID, wantID)
-	}
-	if job.Status == "" {
-		p.add("status", "missing or empty")
+		p.add("id", "the answer is for job %q, not job %q", clip(job.ID, maxEchoedValue), wantID)
 	}
 	if len(p) == 0 {
 		return nil
 	}
-	return &MalformedResponseError{Method: method, Path: escPath, Problems: p}
+	return &MalformedResponseError{Method: c.method, Path: c.path, Problems: append(p, job.Problems...)}
 }
 
-// CreateAgentJob starts a background agent job that carries out prompt in
-// the project. The job starts active; follow it with GetAgentJob or
-// WaitForAgentJob.
+// jobCall sends a job request and decodes its answer as a job.
+func (s *AgentJobsService) jobCall(ctx context.Context, k *core, c call) (*AgentJob, error) {
+	data, info, err := k.roundTrip(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	var job *AgentJob
+	_, err = k.decodeWith(c, data, &job, func(b []byte) (err error) {
+		job, err = decodeJob(b)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	job.ResponseInfo = info
+	return job, nil
+}
+
+// Create starts a background agent job that carries out prompt in the
+// project. The job starts active; follow it with Get or Wait.
 //
 // The request is never retried once it may have reached the server (only a
 // 429 refusal or a connection that never opened is retried), so one call
 // creates at most one job. Once sent, its answer is awaited for a short
-// grace (DefaultSentRequestGrace) even if ctx ends meanwhile: a job the
-// server created is returned, not lost. No request is started after ctx
-// has ended.
+// grace (WithSentRequestGrace) even if ctx ends meanwhile: a job the server
+// created is returned, not lost. No request is started after ctx has
+// ended.
 //
-// When the answer carries the new job's id but is otherwise malformed, the
-// job (with every field that could be read) is returned together with a
-// *MalformedResponseError: record the id, since the job exists. When the
+// An answer that carries the new job's id returns the job, even when other
+// fields are malformed (listed in its Problems): the job exists. When the
 // call fails with no job, MayHaveTakenEffect(err) says whether one may
 // still have been created.
-func (c *Client) CreateAgentJob(ctx context.Context, projectID, prompt string) (*AgentJob, error) {
-	if err := ValidateProjectID(projectID); err != nil {
+func (s *AgentJobsService) Create(ctx context.Context, projectID, prompt string) (*AgentJob, error) {
+	k, err := s.check(projectID, nil, &prompt)
+	if err != nil {
 		return nil, err
 	}
-	if err := ValidatePrompt(prompt); err != nil {
-		return nil, err
+	c := call{method: http.MethodPost, path: escapePath("v2", "agent", projectID, "job"), body: promptBody{prompt}}
+	job, err := s.jobCall(ctx, k, c)
+	if err == nil {
+		err = checkJobID(c, job, "")
 	}
-	path := escapePath("v2", "agent", projectID, "job")
-	return c.postJob(ctx, "creating agent job", path, "", prompt)
+	if err != nil {
+		return nil, fmt.Errorf("creating agent job: %w", err)
+	}
+	return job, nil
 }
 
-// GetAgentJob reads a job. A job the project does not have is a 404:
-// check with IsNotFound. An answer for another job, or without a status,
-// is a *MalformedResponseError.
-func (c *Client) GetAgentJob(ctx context.Context, projectID, jobID string) (*AgentJob, error) {
-	if err := ValidateProjectID(projectID); err != nil {
+// Get reads a job. A job the project does not have is a 404: check with
+// IsNotFound. An answer without an id, or for another job, is a
+// *MalformedResponseError; other odd fields are in the job's Problems.
+func (s *AgentJobsService) Get(ctx context.Context, projectID, jobID string) (*AgentJob, error) {
+	k, err := s.check(projectID, &jobID, nil)
+	if err != nil {
 		return nil, err
 	}
-	if err := ValidateJobID(jobID); err != nil {
-		return nil, err
-	}
-	path := escapePath("v2", "agent", projectID, "job", jobID)
-	var job AgentJob
-	err := c.do(ctx, http.MethodGet, path, nil, nil, &job)
+	c := getCall(escapePath("v2", "agent", projectID, "job", jobID), nil)
+	job, err := s.jobCall(ctx, k, c)
 	if err == nil {
-		err = checkJob(http.MethodGet, path, &job, jobID)
+		err = checkJobID(c, job, jobID)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("getting agent job %s: %w", jobID, err)
 	}
-	return &job, nil
+	return job, nil
 }
 
-// SendAgentJobMessage sends a follow-up instruction to an existing job and
+// SendMessage sends a follow-up instruction to an existing job and
 // returns the job as the server reports it after accepting the message;
-// WaitForAgentJob then follows the new round of work. Like CreateAgentJob,
-// it is never sent twice, and a malformed answer for the right job is
-// returned beside its error.
-func (c *Client) SendAgentJobMessage(ctx context.Context, projectID, jobID, prompt string) (*AgentJob, error) {
+// Wait then follows the new round of work. Like Create, it is never sent
+// twice.
+//
+// A 2xx answer means the message was accepted, whatever its body: when
+// the body is not this job (not JSON, no id, another job's id), the job is
+// returned with only its id and the problem in Problems, so that the
+// caller records the message and reads the job, rather than send it
+// again.
+func (s *AgentJobsService) SendMessage(ctx context.Context, projectID, jobID, prompt string) (*AgentJob, error) {
+	k, err := s.check(projectID, &jobID, &prompt)
+	if err != nil {
+		return nil, err
+	}
+	c := call{method: http.MethodPost, path: escapePath("v2", "agent", projectID, "job", jobID, "message"), body: promptBody{prompt}}
+	data, info, err := k.roundTrip(ctx, c)
+	if err != nil {
+		return nil, fmt.Errorf("sending message to agent job %s: %w", jobID, err)
+	}
+	var job *AgentJob
+	_, derr := k.decodeWith(c, data, &job, func(b []byte) (err error) {
+		job, err = decodeJob(b)
+		return err
+	})
+	if derr == nil {
+		derr = checkJobID(c, job, jobID)
+	}
+	if derr != nil {
+		job = &AgentJob{ID: jobID, Problems: []string{"the API accepted the message, but its answer is not this job: " + derr.Error()}}
+	}
+	job.ResponseInfo = info
+	return job, nil
+}
+
+// Wait polls the job until it is completed, archived or failed, and
+// returns it; see the waiting rules of WaitOption. The wait ends the
+// moment ctx is done: then it returns the last job it saw (nil if none)
+// together with an error wrapping ctx.Err(), so callers can still record
+// what they know.
+func (s *AgentJobsService) Wait(ctx context.Context, projectID, jobID string, opts ...WaitOption) (*AgentJob, error) {
+	if _, err := s.check(projectID, &jobID, nil); err != nil {
+		return nil, err
+	}
+	return poll(ctx, s.core, poller[*AgentJob]{
+		what:     "agent job " + jobID,
+		read:     func(ctx context.Context) (*AgentJob, error) { return s.Get(ctx, projectID, jobID) },
+		terminal: func(j *AgentJob) bool { return j.Status.Terminal() },
+	}, opts)
+}
+
+// check validates a call's inputs (jobID and prompt when given), or says
+// the client is not configured.
+func (s *AgentJobsService) check(projectID string, jobID, prompt *string) (*core, error) {
+	k, err := ready(s.core)
+	if err != nil {
+		return nil, err
+	}
 	if err := ValidateProjectID(projectID); err != nil {
 		return nil, err
 	}
-	if err := ValidateJobID(jobID); err != nil {
-		return nil, err
-	}
-	if err := ValidatePrompt(prompt); err != nil {
-		return nil, err
-	}
-	path := escapePath("v2", "agent", projectID, "job", jobID, "message")
-	return c.postJob(ctx, "sending message to agent job "+jobID, path, jobID, prompt)
-}
-
-// postJob sends a prompt to a job endpoint and checks the answer. A job
-// whose id came back (the right one, for a message) is returned even when
-// another field is malformed, beside the error: it exists.
-func (c *Client) postJob(ctx context.Context, what, path, wantID, prompt string) (*AgentJob, error) {
-	var job AgentJob
-	err := c.do(ctx, http.MethodPost, path, nil, promptBody{prompt}, &job)
-	if err != nil && !IsMalformedResponse(err) {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	if idErr := checkJob(http.MethodPost, path, &job, wantID); idErr != nil {
-		var m *MalformedResponseError
-		if errors.As(err, &m) {
-			m.Problems = append(m.Problems, idErr.(*MalformedResponseError).Problems...) //nolint:errorlint,forcetypeassert // checkJob returns this type
-		} else {
-			err = idErr
+	if jobID != nil {
+		if err := ValidateJobID(*jobID); err != nil {
+			return nil, err
 		}
 	}
-	if err == nil {
-		return &job, nil
+	if prompt != nil {
+		if err := ValidatePrompt(*prompt); err != nil {
+			return nil, err
+		}
 	}
-	if job.ID != "" && (wantID == "" || job.ID == wantID) {
-		return &job, fmt.Errorf("%s: job %s: %w", what, job.ID, err)
-	}
-	return nil, fmt.Errorf("%s: %w", what, err)
+	return k, nil
 }

@@ -3,6 +3,9 @@ package sdk
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,23 +18,26 @@ func ptr[T any](v T) *T { return &v }
 
 func TestCreateAgentJob_againstFake(t *testing.T) {
 	fs, c, _ := newFake(t, mintlifytest.Config{})
-	job, err := c.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "Document the new endpoint")
+	job, err := c.AgentJobs.Create(context.Background(), mintlifytest.DemoProjectID, "Document the new endpoint")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := &AgentJob{ID: job.ID, Status: JobStatusActive, Source: JobSource{Repository: "https://github.com/acme/demo-project", Ref: ptr("main")},
 		Model: "claude-sonnet-4-5", CreatedAt: epoch}
-	if diff := cmp.Diff(want, job); diff != "" {
+	if diff := cmp.Diff(want, job, ignoreInfo); diff != "" {
 		t.Errorf("job (-want +got):\n%s", diff)
 	}
 	if job.ID == "" || fs.Requests(mintlifytest.RouteCreateJob) != 1 {
 		t.Errorf("id %q, %d POSTs", job.ID, fs.Requests(mintlifytest.RouteCreateJob))
 	}
-	got, err := c.GetAgentJob(context.Background(), mintlifytest.DemoProjectID, job.ID)
+	if job.Attempts != 1 || job.Pages != 1 || job.Cache.Hit {
+		t.Errorf("response info %+v, want one attempt, one answer", job.ResponseInfo)
+	}
+	got, err := c.AgentJobs.Get(context.Background(), mintlifytest.DemoProjectID, job.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(job, got); diff != "" {
+	if diff := cmp.Diff(job, got, ignoreInfo); diff != "" {
 		t.Errorf("get differs from create (-create +get):\n%s", diff)
 	}
 }
@@ -55,7 +61,7 @@ func TestGetAgentJob_terminalShapes(t *testing.T) {
 	}
 	ids := make([]string, len(tests))
 	for i, tt := range tests {
-		job, err := c.CreateAgentJob(ctx, mintlifytest.DemoProjectID, tt.prompt)
+		job, err := c.AgentJobs.Create(ctx, mintlifytest.DemoProjectID, tt.prompt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,13 +69,13 @@ func TestGetAgentJob_terminalShapes(t *testing.T) {
 	}
 	clk.Advance(time.Minute)
 	for i, tt := range tests {
-		got, err := c.GetAgentJob(ctx, mintlifytest.DemoProjectID, ids[i])
+		got, err := c.AgentJobs.Get(ctx, mintlifytest.DemoProjectID, ids[i])
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := tt.want(ids[i])
 		want.Source, want.Model, want.CreatedAt = JobSource{"https://github.com/acme/demo-project", ptr("main")}, "claude-sonnet-4-5", epoch
-		if diff := cmp.Diff(want, got); diff != "" {
+		if diff := cmp.Diff(want, got, ignoreInfo); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.prompt, diff)
 		}
 	}
@@ -79,54 +85,84 @@ func TestGetAgentJob_terminalShapes(t *testing.T) {
 }
 
 func TestAgentJob_decoding(t *testing.T) {
+	const noStatus = "status: missing or empty"
 	tests := map[string]struct {
 		body string
 		want AgentJob
 	}{
 		"nulls stay nil": {`{"id":"a","status":"active","source":{"repository":"r","ref":null},"model":"m","prLink":null,"createdAt":"2026-11-21T12:00:00.123Z","archivedAt":null}`,
 			AgentJob{ID: "a", Status: "active", Source: JobSource{Repository: "r"}, Model: "m", CreatedAt: epoch.Add(123 * time.Millisecond)}},
+		// An empty link is not a web address: it is dropped, and said.
 		"empty strings stay empty": {`{"id":"a","status":"completed","source":{"repository":"","ref":""},"prLink":""}`,
-			AgentJob{ID: "a", Status: "completed", Source: JobSource{Ref: ptr("")}, PRLink: ptr("")}},
-		"absent fields": {`{"id":"a"}`, AgentJob{ID: "a"}},
+			AgentJob{ID: "a", Status: "completed", Source: JobSource{Ref: ptr("")}, Problems: []string{`prLink: "" is not an absolute http(s) URL: ignored`}}},
+		"absent fields": {`{"id":"a"}`, AgentJob{ID: "a", Problems: []string{noStatus}}},
 		"unknown fields ignored": {`{"id":"a","status":"queued","future":{"x":[1,2]},"source":{"repository":"r","extra":true}}`,
 			AgentJob{ID: "a", Status: "queued", Source: JobSource{Repository: "r"}}},
-		"zone offsets and no zone": {`{"id":"a","createdAt":"2026-11-21T14:00:00+02:00","archivedAt":"2026-11-21T12:00:00"}`,
-			AgentJob{ID: "a", CreatedAt: epoch, ArchivedAt: ptr(epoch)}},
+		"zone offsets and no zone": {`{"id":"a","status":"active","createdAt":"2026-11-21T14:00:00+02:00","archivedAt":"2026-11-21T12:00:00"}`,
+			AgentJob{ID: "a", Status: "active", CreatedAt: epoch, ArchivedAt: ptr(epoch)}},
+		"space instead of T": {`{"id":"a","status":"active","createdAt":"2026-11-21 12:00:00Z"}`, AgentJob{ID: "a", Status: "active", CreatedAt: epoch}},
+		"web links kept": {`{"id":"a","status":"completed","prLink":"http://git.example/pr/1"}`,
+			AgentJob{ID: "a", Status: "completed", PRLink: ptr("http://git.example/pr/1")}},
+		"status of the wrong kind": {`{"id":"a","status":3}`, AgentJob{ID: "a", Problems: []string{"status: want a string or null, got a number"}}},
+		"id of the wrong kind": {`{"id":5,"status":"active"}`, AgentJob{Status: "active", Problems: []string{"id: want a string or null, got a number"}}},
+		"every problem named": {`{"id":"a","status":"","model":true,"source":{"repository":1,"ref":[]},"prLink":{},"createdAt":1,"archivedAt":"soon"}`,
+			AgentJob{ID: "a", Problems: []string{"model: want a string or null, got true or false", noStatus,
+				"source.repository: want a string or null, got a number", "source.ref: want a string or null, got a list",
+				"prLink: want a string or null, got an object", "createdAt: want a string or null, got a number",
+				`archivedAt: "soon" is not an ISO 8601 timestamp`}}},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
-			var got AgentJob
-			if err := json.Unmarshal([]byte(tt.body), &got); err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, got, cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
-			// What the SDK encodes, it decodes back the same.
-			again, err := json.Marshal(got)
+			got, err := decodeJob([]byte(tt.body))
 			if err != nil {
 				t.Fatal(err)
 			}
-			var round AgentJob
-			if err := json.Unmarshal(again, &round); err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(got, round, cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })); diff != "" {
-				t.Errorf("round trip (-first +second):\n%s", diff)
+			if diff := cmp.Diff(&tt.want, got, cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
 	}
-	// Unreadable timestamps are left unset: the job's id must survive them.
-	for _, body := range []string{`{"id":"a","createdAt":"yesterday"}`, `{"id":"a","archivedAt":"2026-13-01T00:00:00Z"}`, `{"id":"a","createdAt":""}`} {
-		var j AgentJob
-		if err := json.Unmarshal([]byte(body), &j); err != nil || j.ID != "a" || !j.CreatedAt.IsZero() || j.ArchivedAt != nil {
-			t.Errorf("decoding %s: %+v, %v", body, j, err)
+	// Unreadable timestamps are left unset and named: the job's id must
+	// survive them.
+	for body, want := range map[string]string{
+		`{"id":"a","status":"active","createdAt":"yesterday"}`:                `createdAt: "yesterday" is not an ISO 8601 timestamp`,
+		`{"id":"a","status":"active","archivedAt":"2026-13-01T00:00:00Z"}`:    `archivedAt: "2026-13-01T00:00:00Z" is not an ISO 8601 timestamp`,
+		`{"id":"a","status":"active","createdAt":""}`:                         `createdAt: "" is not an ISO 8601 timestamp`,
+		`{"id":"a","status":"active","createdAt":"` + strings.Repeat("9", 150) + `"}`: `createdAt: "` + strings.Repeat("9", 100) + `…" is not an ISO 8601 timestamp`,
+	} {
+		j, err := decodeJob([]byte(body))
+		if err != nil || j.ID != "a" || !j.CreatedAt.IsZero() || j.ArchivedAt != nil || !slices.Equal(j.Problems, []string{want}) {
+			t.Errorf("decoding %s: %+v, %v; want the problem %q", body, j, err, want)
 		}
 	}
-	for _, bad := range []string{`{"id":5}`, `[]`, `{"status":true}`} {
-		var j AgentJob
-		if err := json.Unmarshal([]byte(bad), &j); err == nil {
-			t.Errorf("decoding %s succeeded", bad)
+	// Only a body that is not a JSON object is an error of decoding.
+	for bad, want := range map[string]string{`[]`: "answer: want an object, got a list", `null`: "answer: want an object, got null",
+		`"job"`: "answer: want an object, got a string", `<html>`: "invalid character"} {
+		if j, err := decodeJob([]byte(bad)); j != nil || err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("decoding %s: %+v, %v; want %q", bad, j, err, want)
+		}
+	}
+}
+
+// A PR link is handed on only when it is an absolute web address without
+// credentials: dashboards render it.
+func TestAgentJob_prLinkMustBeAWebAddress(t *testing.T) {
+	for link, keep := range map[string]bool{
+		"https://github.com/acme/docs/pull/1": true, "http://git.example/1": true, "HTTPS://github.com/x": true,
+		"javascript:alert(1)": false, "/acme/docs/pull/1": false, "github.com/acme/docs/pull/1": false, "ftp://x/y": false,
+		"https://user:pw@github.com/x": false, "https://user@github.com/x": false, "https:///x": false, "https://": false,
+		"https://exa mple.com/%zz": false, "file:///etc/passwd": false, "mailto:a@b.c": false,
+	} {
+		body, _ := json.Marshal(map[string]string{"id": "a", "status": "completed", "prLink": link})
+		j, err := decodeJob(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case keep && (j.PRLink == nil || *j.PRLink != link || j.Problems != nil):
+			t.Errorf("%q: link %v, problems %q; want it kept", link, j.PRLink, j.Problems)
+		case !keep && (j.PRLink != nil || len(j.Problems) != 1 || j.Problems[0] != fmt.Sprintf("prLink: %q is not an absolute http(s) URL: ignored", link)):
+			t.Errorf("%q: link %v, problems %q; want it dropped and named", link, j.PRLink, j.Problems)
 		}
 	}
 }
@@ -146,17 +182,17 @@ func TestAgentJobs_validateBeforeSending(t *testing.T) {
 		call func() error
 		want string
 	}{
-		"create empty project": {func() error { _, err := c.CreateAgentJob(ctx, "", "x"); return err }, "projectId must not be empty or only white space"},
-		"create empty prompt":  {func() error { _, err := c.CreateAgentJob(ctx, "p", ""); return err }, "prompt must not be empty or only white space"},
-		"create blank prompt":  {func() error { _, err := c.CreateAgentJob(ctx, "p", " \n\t"); return err }, "prompt must not be empty or only white space"},
-		"get empty project":    {func() error { _, err := c.GetAgentJob(ctx, " ", "j"); return err }, "projectId must not be empty or only white space"},
-		"get empty job":        {func() error { _, err := c.GetAgentJob(ctx, "p", ""); return err }, "jobId must not be empty or only white space"},
-		"message empty project": {func() error { _, err := c.SendAgentJobMessage(ctx, "", "j", "x"); return err },
+		"create empty project": {func() error { _, err := c.AgentJobs.Create(ctx, "", "x"); return err }, "projectId must not be empty or only white space"},
+		"create empty prompt":  {func() error { _, err := c.AgentJobs.Create(ctx, "p", ""); return err }, "prompt must not be empty or only white space"},
+		"create blank prompt":  {func() error { _, err := c.AgentJobs.Create(ctx, "p", " \n\t"); return err }, "prompt must not be empty or only white space"},
+		"get empty project":    {func() error { _, err := c.AgentJobs.Get(ctx, " ", "j"); return err }, "projectId must not be empty or only white space"},
+		"get empty job":        {func() error { _, err := c.AgentJobs.Get(ctx, "p", ""); return err }, "jobId must not be empty or only white space"},
+		"message empty project": {func() error { _, err := c.AgentJobs.SendMessage(ctx, "", "j", "x"); return err },
 			"projectId must not be empty or only white space"},
-		"message empty job":    {func() error { _, err := c.SendAgentJobMessage(ctx, "p", "", "x"); return err }, "jobId must not be empty or only white space"},
-		"message empty prompt": {func() error { _, err := c.SendAgentJobMessage(ctx, "p", "j", ""); return err }, "prompt must not be empty or only white space"},
-		"wait empty project":   {func() error { _, err := c.WaitForAgentJob(ctx, "", "j"); return err }, "projectId must not be empty or only white space"},
-		"wait empty job":       {func() error { _, err := c.WaitForAgentJob(ctx, "p", ""); return err }, "jobId must not be empty or only white space"},
+		"message empty job":    {func() error { _, err := c.AgentJobs.SendMessage(ctx, "p", "", "x"); return err }, "jobId must not be empty or only white space"},
+		"message empty prompt": {func() error { _, err := c.AgentJobs.SendMessage(ctx, "p", "j", ""); return err }, "prompt must not be empty or only white space"},
+		"wait empty project":   {func() error { _, err := c.AgentJobs.Wait(ctx, "", "j"); return err }, "projectId must not be empty or only white space"},
+		"wait empty job":       {func() error { _, err := c.AgentJobs.Wait(ctx, "p", ""); return err }, "jobId must not be empty or only white space"},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -171,22 +207,88 @@ func TestAgentJobs_validateBeforeSending(t *testing.T) {
 	}
 }
 
-func TestAgentJobs_projectIDWithSpaceAndSlash(t *testing.T) {
+// An id with a slash, white space or anything past ASCII letters, digits
+// and - _ . ~ : is refused before sending: it would change the request's
+// path, or cannot be an id.
+func TestAgentJobs_projectIDWithSpaceAndSlashIsRefused(t *testing.T) {
 	fs, c, _ := newFake(t, mintlifytest.Config{})
-	fs.AddProject("acme docs/β", mintlifytest.DemoOrg, mintlifytest.Dataset{})
 	ctx := context.Background()
-	job, err := c.CreateAgentJob(ctx, "acme docs/β", "x")
+	const rule = "may hold only ASCII letters, digits and - _ . ~ : (no slash, white space or control character)"
+	for _, id := range []string{"acme docs/β", "acme/docs", "acme docs", "acme\tdocs", "acme\x00", "acme\x7f", "béta", "a?b", "a#b", "a%2Fb", "a+b", "a@b", "a;b"} {
+		for name, err := range map[string]error{"create": second(c.AgentJobs.Create(ctx, id, "x")),
+			"get":      second(c.AgentJobs.Get(ctx, id, "j")),
+			"visitors": second(c.Analytics.Visitors.Page(ctx, id, VisitorsQuery{})),
+		} {
+			var v *ValidationError
+			if !errors.As(err, &v) || v.Field != "projectId" || v.Value != id || v.Rule != rule {
+				t.Errorf("%s %q: %v", name, id, err)
+			}
+		}
+		var v *ValidationError
+		if err := second(c.AgentJobs.Get(ctx, "p", id)); !errors.As(err, &v) || v.Field != "jobId" || err.Error() != fmt.Sprintf("jobId %q %s", id, rule) {
+			t.Errorf("job id %q: %v", id, err)
+		}
+	}
+	if n := fs.TotalRequests(); n != 0 {
+		t.Errorf("%d requests sent for ids that are not ids", n)
+	}
+}
+
+// second returns the error of a call that also returns a value.
+func second[T any](_ T, err error) error { return err }
+
+// A legal id with every punctuation mark allowed reaches the server as one
+// path segment, as it was given.
+func TestAgentJobs_legalIDReachesTheServerAsOneSegment(t *testing.T) {
+	fs, c, _ := newFake(t, mintlifytest.Config{})
+	const id = "a:b~c_d-e.f"
+	fs.AddProject(id, mintlifytest.DemoOrg, mintlifytest.Dataset{})
+	ctx := context.Background()
+	job, err := c.AgentJobs.Create(ctx, id, "x")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ids := fs.JobIDs("acme docs/β"); len(ids) != 1 || ids[0] != job.ID {
+	if ids := fs.JobIDs(id); len(ids) != 1 || ids[0] != job.ID {
 		t.Fatalf("fake has jobs %v for the project", ids)
 	}
-	if _, err := c.GetAgentJob(ctx, "acme docs/β", job.ID); err != nil {
+	if _, err := c.AgentJobs.Get(ctx, id, job.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.GetAgentJob(ctx, "acme docs", job.ID); !IsNotFound(err) {
+	if _, err := c.AgentJobs.Get(ctx, "a:b~c", job.ID); !IsNotFound(err) {
 		t.Errorf("a prefix of the project id found the job: %v", err)
+	}
+	rec, ts := newRecorder(t, jsonResponse(200, jobJSONFor("x:y~z")))
+	if _, err := newTestClient(t, ts.URL, nil).AgentJobs.Get(ctx, "a:b~c", "x:y~z"); err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.requests[0].URL.EscapedPath(); got != "/v2/agent/a:b~c/job/x:y~z" {
+		t.Errorf("path %q", got)
+	}
+}
+
+func TestValidateID_lengthAndCharacters(t *testing.T) {
+	long := strings.Repeat("a", 256)
+	for _, ok := range []string{"a", "Z", "0", "9", "-", "_", "~", ":", "...", "a.b", long, "AZaz09-_.~:"} {
+		if err := ValidateProjectID(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+		if err := ValidateJobID(ok); err != nil {
+			t.Errorf("job %q: %v", ok, err)
+		}
+	}
+	err := ValidateProjectID(long + "a")
+	if err == nil || err.Error() != `projectId "`+strings.Repeat("a", 100)+`…" is longer than 256 characters: it cannot be an id` {
+		t.Errorf("257 characters: %v", err)
+	}
+	for _, bad := range []string{"a/b", "a b", "a\tb", "a\nb", "\x00", "é", "a\x7fb", "a!b", "a,b", "a=b", "a*b", "a'b", "`", "[", "{", "@", "/"} {
+		if err := ValidateJobID(bad); !IsValidation(err) || !strings.Contains(err.Error(), "may hold only ASCII letters") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+	for _, empty := range []string{"", " ", "\t\n"} {
+		if err := ValidateJobID(empty); err == nil || err.Error() != "jobId must not be empty or only white space" {
+			t.Errorf("%q: %v", empty, err)
+		}
 	}
 }
 
@@ -194,29 +296,27 @@ func TestAgentJobs_errorsFromFake(t *testing.T) {
 	fs, c, _ := newFake(t, mintlifytest.Config{JobBudget: 1})
 	fs.AddKey("mint_readonly", mintlifytest.DemoOrg, true)
 	ctx := context.Background()
-	if _, err := c.GetAgentJob(ctx, mintlifytest.DemoProjectID, "missing"); !IsNotFound(err) {
+	if _, err := c.AgentJobs.Get(ctx, mintlifytest.DemoProjectID, "missing"); !IsNotFound(err) {
 		t.Errorf("unknown job: %v", err)
 	}
-	if _, err := c.CreateAgentJob(ctx, "no-such-project", "x"); !IsNotFound(err) {
+	if _, err := c.AgentJobs.Create(ctx, "no-such-project", "x"); !IsNotFound(err) {
 		t.Errorf("unknown project: %v", err)
 	}
-	bad := newTestClient(t, c.BaseURL(), nil)
-	bad.apiKey = "mint_wrong"
-	if _, err := bad.GetAgentJob(ctx, mintlifytest.DemoProjectID, "x"); !IsUnauthorized(err) || strings.Contains(err.Error(), "mint_wrong") {
+	bad := newKeyedClient(t, "mint_wrong", c.BaseURL(), nil)
+	if _, err := bad.AgentJobs.Get(ctx, mintlifytest.DemoProjectID, "x"); !IsUnauthorized(err) || strings.Contains(err.Error(), "mint_wrong") {
 		t.Errorf("wrong key: %v", err)
 	}
-	ro := newTestClient(t, c.BaseURL(), nil)
-	ro.apiKey = "mint_readonly"
-	if _, err := ro.CreateAgentJob(ctx, mintlifytest.DemoProjectID, "x"); !IsForbidden(err) {
+	ro := newKeyedClient(t, "mint_readonly", c.BaseURL(), nil)
+	if _, err := ro.AgentJobs.Create(ctx, mintlifytest.DemoProjectID, "x"); !IsForbidden(err) {
 		t.Errorf("read-only key: %v", err)
 	}
-	if _, err := c.CreateAgentJob(ctx, mintlifytest.DemoProjectID, "first"); err != nil {
+	if _, err := c.AgentJobs.Create(ctx, mintlifytest.DemoProjectID, "first"); err != nil {
 		t.Fatal(err)
 	}
 	// The hourly budget of 1 is spent: the 429 says to wait about an hour,
 	// longer than the client waits, so it fails at once.
-	_, err := c.CreateAgentJob(ctx, mintlifytest.DemoProjectID, "second")
-	if !IsRateLimited(err) || !strings.Contains(err.Error(), "try again after 2026-11-21T13:00:00Z") {
+	_, err := c.AgentJobs.Create(ctx, mintlifytest.DemoProjectID, "second")
+	if !IsRateLimited(err) || !strings.Contains(err.Error(), "try again after 2026-11-21T13:00:00Z") || strings.Contains(err.Error(), "attempts") {
 		t.Errorf("over budget: %v", err)
 	}
 	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 4 {
@@ -227,19 +327,19 @@ func TestAgentJobs_errorsFromFake(t *testing.T) {
 func TestSendAgentJobMessage(t *testing.T) {
 	fs, c, clk := newFake(t, mintlifytest.Config{})
 	ctx := context.Background()
-	job, err := c.CreateAgentJob(ctx, mintlifytest.DemoProjectID, "[fake:active=10s]")
+	job, err := c.AgentJobs.Create(ctx, mintlifytest.DemoProjectID, "[fake:active=10s]")
 	if err != nil {
 		t.Fatal(err)
 	}
 	clk.Advance(time.Minute)
-	again, err := c.SendAgentJobMessage(ctx, mintlifytest.DemoProjectID, job.ID, "Also fix the typo")
+	again, err := c.AgentJobs.SendMessage(ctx, mintlifytest.DemoProjectID, job.ID, "Also fix the typo")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if again.ID != job.ID || again.Status != JobStatusActive || again.PRLink == nil {
 		t.Errorf("after message: %+v", again)
 	}
-	if _, err := c.SendAgentJobMessage(ctx, mintlifytest.DemoProjectID, "nope", "x"); !IsNotFound(err) {
+	if _, err := c.AgentJobs.SendMessage(ctx, mintlifytest.DemoProjectID, "nope", "x"); !IsNotFound(err) {
 		t.Errorf("unknown job: %v", err)
 	}
 	if n := fs.Requests(mintlifytest.RouteSendMessage); n != 2 {
@@ -250,7 +350,7 @@ func TestSendAgentJobMessage(t *testing.T) {
 func TestCreateAgentJob_responseWithoutIDIsAnError(t *testing.T) {
 	_, ts := newRecorder(t, jsonResponse(201, `{"status":"active"}`))
 	c := newTestClient(t, ts.URL, nil)
-	if job, err := c.CreateAgentJob(context.Background(), "p", "x"); job != nil || err == nil || !strings.Contains(err.Error(), "malformed response to POST /v2/agent/p/job: id: missing or empty") || !MayHaveTakenEffect(err) {
+	if job, err := c.AgentJobs.Create(context.Background(), "p", "x"); job != nil || err == nil || err.Error() != "creating agent job: malformed response to POST /v2/agent/p/job: id: missing or empty" || !MayHaveTakenEffect(err) {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -2,23 +2,54 @@ package sdk
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
 )
 
-// The largest page each analytics endpoint serves. Analytics calls are rate
-// limited per organization (100 an hour, shared by every endpoint), so the
-// paging helpers default to these: the fewest requests for the data.
+// AnalyticsService reads the analytics export. Its requests are rate
+// limited per organization (100 an hour, shared by every endpoint and
+// every program of the organization), so paged reads use the largest page
+// by default, read each page once, and, with WithAnalyticsCache, read each
+// answer once per cache lifetime across processes.
+type AnalyticsService struct {
+	// Visitors reads unique visitors per page path, with site totals.
+	Visitors *PagedEndpoint[VisitorsQuery, PathCountsPage, PathCounts]
+	// Views reads content view events per page path, with site totals.
+	Views *PagedEndpoint[VisitorsQuery, PathCountsPage, PathCounts]
+	// Searches reads search terms, most searched first.
+	Searches *PagedEndpoint[SearchesQuery, SearchesPage, SearchTerm]
+	// Feedback reads user feedback entries.
+	Feedback *PagedEndpoint[FeedbackQuery, FeedbackPage, Feedback]
+	// Conversations reads AI assistant conversations.
+	Conversations *PagedEndpoint[ConversationsQuery, ConversationsPage, Conversation]
+
+	core *core
+}
+
+// The largest page each analytics endpoint serves: the paging helpers
+// default to these, the fewest requests for the data.
 const (
 	// MaxPageSize is the largest page of unique visitors and of page views.
-	MaxPageSize           = 250
-	MaxSearchesPageSize   = 100
-	MaxFeedbackPageSize   = 100
-	MaxFeedbackByPageSize = 100
-	MaxAssistantPageSize  = 1000
+	MaxPageSize              = 250
+	MaxSearchesPageSize      = 100
+	MaxFeedbackPageSize      = 100
+	MaxFeedbackByPageSize    = 100
+	MaxConversationsPageSize = 1000
 )
+
+func newAnalyticsService(k *core) AnalyticsService {
+	return AnalyticsService{
+		Visitors:      newPaged[VisitorsQuery, PathCountsPage, PathCounts](k, pathCountsSpec("unique visitors", "visitors")),
+		Views:         newPaged[VisitorsQuery, PathCountsPage, PathCounts](k, pathCountsSpec("page views", "views")),
+		Searches:      newPaged[SearchesQuery, SearchesPage, SearchTerm](k, searchesSpec),
+		Feedback:      newPaged[FeedbackQuery, FeedbackPage, Feedback](k, feedbackSpec),
+		Conversations: newPaged[ConversationsQuery, ConversationsPage, Conversation](k, conversationsSpec),
+		core:          k,
+	}
+}
 
 // DateRange bounds an analytics query. DateFrom is inclusive and DateTo
 // exclusive, each YYYY-MM-DD or an ISO 8601 date-time; "" is not sent (the
@@ -47,17 +78,26 @@ func validateMaxResults(n int) error {
 	return nil
 }
 
-// orLargest is the page size to send: limit, or the largest page when 0.
-func orLargest(limit, largest int) int {
-	if limit == 0 {
-		return largest
+// validatePaging checks what every paged query has: dates, page size and
+// a cap on rows.
+func validatePaging(p pageParams, largest int) error {
+	if err := ValidatePageSize(p.limit, largest); err != nil {
+		return err
 	}
-	return limit
+	if err := validateMaxResults(p.maxResults); err != nil {
+		return err
+	}
+	return ValidateDateRange(p.dateFrom, p.dateTo)
 }
 
 // analyticsPath is the escaped path of an analytics endpoint.
 func analyticsPath(projectID string, endpoint ...string) string {
 	return escapePath(append([]string{"v1", "analytics", projectID}, endpoint...)...)
+}
+
+// analyticsEndpoint returns the path function of an analytics endpoint.
+func analyticsEndpoint(endpoint ...string) func(string) string {
+	return func(projectID string) string { return analyticsPath(projectID, endpoint...) }
 }
 
 // analyticsQuery starts a query string with the date range.
@@ -72,43 +112,28 @@ func analyticsQuery(from, to string) url.Values {
 	return q
 }
 
-// getAnalytics sends one analytics GET, through the cache when the client
-// has one, and decodes its answer into out.
-func (c *Client) getAnalytics(ctx context.Context, what, escPath string, query url.Values, out any) (CacheStatus, error) {
-	var status CacheStatus
+// getOne reads a single analytics answer (not paged) through the cache
+// when the client has one.
+func getOne[T any, PT answer[T]](ctx context.Context, k *core, what string, c call) (*T, error) {
+	out := PT(new(T))
+	read := func(data []byte) error { return json.Unmarshal(data, out) }
+	var info ResponseInfo
 	var err error
-	if c.cache != nil {
-		status, err = c.getCached(ctx, escPath, query, out)
+	if k.cache != nil {
+		info, _, err = k.getCached(ctx, c, out, read)
 	} else {
-		err = c.do(ctx, http.MethodGet, escPath, query, nil, out)
+		var data []byte
+		if data, info, err = k.roundTrip(ctx, c); err == nil {
+			_, err = k.decodeWith(c, data, out, read)
+		}
 	}
 	if err != nil {
-		return status, fmt.Errorf("getting %s: %w", what, err)
+		return nil, fmt.Errorf("getting %s: %w", what, err)
 	}
-	return status, nil
+	*out.info() = info
+	return (*T)(out), nil
 }
 
-// cacheNoter is an analytics answer that records where it came from.
-type cacheNoter interface{ noteCache(CacheStatus) }
-
-// fetchInto reads one analytics answer into a new P; nil on error.
-func fetchInto[P any](ctx context.Context, c *Client, what, escPath string, query url.Values) (*P, error) {
-	page := new(P)
-	status, err := c.getAnalytics(ctx, what, escPath, query, page)
-	if err != nil {
-		return nil, err
-	}
-	if n, ok := any(page).(cacheNoter); ok {
-		n.noteCache(status)
-	}
-	return page, nil
+func getCall(path string, query url.Values) call {
+	return call{method: http.MethodGet, path: path, query: query}
 }
-
-func (pg *VisitorsPage) noteCache(s CacheStatus)   { pg.Cache = s }
-func (pg *ViewsPage) noteCache(s CacheStatus)      { pg.Cache = s }
-func (pg *SearchesPage) noteCache(s CacheStatus)   { pg.Cache = s }
-func (pg *FeedbackPage) noteCache(s CacheStatus)   { pg.Cache = s }
-func (fb *FeedbackByPage) noteCache(s CacheStatus) { fb.Cache = s }
-func (pg *AssistantPage) noteCache(s CacheStatus)  { pg.Cache = s }
-func (t *AssistantThread) noteCache(s CacheStatus) { t.Cache = s }
-func (cs *CallerStats) noteCache(s CacheStatus)    { cs.Cache = s }

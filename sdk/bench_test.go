@@ -25,10 +25,11 @@ var page250 = func() []byte {
 func BenchmarkDecodeVisitorsPage250(b *testing.B) {
 	b.SetBytes(int64(len(page250)))
 	b.ReportAllocs()
-	c := &Client{apiKey: "mint_bench"}
+	k := &core{settings: defaultSettings(DefaultBaseURL), apiKey: "mint_bench", secrets: []string{"mint_bench"}}
+	c := getCall("/v1/analytics/p/visitors", nil)
 	for b.Loop() {
-		var page VisitorsPage
-		if _, err := c.decode("GET", "/v1/analytics/p/visitors", page250, &page); err != nil || len(page.Visitors) != MaxPageSize {
+		var page PathCountsPage
+		if _, err := k.decodeWith(c, page250, &page, func(data []byte) error { return decodePathCounts(data, "visitors", &page) }); err != nil || len(page.Paths) != MaxPageSize {
 			b.Fatal(err)
 		}
 	}
@@ -50,8 +51,7 @@ func BenchmarkDecodeVisitorsPage250Map(b *testing.B) {
 func BenchmarkDecodeAgentJob(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		var job AgentJob
-		if err := json.Unmarshal([]byte(jobJSON), &job); err != nil {
+		if job, err := decodeJob([]byte(jobJSON)); err != nil || job.Problems != nil {
 			b.Fatal(err)
 		}
 	}

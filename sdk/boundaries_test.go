@@ -16,12 +16,12 @@ import (
 func TestBoundary_status300IsNotSuccess(t *testing.T) {
 	_, ts := newRecorder(t, jsonResponse(300, jobJSON))
 	c := newTestClient(t, ts.URL, nil)
-	if _, err := c.GetAgentJob(context.Background(), "p", "j"); statusOf(err) != 300 {
+	if _, err := c.AgentJobs.Get(context.Background(), "p", "j"); statusOf(err) != 300 {
 		t.Fatalf("err = %v", err)
 	}
 	_, ts = newRecorder(t, jsonResponse(299, jobJSON))
 	c = newTestClient(t, ts.URL, nil)
-	if _, err := c.GetAgentJob(context.Background(), "p", "j"); err != nil {
+	if _, err := c.AgentJobs.Get(context.Background(), "p", "j"); err != nil {
 		t.Fatalf("299: %v", err)
 	}
 }
@@ -30,7 +30,7 @@ func TestBoundary_retryAfterZeroFallsBackToBackoff(t *testing.T) {
 	_, ts := newRecorder(t, jsonResponse(429, `{}`, "Retry-After", "0"), jsonResponse(200, jobJSON))
 	clk := &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)}
 	c := newTestClient(t, ts.URL, clk, WithRetryBackoff(time.Second, time.Second))
-	if _, err := c.GetAgentJob(context.Background(), "p", "j"); err != nil {
+	if _, err := c.AgentJobs.Get(context.Background(), "p", "j"); err != nil {
 		t.Fatal(err)
 	}
 	if s := clk.Sleeps(); len(s) != 1 || s[0] < 500*time.Millisecond {
@@ -46,7 +46,7 @@ func TestBoundary_bodyExactlyAtTheCapIsRead(t *testing.T) {
 	}
 	_, ts := newRecorder(t, jsonResponse(200, body))
 	c := newTestClient(t, ts.URL, nil, WithMaxResponseBytes(2048))
-	if job, err := c.GetAgentJob(context.Background(), "p", id); err != nil || job.ID != id {
+	if job, err := c.AgentJobs.Get(context.Background(), "p", id); err != nil || job.ID != id {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -55,36 +55,36 @@ func TestBoundary_jsonWithoutErrorFieldsKeepsTheBody(t *testing.T) {
 	for _, body := range []string{`{"status":"down"}`, `{}`, `{"details":[]}`} {
 		_, ts := newRecorder(t, jsonResponse(404, body))
 		c := newTestClient(t, ts.URL, nil)
-		_, err := c.GetAgentJob(context.Background(), "p", "j")
+		_, err := c.AgentJobs.Get(context.Background(), "p", "j")
 		if err == nil || !strings.HasSuffix(err.Error(), "404 Not Found: "+body) {
 			t.Errorf("%s: err = %v", body, err)
 		}
 	}
 	_, ts := newRecorder(t, jsonResponse(404, `{"details":[{"message":"only details"}]}`))
 	c := newTestClient(t, ts.URL, nil)
-	if _, err := c.GetAgentJob(context.Background(), "p", "j"); err == nil || !strings.HasSuffix(err.Error(), "404 Not Found; only details") {
+	if _, err := c.AgentJobs.Get(context.Background(), "p", "j"); err == nil || !strings.HasSuffix(err.Error(), "404 Not Found; only details") {
 		t.Errorf("details only: %v", err)
 	}
 }
 
 func TestBoundary_snippetOfExactlyTheLimitIsNotCut(t *testing.T) {
-	c := &Client{}
+	k := &core{}
 	s := strings.Repeat("é", snippetLen)
-	if got := c.snippet([]byte(s)); got != s {
+	if got := k.snippet([]byte(s)); got != s {
 		t.Errorf("a %d-rune body was cut to %q", snippetLen, got)
 	}
-	if got := c.snippet([]byte(s + "z")); got != s+"…" {
+	if got := k.snippet([]byte(s + "z")); got != s+"…" {
 		t.Errorf("a %d-rune body was not cut: %q", snippetLen+1, got)
 	}
 }
 
 func TestBoundary_keyCharacters(t *testing.T) {
-	for _, bad := range []string{"mint_\x7f", "mint_ ", "mint_\x1f", " "} {
+	for _, bad := range []string{"mint_\x7f", "mint_ ", "mint_\x1f", " ", "x", "mint", "Mint_x", "MINT_x", "mint_dsc_ABC-123.456", "mint_us_x", "mint_dsc_", "mint_us_"} {
 		if err := ValidateAPIKey(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
 	}
-	for _, good := range []string{"mint_!~", "x", "mint_dsc_ABC-123.456"} {
+	for _, good := range []string{"mint_!~", "mint_", "mint_x", "mint_dsc", "mint_dscx", "mint_us", "mint_usx", "mint_u_s_x", "mint_x_mint_dsc_y", "mint_\x7e"} {
 		if err := ValidateAPIKey(good); err != nil {
 			t.Errorf("%q: %v", good, err)
 		}
@@ -105,23 +105,31 @@ func TestBoundary_redirectLoopStopsAfterTen(t *testing.T) {
 		http.Redirect(w, r, r.URL.Path, http.StatusFound)
 	})
 	c := newTestClient(t, ts.URL, nil, WithMaxRetries(0))
-	_, err := c.GetAgentJob(context.Background(), "p", "j")
+	_, err := c.AgentJobs.Get(context.Background(), "p", "j")
 	if err == nil || !strings.Contains(err.Error(), "stopped after 10 redirects") || rec.count() != 10 {
 		t.Fatalf("err = %v after %d requests", err, rec.count())
 	}
 }
 
 func TestBoundary_pollIntervalOptionIgnoresNonPositive(t *testing.T) {
-	w := waitConfig{initial: DefaultPollInitial, max: DefaultPollMax}
-	WithPollInterval(0, 0)(&w)
+	w := waitSettings{initial: DefaultPollInitial, max: DefaultPollMax}
+	WithPollInterval(0, 0).applyWait(&w)
 	if w.initial != DefaultPollInitial || w.max != DefaultPollMax {
 		t.Errorf("zero option changed the schedule: %+v", w)
 	}
-	WithPollInterval(2*time.Second, time.Second)(&w)
+	WithPollInterval(-time.Second, -time.Second).applyWait(&w)
+	if w.initial != DefaultPollInitial || w.max != DefaultPollMax {
+		t.Errorf("negative option changed the schedule: %+v", w)
+	}
+	WithPollInterval(time.Nanosecond, 0).applyWait(&w)
+	if w.initial != time.Nanosecond || w.max != DefaultPollMax {
+		t.Errorf("the smallest start refused, or a zero cap taken: %+v", w)
+	}
+	WithPollInterval(2*time.Second, time.Second).applyWait(&w)
 	if w.initial != 2*time.Second || w.max != DefaultPollMax {
 		t.Errorf("a cap below the start was taken: %+v", w)
 	}
-	WithPollInterval(time.Second, time.Second)(&w)
+	WithPollInterval(time.Second, time.Second).applyWait(&w)
 	if w.initial != time.Second || w.max != time.Second {
 		t.Errorf("equal start and cap refused: %+v", w)
 	}
@@ -130,7 +138,17 @@ func TestBoundary_pollIntervalOptionIgnoresNonPositive(t *testing.T) {
 func TestBoundary_zeroRetryAfterLimitMeansNeverWait(t *testing.T) {
 	rec, ts := newRecorder(t, jsonResponse(429, `{}`, "Retry-After", "1"), jsonResponse(200, jobJSON))
 	c := newTestClient(t, ts.URL, &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)}, WithMaxRetryAfter(0))
-	if _, err := c.GetAgentJob(context.Background(), "p", "j"); !IsRateLimited(err) || rec.count() != 1 {
+	if _, err := c.AgentJobs.Get(context.Background(), "p", "j"); !IsRateLimited(err) || rec.count() != 1 {
 		t.Fatalf("err = %v after %d requests; a zero limit waits for nothing", err, rec.count())
+	}
+	// A Retry-After exactly at the limit is waited; one second more is not.
+	rec, ts = newRecorder(t, jsonResponse(429, `{}`, "Retry-After", "5"), jsonResponse(200, jobJSON))
+	clk := newClock()
+	if _, err := newTestClient(t, ts.URL, clk, WithMaxRetryAfter(5*time.Second)).AgentJobs.Get(context.Background(), "p", "j"); err != nil || rec.count() != 2 || clk.Now() != epoch.Add(5*time.Second) {
+		t.Errorf("at the limit: %v after %d requests, clock %s", err, rec.count(), clk.Now())
+	}
+	rec, ts = newRecorder(t, jsonResponse(429, `{}`, "Retry-After", "6"), jsonResponse(200, jobJSON))
+	if _, err := newTestClient(t, ts.URL, newClock(), WithMaxRetryAfter(5*time.Second)).AgentJobs.Get(context.Background(), "p", "j"); !IsRateLimited(err) || rec.count() != 1 {
+		t.Errorf("past the limit: %v after %d requests", err, rec.count())
 	}
 }

@@ -8,8 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
-	"os"
+		"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -51,21 +50,23 @@ const DefaultCacheMaxBytes = 400 << 20
 // A directory that cannot be created or written makes the cache do
 // nothing, quietly: the client then behaves as without one.
 func WithAnalyticsCache(o CacheOptions) Option {
-	return func(c *Client) error {
+	return optionFunc(func(s *settings) error {
 		if o.FreshFor < 0 || o.MaxStale < 0 || o.MaxBytes < 0 {
 			return fmt.Errorf("sdk: WithAnalyticsCache: durations and sizes must not be negative")
 		}
 		if o.FreshFor == 0 || o.Dir == "" {
-			c.cache = nil
+			s.cacheOptions = nil
 			return nil
 		}
 		if o.MaxBytes == 0 {
 			o.MaxBytes = DefaultCacheMaxBytes
 		}
-		c.cache = &diskCache{opts: o}
+		s.cacheOptions = &o
 		return nil
-	}
+	})
 }
+
+func newDiskCache(o CacheOptions) *diskCache { return &diskCache{opts: o} }
 
 // CacheStatus says where an analytics answer came from when the client has
 // a cache. The zero value is an answer fresh from the API.
@@ -247,41 +248,43 @@ func withReadSnapshot(ctx context.Context) context.Context {
 // answers without a request (unless this paging read has already been to
 // the API); otherwise the API is asked, and its answer stored. When the
 // API refuses with a rate limit the client will not wait out, an entry
-// younger than MaxStale answers instead, marked stale.
-func (c *Client) getCached(ctx context.Context, escPath string, query url.Values, out any) (CacheStatus, error) {
-	requestURL := c.baseURL.String() + escPath
-	if q := query.Encode(); q != "" {
+// younger than MaxStale answers instead, marked stale. read decodes a body
+// into out; the size returned is that of the body read.
+func (k *core) getCached(ctx context.Context, c call, out any, read func([]byte) error) (ResponseInfo, int64, error) {
+	requestURL := k.baseURL.String() + c.path
+	if q := c.query.Encode(); q != "" {
 		requestURL += "?" + q
 	}
 	snapshot, _ := ctx.Value(readSnapshotKey{}).(*readSnapshot)
-	entry, found := c.cache.load(requestURL, c.apiKey)
-	now := c.clock.Now()
-	if found && now.Sub(entry.StoredAt) < c.cache.opts.FreshFor && (snapshot == nil || !snapshot.fromAPI.Load()) {
-		if _, err := c.decode(http.MethodGet, escPath, entry.Body, out); err == nil {
-			return CacheStatus{Hit: true, StoredAt: entry.StoredAt}, nil
+	entry, found := k.cache.load(requestURL, k.apiKey)
+	now := k.clock.Now()
+	if found && now.Sub(entry.StoredAt) < k.cache.opts.FreshFor && (snapshot == nil || !snapshot.fromAPI.Load()) {
+		if _, err := k.decodeWith(c, entry.Body, out, read); err == nil {
+			return ResponseInfo{Pages: 1, Cache: CacheStatus{Hit: true, StoredAt: entry.StoredAt}}, int64(len(entry.Body)), nil
 		}
 		// An entry that no longer decodes is refetched.
 	}
-	data, err := c.roundTrip(ctx, http.MethodGet, escPath, query, nil)
+	data, info, err := k.roundTrip(ctx, c)
 	if err != nil {
 		var apiErr *APIError
-		if found && errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusTooManyRequests && now.Sub(entry.StoredAt) < c.cache.opts.MaxStale {
-			if _, decErr := c.decode(http.MethodGet, escPath, entry.Body, out); decErr == nil {
-				return CacheStatus{Hit: true, Stale: true, StoredAt: entry.StoredAt, RateLimit: apiErr}, nil
+		if found && errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusTooManyRequests && now.Sub(entry.StoredAt) < k.cache.opts.MaxStale {
+			if _, decErr := k.decodeWith(c, entry.Body, out, read); decErr == nil {
+				return ResponseInfo{Pages: 1, Attempts: apiErr.Attempts, RequestID: apiErr.RequestID,
+					Cache: CacheStatus{Hit: true, Stale: true, StoredAt: entry.StoredAt, RateLimit: apiErr}}, int64(len(entry.Body)), nil
 			}
 		}
-		return CacheStatus{}, err
+		return ResponseInfo{}, 0, err
 	}
 	if snapshot != nil {
 		snapshot.fromAPI.Store(true)
 	}
-	redacted, err := c.decode(http.MethodGet, escPath, data, out)
+	redacted, err := k.decodeWith(c, data, out, read)
 	if err != nil {
-		return CacheStatus{}, err
+		return ResponseInfo{}, int64(len(data)), err
 	}
 	// An answer that is malformed, or that echoed the key, is never stored.
 	if !redacted {
-		c.cache.store(requestURL, c.apiKey, data, now)
+		k.cache.store(requestURL, k.apiKey, data, now)
 	}
-	return CacheStatus{}, nil
+	return info, int64(len(data)), nil
 }

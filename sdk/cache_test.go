@@ -28,18 +28,22 @@ func TestCache_freshAnswerIsReadOnce(t *testing.T) {
 	dir := t.TempDir()
 	fs, c, clk := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 1200, SearchTerms: 40}}, WithAnalyticsCache(cacheOpts(dir)))
 	ctx := context.Background()
-	first, err := c.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
-	if err != nil || first.Cache.Hit || fs.Requests(mintlifytest.RouteVisitors) != 5 {
-		t.Fatalf("first read: %+v, %v, %d requests", first.Cache, err, fs.Requests(mintlifytest.RouteVisitors))
+	first, err := c.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
+	if err != nil || first.Cache.Hit || fs.Requests(mintlifytest.RouteVisitors) != 5 || first.Pages != 5 || first.Attempts != 5 {
+		t.Fatalf("first read: %+v, %v, %d requests", first.ResponseInfo, err, fs.Requests(mintlifytest.RouteVisitors))
 	}
 	clk.Advance(9 * time.Minute)
 	// A new client (a new terraform command) on the same directory.
 	c2 := newTestClient(t, c.BaseURL(), clk, WithAnalyticsCache(cacheOpts(dir)))
-	second, err := c2.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
+	second, err := c2.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
 	if err != nil || !second.Cache.Hit || second.Cache.Stale || !second.Cache.StoredAt.Equal(epoch) {
 		t.Fatalf("second read: %+v, %v", second.Cache, err)
 	}
-	if diff := cmp.Diff(first.Visitors, second.Visitors); diff != "" || first.Totals != second.Totals {
+	// A read from the cache made no request: five pages, no attempts.
+	if second.Pages != 5 || second.Attempts != 0 {
+		t.Errorf("second read: %d pages, %d attempts", second.Pages, second.Attempts)
+	}
+	if diff := cmp.Diff(first.Paths, second.Paths); diff != "" || first.Totals != second.Totals {
 		t.Errorf("cached rows differ (-first +second):\n%s", diff)
 	}
 	if n := fs.Requests(mintlifytest.RouteVisitors); n != 5 {
@@ -47,16 +51,16 @@ func TestCache_freshAnswerIsReadOnce(t *testing.T) {
 	}
 	// Past the fresh time, the API is asked again.
 	clk.Advance(2 * time.Minute)
-	third, _ := c2.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
+	third, _ := c2.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
 	if third.Cache.Hit || fs.Requests(mintlifytest.RouteVisitors) != 10 {
 		t.Errorf("expired: %+v, %d requests", third.Cache, fs.Requests(mintlifytest.RouteVisitors))
 	}
 	// Another query is another entry; so is another endpoint.
-	if _, err := c2.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{DateFrom: "2026-10-01"}); err != nil || fs.Requests(mintlifytest.RouteVisitors) != 15 {
+	if _, err := c2.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{DateFrom: "2026-10-01"}); err != nil || fs.Requests(mintlifytest.RouteVisitors) != 15 {
 		t.Errorf("another range: %v, %d requests", err, fs.Requests(mintlifytest.RouteVisitors))
 	}
 	for range 2 {
-		if _, err := c2.ListAllSearches(ctx, mintlifytest.DemoProjectID, SearchesQuery{}); err != nil {
+		if _, err := c2.Analytics.Searches.All(ctx, mintlifytest.DemoProjectID, SearchesQuery{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -67,9 +71,9 @@ func TestCache_freshAnswerIsReadOnce(t *testing.T) {
 
 func TestCache_agentJobReadsAreNeverCached(t *testing.T) {
 	fs, c, _ := newFake(t, mintlifytest.Config{}, WithAnalyticsCache(cacheOpts(t.TempDir())))
-	job, _ := c.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "[fake:never]")
+	job, _ := c.AgentJobs.Create(context.Background(), mintlifytest.DemoProjectID, "[fake:never]")
 	for range 3 {
-		if _, err := c.GetAgentJob(context.Background(), mintlifytest.DemoProjectID, job.ID); err != nil {
+		if _, err := c.AgentJobs.Get(context.Background(), mintlifytest.DemoProjectID, job.ID); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -82,13 +86,13 @@ func TestCache_staleCopyStandsInForARateLimitedRead(t *testing.T) {
 	dir := t.TempDir()
 	fs, c, clk := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 600}}, WithAnalyticsCache(cacheOpts(dir)))
 	ctx := context.Background()
-	fresh, err := c.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
+	fresh, err := c.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	clk.Advance(3 * time.Hour)
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Hour})
-	stale, err := c.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
+	stale, err := c.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
 	if err != nil {
 		t.Fatalf("a rate-limited read with a stale copy failed: %v", err)
 	}
@@ -96,24 +100,24 @@ func TestCache_staleCopyStandsInForARateLimitedRead(t *testing.T) {
 		!stale.Cache.RateLimit.RetryAt.Equal(epoch.Add(4*time.Hour)) {
 		t.Errorf("cache status %+v", stale.Cache)
 	}
-	if diff := cmp.Diff(fresh.Visitors, stale.Visitors); diff != "" {
+	if diff := cmp.Diff(fresh.Paths, stale.Paths); diff != "" {
 		t.Errorf("stale rows differ:\n%s", diff)
 	}
 	// Older than MaxStale, the copy is not used: the rate limit's error is.
 	clk.Advance(22 * time.Hour)
-	if _, err := c.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{}); !IsRateLimited(err) {
+	if _, err := c.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{}); !IsRateLimited(err) {
 		t.Errorf("a copy past MaxStale: %v", err)
 	}
 	// Without a copy, the rate limit's clear error.
-	if _, err := c.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{DateFrom: "2026-10-01"}); !IsRateLimited(err) || !strings.Contains(err.Error(), "try again after") {
+	if _, err := c.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{DateFrom: "2026-10-01"}); !IsRateLimited(err) || !strings.Contains(err.Error(), "try again after") {
 		t.Errorf("no copy: %v", err)
 	}
 	// A server error is not a rate limit: no stale copy for it.
 	fs.ClearFaults()
 	clk.Advance(-22 * time.Hour)
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultServerError})
-	c.maxRetries = 0
-	if _, err := c.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{}); statusOf(err) != 502 {
+	c = newTestClient(t, c.BaseURL(), clk, WithAnalyticsCache(cacheOpts(dir)), WithMaxRetries(0))
+	if _, err := c.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{}); statusOf(err) != 502 {
 		t.Errorf("502 with a stale copy: %v", err)
 	}
 }
@@ -122,12 +126,12 @@ func TestCache_staleIsNeverServedWithoutMaxStale(t *testing.T) {
 	o := cacheOpts(t.TempDir())
 	o.MaxStale = 0
 	fs, c, clk := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 10}}, WithAnalyticsCache(o))
-	if _, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{}); err != nil {
+	if _, err := c.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{}); err != nil {
 		t.Fatal(err)
 	}
 	clk.Advance(time.Hour)
 	fs.InjectFault(mintlifytest.Fault{Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Hour})
-	if _, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{}); !IsRateLimited(err) {
+	if _, err := c.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{}); !IsRateLimited(err) {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -136,7 +140,7 @@ func TestCache_corruptOrForeignEntriesAreRefetched(t *testing.T) {
 	dir := t.TempDir()
 	fs, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 10}}, WithAnalyticsCache(cacheOpts(dir)))
 	ctx := context.Background()
-	want, _ := c.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
+	want, _ := c.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	if len(files) != 1 {
 		t.Fatalf("cache files %v", files)
@@ -146,8 +150,8 @@ func TestCache_corruptOrForeignEntriesAreRefetched(t *testing.T) {
 		if err := os.WriteFile(files[0], []byte(garbage), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		got, err := c.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
-		if err != nil || got.Cache.Hit || !cmp.Equal(want.Visitors, got.Visitors) {
+		got, err := c.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
+		if err != nil || got.Cache.Hit || !cmp.Equal(want.Paths, got.Paths) {
 			t.Errorf("garbage %d: %+v, %v", i, got.Cache, err)
 		}
 		if n := fs.Requests(mintlifytest.RouteVisitors); n != i+2 {
@@ -159,7 +163,7 @@ func TestCache_corruptOrForeignEntriesAreRefetched(t *testing.T) {
 func TestCache_filesArePrivateAndNeverHoldTheKey(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cache", "nested")
 	_, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 300}}, WithAnalyticsCache(cacheOpts(dir)))
-	if _, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{}); err != nil {
+	if _, err := c.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{}); err != nil {
 		t.Fatal(err)
 	}
 	info, err := os.Stat(dir)
@@ -177,7 +181,7 @@ func TestCache_filesArePrivateAndNeverHoldTheKey(t *testing.T) {
 		if runtime.GOOS != "windows" && info.Mode().Perm() != 0o600 {
 			t.Errorf("%s is %v", p, info.Mode())
 		}
-		if strings.Contains(string(data), c.apiKey) || strings.Contains(p, c.apiKey) || strings.HasPrefix(d.Name(), ".tmp-") {
+		if strings.Contains(string(data), c.core.apiKey) || strings.Contains(p, c.core.apiKey) || strings.HasPrefix(d.Name(), ".tmp-") {
 			t.Errorf("%s holds the key or is a leftover temp file", p)
 		}
 		return nil
@@ -185,7 +189,7 @@ func TestCache_filesArePrivateAndNeverHoldTheKey(t *testing.T) {
 	if n != 2 {
 		t.Errorf("%d files for 2 pages", n)
 	}
-	for _, key := range []string{"mint_a", c.apiKey, strings.Repeat("k", 200)} {
+	for _, key := range []string{"mint_a", c.core.apiKey, strings.Repeat("k", 200)} {
 		fp := keyFingerprint(key)
 		if fp == key || strings.Contains(fp, key) || strings.Contains(key, fp) || len(fp) != 32 {
 			t.Errorf("fingerprint %q of %q", fp, key)
@@ -200,12 +204,11 @@ func TestCache_anotherKeyIsAnotherEntry(t *testing.T) {
 	dir := t.TempDir()
 	fs, c, clk := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 10}}, WithAnalyticsCache(cacheOpts(dir)))
 	fs.AddKey("mint_other", mintlifytest.DemoOrg, true)
-	if _, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{}); err != nil {
+	if _, err := c.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{}); err != nil {
 		t.Fatal(err)
 	}
-	other := newTestClient(t, c.BaseURL(), clk, WithAnalyticsCache(cacheOpts(dir)))
-	other.apiKey = "mint_other"
-	got, err := other.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{})
+	other := newKeyedClient(t, "mint_other", c.BaseURL(), clk, WithAnalyticsCache(cacheOpts(dir)))
+	got, err := other.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{})
 	if err != nil || got.Cache.Hit || fs.Requests(mintlifytest.RouteVisitors) != 2 {
 		t.Errorf("another key was served the first key's answer: %+v, %v", got.Cache, err)
 	}
@@ -217,8 +220,8 @@ func TestCache_answerEchoingTheKeyIsNotStored(t *testing.T) {
 	rec, ts := newRecorder(t, jsonResponse(200, visitorsPageJSON(false, "/"+key)))
 	c := newTestClient(t, ts.URL, nil, WithAnalyticsCache(cacheOpts(dir)))
 	for range 2 {
-		got, err := c.ListAllUniqueVisitors(context.Background(), "p", VisitorsQuery{})
-		if err != nil || got.Visitors[0].Path != "/[REDACTED]" || got.Cache.Hit {
+		got, err := c.Analytics.Visitors.All(context.Background(), "p", VisitorsQuery{})
+		if err != nil || got.Paths[0].Path != "/[REDACTED]" || got.Cache.Hit {
 			t.Fatalf("%+v, %v", got, err)
 		}
 	}
@@ -229,7 +232,7 @@ func TestCache_answerEchoingTheKeyIsNotStored(t *testing.T) {
 	// Nor is a malformed one.
 	_, ts = newRecorder(t, jsonResponse(200, `{"visitors":[]}`))
 	c = newTestClient(t, ts.URL, nil, WithAnalyticsCache(cacheOpts(dir)))
-	_, _ = c.ListAllUniqueVisitors(context.Background(), "p", VisitorsQuery{})
+	_, _ = c.Analytics.Visitors.All(context.Background(), "p", VisitorsQuery{})
 	if files, _ := os.ReadDir(dir); len(files) != 0 {
 		t.Errorf("a malformed answer was cached")
 	}
@@ -242,7 +245,7 @@ func TestCache_evictsTheOldestPastItsCap(t *testing.T) {
 	_, c, clk := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 2000}}, WithAnalyticsCache(o))
 	for i := range 8 {
 		clk.Advance(time.Second)
-		if _, err := c.GetUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{Offset: i * 250}); err != nil {
+		if _, err := c.Analytics.Visitors.Page(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{Offset: i * 250}); err != nil {
 			t.Fatal(err)
 		}
 		// Modification times must differ for the order to be the real one.
@@ -262,8 +265,8 @@ func TestCache_evictsTheOldestPastItsCap(t *testing.T) {
 		t.Fatalf("%d files, %d bytes, cap %d", len(files), total, o.MaxBytes)
 	}
 	// The newest page is still cached; the first one is gone.
-	last, _ := c.GetUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{Offset: 7 * 250})
-	first, _ := c.GetUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{})
+	last, _ := c.Analytics.Visitors.Page(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{Offset: 7 * 250})
+	first, _ := c.Analytics.Visitors.Page(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{})
 	if !last.Cache.Hit || first.Cache.Hit {
 		t.Errorf("last page hit %v, first page hit %v", last.Cache.Hit, first.Cache.Hit)
 	}
@@ -284,12 +287,12 @@ func TestCache_concurrentReadersAndWriters(t *testing.T) {
 			// all race to read and write the same entries.
 			c, _ := NewClient(mintlifytest.DemoAPIKey, WithBaseURL(srv.URL), WithAnalyticsCache(cacheOpts(dir)))
 			for range 5 {
-				got, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{Limit: 100 + i%3})
+				got, err := c.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{Limit: 100 + i%3})
 				if err != nil {
 					t.Error(err)
 					return
 				}
-				for j, row := range got.Visitors {
+				for j, row := range got.Paths {
 					if row.Path != want[j].Path || row.Total != want[j].Total {
 						t.Errorf("row %d: %+v, want %+v", j, row, want[j])
 						return
@@ -306,8 +309,8 @@ func TestCache_concurrentReadersAndWriters(t *testing.T) {
 	before := srv.Requests(mintlifytest.RouteVisitors)
 	c, _ := NewClient(mintlifytest.DemoAPIKey, WithBaseURL(srv.URL), WithAnalyticsCache(cacheOpts(dir)))
 	for size := 100; size <= 102; size++ {
-		got, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{Limit: size})
-		if err != nil || !got.Cache.Hit || len(got.Visitors) != 700 {
+		got, err := c.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{Limit: size})
+		if err != nil || !got.Cache.Hit || len(got.Paths) != 700 {
 			t.Errorf("page size %d: %+v, %v", size, got.Cache, err)
 		}
 	}
@@ -324,7 +327,7 @@ func TestCache_unwritableDirectoryDegradesQuietly(t *testing.T) {
 	}
 	fs, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 10}}, WithAnalyticsCache(cacheOpts(filepath.Join(file, "cache"))))
 	for range 2 {
-		if _, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{}); err != nil {
+		if _, err := c.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{}); err != nil {
 			t.Fatalf("an unusable cache directory broke the read: %v", err)
 		}
 	}
@@ -341,13 +344,22 @@ func TestCache_options(t *testing.T) {
 	}
 	for _, o := range []CacheOptions{{Dir: "x"}, {FreshFor: time.Minute}} {
 		c, err := NewClient("mint_x", WithAnalyticsCache(o))
-		if err != nil || c.cache != nil {
-			t.Errorf("%+v: cache %v, %v; want it off", o, c.cache, err)
+		if err != nil || c.core.cache != nil {
+			t.Errorf("%+v: cache %v, %v; want it off", o, c.core.cache, err)
 		}
 	}
 	c, _ := NewClient("mint_x", WithAnalyticsCache(CacheOptions{Dir: "x", FreshFor: time.Minute}))
-	if c.cache == nil || c.cache.opts.MaxBytes != DefaultCacheMaxBytes {
-		t.Errorf("defaults: %+v", c.cache)
+	if c.core.cache == nil || c.core.cache.opts.MaxBytes != DefaultCacheMaxBytes {
+		t.Errorf("defaults: %+v", c.core.cache)
+	}
+	c, _ = NewClient("mint_x", WithAnalyticsCache(CacheOptions{Dir: "x", FreshFor: time.Minute, MaxBytes: 1}))
+	if c.core.cache == nil || c.core.cache.opts.MaxBytes != 1 {
+		t.Errorf("a cap of 1 byte: %+v", c.core.cache)
+	}
+	// A later option without a cache turns an earlier one off.
+	c, _ = NewClient("mint_x", WithAnalyticsCache(CacheOptions{Dir: "x", FreshFor: time.Minute}), WithAnalyticsCache(CacheOptions{}))
+	if c.core.cache != nil {
+		t.Error("the cache stayed on")
 	}
 }
 
@@ -371,35 +383,35 @@ func TestCache_everyEndpointNotesWhereItsAnswerCameFrom(t *testing.T) {
 	ctx, p := context.Background(), mintlifytest.DemoProjectID
 	reads := map[string]func() (CacheStatus, error){
 		"visitors": func() (CacheStatus, error) {
-			r, e := c.GetUniqueVisitors(ctx, p, VisitorsQuery{})
+			r, e := c.Analytics.Visitors.Page(ctx, p, VisitorsQuery{})
 			return statusOrZero(r, e, func() CacheStatus { return r.Cache })
 		},
 		"views": func() (CacheStatus, error) {
-			r, e := c.GetPageViews(ctx, p, ViewsQuery{})
+			r, e := c.Analytics.Views.Page(ctx, p, VisitorsQuery{})
 			return statusOrZero(r, e, func() CacheStatus { return r.Cache })
 		},
 		"searches": func() (CacheStatus, error) {
-			r, e := c.ListAllSearches(ctx, p, SearchesQuery{})
+			r, e := c.Analytics.Searches.All(ctx, p, SearchesQuery{})
 			return statusOrZero(r, e, func() CacheStatus { return r.Cache })
 		},
 		"feedback": func() (CacheStatus, error) {
-			r, e := c.ListAllFeedback(ctx, p, FeedbackQuery{})
+			r, e := c.Analytics.Feedback.All(ctx, p, FeedbackQuery{})
 			return statusOrZero(r, e, func() CacheStatus { return r.Cache })
 		},
 		"by page": func() (CacheStatus, error) {
-			r, e := c.GetFeedbackByPage(ctx, p, FeedbackByPageQuery{})
+			r, e := c.Analytics.FeedbackByPage(ctx, p, FeedbackByPageQuery{})
 			return statusOrZero(r, e, func() CacheStatus { return r.Cache })
 		},
 		"assistant": func() (CacheStatus, error) {
-			r, e := c.ListAllAssistantConversations(ctx, p, AssistantQuery{})
+			r, e := c.Analytics.Conversations.All(ctx, p, ConversationsQuery{})
 			return statusOrZero(r, e, func() CacheStatus { return r.Cache })
 		},
 		"callers": func() (CacheStatus, error) {
-			r, e := c.GetAssistantCallerStats(ctx, p, DateRange{})
+			r, e := c.Analytics.CallerStats(ctx, p, DateRange{})
 			return statusOrZero(r, e, func() CacheStatus { return r.Cache })
 		},
 		"views list": func() (CacheStatus, error) {
-			r, e := c.ListAllPageViews(ctx, p, ViewsQuery{Limit: 3})
+			r, e := c.Analytics.Views.All(ctx, p, VisitorsQuery{Limit: 3})
 			return statusOrZero(r, e, func() CacheStatus { return r.Cache })
 		},
 	}
@@ -413,12 +425,12 @@ func TestCache_everyEndpointNotesWhereItsAnswerCameFrom(t *testing.T) {
 			t.Errorf("%s: second read %+v, %v", name, second, err)
 		}
 	}
-	conv, _ := c.GetAssistantConversations(ctx, p, AssistantQuery{})
-	thread, err := c.GetAssistantThread(ctx, p, conv.Conversations[0].ID)
+	conv, _ := c.Analytics.Conversations.Page(ctx, p, ConversationsQuery{})
+	thread, err := c.Analytics.Thread(ctx, p, conv.Conversations[0].ID)
 	if err != nil || thread.Cache.Hit {
 		t.Fatal(thread, err)
 	}
-	if again, _ := c.GetAssistantThread(ctx, p, conv.Conversations[0].ID); !again.Cache.Hit {
+	if again, _ := c.Analytics.Thread(ctx, p, conv.Conversations[0].ID); !again.Cache.Hit {
 		t.Error("thread not cached")
 	}
 }
@@ -437,13 +449,13 @@ func TestCache_aReadNeverJoinsPagesOfTwoSnapshots(t *testing.T) {
 	dir := t.TempDir()
 	fs, c, clk := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 1200}}, WithAnalyticsCache(cacheOpts(dir)))
 	ctx := context.Background()
-	if _, err := c.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{}); err != nil {
+	if _, err := c.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{}); err != nil {
 		t.Fatal(err)
 	}
 	// Backdate the first page's entry by 5 minutes: at 6 minutes, it has
 	// expired while the four pages after it are still fresh.
 	backdated := 0
-	for _, e := range c.cache.entries() {
+	for _, e := range c.core.cache.entries() {
 		var entry cacheEntry
 		data, _ := os.ReadFile(e.path)
 		if err := json.Unmarshal(data, &entry); err != nil {
@@ -456,7 +468,7 @@ func TestCache_aReadNeverJoinsPagesOfTwoSnapshots(t *testing.T) {
 		if off := u.Query().Get("offset"); off != "" && off != "0" {
 			continue
 		}
-		c.cache.store(entry.URL, mintlifytest.DemoAPIKey, entry.Body, entry.StoredAt.Add(-5*time.Minute))
+		c.core.cache.store(entry.URL, mintlifytest.DemoAPIKey, entry.Body, entry.StoredAt.Add(-5*time.Minute))
 		backdated++
 	}
 	if backdated != 1 {
@@ -464,7 +476,7 @@ func TestCache_aReadNeverJoinsPagesOfTwoSnapshots(t *testing.T) {
 	}
 	clk.Advance(6 * time.Minute)
 	var hits []bool
-	for page, err := range c.UniqueVisitorPages(ctx, mintlifytest.DemoProjectID, VisitorsQuery{}) {
+	for page, err := range c.Analytics.Visitors.Pages(ctx, mintlifytest.DemoProjectID, VisitorsQuery{}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -476,7 +488,7 @@ func TestCache_aReadNeverJoinsPagesOfTwoSnapshots(t *testing.T) {
 	// The next read, a minute later, is one snapshot again: all five pages
 	// from the cache.
 	clk.Advance(time.Minute)
-	again, err := c.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
+	again, err := c.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
 	if err != nil || !again.Cache.Hit || fs.Requests(mintlifytest.RouteVisitors) != 10 {
 		t.Errorf("a read of one snapshot: %+v, %v, %d requests", again.Cache, err, fs.Requests(mintlifytest.RouteVisitors))
 	}
@@ -488,8 +500,8 @@ func TestCache_agesAtTheirEdges(t *testing.T) {
 	dir := t.TempDir()
 	fs, c, clk := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 10}}, WithAnalyticsCache(cacheOpts(dir)))
 	ctx := context.Background()
-	read := func() (*UniqueVisitors, error) {
-		return c.ListAllUniqueVisitors(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
+	read := func() (*PathCountsPage, error) {
+		return c.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
 	}
 	if _, err := read(); err != nil {
 		t.Fatal(err)

@@ -1,14 +1,43 @@
-// Package sdk is a Go client for Mintlify's platform API: background agent
-// jobs (create, get, follow-up message, wait until terminal) and the whole
-// analytics export (unique visitors, page views, searches, feedback,
-// feedback by page, assistant conversations, threads and caller stats),
-// one page at a time, as iterators over pages and rows, or all at once.
+// Package sdk is a Go client for Mintlify's platform API.
 //
-// Inputs are checked before any request (*ValidationError); the API's
-// refusals are *APIError; an answer the SDK will not trust is a
-// *MalformedResponseError. WithAnalyticsCache spends the hourly analytics
-// budget once per answer across processes. The package mintlifytest is an
-// in-process fake of the API for testing code that uses this one.
+// A Client holds an admin API key and speaks to api.mintlify.com. Its
+// services, one per API area, hold the calls:
+//
+//   - AgentJobs: background agent jobs (create, get, follow-up message,
+//     wait until done).
+//   - Analytics: the analytics export (visitors, page views, searches,
+//     feedback, assistant conversations, threads and caller stats).
+//
+// # One naming scheme
+//
+// A paged endpoint is a field of its service with four methods: Page (one
+// page), Pages (an iterator over pages), Rows (an iterator over rows) and
+// All (every page read into one value of the page type). Other calls are
+// methods named for what they do or return: AgentJobs.Create,
+// AgentJobs.Get, Analytics.CallerStats.
+//
+// # Errors
+//
+// Inputs are checked before any request (*ValidationError). The API's
+// refusals are *APIError; a request that got no answer is *RequestError;
+// an answer the SDK will not trust is *MalformedResponseError; a server
+// that does not page as documented ends a read with *PagingError. Errors
+// say how many attempts a request took. MayHaveTakenEffect tells whether a
+// failed POST may still have been carried out.
+//
+// # Budgets
+//
+// Every request is precious: the analytics budget is 100 requests per
+// organization per hour, job creations 100 per project per hour. Paging
+// uses the largest page and never reads a page twice; POSTs are never sent
+// twice once they may have reached the server; WithAnalyticsCache spends
+// the analytics budget once per answer across processes.
+//
+// # Testing
+//
+// The package mintlifytest is an in-process fake of the API. WithClock runs
+// the client on a clock the test controls (mintlifytest.ManualClock is
+// one), so waits, backoffs and Retry-After take no wall time.
 //
 // The package speaks HTTP and JSON only; it knows nothing of Terraform.
 package sdk
@@ -20,6 +49,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -45,15 +75,47 @@ const (
 	// last byte of the answer: a server that stalls fails the attempt (a
 	// read is then retried) instead of hanging a terraform run.
 	DefaultRequestTimeout = time.Minute
+	// DefaultSentRequestGrace is how long a POST already on the wire is
+	// awaited after the caller's context ends (an interrupt, a timeout):
+	// long enough for a normal answer to arrive, so the id of a job just
+	// created is not lost.
+	DefaultSentRequestGrace = 10 * time.Second
 
 	defaultRetryMinBackoff = 500 * time.Millisecond
 	defaultRetryMaxBackoff = 8 * time.Second
 )
 
-// Client talks to the API. It is safe for concurrent use.
+// Environment variables NewClientFromEnv reads.
+const (
+	EnvAPIKey  = "MINTLIFY_API_KEY" //nolint:gosec // the variable's name, not a credential
+	EnvBaseURL = "MINTLIFY_BASE_URL"
+)
+
+// Client talks to Mintlify's admin API with an admin key. It is safe for
+// concurrent use. The zero value is not usable: every call on it returns
+// ErrNotConfigured.
 type Client struct {
+	// AgentJobs creates, reads, messages and waits for agent jobs.
+	AgentJobs AgentJobsService
+	// Analytics reads the analytics export.
+	Analytics AnalyticsService
+
+	core *core
+}
+
+// core is what every call of one client shares: where to send, with which
+// key, and how.
+type core struct {
+	settings
+	apiKey string
+	// secrets are strings never to let out of an answer (the key, and any
+	// other secret the client holds): redacted wherever a server echoes one.
+	secrets []string
+}
+
+// settings are what options set.
+type settings struct {
 	baseURL          *url.URL
-	apiKey           string
 	httpClient       *http.Client
 	userAgent        string
 	maxRetries       int
@@ -62,13 +124,13 @@ type Client struct {
 	retryMaxBackoff  time.Duration
 	maxResponseBytes int64
 	requestTimeout   time.Duration
-	sentGrace        time.Duration // see DefaultSentRequestGrace; shortened in tests
+	sentGrace        time.Duration
 	maxPagesPerRead  int
+	maxBytesPerRead  int64
+	cacheOptions     *CacheOptions
 	cache            *diskCache // nil: no analytics cache
 	requestHook      func(context.Context, RequestInfo)
-
-	// clock is swapped in tests so waits and backoffs run on a fake clock.
-	clock clock
+	clock            Clock
 }
 
 // RequestInfo describes one HTTP attempt, for logging. It never holds the
@@ -79,147 +141,192 @@ type RequestInfo struct {
 	Query      string
 	Attempt    int // 1 for the first try
 	StatusCode int // 0 when no response arrived
+	RequestID  string
 	Duration   time.Duration
 	Err        error // transport error, if any
 }
 
-// Option configures a Client.
-type Option func(*Client) error
+// Option configures a client.
+type Option interface{ apply(*settings) error }
+
+type optionFunc func(*settings) error
+
+func (f optionFunc) apply(s *settings) error { return f(s) }
 
 // WithBaseURL sets the API address. It must be https, except for loopback
 // hosts (tests, the fake server) where plain http is allowed.
 func WithBaseURL(raw string) Option {
-	return func(c *Client) error {
+	return optionFunc(func(s *settings) error {
 		u, err := ParseBaseURL(raw)
 		if err != nil {
 			return err
 		}
-		c.baseURL = u
+		s.baseURL = u
 		return nil
-	}
+	})
 }
 
-// WithHTTPClient sets the HTTP client. The SDK wraps its redirect policy so
-// the API key is never forwarded to another host.
+// WithHTTPClient sets the HTTP client (its transport, proxy and TLS
+// settings). The SDK wraps its redirect policy so the API key is never
+// forwarded to another host.
 func WithHTTPClient(hc *http.Client) Option {
-	return func(c *Client) error {
+	return optionFunc(func(s *settings) error {
 		if hc == nil {
 			return errors.New("sdk: WithHTTPClient: client is nil")
 		}
-		c.httpClient = hc
+		s.httpClient = hc
 		return nil
-	}
+	})
 }
 
 // WithUserAgent sets the User-Agent header. Callers such as the Terraform
 // provider put their own name and version first.
 func WithUserAgent(ua string) Option {
-	return func(c *Client) error {
+	return optionFunc(func(s *settings) error {
 		if strings.TrimSpace(ua) == "" || strings.ContainsAny(ua, "\r\n") {
 			return errors.New("sdk: WithUserAgent: user agent must be a non-empty single line")
 		}
-		c.userAgent = ua
+		s.userAgent = ua
 		return nil
-	}
+	})
 }
 
 // WithMaxRetries sets how many times a retryable request is tried again
 // (0 disables retries).
 func WithMaxRetries(n int) Option {
-	return func(c *Client) error {
+	return optionFunc(func(s *settings) error {
 		if n < 0 {
 			return fmt.Errorf("sdk: WithMaxRetries: %d is negative", n)
 		}
-		c.maxRetries = n
+		s.maxRetries = n
 		return nil
-	}
+	})
 }
 
 // WithMaxRetryAfter sets the longest Retry-After the client waits through.
 // A rate-limited response asking for a longer wait fails at once with an
 // *APIError that says when to try again.
 func WithMaxRetryAfter(d time.Duration) Option {
-	return func(c *Client) error {
+	return optionFunc(func(s *settings) error {
 		if d < 0 {
 			return fmt.Errorf("sdk: WithMaxRetryAfter: %s is negative", d)
 		}
-		c.maxRetryAfter = d
+		s.maxRetryAfter = d
 		return nil
-	}
+	})
 }
 
 // WithRetryBackoff sets the jittered exponential backoff between retries
 // that carry no Retry-After: it starts near min and never exceeds max.
 func WithRetryBackoff(minDelay, maxDelay time.Duration) Option {
-	return func(c *Client) error {
+	return optionFunc(func(s *settings) error {
 		if minDelay <= 0 || maxDelay < minDelay {
 			return fmt.Errorf("sdk: WithRetryBackoff: need 0 < min <= max, got %s and %s", minDelay, maxDelay)
 		}
-		c.retryMinBackoff, c.retryMaxBackoff = minDelay, maxDelay
+		s.retryMinBackoff, s.retryMaxBackoff = minDelay, maxDelay
 		return nil
-	}
+	})
 }
 
 // WithMaxResponseBytes caps how much of a response body is read.
 func WithMaxResponseBytes(n int64) Option {
-	return func(c *Client) error {
+	return optionFunc(func(s *settings) error {
 		if n < 1024 {
 			return fmt.Errorf("sdk: WithMaxResponseBytes: %d is below 1024", n)
 		}
-		c.maxResponseBytes = n
+		s.maxResponseBytes = n
 		return nil
-	}
+	})
 }
 
 // WithRequestTimeout bounds each HTTP attempt, from sending the request to
 // reading the last byte of the answer (default DefaultRequestTimeout; 0
 // means no bound). A read that times out is retried like a dropped
 // connection; a POST that times out is not, since it may have been
-// carried out.
+// carried out. A streamed answer (an assistant message, a download) is
+// bounded until its headers arrive; its body is bounded by the caller's
+// context.
 func WithRequestTimeout(d time.Duration) Option {
-	return func(c *Client) error {
+	return optionFunc(func(s *settings) error {
 		if d < 0 {
 			return fmt.Errorf("sdk: WithRequestTimeout: %s is negative", d)
 		}
-		c.requestTimeout = d
+		s.requestTimeout = d
 		return nil
-	}
+	})
 }
 
-// WithMaxPagesPerRead caps the requests one paging read (an iterator or a
-// ListAll call) may make before it stops with an error (default
+// WithSentRequestGrace sets how long a POST already sent is still awaited
+// after the caller's context ends (default DefaultSentRequestGrace), so
+// that the id of an object just created is not lost. 0 stops waiting at
+// once: the call then fails with an error for which MayHaveTakenEffect is
+// true.
+func WithSentRequestGrace(d time.Duration) Option {
+	return optionFunc(func(s *settings) error {
+		if d < 0 {
+			return fmt.Errorf("sdk: WithSentRequestGrace: %s is negative", d)
+		}
+		s.sentGrace = d
+		return nil
+	})
+}
+
+// WithMaxPagesPerRead caps the requests one paging read (an iterator or an
+// All call) may make before it stops with a *PagingError (default
 // DefaultMaxPagesPerRead). It guards the hourly analytics budget against a
 // server that never stops saying there is more.
 func WithMaxPagesPerRead(n int) Option {
-	return func(c *Client) error {
+	return optionFunc(func(s *settings) error {
 		if n < 1 {
 			return fmt.Errorf("sdk: WithMaxPagesPerRead: %d is below 1", n)
 		}
-		c.maxPagesPerRead = n
+		s.maxPagesPerRead = n
 		return nil
-	}
+	})
+}
+
+// WithMaxBytesPerRead caps the bytes of the answers of one paging read
+// (default DefaultMaxBytesPerRead). All keeps every row of a read in
+// memory: this bounds it, whatever a server sends.
+func WithMaxBytesPerRead(n int64) Option {
+	return optionFunc(func(s *settings) error {
+		if n < 1<<20 {
+			return fmt.Errorf("sdk: WithMaxBytesPerRead: %d is below 1 MiB", n)
+		}
+		s.maxBytesPerRead = n
+		return nil
+	})
 }
 
 // WithRequestHook registers a function called after every HTTP attempt,
 // with the request's context, for logging and metrics.
 func WithRequestHook(fn func(context.Context, RequestInfo)) Option {
-	return func(c *Client) error {
-		c.requestHook = fn
+	return optionFunc(func(s *settings) error {
+		s.requestHook = fn
 		return nil
-	}
+	})
 }
 
-// NewClient returns a client that authenticates with apiKey, an admin API key
-// from the dashboard. Only the key's shape is checked here; the server decides
-// whether it is valid.
-func NewClient(apiKey string, opts ...Option) (*Client, error) {
-	if err := ValidateAPIKey(apiKey); err != nil {
-		return nil, err
-	}
-	base, _ := url.Parse(DefaultBaseURL)
-	c := &Client{
+// WithClock runs the client's waits (polling, backoff, Retry-After) on clk
+// instead of the wall clock. Tests pass a clock that advances when slept
+// on, such as mintlifytest.ManualClock, so that a 30-minute job with rate
+// limits takes no wall time. The per-attempt request timeout and the sent
+// POST's grace stay on the wall clock: they bound real I/O.
+func WithClock(clk Clock) Option {
+	return optionFunc(func(s *settings) error {
+		if clk == nil {
+			return errors.New("sdk: WithClock: clock is nil")
+		}
+		s.clock = clk
+		return nil
+	})
+}
+
+// defaultSettings are a new client's settings before options.
+func defaultSettings(baseURL string) settings {
+	base, _ := url.Parse(baseURL)
+	return settings{
 		baseURL:          base,
-		apiKey:           apiKey,
 		httpClient:       cleanhttp.DefaultPooledClient(),
 		userAgent:        "mintlify-go-sdk/" + Version,
 		maxRetries:       DefaultMaxRetries,
@@ -230,37 +337,125 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 		requestTimeout:   DefaultRequestTimeout,
 		sentGrace:        DefaultSentRequestGrace,
 		maxPagesPerRead:  DefaultMaxPagesPerRead,
+		maxBytesPerRead:  DefaultMaxBytesPerRead,
 		clock:            realClock{},
 	}
+}
+
+// newCore checks key as kind's, applies opts over the defaults, and
+// returns what a client of that kind shares between its calls.
+func newCore(kind keyKind, key, defaultBase string, opts []Option) (*core, error) {
+	if err := kind.validate(key); err != nil {
+		return nil, err
+	}
+	k := &core{settings: defaultSettings(defaultBase), apiKey: key, secrets: []string{key}}
 	for _, opt := range opts {
-		if err := opt(c); err != nil {
+		if opt == nil {
+			continue
+		}
+		if err := opt.apply(&k.settings); err != nil {
 			return nil, err
 		}
 	}
-	c.httpClient = withSafeRedirects(c.httpClient)
-	return c, nil
+	k.httpClient = withSafeRedirects(k.httpClient)
+	if o := k.cacheOptions; o != nil {
+		k.cache = newDiskCache(*o)
+	}
+	return k, nil
 }
 
-// BaseURL returns the API address the client sends requests to.
-func (c *Client) BaseURL() string { return c.baseURL.String() }
+// NewClient returns a client that authenticates with apiKey, an admin API
+// key from the dashboard's API keys page. Only the key's form is checked
+// here (see ValidateAPIKey); the server decides whether it is valid.
+func NewClient(apiKey string, opts ...Option) (*Client, error) {
+	k, err := newCore(adminKey, apiKey, DefaultBaseURL, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Client{
+		AgentJobs: AgentJobsService{core: k},
+		Analytics: newAnalyticsService(k),
+		core:      k,
+	}, nil
+}
 
-// ValidateAPIKey checks the key's shape: non-empty, printable ASCII, no
-// white space. Mintlify issues several kinds of mint_ keys, so the prefix
+// NewClientFromEnv is NewClient with the key from MINTLIFY_API_KEY and,
+// when set, the address from MINTLIFY_BASE_URL; opts come after, so they
+// win.
+func NewClientFromEnv(opts ...Option) (*Client, error) {
+	key := os.Getenv(EnvAPIKey)
+	if key == "" {
+		return nil, &ValidationError{Field: "apiKey", Rule: "is required: set " + EnvAPIKey + " to an admin API key from the dashboard's API keys page"}
+	}
+	if base := os.Getenv(EnvBaseURL); base != "" {
+		opts = append([]Option{WithBaseURL(base)}, opts...)
+	}
+	return NewClient(key, opts...)
+}
+
+// BaseURL returns the API address the client sends requests to ("" for a
+// zero Client).
+func (c *Client) BaseURL() string {
+	if c == nil || c.core == nil {
+		return ""
+	}
+	return c.core.baseURL.String()
+}
+
+// ready returns the core of a service, or ErrNotConfigured for one of a
+// zero Client.
+func ready(k *core) (*core, error) {
+	if k == nil {
+		return nil, ErrNotConfigured
+	}
+	return k, nil
+}
+
+// keyKind is one kind of Mintlify key: which prefix it has, and which
+// other kinds' prefixes it must not have.
+type keyKind struct {
+	name   string // "admin API key"
+	field  string // "apiKey"
+	prefix string
+	// others are prefixes of other key kinds, each with its name.
+	others [][2]string
+	where  string // where to get one
+}
+
+var adminKey = keyKind{
+	name: "admin API key", field: "apiKey", prefix: "mint_",
+	others: [][2]string{{"mint_dsc_", "an assistant key (mint_dsc_...), for the discovery API"}, {"mint_us_", "a Mintlify Index key (mint_us_...)"}},
+	where:  "the API keys page of the Mintlify dashboard",
+}
+
+// ValidateAPIKey checks an admin API key's form: printable ASCII without
+// white space, starting mint_ but not mint_dsc_ or mint_us_ (the prefixes
+// of assistant and Index keys, which the admin API refuses). The prefix
 // cannot prove a key is an admin key; the server is the judge of that.
 // The value is never echoed in the error: it is a secret.
-func ValidateAPIKey(key string) error {
+func ValidateAPIKey(key string) error { return adminKey.validate(key) }
+
+func (k keyKind) validate(key string) error {
 	if key == "" {
-		return &ValidationError{Field: "apiKey", Rule: "is required"}
+		return &ValidationError{Field: k.field, Rule: "is required"}
 	}
 	for _, r := range key {
 		switch {
 		case r == '\n' || r == '\r':
-			return &ValidationError{Field: "apiKey", Rule: "contains a newline (often a trailing one, from a file or a secret store): remove it"}
+			return &ValidationError{Field: k.field, Rule: "contains a newline (often a trailing one, from a file or a secret store): remove it"}
 		case r == ' ' || r == '\t':
-			return &ValidationError{Field: "apiKey", Rule: "contains white space: remove it"}
+			return &ValidationError{Field: k.field, Rule: "contains white space: remove it"}
 		case r < ' ' || r >= 0x7f:
-			return &ValidationError{Field: "apiKey", Rule: "must be printable ASCII"}
+			return &ValidationError{Field: k.field, Rule: "must be printable ASCII"}
 		}
+	}
+	for _, o := range k.others {
+		if strings.HasPrefix(key, o[0]) {
+			return &ValidationError{Field: k.field, Rule: fmt.Sprintf("is %s, not an %s (%s...): get one from %s", o[1], k.name, k.prefix, k.where)}
+		}
+	}
+	if !strings.HasPrefix(key, k.prefix) {
+		return &ValidationError{Field: k.field, Rule: fmt.Sprintf("is not an %s: those start %s (get one from %s)", k.name, k.prefix, k.where)}
 	}
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
 func TestNewClient_validatesKeyAndBaseURL(t *testing.T) {
@@ -67,15 +69,22 @@ func TestNewClient_acceptsHTTPSAndLoopback(t *testing.T) {
 	if err != nil || c.BaseURL() != DefaultBaseURL {
 		t.Fatalf("default base URL = %v, %v", c.BaseURL(), err)
 	}
-	if c.maxRetries != DefaultMaxRetries || c.maxRetryAfter != DefaultMaxRetryAfter || c.maxResponseBytes != DefaultMaxResponseBytes {
-		t.Errorf("defaults not applied: %+v", c)
+	k := c.core
+	if k.maxRetries != DefaultMaxRetries || k.maxRetryAfter != DefaultMaxRetryAfter || k.maxResponseBytes != DefaultMaxResponseBytes ||
+		k.requestTimeout != DefaultRequestTimeout || k.sentGrace != DefaultSentRequestGrace || k.maxPagesPerRead != DefaultMaxPagesPerRead ||
+		k.maxBytesPerRead != DefaultMaxBytesPerRead || k.retryMinBackoff != defaultRetryMinBackoff || k.retryMaxBackoff != defaultRetryMaxBackoff ||
+		k.clock != (realClock{}) || k.cache != nil || k.userAgent != "mintlify-go-sdk/"+Version {
+		t.Errorf("defaults not applied: %+v", k.settings)
+	}
+	if k.apiKey != "mint_x" || len(k.secrets) != 1 || k.secrets[0] != "mint_x" {
+		t.Errorf("key %q, secrets %q", k.apiKey, k.secrets)
 	}
 }
 
 func TestClient_sendsBearerKeyUserAgentAndJSON(t *testing.T) {
 	rec, ts := newRecorder(t, jsonResponse(201, jobJSON))
 	c := newTestClient(t, ts.URL+"/base/", nil, WithUserAgent("terraform-provider-mintlify/1.2.3"))
-	if _, err := c.CreateAgentJob(context.Background(), "proj", "Document the API"); err != nil {
+	if _, err := c.AgentJobs.Create(context.Background(), "proj", "Document the API"); err != nil {
 		t.Fatal(err)
 	}
 	r := rec.requests[0]
@@ -98,7 +107,7 @@ func TestClient_sendsBearerKeyUserAgentAndJSON(t *testing.T) {
 func TestClient_defaultUserAgentNamesSDKVersion(t *testing.T) {
 	rec, ts := newRecorder(t, jsonResponse(200, jobJSON))
 	c := newTestClient(t, ts.URL, nil)
-	if _, err := c.GetAgentJob(context.Background(), "p", "j"); err != nil {
+	if _, err := c.AgentJobs.Get(context.Background(), "p", "j"); err != nil {
 		t.Fatal(err)
 	}
 	if got := rec.requests[0].Header.Get("User-Agent"); got != "mintlify-go-sdk/"+Version {
@@ -106,17 +115,26 @@ func TestClient_defaultUserAgentNamesSDKVersion(t *testing.T) {
 	}
 }
 
-func TestClient_escapesPathSegments(t *testing.T) {
-	rec, ts := newRecorder(t, jsonResponse(200, jobJSONFor("a/b?c")))
+// Ids that would need escaping are refused (see ValidateProjectID); every
+// id that is allowed is sent as it is, one segment.
+func TestClient_pathSegmentsAreSentAsGiven(t *testing.T) {
+	rec, ts := newRecorder(t, jsonResponse(200, jobJSONFor("a.b~c:d")))
 	c := newTestClient(t, ts.URL, nil)
-	if _, err := c.GetAgentJob(context.Background(), "acme docs/β", "a/b?c"); err != nil {
+	if _, err := c.AgentJobs.Get(context.Background(), "acme_docs-2", "a.b~c:d"); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := rec.requests[0].URL.EscapedPath(), "/v2/agent/acme%20docs%2F%CE%B2/job/a%2Fb%3Fc"; got != want {
+	if got, want := rec.requests[0].URL.EscapedPath(), "/v2/agent/acme_docs-2/job/a.b~c:d"; got != want {
 		t.Errorf("path = %q, want %q", got, want)
 	}
 	if rec.requests[0].URL.RawQuery != "" {
 		t.Errorf("query = %q, want none", rec.requests[0].URL.RawQuery)
+	}
+	if _, err := c.AgentJobs.Get(context.Background(), "p", "a/b?c"); !IsValidation(err) || rec.count() != 1 {
+		t.Errorf("an id with a slash and a question mark: %v", err)
+	}
+	// escapePath itself keeps any segment one segment.
+	if got := escapePath("v2", "acme docs/β", "a?b#c"); got != "/v2/acme%20docs%2F%CE%B2/a%3Fb%23c" {
+		t.Errorf("escapePath = %q", got)
 	}
 }
 
@@ -145,16 +163,16 @@ func TestClient_neverForwardsKeyToAnotherHost(t *testing.T) {
 	defer origin.Close()
 	c := newTestClient(t, origin.URL, nil)
 
-	if _, err := c.GetAgentJob(context.Background(), "p", "leave"); err != nil {
+	if _, err := c.AgentJobs.Get(context.Background(), "p", "leave"); err != nil {
 		t.Fatal(err)
 	}
 	if len(leaked) != 1 || leaked[0] != "" {
 		t.Errorf("redirect to another host got Authorization %q", leaked)
 	}
-	if _, err := c.GetAgentJob(context.Background(), "p", "stay"); err != nil {
+	if _, err := c.AgentJobs.Get(context.Background(), "p", "stay"); err != nil {
 		t.Fatal(err)
 	}
-	if len(sameHost) != 1 || sameHost[0] != "Bearer "+c.apiKey {
+	if len(sameHost) != 1 || sameHost[0] != "Bearer "+mintlifytest.DemoAPIKey {
 		t.Errorf("redirect on the same host got Authorization %q, want the key kept", sameHost)
 	}
 }
@@ -162,7 +180,7 @@ func TestClient_neverForwardsKeyToAnotherHost(t *testing.T) {
 func TestClient_refusesRedirectToPlainHTTPOffLoopback(t *testing.T) {
 	_, ts := newRecorder(t, respond(http.StatusFound, "", "", "Location", "http://example.com/x"))
 	c := newTestClient(t, ts.URL, nil, WithMaxRetries(0))
-	_, err := c.GetAgentJob(context.Background(), "p", "j")
+	_, err := c.AgentJobs.Get(context.Background(), "p", "j")
 	if err == nil || !strings.Contains(err.Error(), "refusing redirect to insecure URL") {
 		t.Fatalf("err = %v", err)
 	}
@@ -176,7 +194,7 @@ func TestClient_customHTTPClientRedirectPolicyStillRuns(t *testing.T) {
 		return errors.New("no redirects here")
 	}}
 	c := newTestClient(t, ts.URL, nil, WithHTTPClient(hc), WithMaxRetries(0))
-	_, err := c.GetAgentJob(context.Background(), "p", "j")
+	_, err := c.AgentJobs.Get(context.Background(), "p", "j")
 	if !called || err == nil || !strings.Contains(err.Error(), "no redirects here") {
 		t.Fatalf("called=%v err=%v", called, err)
 	}
@@ -186,18 +204,27 @@ func TestClient_customHTTPClientRedirectPolicyStillRuns(t *testing.T) {
 }
 
 func TestClient_requestHookSeesEveryAttemptButNoSecrets(t *testing.T) {
-	_, ts := newRecorder(t, respond(502, "text/html", "<h1>bad</h1>"), jsonResponse(200, jobJSON))
+	_, ts := newRecorder(t, respond(502, "text/html", "<h1>bad</h1>", "X-Request-Id", "req-1"), jsonResponse(200, jobJSON, "X-Request-Id", "req-2"))
 	var infos []RequestInfo
-	c := newTestClient(t, ts.URL, nil, WithRequestHook(func(_ context.Context, i RequestInfo) { infos = append(infos, i) }))
-	c.clock = realClockNoSleep{}
-	if _, err := c.GetAgentJob(context.Background(), "p", "j"); err != nil {
+	c := newTestClient(t, ts.URL, nil, WithRequestHook(func(_ context.Context, i RequestInfo) { infos = append(infos, i) }), WithClock(realClockNoSleep{}))
+	if _, err := c.AgentJobs.Get(context.Background(), "p", "j"); err != nil {
 		t.Fatal(err)
 	}
 	if len(infos) != 2 || infos[0].Attempt != 1 || infos[0].StatusCode != 502 || infos[1].Attempt != 2 || infos[1].StatusCode != 200 {
 		t.Fatalf("hook saw %+v", infos)
 	}
-	if infos[0].Method != "GET" || infos[0].Path != "/v2/agent/p/job/j" {
+	if infos[0].Method != "GET" || infos[0].Path != "/v2/agent/p/job/j" || infos[0].RequestID != "req-1" || infos[1].RequestID != "req-2" || infos[0].Err != nil || infos[0].Query != "" {
 		t.Errorf("hook info = %+v", infos[0])
+	}
+	// A query is logged; a page read says which one.
+	infos = nil
+	_, ts = newRecorder(t, jsonResponse(200, visitorsPageJSON(false, "/a")))
+	c = newTestClient(t, ts.URL, nil, WithRequestHook(func(_ context.Context, i RequestInfo) { infos = append(infos, i) }))
+	if _, err := c.Analytics.Visitors.Page(context.Background(), "p", VisitorsQuery{Limit: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if len(infos) != 1 || infos[0].Query != "limit=3&offset=0" || infos[0].Path != "/v1/analytics/p/visitors" || infos[0].Duration <= 0 {
+		t.Errorf("hook saw %+v", infos)
 	}
 }
 

@@ -195,54 +195,54 @@ func TestContract_fakeAndSDKFollowTheSpec(t *testing.T) {
 
 	// Agent jobs: every outcome, follow-ups, and the refusals.
 	for _, prompt := range []string{"Document it", "[fake:nochange] x", "[fake:archived] x"} {
-		job, err := c.CreateAgentJob(ctx, project, prompt)
+		job, err := c.AgentJobs.Create(ctx, project, prompt)
 		must(err)
-		_, err = c.WaitForAgentJob(ctx, project, job.ID, sdk.WithPollInterval(10*time.Millisecond, 20*time.Millisecond))
+		_, err = c.AgentJobs.Wait(ctx, project, job.ID, sdk.WithPollInterval(10*time.Millisecond, 20*time.Millisecond))
 		must(err)
 		if prompt == "Document it" {
-			_, err = c.SendAgentJobMessage(ctx, project, job.ID, "Also the changelog")
+			_, err = c.AgentJobs.SendMessage(ctx, project, job.ID, "Also the changelog")
 			must(err)
 		}
 	}
-	_, err = c.GetAgentJob(ctx, project, "no-such-job")
+	_, err = c.AgentJobs.Get(ctx, project, "no-such-job")
 	wantStatus(t, err, 404)
-	_, err = c.SendAgentJobMessage(ctx, project, "no-such-job", "x")
+	_, err = c.AgentJobs.SendMessage(ctx, project, "no-such-job", "x")
 	wantStatus(t, err, 404)
-	_, err = c.CreateAgentJob(ctx, project, "over the hourly budget")
+	_, err = c.AgentJobs.Create(ctx, project, "over the hourly budget")
 	wantStatus(t, err, 429)
-	_, err = c.CreateAgentJob(ctx, "no-such-project", "x")
+	_, err = c.AgentJobs.Create(ctx, "no-such-project", "x")
 	wantStatus(t, err, 404)
 	readOnly, _ := sdk.NewClient("mint_readonly", sdk.WithBaseURL(ts.URL))
-	_, err = readOnly.CreateAgentJob(ctx, project, "x")
+	_, err = readOnly.AgentJobs.Create(ctx, project, "x")
 	wantStatus(t, err, 403)
 	wrongKey, _ := sdk.NewClient("mint_wrong", sdk.WithBaseURL(ts.URL))
-	_, err = wrongKey.GetAgentJob(ctx, project, "x")
+	_, err = wrongKey.AgentJobs.Get(ctx, project, "x")
 	wantStatus(t, err, 401)
 
 	// Every analytics export, through several pages, in each date form.
 	for _, r := range []sdk.DateRange{{}, {DateFrom: "2026-10-01", DateTo: "2026-10-15"}, {DateFrom: "2026-10-01T00:00:00Z", DateTo: "2026-10-08T12:00:00+02:00"}} {
-		_, err = c.ListAllUniqueVisitors(ctx, project, sdk.VisitorsQuery{DateFrom: r.DateFrom, DateTo: r.DateTo})
+		_, err = c.Analytics.Visitors.All(ctx, project, sdk.VisitorsQuery{DateFrom: r.DateFrom, DateTo: r.DateTo})
 		must(err)
-		_, err = c.ListAllPageViews(ctx, project, sdk.ViewsQuery{DateFrom: r.DateFrom, DateTo: r.DateTo, Limit: 100})
+		_, err = c.Analytics.Views.All(ctx, project, sdk.VisitorsQuery{DateFrom: r.DateFrom, DateTo: r.DateTo, Limit: 100})
 		must(err)
-		_, err = c.ListAllSearches(ctx, project, sdk.SearchesQuery{DateFrom: r.DateFrom, DateTo: r.DateTo, Limit: 40})
+		_, err = c.Analytics.Searches.All(ctx, project, sdk.SearchesQuery{DateFrom: r.DateFrom, DateTo: r.DateTo, Limit: 40})
 		must(err)
-		_, err = c.GetAssistantCallerStats(ctx, project, r)
+		_, err = c.Analytics.CallerStats(ctx, project, r)
 		must(err)
 	}
-	_, err = c.ListAllFeedback(ctx, project, sdk.FeedbackQuery{Limit: 100})
+	_, err = c.Analytics.Feedback.All(ctx, project, sdk.FeedbackQuery{Limit: 100})
 	must(err)
-	_, err = c.ListAllFeedback(ctx, project, sdk.FeedbackQuery{Source: sdk.FeedbackSourceCodeSnippet, Statuses: []sdk.FeedbackStatus{"pending", "resolved"}, Limit: 20, MaxResults: 45})
+	_, err = c.Analytics.Feedback.All(ctx, project, sdk.FeedbackQuery{Source: sdk.FeedbackSourceCodeSnippet, Statuses: []sdk.FeedbackStatus{"pending", "resolved"}, Limit: 20, MaxResults: 45})
 	must(err)
-	_, err = c.GetFeedbackByPage(ctx, project, sdk.FeedbackByPageQuery{})
+	_, err = c.Analytics.FeedbackByPage(ctx, project, sdk.FeedbackByPageQuery{})
 	must(err)
-	_, err = c.GetFeedbackByPage(ctx, project, sdk.FeedbackByPageQuery{Source: sdk.FeedbackSourceContextual, Limit: 5})
+	_, err = c.Analytics.FeedbackByPage(ctx, project, sdk.FeedbackByPageQuery{Source: sdk.FeedbackSourceContextual, Limit: 5})
 	must(err)
-	conv, err := c.ListAllAssistantConversations(ctx, project, sdk.AssistantQuery{Limit: 500})
+	conv, err := c.Analytics.Conversations.All(ctx, project, sdk.ConversationsQuery{Limit: 500})
 	must(err)
-	_, err = c.GetAssistantThread(ctx, project, conv.Conversations[0].ID)
+	_, err = c.Analytics.Thread(ctx, project, conv.Conversations[0].ID)
 	must(err)
-	_, err = c.GetAssistantThread(ctx, project, "01JD8X3Q6V3XK8M4Y2Z9T0B1CD")
+	_, err = c.Analytics.Thread(ctx, project, "01JD8X3Q6V3XK8M4Y2Z9T0B1CD")
 	wantStatus(t, err, 404)
 
 	// 400s, sent raw: the SDK refuses such input before sending anything.
@@ -262,7 +262,7 @@ func TestContract_fakeAndSDKFollowTheSpec(t *testing.T) {
 	// The analytics budget is one per organization, for every endpoint.
 	var rateLimited error
 	for i := 0; rateLimited == nil && i < 100; i++ {
-		_, rateLimited = c.GetAssistantCallerStats(ctx, project, sdk.DateRange{})
+		_, rateLimited = c.Analytics.CallerStats(ctx, project, sdk.DateRange{})
 	}
 	wantStatus(t, rateLimited, 429)
 

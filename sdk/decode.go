@@ -10,6 +10,16 @@ import (
 	"strings"
 )
 
+// Decoding: one style for every answer.
+//
+// An answer is decoded into a raw struct whose leaves (text, count, flag)
+// accept any JSON value and remember what came, so one mistyped field
+// never hides the others. The raw value is then converted into the
+// public type by functions that name each field that is missing or wrong
+// (fieldProblems). Lists and objects inside a raw struct are plain Go
+// slices and pointers: encoding/json reports one of the wrong kind, and
+// decodeRaw turns that into a problem naming it.
+
 // fieldProblems lists what is wrong with a decoded answer, one entry per
 // field: "visitors[3].total: -5 is negative". Decoders return it; the
 // request layer turns it into a *MalformedResponseError.
@@ -51,123 +61,224 @@ func (f field) String() string {
 func top(name string) field                     { return field{name: name} }
 func row(list string, i int, name string) field { return field{list: list, index: i, name: name} }
 
-// typeProblem turns encoding/json's complaint about a field of the wrong
-// kind into a problem that names the field; list, when given, is the list
-// that was decoded alone, so the field is in its rows.
-func typeProblem(err error, list string) error {
+// decodeRaw reads data into raw (a pointer to a raw struct). Only a body
+// that is not JSON, or not an object, is an error; a value of the wrong
+// kind for a list or object field becomes a problem in p, and the rest is
+// read regardless.
+func decodeRaw(data []byte, raw any, p *fieldProblems) error {
+	err := json.Unmarshal(data, raw)
 	var te *json.UnmarshalTypeError
-	if !errors.As(err, &te) {
-		return err
-	}
-	name := te.Field
 	switch {
-	case list != "" && name != "":
-		name = list + "[]." + name
-	case list != "":
-		name = list
-	}
-	return kindProblem(name, te)
-}
-
-// pageTypeProblem is typeProblem for a whole page decoded at once: a
-// field under list is in its rows.
-func pageTypeProblem(err error, list string) error {
-	var te *json.UnmarshalTypeError
-	if !errors.As(err, &te) {
-		return err
-	}
-	name := te.Field
-	if rest, ok := strings.CutPrefix(name, list+"."); ok {
-		name = list + "[]." + rest
-	}
-	return kindProblem(name, te)
-}
-
-func kindProblem(name string, te *json.UnmarshalTypeError) error {
-	if name == "" {
-		name = "answer"
-	}
-	got := te.Value
-	switch got {
-	case "string", "number":
-		got = "a " + got
-	case "object":
-		got = "an object"
-	case "array":
-		got = "a list"
-	case "bool":
-		got = "true or false"
-	}
-	return fieldProblems{fmt.Sprintf("%s: want %s, got %s", name, jsonKind(te.Type.String()), got)}
-}
-
-// decodeTop reads a JSON object's top-level fields, keeping each raw.
-func decodeTop(data []byte) (map[string]json.RawMessage, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(data, &fields); err != nil {
-		return nil, err
-	}
-	if fields == nil {
-		return nil, fieldProblems{"answer: want an object, got null"}
-	}
-	return fields, nil
-}
-
-// decodeList reads the required list fields[name] into dst.
-func decodeList[T any](p *fieldProblems, fields map[string]json.RawMessage, name string, dst *[]T) error {
-	raw, ok := fields[name]
-	if !ok || string(raw) == "null" {
-		p.add(name, "missing")
+	case err == nil:
+		if string(data) == "null" {
+			return fieldProblems{"answer: want an object, got null"}
+		}
+		return nil
+	case errors.As(err, &te):
+		if te.Field == "" {
+			return fieldProblems{"answer: want an object, got " + kindName(te.Value)}
+		}
+		p.add(te.Field, "want %s, got %s", goKind(te.Type), kindName(te.Value))
 		return nil
 	}
-	if err := json.Unmarshal(raw, dst); err != nil {
-		return typeProblem(err, name)
+	return err
+}
+
+// kindName is encoding/json's name of a JSON value's kind, in words.
+func kindName(v string) string {
+	switch v {
+	case "string", "number":
+		return "a " + v
+	case "object":
+		return "an object"
+	case "array":
+		return "a list"
+	case "bool":
+		return "true or false"
+	}
+	return v
+}
+
+// goKind names what a Go type expects, in JSON's words.
+func goKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	}
+	return "a number"
+}
+
+// rawKind names the kind of a JSON literal, for problems.
+func rawKind(raw []byte) string {
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "a list"
+	case 't', 'f':
+		return "true or false"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// text is a JSON string read leniently: it records whether the field was
+// there, null, or of another kind (odd names it), instead of failing.
+type text struct {
+	v    string
+	set  bool // present and a string
+	null bool
+	odd  string
+}
+
+// UnmarshalJSON reads any JSON value; only a string is kept.
+func (t *text) UnmarshalJSON(b []byte) error {
+	switch {
+	case string(b) == "null":
+		t.null = true
+	case len(b) >= 2 && b[0] == '"':
+		t.set = true
+		if inner := b[1 : len(b)-1]; !hasEscape(inner) {
+			t.v = string(inner)
+			return nil
+		}
+		if err := json.Unmarshal(b, &t.v); err != nil {
+			t.set, t.odd = false, "a malformed string"
+		}
+	default:
+		t.odd = rawKind(b)
 	}
 	return nil
 }
 
-// decodeField reads an optional field into dst; a wrong kind is a problem.
-func decodeField[T any](p *fieldProblems, fields map[string]json.RawMessage, name string, dst *T) {
-	raw, ok := fields[name]
-	if !ok {
-		return
+func hasEscape(b []byte) bool {
+	for _, c := range b {
+		if c == '\\' {
+			return true
+		}
 	}
-	if err := json.Unmarshal(raw, dst); err != nil {
-		p.add(name, "want %s, got %s", jsonKind(fmt.Sprintf("%T", *dst)), rawKind(raw))
-	}
+	return false
 }
 
-func jsonKind(goType string) string {
+// required reads a required string.
+func required(p *fieldProblems, f field, t text) string {
 	switch {
-	case strings.Contains(goType, "count"), strings.Contains(goType, "Number"), strings.Contains(goType, "int"), strings.Contains(goType, "float"):
-		return "a number"
-	case strings.Contains(goType, "string"):
-		return "a string"
-	case strings.Contains(goType, "bool"):
-		return "true or false"
-	case strings.HasPrefix(goType, "[]") || strings.HasPrefix(goType, "*[]"):
-		return "a list"
+	case t.set:
+		return t.v
+	case t.odd != "":
+		p.add(f.String(), "want a string, got %s", t.odd)
+	default:
+		p.add(f.String(), "missing")
 	}
-	return "an object"
+	return ""
 }
 
-// count is a JSON number read without allocating in the common case: a
-// plain non-negative integer is parsed in place; any other literal (12.0,
-// 1e3, -4, 1.5) is kept for wholeCount to judge. set says the field was
-// there and not null. Like number, it refuses a string.
-type count struct {
-	v   int64
+// nonEmpty reads a required string that must not be empty.
+func nonEmpty(p *fieldProblems, f field, t text) string {
+	if t.set && t.v == "" {
+		p.add(f.String(), "missing or empty")
+	}
+	return required(p, f, t)
+}
+
+// optional reads a string that may be absent or null (nil then).
+func optional(p *fieldProblems, f field, t text) *string {
+	if t.odd != "" {
+		p.add(f.String(), "want a string or null, got %s", t.odd)
+	}
+	if !t.set {
+		return nil
+	}
+	s := t.v
+	return &s
+}
+
+// orEmpty reads a string that may be absent or null ("" then).
+func orEmpty(p *fieldProblems, f field, t text) string {
+	if s := optional(p, f, t); s != nil {
+		return *s
+	}
+	return ""
+}
+
+// flag is a JSON boolean read leniently.
+type flag struct {
+	v   bool
 	set bool
 	odd string
 }
 
-// UnmarshalJSON reads the literal of a JSON number.
+// UnmarshalJSON reads any JSON value; only true or false is kept.
+func (b *flag) UnmarshalJSON(data []byte) error {
+	switch string(data) {
+	case "true", "false":
+		b.v, b.set = string(data) == "true", true
+	case "null":
+	default:
+		b.odd = rawKind(data)
+	}
+	return nil
+}
+
+// requiredBool reads a required true or false.
+func requiredBool(p *fieldProblems, f field, b flag) bool {
+	switch {
+	case b.set:
+		return b.v
+	case b.odd != "":
+		p.add(f.String(), "want true or false, got %s", b.odd)
+	default:
+		p.add(f.String(), "missing")
+	}
+	return false
+}
+
+// optionalBool reads a true or false that may be absent or null.
+func optionalBool(p *fieldProblems, f field, b flag) *bool {
+	if b.odd != "" {
+		p.add(f.String(), "want true or false or null, got %s", b.odd)
+	}
+	if !b.set {
+		return nil
+	}
+	v := b.v
+	return &v
+}
+
+// count is a JSON number read without allocating in the common case: a
+// plain non-negative integer is parsed in place; any other number literal
+// (12.0, 1e3, -4, 1.5) is kept for wholeCount to judge. set says the field
+// was there and not null; a value of another kind is recorded in kind.
+type count struct {
+	v    int64
+	set  bool
+	odd  string // a number literal other than a plain integer
+	kind string // the kind of a value that is not a number
+}
+
+// UnmarshalJSON reads any JSON value; only a number is kept.
 func (c *count) UnmarshalJSON(b []byte) error {
 	if string(b) == "null" {
 		return nil
 	}
 	if len(b) == 0 || (b[0] != '-' && (b[0] < '0' || b[0] > '9')) {
-		return &json.UnmarshalTypeError{Value: strings.TrimPrefix(strings.TrimPrefix(rawKind(b), "a "), "an "), Type: reflect.TypeFor[count]()}
+		c.kind = rawKind(b)
+		return nil
 	}
 	c.set = true
 	if len(b) > 18 { // may not fit: the careful path
@@ -186,15 +297,27 @@ func (c *count) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// present reports a count that is missing or of another kind.
+func (c count) present(p *fieldProblems, f field) bool {
+	switch {
+	case c.set:
+		return true
+	case c.kind != "":
+		p.add(f.String(), "want a number, got %s", c.kind)
+	default:
+		p.add(f.String(), "missing")
+	}
+	return false
+}
+
 // wholeCount reads a count the API types as a JSON number: 12, 12.0 and
 // 1.2e1 are all twelve. A fraction, a negative value or one past int64 is a
 // problem, never a silent truncation. A missing count is a problem too.
 func wholeCount(p *fieldProblems, f field, c count) int64 {
-	switch {
-	case !c.set:
-		p.add(f.String(), "missing")
+	if !c.present(p, f) {
 		return 0
-	case c.odd == "":
+	}
+	if c.odd == "" {
 		return c.v
 	}
 	n := c.odd
@@ -224,8 +347,7 @@ func wholeCount(p *fieldProblems, f field, c count) int64 {
 // ratio reads a required non-negative real number, such as a click-through
 // rate.
 func ratio(p *fieldProblems, f field, c count) float64 {
-	if !c.set {
-		p.add(f.String(), "missing")
+	if !c.present(p, f) {
 		return 0
 	}
 	if c.odd == "" {
@@ -244,20 +366,24 @@ func ratio(p *fieldProblems, f field, c count) float64 {
 	return 0
 }
 
-// required reads a required string.
-func required(p *fieldProblems, f field, s *string) string {
-	if s == nil {
-		p.add(f.String(), "missing")
-		return ""
+// list reads a required list field of a raw struct: nil means it was
+// missing or null.
+func list[T any](p *fieldProblems, name string, l *[]T) []T {
+	if l == nil {
+		if !p.names(name) { // of the wrong kind: already said
+			p.add(name, "missing")
+		}
+		return nil
 	}
-	return *s
+	return *l
 }
 
-// requiredBool reads a required true or false.
-func requiredBool(p *fieldProblems, f field, b *bool) bool {
-	if b == nil {
-		p.add(f.String(), "missing")
-		return false
+// names reports whether a problem with field f was already reported.
+func (p fieldProblems) names(f string) bool {
+	for _, s := range p {
+		if strings.HasPrefix(s, f+": ") {
+			return true
+		}
 	}
-	return *b
+	return false
 }

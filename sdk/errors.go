@@ -23,6 +23,9 @@ type APIError struct {
 	// zero when it did not say. RetryAt is the moment that wait ends.
 	RetryAfter time.Duration
 	RetryAt    time.Time
+	// Attempts is how many times the request was sent, retries included:
+	// against a rate-limited budget, each one counted.
+	Attempts int
 }
 
 // ErrorDetail is one entry of an error body's "details" list.
@@ -50,11 +53,44 @@ func (e *APIError) Error() string {
 		}
 		b.WriteString(")")
 	}
+	writeAttempts(&b, e.Attempts)
 	if e.RequestID != "" {
 		fmt.Fprintf(&b, " [request id %s]", e.RequestID)
 	}
 	return b.String()
 }
+
+// writeAttempts says how many requests a failure cost, when more than one.
+func writeAttempts(b *strings.Builder, n int) {
+	if n > 1 {
+		fmt.Fprintf(b, " (after %d attempts)", n)
+	}
+}
+
+// RequestError is a request that got no usable answer: the connection was
+// refused, dropped or timed out, or the body could not be read. Sent says
+// whether the request may have reached the server; when it is false,
+// nothing did.
+type RequestError struct {
+	Method string
+	Path   string // escaped request path, without the query string
+	// Attempts is how many times the request was tried, retries included.
+	Attempts int
+	// Sent is false only when the request certainly never left this
+	// machine (a refused connection, a DNS or TLS failure, a context that
+	// ended first). When in doubt it is true.
+	Sent bool
+	Err  error
+}
+
+func (e *RequestError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s: %v", e.Method, e.Path, e.Err)
+	writeAttempts(&b, e.Attempts)
+	return b.String()
+}
+
+func (e *RequestError) Unwrap() error { return e.Err }
 
 // ValidationError is an input the SDK refused before sending any request.
 // Field uses the API's name for the input (dateFrom, limit, projectId, ...).
@@ -64,12 +100,88 @@ type ValidationError struct {
 	Rule  string
 }
 
+// maxEchoedValue bounds how much of a refused value an error repeats: a
+// value may be any length.
+const maxEchoedValue = 100
+
 func (e *ValidationError) Error() string {
 	if e.Value != "" {
-		return fmt.Sprintf("%s %q %s", e.Field, e.Value, e.Rule)
+		return fmt.Sprintf("%s %q %s", e.Field, clip(e.Value, maxEchoedValue), e.Rule)
 	}
 	return fmt.Sprintf("%s %s", e.Field, e.Rule)
 }
+
+// MalformedResponseError is a success answer (2xx) the SDK will not trust:
+// its body is not the API's JSON, or a field it needs is missing, of the
+// wrong kind or impossible (a negative count, another job's id). The
+// request reached the server, so a POST may have taken effect; it is never
+// retried.
+type MalformedResponseError struct {
+	Method string
+	Path   string // escaped request path, without the query string
+	// Problems name each field and what is wrong with it, such as
+	// `createdAt: want a string, got a number`.
+	Problems []string
+	// BodyStart is the start of a body that is not JSON at all (an HTML
+	// login page from a proxy, say), with secrets redacted; empty otherwise.
+	BodyStart string
+}
+
+func (e *MalformedResponseError) Error() string {
+	msg := fmt.Sprintf("malformed response to %s %s: %s", e.Method, e.Path, strings.Join(e.Problems, "; "))
+	if e.BodyStart != "" {
+		msg += fmt.Sprintf(" (body starts %q)", e.BodyStart)
+	}
+	return msg
+}
+
+// PagingProblem is why a paging read stopped before its last page.
+type PagingProblem string
+
+// The ways a server can fail to page, each of which would otherwise spend
+// the rate-limited budget on a read that never ends or holds wrong rows.
+const (
+	// PagingEmptyWithMore: a page with no rows says there is more.
+	PagingEmptyWithMore PagingProblem = "empty page with more"
+	// PagingRepeatedRow: a row seen on an earlier page came again.
+	PagingRepeatedRow PagingProblem = "repeated row"
+	// PagingRepeatedCursor: a cursor given before came again.
+	PagingRepeatedCursor PagingProblem = "repeated cursor"
+	// PagingNoCursor: a page says there is more but gives no cursor.
+	PagingNoCursor PagingProblem = "more without a cursor"
+	// PagingUntrustedCursor: a cursor held a secret of this client (the
+	// server echoed the key): following it would send the key in a URL.
+	PagingUntrustedCursor PagingProblem = "untrusted cursor"
+	// PagingRequestCap: the read reached the client's cap on requests
+	// per read (WithMaxPagesPerRead).
+	PagingRequestCap PagingProblem = "request cap"
+	// PagingByteCap: the read's answers reached the client's cap on bytes
+	// per read (WithMaxBytesPerRead).
+	PagingByteCap PagingProblem = "byte cap"
+)
+
+// PagingError is a paging read the SDK stopped because the server was not
+// paging as the API documents. The rows read before it are not returned
+// by All: a read is whole or it fails.
+type PagingError struct {
+	// Endpoint names what was read ("unique visitors").
+	Endpoint string
+	Problem  PagingProblem
+	// At names the page: "the first page", "the page at offset 500", ...
+	At string
+	// Requests is how many requests the read had made.
+	Requests int
+	// Detail says the rest in words.
+	Detail string
+}
+
+func (e *PagingError) Error() string {
+	return fmt.Sprintf("getting %s: %s %s; stopped after %d requests", e.Endpoint, e.At, e.Detail, e.Requests)
+}
+
+// ErrNotConfigured is returned by every call of a Client (or service) that
+// was not made by its constructor: the zero value holds no key or address.
+var ErrNotConfigured = errors.New("sdk: client not configured: create it with NewClient or NewClientFromEnv")
 
 func statusOf(err error) int {
 	var apiErr *APIError
@@ -79,14 +191,16 @@ func statusOf(err error) int {
 	return 0
 }
 
-// IsNotFound reports whether err is a 404 from the API (unknown project or job).
+// IsNotFound reports whether err is a 404 from the API (an unknown project,
+// job, deployment or export).
 func IsNotFound(err error) bool { return statusOf(err) == http.StatusNotFound }
 
 // IsUnauthorized reports whether err is a 401: the key is missing, invalid or expired.
 func IsUnauthorized(err error) bool { return statusOf(err) == http.StatusUnauthorized }
 
 // IsForbidden reports whether err is a 403: the key lacks the scope (a
-// read-only key on a POST, say) or the caller's IP is not allow-listed.
+// read-only key on a POST, say), the caller's IP is not allow-listed, or
+// the feature is not on the organization's plan.
 func IsForbidden(err error) bool { return statusOf(err) == http.StatusForbidden }
 
 // IsRateLimited reports whether err is a 429.
@@ -95,32 +209,14 @@ func IsRateLimited(err error) bool { return statusOf(err) == http.StatusTooManyR
 // IsBadRequest reports whether err is a 400: the server refused the input.
 func IsBadRequest(err error) bool { return statusOf(err) == http.StatusBadRequest }
 
+// IsConflict reports whether err is a 409: the object is not in a state
+// that allows the request yet (a bundle of an export still running).
+func IsConflict(err error) bool { return statusOf(err) == http.StatusConflict }
+
 // IsValidation reports whether err is an input the SDK refused before sending.
 func IsValidation(err error) bool {
 	var v *ValidationError
 	return errors.As(err, &v)
-}
-
-// MalformedResponseError is a success answer (2xx) the SDK will not trust:
-// its body is not the API's JSON, or a field is missing, of the wrong kind
-// or impossible (a negative count, another job's id). The request reached
-// the server, so a POST may have taken effect; it is never retried.
-type MalformedResponseError struct {
-	Method string
-	Path   string // escaped request path, without the query string
-	// Problems name each field and what is wrong with it, such as
-	// `createdAt: want a string, got number`.
-	Problems []string
-	// BodyStart is the start of a body that is not JSON at all (an HTML
-	// login page from a proxy, say), with the key redacted; empty otherwise.
-	BodyStart string
-}
-
-func (e *MalformedResponseError) Error() string {
-	if e.BodyStart != "" || len(e.Problems) == 0 {
-		return fmt.Sprintf("decoding response of %s %s: %s (body starts %q)", e.Method, e.Path, strings.Join(e.Problems, "; "), e.BodyStart)
-	}
-	return fmt.Sprintf("malformed response to %s %s: %s", e.Method, e.Path, strings.Join(e.Problems, "; "))
 }
 
 // IsMalformedResponse reports whether err is a success answer the SDK
@@ -130,32 +226,24 @@ func IsMalformedResponse(err error) bool {
 	return errors.As(err, &m)
 }
 
-// notSentError marks a request that never left this machine: the
-// connection was refused, the name did not resolve, TLS failed, or the
-// caller's context ended before sending. Nothing reached the server.
-type notSentError struct{ err error }
-
-func (e *notSentError) Error() string { return e.err.Error() }
-func (e *notSentError) Unwrap() error { return e.err }
-
 // MayHaveTakenEffect reports whether a failed call may still have been
 // carried out by Mintlify, so that a retry could do it twice (a second
-// agent job, a second follow-up message).
+// agent job, message, deployment or export).
 //
 // It is true when the request was sent and no usable answer came back (a
-// dropped connection, a timeout, a body the SDK could not read) and when
-// the answer was a server error: a gateway's 502 can hide a job the API
-// created. It is false when the request never left the machine (invalid
-// input, a refused connection, a DNS or TLS failure) and when the API
-// refused it (a 4xx status, 429 included, or a redirect the SDK does not
-// follow for a POST).
+// dropped connection, a timeout, a body the SDK could not read or trust)
+// and when the answer was a server error: a gateway's 502 can hide an
+// object the API created. It is false when the request never left the
+// machine (invalid input, a refused connection, a DNS or TLS failure, a
+// client not configured) and when the API refused it (a 4xx status, 429
+// included, or a redirect the SDK does not follow for a POST).
 func MayHaveTakenEffect(err error) bool {
-	if err == nil || IsValidation(err) {
+	if err == nil || IsValidation(err) || errors.Is(err, ErrNotConfigured) {
 		return false
 	}
-	var notSent *notSentError
-	if errors.As(err, &notSent) {
-		return false
+	var reqErr *RequestError
+	if errors.As(err, &reqErr) {
+		return reqErr.Sent
 	}
 	var apiErr *APIError
 	if errors.As(err, &apiErr) {

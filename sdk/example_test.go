@@ -30,19 +30,19 @@ func newExampleClient() (*mintlifytest.Server, *sdk.Client) {
 // waitQuickly polls the fake often; against the real API, leave it out.
 var waitQuickly = sdk.WithPollInterval(10*time.Millisecond, 50*time.Millisecond)
 
-func ExampleClient_CreateAgentJob() {
+func ExampleAgentJobsService_Create() {
 	srv, client := newExampleClient()
 	defer srv.Close()
 	ctx := context.Background()
 	projectID := mintlifytest.DemoProjectID
 
-	job, err := client.CreateAgentJob(ctx, projectID, "Document the new /v2/agent endpoints")
+	job, err := client.AgentJobs.Create(ctx, projectID, "Document the new /v2/agent endpoints")
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println("created:", job.Status)
 
-	job, err = client.WaitForAgentJob(ctx, projectID, job.ID, waitQuickly)
+	job, err = client.AgentJobs.Wait(ctx, projectID, job.ID, waitQuickly)
 	if err != nil {
 		log.Fatal(err) // the job is in job (if any poll answered), still running
 	}
@@ -60,22 +60,22 @@ func ExampleClient_CreateAgentJob() {
 	// pull request: https://github.com/acme/demo-project/pull/101
 }
 
-func ExampleClient_SendAgentJobMessage() {
+func ExampleAgentJobsService_SendMessage() {
 	srv, client := newExampleClient()
 	defer srv.Close()
 	ctx := context.Background()
 	projectID := mintlifytest.DemoProjectID
-	job, _ := client.CreateAgentJob(ctx, projectID, "Document the new endpoints")
-	job, _ = client.WaitForAgentJob(ctx, projectID, job.ID, waitQuickly)
+	job, _ := client.AgentJobs.Create(ctx, projectID, "Document the new endpoints")
+	job, _ = client.AgentJobs.Wait(ctx, projectID, job.ID, waitQuickly)
 	fmt.Println("first round:", job.Status)
 
 	// The agent takes the job up again; wait for this round to end too.
-	job, err := client.SendAgentJobMessage(ctx, projectID, job.ID, "Also add a changelog entry")
+	job, err := client.AgentJobs.SendMessage(ctx, projectID, job.ID, "Also add a changelog entry")
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println("after the message:", job.Status)
-	job, err = client.WaitForAgentJob(ctx, projectID, job.ID, waitQuickly)
+	job, err = client.AgentJobs.Wait(ctx, projectID, job.ID, waitQuickly)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -86,25 +86,25 @@ func ExampleClient_SendAgentJobMessage() {
 	// second round: completed https://github.com/acme/demo-project/pull/101
 }
 
-func ExampleClient_ListAllUniqueVisitors() {
+func ExamplePagedEndpoint_All() {
 	srv, client := newExampleClient()
 	defer srv.Close()
 
-	all, err := client.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID,
+	all, err := client.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID,
 		sdk.VisitorsQuery{DateFrom: "2026-10-01", DateTo: "2026-11-01"})
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("%d paths in %d requests; first: %s\n", len(all.Visitors), all.Pages, all.Visitors[0].Path)
+	fmt.Printf("%d paths in %d requests; first: %s\n", len(all.Paths), all.Pages, all.Paths[0].Path)
 	// Output: 600 paths in 3 requests; first: /
 }
 
-func ExampleClient_UniqueVisitorRows() {
+func ExamplePagedEndpoint_Rows() {
 	srv, client := newExampleClient()
 	defer srv.Close()
 
 	n := 0
-	for row, err := range client.UniqueVisitorRows(context.Background(), mintlifytest.DemoProjectID, sdk.VisitorsQuery{}) {
+	for row, err := range client.Analytics.Visitors.Rows(context.Background(), mintlifytest.DemoProjectID, sdk.VisitorsQuery{}) {
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -120,13 +120,13 @@ func ExampleClient_UniqueVisitorRows() {
 	// 600 rows
 }
 
-func ExampleClient_SearchRows() {
+func ExamplePagedEndpoint_Rows_cursors() {
 	srv, client := newExampleClient()
 	defer srv.Close()
 
 	// Cursor paging is followed for you; stop when you have enough.
 	q := sdk.SearchesQuery{DateFrom: "2026-10-01", MaxResults: 3}
-	for term, err := range client.SearchRows(context.Background(), mintlifytest.DemoProjectID, q) {
+	for term, err := range client.Analytics.Searches.Rows(context.Background(), mintlifytest.DemoProjectID, q) {
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -150,11 +150,11 @@ func ExampleWithAnalyticsCache() {
 	// Two programs (two cron runs, two terraform commands) on one machine.
 	for run := 1; run <= 2; run++ {
 		client, _ := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(srv.URL), cache)
-		all, err := client.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, sdk.VisitorsQuery{})
+		all, err := client.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, sdk.VisitorsQuery{})
 		if err != nil {
 			log.Fatal(err)
 		}
-		fmt.Printf("run %d: %d rows, from the cache: %v\n", run, len(all.Visitors), all.Cache.Hit)
+		fmt.Printf("run %d: %d rows, from the cache: %v\n", run, len(all.Paths), all.Cache.Hit)
 	}
 	fmt.Println(srv.Requests(mintlifytest.RouteVisitors), "requests in all")
 	// Output:
@@ -167,7 +167,7 @@ func ExampleIsNotFound() {
 	srv, client := newExampleClient()
 	defer srv.Close()
 
-	_, err := client.GetAgentJob(context.Background(), mintlifytest.DemoProjectID, "no-such-job")
+	_, err := client.AgentJobs.Get(context.Background(), mintlifytest.DemoProjectID, "no-such-job")
 	var apiErr *sdk.APIError
 	fmt.Println(sdk.IsNotFound(err), errors.As(err, &apiErr) && apiErr.StatusCode == 404)
 	// Output: true true
@@ -179,7 +179,7 @@ func ExampleMayHaveTakenEffect() {
 	// The first job POST gets no answer: the connection drops after it.
 	srv.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultDropConnection, Requests: []int{1}})
 
-	_, err := client.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "Document it")
+	_, err := client.AgentJobs.Create(context.Background(), mintlifytest.DemoProjectID, "Document it")
 	if sdk.MayHaveTakenEffect(err) {
 		// Do not simply try again: the job may exist. Look for it first.
 		fmt.Println("the job may exist; it was not created twice")

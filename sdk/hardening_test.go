@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -28,35 +29,85 @@ func TestGetAgentJob_refusesAnAnswerForAnotherJob(t *testing.T) {
 		"empty id":         {jobJSONFor(""), "id: missing or empty"},
 		"missing id":       {`{"status":"active"}`, "id: missing or empty"},
 		"empty object":     {`{}`, "id: missing or empty; status: missing or empty"},
-		"missing status":   {`{"id":"j"}`, "status: missing or empty"},
-		"empty status":     {`{"id":"j","status":""}`, "status: missing or empty"},
+		"id as a number":   {`{"id":7,"status":"active"}`, "id: missing or empty; id: want a string or null, got a number"},
+		"long foreign id":  {jobJSONFor(strings.Repeat("x", 120)), `id: the answer is for job "` + strings.Repeat("x", 100) + `…", not job "j"`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, ts := newRecorder(t, jsonResponse(200, tt.body))
 			c := newTestClient(t, ts.URL, nil)
-			job, err := c.GetAgentJob(context.Background(), "p", "j")
-			if job != nil || !IsMalformedResponse(err) || !strings.Contains(err.Error(), tt.want) {
+			job, err := c.AgentJobs.Get(context.Background(), "p", "j")
+			if job != nil || !IsMalformedResponse(err) || err.Error() != "getting agent job j: malformed response to GET /v2/agent/p/job/j: "+tt.want {
 				t.Fatalf("job %+v, err = %v; want %q", job, err, tt.want)
 			}
 		})
 	}
 }
 
-func TestSendAgentJobMessage_refusesAnAnswerForAnotherJob(t *testing.T) {
-	_, ts := newRecorder(t, jsonResponse(200, jobJSONFor("other")))
-	c := newTestClient(t, ts.URL, nil)
-	job, err := c.SendAgentJobMessage(context.Background(), "p", "j", "x")
-	if job != nil || !strings.Contains(err.Error(), `the answer is for job "other", not job "j"`) {
-		t.Fatalf("job %+v, err = %v", job, err)
+// A job whose id is right but whose status is missing, empty or of another
+// kind is still the job: it comes back, with the problem named.
+func TestGetAgentJob_oddStatusIsAProblemNotAnError(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"id":"j"}`:              "status: missing or empty",
+		`{"id":"j","status":""}`:  "status: missing or empty",
+		`{"id":"j","status":4}`:   "status: want a string or null, got a number",
+		`{"id":"j","status":[]}`:  "status: want a string or null, got a list",
+		`{"id":"j","status":null}`: "status: missing or empty",
+	} {
+		_, ts := newRecorder(t, jsonResponse(200, body))
+		job, err := newTestClient(t, ts.URL, nil).AgentJobs.Get(context.Background(), "p", "j")
+		if err != nil || job.ID != "j" || job.Status != "" || job.Status.Terminal() || !slices.Equal(job.Problems, []string{want}) {
+			t.Errorf("%s: job %+v, err %v; want the problem %q", body, job, err, want)
+		}
 	}
 }
 
-func TestWaitForAgentJob_answerWithoutStatusEndsAtOnce(t *testing.T) {
-	rec, ts := newRecorder(t, jsonResponse(200, `{"id":"j"}`))
-	c := newTestClient(t, ts.URL, &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)})
-	job, err := c.WaitForAgentJob(context.Background(), "p", "j")
-	if job != nil || !strings.Contains(err.Error(), "status: missing or empty") || rec.count() != 1 {
-		t.Fatalf("job %+v, err = %v after %d polls; want a fast failure", job, err, rec.count())
+// A 2xx to a message means the message was accepted: whatever the body,
+// the call succeeds with the job's id, and says what was odd.
+func TestSendAgentJobMessage_acceptedWhateverTheBody(t *testing.T) {
+	const accepted = "the API accepted the message, but its answer is not this job: malformed response to POST /v2/agent/p/job/j/message: "
+	for name, tt := range map[string]struct{ body, want string }{
+		"another job's id": {jobJSONFor("other"), accepted + `id: the answer is for job "other", not job "j"`},
+		"no id":            {`{"status":"active"}`, accepted + "id: missing or empty"},
+		"not JSON":         {"<html>ok</html>", accepted + `the body is not the API's JSON: invalid character '<' looking for beginning of value (body starts "ok")`},
+		"a list":           {"[]", accepted + "answer: want an object, got a list"},
+		"empty":            {"", accepted + `the body is not the API's JSON: unexpected end of JSON input`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			rec, ts := newRecorder(t, jsonResponse(200, tt.body, "X-Request-Id", "msg-1"))
+			job, err := newTestClient(t, ts.URL, nil).AgentJobs.SendMessage(context.Background(), "p", "j", "x")
+			if err != nil {
+				t.Fatalf("err = %v; a 2xx is never an error", err)
+			}
+			want := &AgentJob{ID: "j", Problems: []string{tt.want}}
+			if diff := cmp.Diff(want, job, ignoreInfo); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			if job.RequestID != "msg-1" || job.Attempts != 1 || rec.count() != 1 {
+				t.Errorf("info %+v after %d POSTs", job.ResponseInfo, rec.count())
+			}
+		})
+	}
+	// An answer that is this job, with an odd field, keeps what it says.
+	_, ts := newRecorder(t, jsonResponse(200, `{"id":"j","status":"active","createdAt":"later"}`))
+	job, err := newTestClient(t, ts.URL, nil).AgentJobs.SendMessage(context.Background(), "p", "j", "x")
+	if err != nil || job.Status != JobStatusActive || !slices.Equal(job.Problems, []string{`createdAt: "later" is not an ISO 8601 timestamp`}) {
+		t.Errorf("job %+v, %v", job, err)
+	}
+}
+
+// A job read without a status is not terminal: the wait goes on, and the
+// callback sees the problem.
+func TestWaitForAgentJob_answerWithoutStatusKeepsPollingAndReportsTheProblem(t *testing.T) {
+	rec, ts := newRecorder(t, jsonResponse(200, `{"id":"j"}`), jsonResponse(200, `{"id":"j","status":7}`), jsonResponse(200, strings.Replace(jobJSON, `"active"`, `"completed"`, 1)))
+	c := newTestClient(t, ts.URL, newClock())
+	var problems [][]string
+	job, err := c.AgentJobs.Wait(context.Background(), "p", "j", WithStatusCallback(func(j *AgentJob) { problems = append(problems, j.Problems) }))
+	if err != nil || job.Status != JobStatusCompleted || job.Problems != nil || rec.count() != 3 {
+		t.Fatalf("job %+v, err = %v after %d polls; want to poll on to the end", job, err, rec.count())
+	}
+	want := [][]string{{"status: missing or empty"}, {"status: want a string or null, got a number"}, nil}
+	if diff := cmp.Diff(want, problems); diff != "" {
+		t.Errorf("problems seen (-want +got):\n%s", diff)
 	}
 }
 
@@ -66,7 +117,7 @@ func TestWaitForAgentJob_unknownStatusKeepsPolling(t *testing.T) {
 		jsonResponse(200, strings.Replace(jobJSON, `"active"`, `"completed"`, 1)))
 	c := newTestClient(t, ts.URL, &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)})
 	var seen []JobStatus
-	job, err := c.WaitForAgentJob(context.Background(), "p", "j", WithStatusCallback(func(j *AgentJob) { seen = append(seen, j.Status) }))
+	job, err := c.AgentJobs.Wait(context.Background(), "p", "j", WithStatusCallback(func(j *AgentJob) { seen = append(seen, j.Status) }))
 	if err != nil || job.Status != JobStatusCompleted || rec.count() != 2 {
 		t.Fatalf("job %+v, err %v, %d polls", job, err, rec.count())
 	}
@@ -75,25 +126,33 @@ func TestWaitForAgentJob_unknownStatusKeepsPolling(t *testing.T) {
 	}
 }
 
+// A created job whose answer has odd fields is still created: it comes
+// back with no error, each odd field named in its Problems.
 func TestCreateAgentJob_malformedMinorFieldKeepsTheID(t *testing.T) {
 	for name, tt := range map[string]struct{ body, want string }{
 		"createdAt as a number":  {`{"id":"new-1","status":"active","createdAt":1732190400}`, "createdAt: want a string or null, got a number"},
+		"createdAt unreadable":   {`{"id":"new-1","status":"active","createdAt":"21/11/2026"}`, `createdAt: "21/11/2026" is not an ISO 8601 timestamp`},
 		"prLink as an object":    {`{"id":"new-1","status":"active","prLink":{"url":"x"}}`, "prLink: want a string or null, got an object"},
+		"prLink not a web link":  {`{"id":"new-1","status":"active","prLink":"javascript:alert(1)"}`, `prLink: "javascript:alert(1)" is not an absolute http(s) URL: ignored`},
 		"source as a string":     {`{"id":"new-1","status":"active","source":"acme/docs"}`, "source: want an object, got a string"},
-		"model as true":          {`{"id":"new-1","status":"active","model":true}`, "model: want a string, got true or false"},
+		"model as true":          {`{"id":"new-1","status":"active","model":true}`, "model: want a string or null, got true or false"},
 		"ref as a list":          {`{"id":"new-1","status":"active","source":{"repository":"r","ref":[]}}`, "source.ref: want a string or null, got a list"},
 		"archivedAt as a number": {`{"id":"new-1","status":"active","archivedAt":5}`, "archivedAt: want a string or null, got a number"},
-		"no status either":       {`{"id":"new-1","createdAt":5}`, "createdAt: want a string or null, got a number; status: missing or empty"},
+		"status as a number":     {`{"id":"new-1","status":1}`, "status: want a string or null, got a number"},
+		"no status either":       {`{"id":"new-1","createdAt":5}`, "status: missing or empty; createdAt: want a string or null, got a number"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			rec, ts := newRecorder(t, jsonResponse(201, tt.body))
 			c := newTestClient(t, ts.URL, nil)
-			job, err := c.CreateAgentJob(context.Background(), "p", "x")
-			if job == nil || job.ID != "new-1" {
-				t.Fatalf("the created job's id was lost: job %+v, err %v", job, err)
+			job, err := c.AgentJobs.Create(context.Background(), "p", "x")
+			if err != nil || job == nil || job.ID != "new-1" {
+				t.Fatalf("the created job was lost: job %+v, err %v", job, err)
 			}
-			if !IsMalformedResponse(err) || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "job new-1") || !MayHaveTakenEffect(err) {
-				t.Errorf("err = %v, want it to name %q", err, tt.want)
+			if got := strings.Join(job.Problems, "; "); got != tt.want {
+				t.Errorf("problems %q, want %q", got, tt.want)
+			}
+			if job.PRLink != nil {
+				t.Errorf("link %q kept", *job.PRLink)
 			}
 			if rec.count() != 1 {
 				t.Errorf("%d POSTs", rec.count())
@@ -102,16 +161,24 @@ func TestCreateAgentJob_malformedMinorFieldKeepsTheID(t *testing.T) {
 	}
 	// The fields that could be read are kept beside the problem.
 	_, ts := newRecorder(t, jsonResponse(201, `{"id":"new-2","status":"active","model":"m","source":{"repository":"r","ref":"main"},"createdAt":7}`))
-	job, _ := newTestClient(t, ts.URL, nil).CreateAgentJob(context.Background(), "p", "x")
-	if want := (&AgentJob{ID: "new-2", Status: JobStatusActive, Model: "m", Source: JobSource{"r", ptr("main")}}); !cmp.Equal(want, job) {
-		t.Errorf("partial job %+v", job)
+	job, err := newTestClient(t, ts.URL, nil).AgentJobs.Create(context.Background(), "p", "x")
+	want := &AgentJob{ID: "new-2", Status: JobStatusActive, Model: "m", Source: JobSource{"r", ptr("main")}, Problems: []string{"createdAt: want a string or null, got a number"}}
+	if diff := cmp.Diff(want, job, ignoreInfo); diff != "" || err != nil {
+		t.Errorf("partial job, %v (-want +got):\n%s", err, diff)
+	}
+	// Only an answer without the id is an error: the job may exist.
+	_, ts = newRecorder(t, jsonResponse(201, `{"status":"active","createdAt":5}`))
+	job, err = newTestClient(t, ts.URL, nil).AgentJobs.Create(context.Background(), "p", "x")
+	if job != nil || !MayHaveTakenEffect(err) || err.Error() != "creating agent job: malformed response to POST /v2/agent/p/job: id: missing or empty; createdAt: want a string or null, got a number" {
+		t.Errorf("job %+v, err %v", job, err)
 	}
 }
 
 func TestCreateAgentJob_answerThatIsNotAnObjectLosesNothingItCouldKeep(t *testing.T) {
 	_, ts := newRecorder(t, respond(201, "text/html", "<html>created</html>"))
-	job, err := newTestClient(t, ts.URL, nil).CreateAgentJob(context.Background(), "p", "x")
-	if job != nil || !IsMalformedResponse(err) || !MayHaveTakenEffect(err) || !strings.Contains(err.Error(), `body starts "created"`) {
+	job, err := newTestClient(t, ts.URL, nil).AgentJobs.Create(context.Background(), "p", "x")
+	if job != nil || !IsMalformedResponse(err) || !MayHaveTakenEffect(err) ||
+		err.Error() != `creating agent job: malformed response to POST /v2/agent/p/job: the body is not the API's JSON: invalid character '<' looking for beginning of value (body starts "created")` {
 		t.Fatalf("job %+v, err %v", job, err)
 	}
 }
@@ -125,7 +192,7 @@ func TestPOST_redirectIsNeverFollowed(t *testing.T) {
 		}))
 		rec, ts := newRecorder(t, respond(status, "", "", "Location", other.URL+"/v2/agent/p/job"))
 		c := newTestClient(t, ts.URL, nil)
-		job, err := c.CreateAgentJob(context.Background(), "p", "x")
+		job, err := c.AgentJobs.Create(context.Background(), "p", "x")
 		other.Close()
 		if job != nil || err == nil || !strings.Contains(err.Error(), `redirected to "`+other.URL+`/v2/agent/p/job"`) {
 			t.Errorf("%d: job %+v, err %v", status, job, err)
@@ -139,20 +206,19 @@ func TestPOST_redirectIsNeverFollowed(t *testing.T) {
 func TestGET_redirectLoopIsFinal(t *testing.T) {
 	rec, ts := newRecorder(t, func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, r.URL.Path, http.StatusFound) })
 	c := newTestClient(t, ts.URL, &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)})
-	_, err := c.GetAgentJob(context.Background(), "p", "j")
+	_, err := c.AgentJobs.Get(context.Background(), "p", "j")
 	if err == nil || !strings.Contains(err.Error(), "stopped after 10 redirects") || rec.count() != 10 {
 		t.Fatalf("err = %v after %d requests; a redirect loop is not retried", err, rec.count())
 	}
 }
 
 func TestPOST_sentRequestIsAwaitedOnlyForAShortGrace(t *testing.T) {
-	fs, c, _ := newFake(t, mintlifytest.Config{})
-	c.sentGrace = 200 * time.Millisecond
+	fs, c, _ := newFake(t, mintlifytest.Config{}, WithSentRequestGrace(200*time.Millisecond))
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultLatency, Latency: 30 * time.Second})
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	job, err := c.CreateAgentJob(ctx, mintlifytest.DemoProjectID, "x")
+	job, err := c.AgentJobs.Create(ctx, mintlifytest.DemoProjectID, "x")
 	took := time.Since(start)
 	if job != nil || !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "no answer came within 200ms more") {
 		t.Fatalf("job %+v, err %v", job, err)
@@ -160,15 +226,22 @@ func TestPOST_sentRequestIsAwaitedOnlyForAShortGrace(t *testing.T) {
 	if took < 240*time.Millisecond || took > 5*time.Second {
 		t.Errorf("returned after %s; want the deadline plus the grace", took)
 	}
-	if !MayHaveTakenEffect(err) {
-		t.Error("a POST that was sent and never answered may have created a job")
+	var reqErr *RequestError
+	if !MayHaveTakenEffect(err) || !errors.As(err, &reqErr) || !reqErr.Sent || reqErr.Attempts != 1 {
+		t.Errorf("a POST that was sent and never answered may have created a job: %#v", reqErr)
 	}
-	if DefaultSentRequestGrace != 10*time.Second || (&Client{}).sentGrace != 0 {
+	if DefaultSentRequestGrace != 10*time.Second {
 		t.Errorf("grace %s", DefaultSentRequestGrace)
 	}
 	c2, _ := NewClient("mint_x")
-	if c2.sentGrace != DefaultSentRequestGrace || c2.requestTimeout != DefaultRequestTimeout || c2.maxPagesPerRead != DefaultMaxPagesPerRead {
-		t.Errorf("defaults %+v", c2)
+	if c2.core.sentGrace != DefaultSentRequestGrace || c2.core.requestTimeout != DefaultRequestTimeout || c2.core.maxPagesPerRead != DefaultMaxPagesPerRead {
+		t.Errorf("defaults %+v", c2.core.settings)
+	}
+	if _, err := NewClient("mint_x", WithSentRequestGrace(-time.Nanosecond)); err == nil || err.Error() != "sdk: WithSentRequestGrace: -1ns is negative" {
+		t.Errorf("negative grace: %v", err)
+	}
+	if c3, err := NewClient("mint_x", WithSentRequestGrace(0)); err != nil || c3.core.sentGrace != 0 {
+		t.Errorf("zero grace: %v", err)
 	}
 }
 
@@ -200,7 +273,7 @@ func TestMayHaveTakenEffect_requestsThatNeverLeft(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = c.CreateAgentJob(context.Background(), "p", "x")
+			_, err = c.AgentJobs.Create(context.Background(), "p", "x")
 			if err == nil || MayHaveTakenEffect(err) {
 				t.Fatalf("err = %v; MayHaveTakenEffect = %v, want false", err, MayHaveTakenEffect(err))
 			}
@@ -209,18 +282,20 @@ func TestMayHaveTakenEffect_requestsThatNeverLeft(t *testing.T) {
 	// A dropped connection after sending, and a 502, may hide a created job.
 	for _, h := range []http.HandlerFunc{dropConnection, respond(502, "text/html", "bad gateway")} {
 		_, ts := newRecorder(t, h)
-		if _, err := newTestClient(t, ts.URL, nil).CreateAgentJob(context.Background(), "p", "x"); !MayHaveTakenEffect(err) {
+		if _, err := newTestClient(t, ts.URL, nil).AgentJobs.Create(context.Background(), "p", "x"); !MayHaveTakenEffect(err) {
 			t.Errorf("err = %v: want MayHaveTakenEffect", err)
 		}
 	}
 	// Refusals and invalid input did nothing.
 	for _, err := range []error{&APIError{StatusCode: 429}, &APIError{StatusCode: 400}, &ValidationError{}, nil,
-		&notSentError{errors.New("x")}, &APIError{StatusCode: 499}} {
+		&RequestError{Err: errors.New("x")}, &APIError{StatusCode: 499}, ErrNotConfigured, fmt.Errorf("wrapped: %w", ErrNotConfigured),
+		fmt.Errorf("wrapped: %w", &RequestError{Sent: false, Err: errors.New("refused")})} {
 		if MayHaveTakenEffect(err) {
 			t.Errorf("%v: MayHaveTakenEffect", err)
 		}
 	}
-	for _, err := range []error{&APIError{StatusCode: 500}, errors.New("EOF"), &MalformedResponseError{}} {
+	for _, err := range []error{&APIError{StatusCode: 500}, errors.New("EOF"), &MalformedResponseError{}, &RequestError{Sent: true, Err: errors.New("EOF")},
+		fmt.Errorf("wrapped: %w", &RequestError{Sent: true, Err: errors.New("EOF")}), &APIError{StatusCode: 502}} {
 		if !MayHaveTakenEffect(err) {
 			t.Errorf("%v: !MayHaveTakenEffect", err)
 		}
@@ -231,7 +306,7 @@ func TestCreateAgentJob_contextEndedBeforeSendingTookNoEffect(t *testing.T) {
 	_, c, _ := newFake(t, mintlifytest.Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := c.CreateAgentJob(ctx, mintlifytest.DemoProjectID, "x"); MayHaveTakenEffect(err) || !errors.Is(err, context.Canceled) {
+	if _, err := c.AgentJobs.Create(ctx, mintlifytest.DemoProjectID, "x"); MayHaveTakenEffect(err) || !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -244,7 +319,7 @@ func TestWaitForAgentJob_honorsRetryAfterOnAPoll(t *testing.T) {
 		jsonResponse(200, strings.Replace(jobJSON, `"active"`, `"completed"`, 1)))
 	clk := &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)}
 	c := newTestClient(t, ts.URL, clk)
-	job, err := c.WaitForAgentJob(context.Background(), "p", "j", WithPollInterval(time.Second, time.Second))
+	job, err := c.AgentJobs.Wait(context.Background(), "p", "j", WithPollInterval(time.Second, time.Second))
 	if err != nil || job.Status != JobStatusCompleted || rec.count() != 2 {
 		t.Fatalf("job %+v, err %v after %d requests", job, err, rec.count())
 	}
@@ -261,7 +336,7 @@ func TestWaitForAgentJob_rateLimitWithoutRetryAfterKeepsTheSchedule(t *testing.T
 		jsonResponse(200, strings.Replace(jobJSON, `"active"`, `"completed"`, 1)))
 	clk := &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)}
 	c := newTestClient(t, ts.URL, clk, WithMaxRetries(0))
-	job, err := c.WaitForAgentJob(context.Background(), "p", "j", WithPollInterval(time.Second, time.Second))
+	job, err := c.AgentJobs.Wait(context.Background(), "p", "j", WithPollInterval(time.Second, time.Second))
 	if err != nil || job.Status != JobStatusCompleted || rec.count() != 2 {
 		t.Fatalf("job %+v, err %v after %d requests", job, err, rec.count())
 	}
@@ -276,7 +351,7 @@ func TestWaitForAgentJob_retryAfterPastTheDeadlineFailsAtOnce(t *testing.T) {
 	c := newTestClient(t, ts.URL, clk)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	_, err := c.WaitForAgentJob(ctx, "p", "j")
+	_, err := c.AgentJobs.Wait(ctx, "p", "j")
 	if !IsRateLimited(err) || !strings.Contains(err.Error(), "try again after 2026-11-21T12:10:") || rec.count() != 1 {
 		t.Fatalf("err = %v after %d requests", err, rec.count())
 	}
@@ -284,13 +359,13 @@ func TestWaitForAgentJob_retryAfterPastTheDeadlineFailsAtOnce(t *testing.T) {
 
 func TestRequestTimeout_stalledReadIsRetriedAndEnds(t *testing.T) {
 	fs, c, _ := newFake(t, mintlifytest.Config{}, WithRequestTimeout(100*time.Millisecond))
-	job, err := c.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "x")
+	job, err := c.AgentJobs.Create(context.Background(), mintlifytest.DemoProjectID, "x")
 	if err != nil {
 		t.Fatal(err)
 	}
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultLatency, Latency: time.Hour, Requests: []int{1}})
 	start := time.Now()
-	if _, err := c.GetAgentJob(context.Background(), mintlifytest.DemoProjectID, job.ID); err != nil {
+	if _, err := c.AgentJobs.Get(context.Background(), mintlifytest.DemoProjectID, job.ID); err != nil {
 		t.Fatalf("the retry after a stalled attempt failed: %v", err)
 	}
 	if time.Since(start) > 5*time.Second || fs.Requests(mintlifytest.RouteGetJob) != 2 {
@@ -298,8 +373,11 @@ func TestRequestTimeout_stalledReadIsRetriedAndEnds(t *testing.T) {
 	}
 	// Every attempt stalls: the read ends after its retries, saying why.
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultLatency, Latency: time.Hour})
-	c.maxRetries = 1
-	if _, err := c.GetAgentJob(context.Background(), mintlifytest.DemoProjectID, job.ID); err == nil || !strings.Contains(err.Error(), "no response within 100ms (the request timeout)") {
+	c = newTestClient(t, c.BaseURL(), newClock(), WithRequestTimeout(100*time.Millisecond), WithMaxRetries(1))
+	_, err = c.AgentJobs.Get(context.Background(), mintlifytest.DemoProjectID, job.ID)
+	var reqErr *RequestError
+	if err == nil || !strings.Contains(err.Error(), "no response within 100ms (the request timeout)") || !strings.HasSuffix(err.Error(), "(after 2 attempts)") ||
+		!errors.As(err, &reqErr) || reqErr.Attempts != 2 || !reqErr.Sent {
 		t.Fatalf("err = %v", err)
 	}
 	if _, err := NewClient("mint_x", WithRequestTimeout(-time.Second)); err == nil {
@@ -307,7 +385,7 @@ func TestRequestTimeout_stalledReadIsRetriedAndEnds(t *testing.T) {
 	}
 	// 0 is documented as no bound: a request is sent and answered.
 	_, unbounded, _ := newFake(t, mintlifytest.Config{}, WithRequestTimeout(0))
-	if _, err := unbounded.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "x"); err != nil {
+	if _, err := unbounded.AgentJobs.Create(context.Background(), mintlifytest.DemoProjectID, "x"); err != nil {
 		t.Errorf("WithRequestTimeout(0): %v", err)
 	}
 }
@@ -315,7 +393,7 @@ func TestRequestTimeout_stalledReadIsRetriedAndEnds(t *testing.T) {
 func TestRequestTimeout_stalledPOSTIsNotRetried(t *testing.T) {
 	fs, c, _ := newFake(t, mintlifytest.Config{}, WithRequestTimeout(100*time.Millisecond))
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultLatency, Latency: time.Hour})
-	_, err := c.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "x")
+	_, err := c.AgentJobs.Create(context.Background(), mintlifytest.DemoProjectID, "x")
 	if err == nil || !MayHaveTakenEffect(err) || fs.Requests(mintlifytest.RouteCreateJob) != 1 {
 		t.Fatalf("err = %v after %d POSTs", err, fs.Requests(mintlifytest.RouteCreateJob))
 	}
@@ -325,7 +403,7 @@ func TestDecodedAnswersNeverHoldTheKey(t *testing.T) {
 	key := mintlifytest.DemoAPIKey
 	echo := strings.NewReplacer("acme/docs", "acme/"+key, `"model":"m"`, `"model":"`+key+`"`, `"ref":"main"`, `"ref":"\u006d`+key[1:]+`"`).Replace(jobJSON)
 	_, ts := newRecorder(t, jsonResponse(200, echo))
-	job, err := newTestClient(t, ts.URL, nil).GetAgentJob(context.Background(), "p", "j")
+	job, err := newTestClient(t, ts.URL, nil).AgentJobs.Get(context.Background(), "p", "j")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,7 +422,7 @@ func TestDecodedAnswersNeverHoldTheKey_evenOnlyEscaped(t *testing.T) {
 		t.Fatal("the body holds the key as such")
 	}
 	_, ts := newRecorder(t, jsonResponse(200, echo))
-	job, err := newTestClient(t, ts.URL, nil).GetAgentJob(context.Background(), "p", "j")
+	job, err := newTestClient(t, ts.URL, nil).AgentJobs.Get(context.Background(), "p", "j")
 	if err != nil || job.Model != Redacted {
 		t.Errorf("model %q, %v", job.Model, err)
 	}
@@ -368,7 +446,7 @@ func TestRedactStrings_everyKindOfPlace(t *testing.T) {
 		Number  any
 	}{Plain: leak(), Pointer: &p1, List: []string{"ok", leak()}, Map: map[string]string{"k": leak()}, Any: leak(),
 		AnyMap: map[string]any{"a": &p2}, Nested: []struct{ Inner *string }{{&p3}}, private: leak(), Number: 7}
-	if !redactStrings(&v, key) {
+	if !redactStrings(&v, []string{key}) {
 		t.Fatal("found nothing")
 	}
 	want := "x" + Redacted
@@ -377,7 +455,7 @@ func TestRedactStrings_everyKindOfPlace(t *testing.T) {
 		t.Errorf("%+v (pointers: %q %q %q)", v, p1, p2, p3)
 	}
 	clean := struct{ A string }{"nothing here"}
-	if redactStrings(&clean, key) || clean.A != "nothing here" {
+	if redactStrings(&clean, []string{key}) || clean.A != "nothing here" {
 		t.Errorf("a clean value: %+v", clean)
 	}
 }
@@ -387,12 +465,12 @@ func TestIDsThatWouldChangeThePathAreRefused(t *testing.T) {
 	ctx := context.Background()
 	for _, id := range []string{".", ".."} {
 		calls := map[string]error{}
-		_, calls["create"] = c.CreateAgentJob(ctx, id, "x")
-		_, calls["get project"] = c.GetAgentJob(ctx, id, "j")
-		_, calls["get job"] = c.GetAgentJob(ctx, "p", id)
-		_, calls["message"] = c.SendAgentJobMessage(ctx, "p", id, "x")
-		_, calls["wait"] = c.WaitForAgentJob(ctx, "p", id)
-		_, calls["visitors"] = c.GetUniqueVisitors(ctx, id, VisitorsQuery{})
+		_, calls["create"] = c.AgentJobs.Create(ctx, id, "x")
+		_, calls["get project"] = c.AgentJobs.Get(ctx, id, "j")
+		_, calls["get job"] = c.AgentJobs.Get(ctx, "p", id)
+		_, calls["message"] = c.AgentJobs.SendMessage(ctx, "p", id, "x")
+		_, calls["wait"] = c.AgentJobs.Wait(ctx, "p", id)
+		_, calls["visitors"] = c.Analytics.Visitors.Page(ctx, id, VisitorsQuery{})
 		for name, err := range calls {
 			if !IsValidation(err) || !strings.Contains(err.Error(), `"`+id+`" is not allowed: it would change the request's path`) {
 				t.Errorf("%s with %q: %v", name, id, err)
@@ -412,7 +490,7 @@ func TestIDsThatWouldChangeThePathAreRefused(t *testing.T) {
 func TestBaseURL_keepsTheUsersEncoding(t *testing.T) {
 	rec, ts := newRecorder(t, jsonResponse(200, jobJSON))
 	c := newTestClient(t, ts.URL+"/proxy%2Fmintlify/", nil)
-	if _, err := c.GetAgentJob(context.Background(), "p", "j"); err != nil {
+	if _, err := c.AgentJobs.Get(context.Background(), "p", "j"); err != nil {
 		t.Fatal(err)
 	}
 	if got := rec.requests[0].URL.EscapedPath(); got != "/proxy%2Fmintlify/v2/agent/p/job/j" {

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -54,15 +56,29 @@ func newFake(t *testing.T, cfg mintlifytest.Config, opts ...Option) (*mintlifyte
 
 func newTestClient(t *testing.T, url string, clk *fakeClock, opts ...Option) *Client {
 	t.Helper()
-	c, err := NewClient(mintlifytest.DemoAPIKey, append([]Option{WithBaseURL(url)}, opts...)...)
+	return newKeyedClient(t, mintlifytest.DemoAPIKey, url, clk, opts...)
+}
+
+// newKeyedClient is newTestClient with another key.
+func newKeyedClient(t *testing.T, key, url string, clk *fakeClock, opts ...Option) *Client {
+	t.Helper()
+	all := []Option{WithBaseURL(url)}
+	if clk != nil { // a nil *fakeClock is not a nil Clock
+		all = append(all, WithClock(clk))
+	}
+	c, err := NewClient(key, append(all, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if clk != nil {
-		c.clock = clk
-	}
 	return c
 }
+
+// newClock is a fake clock at epoch.
+func newClock() *fakeClock { return &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)} }
+
+// ignoreInfo leaves how an answer arrived out of comparisons of what it
+// says; tests that care assert ResponseInfo's fields themselves.
+var ignoreInfo = cmpopts.IgnoreTypes(ResponseInfo{})
 
 // recorder is an httptest server that answers with the scripted responses
 // in turn (the last one repeats) and records every request.

@@ -20,10 +20,9 @@ func (t inProcessTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 
 func mustInProcessClient(tb testing.TB, fs *mintlifytest.Fake, clk *fakeClock) *Client {
 	tb.Helper()
-	c, err := NewClient(mintlifytest.DemoAPIKey, WithBaseURL("http://127.0.0.1"), WithHTTPClient(&http.Client{Transport: inProcessTransport{fs}}))
+	c, err := NewClient(mintlifytest.DemoAPIKey, WithBaseURL("http://127.0.0.1"), WithHTTPClient(&http.Client{Transport: inProcessTransport{fs}}), WithClock(clk))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	c.clock = clk
 	return c
 }

@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 )
 
 // DefaultMaxPagesPerRead caps the requests of one paging read. At the
@@ -12,6 +15,64 @@ import (
 // site, while a server that never stops saying "there is more" costs at
 // most this many of the hourly analytics budget before the read stops.
 const DefaultMaxPagesPerRead = 1000
+
+// DefaultMaxBytesPerRead caps the answers of one paging read: about ten
+// times a 100,000-path site's unique visitors, so that a server that never
+// stops sending rows cannot fill a program's memory.
+const DefaultMaxBytesPerRead = 64 << 20
+
+// PageQuery is the query of a paged endpoint: VisitorsQuery,
+// SearchesQuery, FeedbackQuery, ConversationsQuery.
+type PageQuery interface {
+	// Validate checks the query before any request is sent.
+	Validate() error
+	paging() pageParams
+}
+
+// pageParams is what the paging code needs of a query.
+type pageParams struct {
+	dateFrom, dateTo string
+	limit            int // 0: the endpoint's largest page
+	offset           int
+	cursor           string
+	maxResults       int        // 0: no limit
+	filters          url.Values // further query parameters
+}
+
+// PagedEndpoint is one paged endpoint of the API, such as
+// Client.Analytics.Visitors. Q is its query, P its page type and R its
+// row type. Every paged endpoint reads through the same loop, so the same
+// guards hold for all (see Pages).
+type PagedEndpoint[Q PageQuery, P any, R any] struct {
+	core *core
+	spec *pageSpec[P, R]
+}
+
+// pageSpec describes a paged endpoint: everything Page, Pages, Rows and
+// All need, and nothing else.
+type pageSpec[P, R any] struct {
+	what    string // "unique visitors", for errors
+	keyName string // what identifies a row: "path", "id", "search term"
+	path    func(projectID string) string
+	largest int  // the largest page the endpoint serves
+	cursor  bool // cursor paging; otherwise offset paging
+	cached  bool // read through the analytics cache when there is one
+	// decode reads one page; rows gives its rows (to count, trim and
+	// join them); key identifies a row; more says whether there is a
+	// page after this one, and its cursor.
+	decode func(data []byte, page *P) error
+	rows   func(*P) *[]R
+	key    func(*R) string
+	more   func(*P) (bool, *string)
+	info   func(*P) *ResponseInfo
+}
+
+// newPaged makes a paged endpoint from its description. The type PP proves
+// at compile time that the page type embeds ResponseInfo.
+func newPaged[Q PageQuery, P any, R any, PP answer[P]](k *core, spec pageSpec[P, R]) *PagedEndpoint[Q, P, R] {
+	spec.info = func(p *P) *ResponseInfo { return PP(p).info() }
+	return &PagedEndpoint[Q, P, R]{core: k, spec: &spec}
+}
 
 // pageRequest is where the next page starts: an offset, or the cursor the
 // previous page gave ("" for the first page).
@@ -21,96 +82,175 @@ type pageRequest struct {
 	cursor string
 }
 
-// pageView is what the paging loop needs to know of one page.
-type pageView struct {
-	rows    int
-	key     func(i int) string // identity of row i: each appears once per read
-	hasMore bool
-	next    *string // the cursor for the next page; nil for offset paging
+// start is the first page a query asks for.
+func (s *pageSpec[P, R]) start(q pageParams) pageRequest {
+	limit := q.limit
+	if limit == 0 {
+		limit = s.largest
+	}
+	return pageRequest{limit: limit, offset: q.offset, cursor: q.cursor}
 }
 
-// pager describes how one analytics endpoint pages. Every paged endpoint
-// goes through readPages, so the guards below hold for all of them.
-type pager[P any] struct {
-	what    string // "unique visitors", for errors
-	keyName string // what a row's identity is: "path", "id", "search term"
-	cursor  bool   // cursor paging; otherwise offset paging
-	fetch   func(ctx context.Context, r pageRequest) (*P, error)
-	view    func(*P) pageView
-	trim    func(*P, int) // keep only the first n rows
+// query is the query string of one page.
+func (s *pageSpec[P, R]) query(q pageParams, r pageRequest) url.Values {
+	v := analyticsQuery(q.dateFrom, q.dateTo)
+	for k, vs := range q.filters {
+		v[k] = vs
+	}
+	v.Set("limit", strconv.Itoa(r.limit))
+	switch {
+	case s.cursor && r.cursor != "":
+		v.Set("cursor", r.cursor)
+	case !s.cursor:
+		v.Set("offset", strconv.Itoa(r.offset))
+	}
+	return v
 }
 
-// readPages iterates over pages from start, requesting each page exactly
-// once at the given page size, and stopping once maxResults rows (0: no
-// limit) have been read; the last page is shrunk so no row is fetched in
-// vain. An error ends the iteration; it is yielded with a nil page.
+// check validates the project and the query, or says the client is not
+// configured.
+func (e *PagedEndpoint[Q, P, R]) check(projectID string, q Q) (*core, error) {
+	if e == nil {
+		return nil, ErrNotConfigured
+	}
+	k, err := ready(e.core)
+	if err != nil {
+		return nil, err
+	}
+	if err := ValidateProjectID(projectID); err != nil {
+		return nil, err
+	}
+	return k, q.Validate()
+}
+
+// Page reads one page: the query's limit (the endpoint's largest page
+// when 0) from its offset or cursor.
+func (e *PagedEndpoint[Q, P, R]) Page(ctx context.Context, projectID string, q Q) (*P, error) {
+	k, err := e.check(projectID, q)
+	if err != nil {
+		return nil, err
+	}
+	page, _, err := e.fetch(ctx, k, projectID, q.paging(), e.spec.start(q.paging()))
+	return page, err
+}
+
+// fetch reads one page and reports the size of its answer.
+func (e *PagedEndpoint[Q, P, R]) fetch(ctx context.Context, k *core, projectID string, q pageParams, r pageRequest) (*P, int64, error) {
+	c := call{method: http.MethodGet, path: e.spec.path(projectID), query: e.spec.query(q, r)}
+	page := new(P)
+	read := func(data []byte) error { return e.spec.decode(data, page) }
+	var info ResponseInfo
+	var size int64
+	var err error
+	if e.spec.cached && k.cache != nil {
+		info, size, err = k.getCached(ctx, c, page, read)
+	} else {
+		var data []byte
+		data, info, err = k.roundTrip(ctx, c)
+		size = int64(len(data))
+		if err == nil {
+			_, err = k.decodeWith(c, data, page, read)
+		}
+	}
+	if err != nil {
+		return nil, size, fmt.Errorf("getting %s: %w", e.spec.what, err)
+	}
+	*e.spec.info(page) = info
+	return page, size, nil
+}
+
+// Pages iterates over pages from the query's offset or cursor, requesting
+// each page exactly once at the query's page size (the largest when 0),
+// and stopping once the query's MaxResults rows (0: no limit) have been
+// read; the last page is shrunk so no row is fetched in vain. An error
+// ends the iteration; it is yielded with a nil page.
 //
-// A server that misbehaves ends the read with an error rather than a loop
-// that spends the organization's hourly analytics budget: a page that is
-// empty while claiming more, a row or a cursor seen before (the server is
-// not advancing), "more" with no cursor to follow, or more requests in one
-// read than the client's cap (WithMaxPagesPerRead).
-func readPages[P any](ctx context.Context, c *Client, pg pager[P], start pageRequest, maxResults int) iter.Seq2[*P, error] {
+// A server that misbehaves ends the read with a *PagingError rather than a
+// loop that spends the organization's hourly budget: a page that is empty
+// while claiming more, a row or a cursor seen before (the server is not
+// advancing), "more" with no cursor to follow, a cursor holding the key,
+// more requests in one read than the client's cap (WithMaxPagesPerRead),
+// or more bytes than its other cap (WithMaxBytesPerRead).
+func (e *PagedEndpoint[Q, P, R]) Pages(ctx context.Context, projectID string, q Q) iter.Seq2[*P, error] {
+	k, err := e.check(projectID, q)
+	if err != nil {
+		return func(yield func(*P, error) bool) { yield(nil, err) }
+	}
+	return e.read(ctx, k, projectID, q.paging())
+}
+
+func (e *PagedEndpoint[Q, P, R]) read(ctx context.Context, k *core, projectID string, q pageParams) iter.Seq2[*P, error] {
+	s := e.spec
 	return func(yield func(*P, error) bool) {
 		ctx := withReadSnapshot(ctx) // each iteration is one read
-		fail := func(format string, args ...any) {
-			yield(nil, fmt.Errorf("getting %s: "+format, append([]any{pg.what}, args...)...))
+		start := s.start(q)
+		fail := func(requests int, at string, problem PagingProblem, format string, args ...any) {
+			yield(nil, &PagingError{Endpoint: s.what, Problem: problem, At: at, Requests: requests, Detail: fmt.Sprintf(format, args...)})
 		}
 		seen := map[string]struct{}{}
 		cursors := map[string]struct{}{}
 		req, read := start, 0
+		var bytes int64
 		for requests := 0; ; requests++ {
-			if requests == c.maxPagesPerRead {
-				fail("stopped after %d requests in one read (the client's cap on requests per read): the server keeps saying there is more; read fewer rows (a max_results) or raise the cap", requests)
-				return
-			}
-			r := req
-			if maxResults > 0 {
-				r.limit = min(r.limit, maxResults-read)
-			}
-			page, err := pg.fetch(ctx, r)
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			v := pg.view(page)
-			if v.rows > r.limit {
-				// A server that ignores limit must not make us hand out more
-				// than was asked for, nor skip rows on the next offset.
-				pg.trim(page, r.limit)
-				v = pg.view(page)
-			}
 			at := "the first page"
 			if requests > 0 {
 				at = "the page at " + describe(req)
 			}
-			if v.hasMore && v.rows == 0 {
-				fail("%s is empty but says there is more; stopping rather than loop", at)
+			if requests == k.maxPagesPerRead {
+				fail(requests, at, PagingRequestCap, "would pass the client's cap of %d requests per read: the server keeps saying there is more; read fewer rows (a max_results) or raise the cap", k.maxPagesPerRead)
 				return
 			}
-			for i := range v.rows {
-				k := v.key(i)
-				if _, dup := seen[k]; dup {
-					fail("%s repeats %s %q from an earlier page: the server is not advancing; stopping rather than loop", at, pg.keyName, k)
-					return
-				}
-				seen[k] = struct{}{}
+			r := req
+			if q.maxResults > 0 {
+				r.limit = min(r.limit, q.maxResults-read)
 			}
-			read += v.rows
-			done := !v.hasMore || (maxResults > 0 && read >= maxResults)
-			if !done && pg.cursor {
-				if v.next == nil || *v.next == "" {
-					fail("%s says there is more but gives no cursor to it", at)
-					return
-				}
-				if _, dup := cursors[*v.next]; dup || *v.next == start.cursor {
-					fail("%s gives cursor %q again: the server is not advancing; stopping rather than loop", at, *v.next)
-					return
-				}
-				cursors[*v.next] = struct{}{}
-				req.cursor = *v.next
+			page, size, err := e.fetch(ctx, k, projectID, q, r)
+			if err != nil {
+				yield(nil, err)
+				return
 			}
-			req.offset += v.rows
+			if bytes += size; bytes > k.maxBytesPerRead {
+				fail(requests+1, at, PagingByteCap, "took the read past the client's cap of %d MiB per read: read fewer rows (a max_results) or raise the cap", k.maxBytesPerRead>>20)
+				return
+			}
+			rows := s.rows(page)
+			if len(*rows) > r.limit {
+				// A server that ignores limit must not make us hand out more
+				// than was asked for, nor skip rows on the next offset.
+				*rows = (*rows)[:r.limit]
+			}
+			hasMore, next := s.more(page)
+			if hasMore && len(*rows) == 0 {
+				fail(requests+1, at, PagingEmptyWithMore, "is empty but says there is more; stopping rather than loop")
+				return
+			}
+			for i := range *rows {
+				key := s.key(&(*rows)[i])
+				if _, dup := seen[key]; dup {
+					fail(requests+1, at, PagingRepeatedRow, "repeats %s %q from an earlier page: the server is not advancing; stopping rather than loop", s.keyName, clip(key, 100))
+					return
+				}
+				seen[key] = struct{}{}
+			}
+			read += len(*rows)
+			done := !hasMore || (q.maxResults > 0 && read >= q.maxResults)
+			if !done && s.cursor {
+				switch {
+				case next == nil || *next == "":
+					fail(requests+1, at, PagingNoCursor, "says there is more but gives no cursor to it")
+					return
+				case strings.Contains(*next, Redacted):
+					fail(requests+1, at, PagingUntrustedCursor, "gives a cursor that held this client's key; it is not followed")
+					return
+				}
+				if _, dup := cursors[*next]; dup || *next == start.cursor {
+					fail(requests+1, at, PagingRepeatedCursor, "gives cursor %q again: the server is not advancing; stopping rather than loop", clip(*next, 100))
+					return
+				}
+				cursors[*next] = struct{}{}
+				req.cursor = *next
+			}
+			req.offset += len(*rows)
 			if !yield(page, nil) || done {
 				return
 			}
@@ -120,22 +260,22 @@ func readPages[P any](ctx context.Context, c *Client, pg pager[P], start pageReq
 
 func describe(r pageRequest) string {
 	if r.cursor != "" {
-		return "cursor " + strconv.Quote(r.cursor)
+		return "cursor " + strconv.Quote(clip(r.cursor, 100))
 	}
 	return "offset " + strconv.Itoa(r.offset)
 }
 
-// rowsOf flattens an iterator of pages into one of rows.
-func rowsOf[P, R any](pages iter.Seq2[*P, error], rows func(*P) []R) iter.Seq2[R, error] {
+// Rows iterates over rows across pages; see Pages.
+func (e *PagedEndpoint[Q, P, R]) Rows(ctx context.Context, projectID string, q Q) iter.Seq2[R, error] {
 	return func(yield func(R, error) bool) {
-		for page, err := range pages {
+		for page, err := range e.Pages(ctx, projectID, q) {
 			if err != nil {
 				var zero R
 				yield(zero, err)
 				return
 			}
-			for _, row := range rows(page) {
-				if !yield(row, nil) {
+			for _, r := range *e.spec.rows(page) {
+				if !yield(r, nil) {
 					return
 				}
 			}
@@ -143,36 +283,78 @@ func rowsOf[P, R any](pages iter.Seq2[*P, error], rows func(*P) []R) iter.Seq2[R
 	}
 }
 
-// collected is what collect gathers from the pages of one read.
-type collected[R any] struct {
-	rows  []R
-	pages int
-	cache CacheStatus
+// Each calls fn with every page in turn, fetching the next page while fn
+// works on this one (it asks for nothing Pages would not), and returns what
+// the read's pages say of how they arrived together: attempts, pages and
+// cache status. The first error, fn's included, ends the read.
+func (e *PagedEndpoint[Q, P, R]) Each(ctx context.Context, projectID string, q Q, fn func(*P) error) (ResponseInfo, error) {
+	var info ResponseInfo
+	for page, err := range prefetch(ctx, e.Pages(ctx, projectID, q)) {
+		if err != nil {
+			return info, err
+		}
+		info = info.combine(*e.spec.info(page))
+		if err := fn(page); err != nil {
+			return info, err
+		}
+	}
+	return info, nil
 }
 
-// collect reads every page of pages into one list of rows; first sees the
-// first page (for totals), cacheOf says where each page came from.
-func collect[P, R any](pages iter.Seq2[*P, error], rows func(*P) []R, cacheOf func(*P) CacheStatus, first func(*P)) (collected[R], error) {
-	out := collected[R]{rows: []R{}}
-	for page, err := range pages {
-		if err != nil {
-			return out, err
-		}
-		if out.pages == 0 {
-			out.cache = cacheOf(page)
-			if first != nil {
-				first(page)
+// All reads every page (or the query's MaxResults rows) into one page
+// value: the rows of every page in the API's order, and the other fields
+// of the last page read (its totals, and its cursor or HasMore, so a read
+// stopped at MaxResults can go on from there). Its ResponseInfo adds up
+// the read's pages. A read is whole or fails: no rows come with an error.
+func (e *PagedEndpoint[Q, P, R]) All(ctx context.Context, projectID string, q Q) (*P, error) {
+	var last *P
+	var rows []R
+	info, err := e.Each(ctx, projectID, q, func(p *P) error {
+		rows = append(rows, *e.spec.rows(p)...)
+		last = p
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if last == nil { // a read of no pages: only a cap of 0 requests could
+		last = new(P)
+	}
+	if rows == nil {
+		rows = []R{}
+	}
+	*e.spec.rows(last) = rows
+	*e.spec.info(last) = info
+	return last, nil
+}
+
+// prefetch runs seq one element ahead in its own goroutine, so the next
+// page is on its way while the caller works on this one. It asks seq for
+// nothing more than seq would yield anyway, and stopping early (or ctx
+// ending) stops the producer.
+func prefetch[T any](ctx context.Context, seq iter.Seq2[T, error]) iter.Seq2[T, error] {
+	type item struct {
+		v   T
+		err error
+	}
+	return func(yield func(T, error) bool) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		ch := make(chan item, 1)
+		go func() {
+			defer close(ch)
+			for v, err := range seq {
+				select {
+				case ch <- item{v, err}:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+		for it := range ch {
+			if !yield(it.v, it.err) {
+				return
 			}
 		}
-		out.pages++
-		out.cache = out.cache.Combine(cacheOf(page))
-		out.rows = append(out.rows, rows(page)...)
 	}
-	return out, nil
-}
-
-// failed is an iterator that yields only err: a read refused before any
-// request (a validation error).
-func failed[T any](err error) iter.Seq2[*T, error] {
-	return func(yield func(*T, error) bool) { yield(nil, err) }
 }

@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -36,19 +37,79 @@ func escapePath(segments ...string) string {
 	return b.String()
 }
 
-// do sends one API call: it encodes in as the JSON body (when not nil),
-// retries what is safe to retry, and decodes a 2xx body into out.
-func (c *Client) do(ctx context.Context, method, escPath string, query url.Values, in, out any) error {
-	data, err := c.roundTrip(ctx, method, escPath, query, in)
+// call is one API call: what to send and where.
+type call struct {
+	method string
+	path   string // escaped, below the client's base URL
+	query  url.Values
+	body   any // encoded as JSON when not nil
+
+	// target, when set, is an absolute URL sent to instead of base + path,
+	// without the API key (a presigned download link on another host).
+	// Its query is a secret: only path is named in errors and logs.
+	target *url.URL
+}
+
+// url is where the call goes.
+func (c call) url(base *url.URL) *url.URL {
+	if c.target != nil {
+		return c.target
+	}
+	u := *base
+	u.RawPath = base.EscapedPath() + c.path
+	u.Path, _ = url.PathUnescape(u.RawPath) // both parts are valid escaped paths
+	u.RawQuery = c.query.Encode()
+	return &u
+}
+
+// loggedQuery is the query string shown in logs: none for a presigned link.
+func (c call) loggedQuery(u *url.URL) string {
+	if c.target != nil {
+		return ""
+	}
+	return u.RawQuery
+}
+
+// do sends the call and decodes its 2xx answer into out (a pointer to an
+// answer type, whose ResponseInfo it fills in).
+func do[T any, PT answer[T]](ctx context.Context, k *core, c call, out PT) error {
+	data, info, err := k.roundTrip(ctx, c)
 	if err != nil {
 		return err
 	}
-	_, err = c.decode(method, escPath, data, out)
+	_, err = k.decode(c, data, out)
+	*out.info() = info
 	return err
 }
 
-// roundTrip sends the call until it gets a 2xx answer, whose body it
-// returns, or a final error.
+// decode reads a 2xx body into out with its own UnmarshalJSON (the SDK's
+// answer types check their input themselves) or encoding/json.
+func (k *core) decode(c call, data []byte, out any) (redacted bool, err error) {
+	return k.decodeWith(c, data, out, func(b []byte) error {
+		if u, ok := out.(json.Unmarshaler); ok {
+			return u.UnmarshalJSON(b)
+		}
+		return json.Unmarshal(b, out)
+	})
+}
+
+// roundTrip sends the call until it gets a 2xx answer, whose whole
+// (capped) body it returns, or a final error.
+func (k *core) roundTrip(ctx context.Context, c call) ([]byte, ResponseInfo, error) {
+	a, info, err := k.exchange(ctx, c, false)
+	return a.data, info, err
+}
+
+// stream sends the call like roundTrip but returns the 2xx response with
+// its body unread, for answers read as they arrive (an assistant's
+// streamed answer, a download). The caller closes the body; ctx ending
+// closes it too. The request timeout bounds the wait for the headers.
+func (k *core) stream(ctx context.Context, c call) (*http.Response, ResponseInfo, error) {
+	a, info, err := k.exchange(ctx, c, true)
+	return a.resp, info, err
+}
+
+// exchange is the retry loop every call goes through.
 //
 // Retry policy: a 429 is retried on every method, because the server refused
 // the request without acting on it. A 5xx (except 501), a broken connection
@@ -58,63 +119,60 @@ func (c *Client) do(ctx context.Context, method, escPath string, query url.Value
 // was never opened (dial error) did not reach the server and is retried.
 // A wait the server asks for (Retry-After) that is longer than the client's
 // limit, or than the caller's deadline leaves, fails at once instead.
-func (c *Client) roundTrip(ctx context.Context, method, escPath string, query url.Values, in any) ([]byte, error) {
+func (k *core) exchange(ctx context.Context, c call, stream bool) (attemptResult, ResponseInfo, error) {
 	var body []byte
-	if in != nil {
+	if c.body != nil {
 		var err error
-		if body, err = json.Marshal(in); err != nil {
-			return nil, fmt.Errorf("encoding %s %s request: %w", method, escPath, err)
+		if body, err = json.Marshal(c.body); err != nil {
+			return attemptResult{}, ResponseInfo{}, fmt.Errorf("encoding %s %s request: %w", c.method, c.path, err)
 		}
 	}
-	u := *c.baseURL
-	u.RawPath = c.baseURL.EscapedPath() + escPath
-	u.Path, _ = url.PathUnescape(u.RawPath) // both parts are valid escaped paths
-	u.RawQuery = query.Encode()
-
+	u := c.url(k.baseURL)
 	for attempt := 1; ; attempt++ {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			// Earlier attempts, if any, were refused (429) or never sent:
 			// this call has not reached the server.
-			return nil, &notSentError{fmt.Errorf("%s %s: %w", method, escPath, ctxErr)}
+			return attemptResult{}, ResponseInfo{}, &RequestError{Method: c.method, Path: c.path, Attempts: attempt - 1, Err: ctxErr}
 		}
-		start := c.clock.Now()
-		a := c.sendOnce(ctx, method, &u, body)
-		if c.requestHook != nil {
-			c.requestHook(ctx, RequestInfo{Method: method, Path: escPath, Query: u.RawQuery, Attempt: attempt,
-				StatusCode: a.status, Duration: c.clock.Now().Sub(start), Err: a.err})
+		start := time.Now()
+		a := k.send(ctx, c, u, body, stream)
+		if k.requestHook != nil {
+			k.requestHook(ctx, RequestInfo{Method: c.method, Path: c.path, Query: c.loggedQuery(u), Attempt: attempt,
+				StatusCode: a.status, RequestID: k.requestID(a.header), Duration: time.Since(start), Err: a.err})
 		}
-		retriesLeft := attempt <= c.maxRetries
+		retriesLeft := attempt <= k.maxRetries
 		if a.err != nil {
-			if ctxErr := ctx.Err(); ctxErr != nil && method == http.MethodGet {
-				return nil, fmt.Errorf("%s %s: %w", method, escPath, ctxErr)
+			reqErr := &RequestError{Method: c.method, Path: c.path, Attempts: attempt, Sent: a.sent, Err: a.err}
+			if ctxErr := ctx.Err(); ctxErr != nil && c.method == http.MethodGet {
+				reqErr.Err = ctxErr
+				return attemptResult{}, ResponseInfo{}, reqErr
 			}
-			err := fmt.Errorf("%s %s: %w", method, escPath, a.err)
-			if !a.sent {
-				err = &notSentError{err}
-			}
-			if retriesLeft && retryableFailure(method, a.err) {
-				if sleepErr := c.clock.Sleep(ctx, c.backoff(attempt)); sleepErr != nil {
-					return nil, fmt.Errorf("%s %s: %w (after: %w)", method, escPath, sleepErr, a.err)
+			if retriesLeft && retryableFailure(c.method, a.err) {
+				if sleepErr := k.clock.Sleep(ctx, k.backoff(attempt)); sleepErr != nil {
+					reqErr.Err = fmt.Errorf("%w (after: %w)", sleepErr, a.err)
+					return attemptResult{}, ResponseInfo{}, reqErr
 				}
 				continue
 			}
-			return nil, err
+			return attemptResult{}, ResponseInfo{}, reqErr
 		}
 		if a.status >= 200 && a.status < 300 {
-			return a.data, nil
+			now := k.clock.Now()
+			return a, ResponseInfo{RequestID: k.requestID(a.header), Attempts: attempt, Pages: 1, RateLimit: parseRateLimit(a.header, now)}, nil
 		}
 
-		apiErr := c.newAPIError(method, escPath, a.status, a.header, a.data)
-		retryable := a.status == http.StatusTooManyRequests || (method == http.MethodGet && serverFailedTransiently(a.status))
-		if !retryable || !retriesLeft || apiErr.RetryAfter > c.maxRetryAfter || !fitsBeforeDeadline(ctx, apiErr.RetryAfter) {
-			return nil, apiErr
+		apiErr := k.newAPIError(c, a.status, a.header, a.data)
+		apiErr.Attempts = attempt
+		retryable := a.status == http.StatusTooManyRequests || (c.method == http.MethodGet && serverFailedTransiently(a.status))
+		if !retryable || !retriesLeft || apiErr.RetryAfter > k.maxRetryAfter || !fitsBeforeDeadline(ctx, apiErr.RetryAfter) {
+			return attemptResult{}, ResponseInfo{}, apiErr
 		}
 		wait := apiErr.RetryAfter
 		if wait <= 0 {
-			wait = c.backoff(attempt)
+			wait = k.backoff(attempt)
 		}
-		if sleepErr := c.clock.Sleep(ctx, wait); sleepErr != nil {
-			return nil, fmt.Errorf("%w (while waiting to retry: %w)", apiErr, sleepErr)
+		if sleepErr := k.clock.Sleep(ctx, wait); sleepErr != nil {
+			return attemptResult{}, ResponseInfo{}, fmt.Errorf("%w (while waiting to retry: %w)", apiErr, sleepErr)
 		}
 	}
 }
@@ -139,15 +197,11 @@ func retryableFailure(method string, err error) bool {
 	return method == http.MethodGet || isDialError(err)
 }
 
-// DefaultSentRequestGrace is how long a POST already on the wire is awaited
-// after the caller's context ends (an interrupt, a timeout): long enough for
-// a normal answer to arrive, so the id of a job just created is not lost.
-const DefaultSentRequestGrace = 10 * time.Second
-
-// attempt is the outcome of one HTTP exchange.
-type attempt struct {
+// attemptResult is the outcome of one HTTP exchange.
+type attemptResult struct {
 	status int
-	data   []byte
+	data   []byte         // the body, when read whole
+	resp   *http.Response // a 2xx stream, its body unread
 	header http.Header
 	err    error
 	// sent is false only when the request certainly never left this
@@ -155,44 +209,80 @@ type attempt struct {
 	sent bool
 }
 
-// sendOnce sends one attempt. A POST, once on the wire, may create a job:
-// its answer is awaited for a short grace (DefaultSentRequestGrace) even if
-// ctx ends meanwhile, so the caller still learns the job's id and can
-// record it.
-func (c *Client) sendOnce(ctx context.Context, method string, u *url.URL, body []byte) attempt {
-	if method == http.MethodGet {
-		return c.send(ctx, method, u, body)
+// send makes one attempt. The request timeout bounds it until the answer
+// is read (a stream: until its headers). A POST, once on the wire, may
+// create an object: until its answer's headers arrive, it is awaited for a
+// short grace (WithSentRequestGrace) even after ctx ends, so the caller
+// still learns the new object's id and can record it.
+func (k *core) send(ctx context.Context, c call, u *url.URL, body []byte, stream bool) attemptResult {
+	var attemptCtx context.Context
+	var cancel context.CancelFunc
+	var graceOver, headersIn atomic.Bool
+	stopWatch := func() bool { return true }
+	if c.method == http.MethodGet || c.method == http.MethodHead {
+		attemptCtx, cancel = context.WithCancel(ctx)
+	} else {
+		attemptCtx, cancel = context.WithCancel(context.WithoutCancel(ctx))
+		stopWatch = context.AfterFunc(ctx, func() {
+			if headersIn.Load() || k.sentGrace == 0 {
+				graceOver.Store(!headersIn.Load())
+				cancel()
+				return
+			}
+			t := time.NewTimer(k.sentGrace)
+			defer t.Stop()
+			select {
+			case <-t.C:
+				graceOver.Store(true)
+				cancel()
+			case <-attemptCtx.Done():
+			}
+		})
 	}
-	sendCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancel()
-	var graceOver atomic.Bool
-	stop := context.AfterFunc(ctx, func() {
-		t := time.NewTimer(c.sentGrace)
-		defer t.Stop()
-		select {
-		case <-t.C:
-			graceOver.Store(true)
-			cancel()
-		case <-sendCtx.Done():
+	var timedOut atomic.Bool
+	var timer *time.Timer
+	if k.requestTimeout > 0 {
+		timer = time.AfterFunc(k.requestTimeout, func() { timedOut.Store(true); cancel() })
+	}
+	release := sync.OnceFunc(func() {
+		if timer != nil {
+			timer.Stop()
 		}
+		stopWatch()
+		cancel()
 	})
-	defer stop()
-	a := c.send(sendCtx, method, u, body)
-	if a.err != nil && graceOver.Load() {
-		a.err = fmt.Errorf("the caller stopped waiting (%w) and no answer came within %s more: %w", ctx.Err(), c.sentGrace, a.err)
+	a := k.sendWith(attemptCtx, c, u, body, stream, &headersIn, timer)
+	if a.resp == nil {
+		release()
+	} else {
+		a.resp.Body = &releasingBody{ReadCloser: a.resp.Body, release: release}
+	}
+	if a.err != nil {
+		switch {
+		case timedOut.Load() && ctx.Err() == nil:
+			a.err = fmt.Errorf("no response within %s (the request timeout): %w", k.requestTimeout, a.err)
+		case graceOver.Load():
+			a.err = fmt.Errorf("the caller stopped waiting (%w) and no answer came within %s more: %w", ctx.Err(), k.sentGrace, a.err)
+		}
 	}
 	return a
 }
 
-// send performs one HTTP attempt, bounded by the request timeout, and reads
-// the whole (capped) body.
-func (c *Client) send(ctx context.Context, method string, u *url.URL, body []byte) attempt {
-	parent := ctx
-	if c.requestTimeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.requestTimeout)
-		defer cancel()
-	}
+// releasingBody frees an attempt's timer and context when the caller
+// closes a streamed body.
+type releasingBody struct {
+	io.ReadCloser
+	release func()
+}
+
+func (b *releasingBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.release()
+	return err
+}
+
+// sendWith performs the attempt on ctx.
+func (k *core) sendWith(ctx context.Context, c call, u *url.URL, body []byte, stream bool, headersIn *atomic.Bool, timer *time.Timer) attemptResult {
 	// The trace tells a request that never left (no headers written) from
 	// one that may have reached the server.
 	var gotConn, wroteHeaders atomic.Bool
@@ -204,85 +294,110 @@ func (c *Client) send(ctx context.Context, method string, u *url.URL, body []byt
 	if body != nil {
 		reader = bytes.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, u.String(), reader)
+	req, err := http.NewRequestWithContext(ctx, c.method, u.String(), reader)
 	if err != nil {
-		return attempt{err: err}
+		return attemptResult{err: err}
 	}
-	req.Header.Set("Authorization", "Bearer "+c.apiKey)
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("User-Agent", c.userAgent)
+	if c.target == nil {
+		req.Header.Set("Authorization", "Bearer "+k.apiKey)
+		req.Header.Set("Accept", "application/json")
+	}
+	req.Header.Set("User-Agent", k.userAgent)
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	timedOut := func(err error) error {
-		if ctx.Err() != nil && parent.Err() == nil {
-			return fmt.Errorf("no response within %s (the request timeout): %w", c.requestTimeout, err)
-		}
-		return err
-	}
-	resp, err := c.httpClient.Do(req)
+	resp, err := k.httpClient.Do(req)
 	if err != nil {
 		// Without the trace (a custom transport) only errors that cannot
 		// happen after sending prove the request never left.
 		sent := wroteHeaders.Load() || (!gotConn.Load() && !isPreSendError(err))
-		return attempt{err: timedOut(err), sent: sent}
+		if c.target != nil {
+			err = redactURLError(err)
+		}
+		return attemptResult{err: err, sent: sent}
+	}
+	if stream && resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		headersIn.Store(true)
+		if timer != nil {
+			timer.Stop()
+		}
+		return attemptResult{status: resp.StatusCode, resp: resp, header: resp.Header, sent: true}
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, c.maxResponseBytes+1))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, k.maxResponseBytes+1))
 	if err != nil {
 		// The connection broke mid-body: treat it like a dropped connection.
-		return attempt{err: timedOut(fmt.Errorf("reading response (status %d): %w", resp.StatusCode, err)), sent: true}
+		return attemptResult{err: fmt.Errorf("reading response (status %d): %w", resp.StatusCode, err), sent: true}
 	}
-	if int64(len(data)) > c.maxResponseBytes {
-		return attempt{status: resp.StatusCode, header: resp.Header, sent: true,
-			err: fmt.Errorf("%w: over %d bytes", ErrResponseTooLarge, c.maxResponseBytes)}
+	if int64(len(data)) > k.maxResponseBytes {
+		return attemptResult{status: resp.StatusCode, header: resp.Header, sent: true,
+			err: fmt.Errorf("%w: over %d bytes", ErrResponseTooLarge, k.maxResponseBytes)}
 	}
-	return attempt{status: resp.StatusCode, data: data, header: resp.Header, sent: true}
+	return attemptResult{status: resp.StatusCode, data: data, header: resp.Header, sent: true}
 }
 
-// decode reads a 2xx body into out and removes the API key from every
-// string in it: a server or proxy echoing the request's headers must not
-// put the key into Terraform state or a program's output. It reports
-// whether it had to.
-func (c *Client) decode(method, escPath string, data []byte, out any) (redacted bool, err error) {
-	if out == nil {
-		return false, nil
+// redactURLError drops the query (a presigned link's signature) from the
+// URL net/http names in its errors.
+func redactURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		clean := *ue
+		if u, perr := url.Parse(ue.URL); perr == nil {
+			u.RawQuery, u.Fragment = "", ""
+			clean.URL = u.Redacted()
+		} else {
+			clean.URL = "(link)"
+		}
+		return &clean
 	}
-	if u, ok := out.(json.Unmarshaler); ok {
-		// The SDK's own decoders check their input themselves: calling
-		// them directly spares encoding/json's validating pass over the
-		// whole body before it would call them anyway.
-		err = u.UnmarshalJSON(data)
-	} else {
-		err = json.Unmarshal(data, out)
-	}
+	return err
+}
+
+// decodeWith reads a 2xx body into out with read, and removes the client's
+// secrets from every string in out: a server or proxy echoing the
+// request's headers must not put the key into Terraform state or a
+// program's output. It reports whether it had to.
+func (k *core) decodeWith(c call, data []byte, out any, read func([]byte) error) (redacted bool, err error) {
+	err = read(data)
 	// A partial decode (a job whose id arrived beside a malformed field)
 	// still reaches the caller, so it is redacted too.
-	if c.apiKey != "" && (bytes.Contains(data, []byte(c.apiKey)) || bytes.IndexByte(data, '\\') >= 0) {
-		// Only a body holding the key, or escapes that could spell it,
-		// needs the walk.
-		redacted = redactStrings(out, c.apiKey)
+	if k.mayHoldSecret(data) {
+		redacted = redactStrings(out, k.secrets)
 	}
 	if err == nil {
 		return redacted, nil
 	}
-	m := &MalformedResponseError{Method: method, Path: escPath}
-	var fields fieldProblems
-	if errors.As(err, &fields) {
-		m.Problems = c.redactAll(fields)
-	} else {
-		m.Problems = []string{c.redact(err.Error())}
-		m.BodyStart = c.snippet(data)
-	}
-	return redacted, m
+	return redacted, k.malformed(c, data, err)
 }
 
-func (c *Client) redactAll(ss []string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = c.redact(s)
+// malformed turns a decoder's complaint into the error callers see.
+func (k *core) malformed(c call, data []byte, err error) *MalformedResponseError {
+	m := &MalformedResponseError{Method: c.method, Path: c.path}
+	var fields fieldProblems
+	if errors.As(err, &fields) {
+		m.Problems = make([]string, len(fields))
+		for i, s := range fields {
+			m.Problems[i] = k.redact(s)
+		}
+		return m
 	}
-	return out
+	m.Problems = []string{"the body is not the API's JSON: " + k.redact(err.Error())}
+	m.BodyStart = k.snippet(data)
+	return m
+}
+
+// mayHoldSecret reports whether a body may spell one of the client's
+// secrets: it holds one, or escapes that could.
+func (k *core) mayHoldSecret(data []byte) bool {
+	if bytes.IndexByte(data, '\\') >= 0 {
+		return true
+	}
+	for _, s := range k.secrets {
+		if s != "" && bytes.Contains(data, []byte(s)) {
+			return true
+		}
+	}
+	return false
 }
 
 // serverFailedTransiently reports whether a status is a server failure that
@@ -314,13 +429,23 @@ func isPreSendError(err error) bool {
 // backoff is the jittered exponential delay before retry number attempt
 // (1-based): min·2^(attempt-1), capped at max, then jittered into [d/2, d]
 // so that many clients refused together do not return together.
-func (c *Client) backoff(attempt int) time.Duration {
-	d := c.retryMinBackoff
-	for i := 1; i < attempt && d < c.retryMaxBackoff; i++ {
+func (k *core) backoff(attempt int) time.Duration {
+	d := k.retryMinBackoff
+	for i := 1; i < attempt && d < k.retryMaxBackoff; i++ {
 		d *= 2
 	}
-	d = min(d, c.retryMaxBackoff)
+	d = min(d, k.retryMaxBackoff)
 	return d/2 + rand.N(d/2+1)
+}
+
+// requestID is the id the server gave a request, redacted.
+func (k *core) requestID(h http.Header) string {
+	for _, name := range requestIDHeaders {
+		if v := h.Get(name); v != "" {
+			return k.redact(clip(v, 200))
+		}
+	}
+	return ""
 }
 
 type errorBody struct {
@@ -329,21 +454,15 @@ type errorBody struct {
 	Details []ErrorDetail   `json:"details"`
 }
 
-func (c *Client) newAPIError(method, escPath string, status int, header http.Header, data []byte) *APIError {
-	e := &APIError{StatusCode: status, Method: method, Path: escPath}
-	for _, h := range []string{"X-Request-Id", "Request-Id", "X-Amzn-Requestid"} {
-		if v := header.Get(h); v != "" {
-			e.RequestID = c.redact(v)
-			break
-		}
-	}
+func (k *core) newAPIError(c call, status int, header http.Header, data []byte) *APIError {
+	e := &APIError{StatusCode: status, Method: c.method, Path: c.path, RequestID: k.requestID(header)}
 	if status >= 300 && status < 400 {
 		// Only a POST's redirect reaches here: the SDK follows no redirect
 		// for a POST, which would re-send a prompt or turn into a GET.
-		e.Message = fmt.Sprintf("redirected to %q; a POST is never followed to another address", c.redact(header.Get("Location")))
+		e.Message = fmt.Sprintf("redirected to %q; a POST is never followed to another address", k.redact(clip(header.Get("Location"), 200)))
 		return e
 	}
-	now := c.clock.Now() // one instant: an HTTP-date and RetryAt must agree
+	now := k.clock.Now() // one instant: an HTTP-date and RetryAt must agree
 	if d, ok := parseRetryAfter(header.Get("Retry-After"), now); ok {
 		e.RetryAfter, e.RetryAt = d, now.Add(d)
 	}
@@ -356,15 +475,23 @@ func (c *Client) newAPIError(method, escPath string, status int, header http.Hea
 		if msg == "" || msg == "null" {
 			msg = eb.Message
 		}
-		e.Message = c.redact(msg)
-		for _, d := range eb.Details {
-			e.Details = append(e.Details, ErrorDetail{Message: c.redact(d.Message)})
+		e.Message = k.redact(clip(msg, snippetLen))
+		for i, d := range eb.Details {
+			if i == maxErrorDetails {
+				e.Details = append(e.Details, ErrorDetail{Message: fmt.Sprintf("and %d more", len(eb.Details)-i)})
+				break
+			}
+			e.Details = append(e.Details, ErrorDetail{Message: k.redact(clip(d.Message, snippetLen))})
 		}
 		return e
 	}
-	e.Message = c.snippet(data)
+	e.Message = k.snippet(data)
 	return e
 }
+
+// maxErrorDetails bounds how many of an error body's details an error
+// keeps: a server may send thousands.
+const maxErrorDetails = 10
 
 var (
 	htmlTagRE    = regexp.MustCompile(`(?s)<(script|style)\b.*?</(script|style)>|<[^>]*>`)
@@ -374,8 +501,8 @@ var (
 const snippetLen = 200
 
 // snippet turns a body that is not the API's JSON (an HTML 502 page from a
-// proxy, say) into one short readable line, with the key redacted.
-func (c *Client) snippet(data []byte) string {
+// proxy, say) into one short readable line, with secrets redacted.
+func (k *core) snippet(data []byte) string {
 	s := string(data)
 	if len(s) > 64<<10 {
 		s = s[:64<<10]
@@ -388,23 +515,33 @@ func (c *Client) snippet(data []byte) string {
 		return r
 	}, s)
 	s = strings.TrimSpace(whitespaceRE.ReplaceAllString(s, " "))
-	s = c.redact(s)
-	if r := []rune(s); len(r) > snippetLen {
-		s = strings.TrimSpace(string(r[:snippetLen])) + "…"
+	return clip(k.redact(s), snippetLen)
+}
+
+// clip shortens s to at most n runes, marking the cut: a value a server
+// sent may be any length, and an error message must stay readable.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if r := []rune(s); len(r) > n {
+		return strings.TrimSpace(string(r[:n])) + "…"
 	}
 	return s
 }
 
-// redact removes the API key from text that came from the server, in case a
-// proxy or a misbehaving server echoes the request's headers back.
-func (c *Client) redact(s string) string {
-	if c.apiKey == "" {
-		return s
+// redact removes the client's secrets from text that came from the server,
+// in case a proxy or a misbehaving server echoes the request's headers.
+func (k *core) redact(s string) string {
+	for _, secret := range k.secrets {
+		if secret != "" {
+			s = strings.ReplaceAll(s, secret, Redacted)
+		}
 	}
-	return strings.ReplaceAll(s, c.apiKey, Redacted)
+	return s
 }
 
-// Redacted replaces the API key wherever a server's answer echoed it.
+// Redacted replaces a secret wherever a server's answer echoed it.
 const Redacted = "[REDACTED]"
 
 // parseRetryAfter reads a Retry-After header: delay-seconds or an HTTP-date.

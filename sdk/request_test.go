@@ -29,7 +29,7 @@ func TestRetryPolicy(t *testing.T) {
 	}{
 		{name: "GET 502 then success", responses: []http.HandlerFunc{respond(502, "text/html", htmlBadGateway), ok}, wantRequests: 2},
 		{name: "GET 503 honors Retry-After", responses: []http.HandlerFunc{jsonResponse(503, `{"error":"down"}`, "Retry-After", "7"), ok}, wantRequests: 2, wantSleeps: []time.Duration{7 * time.Second}},
-		{name: "GET 500 until retries run out", responses: []http.HandlerFunc{jsonResponse(500, `{"error":"boom"}`)}, wantRequests: 3, wantErr: "500 Internal Server Error: boom"},
+		{name: "GET 500 until retries run out", responses: []http.HandlerFunc{jsonResponse(500, `{"error":"boom"}`)}, wantRequests: 3, wantErr: "500 Internal Server Error: boom (after 3 attempts)"},
 		{name: "GET 501 is not retried", responses: []http.HandlerFunc{jsonResponse(501, `{"error":"nope"}`)}, wantRequests: 1, wantErr: "501 Not Implemented: nope"},
 		{name: "GET 404 is not retried", responses: []http.HandlerFunc{jsonResponse(404, `{"error":"Job not found"}`)}, wantRequests: 1, wantErr: "404 Not Found: Job not found"},
 		{name: "GET dropped connection is retried", responses: []http.HandlerFunc{dropConnection, ok}, wantRequests: 2},
@@ -38,6 +38,9 @@ func TestRetryPolicy(t *testing.T) {
 		{name: "POST 500 is never retried", post: true, responses: []http.HandlerFunc{jsonResponse(500, `{"error":"boom"}`), created}, wantRequests: 1, wantErr: "500 Internal Server Error: boom"},
 		{name: "POST 502 is never retried", post: true, responses: []http.HandlerFunc{respond(502, "text/html", htmlBadGateway), created}, wantRequests: 1, wantErr: "502 Bad Gateway: 502 Bad Gateway 502 Bad Gateway nginx"},
 		{name: "POST dropped connection is never retried", post: true, responses: []http.HandlerFunc{dropConnection, created}, wantRequests: 1, wantErr: "EOF"},
+		{name: "GET dropped twice, then the retries run out", responses: []http.HandlerFunc{dropConnection}, wantRequests: 3, wantErr: "EOF (after 3 attempts)"},
+		{name: "POST 429 until retries run out", post: true, responses: []http.HandlerFunc{jsonResponse(429, `{"error":"slow down"}`, "Retry-After", "1")}, wantRequests: 3,
+			wantErr: "429 Too Many Requests: slow down (rate limited; try again after 2026-11-21T12:00:03Z, in 1s) (after 3 attempts)", wantSleeps: []time.Duration{time.Second, time.Second}},
 		{name: "429 longer than the limit fails at once", responses: []http.HandlerFunc{jsonResponse(429, `{"error":"Too many requests"}`, "Retry-After", "3600"), ok}, wantRequests: 1,
 			wantErr: "429 Too Many Requests: Too many requests (rate limited; try again after 2026-11-21T13:00:00Z, in 1h0m0s)"},
 		{name: "429 as long as the limit is waited", responses: []http.HandlerFunc{jsonResponse(429, `{}`, "Retry-After", "60"), ok}, wantRequests: 2, wantSleeps: []time.Duration{time.Minute}},
@@ -52,9 +55,9 @@ func TestRetryPolicy(t *testing.T) {
 			c := newTestClient(t, ts.URL, clk, WithMaxRetries(2))
 			var err error
 			if tt.post {
-				_, err = c.CreateAgentJob(context.Background(), "p", "x")
+				_, err = c.AgentJobs.Create(context.Background(), "p", "x")
 			} else {
-				_, err = c.GetAgentJob(context.Background(), "p", "j")
+				_, err = c.AgentJobs.Get(context.Background(), "p", "j")
 			}
 			if rec.count() != tt.wantRequests {
 				t.Errorf("requests = %d, want %d", rec.count(), tt.wantRequests)
@@ -84,7 +87,7 @@ func TestRetry_postWhoseConnectionNeverOpenedIsRetried(t *testing.T) {
 		return (&net.Dialer{}).DialContext(ctx, network, addr)
 	}}
 	c := newTestClient(t, ts.URL, &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)}, WithHTTPClient(&http.Client{Transport: transport}))
-	if _, err := c.CreateAgentJob(context.Background(), "p", "x"); err != nil {
+	if _, err := c.AgentJobs.Create(context.Background(), "p", "x"); err != nil {
 		t.Fatal(err)
 	}
 	if rec.count() != 1 || dials.Load() != 2 {
@@ -95,7 +98,7 @@ func TestRetry_postWhoseConnectionNeverOpenedIsRetried(t *testing.T) {
 func TestRetry_zeroRetriesMeansOneAttempt(t *testing.T) {
 	rec, ts := newRecorder(t, jsonResponse(503, `{"error":"down"}`))
 	c := newTestClient(t, ts.URL, &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)}, WithMaxRetries(0))
-	if _, err := c.GetAgentJob(context.Background(), "p", "j"); !errors.As(err, new(*APIError)) {
+	if _, err := c.AgentJobs.Get(context.Background(), "p", "j"); !errors.As(err, new(*APIError)) {
 		t.Fatalf("err = %v", err)
 	}
 	if rec.count() != 1 {
@@ -104,7 +107,7 @@ func TestRetry_zeroRetriesMeansOneAttempt(t *testing.T) {
 }
 
 func TestRetry_backoffGrowsAndIsCapped(t *testing.T) {
-	c := &Client{retryMinBackoff: time.Second, retryMaxBackoff: 5 * time.Second}
+	c := &core{settings: settings{retryMinBackoff: time.Second, retryMaxBackoff: 5 * time.Second}}
 	for attempt, want := range map[int]time.Duration{1: time.Second, 2: 2 * time.Second, 3: 4 * time.Second, 4: 5 * time.Second, 30: 5 * time.Second} {
 		for range 50 {
 			got := c.backoff(attempt)
@@ -121,7 +124,7 @@ func TestRetry_stopsWhenContextEndsDuringBackoff(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err := c.GetAgentJob(ctx, "p", "j")
+	_, err := c.AgentJobs.Get(ctx, "p", "j")
 	if !errors.Is(err, context.DeadlineExceeded) || statusOf(err) != 503 {
 		t.Fatalf("err = %v", err)
 	}
@@ -136,7 +139,7 @@ func TestRetry_retryAfterPastTheDeadlineFailsAtOnce(t *testing.T) {
 	c := newTestClient(t, ts.URL, clk)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_, err := c.GetAgentJob(ctx, "p", "j")
+	_, err := c.AgentJobs.Get(ctx, "p", "j")
 	var apiErr *APIError
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 503 || apiErr.RetryAfter != 30*time.Second || errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want the 503 that says when to come back", err)
@@ -147,7 +150,7 @@ func TestRetry_retryAfterPastTheDeadlineFailsAtOnce(t *testing.T) {
 	// The same wait fits a longer deadline, and is waited.
 	ctx2, cancel2 := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel2()
-	if _, err := c.GetAgentJob(ctx2, "p", "j"); err != nil {
+	if _, err := c.AgentJobs.Get(ctx2, "p", "j"); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -157,7 +160,7 @@ func TestCreateAgentJob_answerIsAwaitedAfterContextEnds(t *testing.T) {
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultLatency, Latency: 200 * time.Millisecond})
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	job, err := c.CreateAgentJob(ctx, mintlifytest.DemoProjectID, "x")
+	job, err := c.AgentJobs.Create(ctx, mintlifytest.DemoProjectID, "x")
 	if err != nil {
 		t.Fatalf("the job was created but the call failed: %v", err)
 	}
@@ -169,7 +172,7 @@ func TestCreateAgentJob_answerIsAwaitedAfterContextEnds(t *testing.T) {
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel2()
 	start := time.Now()
-	if _, err := c.GetAgentJob(ctx2, mintlifytest.DemoProjectID, job.ID); !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 500*time.Millisecond {
+	if _, err := c.AgentJobs.Get(ctx2, mintlifytest.DemoProjectID, job.ID); !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 500*time.Millisecond {
 		t.Errorf("GET: %v after %s", err, time.Since(start))
 	}
 }
@@ -178,7 +181,7 @@ func TestDo_sendsNothingOnceContextHasEnded(t *testing.T) {
 	fs, c, _ := newFake(t, mintlifytest.Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := c.CreateAgentJob(ctx, mintlifytest.DemoProjectID, "x"); !errors.Is(err, context.Canceled) {
+	if _, err := c.AgentJobs.Create(ctx, mintlifytest.DemoProjectID, "x"); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v", err)
 	}
 	if n := fs.TotalRequests(); n != 0 {
@@ -189,13 +192,13 @@ func TestDo_sendsNothingOnceContextHasEnded(t *testing.T) {
 func TestAPIError_fields(t *testing.T) {
 	_, ts := newRecorder(t, jsonResponse(400, `{"error":"Invalid query parameters","details":[{"message":"limit: too big"},{"message":"offset: negative"}],"extra":1}`, "X-Request-Id", "req-123"))
 	c := newTestClient(t, ts.URL, nil)
-	_, err := c.GetAgentJob(context.Background(), "p", "j")
+	_, err := c.AgentJobs.Get(context.Background(), "p", "j")
 	var apiErr *APIError
 	if !errors.As(err, &apiErr) {
 		t.Fatalf("err = %v", err)
 	}
 	want := &APIError{StatusCode: 400, Method: "GET", Path: "/v2/agent/p/job/j", Message: "Invalid query parameters",
-		Details: []ErrorDetail{{"limit: too big"}, {"offset: negative"}}, RequestID: "req-123"}
+		Details: []ErrorDetail{{"limit: too big"}, {"offset: negative"}}, RequestID: "req-123", Attempts: 1}
 	if diff := cmp.Diff(want, apiErr); diff != "" {
 		t.Errorf("APIError (-want +got):\n%s", diff)
 	}
@@ -233,7 +236,7 @@ func TestAPIError_messageFallbacks(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			_, ts := newRecorder(t, respond(404, "", tt.body))
 			c := newTestClient(t, ts.URL, nil)
-			_, err := c.GetAgentJob(context.Background(), "p", "j")
+			_, err := c.AgentJobs.Get(context.Background(), "p", "j")
 			if err == nil || !strings.HasSuffix(err.Error(), tt.want) {
 				t.Fatalf("err = %q, want suffix %q", err, tt.want)
 			}
@@ -258,7 +261,7 @@ func TestClient_neverPutsKeyInErrors(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			_, ts := newRecorder(t, h)
 			c := newTestClient(t, ts.URL, nil)
-			_, err := c.GetAgentJob(context.Background(), "p", "j")
+			_, err := c.AgentJobs.Get(context.Background(), "p", "j")
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -276,7 +279,7 @@ func TestClient_capsResponseBodies(t *testing.T) {
 	big := `{"id":"` + strings.Repeat("x", 4096) + `"}`
 	rec, ts := newRecorder(t, jsonResponse(200, big))
 	c := newTestClient(t, ts.URL, nil, WithMaxResponseBytes(2048))
-	_, err := c.GetAgentJob(context.Background(), "p", "j")
+	_, err := c.AgentJobs.Get(context.Background(), "p", "j")
 	if !errors.Is(err, ErrResponseTooLarge) || !strings.Contains(err.Error(), "response body too large: over 2048 bytes") {
 		t.Fatalf("err = %v", err)
 	}
@@ -288,8 +291,8 @@ func TestClient_capsResponseBodies(t *testing.T) {
 func TestClient_reportsUndecodableSuccess(t *testing.T) {
 	_, ts := newRecorder(t, respond(200, "text/html", "<html>login page</html>"))
 	c := newTestClient(t, ts.URL, nil)
-	_, err := c.GetAgentJob(context.Background(), "p", "j")
-	if err == nil || !strings.Contains(err.Error(), `decoding response of GET /v2/agent/p/job/j`) || !strings.Contains(err.Error(), `body starts "login page"`) {
+	_, err := c.AgentJobs.Get(context.Background(), "p", "j")
+	if err == nil || err.Error() != `getting agent job j: malformed response to GET /v2/agent/p/job/j: the body is not the API's JSON: invalid character '<' looking for beginning of value (body starts "login page")` {
 		t.Fatalf("err = %v", err)
 	}
 }

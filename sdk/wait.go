@@ -20,30 +20,69 @@ const (
 	maxTransientPollErrors = 3
 )
 
-// WaitOption configures WaitForAgentJob.
-type WaitOption func(*waitConfig)
+// WaitOption configures a wait: AgentJobs.Wait and the waits of every
+// other service that starts work in the background.
+//
+// Every wait follows the same rules. Polls come on a schedule tied to the
+// time waited (see WithPollInterval). Transient failures (5xx, broken
+// connections, short rate limits) already retried by the request layer do
+// not end the wait unless several polls in a row fail; a 4xx such as 404,
+// or an answer that is not the object waited for, ends it at once. A poll
+// refused with 429 and a Retry-After is next sent when the server said,
+// when that fits before ctx's deadline; otherwise the wait ends at once
+// with the error, which says when to try again. When ctx ends, the wait
+// returns the last status it saw with an error wrapping ctx.Err().
+type WaitOption interface{ applyWait(*waitSettings) }
 
-type waitConfig struct {
+type waitOptionFunc func(*waitSettings)
+
+func (f waitOptionFunc) applyWait(w *waitSettings) { f(w) }
+
+type waitSettings struct {
 	initial, max time.Duration
-	onStatus     func(*AgentJob)
+	timeout      time.Duration // 0: until ctx ends
+	onStatus     any           // a func(T) for the T waited for
 }
 
-// WithPollInterval sets the first delay between polls and its cap.
+// ErrWaitTimeout ends a wait that reached its WithWaitTimeout. It wraps
+// context.DeadlineExceeded, so a caller can treat it as the deadline of a
+// context.
+var ErrWaitTimeout = fmt.Errorf("wait timed out: %w", context.DeadlineExceeded)
+
+// WithWaitTimeout bounds the wait to d, measured on the client's clock
+// (see WithClock): the last poll is made when d runs out, and if the
+// object is still not done the wait returns it with an error wrapping
+// ErrWaitTimeout. Unlike a context deadline, a test's clock runs it in no
+// wall time. 0 means no bound but ctx's.
+func WithWaitTimeout(d time.Duration) WaitOption {
+	return waitOptionFunc(func(w *waitSettings) {
+		if d > 0 {
+			w.timeout = d
+		}
+	})
+}
+
+// WithPollInterval sets the first delay between polls and its cap
+// (defaults DefaultPollInitial and DefaultPollMax). The delay before each
+// poll is initial + 10% of the time waited so far, up to the cap, jittered
+// down by up to 5%: how late a finished job is noticed stays within
+// initial + 10% of its run time.
 func WithPollInterval(initial, maxDelay time.Duration) WaitOption {
-	return func(w *waitConfig) {
+	return waitOptionFunc(func(w *waitSettings) {
 		if initial > 0 {
 			w.initial = initial
 		}
 		if maxDelay >= w.initial {
 			w.max = maxDelay
 		}
-	}
+	})
 }
 
-// WithStatusCallback registers fn, called with the job after every poll.
-// The Terraform provider logs progress through it.
-func WithStatusCallback(fn func(*AgentJob)) WaitOption {
-	return func(w *waitConfig) { w.onStatus = fn }
+// WithStatusCallback registers fn, called with the object after every
+// poll: a func(*AgentJob) for AgentJobs.Wait, and so on for each kind of
+// wait. A callback of another type makes the wait fail before any request.
+func WithStatusCallback[T any](fn func(T)) WaitOption {
+	return waitOptionFunc(func(w *waitSettings) { w.onStatus = fn })
 }
 
 // pollDelay is the delay before the next poll, elapsed time after the wait
@@ -52,67 +91,75 @@ func WithStatusCallback(fn func(*AgentJob)) WaitOption {
 // the elapsed time bounds how late the waiter notices a finished job: at
 // most initial + 10% of the job's run time (until the cap), while a
 // 5-minute job takes under 40 polls.
-func (w *waitConfig) pollDelay(elapsed time.Duration) time.Duration {
+func (w *waitSettings) pollDelay(elapsed time.Duration) time.Duration {
 	d := min(w.initial+elapsed/10, w.max)
 	return d - rand.N(d/20+1)
 }
 
-// WaitForAgentJob polls the job until it is completed, archived or failed,
-// and returns it. The wait ends the moment ctx is done: then it returns the
-// last job it saw (nil if none) together with an error wrapping ctx.Err(),
-// so callers can still record what they know.
-//
-// Transient failures (5xx, broken connections, short rate limits) already
-// retried by the request layer do not end the wait unless several polls in a
-// row fail; a 4xx such as 404, or an answer that is not this job, ends it
-// at once. A poll refused with 429 and a Retry-After is next sent when the
-// server said, when that fits before ctx's deadline; otherwise the wait
-// ends at once with the error, which says when to try again.
-func (c *Client) WaitForAgentJob(ctx context.Context, projectID, jobID string, opts ...WaitOption) (*AgentJob, error) {
-	if err := ValidateProjectID(projectID); err != nil {
-		return nil, err
-	}
-	if err := ValidateJobID(jobID); err != nil {
-		return nil, err
-	}
-	w := waitConfig{initial: DefaultPollInitial, max: DefaultPollMax}
+// poller is what one kind of wait needs: how to read the object, and
+// which of its states end the wait.
+type poller[T any] struct {
+	what     string // "agent job 123", for errors
+	read     func(context.Context) (T, error)
+	terminal func(T) bool
+}
+
+// poll is the one waiting loop of the SDK.
+func poll[T any](ctx context.Context, k *core, p poller[T], opts []WaitOption) (T, error) {
+	w := waitSettings{initial: DefaultPollInitial, max: DefaultPollMax}
 	for _, opt := range opts {
-		opt(&w)
+		if opt != nil {
+			opt.applyWait(&w)
+		}
 	}
-	start := c.clock.Now()
-	var last *AgentJob
+	var last T
+	onStatus, ok := w.onStatus.(func(T))
+	if w.onStatus != nil && !ok {
+		return last, &ValidationError{Field: "WithStatusCallback", Rule: fmt.Sprintf("takes a %T here, not a %T", onStatus, w.onStatus)}
+	}
+	start := k.clock.Now()
 	failures := 0
 	delay := w.pollDelay(0)
 	for {
-		if err := c.clock.Sleep(ctx, delay); err != nil {
-			return last, fmt.Errorf("waiting for agent job %s: %w", jobID, err)
+		if w.timeout > 0 {
+			left := w.timeout - k.clock.Now().Sub(start)
+			if left <= 0 {
+				return last, fmt.Errorf("waiting for %s: %w after %s", p.what, ErrWaitTimeout, w.timeout)
+			}
+			delay = min(delay, left)
 		}
-		delay = w.pollDelay(c.clock.Now().Sub(start))
-		job, err := c.GetAgentJob(ctx, projectID, jobID)
+		if err := k.clock.Sleep(ctx, delay); err != nil {
+			return last, fmt.Errorf("waiting for %s: %w", p.what, err)
+		}
+		delay = w.pollDelay(k.clock.Now().Sub(start))
+		v, err := p.read(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
-				return last, fmt.Errorf("waiting for agent job %s: %w", jobID, ctx.Err())
+				return last, fmt.Errorf("waiting for %s: %w", p.what, ctx.Err())
 			}
 			failures++
 			if !isTransient(err) || failures >= maxTransientPollErrors {
-				return last, fmt.Errorf("waiting for agent job %s: %w", jobID, err)
+				return last, fmt.Errorf("waiting for %s: %w", p.what, err)
 			}
 			var apiErr *APIError
 			if errors.As(err, &apiErr) && apiErr.RetryAfter > 0 {
-				if !fitsBeforeDeadline(ctx, apiErr.RetryAfter) {
-					return last, fmt.Errorf("waiting for agent job %s: %w", jobID, err)
+				// A wait the server asks for that outlasts ours ends it
+				// now, with the error that says when to come back.
+				outlasts := w.timeout > 0 && k.clock.Now().Sub(start)+apiErr.RetryAfter >= w.timeout
+				if outlasts || !fitsBeforeDeadline(ctx, apiErr.RetryAfter) {
+					return last, fmt.Errorf("waiting for %s: %w", p.what, err)
 				}
 				delay = apiErr.RetryAfter
 			}
 			continue
 		}
 		failures = 0
-		last = job
-		if w.onStatus != nil {
-			w.onStatus(job)
+		last = v
+		if onStatus != nil {
+			onStatus(v)
 		}
-		if job.Status.Terminal() {
-			return job, nil
+		if p.terminal(v) {
+			return v, nil
 		}
 	}
 }
@@ -125,5 +172,5 @@ func isTransient(err error) bool {
 	if errors.As(err, &apiErr) {
 		return apiErr.StatusCode == http.StatusTooManyRequests || serverFailedTransiently(apiErr.StatusCode)
 	}
-	return !IsValidation(err) && !IsMalformedResponse(err)
+	return !IsValidation(err) && !IsMalformedResponse(err) && !errors.Is(err, ErrNotConfigured)
 }

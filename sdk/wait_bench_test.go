@@ -23,11 +23,11 @@ func BenchmarkWaitForAgentJob(b *testing.B) {
 				clk := &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)}
 				fs := mintlifytest.New(mintlifytest.Config{Clock: clk, DefaultJob: mintlifytest.JobScript{ActiveFor: run, Outcome: mintlifytest.OutcomeCompleted}})
 				c := mustInProcessClient(b, fs, clk)
-				job, err := c.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "x")
+				job, err := c.AgentJobs.Create(context.Background(), mintlifytest.DemoProjectID, "x")
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := c.WaitForAgentJob(context.Background(), mintlifytest.DemoProjectID, job.ID); err != nil {
+				if _, err := c.AgentJobs.Wait(context.Background(), mintlifytest.DemoProjectID, job.ID); err != nil {
 					b.Fatal(err)
 				}
 				lates = append(lates, (clk.Now().Sub(epoch) - run).Seconds())

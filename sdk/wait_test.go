@@ -3,6 +3,7 @@ package sdk
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -19,11 +20,11 @@ func TestWaitForAgentJob_latenessAndPolls(t *testing.T) {
 		t.Run(run.String(), func(t *testing.T) {
 			for range 20 { // the delays are jittered: try several draws
 				fs, c, clk := newFake(t, mintlifytest.Config{DefaultJob: mintlifytest.JobScript{ActiveFor: run, Outcome: mintlifytest.OutcomeCompleted}})
-				job, err := c.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "x")
+				job, err := c.AgentJobs.Create(context.Background(), mintlifytest.DemoProjectID, "x")
 				if err != nil {
 					t.Fatal(err)
 				}
-				done, err := c.WaitForAgentJob(context.Background(), mintlifytest.DemoProjectID, job.ID)
+				done, err := c.AgentJobs.Wait(context.Background(), mintlifytest.DemoProjectID, job.ID)
 				if err != nil || done.Status != JobStatusCompleted {
 					t.Fatalf("wait = %+v, %v", done, err)
 				}
@@ -40,7 +41,7 @@ func TestWaitForAgentJob_latenessAndPolls(t *testing.T) {
 }
 
 func TestWaitForAgentJob_scheduleGrowsToCap(t *testing.T) {
-	w := waitConfig{initial: time.Second, max: 20 * time.Second}
+	w := waitSettings{initial: time.Second, max: 20 * time.Second}
 	for elapsed, want := range map[time.Duration]time.Duration{0: time.Second, 10 * time.Second: 2 * time.Second,
 		100 * time.Second: 11 * time.Second, 190 * time.Second: 20 * time.Second, time.Hour: 20 * time.Second} {
 		for range 50 {
@@ -53,12 +54,12 @@ func TestWaitForAgentJob_scheduleGrowsToCap(t *testing.T) {
 
 func TestWaitForAgentJob_reportsEveryStatus(t *testing.T) {
 	fs, c, _ := newFake(t, mintlifytest.Config{})
-	job, err := c.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "[fake:failed] [fake:active=4s]")
+	job, err := c.AgentJobs.Create(context.Background(), mintlifytest.DemoProjectID, "[fake:failed] [fake:active=4s]")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var seen []JobStatus
-	done, err := c.WaitForAgentJob(context.Background(), mintlifytest.DemoProjectID, job.ID,
+	done, err := c.AgentJobs.Wait(context.Background(), mintlifytest.DemoProjectID, job.ID,
 		WithStatusCallback(func(j *AgentJob) { seen = append(seen, j.Status) }))
 	if err != nil || done.Status != JobStatusFailed {
 		t.Fatalf("wait = %+v, %v", done, err)
@@ -70,8 +71,8 @@ func TestWaitForAgentJob_reportsEveryStatus(t *testing.T) {
 
 func TestWaitForAgentJob_pollIntervalOption(t *testing.T) {
 	_, c, clk := newFake(t, mintlifytest.Config{DefaultJob: mintlifytest.JobScript{ActiveFor: time.Minute, Outcome: mintlifytest.OutcomeCompleted}})
-	job, _ := c.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "x")
-	if _, err := c.WaitForAgentJob(context.Background(), mintlifytest.DemoProjectID, job.ID, WithPollInterval(5*time.Second, 5*time.Second)); err != nil {
+	job, _ := c.AgentJobs.Create(context.Background(), mintlifytest.DemoProjectID, "x")
+	if _, err := c.AgentJobs.Wait(context.Background(), mintlifytest.DemoProjectID, job.ID, WithPollInterval(5*time.Second, 5*time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range clk.Sleeps() {
@@ -83,10 +84,10 @@ func TestWaitForAgentJob_pollIntervalOption(t *testing.T) {
 
 func TestWaitForAgentJob_stopsOnContextCancel(t *testing.T) {
 	_, c, _ := newFake(t, mintlifytest.Config{})
-	job, _ := c.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "[fake:never]")
+	job, _ := c.AgentJobs.Create(context.Background(), mintlifytest.DemoProjectID, "[fake:never]")
 	ctx, cancel := context.WithCancel(context.Background())
 	polls := 0
-	got, err := c.WaitForAgentJob(ctx, mintlifytest.DemoProjectID, job.ID, WithStatusCallback(func(*AgentJob) {
+	got, err := c.AgentJobs.Wait(ctx, mintlifytest.DemoProjectID, job.ID, WithStatusCallback(func(*AgentJob) {
 		if polls++; polls == 3 {
 			cancel()
 		}
@@ -103,11 +104,11 @@ func TestWaitForAgentJob_stopsOnRealDeadline(t *testing.T) {
 	ts := httptest.NewServer(mintlifytest.New(mintlifytest.Config{}))
 	defer ts.Close()
 	c := newTestClient(t, ts.URL, nil)
-	job, _ := c.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "[fake:never]")
+	job, _ := c.AgentJobs.Create(context.Background(), mintlifytest.DemoProjectID, "[fake:never]")
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	got, err := c.WaitForAgentJob(ctx, mintlifytest.DemoProjectID, job.ID)
+	got, err := c.AgentJobs.Wait(ctx, mintlifytest.DemoProjectID, job.ID)
 	if !errors.Is(err, context.DeadlineExceeded) || got != nil {
 		t.Fatalf("got %+v, %v", got, err)
 	}
@@ -118,9 +119,9 @@ func TestWaitForAgentJob_stopsOnRealDeadline(t *testing.T) {
 
 func TestWaitForAgentJob_toleratesTransientErrors(t *testing.T) {
 	fs, c, _ := newFake(t, mintlifytest.Config{}, WithMaxRetries(0))
-	job, _ := c.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "[fake:active=5s]")
+	job, _ := c.AgentJobs.Create(context.Background(), mintlifytest.DemoProjectID, "[fake:active=5s]")
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultServerError, Requests: []int{1, 2, 4}})
-	done, err := c.WaitForAgentJob(context.Background(), mintlifytest.DemoProjectID, job.ID)
+	done, err := c.AgentJobs.Wait(context.Background(), mintlifytest.DemoProjectID, job.ID)
 	if err != nil || done.Status != JobStatusCompleted {
 		t.Fatalf("wait = %+v, %v", done, err)
 	}
@@ -128,9 +129,9 @@ func TestWaitForAgentJob_toleratesTransientErrors(t *testing.T) {
 
 func TestWaitForAgentJob_givesUpAfterRepeatedTransientErrors(t *testing.T) {
 	fs, c, _ := newFake(t, mintlifytest.Config{}, WithMaxRetries(0))
-	job, _ := c.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "[fake:never]")
+	job, _ := c.AgentJobs.Create(context.Background(), mintlifytest.DemoProjectID, "[fake:never]")
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultServerError, Requests: []int{2, 3, 4}})
-	got, err := c.WaitForAgentJob(context.Background(), mintlifytest.DemoProjectID, job.ID)
+	got, err := c.AgentJobs.Wait(context.Background(), mintlifytest.DemoProjectID, job.ID)
 	if statusOf(err) != http.StatusBadGateway || got == nil || got.ID != job.ID {
 		t.Fatalf("got %+v, %v", got, err)
 	}
@@ -141,7 +142,7 @@ func TestWaitForAgentJob_givesUpAfterRepeatedTransientErrors(t *testing.T) {
 
 func TestWaitForAgentJob_notFoundEndsAtOnce(t *testing.T) {
 	fs, c, _ := newFake(t, mintlifytest.Config{})
-	_, err := c.WaitForAgentJob(context.Background(), mintlifytest.DemoProjectID, "missing")
+	_, err := c.AgentJobs.Wait(context.Background(), mintlifytest.DemoProjectID, "missing")
 	if !IsNotFound(err) || fs.Requests(mintlifytest.RouteGetJob) != 1 {
 		t.Fatalf("err = %v after %d polls", err, fs.Requests(mintlifytest.RouteGetJob))
 	}
@@ -152,6 +153,8 @@ func TestIsTransient(t *testing.T) {
 		&APIError{StatusCode: 429}: true, &APIError{StatusCode: 500}: true, &APIError{StatusCode: 503}: true,
 		&APIError{StatusCode: 501}: false, &APIError{StatusCode: 404}: false, &APIError{StatusCode: 401}: false,
 		errors.New("connection reset"): true, &ValidationError{Field: "x"}: false,
+		&RequestError{Sent: true, Err: errors.New("EOF")}: true, &MalformedResponseError{}: false, ErrNotConfigured: false,
+		&APIError{StatusCode: 499}: false, &APIError{StatusCode: 599}: true, fmt.Errorf("x: %w", &APIError{StatusCode: 502}): true,
 	} {
 		if got := isTransient(err); got != want {
 			t.Errorf("isTransient(%v) = %v", err, got)

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"iter"
 	"net"
 	"net/http"
 	"net/url"
@@ -333,17 +332,9 @@ func (b *bench) measureScale(s source, paths int) (*scaleResult, error) {
 	for range b.runs {
 		start := time.Now()
 		n := 0
-		fetch := client.UniqueVisitorRows
+		fetch := client.Analytics.Visitors.Rows
 		if s.route == mintlifytest.RouteViews {
-			fetch = func(ctx context.Context, p string, q sdk.VisitorsQuery) iter.Seq2[sdk.PathVisitors, error] {
-				return func(yield func(sdk.PathVisitors, error) bool) {
-					for row, err := range client.PageViewRows(ctx, p, q) {
-						if !yield(sdk.PathVisitors(row), err) {
-							return
-						}
-					}
-				}
-			}
+			fetch = client.Analytics.Views.Rows
 		}
 		for _, err := range fetch(context.Background(), mintlifytest.DemoProjectID, sdk.VisitorsQuery{}) {
 			if err != nil {

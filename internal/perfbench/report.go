@@ -133,7 +133,7 @@ func (r *results) report() string {
 	p("## 3. SDK decoding of one 250-row page\n\n")
 	p("`go test -bench DecodeVisitorsPage250 -benchmem -count 5 ./sdk`, medians:\n\n")
 	p("| decoder | ns/op | B/op | allocs/op |\n|---|---:|---:|---:|\n")
-	for _, row := range []struct{ label, name string }{{"typed (`sdk.VisitorsPage`)", "BenchmarkDecodeVisitorsPage250"}, {"`map[string]any` baseline", "BenchmarkDecodeVisitorsPage250Map"}} {
+	for _, row := range []struct{ label, name string }{{"typed (`sdk.PathCountsPage`)", "BenchmarkDecodeVisitorsPage250"}, {"`map[string]any` baseline", "BenchmarkDecodeVisitorsPage250Map"}} {
 		m := decode[row.name]
 		p("| %s | %.0f | %.0f | %.0f |\n", row.label, m["ns/op"], m["B/op"], m["allocs/op"])
 	}

@@ -86,7 +86,7 @@ func (r *agentJobMessageResource) Schema(ctx context.Context, _ resource.SchemaR
 			"triggers": triggersAttribute("sends a new message", func(_ context.Context, req planmodifier.MapRequest, resp *mapplanmodifier.RequiresReplaceIfFuncResponse) {
 				resp.RequiresReplace = triggersChanged(req.StateValue, req.PlanValue)
 			}),
-			"wait_for_completion": waitAttribute("the job"),
+			"wait_for_completion": waitAttribute("the job", jobEnds),
 			"sent_at": schema.StringAttribute{
 				MarkdownDescription: "When the message was sent (RFC 3339).",
 				Computed:            true,
@@ -124,22 +124,17 @@ func (r *agentJobMessageResource) Create(ctx context.Context, req resource.Creat
 		return
 	}
 	projectID, jobID := plan.ProjectID.ValueString(), plan.JobID.ValueString()
-	jobRun{
-		data:      r.data,
-		projectID: projectID,
-		send: func(ctx context.Context) (*sdk.AgentJob, error) {
-			sentAt := time.Now().UTC().Format(time.RFC3339Nano)
-			plan.ID, plan.SentAt = types.StringValue(jobID+"/"+sentAt), types.StringValue(sentAt)
-			return r.data.client.SendAgentJobMessage(ctx, projectID, jobID, plan.Prompt.ValueString())
-		},
-		wait:    plan.WaitForCompletion.ValueBool(),
-		timeout: timeout,
-		words:   messageWords,
-		onJob: func(job *sdk.AgentJob) {
-			resp.Diagnostics.Append(plan.applyJob(job)...)
-			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		},
-	}.run(ctx, &resp.Diagnostics)
+	w := jobWork(r.data, projectID, func(ctx context.Context) (*sdk.AgentJob, error) {
+		sentAt := time.Now().UTC().Format(time.RFC3339Nano)
+		plan.ID, plan.SentAt = types.StringValue(jobID+"/"+sentAt), types.StringValue(sentAt)
+		return r.data.client.AgentJobs.SendMessage(ctx, projectID, jobID, plan.Prompt.ValueString())
+	})
+	w.doWait, w.timeout, w.words = plan.WaitForCompletion.ValueBool(), timeout, messageWords
+	w.record = func(job *sdk.AgentJob) {
+		resp.Diagnostics.Append(plan.applyJob(job)...)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	}
+	w.run(ctx, &resp.Diagnostics)
 }
 
 // Read refreshes the job's attributes as they stand now.
@@ -153,7 +148,7 @@ func (r *agentJobMessageResource) Read(ctx context.Context, req resource.ReadReq
 		return
 	}
 	ctx = r.data.logContext(ctx)
-	job, err := r.data.client.GetAgentJob(ctx, state.ProjectID.ValueString(), state.JobID.ValueString())
+	job, err := r.data.client.AgentJobs.Get(ctx, state.ProjectID.ValueString(), state.JobID.ValueString())
 	switch {
 	case sdk.IsNotFound(err):
 		vanishedJob(&resp.Diagnostics, "mintlify_agent_job_message", state.JobID.ValueString(), state.ProjectID.ValueString())
@@ -162,7 +157,10 @@ func (r *agentJobMessageResource) Read(ctx context.Context, req resource.ReadReq
 		addAPIError(&resp.Diagnostics, "Could not read the agent job", err)
 		return
 	}
-	resp.Diagnostics.Append(state.applyJob(sanitize(job, &resp.Diagnostics))...)
+	notes := newProblemNotes("agent job", state.JobID.ValueString())
+	notes.add(job.Problems)
+	notes.warn(&resp.Diagnostics)
+	resp.Diagnostics.Append(state.applyJob(job)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 

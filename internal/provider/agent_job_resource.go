@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -49,17 +47,6 @@ func (r *agentJobResource) Metadata(_ context.Context, req resource.MetadataRequ
 	resp.TypeName = req.ProviderTypeName + "_agent_job"
 }
 
-// timeoutsBlock is the timeouts block of both resources.
-func timeoutsBlock(ctx context.Context, what string) schema.Block {
-	return timeouts.Block(ctx, timeouts.Opts{
-		Create: true,
-		CreateDescription: fmt.Sprintf("How long to wait for %s to finish, as a duration such as `45m` (default `%s`; "+
-			"only when `wait_for_completion` is true). When it runs out the job stays in state, tainted. A request "+
-			"already sent when it runs out (or on Ctrl-C) is still given %s to answer, so that a job it created is "+
-			"not lost.", what, shortDuration(DefaultCreateTimeout), sdk.DefaultSentRequestGrace),
-	})
-}
-
 func (r *agentJobResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A background agent job: Mintlify's agent carries out `prompt` on the project's " +
@@ -97,7 +84,7 @@ func (r *agentJobResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				)},
 			},
 			"triggers":            triggersAttribute("starts a new job (after an import, the first triggers are adopted instead)", triggersChangeStartsNewJob),
-			"wait_for_completion": waitAttribute("the job"),
+			"wait_for_completion": waitAttribute("the job", jobEnds),
 		}),
 		Blocks: map[string]schema.Block{"timeouts": timeoutsBlock(ctx, "the job")},
 	}
@@ -146,21 +133,16 @@ func (r *agentJobResource) Create(ctx context.Context, req resource.CreateReques
 		return
 	}
 	projectID := plan.ProjectID.ValueString()
-	jobRun{
-		data:      r.data,
-		projectID: projectID,
-		send: func(ctx context.Context) (*sdk.AgentJob, error) {
-			return r.data.client.CreateAgentJob(ctx, projectID, plan.Prompt.ValueString())
-		},
-		wait:    plan.WaitForCompletion.ValueBool(),
-		timeout: timeout,
-		words:   createWords,
-		onJob: func(job *sdk.AgentJob) {
-			plan.ID = types.StringValue(job.ID)
-			resp.Diagnostics.Append(plan.applyJob(job)...)
-			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		},
-	}.run(ctx, &resp.Diagnostics)
+	w := jobWork(r.data, projectID, func(ctx context.Context) (*sdk.AgentJob, error) {
+		return r.data.client.AgentJobs.Create(ctx, projectID, plan.Prompt.ValueString())
+	})
+	w.doWait, w.timeout, w.words = plan.WaitForCompletion.ValueBool(), timeout, createWords
+	w.record = func(job *sdk.AgentJob) {
+		plan.ID = types.StringValue(job.ID)
+		resp.Diagnostics.Append(plan.applyJob(job)...)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	}
+	w.run(ctx, &resp.Diagnostics)
 }
 
 func (r *agentJobResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -176,7 +158,7 @@ func (r *agentJobResource) Read(ctx context.Context, req resource.ReadRequest, r
 	projectID, jobID := state.ProjectID.ValueString(), state.ID.ValueString()
 	// Only an import leaves the status unset: no create or read does.
 	importing := state.Status.IsNull()
-	job, err := r.data.client.GetAgentJob(ctx, projectID, jobID)
+	job, err := r.data.client.AgentJobs.Get(ctx, projectID, jobID)
 	switch {
 	case sdk.IsNotFound(err) && importing:
 		resp.Diagnostics.AddError("Cannot import the agent job",
@@ -191,7 +173,9 @@ func (r *agentJobResource) Read(ctx context.Context, req resource.ReadRequest, r
 		addAPIError(&resp.Diagnostics, "Could not read the agent job", err)
 		return
 	}
-	job = sanitize(job, &resp.Diagnostics)
+	notes := newProblemNotes("agent job", jobID)
+	notes.add(job.Problems)
+	notes.warn(&resp.Diagnostics)
 	if job.Status == sdk.JobStatusFailed && state.Status.ValueString() != string(sdk.JobStatusFailed) && !importing {
 		resp.Diagnostics.AddWarning("Agent job failed",
 			fmt.Sprintf("Agent job %s in project %q has failed (see the job in the Mintlify dashboard for the agent's error). It will not run again by itself: change its triggers, or run terraform apply -replace=mintlify_agent_job.<name>, to start a new job.", jobID, projectID))
@@ -264,30 +248,4 @@ func parseImportID(id, defaultProject string) (projectID, jobID string, err erro
 		}
 	}
 	return projectID, jobID, nil
-}
-
-// validateCreateTimeout refuses a timeouts.create that is not positive,
-// at plan, with no request sent.
-func validateCreateTimeout(ctx context.Context, get func(context.Context, path.Path, any) diag.Diagnostics, diags *diag.Diagnostics) {
-	var tm timeouts.Value
-	diags.Append(get(ctx, path.Root("timeouts"), &tm)...)
-	if diags.HasError() {
-		return
-	}
-	if d, errs := tm.Create(ctx, DefaultCreateTimeout); !errs.HasError() && d <= 0 {
-		diags.AddAttributeError(path.Root("timeouts").AtName("create"), "Invalid timeouts.create",
-			"timeouts.create must be a positive duration such as \"30m\".")
-	}
-}
-
-// shortDuration writes whole hours or minutes the way timeouts are written
-// in configuration ("30m", "2h").
-func shortDuration(d time.Duration) string {
-	switch {
-	case d%time.Hour == 0:
-		return fmt.Sprintf("%dh", d/time.Hour)
-	case d%time.Minute == 0:
-		return fmt.Sprintf("%dm", d/time.Minute)
-	}
-	return d.String()
 }

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"iter"
 	"net/url"
 	"time"
 
@@ -24,16 +23,21 @@ import (
 // PageSource stands in for the API as the source of unique-visitor and
 // page-view pages. The benchmark's floor build (internal/perfbench/floor)
 // serves them from memory to measure what Terraform and the framework cost
-// without any HTTP; the provider itself never sets it.
+// without any HTTP; the provider itself never sets it. Each field reads as
+// sdk.PagedEndpoint.Each does.
 type PageSource struct {
-	Visitors func(ctx context.Context, projectID string, q sdk.VisitorsQuery) iter.Seq2[*sdk.VisitorsPage, error]
-	Views    func(ctx context.Context, projectID string, q sdk.ViewsQuery) iter.Seq2[*sdk.ViewsPage, error]
+	Visitors pageReader[sdk.VisitorsQuery, sdk.PathCountsPage]
+	Views    pageReader[sdk.VisitorsQuery, sdk.PathCountsPage]
 }
 
 // NewWithPageSource is New with the data sources reading pages from src.
 func NewWithPageSource(version string, src PageSource) func() provider.Provider {
 	return func() provider.Provider { return &mintlifyProvider{version: version, pages: &src} }
 }
+
+// pageReader reads every page of a query in turn, as
+// sdk.PagedEndpoint.Each does, and says how the pages arrived.
+type pageReader[Q sdk.PageQuery, P any] func(ctx context.Context, projectID string, q Q, fn func(*P) error) (sdk.ResponseInfo, error)
 
 // budgetNote is the rate-limit paragraph of every analytics data source's
 // documentation.
@@ -108,18 +112,6 @@ func pagingAttributes(largest int, what string) map[string]schema.Attribute {
 	}
 }
 
-// attributes merges attribute maps into one schema's (of any kind:
-// resource, data source or action).
-func attributes[A any](maps ...map[string]A) map[string]A {
-	out := map[string]A{}
-	for _, m := range maps {
-		for k, v := range m {
-			out[k] = v
-		}
-	}
-	return out
-}
-
 // analyticsBase is embedded by every analytics data source: it holds the
 // provider's data and does what every read does first.
 type analyticsBase struct {
@@ -157,24 +149,19 @@ func (b *analyticsBase) begin(ctx context.Context, req datasource.ReadRequest, r
 	return b.data.logContext(ctx), ok
 }
 
-// readPages reads every page of seq, the next page fetched while add
-// converts this one, and returns how many pages there were and where they
-// came from. The first error ends the read.
-func readPages[P any](ctx context.Context, seq iter.Seq2[*P, error], cacheOf func(*P) sdk.CacheStatus, add func(*P)) (int, sdk.CacheStatus, error) {
-	pages := 0
-	var status sdk.CacheStatus
-	for page, err := range prefetch(ctx, seq) {
-		if err != nil {
-			return pages, status, err
-		}
-		if pages == 0 {
-			status = cacheOf(page)
-		}
-		status = status.Combine(cacheOf(page))
-		pages++
-		add(page)
+// readEach reads every page of a query with read (an SDK endpoint's
+// Each), handing each page to add as it arrives, then says where the
+// answer came from. A failure becomes the data source's error ("Could not
+// read "+what); it returns false then.
+func readEach[Q sdk.PageQuery, P any](ctx context.Context, diags *diag.Diagnostics, what string, read pageReader[Q, P], projectID string, q Q, add func(*P)) bool {
+	info, err := read(ctx, projectID, q, func(p *P) error { add(p); return nil })
+	if err != nil {
+		addReadError(diags, what, err)
+		return false
 	}
-	return pages, status, nil
+	noteCache(ctx, diags, what, info.Cache)
+	tflog.Debug(ctx, "read "+what, map[string]any{"pages": info.Pages, "requests": info.Attempts})
+	return true
 }
 
 // noteCache tells the user where an analytics answer came from: a warning
@@ -233,29 +220,4 @@ func pathRow(p string, human, ai, total int64) attr.Value {
 	return basetypes.NewObjectValueMust(pathAttrTypes, map[string]attr.Value{
 		"path": types.StringValue(p), "human": types.Int64Value(human), "ai": types.Int64Value(ai), "total": types.Int64Value(total),
 	})
-}
-
-// countAttributes is the schema of a totals object.
-func countAttributes(human, ai, total string) map[string]schema.Attribute {
-	return map[string]schema.Attribute{
-		"human": schema.Int64Attribute{MarkdownDescription: human, Computed: true},
-		"ai":    schema.Int64Attribute{MarkdownDescription: ai, Computed: true},
-		"total": schema.Int64Attribute{MarkdownDescription: total, Computed: true},
-	}
-}
-
-func computedString(desc string) schema.StringAttribute {
-	return schema.StringAttribute{MarkdownDescription: desc, Computed: true}
-}
-
-func computedInt(desc string) schema.Int64Attribute {
-	return schema.Int64Attribute{MarkdownDescription: desc, Computed: true}
-}
-
-// listOf returns a list value of rows, empty (never null) when there are none.
-func listOf(elem attr.Type, rows []attr.Value) types.List {
-	if rows == nil {
-		rows = []attr.Value{}
-	}
-	return basetypes.NewListValueMust(elem, rows)
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
@@ -67,7 +66,7 @@ func (d *assistantConversationsDataSource) Schema(_ context.Context, _ datasourc
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Conversations with the documentation's AI assistant, newest first: each question, the " +
 			"answer, the pages it cited and whether it was answered.\n\n" + budgetNote,
-		Attributes: attributes(queryAttributes(), pagingAttributes(sdk.MaxAssistantPageSize, "conversations"), map[string]schema.Attribute{
+		Attributes: attributes(queryAttributes(), pagingAttributes(sdk.MaxConversationsPageSize, "conversations"), map[string]schema.Attribute{
 			"conversations": schema.ListNestedAttribute{
 				MarkdownDescription: "One row per conversation turn, in the API's order: newest first.",
 				Computed:            true,
@@ -113,12 +112,11 @@ func (d *assistantConversationsDataSource) Read(ctx context.Context, req datasou
 	if !ok {
 		return
 	}
-	q := sdk.AssistantQuery{DateFrom: m.DateFrom.ValueString(), DateTo: m.DateTo.ValueString(),
+	q := sdk.ConversationsQuery{DateFrom: m.DateFrom.ValueString(), DateTo: m.DateTo.ValueString(),
 		Limit: numberValue(m.PageSize), MaxResults: numberValue(m.MaxResults)}
 	var rows []attr.Value
-	pages, status, err := readPages(ctx, d.data.client.AssistantConversationPages(ctx, m.ProjectID.ValueString(), q),
-		func(p *sdk.AssistantPage) sdk.CacheStatus { return p.Cache },
-		func(p *sdk.AssistantPage) {
+	if !readEach(ctx, &resp.Diagnostics, "assistant conversations", d.data.client.Analytics.Conversations.Each, m.ProjectID.ValueString(), q,
+		func(p *sdk.ConversationsPage) {
 			for _, c := range p.Conversations {
 				sources := make([]attr.Value, len(c.Sources))
 				for i, s := range c.Sources {
@@ -132,13 +130,9 @@ func (d *assistantConversationsDataSource) Read(ctx context.Context, req datasou
 					"page_url": types.StringPointerValue(c.PageURL),
 				}))
 			}
-		})
-	if err != nil {
-		addReadError(&resp.Diagnostics, "assistant conversations", err)
+		}) {
 		return
 	}
-	noteCache(ctx, &resp.Diagnostics, "assistant conversations", status)
-	tflog.Debug(ctx, "read assistant conversations", map[string]any{"rows": len(rows), "pages": pages})
 	m.ID = types.StringValue(queryID(m.ProjectID.ValueString(), map[string]string{"date_from": q.DateFrom, "date_to": q.DateTo,
 		"max_results": fmt.Sprint(q.MaxResults)}))
 	m.Conversations = listOf(conversationRowType, rows)
@@ -152,7 +146,7 @@ func (d *assistantCallerStatsDataSource) Read(ctx context.Context, req datasourc
 		return
 	}
 	r := sdk.DateRange{DateFrom: m.DateFrom.ValueString(), DateTo: m.DateTo.ValueString()}
-	stats, err := d.data.client.GetAssistantCallerStats(ctx, m.ProjectID.ValueString(), r)
+	stats, err := d.data.client.Analytics.CallerStats(ctx, m.ProjectID.ValueString(), r)
 	if err != nil {
 		addReadError(&resp.Diagnostics, "assistant caller stats", err)
 		return

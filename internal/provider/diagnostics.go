@@ -15,8 +15,15 @@ func addAPIError(diags *diag.Diagnostics, summary string, err error) {
 	diags.AddError(summary, apiErrorDetail(err))
 }
 
+// projectNotFound is the advice for a 404 of a request about a project.
+const projectNotFound = "Check project_id (or " + EnvProjectID + "): the project must exist and belong to the key's organization."
+
 // apiErrorDetail is the error's text with advice for the API's refusals.
-func apiErrorDetail(err error) string {
+func apiErrorDetail(err error) string { return apiErrorDetailFor(err, projectNotFound) }
+
+// apiErrorDetailFor is apiErrorDetail with the advice for a 404 given:
+// what was not found depends on the request.
+func apiErrorDetailFor(err error, notFound string) string {
 	detail := err.Error()
 	var apiErr *sdk.APIError
 	if errors.As(err, &apiErr) {
@@ -26,7 +33,7 @@ func apiErrorDetail(err error) string {
 		case http.StatusForbidden:
 			detail += "\n\nThe key lacks permission: it may be read-only (reads only), or this machine's IP address is not on the key's allow list."
 		case http.StatusNotFound:
-			detail += "\n\nCheck project_id (or " + EnvProjectID + "): the project must exist and belong to the key's organization."
+			detail += "\n\n" + notFound
 		case http.StatusTooManyRequests:
 			detail += "\n\nThe Mintlify API rate-limited this request (agent jobs: 100 per project per hour; analytics: 100 per organization per hour)."
 			if !apiErr.RetryAt.IsZero() {

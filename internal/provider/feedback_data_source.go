@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
@@ -90,7 +89,7 @@ func filterAttributes() map[string]schema.Attribute {
 			MarkdownDescription: "Keep only feedback in one of these review statuses: " + joinValues(sdk.FeedbackStatuses) + ". Default: every status.",
 			ElementType:         types.StringType,
 			Optional:            true,
-			Validators:          []validator.List{listvalidator.SizeAtLeast(1), listvalidator.ValueStringsAre(statusValidator)},
+			Validators:          []validator.List{listvalidator.SizeAtLeast(1), listvalidator.NoNullValues(), listvalidator.ValueStringsAre(statusValidator)},
 		},
 	}
 }
@@ -182,11 +181,13 @@ func (d *feedbackDataSource) Read(ctx context.Context, req datasource.ReadReques
 		return
 	}
 	source, statuses := m.filter(ctx, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return // a filter that cannot be read must not become a read of everything
+	}
 	q := sdk.FeedbackQuery{DateFrom: m.DateFrom.ValueString(), DateTo: m.DateTo.ValueString(), Source: source, Statuses: statuses,
 		Limit: numberValue(m.PageSize), MaxResults: numberValue(m.MaxResults)}
 	var rows []attr.Value
-	pages, status, err := readPages(ctx, d.data.client.FeedbackPages(ctx, m.ProjectID.ValueString(), q),
-		func(p *sdk.FeedbackPage) sdk.CacheStatus { return p.Cache },
+	if !readEach(ctx, &resp.Diagnostics, "feedback", d.data.client.Analytics.Feedback.Each, m.ProjectID.ValueString(), q,
 		func(p *sdk.FeedbackPage) {
 			for _, f := range p.Feedback {
 				rows = append(rows, basetypes.NewObjectValueMust(feedbackAttrTypes, map[string]attr.Value{
@@ -197,13 +198,9 @@ func (d *feedbackDataSource) Read(ctx context.Context, req datasource.ReadReques
 					"filename": types.StringPointerValue(f.Filename), "lang": types.StringPointerValue(f.Lang),
 				}))
 			}
-		})
-	if err != nil {
-		addReadError(&resp.Diagnostics, "feedback", err)
+		}) {
 		return
 	}
-	noteCache(ctx, &resp.Diagnostics, "feedback", status)
-	tflog.Debug(ctx, "read feedback", map[string]any{"rows": len(rows), "pages": pages})
 	params := m.params(statuses)
 	params["date_from"], params["date_to"], params["max_results"] = q.DateFrom, q.DateTo, fmt.Sprint(q.MaxResults)
 	m.ID = types.StringValue(queryID(m.ProjectID.ValueString(), params))
@@ -218,9 +215,12 @@ func (d *feedbackByPageDataSource) Read(ctx context.Context, req datasource.Read
 		return
 	}
 	source, statuses := m.filter(ctx, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return // a filter that cannot be read must not become a read of everything
+	}
 	q := sdk.FeedbackByPageQuery{DateFrom: m.DateFrom.ValueString(), DateTo: m.DateTo.ValueString(), Source: source, Statuses: statuses,
 		Limit: numberValue(m.MaxResults)}
-	got, err := d.data.client.GetFeedbackByPage(ctx, m.ProjectID.ValueString(), q)
+	got, err := d.data.client.Analytics.FeedbackByPage(ctx, m.ProjectID.ValueString(), q)
 	if err != nil {
 		addReadError(&resp.Diagnostics, "feedback by page", err)
 		return

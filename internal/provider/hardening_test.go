@@ -101,7 +101,7 @@ func TestJobRun_aRequestThatNeverLeftDoesNotClaimAJob(t *testing.T) {
 	data := clientFor(t, closed)
 	var diags diag.Diagnostics
 	job := jobRun{data: data, projectID: "p", wait: true, timeout: time.Minute, words: createWords,
-		send:  func(ctx context.Context) (*sdk.AgentJob, error) { return data.client.CreateAgentJob(ctx, "p", "x") },
+		send:  func(ctx context.Context) (*sdk.AgentJob, error) { return data.client.AgentJobs.Create(ctx, "p", "x") },
 		onJob: func(*sdk.AgentJob) { t.Error("no job") },
 	}.run(t.Context(), &diags)
 	text := diagText(diags, diag.SeverityError)

@@ -1,17 +1,11 @@
 package provider
 
 import (
-	"context"
 	"fmt"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -31,6 +25,9 @@ type jobStateModel struct {
 	CreatedAt  types.String `tfsdk:"created_at"`
 	ArchivedAt types.String `tfsdk:"archived_at"`
 }
+
+// jobEnds names the statuses a job's wait ends on, for descriptions.
+const jobEnds = "`completed`, `archived` or `failed`"
 
 var sourceAttrTypes = map[string]attr.Type{"repository": types.StringType, "ref": types.StringType}
 
@@ -91,85 +88,6 @@ func (m *jobStateModel) applyJob(job *sdk.AgentJob) diag.Diagnostics {
 	})
 	m.Source = src
 	return diags
-}
-
-func timeValue(t *time.Time) types.String {
-	if t == nil || t.IsZero() {
-		return types.StringNull()
-	}
-	return types.StringValue(t.UTC().Format(time.RFC3339Nano))
-}
-
-// triggersAttribute is the schema of triggers; replaceIf decides when a
-// change starts new work.
-func triggersAttribute(what string, replaceIf stringMapReplaceFunc) schema.MapAttribute {
-	return schema.MapAttribute{
-		MarkdownDescription: "Arbitrary values (a commit SHA, a release tag) that, when any of them changes (a key added " +
-			"or removed included), " + what + ". Unchanged values plan nothing, apply after apply. An empty map and no " +
-			"triggers both mean none: switching between them only updates state.",
-		ElementType: types.StringType,
-		Optional:    true,
-		PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplaceIf(mapplanmodifier.RequiresReplaceIfFunc(replaceIf),
-			"A change of triggers "+what+".", "A change of triggers "+what+".")},
-	}
-}
-
-type stringMapReplaceFunc func(context.Context, planmodifier.MapRequest, *mapplanmodifier.RequiresReplaceIfFuncResponse)
-
-// triggersChanged is true when the planned triggers differ from the
-// state's, null and empty counting as the same "no triggers".
-func triggersChanged(state, plan types.Map) bool {
-	if len(state.Elements()) == 0 && len(plan.Elements()) == 0 {
-		return false
-	}
-	return !state.Equal(plan)
-}
-
-// waitAttribute is the schema of wait_for_completion.
-func waitAttribute(what string) schema.BoolAttribute {
-	return schema.BoolAttribute{
-		MarkdownDescription: "Whether apply waits until " + what + " is `completed`, `archived` or `failed` " +
-			"(default `true`). With `false`, apply returns as soon as the API has accepted the prompt, the job in " +
-			"state with the status the API gave (usually `active`); later refreshes record its progress. Changing it " +
-			"starts nothing.",
-		Optional: true,
-		Computed: true,
-		Default:  booldefault.StaticBool(true),
-	}
-}
-
-// planProjectID resolves a null project_id to the provider's default in
-// the plan, so that a job always records the project it ran in, and a
-// change of that default (like a change of the attribute) plans a
-// replacement.
-func planProjectID(ctx context.Context, data *providerData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return // destroy
-	}
-	var configured types.String
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("project_id"), &configured)...)
-	if resp.Diagnostics.HasError() || !configured.IsNull() {
-		return
-	}
-	var prior types.String
-	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("project_id"), &prior)...)
-	}
-	if data == nil {
-		// The provider's settings are unknown until apply: keep what state has.
-		if !prior.IsNull() {
-			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("project_id"), prior)...)
-		}
-		return
-	}
-	projectID, ok := data.projectOrDefault(configured, path.Root("project_id"), &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("project_id"), types.StringValue(projectID))...)
-	if !prior.IsNull() && prior.ValueString() != projectID {
-		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("project_id"))
-	}
 }
 
 // vanishedJob is the warning for a job the API no longer has: the

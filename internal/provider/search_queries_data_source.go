@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
@@ -69,8 +68,7 @@ func (d *searchQueriesDataSource) Read(ctx context.Context, req datasource.ReadR
 		Limit: numberValue(m.PageSize), MaxResults: numberValue(m.MaxResults)}
 	var rows []attr.Value
 	var total int64
-	pages, status, err := readPages(ctx, d.data.client.SearchPages(ctx, m.ProjectID.ValueString(), q),
-		func(p *sdk.SearchesPage) sdk.CacheStatus { return p.Cache },
+	if !readEach(ctx, &resp.Diagnostics, "search queries", d.data.client.Analytics.Searches.Each, m.ProjectID.ValueString(), q,
 		func(p *sdk.SearchesPage) {
 			total = p.TotalSearches
 			for _, r := range p.Searches {
@@ -79,13 +77,9 @@ func (d *searchQueriesDataSource) Read(ctx context.Context, req datasource.ReadR
 					"top_clicked_page": types.StringPointerValue(r.TopClickedPage), "last_searched_at": types.StringValue(r.LastSearchedAt),
 				}))
 			}
-		})
-	if err != nil {
-		addReadError(&resp.Diagnostics, "search queries", err)
+		}) {
 		return
 	}
-	noteCache(ctx, &resp.Diagnostics, "search queries", status)
-	tflog.Debug(ctx, "read search queries", map[string]any{"rows": len(rows), "pages": pages})
 	m.ID = types.StringValue(queryID(m.ProjectID.ValueString(), map[string]string{"date_from": q.DateFrom, "date_to": q.DateTo,
 		"max_results": fmt.Sprint(q.MaxResults)}))
 	m.TotalSearches = types.Int64Value(total)

@@ -3,13 +3,11 @@ package provider
 import (
 	"context"
 	"fmt"
-	"iter"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
@@ -101,26 +99,23 @@ func pathQueryID(q analyticsQueryModel, p pagingModel) string {
 }
 
 // readPathCounts reads a path-counts export page by page into totals and
-// rows; what names it in messages. counts gives a page's totals and rows.
-func readPathCounts[P any](ctx context.Context, resp *datasource.ReadResponse, what string, seq iter.Seq2[*P, error],
-	cacheOf func(*P) sdk.CacheStatus, counts func(*P) (sdk.VisitorCounts, []sdk.PathVisitors)) (types.Object, types.List, bool) {
+// rows; what names it in messages.
+func readPathCounts(ctx context.Context, resp *datasource.ReadResponse, what string, read pageReader[sdk.VisitorsQuery, sdk.PathCountsPage],
+	m *analyticsQueryModel, p pagingModel) (types.Object, types.List, bool) {
 	var rows []attr.Value
-	var totals sdk.VisitorCounts
-	pages, status, err := readPages(ctx, seq, cacheOf, func(p *P) {
-		t, page := counts(p)
+	var totals sdk.Counts
+	ok := readEach(ctx, &resp.Diagnostics, what, read, m.ProjectID.ValueString(), visitorsQuery(*m, p), func(page *sdk.PathCountsPage) {
 		if rows == nil {
-			totals, rows = t, make([]attr.Value, 0, len(page))
+			totals, rows = page.Totals, make([]attr.Value, 0, len(page.Paths))
 		}
-		for _, r := range page {
+		for _, r := range page.Paths {
 			rows = append(rows, pathRow(r.Path, r.Human, r.AI, r.Total))
 		}
 	})
-	if err != nil {
-		addReadError(&resp.Diagnostics, what, err)
+	if !ok {
 		return types.Object{}, types.List{}, false
 	}
-	noteCache(ctx, &resp.Diagnostics, what, status)
-	tflog.Debug(ctx, "read "+what, map[string]any{"rows": len(rows), "pages": pages})
+	m.ID = types.StringValue(pathQueryID(*m, p))
 	return countsObject(totals.Human, totals.AI, totals.Total), listOf(pathRowType, rows), true
 }
 
@@ -130,18 +125,13 @@ func (d *uniqueVisitorsDataSource) Read(ctx context.Context, req datasource.Read
 	if !ok {
 		return
 	}
-	source := d.data.client.UniqueVisitorPages
+	read := d.data.client.Analytics.Visitors.Each
 	if d.data.pages != nil {
-		source = d.data.pages.Visitors
+		read = d.data.pages.Visitors
 	}
-	seq := source(ctx, m.ProjectID.ValueString(), visitorsQuery(m.analyticsQueryModel, m.pagingModel))
-	m.Totals, m.Visitors, ok = readPathCounts(ctx, resp, "unique visitors", seq, func(p *sdk.VisitorsPage) sdk.CacheStatus { return p.Cache },
-		func(p *sdk.VisitorsPage) (sdk.VisitorCounts, []sdk.PathVisitors) { return p.Totals, p.Visitors })
-	if !ok {
-		return
+	if m.Totals, m.Visitors, ok = readPathCounts(ctx, resp, "unique visitors", read, &m.analyticsQueryModel, m.pagingModel); ok {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 	}
-	m.ID = types.StringValue(pathQueryID(m.analyticsQueryModel, m.pagingModel))
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
 func (d *pageViewsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -150,25 +140,11 @@ func (d *pageViewsDataSource) Read(ctx context.Context, req datasource.ReadReque
 	if !ok {
 		return
 	}
-	source := d.data.client.PageViewPages
+	read := d.data.client.Analytics.Views.Each
 	if d.data.pages != nil {
-		source = d.data.pages.Views
+		read = d.data.pages.Views
 	}
-	seq := source(ctx, m.ProjectID.ValueString(), visitorsQuery(m.analyticsQueryModel, m.pagingModel))
-	m.Totals, m.Views, ok = readPathCounts(ctx, resp, "page views", seq, func(p *sdk.ViewsPage) sdk.CacheStatus { return p.Cache },
-		func(p *sdk.ViewsPage) (sdk.VisitorCounts, []sdk.PathVisitors) { return asVisitors(p) })
-	if !ok {
-		return
+	if m.Totals, m.Views, ok = readPathCounts(ctx, resp, "page views", read, &m.analyticsQueryModel, m.pagingModel); ok {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 	}
-	m.ID = types.StringValue(pathQueryID(m.analyticsQueryModel, m.pagingModel))
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-}
-
-// asVisitors views a page-views page in the shape both exports share.
-func asVisitors(p *sdk.ViewsPage) (sdk.VisitorCounts, []sdk.PathVisitors) {
-	rows := make([]sdk.PathVisitors, len(p.Views))
-	for i, r := range p.Views {
-		rows[i] = sdk.PathVisitors(r)
-	}
-	return sdk.VisitorCounts(p.Totals), rows
 }

@@ -17,6 +17,9 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
 
+// idRule is the SDK's rule for ids (sdk.ValidateProjectID), in words.
+const idRule = "must be 1 to 256 ASCII letters, digits and - _ . ~ : (no slash, white space or control character), and not . or .."
+
 // sdkRule is a string validator that applies one of the SDK's own checks, so
 // plan-time validation and the SDK can never disagree on what is valid.
 type sdkRule struct {
@@ -34,11 +37,11 @@ var (
 		check:       sdk.ValidatePrompt,
 	}
 	projectIDValidator = sdkRule{
-		description: `must not be empty, only white space, "." or ".."`,
+		description: idRule,
 		check:       sdk.ValidateProjectID,
 	}
 	jobIDValidator = sdkRule{
-		description: `must not be empty, only white space, "." or ".."`,
+		description: idRule,
 		check:       sdk.ValidateJobID,
 	}
 )

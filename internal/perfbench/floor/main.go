@@ -11,7 +11,6 @@ package main
 
 import (
 	"context"
-	"iter"
 	"log"
 	"os"
 	"strconv"
@@ -25,19 +24,11 @@ import (
 
 func main() {
 	err := providerserver.Serve(context.Background(), provider.NewWithPageSource("floor", provider.PageSource{
-		Visitors: func(_ context.Context, projectID string, q sdk.VisitorsQuery) iter.Seq2[*sdk.VisitorsPage, error] {
-			return pagesOf(projectID, q, (*mintlifytest.Fake).VisitorsData, func(t sdk.VisitorCounts, rows []sdk.PathVisitors, more bool) *sdk.VisitorsPage {
-				return &sdk.VisitorsPage{Totals: t, Visitors: rows, HasMore: more}
-			})
+		Visitors: func(_ context.Context, projectID string, q sdk.VisitorsQuery, fn func(*sdk.PathCountsPage) error) (sdk.ResponseInfo, error) {
+			return eachPage(projectID, q, (*mintlifytest.Fake).VisitorsData, fn)
 		},
-		Views: func(_ context.Context, projectID string, q sdk.ViewsQuery) iter.Seq2[*sdk.ViewsPage, error] {
-			return pagesOf(projectID, q, (*mintlifytest.Fake).ViewsData, func(t sdk.VisitorCounts, rows []sdk.PathVisitors, more bool) *sdk.ViewsPage {
-				views := make([]sdk.PathViews, len(rows))
-				for i, r := range rows {
-					views[i] = sdk.PathViews(r)
-				}
-				return &sdk.ViewsPage{Totals: sdk.ViewCounts(t), Views: views, HasMore: more}
-			})
+		Views: func(_ context.Context, projectID string, q sdk.VisitorsQuery, fn func(*sdk.PathCountsPage) error) (sdk.ResponseInfo, error) {
+			return eachPage(projectID, q, (*mintlifytest.Fake).ViewsData, fn)
 		},
 	}), providerserver.ServeOpts{Address: "registry.terraform.io/mintlify/mintlify", ProtocolVersion: 6})
 	if err != nil {
@@ -47,32 +38,32 @@ func main() {
 
 type exportFunc func(f *mintlifytest.Fake, projectID, dateFrom, dateTo string) (mintlifytest.Counts, []mintlifytest.PathRow, error)
 
-// pagesOf pages the fake's rows from memory, as the API would serve them.
-func pagesOf[P any](projectID string, q sdk.VisitorsQuery, export exportFunc, page func(sdk.VisitorCounts, []sdk.PathVisitors, bool) *P) iter.Seq2[*P, error] {
-	return func(yield func(*P, error) bool) {
-		paths, _ := strconv.Atoi(os.Getenv("MINTLIFY_BENCH_FLOOR_PATHS"))
-		seed, _ := strconv.ParseUint(os.Getenv("MINTLIFY_BENCH_FLOOR_SEED"), 10, 64)
-		fake := mintlifytest.New(mintlifytest.Config{NoDemo: true})
-		fake.AddProject(projectID, "floor", mintlifytest.Dataset{Paths: paths, Seed: seed})
-		totals, rows, err := export(fake, projectID, q.DateFrom, q.DateTo)
-		if err != nil {
-			yield(nil, err)
-			return
+// eachPage pages the fake's rows from memory, as the API would serve
+// them, handing each page to fn as sdk.PagedEndpoint.Each does.
+func eachPage(projectID string, q sdk.VisitorsQuery, export exportFunc, fn func(*sdk.PathCountsPage) error) (sdk.ResponseInfo, error) {
+	paths, _ := strconv.Atoi(os.Getenv("MINTLIFY_BENCH_FLOOR_PATHS"))
+	seed, _ := strconv.ParseUint(os.Getenv("MINTLIFY_BENCH_FLOOR_SEED"), 10, 64)
+	fake := mintlifytest.New(mintlifytest.Config{NoDemo: true})
+	fake.AddProject(projectID, "floor", mintlifytest.Dataset{Paths: paths, Seed: seed})
+	totals, rows, err := export(fake, projectID, q.DateFrom, q.DateTo)
+	if err != nil {
+		return sdk.ResponseInfo{}, err
+	}
+	size := q.Limit
+	if size == 0 {
+		size = sdk.MaxPageSize
+	}
+	t := sdk.Counts{Human: totals.Human, AI: totals.AI, Total: totals.Total}
+	info := sdk.ResponseInfo{}
+	for start := 0; ; start += size {
+		end := min(start+size, len(rows))
+		out := make([]sdk.PathCounts, 0, end-start)
+		for _, r := range rows[start:end] {
+			out = append(out, sdk.PathCounts{Path: r.Path, Human: r.Human, AI: r.AI, Total: r.Total})
 		}
-		size := q.Limit
-		if size == 0 {
-			size = sdk.MaxPageSize
-		}
-		t := sdk.VisitorCounts{Human: totals.Human, AI: totals.AI, Total: totals.Total}
-		for start := 0; ; start += size {
-			end := min(start+size, len(rows))
-			out := make([]sdk.PathVisitors, 0, end-start)
-			for _, r := range rows[start:end] {
-				out = append(out, sdk.PathVisitors{Path: r.Path, Human: r.Human, AI: r.AI, Total: r.Total})
-			}
-			if !yield(page(t, out, end < len(rows)), nil) || end >= len(rows) {
-				return
-			}
+		info.Pages++
+		if err := fn(&sdk.PathCountsPage{Totals: t, Paths: out, HasMore: end < len(rows)}); err != nil || end >= len(rows) {
+			return info, err
 		}
 	}
 }

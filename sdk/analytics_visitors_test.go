@@ -13,17 +13,17 @@ import (
 
 // fakeRows converts the fake's own view of its data into SDK rows, to compare
 // what the client read with what the server holds.
-func fakeRows(t *testing.T, fs *mintlifytest.Fake, from, to string) (VisitorCounts, []PathVisitors) {
+func fakeRows(t *testing.T, fs *mintlifytest.Fake, from, to string) (Counts, []PathCounts) {
 	t.Helper()
 	totals, rows, err := fs.VisitorsData(mintlifytest.DemoProjectID, from, to)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := make([]PathVisitors, len(rows))
+	out := make([]PathCounts, len(rows))
 	for i, r := range rows {
-		out[i] = PathVisitors{Path: r.Path, Human: r.Human, AI: r.AI, Total: r.Total}
+		out[i] = PathCounts{Path: r.Path, Human: r.Human, AI: r.AI, Total: r.Total}
 	}
-	return VisitorCounts{Human: totals.Human, AI: totals.AI, Total: totals.Total}, out
+	return Counts{Human: totals.Human, AI: totals.AI, Total: totals.Total}, out
 }
 
 func TestListAllUniqueVisitors_readsEveryRowWithTheFewestRequests(t *testing.T) {
@@ -31,13 +31,16 @@ func TestListAllUniqueVisitors_readsEveryRowWithTheFewestRequests(t *testing.T) 
 		{0, 0, 1}, {1, 0, 1}, {250, 0, 1}, {251, 0, 2}, {3000, 0, 12}, {100, 7, 15}, {100, 100, 1},
 	} {
 		fs, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: tt.paths, Seed: 7}})
-		got, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{Limit: tt.pageSize})
+		got, err := c.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{Limit: tt.pageSize})
 		if err != nil {
 			t.Fatal(err)
 		}
 		totals, rows := fakeRows(t, fs, "", "")
-		if diff := cmp.Diff(&UniqueVisitors{Totals: totals, Visitors: rows, Pages: tt.wantRequests}, got); diff != "" {
+		if diff := cmp.Diff(&PathCountsPage{Totals: totals, Paths: rows}, got, ignoreInfo); diff != "" {
 			t.Errorf("%d paths, page %d (-want +got):\n%s", tt.paths, tt.pageSize, diff)
+		}
+		if got.Pages != tt.wantRequests || got.Attempts != tt.wantRequests {
+			t.Errorf("%d paths, page %d: %d pages, %d attempts, want %d", tt.paths, tt.pageSize, got.Pages, got.Attempts, tt.wantRequests)
 		}
 		if n := fs.Requests(mintlifytest.RouteVisitors); n != tt.wantRequests {
 			t.Errorf("%d paths, page %d: %d requests, want %d", tt.paths, tt.pageSize, n, tt.wantRequests)
@@ -52,13 +55,17 @@ func TestListAllUniqueVisitors_maxResultsShrinksTheLastPage(t *testing.T) {
 	fs, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 1000}})
 	for _, tt := range []struct{ max, wantRequests int }{{1, 1}, {250, 1}, {251, 2}, {600, 3}, {5000, 4}} {
 		fs.ResetCounters()
-		got, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{MaxResults: tt.max})
+		got, err := c.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{MaxResults: tt.max})
 		if err != nil {
 			t.Fatal(err)
 		}
 		_, rows := fakeRows(t, fs, "", "")
-		if diff := cmp.Diff(rows[:min(tt.max, len(rows))], got.Visitors); diff != "" {
+		if diff := cmp.Diff(rows[:min(tt.max, len(rows))], got.Paths); diff != "" {
 			t.Errorf("max %d (-want +got):\n%s", tt.max, diff)
+		}
+		// A read stopped at MaxResults keeps its last page's HasMore.
+		if got.HasMore != (tt.max < len(rows)) || got.Pages != tt.wantRequests {
+			t.Errorf("max %d: hasMore %v, %d pages", tt.max, got.HasMore, got.Pages)
 		}
 		if n := fs.Requests(mintlifytest.RouteVisitors); n != tt.wantRequests {
 			t.Errorf("max %d: %d requests, want %d", tt.max, n, tt.wantRequests)
@@ -71,17 +78,17 @@ func TestUniqueVisitorPages_sendsLimitOffsetAndDates(t *testing.T) {
 		jsonResponse(200, `{"totals":{"human":5,"ai":2,"total":6},"visitors":[{"path":"/a","human":3,"ai":1,"total":3},{"path":"/b","human":2,"ai":1,"total":3}],"hasMore":true}`),
 		jsonResponse(200, `{"totals":{"human":5,"ai":2,"total":6},"visitors":[{"path":"/c","human":1,"ai":0,"total":1}],"hasMore":false}`))
 	c := newTestClient(t, ts.URL, nil)
-	got, err := c.ListAllUniqueVisitors(context.Background(), "acme docs/β", VisitorsQuery{DateFrom: "2026-10-01", DateTo: "2026-11-01T00:00:00Z", Limit: 2, Offset: 4})
+	got, err := c.Analytics.Visitors.All(context.Background(), "acme_docs:v~2", VisitorsQuery{DateFrom: "2026-10-01", DateTo: "2026-11-01T00:00:00Z", Limit: 2, Offset: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &UniqueVisitors{Totals: VisitorCounts{5, 2, 6}, Pages: 2, Visitors: []PathVisitors{{"/a", 3, 1, 3}, {"/b", 2, 1, 3}, {"/c", 1, 0, 1}}}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
+	want := &PathCountsPage{Totals: Counts{5, 2, 6}, Paths: []PathCounts{{"/a", 3, 1, 3}, {"/b", 2, 1, 3}, {"/c", 1, 0, 1}}}
+	if diff := cmp.Diff(want, got, ignoreInfo); diff != "" || got.Pages != 2 {
+		t.Errorf("%d pages (-want +got):\n%s", got.Pages, diff)
 	}
 	wantURLs := []string{
-		"/v1/analytics/acme%20docs%2F%CE%B2/visitors?dateFrom=2026-10-01&dateTo=2026-11-01T00%3A00%3A00Z&limit=2&offset=4",
-		"/v1/analytics/acme%20docs%2F%CE%B2/visitors?dateFrom=2026-10-01&dateTo=2026-11-01T00%3A00%3A00Z&limit=2&offset=6",
+		"/v1/analytics/acme_docs:v~2/visitors?dateFrom=2026-10-01&dateTo=2026-11-01T00%3A00%3A00Z&limit=2&offset=4",
+		"/v1/analytics/acme_docs:v~2/visitors?dateFrom=2026-10-01&dateTo=2026-11-01T00%3A00%3A00Z&limit=2&offset=6",
 	}
 	for i, r := range rec.requests {
 		if got := r.URL.EscapedPath() + "?" + r.URL.RawQuery; got != wantURLs[i] {
@@ -100,7 +107,7 @@ func TestUniqueVisitorPages_shortPageAdvancesByRowsReceived(t *testing.T) {
 		jsonResponse(200, visitorsPageJSON(true, "/a")),
 		jsonResponse(200, visitorsPageJSON(false, "/b")))
 	c := newTestClient(t, ts.URL, nil)
-	if _, err := c.ListAllUniqueVisitors(context.Background(), "p", VisitorsQuery{}); err != nil {
+	if _, err := c.Analytics.Visitors.All(context.Background(), "p", VisitorsQuery{}); err != nil {
 		t.Fatal(err)
 	}
 	if q := rec.requests[1].URL.Query().Get("offset"); q != "1" {
@@ -111,8 +118,8 @@ func TestUniqueVisitorPages_shortPageAdvancesByRowsReceived(t *testing.T) {
 func TestUniqueVisitorPages_oversizedPageIsTrimmed(t *testing.T) {
 	_, ts := newRecorder(t, jsonResponse(200, visitorsPageJSON(false, "/a", "/b", "/c")))
 	c := newTestClient(t, ts.URL, nil)
-	got, err := c.ListAllUniqueVisitors(context.Background(), "p", VisitorsQuery{Limit: 2})
-	if err != nil || len(got.Visitors) != 2 {
+	got, err := c.Analytics.Visitors.All(context.Background(), "p", VisitorsQuery{Limit: 2})
+	if err != nil || len(got.Paths) != 2 || got.Paths[1].Path != "/b" {
 		t.Fatalf("got %+v, %v", got, err)
 	}
 }
@@ -120,8 +127,10 @@ func TestUniqueVisitorPages_oversizedPageIsTrimmed(t *testing.T) {
 func TestUniqueVisitorPages_emptyPageWithHasMoreIsAnError(t *testing.T) {
 	rec, ts := newRecorder(t, jsonResponse(200, `{"totals":{"human":1,"ai":0,"total":1},"visitors":[],"hasMore":true}`))
 	c := newTestClient(t, ts.URL, nil)
-	_, err := c.ListAllUniqueVisitors(context.Background(), "p", VisitorsQuery{})
-	if err == nil || err.Error() != "getting unique visitors: the first page is empty but says there is more; stopping rather than loop" || rec.count() != 1 {
+	_, err := c.Analytics.Visitors.All(context.Background(), "p", VisitorsQuery{})
+	var pe *PagingError
+	if err == nil || err.Error() != "getting unique visitors: the first page is empty but says there is more; stopping rather than loop; stopped after 1 requests" || rec.count() != 1 ||
+		!errors.As(err, &pe) || pe.Problem != PagingEmptyWithMore || pe.At != "the first page" {
 		t.Fatalf("err = %v after %d requests", err, rec.count())
 	}
 }
@@ -129,8 +138,10 @@ func TestUniqueVisitorPages_emptyPageWithHasMoreIsAnError(t *testing.T) {
 func TestUniqueVisitorPages_serverIgnoringOffsetIsAnError(t *testing.T) {
 	rec, ts := newRecorder(t, jsonResponse(200, visitorsPageJSON(true, "/a", "/b")))
 	c := newTestClient(t, ts.URL, nil)
-	_, err := c.ListAllUniqueVisitors(context.Background(), "p", VisitorsQuery{Limit: 2})
-	if err == nil || err.Error() != `getting unique visitors: the page at offset 2 repeats path "/a" from an earlier page: the server is not advancing; stopping rather than loop` || rec.count() != 2 {
+	_, err := c.Analytics.Visitors.All(context.Background(), "p", VisitorsQuery{Limit: 2})
+	var pe *PagingError
+	if err == nil || err.Error() != `getting unique visitors: the page at offset 2 repeats path "/a" from an earlier page: the server is not advancing; stopping rather than loop; stopped after 2 requests` || rec.count() != 2 ||
+		!errors.As(err, &pe) || pe.Problem != PagingRepeatedRow || pe.Requests != 2 {
 		t.Fatalf("err = %v after %d requests", err, rec.count())
 	}
 }
@@ -138,7 +149,7 @@ func TestUniqueVisitorPages_serverIgnoringOffsetIsAnError(t *testing.T) {
 func TestUniqueVisitorRows_stopsRequestingWhenTheCallerStops(t *testing.T) {
 	fs, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 2000}})
 	n := 0
-	for row, err := range c.UniqueVisitorRows(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{}) {
+	for row, err := range c.Analytics.Visitors.Rows(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,7 +168,7 @@ func TestUniqueVisitorRows_stopsRequestingWhenTheCallerStops(t *testing.T) {
 func TestUniqueVisitorRows_yieldsErrors(t *testing.T) {
 	_, c, _ := newFake(t, mintlifytest.Config{})
 	var errs []error
-	for _, err := range c.UniqueVisitorRows(context.Background(), "missing", VisitorsQuery{}) {
+	for _, err := range c.Analytics.Visitors.Rows(context.Background(), "missing", VisitorsQuery{}) {
 		errs = append(errs, err)
 	}
 	if len(errs) != 1 || !IsNotFound(errs[0]) {
@@ -168,17 +179,17 @@ func TestUniqueVisitorRows_yieldsErrors(t *testing.T) {
 func TestVisitors_dateFilterMatchesServer(t *testing.T) {
 	fs, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 300}})
 	for _, r := range [][2]string{{"2026-10-01", "2026-10-08"}, {"2026-10-31", ""}, {"", "2026-08-05"}, {"2026-10-01T12:00:00Z", "2026-10-03T00:00:00+02:00"}, {"2027-01-01", "2027-02-01"}} {
-		got, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{DateFrom: r[0], DateTo: r[1]})
+		got, err := c.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{DateFrom: r[0], DateTo: r[1]})
 		if err != nil {
 			t.Fatal(err)
 		}
 		totals, rows := fakeRows(t, fs, r[0], r[1])
-		if diff := cmp.Diff(&UniqueVisitors{Totals: totals, Visitors: rows, Pages: got.Pages}, got); diff != "" {
+		if diff := cmp.Diff(&PathCountsPage{Totals: totals, Paths: rows}, got, ignoreInfo); diff != "" {
 			t.Errorf("%v (-want +got):\n%s", r, diff)
 		}
 	}
-	week, _ := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{DateFrom: "2026-10-01", DateTo: "2026-10-08"})
-	day, _ := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{DateFrom: "2026-10-01", DateTo: "2026-10-02"})
+	week, _ := c.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{DateFrom: "2026-10-01", DateTo: "2026-10-08"})
+	day, _ := c.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{DateFrom: "2026-10-01", DateTo: "2026-10-02"})
 	if day.Totals.Human >= week.Totals.Human {
 		t.Errorf("one day %+v is not fewer than a week %+v: the date filter does nothing", day.Totals, week.Totals)
 	}
@@ -201,20 +212,20 @@ func TestVisitorsQuery_validation(t *testing.T) {
 		{VisitorsQuery{DateFrom: "2026-10-01T00:00:00Z", DateTo: "2026-10-01"}, `must be before dateTo`},
 	}
 	for _, tt := range tests {
-		_, err := c.GetUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, tt.q)
+		_, err := c.Analytics.Visitors.Page(context.Background(), mintlifytest.DemoProjectID, tt.q)
 		if err == nil || !strings.Contains(err.Error(), tt.want) || !IsValidation(err) {
 			t.Errorf("%+v: err = %v, want %q", tt.q, err, tt.want)
 		}
-		_, err = c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, tt.q)
+		_, err = c.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, tt.q)
 		var v *ValidationError
 		if !errors.As(err, &v) {
 			t.Errorf("%+v: list err = %v", tt.q, err)
 		}
 	}
-	if _, err := c.GetUniqueVisitors(context.Background(), "", VisitorsQuery{}); err == nil || err.Error() != "projectId must not be empty or only white space" {
+	if _, err := c.Analytics.Visitors.Page(context.Background(), "", VisitorsQuery{}); err == nil || err.Error() != "projectId must not be empty or only white space" {
 		t.Errorf("empty project: %v", err)
 	}
-	if _, err := c.ListAllUniqueVisitors(context.Background(), "", VisitorsQuery{}); err == nil || err.Error() != "projectId must not be empty or only white space" {
+	if _, err := c.Analytics.Visitors.All(context.Background(), "", VisitorsQuery{}); err == nil || err.Error() != "projectId must not be empty or only white space" {
 		t.Errorf("empty project: %v", err)
 	}
 	if n := fs.TotalRequests(); n != 0 {
@@ -229,23 +240,23 @@ func TestVisitorsQuery_validation(t *testing.T) {
 
 func TestGetUniqueVisitors_onePage(t *testing.T) {
 	fs, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 30}})
-	page, err := c.GetUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{Limit: 10, Offset: 25})
+	page, err := c.Analytics.Visitors.Page(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{Limit: 10, Offset: 25})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, rows := fakeRows(t, fs, "", "")
-	if diff := cmp.Diff(rows[25:], page.Visitors); diff != "" || page.HasMore {
+	if diff := cmp.Diff(rows[25:], page.Paths); diff != "" || page.HasMore {
 		t.Errorf("hasMore %v, rows (-want +got):\n%s", page.HasMore, diff)
 	}
-	page, _ = c.GetUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{Limit: 10})
-	if len(page.Visitors) != 10 || !page.HasMore {
-		t.Errorf("first page: %d rows, hasMore %v", len(page.Visitors), page.HasMore)
+	page, _ = c.Analytics.Visitors.Page(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{Limit: 10})
+	if len(page.Paths) != 10 || !page.HasMore || page.Pages != 1 || page.Attempts != 1 {
+		t.Errorf("first page: %d rows, hasMore %v, %+v", len(page.Paths), page.HasMore, page.ResponseInfo)
 	}
 }
 
 func TestVisitors_rateLimitFailsAtOnceWithWhenToRetry(t *testing.T) {
 	fs, c, _ := newFake(t, mintlifytest.Config{AnalyticsBudget: 2, Analytics: mintlifytest.Dataset{Paths: 1000}})
-	_, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{})
+	_, err := c.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{})
 	if !IsRateLimited(err) || !strings.Contains(err.Error(), "rate limited; try again after 2026-11-21T13:00:00Z") {
 		t.Fatalf("err = %v", err)
 	}
@@ -259,15 +270,19 @@ func TestVisitors_survivesInjectedFaultsWithoutRereading(t *testing.T) {
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultServerError, Requests: []int{2}})
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultDropConnection, Requests: []int{4}})
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultRateLimit, RetryAfter: 1, Requests: []int{5}})
-	got, err := c.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{})
+	got, err := c.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	totals, rows := fakeRows(t, fs, "", "")
-	if diff := cmp.Diff(&UniqueVisitors{Totals: totals, Visitors: rows, Pages: 4}, got); diff != "" {
+	if diff := cmp.Diff(&PathCountsPage{Totals: totals, Paths: rows}, got, ignoreInfo); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	if n := fs.Requests(mintlifytest.RouteVisitors); n != 7 {
 		t.Errorf("requests = %d, want 4 pages + 3 faulted", n)
+	}
+	// All adds up its pages' attempts: the faulted ones were retried.
+	if got.Pages != 4 || got.Attempts != 7 {
+		t.Errorf("%d pages, %d attempts; want 4 and 7", got.Pages, got.Attempts)
 	}
 }

@@ -2,7 +2,6 @@ package sdk
 
 import (
 	"context"
-	"iter"
 	"net/url"
 	"strconv"
 	"strings"
@@ -112,10 +111,6 @@ type FeedbackQuery struct {
 	MaxResults int
 }
 
-func (q FeedbackQuery) r() cursorRange {
-	return cursorRange{q.DateFrom, q.DateTo, q.Limit, MaxFeedbackPageSize, q.Cursor, q.MaxResults}
-}
-
 func (q FeedbackQuery) filter() feedbackFilter { return feedbackFilter{q.Source, q.Statuses} }
 
 // Validate checks the query before any request is sent.
@@ -123,7 +118,12 @@ func (q FeedbackQuery) Validate() error {
 	if err := q.filter().validate(); err != nil {
 		return err
 	}
-	return q.r().validate()
+	return validatePaging(q.paging(), MaxFeedbackPageSize)
+}
+
+func (q FeedbackQuery) paging() pageParams {
+	return pageParams{dateFrom: q.DateFrom, dateTo: q.DateTo, limit: q.Limit, cursor: q.Cursor,
+		maxResults: q.MaxResults, filters: q.filter().values()}
 }
 
 // Feedback is one piece of user feedback. The API sends one of three
@@ -151,115 +151,73 @@ type Feedback struct {
 	Lang     *string `json:"lang,omitempty"`
 }
 
-// FeedbackPage is one page of feedback.
+// FeedbackPage is one page of feedback (or, from All, every page of one
+// read).
 type FeedbackPage struct {
 	Feedback   []Feedback `json:"feedback"`
 	NextCursor *string    `json:"nextCursor"`
 	HasMore    bool       `json:"hasMore"`
-	// Cache says whether the page came from the client's cache.
-	Cache CacheStatus `json:"-"`
-}
-
-// FeedbackEntries is every feedback entry read.
-type FeedbackEntries struct {
-	Feedback []Feedback
-	Pages    int
-	// Cache combines the pages' cache statuses.
-	Cache CacheStatus
+	ResponseInfo
 }
 
 type rawFeedback struct {
-	ID        *string         `json:"id"`
-	Path      *string         `json:"path"`
-	Comment   *string         `json:"comment"`
-	CreatedAt *string         `json:"createdAt"`
-	Source    *FeedbackSource `json:"source"`
-	Status    *FeedbackStatus `json:"status"`
-	Helpful   *bool           `json:"helpful"`
-	Contact   *string         `json:"contact"`
-	Code      *string         `json:"code"`
-	Filename  *string         `json:"filename"`
-	Lang      *string         `json:"lang"`
+	ID        text `json:"id"`
+	Path      text `json:"path"`
+	Comment   text `json:"comment"`
+	CreatedAt text `json:"createdAt"`
+	Source    text `json:"source"`
+	Status    text `json:"status"`
+	Helpful   flag `json:"helpful"`
+	Contact   text `json:"contact"`
+	Code      text `json:"code"`
+	Filename  text `json:"filename"`
+	Lang      text `json:"lang"`
 }
 
-// UnmarshalJSON decodes and checks a page: every entry with its id, path,
+type rawFeedbackPage struct {
+	Feedback   *[]rawFeedback `json:"feedback"`
+	NextCursor text           `json:"nextCursor"`
+	HasMore    flag           `json:"hasMore"`
+}
+
+// decodeFeedback reads and checks a page: every entry with its id, path,
 // source and status.
-func (pg *FeedbackPage) UnmarshalJSON(data []byte) error {
-	fields, err := decodeTop(data)
-	if err != nil {
-		return err
-	}
+func decodeFeedback(data []byte, pg *FeedbackPage) error {
 	var p fieldProblems
-	var raw []rawFeedback
-	if err := decodeList(&p, fields, "feedback", &raw); err != nil {
+	var raw rawFeedbackPage
+	if err := decodeRaw(data, &raw, &p); err != nil {
 		return err
 	}
-	*pg = FeedbackPage{Feedback: make([]Feedback, len(raw))}
-	for i, r := range raw {
-		f := Feedback{
-			ID:      required(&p, row("feedback", i, "id"), r.ID),
-			Path:    required(&p, row("feedback", i, "path"), r.Path),
-			Comment: r.Comment, CreatedAt: r.CreatedAt,
-			Helpful: r.Helpful, Contact: r.Contact, Code: r.Code, Filename: r.Filename, Lang: r.Lang,
+	in := list(&p, "feedback", raw.Feedback)
+	*pg = FeedbackPage{Feedback: make([]Feedback, len(in))}
+	for i, r := range in {
+		at := func(name string) field { return row("feedback", i, name) }
+		pg.Feedback[i] = Feedback{
+			ID:        required(&p, at("id"), r.ID),
+			Path:      required(&p, at("path"), r.Path),
+			Comment:   optional(&p, at("comment"), r.Comment),
+			CreatedAt: optional(&p, at("createdAt"), r.CreatedAt),
+			Source:    FeedbackSource(required(&p, at("source"), r.Source)),
+			Status:    FeedbackStatus(required(&p, at("status"), r.Status)),
+			Helpful:   optionalBool(&p, at("helpful"), r.Helpful),
+			Contact:   optional(&p, at("contact"), r.Contact),
+			Code:      optional(&p, at("code"), r.Code),
+			Filename:  optional(&p, at("filename"), r.Filename),
+			Lang:      optional(&p, at("lang"), r.Lang),
 		}
-		if r.Source == nil {
-			p.add(row("feedback", i, "source").String(), "missing")
-		} else {
-			f.Source = *r.Source
-		}
-		if r.Status == nil {
-			p.add(row("feedback", i, "status").String(), "missing")
-		} else {
-			f.Status = *r.Status
-		}
-		pg.Feedback[i] = f
 	}
-	decodeField(&p, fields, "nextCursor", &pg.NextCursor)
-	var more *bool
-	decodeField(&p, fields, "hasMore", &more)
-	pg.HasMore = requiredBool(&p, top("hasMore"), more)
+	pg.NextCursor = optional(&p, top("nextCursor"), raw.NextCursor)
+	pg.HasMore = requiredBool(&p, top("hasMore"), raw.HasMore)
 	return p.err()
 }
 
-func feedbackPager(c *Client, projectID string, q FeedbackQuery) pager[FeedbackPage] {
-	return pager[FeedbackPage]{
-		what: "feedback", keyName: "id", cursor: true,
-		fetch: func(ctx context.Context, r pageRequest) (*FeedbackPage, error) {
-			return fetchInto[FeedbackPage](ctx, c, "feedback", analyticsPath(projectID, "feedback"), q.r().query(r, q.filter().values()))
-		},
-		view: func(p *FeedbackPage) pageView {
-			return pageView{rows: len(p.Feedback), key: func(i int) string { return p.Feedback[i].ID },
-				hasMore: p.HasMore, next: p.NextCursor}
-		},
-		trim: func(p *FeedbackPage, n int) { p.Feedback = p.Feedback[:n] },
-	}
-}
-
-// GetFeedback reads one page of feedback (q.Limit, 100 when 0, from
-// q.Cursor).
-func (c *Client) GetFeedback(ctx context.Context, projectID string, q FeedbackQuery) (*FeedbackPage, error) {
-	return cursorPage(ctx, projectID, q.Validate, q.r(), feedbackPager(c, projectID, q))
-}
-
-// FeedbackPages iterates over pages of feedback, following nextCursor while
-// hasMore, until q.MaxResults entries.
-func (c *Client) FeedbackPages(ctx context.Context, projectID string, q FeedbackQuery) iter.Seq2[*FeedbackPage, error] {
-	return cursorPages(ctx, c, projectID, q.Validate, q.r(), feedbackPager(c, projectID, q))
-}
-
-// FeedbackRows iterates over feedback entries across pages.
-func (c *Client) FeedbackRows(ctx context.Context, projectID string, q FeedbackQuery) iter.Seq2[Feedback, error] {
-	return rowsOf(c.FeedbackPages(ctx, projectID, q), func(p *FeedbackPage) []Feedback { return p.Feedback })
-}
-
-// ListAllFeedback reads every page (or up to q.MaxResults entries).
-func (c *Client) ListAllFeedback(ctx context.Context, projectID string, q FeedbackQuery) (*FeedbackEntries, error) {
-	all, err := collect(c.FeedbackPages(ctx, projectID, q), func(p *FeedbackPage) []Feedback { return p.Feedback },
-		func(p *FeedbackPage) CacheStatus { return p.Cache }, nil)
-	if err != nil {
-		return nil, err
-	}
-	return &FeedbackEntries{Feedback: all.rows, Pages: all.pages, Cache: all.cache}, nil
+var feedbackSpec = pageSpec[FeedbackPage, Feedback]{
+	what: "feedback", keyName: "id", path: analyticsEndpoint("feedback"),
+	largest: MaxFeedbackPageSize, cursor: true, cached: true,
+	decode: decodeFeedback,
+	rows:   func(p *FeedbackPage) *[]Feedback { return &p.Feedback },
+	key:    func(r *Feedback) string { return r.ID },
+	more:   func(p *FeedbackPage) (bool, *string) { return p.HasMore, p.NextCursor },
 }
 
 // FeedbackByPageQuery selects feedback counts per documentation page.
@@ -304,31 +262,30 @@ type FeedbackByPage struct {
 	// gives no way to read them (no offset, no cursor): the SDK asks for the
 	// largest answer (100 pages) and reports HasMore as it came.
 	HasMore bool `json:"hasMore"`
-	// Cache says whether the answer came from the client's cache.
-	Cache CacheStatus `json:"-"`
+	ResponseInfo
 }
 
 type rawPageFeedback struct {
-	Path       *string `json:"path"`
-	ThumbsUp   count   `json:"thumbsUp"`
-	ThumbsDown count   `json:"thumbsDown"`
-	Code       count   `json:"code"`
-	Total      count   `json:"total"`
+	Path       text  `json:"path"`
+	ThumbsUp   count `json:"thumbsUp"`
+	ThumbsDown count `json:"thumbsDown"`
+	Code       count `json:"code"`
+	Total      count `json:"total"`
 }
 
 // UnmarshalJSON decodes and checks the answer: every page with its counts.
 func (fb *FeedbackByPage) UnmarshalJSON(data []byte) error {
-	fields, err := decodeTop(data)
-	if err != nil {
-		return err
-	}
 	var p fieldProblems
-	var raw []rawPageFeedback
-	if err := decodeList(&p, fields, "feedback", &raw); err != nil {
+	var raw struct {
+		Feedback *[]rawPageFeedback `json:"feedback"`
+		HasMore  flag               `json:"hasMore"`
+	}
+	if err := decodeRaw(data, &raw, &p); err != nil {
 		return err
 	}
-	*fb = FeedbackByPage{Pages: make([]PageFeedback, len(raw))}
-	for i, r := range raw {
+	in := list(&p, "feedback", raw.Feedback)
+	*fb = FeedbackByPage{Pages: make([]PageFeedback, len(in))}
+	for i, r := range in {
 		fb.Pages[i] = PageFeedback{
 			Path:       required(&p, row("feedback", i, "path"), r.Path),
 			ThumbsUp:   wholeCount(&p, row("feedback", i, "thumbsUp"), r.ThumbsUp),
@@ -337,31 +294,47 @@ func (fb *FeedbackByPage) UnmarshalJSON(data []byte) error {
 			Total:      wholeCount(&p, row("feedback", i, "total"), r.Total),
 		}
 	}
-	var more *bool
-	decodeField(&p, fields, "hasMore", &more)
-	fb.HasMore = requiredBool(&p, top("hasMore"), more)
+	fb.HasMore = requiredBool(&p, top("hasMore"), raw.HasMore)
 	return p.err()
 }
 
-// GetFeedbackByPage reads feedback counts per documentation page, most
+// FeedbackByPage reads feedback counts per documentation page, most
 // feedback first as the API orders them, in one request of q.Limit pages
 // (100 when 0). The endpoint has no paging: when HasMore is true, more
 // pages have feedback than any one request can list.
-func (c *Client) GetFeedbackByPage(ctx context.Context, projectID string, q FeedbackByPageQuery) (*FeedbackByPage, error) {
-	if err := validateQuery(projectID, q); err != nil {
-		return nil, err
-	}
-	query := analyticsQuery(q.DateFrom, q.DateTo)
-	for k, v := range (feedbackFilter{q.Source, q.Statuses}).values() {
-		query[k] = v
-	}
-	query.Set("limit", strconv.Itoa(orLargest(q.Limit, MaxFeedbackByPageSize)))
-	out, err := fetchInto[FeedbackByPage](ctx, c, "feedback by page", analyticsPath(projectID, "feedback", "by-page"), query)
+func (s *AnalyticsService) FeedbackByPage(ctx context.Context, projectID string, q FeedbackByPageQuery) (*FeedbackByPage, error) {
+	k, err := s.check(projectID, q)
 	if err != nil {
 		return nil, err
 	}
-	if limit := orLargest(q.Limit, MaxFeedbackByPageSize); len(out.Pages) > limit {
+	limit := q.Limit
+	if limit == 0 {
+		limit = MaxFeedbackByPageSize
+	}
+	query := analyticsQuery(q.DateFrom, q.DateTo)
+	for name, v := range (feedbackFilter{q.Source, q.Statuses}).values() {
+		query[name] = v
+	}
+	query.Set("limit", strconv.Itoa(limit))
+	out, err := getOne[FeedbackByPage](ctx, k, "feedback by page", getCall(analyticsPath(projectID, "feedback", "by-page"), query))
+	if err != nil {
+		return nil, err
+	}
+	if len(out.Pages) > limit {
 		out.Pages, out.HasMore = out.Pages[:limit], true
 	}
 	return out, nil
+}
+
+// check validates the project and a query, or says the client is not
+// configured.
+func (s *AnalyticsService) check(projectID string, q interface{ Validate() error }) (*core, error) {
+	k, err := ready(s.core)
+	if err != nil {
+		return nil, err
+	}
+	if err := ValidateProjectID(projectID); err != nil {
+		return nil, err
+	}
+	return k, q.Validate()
 }

@@ -268,7 +268,7 @@ func TestAction_rateLimitedPOST(t *testing.T) {
 		h := newActionHarness(t, mintlifytest.Config{JobBudget: 1}, true)
 		// The hour's budget of 1 is spent by a job created through the API.
 		c, _ := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(h.fs.URL))
-		if _, err := c.CreateAgentJob(context.Background(), mintlifytest.DemoProjectID, "first"); err != nil {
+		if _, err := c.AgentJobs.Create(context.Background(), mintlifytest.DemoProjectID, "first"); err != nil {
 			t.Fatal(err)
 		}
 		_, diags := h.invoke(context.Background(), "mintlify_agent_job", prompt("Document it"))
