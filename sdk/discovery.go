@@ -116,7 +116,7 @@ type SearchFilter struct {
 
 // Validate checks the request before any request is sent.
 func (r SearchRequest) Validate() error {
-	if err := requireNonEmpty("query", r.Query); err != nil {
+	if err := ValidateQuery(r.Query); err != nil {
 		return err
 	}
 	if err := ValidateSearchPageSize(r.PageSize); err != nil {
@@ -150,12 +150,20 @@ func ValidateScoreThreshold(v float64) error {
 // validateGroups checks a list of documentation groups: no empty name.
 func validateGroups(field string, groups []string) error {
 	for i, g := range groups {
-		if strings.TrimSpace(g) == "" {
-			return &ValidationError{Field: fmt.Sprintf("%s[%d]", field, i), Rule: "must not be empty or only white space"}
+		if err := requireNonEmpty(fmt.Sprintf("%s[%d]", field, i), g); err != nil {
+			return err
 		}
 	}
 	return nil
 }
+
+// ValidateGroup checks the name of a documentation group (of a search's
+// filter, a page request, an assistant message's filter): it must hold
+// more than white space.
+func ValidateGroup(group string) error { return requireNonEmpty("group", group) }
+
+// ValidateQuery checks a search query: it must hold more than white space.
+func ValidateQuery(query string) error { return requireNonEmpty("query", query) }
 
 // SearchResults are the results of one search, best first.
 type SearchResults struct {

@@ -23,3 +23,17 @@ provider "mintlify" {
   cache_ttl       = "6h" # last month's numbers do not change
   cache_max_stale = "7d" # when the hourly budget is spent, show a week-old copy with a warning
 }
+
+# Searching the live docs (mintlify_search, mintlify_page) takes an
+# assistant key, and nothing else: set MINTLIFY_ASSISTANT_API_KEY (and
+# MINTLIFY_DOMAIN) in the environment, or:
+variable "mintlify_assistant_api_key" {
+  type      = string
+  sensitive = true
+}
+
+provider "mintlify" {
+  alias             = "docs_site"
+  assistant_api_key = var.mintlify_assistant_api_key
+  domain            = "acme" # from acme.mintlify.site, at the end of the dashboard's URL
+}
