@@ -84,18 +84,19 @@ type providerModel struct {
 }
 
 // providerData is what resources, data sources and actions receive from
-// Configure.
+// Configure. client is nil without an admin key (see requireConfigured).
 type providerData struct {
-	client      *sdk.Client // nil without an admin key: see requireConfigured
-	projectID   string      // default for resources; "" when none
-	apiKey      string      // kept only to mask it in logs
+	client      *sdk.Client
+	projectID   string // default for resources; "" when none
+	apiKey      string // kept only to mask it in logs
+	waitOptions []sdk.WaitOption
+	pages       *PageSource // nil: the client
+
 	// discovery serves mintlify_search and mintlify_page; nil without an
 	// assistant key (see requireDiscovery).
 	discovery    *sdk.DiscoveryClient
 	assistantKey string // kept only to mask it in logs
 	domain       string // default for the discovery data sources; "" when none
-	waitOptions []sdk.WaitOption
-	pages       *PageSource // nil: the client
 }
 
 // logContext masks the API key in every log line written with the returned
