@@ -146,7 +146,7 @@ func (d *dataset) filterConversations(s span) []conversation {
 
 // serveAssistant pages conversations by a ULID cursor: the next page
 // starts after the conversation whose id the cursor is.
-func (s *Fake) serveAssistant(p *params, d *dataset) (int, any) {
+func serveAssistant(p *params, d *dataset) (int, any) {
 	limit := p.number("limit", 1, 1000, 100, false)
 	cursor := p.q.Get("cursor")
 	if cursor != "" && !isULID(cursor) {
@@ -185,7 +185,7 @@ type threadAnswer struct {
 // thread answers one conversation's transcript: 400 for an id that is not
 // a ULID, 404 for one no conversation has.
 func (d *dataset) thread(p *params) (int, any) {
-	id := p.q.Get(pathParam)
+	id := p.path("threadId")
 	if !isULID(id) {
 		return http.StatusBadRequest, apiError{msg: "Invalid thread ID", details: []string{"threadId: Invalid ULID"}}
 	}
@@ -201,7 +201,7 @@ func (d *dataset) thread(p *params) (int, any) {
 	}}
 }
 
-func (s *Fake) serveThread(p *params, d *dataset) (int, any) { return d.thread(p) }
+func serveThread(p *params, d *dataset) (int, any) { return d.thread(p) }
 
 // CallerStats is the wire shape of assistant/caller-stats.
 type CallerStats struct {
@@ -227,6 +227,6 @@ func (d *dataset) callerStats(s span) CallerStats {
 	return out
 }
 
-func (s *Fake) serveCallerStats(p *params, d *dataset) (int, any) {
+func serveCallerStats(p *params, d *dataset) (int, any) {
 	return http.StatusOK, d.callerStats(p.span(d))
 }

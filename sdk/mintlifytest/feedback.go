@@ -185,7 +185,7 @@ func (d *dataset) feedbackByPage(f feedbackFilter) []PageFeedbackRow {
 	return rows
 }
 
-func (s *Fake) serveFeedback(p *params, d *dataset) (int, any) {
+func serveFeedback(p *params, d *dataset) (int, any) {
 	limit := p.number("limit", 1, 100, 50, false)
 	f := p.feedbackFilter(d)
 	if len(p.problems) > 0 {
@@ -197,7 +197,7 @@ func (s *Fake) serveFeedback(p *params, d *dataset) (int, any) {
 
 // serveFeedbackByPage answers the first limit pages: the endpoint has no
 // offset or cursor, so hasMore only says that more pages had feedback.
-func (s *Fake) serveFeedbackByPage(p *params, d *dataset) (int, any) {
+func serveFeedbackByPage(p *params, d *dataset) (int, any) {
 	limit := p.number("limit", 1, 100, 10, false)
 	f := p.feedbackFilter(d)
 	if len(p.problems) > 0 {

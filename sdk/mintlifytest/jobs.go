@@ -158,10 +158,6 @@ func readPrompt(w http.ResponseWriter, r *http.Request) (string, bool) {
 }
 
 func (s *Fake) createJob(w http.ResponseWriter, r *http.Request, _ string, p *project) {
-	if wait, ok := s.takeBudget(&p.jobCalls, s.jobBudget); !ok {
-		writeRateLimited(w, wait, s.jobBudget)
-		return
-	}
 	prompt, ok := readPrompt(w, r)
 	if !ok {
 		return
@@ -201,10 +197,6 @@ func (s *Fake) getJob(w http.ResponseWriter, r *http.Request, _ string, p *proje
 // for another round of its script), keeping any PR it already opened.
 // Archived jobs take no more messages.
 func (s *Fake) sendMessage(w http.ResponseWriter, r *http.Request, _ string, p *project) {
-	if wait, ok := s.takeBudget(&p.jobCalls, s.jobBudget); !ok {
-		writeRateLimited(w, wait, s.jobBudget)
-		return
-	}
 	j := p.jobs[r.PathValue("id")]
 	if j == nil {
 		writeError(w, http.StatusNotFound, "Job not found")

@@ -135,7 +135,7 @@ func cursorPageOf[T any](p *params, rows []T, limit int) (page []T, next *string
 	return page, next, hasMore
 }
 
-func (s *Fake) serveSearches(p *params, d *dataset) (int, any) {
+func serveSearches(p *params, d *dataset) (int, any) {
 	limit := p.number("limit", 1, 100, 50, false)
 	r := d.searches(p.span(d))
 	page, next, _ := cursorPageOf(p, r.terms, limit)
