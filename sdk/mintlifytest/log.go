@@ -181,3 +181,12 @@ func (r *recorder) send(w http.ResponseWriter) {
 	r.start(w)
 	_, _ = w.Write(r.body.Bytes())
 }
+
+// cut sends the recorded status and headers and half the body, then
+// breaks the connection: the answer a FaultReset gives.
+func (r *recorder) cut(w http.ResponseWriter) {
+	r.start(w)
+	_, _ = w.Write(r.body.Bytes()[:r.body.Len()/2])
+	_ = http.NewResponseController(w).Flush()
+	breakConn(w)
+}

@@ -224,6 +224,10 @@ func (s *Fake) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.dispatch(rt, rec, r)
 	s.mu.Unlock()
+	if fault != nil && fault.Kind == FaultReset {
+		rec.cut(w)
+		return
+	}
 	rec.send(w)
 }
 
