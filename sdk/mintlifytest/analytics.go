@@ -47,8 +47,12 @@ type dataset struct {
 	paths []string
 
 	once          sync.Once // builds the entries below on first use
-	feedback      []feedbackEntry
-	conversations []conversation
+	feedback      []FeedbackEntry
+	conversations []Conversation
+
+	// rows are the seeded rows (SeedRows): each kind that is not nil
+	// replaces the generated one.
+	rows Rows
 
 	mu    sync.Mutex
 	cache map[string]any // results by endpoint and query
@@ -151,9 +155,16 @@ func (p *params) fail(format string, args ...any) {
 	p.problems = append(p.problems, fmt.Sprintf(format, args...))
 }
 
-// span reads dateFrom and dateTo; unset bounds leave the whole data set.
-func (p *params) span(d *dataset) span {
-	s := span{from: d.start, to: d.cfg.End}
+// Unset bounds of a query's range: every row counts.
+var (
+	dawn = time.Time{}
+	dusk = time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)
+)
+
+// span reads dateFrom and dateTo; an unset bound leaves the range open on
+// that side.
+func (p *params) span() span {
+	s := span{from: dawn, to: dusk}
 	var set [2]bool
 	for i, name := range []string{"dateFrom", "dateTo"} {
 		v := p.q.Get(name)
@@ -300,17 +311,17 @@ func (s *Fake) export(projectID string, q url.Values, read func(p *params, d *da
 
 // The whole answers Data gives, by route (routeTable's export).
 func exportVisitors(p *params, d *dataset) any {
-	r := d.visitors(p.span(d))
+	r := d.visitors(p.span())
 	return pathCountsPage{Totals: r.totals, list: "visitors", Rows: r.rows}
 }
 
 func exportViews(p *params, d *dataset) any {
-	r := d.views(p.span(d))
+	r := d.views(p.span())
 	return pathCountsPage{Totals: r.totals, list: "views", Rows: r.rows}
 }
 
 func exportSearches(p *params, d *dataset) any {
-	r := d.searches(p.span(d))
+	r := d.searches(p.span())
 	return searchesPage{Searches: r.terms, TotalSearches: r.total}
 }
 
@@ -323,7 +334,7 @@ func exportFeedbackByPage(p *params, d *dataset) any {
 }
 
 func exportAssistant(p *params, d *dataset) any {
-	return conversationsPage{Conversations: d.filterConversations(p.span(d))}
+	return conversationsPage{Conversations: d.filterConversations(p.span())}
 }
 
 func exportThread(p *params, d *dataset) any {
@@ -334,7 +345,7 @@ func exportThread(p *params, d *dataset) any {
 	return body
 }
 
-func exportCallerStats(p *params, d *dataset) any { return d.callerStats(p.span(d)) }
+func exportCallerStats(p *params, d *dataset) any { return d.callerStats(p.span()) }
 
 // Counts is the wire shape of site-wide totals: unique visitors (deduplicated
 // across human and AI, so Total is not Human + AI) or view events (Total is
@@ -407,6 +418,9 @@ func (d *dataset) day(i, day uint64) (h, a, both int64) {
 // visitors computes (once per range) the rows of the days in s, ordered
 // by total visitors, most first, then by path: a stable order.
 func (d *dataset) visitors(s span) pathResult {
+	if d.rows.Visitors != nil {
+		return seededPathRows(d.rows.Visitors, s)
+	}
 	from, to := d.days(s)
 	return cached(d, fmt.Sprintf("visitors %d %d", from, to), func() pathResult {
 		var r pathResult
@@ -440,6 +454,9 @@ func (d *dataset) visitors(s span) pathResult {
 // views computes content view events: each visitor of a day views the
 // page one to three times. Events add up: totals are sums.
 func (d *dataset) views(s span) pathResult {
+	if d.rows.Views != nil {
+		return seededPathRows(d.rows.Views, s)
+	}
 	from, to := d.days(s)
 	return cached(d, fmt.Sprintf("views %d %d", from, to), func() pathResult {
 		var r pathResult
@@ -486,14 +503,14 @@ func pageOf[T any](rows []T, offset, limit int) (page []T, hasMore bool) {
 
 func serveVisitors(p *params, d *dataset) (int, any) {
 	limit, offset := offsetPage(p, 250)
-	r := d.visitors(p.span(d))
+	r := d.visitors(p.span())
 	page, more := pageOf(r.rows, offset, limit)
 	return http.StatusOK, pathCountsPage{Totals: r.totals, list: "visitors", Rows: page, HasMore: more}.wire()
 }
 
 func serveViews(p *params, d *dataset) (int, any) {
 	limit, offset := offsetPage(p, 250)
-	r := d.views(p.span(d))
+	r := d.views(p.span())
 	page, more := pageOf(r.rows, offset, limit)
 	return http.StatusOK, pathCountsPage{Totals: r.totals, list: "views", Rows: page, HasMore: more}.wire()
 }
@@ -513,7 +530,7 @@ func (s *Fake) ViewsData(projectID, dateFrom, dateTo string) (Counts, []PathRow,
 func (s *Fake) pathData(projectID, route, dateFrom, dateTo string) (Counts, []PathRow, error) {
 	var r pathResult
 	err := s.export(projectID, url.Values{"dateFrom": {dateFrom}, "dateTo": {dateTo}}, func(p *params, d *dataset) {
-		sp := p.span(d)
+		sp := p.span()
 		if len(p.problems) > 0 {
 			return
 		}
