@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -194,5 +196,23 @@ func TestRoutes_theTable(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"projectId", "workflowSchemaId", "rest"}, wildcards("POST /v1/workflow/{projectId}/{workflowSchemaId}/x/{rest...}")); diff != "" {
 		t.Errorf("wildcards (-want +got):\n%s", diff)
+	}
+}
+
+// Fakes share the route table: making them at once must not race on it
+// (run with -race).
+func TestNew_sharesTheTableSafely(t *testing.T) {
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			f := newFake(Config{}, budgetRoutes)
+			f.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", "/index/v1/search", nil))
+		})
+	}
+	wg.Wait()
+	for _, rt := range budgetRoutes {
+		if rt.wildcards != nil {
+			t.Errorf("New wrote to the shared table: %+v", rt)
+		}
 	}
 }

@@ -98,7 +98,7 @@ type route struct {
 	serve   handler
 	// export is an analytics route's whole answer, for Data.
 	export func(p *params, d *dataset) any
-	// wildcards are the pattern's path values, in order.
+	// wildcards are the pattern's path values, in order (set by New).
 	wildcards []string
 }
 
@@ -108,12 +108,6 @@ type handler func(s *Fake, w http.ResponseWriter, r *http.Request, org string, p
 
 // unmatched serves requests no route matched.
 var unmatched = route{pattern: RouteUnmatched}
-
-func init() {
-	for i := range routeTable {
-		routeTable[i].wildcards = wildcards(routeTable[i].pattern)
-	}
-}
 
 // wildcards lists the {names} in a pattern.
 func wildcards(pattern string) []string {

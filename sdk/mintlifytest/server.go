@@ -105,11 +105,10 @@ func newFake(cfg Config, routes []route) *Fake {
 		s.AddKey(DemoAPIKey, DemoOrg, false)
 		s.AddProject(DemoProjectID, DemoOrg, cfg.Analytics)
 	}
+	routes = slices.Clone(routes) // the table is shared by every Fake
 	for i := range routes {
 		rt := &routes[i]
-		if rt.wildcards == nil {
-			rt.wildcards = wildcards(rt.pattern)
-		}
+		rt.wildcards = wildcards(rt.pattern)
 		s.mux.HandleFunc(rt.pattern, func(w http.ResponseWriter, r *http.Request) { s.serveRoute(rt, w, r) })
 	}
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { s.serveRoute(&unmatched, w, r) })
