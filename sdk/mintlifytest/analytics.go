@@ -326,11 +326,11 @@ func exportSearches(p *params, d *dataset) any {
 }
 
 func exportFeedback(p *params, d *dataset) any {
-	return feedbackPage{Feedback: d.filterFeedback(p.feedbackFilter(d))}
+	return feedbackPage{Feedback: d.filterFeedback(p.feedbackFilter())}
 }
 
 func exportFeedbackByPage(p *params, d *dataset) any {
-	return byPagePage{Feedback: d.feedbackByPage(p.feedbackFilter(d))}
+	return byPagePage{Feedback: d.feedbackByPage(p.feedbackFilter())}
 }
 
 func exportAssistant(p *params, d *dataset) any {

@@ -19,7 +19,7 @@
 //		sdk.WithBaseURL("http://mintlify.test"), sdk.WithHTTPClient(f.Client()))
 //
 // The in-process client streams (a read waits for the handler's next
-// write), honours the request's context, and shows dropped, reset and
+// write), honors the request's context, and shows dropped, reset and
 // stalled connections as a client on the wire sees them. It uses no real
 // timer or socket, so it works inside a testing/synctest bubble: create the
 // Fake inside the bubble, and a job scripted to run for hours completes in

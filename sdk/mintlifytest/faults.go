@@ -145,21 +145,16 @@ const serverErrorPage = `<html>
 </html>
 `
 
-// statusText is the reason phrase of a status, or of its class when the
-// status has none of its own (599).
+// statusText is the reason phrase of an error status, or of its class
+// when the status has none of its own (499, 599).
 func statusText(code int) string {
 	if t := http.StatusText(code); t != "" {
 		return t
 	}
-	switch code / 100 {
-	case 2:
-		return "Success"
-	case 4:
+	if code/100 == 4 {
 		return "Client Error"
-	case 5:
-		return "Server Error"
 	}
-	return "Unknown Status"
+	return "Server Error"
 }
 
 // apply carries out the fault. It returns false when the request should

@@ -127,7 +127,7 @@ type feedbackFilter struct {
 	statuses []string
 }
 
-func (p *params) feedbackFilter(d *dataset) feedbackFilter {
+func (p *params) feedbackFilter() feedbackFilter {
 	f := feedbackFilter{span: p.span(), source: p.oneOf("source", feedbackSources...)}
 	if v := p.q.Get("status"); v != "" {
 		for _, st := range strings.Split(v, ",") {
@@ -199,7 +199,7 @@ func (d *dataset) feedbackByPage(f feedbackFilter) []PageFeedbackRow {
 
 func serveFeedback(p *params, d *dataset) (int, any) {
 	limit := p.number("limit", 1, 100, 50, false)
-	f := p.feedbackFilter(d)
+	f := p.feedbackFilter()
 	if len(p.problems) > 0 {
 		return http.StatusBadRequest, nil
 	}
@@ -211,7 +211,7 @@ func serveFeedback(p *params, d *dataset) (int, any) {
 // offset or cursor, so hasMore only says that more pages had feedback.
 func serveFeedbackByPage(p *params, d *dataset) (int, any) {
 	limit := p.number("limit", 1, 100, 10, false)
-	f := p.feedbackFilter(d)
+	f := p.feedbackFilter()
 	if len(p.problems) > 0 {
 		return http.StatusBadRequest, nil
 	}

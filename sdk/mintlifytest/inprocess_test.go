@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httptrace"
+	"net/url"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -122,7 +125,7 @@ func TestTransport_streams(t *testing.T) {
 
 // The request's context bounds the whole exchange: the wait for headers,
 // then every read, and it ends the handler's context.
-func TestTransport_honoursTheContext(t *testing.T) {
+func TestTransport_honorsTheContext(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		handlerSaw := make(chan error, 1)
 		headers := make(chan bool)
@@ -209,6 +212,11 @@ func TestTransport_framing(t *testing.T) {
 		}, wantStatus: "200 OK", wantLength: 7, wantType: "application/json"},
 		{name: "large answer streams", handler: func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(big) },
 			wantStatus: "200 OK", wantLength: -1, wantType: "text/plain; charset=utf-8", wantBody: string(big)},
+		{name: "large answer in pieces waits for the reader", handler: func(w http.ResponseWriter, _ *http.Request) {
+			for i := 0; i < len(big); i += 64 << 10 {
+				_, _ = w.Write(big[i:min(i+64<<10, len(big))])
+			}
+		}, wantStatus: "200 OK", wantLength: -1, wantType: "text/plain; charset=utf-8", wantBody: string(big)},
 		{name: "shorter than its Content-Length", handler: func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Length", "10")
 			_, _ = io.WriteString(w, "abc")
@@ -310,6 +318,18 @@ func TestTransport_requestAsAServerSeesIt(t *testing.T) {
 	if _, err := tr.RoundTrip(&http.Request{Method: "GET"}); err == nil {
 		t.Error("a request without a URL was sent")
 	}
+	if _, err := tr.RoundTrip(&http.Request{Method: "GET", URL: &url.URL{Scheme: "http", Host: "h", Opaque: "x"}}); err == nil ||
+		!strings.Contains(err.Error(), "mintlifytest: in-process request: ") {
+		t.Errorf("a request the server could not parse: %v", err)
+	}
+	// A handler that panics breaks the connection, and the panic is logged.
+	var logged bytes.Buffer
+	log.SetOutput(&logged)
+	defer log.SetOutput(os.Stderr)
+	boom := &inProcessTransport{h: http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom") })}
+	if _, err := boom.RoundTrip(req); !errors.Is(err, io.EOF) || !strings.Contains(logged.String(), "mintlifytest: panic serving GET / in process: boom") {
+		t.Errorf("panicking handler: %v, logged %q", err, logged.String())
+	}
 	// A handler that aborts (as net/http's ErrAbortHandler) breaks the
 	// connection before its answer.
 	abort := &inProcessTransport{h: http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic(http.ErrAbortHandler) })}
@@ -404,4 +424,15 @@ func TestManualClock_Sleep(t *testing.T) {
 	if !clk.Now().Equal(t0.Add(120 * time.Second)) {
 		t.Errorf("the job ended at %s, want 30s after its start", clk.Now())
 	}
+}
+
+// Off the in-process transport and without a connection to hijack (a
+// recorder), breaking the connection aborts the handler as net/http does.
+func TestBreakConn_withoutAConnectionAborts(t *testing.T) {
+	defer func() {
+		if r := recover(); r != http.ErrAbortHandler { //nolint:errorlint // the sentinel itself
+			t.Errorf("recovered %v, want http.ErrAbortHandler", r)
+		}
+	}()
+	breakConn(httptest.NewRecorder())
 }

@@ -128,7 +128,9 @@ func TestSeedJob_followUpsAndIds(t *testing.T) {
 		t.Errorf("the marker in the message: %v", got["status"])
 	}
 	// An archived seed refuses messages.
-	h.srv.SeedJob(DemoProjectID, JobSeed{ID: "gone", Status: JobArchived})
+	if _, err := h.srv.SeedJob(DemoProjectID, JobSeed{ID: "gone", Status: JobArchived}); err != nil {
+		t.Fatal(err)
+	}
 	if status, _, got := h.call("POST", "/v2/agent/demo-project/job/gone/message", `{"prompt":"x"}`); status != 400 || got["error"] != "Job is archived" {
 		t.Errorf("message to a seeded archived job: %d %v", status, got)
 	}

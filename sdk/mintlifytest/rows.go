@@ -273,7 +273,7 @@ func (s *Fake) SearchesData(projectID string, q Query) ([]SearchRow, int64, erro
 func (s *Fake) FeedbackData(projectID string, q Query) ([]FeedbackEntry, error) {
 	var out []FeedbackEntry
 	err := s.export(projectID, q.values(), func(p *params, d *dataset) {
-		if f := p.feedbackFilter(d); len(p.problems) == 0 {
+		if f := p.feedbackFilter(); len(p.problems) == 0 {
 			for _, e := range d.filterFeedback(f) {
 				out = append(out, cloneFeedback(e))
 			}
@@ -287,7 +287,7 @@ func (s *Fake) FeedbackData(projectID string, q Query) ([]FeedbackEntry, error) 
 func (s *Fake) FeedbackByPageData(projectID string, q Query) ([]PageFeedbackRow, error) {
 	var out []PageFeedbackRow
 	err := s.export(projectID, q.values(), func(p *params, d *dataset) {
-		if f := p.feedbackFilter(d); len(p.problems) == 0 {
+		if f := p.feedbackFilter(); len(p.problems) == 0 {
 			out = d.feedbackByPage(f)
 		}
 	})
