@@ -144,8 +144,9 @@ func (s *Fake) spend(budgets []Budget, org string, p *project) (*refusal, bool) 
 		}
 		s.windows[key] = kept
 		if len(kept) >= limit {
-			// One slot frees up when the limit-th newest call leaves.
-			wait := kept[len(kept)-limit].Add(spec.Window).Sub(now)
+			// A slot frees up when the oldest call leaves (a window never
+			// holds more than its limit: limits do not change).
+			wait := kept[0].Add(spec.Window).Sub(now)
 			if refused == nil || wait > refused.wait {
 				refused = &refusal{wait: wait, limit: limit, window: spec.Window}
 			}

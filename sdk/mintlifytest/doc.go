@@ -12,11 +12,11 @@
 //
 // New returns the fake as an http.Handler. Its Client (or Transport)
 // serves requests straight from it, in process: no socket, no port. Any
-// base URL reaches it:
+// base URL reaches it (the SDK wants https off loopback):
 //
 //	f := mintlifytest.New(mintlifytest.Config{})
 //	client, err := sdk.NewClient(mintlifytest.DemoAPIKey,
-//		sdk.WithBaseURL("http://mintlify.test"), sdk.WithHTTPClient(f.Client()))
+//		sdk.WithBaseURL("https://mintlify.test"), sdk.WithHTTPClient(f.Client()))
 //
 // The in-process client streams (a read waits for the handler's next
 // write), honors the request's context, and shows dropped, reset and

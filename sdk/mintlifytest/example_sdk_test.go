@@ -76,3 +76,30 @@ func Example_faults() {
 	// true
 	// 250 <nil> [1]
 }
+
+// The SDK over the in-process client: no socket, and the fake's request
+// log says what the code under test sent.
+func Example_inProcessClient() {
+	clock := mintlifytest.NewManualClock(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC))
+	fake := mintlifytest.New(mintlifytest.Config{Clock: clock})
+	client, err := sdk.NewClient(mintlifytest.DemoAPIKey,
+		sdk.WithBaseURL("https://mintlify.test"), sdk.WithHTTPClient(fake.Client()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	job, err := client.CreateAgentJob(ctx, mintlifytest.DemoProjectID, "Document release v2.0")
+	fmt.Println(job.Status, err)
+	clock.Advance(time.Minute)
+	_, err = client.SendAgentJobMessage(ctx, mintlifytest.DemoProjectID, job.ID, "Mention the new limits")
+	fmt.Println(err)
+
+	record, _ := fake.JobRecord(mintlifytest.DemoProjectID, job.ID)
+	fmt.Println(record.Prompt, "/", record.Messages[0].Prompt)
+	fmt.Println(fake.RequestsTo(mintlifytest.RouteSendMessage)[0].Body)
+	// Output:
+	// active <nil>
+	// <nil>
+	// Document release v2.0 / Mention the new limits
+	// {"prompt":"Mention the new limits"}
+}

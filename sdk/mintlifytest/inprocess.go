@@ -19,7 +19,7 @@ import (
 
 // Transport returns an http.RoundTripper that serves each request from the
 // fake itself, in process: no socket, no port, no real timer. Any scheme
-// and host reach it ("http://mintlify.test" will do as a base URL).
+// and host reach it ("https://mintlify.test" will do as a base URL).
 //
 // It behaves as a connection to the fake would. The handler runs in its
 // own goroutine; RoundTrip returns once the answer's headers are sent (the
