@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"net/http"
@@ -435,4 +436,91 @@ func TestBreakConn_withoutAConnectionAborts(t *testing.T) {
 		}
 	}()
 	breakConn(httptest.NewRecorder())
+}
+
+// A streaming route writes as it goes, unlocked: the client reads each
+// part as it is flushed, budgets and keys still apply, and a reset cuts
+// the stream's end off.
+func TestStreamingRoute(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		step := make(chan struct{})
+		stream := route{name: "message", pattern: "POST /discovery/v2/assistant/{domain}/message", budgets: []Budget{BudgetDiscovery}, stream: true,
+			serve: func(s *Fake, w http.ResponseWriter, r *http.Request, _ string, _ *project) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				for i := range 2 {
+					n := s.TotalRequests() // the fake is not locked
+					fmt.Fprintf(w, "data: part %d of request %d for %s\n\n", i+1, n, r.PathValue("domain"))
+					w.(http.Flusher).Flush()
+					<-step
+				}
+			}}
+		f := newFake(Config{Limits: map[Budget]int{BudgetDiscovery: 2}, Faults: []Fault{{Kind: FaultReset, Requests: []int{2}}}}, []route{stream})
+		c := f.Client()
+		post := func() *http.Response {
+			t.Helper()
+			req, _ := http.NewRequest("POST", "https://mintlify.test/discovery/v2/assistant/docs.acme.dev/message", strings.NewReader(`{}`))
+			req.Header.Set("Authorization", "Bearer "+DemoAPIKey)
+			resp, err := c.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return resp
+		}
+		resp := post()
+		buf := make([]byte, 100)
+		n, _ := resp.Body.Read(buf)
+		if got := string(buf[:n]); got != "data: part 1 of request 1 for docs.acme.dev\n\n" || resp.Header.Get("X-Request-Id") != "req_0000001" || f.RequestLog()[0].Status != 200 {
+			t.Errorf("first part %q, headers %v, log %+v", got, resp.Header, f.RequestLog())
+		}
+		step <- struct{}{}
+		n, _ = resp.Body.Read(buf)
+		if got := string(buf[:n]); got != "data: part 2 of request 1 for docs.acme.dev\n\n" {
+			t.Errorf("second part %q", got)
+		}
+		step <- struct{}{}
+		if rest, err := io.ReadAll(resp.Body); len(rest) != 0 || err != nil {
+			t.Errorf("the end: %q %v", rest, err)
+		}
+		resp.Body.Close()
+
+		// The second request is reset: its parts arrive, its end does not.
+		resp = post()
+		go func() { step <- struct{}{}; step <- struct{}{} }()
+		data, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if string(data) != "data: part 1 of request 2 for docs.acme.dev\n\ndata: part 2 of request 2 for docs.acme.dev\n\n" || !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Errorf("reset stream: %q %v", data, err)
+		}
+
+		// The budget (2) is spent: a 429, not a stream.
+		resp = post()
+		data, _ = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 429 || resp.Header.Get("X-RateLimit-Limit") != "2" || !strings.Contains(string(data), "Too many requests") {
+			t.Errorf("over the budget: %d %s", resp.StatusCode, data)
+		}
+	})
+}
+
+func TestStreamingRoute_resetOnTheWire(t *testing.T) {
+	stream := route{name: "message", pattern: "POST /stream", stream: true,
+		serve: func(_ *Fake, w http.ResponseWriter, _ *http.Request, _ string, _ *project) {
+			_, _ = io.WriteString(w, "part 1\n")
+			w.(http.Flusher).Flush()
+			_, _ = io.WriteString(w, "part 2\n")
+		}}
+	f := newFake(Config{Faults: []Fault{{Kind: FaultReset}}}, []route{stream})
+	ts := httptest.NewServer(f)
+	defer ts.Close()
+	req, _ := http.NewRequest("POST", ts.URL+"/stream", nil)
+	req.Header.Set("Authorization", "Bearer "+DemoAPIKey)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(data) != "part 1\npart 2\n" || !errors.Is(err, io.ErrUnexpectedEOF) || f.RequestLog()[0].Status != 200 {
+		t.Errorf("%q %v, log %+v", data, err, f.RequestLog())
+	}
 }

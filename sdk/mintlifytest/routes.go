@@ -46,16 +46,20 @@ const (
 //  2. add one entry below, in its area's section: a short name (lower
 //     case, dashes: what `mintlify-fake -fault ...,route=NAME` takes), the
 //     pattern, the area, the budgets it draws from (see Budget; none when
-//     the API publishes no limit for it), and its handler;
+//     the API publishes no limit for it), its handler, and stream: true if
+//     it writes its answer as it goes;
 //  3. write the handler in the area's own file (deployments.go, ...).
 //
-// A handler is called with the fake locked, after the key was checked
-// (401; 403 for a read-only key on anything but GET and HEAD), the project
-// found when the pattern has a {projectId} (404 otherwise), and one request
-// taken from each of the route's budgets (429 when one is spent). It reads
-// path values with r.PathValue and answers with writeJSON or writeError;
-// what it writes is sent once it returns, with the fake unlocked. Faults,
-// the request log, request ids and counters need nothing from it.
+// A handler is called after the key was checked (401; 403 for a read-only
+// key on anything but GET and HEAD), the project found when the pattern
+// has a {projectId} (404 otherwise), and one request taken from each of
+// the route's budgets (429 when one is spent). It reads path values with
+// r.PathValue and answers with writeJSON or writeError. It runs with the
+// fake locked, and what it writes is sent once it returns, unlocked;
+// unless the route sets stream (assistant messages, bundle downloads):
+// then it runs unlocked (it locks s.mu itself around the fake's state) and
+// writes to the client as it goes, flushing when it wants a part sent.
+// Faults, the request log, request ids and counters need nothing from it.
 //
 // To add a budget, see budgetSpecs.
 var routeTable = []route{
@@ -98,12 +102,15 @@ type route struct {
 	serve   handler
 	// export is an analytics route's whole answer, for Data.
 	export func(p *params, d *dataset) any
+	// stream: the handler writes its answer as it goes, unlocked.
+	stream bool
 	// wildcards are the pattern's path values, in order (set by New).
 	wildcards []string
 }
 
 // handler serves a route; see routeTable. org is the key's organization;
-// p is the project when the pattern has a {projectId}, else nil.
+// p is the project when the pattern has a {projectId}, else nil. w is a
+// recorder, or for a streaming route the client's writer.
 type handler func(s *Fake, w http.ResponseWriter, r *http.Request, org string, p *project)
 
 // unmatched serves requests no route matched.

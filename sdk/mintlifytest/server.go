@@ -221,8 +221,21 @@ func (s *Fake) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) {
 	}
 	rec := newRecorder()
 	s.mu.Lock()
-	s.dispatch(rt, rec, r)
+	org, p, admitted := s.admit(rt, rec, r)
+	if admitted && !rt.stream {
+		rt.serve(s, rec, r, org, p)
+	}
 	s.mu.Unlock()
+	if admitted && rt.stream {
+		// A streaming route answers as it goes, unlocked; a reset cuts
+		// its end off.
+		rt.serve(s, w, r, org, p)
+		if fault != nil && fault.Kind == FaultReset {
+			_ = http.NewResponseController(w).Flush()
+			breakConn(w)
+		}
+		return
+	}
 	if fault != nil && fault.Kind == FaultReset {
 		rec.cut(w)
 		return
@@ -230,37 +243,38 @@ func (s *Fake) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) {
 	rec.send(w)
 }
 
-// dispatch answers the request into w (a recorder), with s.mu held: the
-// key (401, 403), the project (404), the budgets (429), then the handler.
-func (s *Fake) dispatch(rt *route, w http.ResponseWriter, r *http.Request) {
+// admit checks a request with s.mu held: the route (404), the key (401,
+// 403), the project (404) and the budgets (429). When one fails it answers
+// into w (a recorder); else it returns the key's organization and the
+// project (nil when the route has none).
+func (s *Fake) admit(rt *route, w http.ResponseWriter, r *http.Request) (org string, p *project, ok bool) {
 	if rt.serve == nil {
 		writeError(w, http.StatusNotFound, "Not found", "no route for "+r.Method+" "+r.URL.Path)
-		return
+		return "", nil, false
 	}
 	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	key, known := s.keys[token]
 	if !ok || token == "" || !known {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="mintlify"`)
 		writeError(w, http.StatusUnauthorized, "Unauthorized", "missing, invalid or expired API key")
-		return
+		return "", nil, false
 	}
 	if key.readOnly && r.Method != http.MethodGet && r.Method != http.MethodHead {
 		writeError(w, http.StatusForbidden, "Forbidden", "this API key is read-only")
-		return
+		return "", nil, false
 	}
-	var p *project
 	if slices.Contains(rt.wildcards, "projectId") {
 		p = s.projects[r.PathValue("projectId")]
 		if p == nil || p.org != key.org {
 			writeError(w, http.StatusNotFound, "Project not found")
-			return
+			return "", nil, false
 		}
 	}
 	if refused, ok := s.spend(rt.budgets, key.org, p); !ok {
 		writeRateLimited(w, refused)
-		return
+		return "", nil, false
 	}
-	rt.serve(s, w, r, key.org, p)
+	return key.org, p, true
 }
 
 type errorDetail struct {
