@@ -16,14 +16,19 @@ import (
 )
 
 // publishRelease is code under test: it asks the agent to document a
-// release and reports the pull request.
+// release, waits, asks for a changelog entry, and reports the pull request.
 func publishRelease(ctx context.Context, client *sdk.Client, projectID, version string) (string, error) {
-	job, err := client.CreateAgentJob(ctx, projectID, "Document release "+version)
+	job, err := client.AgentJobs.Create(ctx, projectID, "Document release "+version)
 	if err != nil {
 		return "", err
 	}
-	job, err = client.WaitForAgentJob(ctx, projectID, job.ID, sdk.WithPollInterval(10*time.Millisecond, 50*time.Millisecond))
-	if err != nil {
+	if job, err = client.AgentJobs.Wait(ctx, projectID, job.ID); err != nil {
+		return "", err
+	}
+	if job, err = client.AgentJobs.SendMessage(ctx, projectID, job.ID, "Also add a changelog entry for "+version); err != nil {
+		return "", err
+	}
+	if job, err = client.AgentJobs.Wait(ctx, projectID, job.ID); err != nil {
 		return "", err
 	}
 	if job.Status != sdk.JobStatusCompleted || job.PRLink == nil {
@@ -32,49 +37,64 @@ func publishRelease(ctx context.Context, client *sdk.Client, projectID, version 
 	return *job.PRLink, nil
 }
 
-// A test of code that uses the SDK: start the fake, point the client at
-// it, script the outcome, and check what reached the "API".
+// A test of code that uses the SDK, as a user's test suite would write it:
+// a 30-minute job, rate limits on its polls and a follow-up message run in
+// no wall time, because the fake and the client share one clock that moves
+// when the client waits. The fake's records then say exactly what was sent.
 func Example() {
-	srv := mintlifytest.NewServer(mintlifytest.Config{
-		DefaultJob: mintlifytest.JobScript{ActiveFor: 20 * time.Millisecond, Outcome: mintlifytest.OutcomeCompleted},
+	clock := mintlifytest.NewManualClock(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC))
+	fake := mintlifytest.New(mintlifytest.Config{
+		Clock:      clock,
+		DefaultJob: mintlifytest.JobScript{ActiveFor: 30 * time.Minute, Outcome: mintlifytest.OutcomeCompleted},
+		// The API's bad day: the second and third polls are refused for 2 s.
+		Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultRateLimit, RetryAfter: 2 * time.Second, Requests: []int{2, 3}}},
 	})
-	defer srv.Close()
-	client, err := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(srv.URL))
+	client, err := sdk.NewClient(mintlifytest.DemoAPIKey,
+		sdk.WithBaseURL("https://mintlify.test"), // any https address: the in-process client never dials
+		sdk.WithHTTPClient(fake.Client()),
+		sdk.WithClock(clock))
 	if err != nil {
 		log.Fatal(err)
 	}
 
+	start := clock.Now()
 	link, err := publishRelease(context.Background(), client, mintlifytest.DemoProjectID, "v2.0")
 	fmt.Println(link, err)
-	fmt.Println("jobs created:", srv.Requests(mintlifytest.RouteCreateJob))
+	fmt.Println("fake time passed:", clock.Now().Sub(start).Round(time.Hour))
 
-	// The next job fails: the code under test must say so.
-	srv.SetDefaultJob(mintlifytest.JobScript{ActiveFor: 20 * time.Millisecond, Outcome: mintlifytest.OutcomeFailed})
-	_, err = publishRelease(context.Background(), client, mintlifytest.DemoProjectID, "v2.1")
-	fmt.Println(err != nil)
+	// What reached the "API": one job, its prompt, one follow-up.
+	ids := fake.JobIDs(mintlifytest.DemoProjectID)
+	record, _ := fake.JobRecord(mintlifytest.DemoProjectID, ids[0])
+	fmt.Println("jobs created:", len(ids))
+	fmt.Println("prompt:", record.Prompt)
+	fmt.Println("follow-up:", record.Messages[0].Prompt)
+	fmt.Println("polls refused:", fake.FaultHits()[0])
 	// Output:
 	// https://github.com/acme/demo-project/pull/101 <nil>
+	// fake time passed: 1h0m0s
 	// jobs created: 1
-	// true
+	// prompt: Document release v2.0
+	// follow-up: Also add a changelog entry for v2.0
+	// polls refused: 2
 }
 
 // Faults and rate limits: the API's bad days, on demand.
 func Example_faults() {
 	srv := mintlifytest.NewServer(mintlifytest.Config{AnalyticsBudget: 2, Analytics: mintlifytest.Dataset{Paths: 1000}})
 	defer srv.Close()
-	client, _ := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(srv.URL))
+	client, _ := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(srv.URL), sdk.WithHTTPClient(srv.Client()))
 
 	// A 1,000-path read takes 4 requests; the hour's budget is 2.
-	_, err := client.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, sdk.VisitorsQuery{})
+	_, err := client.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, sdk.VisitorsQuery{})
 	fmt.Println(sdk.IsRateLimited(err))
 
 	srv.ResetRateLimits() // a new hour
 	srv.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultServerError, Requests: []int{1}})
-	all, err := client.ListAllUniqueVisitors(context.Background(), mintlifytest.DemoProjectID, sdk.VisitorsQuery{MaxResults: 250})
-	fmt.Println(len(all.Visitors), err, srv.FaultHits())
+	all, err := client.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, sdk.VisitorsQuery{MaxResults: 250})
+	fmt.Println(len(all.Paths), err, srv.FaultHits(), "attempts:", all.Attempts)
 	// Output:
 	// true
-	// 250 <nil> [1]
+	// 250 <nil> [1] attempts: 2
 }
 
 // The SDK over the in-process client: no socket, and the fake's request
@@ -83,22 +103,22 @@ func Example_inProcessClient() {
 	clock := mintlifytest.NewManualClock(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC))
 	fake := mintlifytest.New(mintlifytest.Config{Clock: clock})
 	client, err := sdk.NewClient(mintlifytest.DemoAPIKey,
-		sdk.WithBaseURL("https://mintlify.test"), sdk.WithHTTPClient(fake.Client()))
+		sdk.WithBaseURL("https://mintlify.test"), sdk.WithHTTPClient(fake.Client()), sdk.WithClock(clock))
 	if err != nil {
 		log.Fatal(err)
 	}
 	ctx := context.Background()
-	job, err := client.CreateAgentJob(ctx, mintlifytest.DemoProjectID, "Document release v2.0")
-	fmt.Println(job.Status, err)
+	job, err := client.AgentJobs.Create(ctx, mintlifytest.DemoProjectID, "Document release v2.0")
+	fmt.Println(job.Status, err, job.RequestID)
 	clock.Advance(time.Minute)
-	_, err = client.SendAgentJobMessage(ctx, mintlifytest.DemoProjectID, job.ID, "Mention the new limits")
+	_, err = client.AgentJobs.SendMessage(ctx, mintlifytest.DemoProjectID, job.ID, "Mention the new limits")
 	fmt.Println(err)
 
 	record, _ := fake.JobRecord(mintlifytest.DemoProjectID, job.ID)
 	fmt.Println(record.Prompt, "/", record.Messages[0].Prompt)
 	fmt.Println(fake.RequestsTo(mintlifytest.RouteSendMessage)[0].Body)
 	// Output:
-	// active <nil>
+	// active <nil> req_0000001
 	// <nil>
 	// Document release v2.0 / Mention the new limits
 	// {"prompt":"Mention the new limits"}
