@@ -123,6 +123,7 @@ func TestParseFault(t *testing.T) {
 		"server-error=500": {{Kind: mintlifytest.FaultServerError, Status: 500}},
 		"server-error=599": {{Kind: mintlifytest.FaultServerError, Status: 599}},
 		"drop,p=1":         {{Kind: mintlifytest.FaultDropConnection, Probability: 1}},
+		"slow-stream=50ms,route=assistant-message": {{Route: mintlifytest.RouteAssistantMessage, Kind: mintlifytest.FaultSlowStream, Latency: 50 * time.Millisecond}},
 	}
 	for spec, want := range good {
 		got, err := parseFault(spec)
@@ -256,7 +257,7 @@ func TestParseFault_everyKind(t *testing.T) {
 		"stall=1s":                    `stall takes no value`,
 		"server-error,body=x":         `only malformed takes a body`,
 		"server-error,message=x":      `only client-error takes a message`,
-		"explode":                     `(rate-limit, server-error, client-error, malformed, drop, reset, stall or latency)`,
+		"explode":                     `(rate-limit, server-error, client-error, malformed, drop, reset, stall, latency or slow-stream)`,
 		"drop,route=nowhere":          `unknown route "nowhere" (a route: create-job, get-job, message, visitors,`,
 		"drop,route=nowhere,p=1":      `or an area: jobs (create-job, get-job, message); analytics (visitors,`,
 		"malformed,color=red,body={}": `unknown option "color" (route, method, p, requests, message or body)`,
@@ -344,7 +345,7 @@ func TestRun_envFileExportsForAShell(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	stdout := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	if len(lines) != 3 || len(stdout) != 3 {
+	if len(lines) != 7 || len(stdout) != 7 {
 		t.Fatalf("env file %q, stdout %q", data, out.String())
 	}
 	for i, l := range lines {
@@ -359,8 +360,8 @@ func TestRun_envFileExportsForAShell(t *testing.T) {
 	if _, err := exec.LookPath("sh"); err != nil {
 		t.Skip("no sh to source the file")
 	}
-	got, err := exec.Command("sh", "-c", `. "$1" && sh -c 'echo "$MINTLIFY_PROJECT_ID $MINTLIFY_API_KEY"'`, "sh", o.envFile).Output()
-	if err != nil || string(got) != "demo-project "+mintlifytest.DemoAPIKey+"\n" {
+	got, err := exec.Command("sh", "-c", `. "$1" && sh -c 'echo "$MINTLIFY_PROJECT_ID $MINTLIFY_API_KEY $MINTLIFY_ASSISTANT_API_KEY $MINTLIFY_DOMAIN"'`, "sh", o.envFile).Output()
+	if err != nil || string(got) != "demo-project "+mintlifytest.DemoAPIKey+" "+mintlifytest.DemoAssistantKey+" "+mintlifytest.DemoDomain+"\n" {
 		t.Errorf("a child of the sourcing shell sees %q (%v)", got, err)
 	}
 }
