@@ -139,8 +139,12 @@ func terms(text string) []string {
 // matches reports whether a query term matches one of words: the word
 // itself, its plural, or (for terms of 4 letters or more) a word it
 // starts with a short ending ("deploy": deploys, deployment,
-// deployments; "install": installation).
+// deployments; "install": installation); a plural term, its singular's.
 func matches(term string, words []string) bool {
+	// A plural term matches its singular too ("deployments": deployment).
+	if singular, ok := strings.CutSuffix(term, "s"); ok && len(singular) >= 4 && matches(singular, words) {
+		return true
+	}
 	for _, w := range words {
 		if w == term || w == term+"s" || w == term+"es" || (len(term) >= 4 && strings.HasPrefix(w, term) && len(w)-len(term) <= 5) {
 			return true
