@@ -165,17 +165,17 @@ func TestProvider_metadataAndSchema(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"unique_visitors", "page_views", "search_queries", "feedback", "feedback_by_page",
-		"assistant_conversations", "assistant_caller_stats"} {
+		"assistant_conversations", "assistant_caller_stats", "search", "page"} {
 		if _, ok := resp.DataSourceSchemas["mintlify_"+name]; !ok {
 			t.Errorf("no mintlify_%s data source", name)
 		}
 	}
-	if n := len(resp.DataSourceSchemas); n != 7 {
+	if n := len(resp.DataSourceSchemas); n != 9 {
 		t.Errorf("%d data sources", n)
 	}
 	for _, a := range resp.Provider.Block.Attributes {
-		if a.Name == "api_key" && !a.Sensitive {
-			t.Error("api_key is not sensitive")
+		if (a.Name == "api_key" || a.Name == "assistant_api_key") && !a.Sensitive {
+			t.Errorf("%s is not sensitive", a.Name)
 		}
 	}
 }
