@@ -122,8 +122,8 @@ func (p *mintlifyProvider) Metadata(_ context.Context, _ provider.MetadataReques
 func (p *mintlifyProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Manage [Mintlify](https://mintlify.com) documentation with Terraform: run background " +
-			"agent jobs that edit your docs and open pull requests, and read the analytics export (visitors, page " +
-			"views, searches, feedback and assistant usage).",
+			"agent jobs that edit your docs and open pull requests, read the analytics export (visitors, page " +
+			"views, searches, feedback and assistant usage), and search the live docs (for `check` blocks after a deployment).",
 		Attributes: map[string]schema.Attribute{
 			"api_key": schema.StringAttribute{
 				MarkdownDescription: "Admin API key (`mint_...`) from the API keys page of the Mintlify dashboard. " +
