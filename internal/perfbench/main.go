@@ -34,7 +34,16 @@ func main() {
 	runs := flag.Int("runs", 3, "runs per timed figure (the median is reported)")
 	quick := flag.Bool("quick", false, "smaller data sets and fewer applies, to try the harness")
 	limit := flag.Duration("timeout", 30*time.Minute, "stop everything after this long")
+	only := flag.String("only", "", `measure one section and splice it into -out (and its rows into -readme), leaving the rest: "assistant"`)
 	flag.Parse()
+	if *only != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), *limit)
+		defer cancel()
+		if err := measureOnly(&bench{ctx: ctx, runs: *runs}, *only, *out, *readme); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if *provider == "" || *floor == "" {
 		log.Fatal("perfbench: -provider and -floor are required (make bench sets them)")
 	}
@@ -122,4 +131,42 @@ func wrap(target, rssFile string) int {
 
 func indent(s string) string {
 	return "    " + strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n    ")
+}
+
+// measureOnly measures one section (-only) and splices it into the
+// report at out and its rows into the README's table, so a change to one
+// area is measured without the whole run.
+func measureOnly(b *bench, section, out, readme string) error {
+	if section != "assistant" {
+		return fmt.Errorf("-only %q: the sections -only measures: assistant", section)
+	}
+	a, err := b.measureAssistant()
+	if err != nil {
+		return err
+	}
+	report, err := os.ReadFile(out) //nolint:gosec // a path the developer names
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(out, spliceSection(report, assistantHeading, a.section()), 0o600); err != nil {
+		return err
+	}
+	fmt.Println("wrote section 8 of", out)
+	if readme == "" {
+		return nil
+	}
+	var rows strings.Builder
+	a.summaryRows(func(what, result string, args ...any) {
+		fmt.Fprintf(&rows, "| %s | %s |\n", what, fmt.Sprintf(result, args...))
+	})
+	old, err := os.ReadFile(readme) //nolint:gosec // a path the developer names
+	if err != nil {
+		return err
+	}
+	updated, err := spliceRows(old, "| assistant: ", rows.String())
+	if err != nil {
+		return err
+	}
+	fmt.Println("wrote the assistant's rows in", readme)
+	return os.WriteFile(readme, updated, 0o600)
 }

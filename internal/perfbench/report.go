@@ -21,6 +21,7 @@ type results struct {
 	many         *manyJobsResult
 	soak         *soakResult
 	cache        *cacheResult
+	assistant    *assistantResult
 }
 
 // measure takes every measurement.
@@ -91,9 +92,14 @@ func (b *bench) measure() (*results, error) {
 	if err != nil {
 		return nil, err
 	}
+	log.Println("and the assistant's streamed answer (go test -bench)")
+	assistant, err := b.measureAssistant()
+	if err != nil {
+		return nil, err
+	}
 
 	return &results{date: time.Now().UTC(), runs: b.runs, machine: machine(b.ctx, b.tf), reqs: reqs, scales: scales,
-		decode: decode, wait: wait, many: many, soak: soak, cache: cache}, nil
+		decode: decode, wait: wait, many: many, soak: soak, cache: cache, assistant: assistant}, nil
 }
 
 // report renders docs/performance.md.
@@ -172,6 +178,9 @@ func (r *results) report() string {
 	p("| commands | cache at its default | cache off | one read |\n|---|---:|---:|---:|\n")
 	p("| %d commands, %d paths | **%d** | %d | %d |\n", cache.commands, cache.paths, cache.requestsDefault, cache.requestsOff, (cache.paths+249)/250)
 	p("| `plan` then `apply`, %d paths | **%d** | %d | %d |\n", cache.pairPaths, cache.pairDefault, cache.pairOff, cache.pairFloor)
+	if r.assistant != nil {
+		p("\n%s", r.assistant.section())
+	}
 	return w.String()
 }
 

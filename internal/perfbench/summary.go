@@ -68,6 +68,9 @@ func (r *results) summary() string {
 		row(fmt.Sprintf("`plan` then `apply` of %s paths", thousands(c.pairPaths)),
 			"**%d** requests with the cache, %d without", c.pairDefault, c.pairOff)
 	}
+	if a := r.assistant; a != nil {
+		a.summaryRows(row)
+	}
 	return w.String()
 }
 
