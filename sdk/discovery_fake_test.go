@@ -67,7 +67,7 @@ func TestFakeSearch_matchesTheFakesOwnData(t *testing.T) {
 		}
 	}
 	res, _ := c.Search(ctx, mintlifytest.DemoDomain, SearchRequest{Query: "install the CLI"})
-	if p := res.Paths(); len(p) != 3 || p[0] != "/installation" || p[2] != "/quickstart" {
+	if p := res.Paths(); len(p) != 3 || p[0] != "/installation" || p[1] != "/quickstart" {
 		t.Errorf("install the CLI: %v", p)
 	}
 }

@@ -138,20 +138,28 @@ func terms(text string) []string {
 
 // matches reports whether a query term matches one of words: the word
 // itself, its plural, or (for terms of 4 letters or more) a word it
-// starts with a short ending ("deploy": deploys, deployment,
-// deployments; "install": installation); a plural term, its singular's.
+// starts with an English ending ("deploy": deploys, deployment,
+// deployments; "install": installation, not installez); a plural term,
+// its singular's.
 func matches(term string, words []string) bool {
 	// A plural term matches its singular too ("deployments": deployment).
 	if singular, ok := strings.CutSuffix(term, "s"); ok && len(singular) >= 4 && matches(singular, words) {
 		return true
 	}
 	for _, w := range words {
-		if w == term || w == term+"s" || w == term+"es" || (len(term) >= 4 && strings.HasPrefix(w, term) && len(w)-len(term) <= 5) {
+		if w == term || w == term+"s" || w == term+"es" {
+			return true
+		}
+		if rest, ok := strings.CutPrefix(w, term); ok && len(term) >= 4 && slices.Contains(endings, rest) {
 			return true
 		}
 	}
 	return false
 }
+
+// endings are the English word endings a term of 4 letters or more
+// matches with.
+var endings = []string{"ed", "er", "ers", "ing", "ment", "ments", "ation", "ations"}
 
 // scored is a page and how well it matches a query.
 type scored struct {
