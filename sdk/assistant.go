@@ -250,7 +250,7 @@ func (s *AssistantService) Stream(ctx context.Context, domain string, req Assist
 	}
 	proto := req.protocol()
 	c := call{method: http.MethodPost, path: escapePath(string(proto), "assistant", domain, "message"), body: req.body()}
-	resp, info, err := k.stream(ctx, c)
+	resp, info, err := k.stream(ctx, c) //nolint:bodyclose // the stream owns the body: Close, Parts and Collect close it
 	if err != nil {
 		return nil, fmt.Errorf("asking the assistant of %s: %w", domain, err)
 	}
@@ -633,11 +633,17 @@ func (a *AssistantAnswer) finish(s *AssistantStream, text, reasoning []string) {
 
 // fail ends the stream with a final error. Text held back for redaction
 // is dropped: it may be most of a secret.
-func (s *AssistantStream) fail(problem StreamProblem, detail string, err error) {
+// bodyStart, when given, is what the stream began with, to show a body
+// that was not a stream.
+func (s *AssistantStream) fail(problem StreamProblem, detail string, err error, bodyStart ...[]byte) {
 	if s.err != nil {
 		return
 	}
-	s.err = &StreamError{Method: s.c.method, Path: s.c.path, Problem: problem, Detail: detail, Parts: s.parts, ServerError: s.serverErr, Err: err}
+	se := &StreamError{Method: s.c.method, Path: s.c.path, Problem: problem, Detail: detail, Parts: s.parts, ServerError: s.serverErr, Err: err}
+	if len(bodyStart) > 0 {
+		se.BodyStart = s.k.snippet(bodyStart[0])
+	}
+	s.err = se
 	s.held = nil
 	_ = s.Close()
 }
@@ -676,8 +682,7 @@ func (s *AssistantStream) read() {
 			s.fail(StreamCut, "the stream ended in the middle of a part; the answer is incomplete", nil)
 			return
 		}
-		s.fail(StreamMalformed, "a part is not the stream's JSON: "+s.k.redact(err.Error()), nil)
-		s.err.(*StreamError).BodyStart = s.k.snippet(payload)
+		s.fail(StreamMalformed, "a part is not the stream's JSON: "+s.k.redact(err.Error()), nil, payload)
 		return
 	}
 	s.queue = append(s.queue, parts...)
@@ -698,10 +703,11 @@ func (s *AssistantStream) readFailed(err error) {
 		s.fail(StreamMalformed, fmt.Sprintf("a line is longer than %d bytes", s.lines.max), nil)
 	case errors.Is(err, io.EOF):
 		detail := "the stream ended before its finish part; the answer is incomplete"
-		s.fail(StreamCut, detail, nil)
 		if s.parts == 0 && len(s.lines.start) > 0 {
-			s.err.(*StreamError).BodyStart = s.k.snippet(s.lines.start)
+			s.fail(StreamCut, detail, nil, s.lines.start)
+			return
 		}
+		s.fail(StreamCut, detail, nil)
 	default:
 		s.fail(StreamCut, "reading the stream failed before its finish part; the answer is incomplete", err)
 	}

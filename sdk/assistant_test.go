@@ -94,7 +94,7 @@ func (b *trackedBody) Close() error {
 }
 
 // streamOf reads body as an answer of proto, as Stream would hand it out.
-func streamOf(t *testing.T, ctx context.Context, proto AssistantProtocol, body io.Reader, opts ...Option) (*AssistantStream, *trackedBody) {
+func streamOf(t *testing.T, proto AssistantProtocol, body io.Reader, opts ...Option) (*AssistantStream, *trackedBody) {
 	t.Helper()
 	k, err := newCore(assistantKey, testAssistantKey, DefaultDiscoveryBaseURL, opts)
 	if err != nil {
@@ -102,7 +102,7 @@ func streamOf(t *testing.T, ctx context.Context, proto AssistantProtocol, body i
 	}
 	tb := &trackedBody{Reader: body}
 	c := call{method: http.MethodPost, path: "/" + string(proto) + "/assistant/acme/message"}
-	return newAssistantStream(ctx, k, c, proto, tb, ResponseInfo{Attempts: 1}), tb
+	return newAssistantStream(context.Background(), k, c, proto, tb, ResponseInfo{Attempts: 1}), tb
 }
 
 func readAll(s *AssistantStream) ([]AssistantPart, error) {
@@ -126,7 +126,7 @@ func TestAssistantStream_v2RecordedStreamReadExactly(t *testing.T) {
 		"half reads":      func() io.Reader { return iotest.HalfReader(strings.NewReader(recordedV2)) },
 	} {
 		t.Run(name, func(t *testing.T) {
-			s, tb := streamOf(t, context.Background(), AssistantV2, body())
+			s, tb := streamOf(t, AssistantV2, body())
 			parts, err := readAll(s)
 			if err != nil {
 				t.Fatal(err)
@@ -145,7 +145,7 @@ func TestAssistantStream_v2RecordedStreamReadExactly(t *testing.T) {
 }
 
 func TestAssistantStream_collectGathersTheAnswer(t *testing.T) {
-	s, _ := streamOf(t, context.Background(), AssistantV2, strings.NewReader(recordedV2))
+	s, _ := streamOf(t, AssistantV2, strings.NewReader(recordedV2))
 	a, err := s.Collect()
 	if err != nil {
 		t.Fatal(err)
@@ -168,7 +168,7 @@ func TestAssistantStream_collectGathersTheAnswer(t *testing.T) {
 }
 
 func TestAssistantStream_partsIteratorStopsAndCloses(t *testing.T) {
-	s, tb := streamOf(t, context.Background(), AssistantV2, strings.NewReader(recordedV2))
+	s, tb := streamOf(t, AssistantV2, strings.NewReader(recordedV2))
 	n := 0
 	for p, err := range s.Parts() {
 		if err != nil {
@@ -184,7 +184,7 @@ func TestAssistantStream_partsIteratorStopsAndCloses(t *testing.T) {
 	}
 }
 
-func wantStreamError(t *testing.T, err error, problem StreamProblem, contains string) *StreamError {
+func wantStreamError(t *testing.T, err error, problem StreamProblem, contains string) {
 	t.Helper()
 	var se *StreamError
 	if !errors.As(err, &se) || se.Problem != problem || !strings.Contains(err.Error(), contains) {
@@ -193,7 +193,6 @@ func wantStreamError(t *testing.T, err error, problem StreamProblem, contains st
 	if !MayHaveTakenEffect(err) {
 		t.Errorf("MayHaveTakenEffect(%v) = false: the message was sent", err)
 	}
-	return se
 }
 
 func TestAssistantStream_cutStreamsAreErrorsNeverShortAnswers(t *testing.T) {
@@ -211,7 +210,7 @@ func TestAssistantStream_cutStreamsAreErrorsNeverShortAnswers(t *testing.T) {
 		"not a stream at all": {"<html><body>Bad gateway</body></html>", StreamCut, `body starts "Bad gateway"`},
 	} {
 		t.Run(name, func(t *testing.T) {
-			s, tb := streamOf(t, context.Background(), AssistantV2, strings.NewReader(tt.body))
+			s, tb := streamOf(t, AssistantV2, strings.NewReader(tt.body))
 			a, err := s.Collect()
 			wantStreamError(t, err, tt.problem, tt.say)
 			if tt.problem == StreamCut && strings.HasPrefix(tt.body, "data") && a.Text != "Half an answer" {
@@ -236,7 +235,7 @@ func TestAssistantStream_endsCleanlyAfterFinish(t *testing.T) {
 		"a data part after the finish": strings.NewReader(finish + "\n\ndata: {\"type\":\"data-x\",\"data\":1}\n\n"),
 	} {
 		t.Run(name, func(t *testing.T) {
-			s, _ := streamOf(t, context.Background(), AssistantV2, body)
+			s, _ := streamOf(t, AssistantV2, body)
 			if _, err := readAll(s); err != nil || s.ThreadID() != "th" {
 				t.Errorf("err %v, thread %q", err, s.ThreadID())
 			}
@@ -283,8 +282,8 @@ func TestAssistantStream_cancelClosesTheBodyAtOnce(t *testing.T) {
 	cancel()
 	select {
 	case err := <-done:
-		se := wantStreamError(t, err, StreamStopped, "stopped reading")
-		if !errors.Is(se, context.Canceled) {
+		wantStreamError(t, err, StreamStopped, "stopped reading")
+		if !errors.Is(err, context.Canceled) {
 			t.Errorf("%v does not wrap context.Canceled", err)
 		}
 	case <-time.After(5 * time.Second):
@@ -306,7 +305,7 @@ func TestAssistantStream_stalledStreamFailsAfterTheRequestTimeout(t *testing.T) 
 func TestAssistantStream_memoryIsBounded(t *testing.T) {
 	t.Run("a line past the cap", func(t *testing.T) {
 		long := `data: {"type":"text-delta","id":"t","delta":"` + strings.Repeat("x", 4096) + "\"}\n\n"
-		s, _ := streamOf(t, context.Background(), AssistantV2, strings.NewReader(long), WithMaxResponseBytes(2048))
+		s, _ := streamOf(t, AssistantV2, strings.NewReader(long), WithMaxResponseBytes(2048))
 		_, err := readAll(s)
 		wantStreamError(t, err, StreamMalformed, "a line is longer than 2048 bytes")
 	})
@@ -317,14 +316,14 @@ func TestAssistantStream_memoryIsBounded(t *testing.T) {
 			fmt.Fprintf(&b, "data: {\"type\":\"text-delta\",\"id\":\"t\",\"delta\":%q}\n\n", strings.Repeat("y", 300))
 		}
 		b.WriteString("data: {\"type\":\"finish\"}\n\n")
-		s, _ := streamOf(t, context.Background(), AssistantV2, strings.NewReader(b.String()), WithMaxResponseBytes(2048))
+		s, _ := streamOf(t, AssistantV2, strings.NewReader(b.String()), WithMaxResponseBytes(2048))
 		a, err := s.Collect()
-		se := wantStreamError(t, err, StreamTooLarge, "grew past 2048 bytes")
-		if !errors.Is(se, ErrResponseTooLarge) || len(a.Text) != 1800 {
+		wantStreamError(t, err, StreamTooLarge, "grew past 2048 bytes")
+		if !errors.Is(err, ErrResponseTooLarge) || len(a.Text) != 1800 {
 			t.Errorf("%v, %d bytes kept", err, len(a.Text))
 		}
 		// The same answer read part by part is not capped.
-		s, _ = streamOf(t, context.Background(), AssistantV2, strings.NewReader(b.String()), WithMaxResponseBytes(2048))
+		s, _ = streamOf(t, AssistantV2, strings.NewReader(b.String()), WithMaxResponseBytes(2048))
 		if parts, err := readAll(s); err != nil || len(parts) != 12 {
 			t.Errorf("%d parts, %v", len(parts), err)
 		}
@@ -333,20 +332,20 @@ func TestAssistantStream_memoryIsBounded(t *testing.T) {
 
 func TestAssistantStream_errorPartsFailCollect(t *testing.T) {
 	body := "data: {\"type\":\"text-delta\",\"id\":\"t\",\"delta\":\"Partly\"}\n\ndata: {\"type\":\"error\",\"errorText\":\"model overloaded\"}\n\n"
-	s, _ := streamOf(t, context.Background(), AssistantV2, strings.NewReader(body))
+	s, _ := streamOf(t, AssistantV2, strings.NewReader(body))
 	a, err := s.Collect()
 	wantStreamError(t, err, StreamCut, "the stream reported: model overloaded")
 	if a.Text != "Partly" || len(a.Errors) != 1 {
 		t.Errorf("%+v", a)
 	}
-	s, _ = streamOf(t, context.Background(), AssistantV2, strings.NewReader(body+"data: {\"type\":\"finish\",\"finishReason\":\"error\"}\n\n"))
+	s, _ = streamOf(t, AssistantV2, strings.NewReader(body+"data: {\"type\":\"finish\",\"finishReason\":\"error\"}\n\n"))
 	_, err = s.Collect()
 	wantStreamError(t, err, StreamReportedError, "carried an error part; the stream reported: model overloaded")
 }
 
 func TestAssistantStream_fieldsOfTheWrongKindAreProblemsNotFailures(t *testing.T) {
 	body := "data: {\"type\":\"text-delta\",\"id\":7,\"delta\":\"ok\"}\n\ndata: {\"type\":\"finish\",\"threadId\":false}\n\n"
-	s, _ := streamOf(t, context.Background(), AssistantV2, strings.NewReader(body))
+	s, _ := streamOf(t, AssistantV2, strings.NewReader(body))
 	a, err := s.Collect()
 	if err != nil || a.Text != "ok" {
 		t.Fatalf("%v %+v", err, a)
@@ -377,7 +376,7 @@ func TestAssistantStream_v1RecordedStreamReadAsV2Parts(t *testing.T) {
 		"one byte a read": func() io.Reader { return iotest.OneByteReader(strings.NewReader(recordedV1)) },
 	} {
 		t.Run(name, func(t *testing.T) {
-			s, _ := streamOf(t, context.Background(), AssistantV1, body())
+			s, _ := streamOf(t, AssistantV1, body())
 			parts, err := readAll(s)
 			if err != nil {
 				t.Fatal(err)
@@ -402,7 +401,7 @@ func TestAssistantStream_v1RecordedStreamReadAsV2Parts(t *testing.T) {
 		})
 	}
 	t.Run("cut", func(t *testing.T) {
-		s, _ := streamOf(t, context.Background(), AssistantV1, strings.NewReader("0:\"Half\"\n0:\"an ans"))
+		s, _ := streamOf(t, AssistantV1, strings.NewReader("0:\"Half\"\n0:\"an ans"))
 		a, err := s.Collect()
 		wantStreamError(t, err, StreamCut, "in the middle of a part")
 		if a.Text != "Half" {
@@ -410,13 +409,13 @@ func TestAssistantStream_v1RecordedStreamReadAsV2Parts(t *testing.T) {
 		}
 	})
 	t.Run("thread id from a data part", func(t *testing.T) {
-		s, _ := streamOf(t, context.Background(), AssistantV1, strings.NewReader("2:[{\"threadId\":\"th-9\"}]\n0:\"x\"\nd:{\"finishReason\":\"stop\"}\n"))
+		s, _ := streamOf(t, AssistantV1, strings.NewReader("2:[{\"threadId\":\"th-9\"}]\n0:\"x\"\nd:{\"finishReason\":\"stop\"}\n"))
 		if a, err := s.Collect(); err != nil || a.ThreadID != "th-9" {
 			t.Errorf("%v %+v", err, a)
 		}
 	})
 	t.Run("a line without a code", func(t *testing.T) {
-		s, _ := streamOf(t, context.Background(), AssistantV1, strings.NewReader("hello\n"))
+		s, _ := streamOf(t, AssistantV1, strings.NewReader("hello\n"))
 		_, err := s.Collect()
 		wantStreamError(t, err, StreamMalformed, "no code")
 	})
@@ -432,7 +431,7 @@ func TestAssistantStream_keyIsRedactedEvenSplitAcrossDeltas(t *testing.T) {
 			fmt.Fprintf(&b, "data: {\"type\":\"text-delta\",\"id\":\"t\",\"delta\":%q}\n\n", d)
 		}
 		b.WriteString("data: {\"type\":\"text-end\",\"id\":\"t\"}\n\ndata: {\"type\":\"finish\"}\n\n")
-		s, _ := streamOf(t, context.Background(), AssistantV2, strings.NewReader(b.String()))
+		s, _ := streamOf(t, AssistantV2, strings.NewReader(b.String()))
 		parts, err := readAll(s)
 		if err != nil {
 			t.Fatal(err)
@@ -459,7 +458,7 @@ func TestAssistantStream_keyIsRedactedEvenSplitAcrossDeltas(t *testing.T) {
 		"data: {\"type\":\"reasoning-delta\",\"id\":\"r\",\"delta\":\"" + key[:9] + "\"}\n\n" +
 		"data: {\"type\":\"reasoning-delta\",\"id\":\"r\",\"delta\":\"" + key[9:] + "\"}\n\n" +
 		"data: {\"type\":\"finish\",\"threadId\":\"" + key + "\"}\n\n"
-	s, _ := streamOf(t, context.Background(), AssistantV2, strings.NewReader(body))
+	s, _ := streamOf(t, AssistantV2, strings.NewReader(body))
 	parts, err := readAll(s)
 	if err != nil {
 		t.Fatal(err)
@@ -471,7 +470,7 @@ func TestAssistantStream_keyIsRedactedEvenSplitAcrossDeltas(t *testing.T) {
 	if !strings.Contains(string(out), Redacted) {
 		t.Errorf("nothing redacted: %s", out)
 	}
-	s, _ = streamOf(t, context.Background(), AssistantV1, strings.NewReader("0:\"key: "+key[:5]+"\"\n0:\""+key[5:]+"\"\nd:{\"finishReason\":\"stop\"}\n"))
+	s, _ = streamOf(t, AssistantV1, strings.NewReader("0:\"key: "+key[:5]+"\"\n0:\""+key[5:]+"\"\nd:{\"finishReason\":\"stop\"}\n"))
 	a, err := s.Collect()
 	if err != nil || a.Text != "key: "+Redacted {
 		t.Errorf("v1: %v %q", err, a.Text)
@@ -483,7 +482,7 @@ func TestAssistantStream_keyIsRedactedEvenSplitAcrossDeltas(t *testing.T) {
 // stream drops it.
 func TestAssistantStream_heldBackTextComesOutAtTheBlocksEnd(t *testing.T) {
 	body := "data: {\"type\":\"text-delta\",\"id\":\"t\",\"delta\":\"I like mint_d\"}\n\n"
-	s, _ := streamOf(t, context.Background(), AssistantV2, strings.NewReader(body+"data: {\"type\":\"text-end\",\"id\":\"t\"}\n\ndata: {\"type\":\"finish\"}\n\n"))
+	s, _ := streamOf(t, AssistantV2, strings.NewReader(body+"data: {\"type\":\"text-end\",\"id\":\"t\"}\n\ndata: {\"type\":\"finish\"}\n\n"))
 	parts, err := readAll(s)
 	if err != nil {
 		t.Fatal(err)
@@ -492,7 +491,7 @@ func TestAssistantStream_heldBackTextComesOutAtTheBlocksEnd(t *testing.T) {
 	if diff := cmp.Diff(want, parts); diff != "" {
 		t.Error(diff)
 	}
-	s, _ = streamOf(t, context.Background(), AssistantV2, strings.NewReader(body))
+	s, _ = streamOf(t, AssistantV2, strings.NewReader(body))
 	a, err := s.Collect()
 	if err == nil || a.Text != "I like " {
 		t.Errorf("%v %q", err, a.Text)

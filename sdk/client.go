@@ -250,8 +250,9 @@ func WithMaxResponseBytes(n int64) Option {
 // means no bound). A read that times out is retried like a dropped
 // connection; a POST that times out is not, since it may have been
 // carried out. A streamed answer (an assistant message, a download) is
-// bounded until its headers arrive; its body is bounded by the caller's
-// context.
+// bounded until its headers arrive; then its body by the caller's context,
+// and (an assistant's answer) by the same timeout between two reads: a
+// stream that stalls fails with a StreamError instead of hanging.
 func WithRequestTimeout(d time.Duration) Option {
 	return optionFunc(func(s *settings) error {
 		if d < 0 {

@@ -67,11 +67,11 @@ func checkStatus(name string, status tfjson.CheckStatus, want string) statecheck
 // onlyDiscoveryRequests asserts that the fake saw requests of the
 // discovery API alone (the admin API was never called), each with the
 // demo organization's assistant key (another kind would be a 401).
-func onlyDiscoveryRequests(fs *mintlifytest.Fake, min int) statecheck.StateCheck {
+func onlyDiscoveryRequests(fs *mintlifytest.Fake, atLeast int) statecheck.StateCheck {
 	return checkState(func(*tfjson.State) error {
 		log := fs.RequestLog()
-		if len(log) < min {
-			return fmt.Errorf("%d requests, want at least %d", len(log), min)
+		if len(log) < atLeast {
+			return fmt.Errorf("%d requests, want at least %d", len(log), atLeast)
 		}
 		for _, r := range log {
 			if !strings.HasPrefix(r.Path, "/discovery/v1/") || r.Org != mintlifytest.DemoOrg || r.Status != 200 && r.Status != 404 {

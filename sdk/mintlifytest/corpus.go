@@ -67,7 +67,7 @@ func DemoPages() []DocPage {
 			"Version 1 introduced the mint.json configuration file and the first search."},
 		{Path: "/changelog/v2", Title: "Changelog v2", Version: "v2", Language: "en", Tag: "changelog", Content: "# Changelog v2\n\n" +
 			"Version 2 replaces mint.json with docs.json. Breaking changes: the navigation moves under navigation.tabs."},
-		{Path: "/fr/quickstart", Title: "Démarrage rapide", Language: "fr", Tag: "getting-started", Content: "# Démarrage rapide\n\n" +
+		{Path: "/fr/quickstart", Title: "Prise en main", Language: "fr", Tag: "getting-started", Content: "# Prise en main\n\n" +
 			"Installez la CLI Mintlify avec npm : `npm i -g mint`, puis lancez `mint dev`."},
 		{Path: "/internal/runbook", Title: "Support runbook", Language: "en", Tag: "internal", Groups: []string{"staff"}, Content: "# Support runbook\n\n" +
 			"Staff only. To rotate a customer's API key, revoke it on the API keys page and create a new one; deployments are not affected."},

@@ -286,7 +286,7 @@ func readBody(r *http.Request, v any, strict bool) error {
 		if errors.As(err, &te) {
 			return fmt.Errorf("%s: expected %s, received %s", te.Field, te.Type, te.Value)
 		}
-		return fmt.Errorf("body must be a JSON object: %v", err)
+		return fmt.Errorf("body must be a JSON object: %w", err)
 	}
 	return nil
 }

@@ -221,7 +221,7 @@ func TestAssistant_v2StreamAsSent(t *testing.T) {
 		!strings.Contains(strings.Join(types, " "), "text-end source-url") {
 		t.Errorf("types %v", types)
 	}
-	if text.String() != a.Text || a.Text != "From the documentation:\n\n- **Installation**: The CLI needs Node.js 20 or later.\n- **Quickstart**: Install the Mintlify CLI with npm: `npm i -g mint`.\n- **Démarrage rapide**: Installez la CLI Mintlify avec npm : `npm i -g mint`, puis lancez `mint dev`.\n" {
+	if text.String() != a.Text || a.Text != "From the documentation:\n\n- **Installation**: The CLI needs Node.js 20 or later.\n- **Quickstart**: Install the Mintlify CLI with npm: `npm i -g mint`.\n- **Prise en main**: Installez la CLI Mintlify avec npm : `npm i -g mint`, puis lancez `mint dev`.\n" {
 		t.Errorf("text %q, recorded %q", text.String(), a.Text)
 	}
 	if !strings.HasSuffix(got[len(got)-1], `"threadId":"`+a.ThreadID+`"}`) || a.ThreadID != "thread_000001" || a.MessageID != "msg_000001" ||

@@ -156,9 +156,9 @@ func rankIndex(docs []IndexDoc, query string, include, exclude []string) []struc
 	return out
 }
 
-// writeIndexError writes the Index's error body: {"error": ...}.
-func writeIndexError(w http.ResponseWriter, status int, msg string) {
-	writeJSON(w, status, struct {
+// badIndexRequest writes the Index's 400: {"error": ...}.
+func badIndexRequest(w http.ResponseWriter, msg string) {
+	writeJSON(w, http.StatusBadRequest, struct {
 		Error string `json:"error"`
 	}{msg})
 }
@@ -181,17 +181,17 @@ func (d domainLists) check() error {
 	return nil
 }
 
-// wholeIn reads an optional whole number in [lo, hi] (hi 0: no bound).
-func wholeIn(name string, v *float64, lo, hi int) (int, error) {
+// positive reads an optional whole number from 1 to hi (hi 0: no bound).
+func positive(name string, v *float64, hi int) (int, error) {
 	if v == nil {
 		return 0, nil
 	}
 	n := int(*v)
-	if float64(n) != *v || n < lo || (hi > 0 && n > hi) {
+	if float64(n) != *v || n < 1 || (hi > 0 && n > hi) {
 		if hi > 0 {
-			return 0, fmt.Errorf("%s: must be an integer from %d to %d", name, lo, hi)
+			return 0, fmt.Errorf("%s: must be an integer from 1 to %d", name, hi)
 		}
-		return 0, fmt.Errorf("%s: must be an integer of at least %d", name, lo)
+		return 0, fmt.Errorf("%s: must be an integer of at least 1", name)
 	}
 	return n, nil
 }
@@ -211,10 +211,10 @@ func (s *Fake) indexSearch(w http.ResponseWriter, r *http.Request, _ string, _ *
 		domainLists
 	}
 	if err := readBody(r, &b, true); err != nil {
-		writeIndexError(w, http.StatusBadRequest, "Invalid request body: "+err.Error())
+		badIndexRequest(w, "Invalid request body: "+err.Error())
 		return
 	}
-	n, err := wholeIn("numResults", b.NumResults, 1, 20)
+	n, err := positive("numResults", b.NumResults, 20)
 	maxChars := -1 // text: false, the default
 	switch {
 	case err != nil:
@@ -229,7 +229,7 @@ func (s *Fake) indexSearch(w http.ResponseWriter, r *http.Request, _ string, _ *
 			MaxCharacters *float64 `json:"maxCharacters"`
 		}
 		if err = json.Unmarshal(b.Text, &t); err == nil {
-			maxChars, err = wholeIn("text.maxCharacters", t.MaxCharacters, 1, 0)
+			maxChars, err = positive("text.maxCharacters", t.MaxCharacters, 0)
 			if t.MaxCharacters == nil {
 				err = errors.New("text.maxCharacters: Required")
 			}
@@ -238,10 +238,10 @@ func (s *Fake) indexSearch(w http.ResponseWriter, r *http.Request, _ string, _ *
 		err = errors.New("text: must be true, false or {maxCharacters}")
 	}
 	if err == nil {
-		err = b.domainLists.check()
+		err = b.check()
 	}
 	if err != nil {
-		writeIndexError(w, http.StatusBadRequest, "Invalid request body: "+err.Error())
+		badIndexRequest(w, "Invalid request body: "+err.Error())
 		return
 	}
 	results := []indexResult{}
@@ -269,10 +269,10 @@ func (s *Fake) indexContext(w http.ResponseWriter, r *http.Request, _ string, _ 
 		domainLists
 	}
 	if err := readBody(r, &b, true); err != nil {
-		writeIndexError(w, http.StatusBadRequest, "Invalid request body: "+err.Error())
+		badIndexRequest(w, "Invalid request body: "+err.Error())
 		return
 	}
-	budget, err := wholeIn("tokenBudget", b.TokenBudget, 1, 6000)
+	budget, err := positive("tokenBudget", b.TokenBudget, 6000)
 	switch {
 	case err != nil:
 	case b.Query == nil || *b.Query == "":
@@ -285,10 +285,10 @@ func (s *Fake) indexContext(w http.ResponseWriter, r *http.Request, _ string, _ 
 		err = errors.New("product: must not be empty")
 	}
 	if err == nil {
-		err = b.domainLists.check()
+		err = b.check()
 	}
 	if err != nil {
-		writeIndexError(w, http.StatusBadRequest, "Invalid request body: "+err.Error())
+		badIndexRequest(w, "Invalid request body: "+err.Error())
 		return
 	}
 	if budget == 0 {
@@ -343,10 +343,10 @@ func (s *Fake) indexContents(w http.ResponseWriter, r *http.Request, _ string, _
 		Query         *string  `json:"query"`
 	}
 	if err := readBody(r, &b, true); err != nil {
-		writeIndexError(w, http.StatusBadRequest, "Invalid request body: "+err.Error())
+		badIndexRequest(w, "Invalid request body: "+err.Error())
 		return
 	}
-	maxChars, err := wholeIn("maxCharacters", b.MaxCharacters, 1, 0)
+	maxChars, err := positive("maxCharacters", b.MaxCharacters, 0)
 	switch {
 	case err != nil:
 	case b.URLs == nil && b.IDs == nil:
@@ -354,7 +354,7 @@ func (s *Fake) indexContents(w http.ResponseWriter, r *http.Request, _ string, _
 	case (b.URLs != nil && len(b.URLs) == 0) || (b.IDs != nil && len(b.IDs) == 0):
 		err = errors.New("ids and urls must not be empty lists")
 	case len(b.URLs)+len(b.IDs) > 20:
-		writeIndexError(w, http.StatusBadRequest, "A request may reference at most 20 items across urls and ids")
+		badIndexRequest(w, "A request may reference at most 20 items across urls and ids")
 		return
 	case b.Query != nil && *b.Query == "":
 		err = errors.New("query: must not be empty")
@@ -365,7 +365,7 @@ func (s *Fake) indexContents(w http.ResponseWriter, r *http.Request, _ string, _
 		}
 	}
 	if err != nil {
-		writeIndexError(w, http.StatusBadRequest, "Invalid request body: "+err.Error())
+		badIndexRequest(w, "Invalid request body: "+err.Error())
 		return
 	}
 	docs := s.indexDocs()
