@@ -427,7 +427,7 @@ type StreamError struct {
 
 func (e *StreamError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "streamed answer to %s %s: after %d parts, %s", e.Method, e.Path, e.Parts, e.Detail)
+	fmt.Fprintf(&b, "streamed answer to %s %s: after %s, %s", e.Method, e.Path, plural(e.Parts, "1 part", "%d parts"), e.Detail)
 	if e.ServerError != "" {
 		fmt.Fprintf(&b, "; the stream reported: %s", e.ServerError)
 	}
@@ -473,6 +473,7 @@ type AssistantStream struct {
 	messageID string
 	serverErr string
 	closeOnce sync.Once
+	closed    atomic.Bool // Close was called: a read error after it is no cut
 }
 
 func newAssistantStream(ctx context.Context, k *core, c call, proto AssistantProtocol, body io.ReadCloser, info ResponseInfo) *AssistantStream {
@@ -502,6 +503,7 @@ func (s *AssistantStream) Finished() bool { return s.finished }
 // more than once, and from another goroutine.
 func (s *AssistantStream) Close() error {
 	s.closeOnce.Do(func() {
+		s.closed.Store(true)
 		s.stop()
 		if s.idle != nil {
 			s.idle.t.Stop()
@@ -697,6 +699,8 @@ func (s *AssistantStream) readFailed(err error) {
 		s.end()
 	case s.ctx.Err() != nil:
 		s.fail(StreamStopped, "the caller stopped reading", s.ctx.Err())
+	case s.closed.Load():
+		s.fail(StreamStopped, "the stream was closed", nil)
 	case s.idle != nil && s.idle.fired.Load():
 		s.fail(StreamStalled, fmt.Sprintf("no data came for %s (the request timeout); the answer is incomplete", s.k.requestTimeout), nil)
 	case errors.Is(err, errLineTooLong):

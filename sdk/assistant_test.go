@@ -294,6 +294,24 @@ func TestAssistantStream_cancelClosesTheBodyAtOnce(t *testing.T) {
 	}
 }
 
+func TestAssistantStream_closeFromAnotherGoroutineStopsIt(t *testing.T) {
+	body := newBlockingBody("data: {\"type\":\"start\"}\n\n")
+	k, _ := newCore(assistantKey, testAssistantKey, DefaultDiscoveryBaseURL, []Option{WithRequestTimeout(0)})
+	s := newAssistantStream(context.Background(), k, call{method: "POST", path: "/v2/assistant/a/message"}, AssistantV2, body, ResponseInfo{})
+	if _, err := s.Next(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error)
+	go func() { _, err := s.Next(); done <- err }()
+	_ = s.Close()
+	select {
+	case err := <-done:
+		wantStreamError(t, err, StreamStopped, "after 1 part, the stream was closed")
+	case <-time.After(5 * time.Second):
+		t.Fatal("Next still blocked after Close")
+	}
+}
+
 func TestAssistantStream_stalledStreamFailsAfterTheRequestTimeout(t *testing.T) {
 	body := newBlockingBody("data: {\"type\":\"start\"}\n\n: ping\n\n")
 	k, _ := newCore(assistantKey, testAssistantKey, DefaultDiscoveryBaseURL, []Option{WithRequestTimeout(30 * time.Millisecond)})
