@@ -113,13 +113,13 @@ check "release_notes_are_live" {
 // sources work with the assistant key alone.
 func TestAccSearch_checkBlockSeesTheDeployedPage(t *testing.T) {
 	clearDiscoveryEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	deploy := func() {
 		fs.PutPage(mintlifytest.DemoDomain, mintlifytest.DocPage{Path: "/changelog/v3", Title: "Release notes: version 3", Version: "v3", Language: "en",
 			Content: "# Release notes: version 3\n\nVersion 3 ships the new editor.\n\n## Breaking changes\n\nThe v1 API is gone."})
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{
 				Config:             searchProvider(url) + releaseChecks,
@@ -147,10 +147,10 @@ func TestAccSearch_checkBlockSeesTheDeployedPage(t *testing.T) {
 // The data sources' state is what the fake answers for the same query.
 func TestAccSearch_stateMatchesTheFake(t *testing.T) {
 	clearDiscoveryEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	th := 0.3
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config: searchProvider(url) + `
 data "mintlify_search" "deploy" {
@@ -218,7 +218,7 @@ func searchMatchesFake(fs *mintlifytest.Fake, addr string, q mintlifytest.Search
 // sources say which key they need.
 func TestAccProvider_eachKeyServesItsOwnAPI(t *testing.T) {
 	clearDiscoveryEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	for name, tt := range map[string]struct {
 		config string
 		want   []string
@@ -262,7 +262,7 @@ data "mintlify_search" "x" {
 	} {
 		t.Run(name, func(t *testing.T) {
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testProviders(),
+				ProtoV6ProviderFactories: testProviders(clk),
 				Steps:                    []resource.TestStep{{Config: tt.config, PlanOnly: true, ExpectError: wrapped(tt.want...)}},
 			})
 		})
@@ -275,7 +275,7 @@ data "mintlify_search" "x" {
 // Every bad input is refused at plan, with the SDK's rule, and 0 requests.
 func TestAccSearch_badInputRefusedAtPlan(t *testing.T) {
 	clearDiscoveryEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	for config, want := range map[string][]string{
 		`data "mintlify_search" "x" {
   query     = "install"
@@ -305,7 +305,7 @@ func TestAccSearch_badInputRefusedAtPlan(t *testing.T) {
 }`: {`path "" must not be empty`},
 	} {
 		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testProviders(),
+			ProtoV6ProviderFactories: testProviders(clk),
 			Steps:                    []resource.TestStep{{Config: searchProvider(url) + config, PlanOnly: true, ExpectError: wrapped(want...)}},
 		})
 	}
@@ -318,9 +318,9 @@ func TestAccSearch_badInputRefusedAtPlan(t *testing.T) {
 // search that is rate limited says when to try again.
 func TestAccSearch_refusalsSayWhatToDo(t *testing.T) {
 	clearDiscoveryEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config: searchProvider(url) + `
 data "mintlify_page" "x" {
@@ -331,7 +331,7 @@ data "mintlify_page" "x" {
 	})
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteDiscoverySearch, Kind: mintlifytest.FaultRateLimit, RetryAfter: 2 * time.Hour})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config: searchProvider(url) + `
 data "mintlify_search" "x" {
@@ -349,12 +349,12 @@ data "mintlify_search" "x" {
 // address (MINTLIFY_BASE_URL + /discovery).
 func TestAccSearch_configFromEnvironment(t *testing.T) {
 	clearDiscoveryEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	t.Setenv(EnvAssistantAPIKey, mintlifytest.DemoAssistantKey)
 	t.Setenv(EnvDomain, mintlifytest.DemoDomain)
 	t.Setenv(EnvBaseURL, url)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config: `
 provider "mintlify" {}
