@@ -116,6 +116,7 @@ type core struct {
 // settings are what options set.
 type settings struct {
 	baseURL          *url.URL
+	baseURLErr       error // a bad MINTLIFY_BASE_URL no option replaced
 	httpClient       *http.Client
 	userAgent        string
 	maxRetries       int
@@ -161,7 +162,7 @@ func WithBaseURL(raw string) Option {
 		if err != nil {
 			return err
 		}
-		s.baseURL = u
+		s.baseURL, s.baseURLErr = u, nil
 		return nil
 	})
 }
@@ -357,6 +358,9 @@ func newCore(kind keyKind, key, defaultBase string, opts []Option) (*core, error
 			return nil, err
 		}
 	}
+	if k.baseURLErr != nil {
+		return nil, k.baseURLErr
+	}
 	k.httpClient = withSafeRedirects(k.httpClient)
 	if o := k.cacheOptions; o != nil {
 		k.cache = newDiskCache(*o)
@@ -388,9 +392,24 @@ func NewClientFromEnv(opts ...Option) (*Client, error) {
 		return nil, &ValidationError{Field: "apiKey", Rule: "is required: set " + EnvAPIKey + " to an admin API key from the dashboard's API keys page"}
 	}
 	if base := os.Getenv(EnvBaseURL); base != "" {
-		opts = append([]Option{WithBaseURL(base)}, opts...)
+		opts = append([]Option{envBaseURL(base)}, opts...)
 	}
 	return NewClient(key, opts...)
+}
+
+// envBaseURL is the address from MINTLIFY_BASE_URL: a WithBaseURL given
+// after it replaces it, a bad value included; otherwise a bad value is
+// an error naming the variable.
+func envBaseURL(raw string) Option {
+	return optionFunc(func(s *settings) error {
+		u, err := ParseBaseURL(raw)
+		if err != nil {
+			s.baseURLErr = fmt.Errorf("%s: %w", EnvBaseURL, err)
+			return nil
+		}
+		s.baseURL = u
+		return nil
+	})
 }
 
 // BaseURL returns the API address the client sends requests to ("" for a

@@ -176,7 +176,11 @@ type PagingError struct {
 }
 
 func (e *PagingError) Error() string {
-	return fmt.Sprintf("getting %s: %s %s; stopped after %d requests", e.Endpoint, e.At, e.Detail, e.Requests)
+	unit := "requests"
+	if e.Requests == 1 {
+		unit = "request"
+	}
+	return fmt.Sprintf("getting %s: %s %s; stopped after %d %s", e.Endpoint, e.At, e.Detail, e.Requests, unit)
 }
 
 // ErrNotConfigured is returned by every call of a Client (or service) that
@@ -244,6 +248,10 @@ func MayHaveTakenEffect(err error) bool {
 	var reqErr *RequestError
 	if errors.As(err, &reqErr) {
 		return reqErr.Sent
+	}
+	var pagingErr *PagingError
+	if errors.As(err, &pagingErr) {
+		return false // a read: nothing to take effect
 	}
 	var apiErr *APIError
 	if errors.As(err, &apiErr) {

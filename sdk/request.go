@@ -70,29 +70,6 @@ func (c call) loggedQuery(u *url.URL) string {
 	return u.RawQuery
 }
 
-// do sends the call and decodes its 2xx answer into out (a pointer to an
-// answer type, whose ResponseInfo it fills in).
-func do[T any, PT answer[T]](ctx context.Context, k *core, c call, out PT) error {
-	data, info, err := k.roundTrip(ctx, c)
-	if err != nil {
-		return err
-	}
-	_, err = k.decode(c, data, out)
-	*out.info() = info
-	return err
-}
-
-// decode reads a 2xx body into out with its own UnmarshalJSON (the SDK's
-// answer types check their input themselves) or encoding/json.
-func (k *core) decode(c call, data []byte, out any) (redacted bool, err error) {
-	return k.decodeWith(c, data, out, func(b []byte) error {
-		if u, ok := out.(json.Unmarshaler); ok {
-			return u.UnmarshalJSON(b)
-		}
-		return json.Unmarshal(b, out)
-	})
-}
-
 // roundTrip sends the call until it gets a 2xx answer, whose whole
 // (capped) body it returns, or a final error.
 func (k *core) roundTrip(ctx context.Context, c call) ([]byte, ResponseInfo, error) {
@@ -456,9 +433,10 @@ type errorBody struct {
 
 func (k *core) newAPIError(c call, status int, header http.Header, data []byte) *APIError {
 	e := &APIError{StatusCode: status, Method: c.method, Path: c.path, RequestID: k.requestID(header)}
-	if status >= 300 && status < 400 {
-		// Only a POST's redirect reaches here: the SDK follows no redirect
-		// for a POST, which would re-send a prompt or turn into a GET.
+	if status >= 300 && status < 400 && c.method != http.MethodGet {
+		// The SDK follows no redirect for a POST, which would re-send a
+		// prompt or turn into a GET. (A GET's redirect is followed; one
+		// that reaches here had nowhere to go, and is said as it came.)
 		e.Message = fmt.Sprintf("redirected to %q; a POST is never followed to another address", clip(k.redact(header.Get("Location")), 200))
 		return e
 	}
