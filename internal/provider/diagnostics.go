@@ -17,36 +17,63 @@ func addAPIError(diags *diag.Diagnostics, summary string, err error) {
 
 // apiErrorDetail is the error's text with advice for the API's refusals.
 func apiErrorDetail(err error) string {
-	detail := err.Error()
-	var apiErr *sdk.APIError
-	if errors.As(err, &apiErr) {
-		switch apiErr.StatusCode {
-		case http.StatusUnauthorized:
-			detail += "\n\nThe API key was refused: check api_key (or " + EnvAPIKey + ") holds a current admin API key from the Mintlify dashboard."
-		case http.StatusForbidden:
-			detail += "\n\nThe key lacks permission: it may be read-only (reads only), or this machine's IP address is not on the key's allow list."
-		case http.StatusNotFound:
-			detail += "\n\nCheck project_id (or " + EnvProjectID + "): the project must exist and belong to the key's organization."
-		case http.StatusTooManyRequests:
-			detail += "\n\nThe Mintlify API rate-limited this request (agent jobs: 100 per project per hour; analytics: 100 per organization per hour)."
-			if !apiErr.RetryAt.IsZero() {
-				detail += " Try again after " + apiErr.RetryAt.UTC().Format("2006-01-02 15:04:05 MST") + "."
-			}
-		}
-	}
-	return detail
+	return withAdvice(err, "")
 }
+
+// withAdvice is the error's text, then the advice for it and more, then
+// where all of it is explained at length. An error without advice is its
+// text alone.
+func withAdvice(err error, more string) string {
+	detail := err.Error()
+	advice := adviceFor(err)
+	if advice == "" {
+		return detail
+	}
+	if more != "" {
+		advice += "\n\n" + more
+	}
+	return detail + "\n\n" + advice + "\n\n" + seeTroubleshooting
+}
+
+// adviceFor says what to do about an error the API refused with: the key,
+// its permissions, the project, or the rate limits. "" when there is
+// nothing to say.
+func adviceFor(err error) string {
+	var apiErr *sdk.APIError
+	if !errors.As(err, &apiErr) {
+		return ""
+	}
+	switch apiErr.StatusCode {
+	case http.StatusUnauthorized:
+		return "The API key was refused: check api_key (or " + EnvAPIKey + ") holds a current admin API key from the Mintlify dashboard."
+	case http.StatusForbidden:
+		return "The key lacks permission: it may be read-only (reads only), or this machine's IP address is not on the key's allow list."
+	case http.StatusNotFound:
+		return "Check project_id (or " + EnvProjectID + "): the project must exist and belong to the key's organization."
+	case http.StatusTooManyRequests:
+		advice := "The Mintlify API rate-limited this request (agent jobs: 100 per project per hour; analytics: 100 per organization per hour)."
+		if !apiErr.RetryAt.IsZero() {
+			advice += " Try again after " + apiErr.RetryAt.UTC().Format("2006-01-02 15:04:05 MST") + "."
+		}
+		return advice
+	}
+	return ""
+}
+
+// seeTroubleshooting ends every error that gives advice: the guide explains
+// keys, proxies, certificates and rate limits at length.
+const seeTroubleshooting = "See the Troubleshooting guide: https://registry.terraform.io/providers/mintlify/mintlify/latest/docs/guides/troubleshooting"
 
 // addReadError is addAPIError for a data source's read ("Could not read
 // "+what). A rate limit with no cached copy to stand in fails every plan
 // that reads the data source until the budget frees up: the error also
 // says how to change or destroy resources meanwhile.
 func addReadError(diags *diag.Diagnostics, what string, err error) {
-	detail := apiErrorDetail(err)
+	more := ""
 	if sdk.IsRateLimited(err) {
-		detail += "\n\n" + rateLimitedReadAdvice
+		more = rateLimitedReadAdvice
 	}
-	diags.AddError("Could not read "+what, detail)
+	diags.AddError("Could not read "+what, withAdvice(err, more))
 }
 
 // rateLimitedReadAdvice is what a rate-limited data-source read adds.
