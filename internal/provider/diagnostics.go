@@ -1,7 +1,9 @@
 package provider
 
 import (
+	"crypto/x509"
 	"errors"
+	"net"
 	"net/http"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -35,12 +37,28 @@ func withAdvice(err error, more string) string {
 	return detail + "\n\n" + advice + "\n\n" + seeTroubleshooting
 }
 
-// adviceFor says what to do about an error the API refused with: the key,
-// its permissions, the project, or the rate limits. "" when there is
-// nothing to say.
+// adviceFor says what to do about an error: the key, its permissions, the
+// project or the rate limits when the API refused; the proxy or the
+// certificates when it could not be reached. "" when there is nothing to say.
 func adviceFor(err error) string {
-	var apiErr *sdk.APIError
-	if !errors.As(err, &apiErr) {
+	var (
+		apiErr    *sdk.APIError
+		unknownCA x509.UnknownAuthorityError
+		opErr     *net.OpError
+		dnsErr    *net.DNSError
+	)
+	switch {
+	case errors.As(err, &unknownCA):
+		return "The API's TLS certificate is signed by an authority this machine does not trust. Behind a proxy that " +
+			"inspects TLS, trust that proxy's CA: on Linux, SSL_CERT_FILE (a PEM file) or SSL_CERT_DIR; on macOS and " +
+			"Windows, the system's certificate store."
+	case errors.As(err, &opErr) && opErr.Op == "proxyconnect":
+		return "The proxy could not be reached: check HTTPS_PROXY (or HTTP_PROXY for an http base_url), and NO_PROXY " +
+			"for hosts to reach directly."
+	case errors.As(err, &dnsErr) || (errors.As(err, &opErr) && opErr.Op == "dial"):
+		return "The API could not be reached: check base_url (or " + EnvBaseURL + ") and the network. Where this " +
+			"machine reaches the internet only through a proxy, set HTTPS_PROXY in the environment of terraform."
+	case !errors.As(err, &apiErr):
 		return ""
 	}
 	switch apiErr.StatusCode {
