@@ -20,10 +20,15 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-echo "==> building the provider and the fake API"
+# A first run downloads and compiles the provider's modules (minutes on 2
+# cores); .ci/heartbeat says it is still at it after each 20 s of silence.
+heartbeat() { bash "$root/.ci/heartbeat" "$@"; }
+echo "==> building the provider and the fake API (seconds with warm Go caches; a first run"
+echo "    downloads and compiles the modules: about 5 minutes on 2 cores)"
 mkdir -p "$work/bin" "$work/config"
-(cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags "-X main.version=${VERSION:-demo}" -o "$work/bin/terraform-provider-mintlify" .)
-(cd "$root" && go build -o "$work/mintlify-fake" ./sdk/mintlifytest/cmd/mintlify-fake)
+(cd "$root" && CGO_ENABLED=0 heartbeat "building the provider" \
+  go build -trimpath -ldflags "-X main.version=${VERSION:-demo}" -o "$work/bin/terraform-provider-mintlify" .)
+(cd "$root" && heartbeat "building the fake API" go build -o "$work/mintlify-fake" ./sdk/mintlifytest/cmd/mintlify-fake)
 
 echo "==> starting the fake API on loopback"
 "$work/mintlify-fake" -addr 127.0.0.1:0 -env-file "$work/fake.env" -job-duration 3s > "$work/mintlify-fake.log" 2>&1 &
