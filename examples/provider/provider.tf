@@ -1,3 +1,12 @@
+terraform {
+  required_providers {
+    mintlify = {
+      source  = "mintlify/mintlify"
+      version = "~> 0.1"
+    }
+  }
+}
+
 # The key is best kept out of configuration: set MINTLIFY_API_KEY (and
 # MINTLIFY_PROJECT_ID) in the environment and leave the block empty.
 provider "mintlify" {

@@ -39,17 +39,27 @@ func NewWithPageSource(version string, src PageSource) func() provider.Provider 
 // sdk.PagedEndpoint.Each does, and says how the pages arrived.
 type pageReader[Q sdk.PageQuery, P any] func(ctx context.Context, projectID string, q Q, fn func(*P) error) (sdk.ResponseInfo, error)
 
-// budgetNote is the rate-limit paragraph of every analytics data source's
-// documentation.
-const budgetNote = "Analytics requests are rate limited: **100 per organization per hour, shared by every " +
-	"analytics endpoint and every user of the organization**, and Terraform reads data sources on every `plan`, " +
-	"`apply`, `refresh`, `import` and `destroy`. A read costs one request per page (ceil(rows / page size)); the " +
-	"provider pages at the largest size the endpoint allows, requests each page once, stops at `max_results`, and " +
-	"keeps answers in its cache (see the provider's `cache_ttl`) so that a `plan` and the `apply` after it read once. " +
-	"When the API refuses a read for longer than the provider waits, a cached copy up to `cache_max_stale` old is " +
-	"used with a warning; without one, the read fails, says when to try again, and how to apply (`-target`) or " +
-	"destroy (`-refresh=false`) other resources meanwhile. To spend less, set `max_results`, and keep dashboards in " +
-	"their own root module so that applying other resources does not read them."
+// budgetNote is the rate-limit paragraph of every paged analytics data
+// source's documentation; oneRequestBudgetNote that of the two whose read is
+// always one request (feedback by page, assistant caller stats), where
+// advice about pages would mislead.
+const (
+	budgetNote = budgetLimits + "A read costs one request per page (ceil(rows / page size)); the provider pages at " +
+		"the largest size the endpoint allows, requests each page once, stops at `max_results`, and " + budgetCache +
+		" To spend less, set `max_results`, and keep dashboards in their own root module so that applying other " +
+		"resources does not read them."
+	oneRequestBudgetNote = budgetLimits + "A read of this data source is one request, whatever the range; the " +
+		"provider " + budgetCache + " To spend less, keep dashboards in their own root module so that applying " +
+		"other resources does not read them."
+
+	budgetLimits = "Analytics requests are rate limited: **100 per organization per hour, shared by every " +
+		"analytics endpoint and every user of the organization**, and Terraform reads data sources on every `plan`, " +
+		"`apply`, `refresh`, `import` and `destroy`. "
+	budgetCache = "keeps answers in its cache (see the provider's `cache_ttl`) so that a `plan` and the `apply` " +
+		"after it read once. When the API refuses a read for longer than the provider waits, a cached copy up to " +
+		"`cache_max_stale` old is used with a warning; without one, the read fails, says when to try again, and how " +
+		"to apply (`-target`) or destroy (`-refresh=false`) other resources meanwhile."
+)
 
 // analyticsQueryModel holds the attributes every analytics data source has.
 type analyticsQueryModel struct {

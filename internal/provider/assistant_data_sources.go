@@ -96,7 +96,7 @@ func (d *assistantConversationsDataSource) Schema(_ context.Context, _ datasourc
 func (d *assistantCallerStatsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "How many questions the documentation's AI assistant received in the range, by where they " +
-			"came from. One request per read.\n\n" + budgetNote,
+			"came from. One request per read.\n\n" + oneRequestBudgetNote,
 		Attributes: attributes(queryAttributes(), map[string]schema.Attribute{
 			"web":   computedInt("Questions asked on the documentation site."),
 			"api":   computedInt("Questions sent through the API."),

@@ -151,7 +151,7 @@ func (d *feedbackByPageDataSource) Schema(_ context.Context, _ datasource.Schema
 			"code-snippet feedback and all feedback, most feedback first as the API orders them.\n\n" +
 			"The API lists at most 100 pages per request and has no paging for this export: a read is always one " +
 			"request. When more pages have feedback than it listed, `has_more` is true (with a warning when the " +
-			"API, not `max_results`, cut the list).\n\n" + budgetNote,
+			"API, not `max_results`, cut the list).\n\n" + oneRequestBudgetNote,
 		Attributes: attributes(queryAttributes(), filterAttributes(), map[string]schema.Attribute{
 			"max_results": schema.NumberAttribute{
 				MarkdownDescription: fmt.Sprintf("How many pages to list, 1 to %d. Default %d.", sdk.MaxFeedbackByPageSize, sdk.MaxFeedbackByPageSize),

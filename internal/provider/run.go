@@ -142,7 +142,9 @@ func (w work[O]) run(ctx context.Context, diags *diag.Diagnostics) *O {
 			fmt.Sprintf("%s It was still %s after %s. This can take a while: raise the limit with\n\n%s", kept, describeStatus(last), shortDuration(w.timeout), w.words.raiseTimeout))
 		return obj
 	default:
-		addAPIError(diags, "Error while waiting for the "+w.kind.noun, fmt.Errorf("%s %w", kept, err))
+		// A 404 while waiting means the object itself went away.
+		gone := fmt.Sprintf("The %s is gone from the Mintlify API: check it in the Mintlify dashboard.", w.kind.noun)
+		diags.AddError("Error while waiting for the "+w.kind.noun, apiErrorDetailFor(fmt.Errorf("%s %w", kept, err), gone))
 		return obj
 	}
 	w.kind.outcome(obj, w.words, diags)
