@@ -485,7 +485,7 @@ func writeS3Error(w http.ResponseWriter, status int, e s3Error) {
 var errBadRange = errors.New("bad range")
 
 // parseRange reads a single byte range of an object of size bytes: "bytes=a-b",
-// "bytes=a-" or "bytes=-n". ok is false when there is none to honour.
+// "bytes=a-" or "bytes=-n". ok is false when there is none to honor.
 func parseRange(h string, size int64) (from, to int64, ok bool, err error) {
 	spec, found := strings.CutPrefix(h, "bytes=")
 	if h == "" || !found || strings.Contains(spec, ",") {
@@ -519,7 +519,7 @@ func parseRange(h string, size int64) (from, to int64, ok bool, err error) {
 }
 
 // downloadBundle serves a bundle link, as object storage does: no key, the
-// link's signature and expiry checked, a single Range honoured (with
+// link's signature and expiry checked, a single Range honored (with
 // If-Range), the archive made as it is sent.
 func (s *Fake) downloadBundle(w http.ResponseWriter, r *http.Request, _ string, _ *project) {
 	s.mu.Lock()
