@@ -1,16 +1,21 @@
 package sdk
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
 func TestValidateStaticExportDomain(t *testing.T) {
@@ -429,6 +434,61 @@ func TestObjectStorageError(t *testing.T) {
 		got, ok := objectStorageError([]byte(body))
 		if got != want || ok != (want != "") {
 			t.Errorf("%s: %q, %v", body, got, ok)
+		}
+	}
+}
+
+func TestStaticExports_againstTheFake(t *testing.T) {
+	fs, c, clk := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{
+		{Route: mintlifytest.RouteDownloadBundle, Kind: mintlifytest.FaultReset, Requests: []int{1, 2}}}})
+	ctx := context.Background()
+	e, err := c.StaticExports.Start(ctx, StaticExportRequest{Domain: "docs.example.com", Version: "v1 [fake:bundle=2MiB] [fake:running=10m]"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var progress []float64
+	b, err := c.StaticExports.CreateBundleWhenReady(ctx, e.ID, WithStatusCallback(func(x *StaticExport) { progress = append(progress, x.Progress) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(progress) < 5 || progress[len(progress)-1] != 100 || clk.Now().Sub(epoch) < 10*time.Minute {
+		t.Errorf("progress %v by %s", progress, clk.Now().Sub(epoch))
+	}
+	var want bytes.Buffer
+	if _, err := fs.WriteStaticExportArchive(e.ID, &want); err != nil {
+		t.Fatal(err)
+	}
+	// Two downloads break half-way: the third request finishes the bundle
+	// from where the second stopped.
+	var got bytes.Buffer
+	n, err := c.StaticExports.DownloadBundle(ctx, b.URL, &got, WithExpectedSize(b.SizeBytes))
+	if err != nil || n != b.SizeBytes || !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Fatalf("%d of %d bytes: %v", n, b.SizeBytes, err)
+	}
+	log := fs.RequestsTo(mintlifytest.RouteDownloadBundle)
+	if len(log) != 3 || log[0].Status != 200 || log[1].Status != 206 || log[2].Status != 206 {
+		t.Errorf("downloads %+v", log)
+	}
+
+	// Expired, then altered: 403s that never show the link.
+	clk.Advance(mintlifytest.DefaultBundleLinkTTL)
+	_, err = c.StaticExports.DownloadBundle(ctx, b.URL, io.Discard)
+	if !IsForbidden(err) || !strings.Contains(err.Error(), "AccessDenied: Request has expired") || !strings.Contains(err.Error(), "create a new bundle") {
+		t.Errorf("expired: %v", err)
+	}
+	fresh, err := c.StaticExports.CreateBundle(ctx, e.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	altered := strings.Replace(fresh.URL, "X-Amz-Expires=900", "X-Amz-Expires=604800", 1)
+	_, err = c.StaticExports.DownloadBundle(ctx, altered, io.Discard)
+	if !IsForbidden(err) || !strings.Contains(err.Error(), "SignatureDoesNotMatch") {
+		t.Errorf("altered: %v", err)
+	}
+	for _, link := range fs.BundleLinks() {
+		u, _ := url.Parse(link)
+		if sig := u.Query().Get("X-Amz-Signature"); strings.Contains(fmt.Sprint(err), sig) {
+			t.Errorf("the error shows a signature: %v", err)
 		}
 	}
 }

@@ -404,10 +404,13 @@ func (s *Fake) createBundle(w http.ResponseWriter, r *http.Request, org string, 
 		writeError(w, http.StatusInternalServerError, "Internal error", err.Error())
 		return
 	}
-	link := s.exports.sign(requestOrigin(r), e.id, now.UTC().Truncate(time.Second), s.exports.linkTTL)
+	// Signed to the second, as S3's X-Amz-Date: the link expires ttl
+	// after that, which expiresAt says.
+	signed := now.UTC().Truncate(time.Second)
+	link := s.exports.sign(requestOrigin(r), e.id, signed, s.exports.linkTTL)
 	s.exports.links = append(s.exports.links, link)
 	writeJSON(w, http.StatusOK, bundleObject{JobID: e.id, BundleURL: link, SizeBytes: a.size(),
-		ExpiresAt: now.Add(s.exports.linkTTL).UTC().Format(timeLayout)})
+		ExpiresAt: signed.Add(s.exports.linkTTL).Format(timeLayout)})
 }
 
 // requestOrigin is the scheme and host the request came to: links point
