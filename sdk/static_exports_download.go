@@ -155,8 +155,8 @@ func (d *download) run(ctx context.Context) error {
 		}
 		if d.resumes >= d.k.maxRetries {
 			return &RequestError{Method: http.MethodGet, Path: d.shown, Attempts: d.resumes + 1, Sent: true,
-				Err: fmt.Errorf("the download broke after %d of %s bytes, %d times in all (resumed %d times, the client's retry limit): %w",
-					d.written, d.totalText(), d.resumes+1, d.resumes, broke)}
+				Err: fmt.Errorf("the download broke after %d of %s bytes, and again after each of %d resumes (the client's retry limit): %w",
+					d.written, d.totalText(), d.resumes, broke)}
 		}
 		d.resumes++
 		if err := d.k.clock.Sleep(ctx, d.k.backoff(d.resumes)); err != nil {

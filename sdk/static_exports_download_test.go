@@ -249,7 +249,7 @@ func TestDownloadBundle_retriesAreBounded(t *testing.T) {
 	if !errors.As(err, &reqErr) || h.count() != 3 || n != 30 || !bytes.Equal(buf.Bytes(), h.content[:30]) {
 		t.Fatalf("%d requests, n %d: %v", h.count(), n, err)
 	}
-	if !strings.Contains(err.Error(), "the download broke after 30 of 1048576 bytes, 3 times in all (resumed 2 times, the client's retry limit)") {
+	if !strings.Contains(err.Error(), "the download broke after 30 of 1048576 bytes, and again after each of 2 resumes (the client's retry limit): unexpected EOF (after 3 attempts)") {
 		t.Errorf("%v", err)
 	}
 }

@@ -217,17 +217,22 @@ func (a *staticExportAction) Invoke(ctx context.Context, req action.InvokeReques
 			progress("Static export %s of %s started; it is %s.", e.ID, exportReq.Domain, shown)
 		}
 	}
+	// A message at each change of status, and as the progress passes each
+	// tenth: a 30-minute export is polled about a hundred times.
+	tenth := 0
 	w.onPoll = func(e *sdk.StaticExport) {
-		s := describeExport(e)
+		s, t := describeExport(e), int(e.Progress/10)
 		switch {
 		case s == shown:
 			return
 		case string(e.Status) != status:
 			progress("Static export %s is now %s.", e.ID, s)
-		default:
+		case t > tenth:
 			progress("Static export %s is %s.", e.ID, s)
+		default:
+			return
 		}
-		shown, status = s, string(e.Status)
+		shown, status, tenth = s, string(e.Status), t
 	}
 	e := w.run(ctx, &resp.Diagnostics)
 	if e == nil || !w.doWait || resp.Diagnostics.HasError() || out == nil {
@@ -265,7 +270,7 @@ func (a *staticExportAction) download(ctx context.Context, resp *action.InvokeRe
 			return
 		}
 		if p.Total > 0 {
-			progress("Downloaded %s of %s (%d%%).", byteSize(p.Written), byteSize(p.Total), p.Written*100/p.Total)
+			progress("Downloaded %s of %s (%d%%).", byteSize(p.Written), byteSize(p.Total), (p.Written*100+p.Total/2)/p.Total)
 		} else {
 			progress("Downloaded %s.", byteSize(p.Written))
 		}
