@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -148,20 +147,62 @@ func (b *bench) measureDownload(size int64) (*downloadResult, error) {
 }
 
 // runChild runs cmd and returns its standard output and peak RSS (KiB).
+//
+// The peak is read from the child's own /proc/PID/status (VmHWM, its
+// high-water mark, which only grows), every 10 ms until it exits: the
+// rusage that wait returns will not do, as Linux counts in it the RSS of
+// the process that started the child (this one, which serves the fake)
+// when the child was forked.
 func runChild(cmd *exec.Cmd) (string, int64, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	var rss int64
-	if cmd.ProcessState != nil {
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			rss = ru.Maxrss
-		}
+	if err := cmd.Start(); err != nil {
+		return "", 0, err
 	}
+	done := make(chan struct{})
+	peak := make(chan int64, 1)
+	go func() {
+		var hwm int64
+		status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
+		t := time.NewTicker(10 * time.Millisecond)
+		defer t.Stop()
+		for {
+			if n := vmHWM(status); n > hwm {
+				hwm = n
+			}
+			select {
+			case <-done:
+				peak <- hwm
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	err := cmd.Wait()
+	close(done)
+	rss := <-peak
 	if err != nil {
 		return stdout.String() + stderr.String(), rss, err
 	}
 	return strings.TrimSpace(stdout.String()), rss, nil
+}
+
+// vmHWM reads a process's peak resident set size (KiB) from its status
+// file; 0 when it is gone.
+func vmHWM(status string) int64 {
+	data, err := os.ReadFile(status) //nolint:gosec // a /proc file
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			if f := strings.Fields(v); len(f) > 0 {
+				n, _ := strconv.ParseInt(f[0], 10, 64)
+				return n
+			}
+		}
+	}
+	return 0
 }
 
 // fileSystemOf names the file system the downloads are written to.
@@ -329,7 +370,7 @@ func (r *downloadResult) section(num int) string {
 	p := func(format string, args ...any) { fmt.Fprintf(&w, format, args...) }
 	curl, sdkT, action := median(r.curl), median(r.sdk), median(r.action)
 	p("## %d. Downloading a 1 GiB static export bundle\n\n", num)
-	p("A bundle of %s bytes (the fake generates it as it sends it, from the export's seed: the same bytes every time, never held in memory), downloaded from the fake on loopback to a file (%s), %d times each, in turn, by three processes: `curl -o`, the SDK's `StaticExports.DownloadBundle` into an `*os.File`, and the `mintlify_static_export` action with `output_path`, invoked through the provider's protocol-6 server as Terraform 1.14 would (its download phase, from the message before it to the message after: the SDK's download, plus the SHA-256 the action reports, an fsync and the rename into place). Time is the transfer's (curl's `time_total`; the others time themselves); peak RSS is each process's own. Every download's SHA-256 matched its export's archive. Targets: the SDK's peak RSS under 64 MiB, its throughput at least 80%% of curl's.\n\n", thousands(int(r.size)), r.fileSystem, r.runs)
+	p("A bundle of %s bytes (the fake generates it as it sends it, from the export's seed: the same bytes every time, never held in memory), downloaded from the fake on loopback to a file (%s), %d times each, in turn, by three processes: `curl -o`, the SDK's `StaticExports.DownloadBundle` into an `*os.File`, and the `mintlify_static_export` action with `output_path`, invoked through the provider's protocol-6 server as Terraform 1.14 would (its download phase, from the message before it to the message after: the SDK's download, plus the SHA-256 the action reports, an fsync and the rename into place). Time is the transfer's (curl's `time_total`; the others time themselves); peak RSS is each process's own high-water mark (`VmHWM`, sampled every 10 ms until it exits). Every download's SHA-256 matched its export's archive. curl reads and writes through its default 16 KiB buffer, the SDK through one of 256 KiB. Targets: the SDK's peak RSS under 64 MiB, its throughput at least 80%% of curl's.\n\n", thousands(int(r.size)), r.fileSystem, r.runs)
 	p("| downloader | time (median) | throughput | vs curl | peak RSS (median) |\n|---|---:|---:|---:|---:|\n")
 	p("| `curl -o` | %s | %.0f MiB/s | 1.00 | %.1f MiB |\n", round(curl), mibps(r.size, curl), float64(median(r.curlRSS))/1024)
 	p("| **SDK `DownloadBundle`** | %s | %.0f MiB/s | **%.2f** | **%.1f MiB** |\n", round(sdkT), mibps(r.size, sdkT), curl.Seconds()/sdkT.Seconds(), float64(median(r.sdkRSS))/1024)
