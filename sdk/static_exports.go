@@ -438,6 +438,18 @@ func (b StaticExportBundle) String() string {
 // GoString is String: %#v must not print the link either.
 func (b StaticExportBundle) GoString() string { return b.String() }
 
+// Secrets are the strings of the link to keep out of whatever a program
+// writes (a logger's masks): the link, its query, and each query value
+// long enough to be a signature, a credential or a token. The SDK keeps
+// them out of its own errors.
+func (b StaticExportBundle) Secrets() []string {
+	u, err := url.Parse(b.URL)
+	if err != nil {
+		return []string{b.URL}
+	}
+	return linkSecrets(u)
+}
+
 type rawBundle struct {
 	JobID     text  `json:"jobId"`
 	BundleURL text  `json:"bundleUrl"`

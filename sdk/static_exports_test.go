@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -490,5 +491,19 @@ func TestStaticExports_againstTheFake(t *testing.T) {
 		if sig := u.Query().Get("X-Amz-Signature"); strings.Contains(fmt.Sprint(err), sig) {
 			t.Errorf("the error shows a signature: %v", err)
 		}
+	}
+}
+
+func TestStaticExportBundle_secrets(t *testing.T) {
+	b := StaticExportBundle{URL: "https://s.example.com/b?X-Amz-Expires=900&X-Amz-Credential=AKIA%2F2026&X-Amz-Signature=5ec2e7deadbeef"}
+	want := []string{b.URL, "X-Amz-Expires=900&X-Amz-Credential=AKIA%2F2026&X-Amz-Signature=5ec2e7deadbeef", "AKIA/2026", "AKIA%2F2026", "5ec2e7deadbeef", "5ec2e7deadbeef"}
+	got := b.Secrets()
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			t.Errorf("Secrets() %q lacks %q", got, w)
+		}
+	}
+	if slices.Contains(got, "900") {
+		t.Errorf("a short value (an expiry in seconds) is no secret: %q", got)
 	}
 }

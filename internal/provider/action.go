@@ -7,8 +7,10 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -24,14 +26,20 @@ func (a *actionBase) Configure(_ context.Context, req action.ConfigureRequest, r
 
 // ValidateConfig refuses a timeout out of bounds, before any request.
 func (a *actionBase) ValidateConfig(ctx context.Context, req action.ValidateConfigRequest, resp *action.ValidateConfigResponse) {
+	validateTimeout(ctx, req.Config, &resp.Diagnostics)
+}
+
+// validateTimeout refuses a configuration's timeout attribute out of the
+// bounds of a wait (an action's, an ephemeral resource's).
+func validateTimeout(ctx context.Context, config tfsdk.Config, diags *diag.Diagnostics) {
 	var timeout types.String
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("timeout"), &timeout)...)
+	diags.Append(config.GetAttribute(ctx, path.Root("timeout"), &timeout)...)
 	if timeout.IsNull() || timeout.IsUnknown() {
 		return
 	}
 	if d, err := parseDuration(timeout.ValueString()); err == nil {
 		if err := checkWaitTimeout("timeout", timeout.ValueString(), d); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("timeout"), "Invalid timeout", err.Error()+".")
+			diags.AddAttributeError(path.Root("timeout"), "Invalid timeout", err.Error()+".")
 		}
 	}
 }

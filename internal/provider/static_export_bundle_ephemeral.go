@@ -6,7 +6,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral/schema"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -91,16 +90,7 @@ func (e *staticExportBundleEphemeral) Configure(_ context.Context, req ephemeral
 
 // ValidateConfig refuses a timeout out of bounds, before any request.
 func (e *staticExportBundleEphemeral) ValidateConfig(ctx context.Context, req ephemeral.ValidateConfigRequest, resp *ephemeral.ValidateConfigResponse) {
-	var timeout types.String
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("timeout"), &timeout)...)
-	if timeout.IsNull() || timeout.IsUnknown() {
-		return
-	}
-	if d, err := parseDuration(timeout.ValueString()); err == nil {
-		if err := checkWaitTimeout("timeout", timeout.ValueString(), d); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("timeout"), "Invalid timeout", err.Error()+".")
-		}
-	}
+	validateTimeout(ctx, req.Config, &resp.Diagnostics)
 }
 
 func (e *staticExportBundleEphemeral) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -197,19 +196,8 @@ func exportInputDescriptions(changes string) (domain, version, paths string) {
 // the returned context, as the API key is: the SDK never logs it, and
 // this keeps it out whatever else might.
 func bundleLogContext(ctx context.Context, b *sdk.StaticExportBundle) context.Context {
-	secrets := []string{b.URL}
-	if u, err := url.Parse(b.URL); err == nil && u.RawQuery != "" {
-		secrets = append(secrets, u.RawQuery)
-		for _, values := range u.Query() {
-			for _, v := range values {
-				if len(v) >= 8 {
-					secrets = append(secrets, v)
-				}
-			}
-		}
-	}
-	ctx = tflog.MaskAllFieldValuesStrings(ctx, secrets...)
-	return tflog.MaskMessageStrings(ctx, secrets...)
+	ctx = tflog.MaskAllFieldValuesStrings(ctx, b.Secrets()...)
+	return tflog.MaskMessageStrings(ctx, b.Secrets()...)
 }
 
 // bundleError is the advice for a bundle that could not be made.
