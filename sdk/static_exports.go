@@ -140,7 +140,7 @@ func ValidateStaticExportDomain(domain string) error {
 			return fail("must not contain control characters")
 		case r >= 0x80:
 			return fail("must be ASCII: write an internationalized domain in its xn-- (punycode) form")
-		case !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.'):
+		case !isLDH(r) && r != '.':
 			return fail("must be a bare hostname: letters, digits, hyphens and dots only")
 		}
 	}
@@ -162,6 +162,12 @@ func ValidateStaticExportDomain(domain string) error {
 		return fail("must be a full hostname, such as docs.example.com or acme.mintlify.app")
 	}
 	return nil
+}
+
+// isLDH reports whether r may be in a DNS label: a letter, a digit or a
+// hyphen.
+func isLDH(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-'
 }
 
 // hostOf is the hostname in a value written as a URL or host:port ("" when
@@ -347,7 +353,7 @@ func (s *StaticExportsService) Start(ctx context.Context, req StaticExportReques
 		return nil, err
 	}
 	c := call{method: http.MethodPost, path: escapePath("v1", "static-export", "jobs"),
-		body: startExportBody{Domain: req.Domain, Version: req.Version, Paths: req.Paths}}
+		body: startExportBody(req)}
 	e, err := exportCall(ctx, k, c, "")
 	if err != nil {
 		return nil, fmt.Errorf("starting static export of %s: %w", req.Domain, err)

@@ -138,11 +138,11 @@ func (d *download) run(ctx context.Context) error {
 		}
 		skip, err := d.accept(resp)
 		if err != nil {
-			resp.Body.Close()
+			_ = resp.Body.Close()
 			return err
 		}
 		broke := d.copy(resp.Body, skip)
-		resp.Body.Close()
+		_ = resp.Body.Close()
 		var final *finalError
 		switch {
 		case errors.As(broke, &final):
@@ -200,7 +200,7 @@ func (d *download) accept(resp *http.Response) (skip int64, err error) {
 	if d.etag != "" && etag != "" && etag != d.etag {
 		return 0, mismatch("the bundle changed while it was downloaded (ETag %s, then %s): download it again", clip(d.etag, 80), clip(etag, 80))
 	}
-	var size int64 = -1
+	var size int64
 	switch resp.StatusCode {
 	case http.StatusPartialContent:
 		start, total, ok := parseContentRange(resp.Header.Get("Content-Range"))
@@ -248,7 +248,7 @@ func (e *finalError) Error() string { return e.err.Error() }
 func (d *download) copy(body io.ReadCloser, skip int64) error {
 	var stalled atomic.Bool
 	if t := d.k.requestTimeout; t > 0 {
-		timer := time.AfterFunc(t, func() { stalled.Store(true); body.Close() })
+		timer := time.AfterFunc(t, func() { stalled.Store(true); _ = body.Close() })
 		defer timer.Stop()
 		body = &idleReader{ReadCloser: body, timer: timer, d: t}
 	}

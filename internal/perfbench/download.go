@@ -98,7 +98,7 @@ func (b *bench) measureDownload(size int64) (*downloadResult, error) {
 		var secs float64
 		var n int64
 		if _, err := fmt.Sscan(stdout, &secs, &n); err != nil || n != r.size {
-			return nil, fmt.Errorf("curl wrote %d of %d bytes (%q): %v", n, r.size, stdout, err)
+			return nil, fmt.Errorf("curl wrote %d of %d bytes (%q): %w", n, r.size, stdout, err)
 		}
 		r.curl, r.curlRSS = append(r.curl, time.Duration(secs*float64(time.Second))), append(r.curlRSS, rss)
 		if err := os.Remove(out); err != nil {
@@ -207,7 +207,7 @@ func vmHWM(status string) int64 {
 
 // fileSystemOf names the file system the downloads are written to.
 func fileSystemOf(ctx context.Context, dir string) string {
-	out, err := exec.CommandContext(ctx, "df", "-T", dir).Output()
+	out, err := exec.CommandContext(ctx, "df", "-T", dir).Output() //nolint:gosec // the benchmark's own directory
 	if err != nil {
 		return "unknown"
 	}
@@ -289,8 +289,11 @@ func actionDownload(base, out string, size int64) (took, total time.Duration, jo
 	os.Setenv(provider.EnvCacheTTL, "0") //nolint:errcheck,gosec // a child process of its own
 	conf, err := srv.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{TerraformVersion: "1.14.0",
 		Config: dynamic(schema.Provider, map[string]tftypes.Value{"api_key": str(mintlifytest.DemoAPIKey), "base_url": str(base)})})
-	if err != nil || len(conf.Diagnostics) > 0 {
-		return 0, 0, "", fmt.Errorf("configure: %v %v", err, conf.Diagnostics)
+	if err != nil {
+		return 0, 0, "", fmt.Errorf("configure: %w", err)
+	}
+	if len(conf.Diagnostics) > 0 {
+		return 0, 0, "", fmt.Errorf("configure: %s: %s", conf.Diagnostics[0].Summary, conf.Diagnostics[0].Detail)
 	}
 	cfg := dynamic(schema.ActionSchemas["mintlify_static_export"].Schema, map[string]tftypes.Value{
 		"domain": str("docs.example.com"), "version": str(fmt.Sprintf("bench [fake:bundle=%d]", size)), "output_path": str(out)})
@@ -411,7 +414,7 @@ func (b *bench) measureOnly(what, out, readme string) error {
 	}
 	section := d.section(downloadSection) + fmt.Sprintf("(This section measured on %s by `make bench BENCH_FLAGS=\"-only download\"`; machine: %s.)\n\n",
 		time.Now().UTC().Format("2006-01-02"), machine(b.ctx, b.tf))
-	if err := os.WriteFile(out, spliceSection(report, fmt.Sprintf("## %d. ", downloadSection), section), 0o600); err != nil {
+	if err := os.WriteFile(out, spliceSection(report, fmt.Sprintf("## %d. ", downloadSection), section), 0o600); err != nil { //nolint:gosec // a path the developer names
 		return err
 	}
 	fmt.Println("wrote section", downloadSection, "of", out)
@@ -432,7 +435,7 @@ func (b *bench) measureOnly(what, out, readme string) error {
 		return err
 	}
 	fmt.Println("wrote its line in", readme)
-	return os.WriteFile(readme, updated, info.Mode().Perm())
+	return os.WriteFile(readme, updated, info.Mode().Perm()) //nolint:gosec // a path the developer names
 }
 
 // spliceSection replaces the report's section whose heading starts with

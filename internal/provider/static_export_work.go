@@ -151,7 +151,7 @@ func (pathsValidator) Description(context.Context) string {
 
 func (v pathsValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
-func (pathsValidator) ValidateSet(ctx context.Context, req validator.SetRequest, resp *validator.SetResponse) {
+func (pathsValidator) ValidateSet(_ context.Context, req validator.SetRequest, resp *validator.SetResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}

@@ -248,7 +248,7 @@ func (e *staticExport) ensureArchive() (*archive, error) {
 		return e.archive, nil
 	}
 	h := fnv.New64a()
-	h.Write([]byte(e.id))
+	_, _ = h.Write([]byte(e.id))
 	seed := h.Sum64()
 	var files []archiveFile
 	var total int64
@@ -498,8 +498,8 @@ func parseRange(h string, size int64) (from, to int64, ok bool, err error) {
 	if !found {
 		return 0, size, false, nil
 	}
-	switch {
-	case first == "":
+	switch first {
+	case "":
 		n, perr := strconv.ParseInt(last, 10, 64)
 		if perr != nil || n <= 0 {
 			return 0, 0, false, errBadRange

@@ -164,7 +164,7 @@ type storedGzip struct {
 func newStoredGzip(w io.Writer, mtime time.Time) *storedGzip {
 	z := &storedGzip{w: w, buf: make([]byte, 5+storedBlock)}
 	h := [gzipHeaderLen]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255}
-	binary.LittleEndian.PutUint32(h[4:8], uint32(mtime.Unix()))
+	binary.LittleEndian.PutUint32(h[4:8], uint32(mtime.Unix())) //nolint:gosec // gzip's MTIME is 32 bits
 	_, z.err = w.Write(h[:])
 	return z
 }
@@ -178,7 +178,7 @@ func (z *storedGzip) Write(p []byte) (int, error) {
 		}
 		c := copy(z.buf[5+z.n:], p)
 		z.crc = crc32.Update(z.crc, crc32.IEEETable, p[:c])
-		z.size += uint32(c)
+		z.size += uint32(c) //nolint:gosec // gzip's ISIZE is the size modulo 2^32
 		z.n += c
 		p = p[c:]
 		written += c
@@ -194,8 +194,9 @@ func (z *storedGzip) emit(final bool) {
 	if final {
 		z.buf[0] = 1
 	}
-	binary.LittleEndian.PutUint16(z.buf[1:3], uint16(z.n))
-	binary.LittleEndian.PutUint16(z.buf[3:5], ^uint16(z.n))
+	n := uint16(z.n) //nolint:gosec // a stored block holds at most 65535 bytes
+	binary.LittleEndian.PutUint16(z.buf[1:3], n)
+	binary.LittleEndian.PutUint16(z.buf[3:5], ^n)
 	_, z.err = z.w.Write(z.buf[:5+z.n])
 	z.n = 0
 }
