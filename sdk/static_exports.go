@@ -261,7 +261,9 @@ type rawExport struct {
 // decodeExport reads the API's job object field by field. Every field
 // that could be read is kept; the problems with the others are returned
 // in the export. err is set only when the body is not a JSON object.
-func decodeExport(data []byte) (*StaticExport, error) {
+// secrets are removed from a value a problem echoes before it is cut.
+func decodeExport(data []byte, secrets ...string) (*StaticExport, error) {
+	echo := func(s string) string { s, _ = scrub(s, secrets); return clip(s, maxEchoedValue) }
 	var p fieldProblems
 	var raw rawExport
 	if err := decodeRaw(data, &raw, &p); err != nil {
@@ -290,7 +292,7 @@ func decodeExport(data []byte) (*StaticExport, error) {
 			p.add(t.name, "missing")
 			continue
 		}
-		if v := timestamp(&p, t.name, t.raw); v != nil {
+		if v := timestamp(&p, t.name, t.raw, echo); v != nil {
 			*t.out = *v
 		}
 	}
@@ -322,7 +324,7 @@ func exportCall(ctx context.Context, k *core, c call, wantID string) (*StaticExp
 	}
 	var e *StaticExport
 	if _, err := k.decodeWith(c, data, &e, func(b []byte) (err error) {
-		e, err = decodeExport(b)
+		e, err = decodeExport(b, k.secrets...)
 		return err
 	}); err != nil {
 		return nil, err
@@ -463,8 +465,10 @@ type rawBundle struct {
 	ExpiresAt text  `json:"expiresAt"`
 }
 
-// decodeBundle reads a bundle answer. A problem never quotes the link.
-func decodeBundle(data []byte) (*StaticExportBundle, error) {
+// decodeBundle reads a bundle answer. A problem never quotes the link;
+// secrets are removed from the values problems echo before they are cut.
+func decodeBundle(data []byte, secrets ...string) (*StaticExportBundle, error) {
+	echo := func(s string) string { s, _ = scrub(s, secrets); return clip(s, maxEchoedValue) }
 	var p fieldProblems
 	var raw rawBundle
 	if err := decodeRaw(data, &raw, &p); err != nil {
@@ -490,7 +494,7 @@ func decodeBundle(data []byte) (*StaticExportBundle, error) {
 	}
 	if !raw.ExpiresAt.set && raw.ExpiresAt.odd == "" {
 		p.add("expiresAt", "missing")
-	} else if t := timestamp(&p, "expiresAt", raw.ExpiresAt); t != nil {
+	} else if t := timestamp(&p, "expiresAt", raw.ExpiresAt, echo); t != nil {
 		b.ExpiresAt = *t
 	}
 	b.Problems = p
@@ -527,7 +531,7 @@ func bundleCall(ctx context.Context, k *core, c call, jobID string) (*StaticExpo
 	}
 	var b *StaticExportBundle
 	if _, err := k.decodeWith(c, data, &b, func(d []byte) (err error) {
-		b, err = decodeBundle(d)
+		b, err = decodeBundle(d, k.secrets...)
 		return err
 	}); err != nil {
 		return nil, err

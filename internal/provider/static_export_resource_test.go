@@ -27,12 +27,12 @@ import (
 
 const exportAddr = "mintlify_static_export.test"
 
-// startExportFake runs the fake with exports that take 100 ms, so that
-// acceptance tests wait for real but briefly.
-func startExportFake(t *testing.T, cfg mintlifytest.Config) (*mintlifytest.Fake, string) {
+// startExportFake runs the fake (see startFake) with exports that are
+// queued 30 s and run 3 minutes of the test's clock.
+func startExportFake(t *testing.T, cfg mintlifytest.Config) (*mintlifytest.Fake, string, *testClock) {
 	t.Helper()
 	if cfg.StaticExports.Default == (mintlifytest.ExportScript{}) {
-		cfg.StaticExports.Default = mintlifytest.ExportScript{QueuedFor: 20 * time.Millisecond, RunFor: 80 * time.Millisecond, Pages: 12}
+		cfg.StaticExports.Default = mintlifytest.ExportScript{QueuedFor: 30 * time.Second, RunFor: 3 * time.Minute, Pages: 12}
 	}
 	return startFake(t, cfg)
 }
@@ -106,7 +106,7 @@ func exportKeptTainted(fs *mintlifytest.Fake, cfg string) resource.TestStep {
 
 func TestAccStaticExport_startedOncePerTriggersChange(t *testing.T) {
 	clearEnv(t)
-	fs, url := startExportFake(t, mintlifytest.Config{})
+	fs, url, clk := startExportFake(t, mintlifytest.Config{})
 	cfg := func(release string) string {
 		return exportConfig(url, fmt.Sprintf(`  domain   = "docs.example.com"
   version  = "v1"
@@ -114,7 +114,7 @@ func TestAccStaticExport_startedOncePerTriggersChange(t *testing.T) {
   triggers = { release = %q }`, release))
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{
 				Config: cfg("v1.0.0"),
@@ -151,11 +151,11 @@ func TestAccStaticExport_startedOncePerTriggersChange(t *testing.T) {
 
 func TestAccStaticExport_failedStaysInStateTainted(t *testing.T) {
 	clearEnv(t)
-	fs, url := startExportFake(t, mintlifytest.Config{})
+	fs, url, clk := startExportFake(t, mintlifytest.Config{})
 	cfg := exportConfig(url, `  domain  = "docs.example.com"
   version = "[fake:failed]"`)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{Config: cfg, ExpectError: wrapped("Static export failed", `ended with status "failed": Rendering page`, "tainted: the next apply starts a new export")},
 			exportKeptTainted(fs, cfg),
@@ -165,12 +165,12 @@ func TestAccStaticExport_failedStaysInStateTainted(t *testing.T) {
 
 func TestAccStaticExport_notWaitedForThenRefreshed(t *testing.T) {
 	clearEnv(t)
-	fs, url := startExportFake(t, mintlifytest.Config{})
+	fs, url, clk := startExportFake(t, mintlifytest.Config{})
 	cfg := exportConfig(url, `  domain              = "acme.mintlify.app"
-  version             = "[fake:running=300ms]"
+  version             = "[fake:running=5m]"
   wait_for_completion = false`)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
@@ -180,7 +180,7 @@ func TestAccStaticExport_notWaitedForThenRefreshed(t *testing.T) {
 				},
 			},
 			{
-				PreConfig:        func() { time.Sleep(500 * time.Millisecond) }, // the export runs on the fake's wall clock
+				PreConfig:        func() { clk.Advance(10 * time.Minute) }, // the export completes meanwhile
 				Config:           cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				ConfigStateChecks: []statecheck.StateCheck{
@@ -197,8 +197,8 @@ func TestAccStaticExport_notWaitedForThenRefreshed(t *testing.T) {
 
 func TestAccStaticExport_importAdoptsTheConfiguration(t *testing.T) {
 	clearEnv(t)
-	fs, url := startExportFake(t, mintlifytest.Config{})
-	c, err := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(url))
+	fs, url, clk := startExportFake(t, mintlifytest.Config{})
+	c, err := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(url), sdk.WithClock(clk))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func TestAccStaticExport_importAdoptsTheConfiguration(t *testing.T) {
 	cfg := exportConfig(url, `  domain   = "docs.example.com"
   triggers = { release = "v1" }`)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{Config: cfg, ResourceName: exportAddr, ImportState: true, ImportStateId: e.ID, ImportStatePersist: true},
 			// The API does not return domain or triggers: they are adopted,
@@ -231,7 +231,7 @@ func TestAccStaticExport_importAdoptsTheConfiguration(t *testing.T) {
 
 func TestAccStaticExport_invalidInputFailsAtPlanWithNoRequest(t *testing.T) {
 	clearEnv(t)
-	fs, url := startExportFake(t, mintlifytest.Config{})
+	fs, url, clk := startExportFake(t, mintlifytest.Config{})
 	var steps []resource.TestStep
 	for body, want := range map[string]*regexp.Regexp{
 		`domain = "https://docs.example.com/docs"`:                              wrapped(`domain "https://docs.example.com/docs" must be a bare hostname`, `write "docs.example.com"`),
@@ -244,7 +244,7 @@ func TestAccStaticExport_invalidInputFailsAtPlanWithNoRequest(t *testing.T) {
 	} {
 		steps = append(steps, resource.TestStep{Config: exportConfig(url, "  "+body), PlanOnly: true, ExpectError: want})
 	}
-	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testProviders(), Steps: steps})
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testProviders(clk), Steps: steps})
 	if n := fs.TotalRequests(); n != 0 {
 		t.Errorf("%d requests for invalid input", n)
 	}
@@ -252,9 +252,9 @@ func TestAccStaticExport_invalidInputFailsAtPlanWithNoRequest(t *testing.T) {
 
 func TestAccStaticExport_notEnabledIs403WithAdvice(t *testing.T) {
 	clearEnv(t)
-	fs, url := startExportFake(t, mintlifytest.Config{StaticExports: mintlifytest.StaticExportConfig{Disabled: true}})
+	fs, url, clk := startExportFake(t, mintlifytest.Config{StaticExports: mintlifytest.StaticExportConfig{Disabled: true}})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config:      exportConfig(url, `  domain = "docs.example.com"`),
 			ExpectError: wrapped("Could not start the static export", "403 Forbidden", "Static export is not enabled for this organization", "Static export is an Enterprise feature"),
@@ -278,10 +278,10 @@ func TestAccStaticExportBundle_linkNeverInPlanStateOrTraceLogs(t *testing.T) {
 	logs := t.TempDir()
 	t.Setenv("TF_LOG", "TRACE")
 	t.Setenv("TF_LOG_PATH_MASK", filepath.Join(logs, "%s.log"))
-	fs, url := startExportFake(t, mintlifytest.Config{})
+	fs, url, clk := startExportFake(t, mintlifytest.Config{})
 	out := filepath.Join(t.TempDir(), "docs.tar.gz")
 	cfg := exportConfig(url, `  domain              = "docs.example.com"
-  version             = "[fake:running=400ms] [fake:bundle=256KiB]"
+  version             = "[fake:running=5m] [fake:bundle=256KiB]"
   wait_for_completion = false`) + fmt.Sprintf(`
 ephemeral "mintlify_static_export_bundle" "test" {
   job_id = mintlify_static_export.test.id
@@ -311,7 +311,7 @@ resource "terraform_data" "archive" {
 		return nil
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_10_0)},
 		Steps: []resource.TestStep{{
 			Config: cfg,
