@@ -7,6 +7,8 @@
 //     wait until done).
 //   - Analytics: the analytics export (visitors, page views, searches,
 //     feedback, assistant conversations, threads and caller stats).
+//   - StaticExports: static exports of the docs (start, wait, bundle,
+//     download).
 //
 // # One naming scheme
 //
@@ -99,6 +101,9 @@ type Client struct {
 	AgentJobs AgentJobsService
 	// Analytics reads the analytics export.
 	Analytics AnalyticsService
+	// StaticExports starts static exports of the docs, waits for them and
+	// downloads their bundles.
+	StaticExports StaticExportsService
 
 	core *core
 }
@@ -380,6 +385,8 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 		AgentJobs: AgentJobsService{core: k},
 		Analytics: newAnalyticsService(k),
 		core:      k,
+
+		StaticExports: StaticExportsService{core: k},
 	}, nil
 }
 
@@ -531,7 +538,7 @@ func withSafeRedirects(hc *http.Client) *http.Client {
 			return &redirectError{"stopped after 10 redirects"}
 		}
 		if req.URL.Scheme != "https" && !IsLoopbackHost(req.URL.Hostname()) {
-			return &redirectError{"refusing redirect to insecure URL " + req.URL.Redacted()}
+			return &redirectError{"refusing redirect to insecure URL " + withoutQuery(req.URL)}
 		}
 		if req.URL.Host != via[0].URL.Host {
 			req.Header.Del("Authorization")

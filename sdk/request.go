@@ -48,6 +48,8 @@ type call struct {
 	// without the API key (a presigned download link on another host).
 	// Its query is a secret: only path is named in errors and logs.
 	target *url.URL
+	// header holds extra request headers (a download's Range).
+	header http.Header
 }
 
 // url is where the call goes.
@@ -280,6 +282,9 @@ func (k *core) sendWith(ctx context.Context, c call, u *url.URL, body []byte, st
 		req.Header.Set("Accept", "application/json")
 	}
 	req.Header.Set("User-Agent", k.userAgent)
+	for name, values := range c.header {
+		req.Header[name] = values
+	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
@@ -320,14 +325,21 @@ func redactURLError(err error) error {
 	if errors.As(err, &ue) {
 		clean := *ue
 		if u, perr := url.Parse(ue.URL); perr == nil {
-			u.RawQuery, u.Fragment = "", ""
-			clean.URL = u.Redacted()
+			clean.URL = withoutQuery(u)
 		} else {
 			clean.URL = "(link)"
 		}
 		return &clean
 	}
 	return err
+}
+
+// withoutQuery writes u without its query, fragment or password: what may
+// be shown of a link whose query is a signature.
+func withoutQuery(u *url.URL) string {
+	clean := *u
+	clean.RawQuery, clean.Fragment, clean.RawFragment, clean.ForceQuery = "", "", "", false
+	return clean.Redacted()
 }
 
 // decodeWith reads a 2xx body into out with read, and removes the client's
@@ -461,6 +473,10 @@ func (k *core) newAPIError(c call, status int, header http.Header, data []byte) 
 			}
 			e.Details = append(e.Details, ErrorDetail{Message: clip(k.redact(d.Message), snippetLen)})
 		}
+		return e
+	}
+	if msg, ok := objectStorageError(data); ok {
+		e.Message = k.redact(clip(msg, snippetLen))
 		return e
 	}
 	e.Message = k.snippet(data)

@@ -21,6 +21,7 @@ type results struct {
 	many         *manyJobsResult
 	soak         *soakResult
 	cache        *cacheResult
+	download     *downloadResult
 }
 
 // measure takes every measurement.
@@ -36,7 +37,7 @@ func (b *bench) measure() (*results, error) {
 		}
 		scalePaths, soakApplies, manyJobs, cacheCommands = 10000, 3, 20, 4
 	}
-	log.Println("1/8 requests per read, every paged data source")
+	log.Println("1/9 requests per read, every paged data source")
 	var reqs []requestRow
 	for _, s := range pagedSources {
 		rows, err := b.measureRequests(s, sizes[s.name])
@@ -47,7 +48,7 @@ func (b *bench) measure() (*results, error) {
 	}
 	var scales []*scaleResult
 	for i, s := range []source{visitorsSource, viewsSource} {
-		log.Printf("%d/8 read cost at %d rows of %s (%d runs each, provider and floor)", 2+i, scalePaths, s.name, b.runs)
+		log.Printf("%d/9 read cost at %d rows of %s (%d runs each, provider and floor)", 2+i, scalePaths, s.name, b.runs)
 		scale, err := b.measureScale(s, scalePaths)
 		if err != nil {
 			return nil, err
@@ -66,34 +67,39 @@ func (b *bench) measure() (*results, error) {
 		}
 		return reqs[i].paths < reqs[j].paths
 	})
-	log.Println("4/8 SDK decoding (go test -bench)")
+	log.Println("4/9 SDK decoding (go test -bench)")
 	decode, err := goBench(b.ctx, "./sdk", "DecodeVisitorsPage250", "-benchmem", "-count", "5")
 	if err != nil {
 		return nil, err
 	}
-	log.Println("5/8 waiting for jobs (go test -bench, on the fake's clock)")
+	log.Println("5/9 waiting for jobs (go test -bench, on the fake's clock)")
 	wait, err := goBench(b.ctx, "./sdk", "WaitForAgentJob", "-benchtime", "200x", "-count", "1")
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("6/8 %d jobs in one apply", manyJobs)
+	log.Printf("6/9 %d jobs in one apply", manyJobs)
 	many, err := b.measureManyJobs(manyJobs, 3*time.Second)
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("7/8 fault soak: %d applies", soakApplies)
+	log.Printf("7/9 fault soak: %d applies", soakApplies)
 	soak, err := b.soak(soakApplies, 5, 2000)
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("8/8 the analytics cache: %d commands, and a plan and apply of %d paths", cacheCommands, scalePaths)
+	log.Printf("8/9 the analytics cache: %d commands, and a plan and apply of %d paths", cacheCommands, scalePaths)
 	cache, err := b.measureCache(cacheCommands, 1200, scalePaths)
+	if err != nil {
+		return nil, err
+	}
+	log.Printf("9/9 a %d MiB static export bundle, downloaded by curl, the SDK and the action", downloadSize>>20)
+	download, err := b.measureDownload(downloadSize)
 	if err != nil {
 		return nil, err
 	}
 
 	return &results{date: time.Now().UTC(), runs: b.runs, machine: machine(b.ctx, b.tf), reqs: reqs, scales: scales,
-		decode: decode, wait: wait, many: many, soak: soak, cache: cache}, nil
+		decode: decode, wait: wait, many: many, soak: soak, cache: cache, download: download}, nil
 }
 
 // report renders docs/performance.md.
@@ -172,6 +178,9 @@ func (r *results) report() string {
 	p("| commands | cache at its default | cache off | one read |\n|---|---:|---:|---:|\n")
 	p("| %d commands, %d paths | **%d** | %d | %d |\n", cache.commands, cache.paths, cache.requestsDefault, cache.requestsOff, (cache.paths+249)/250)
 	p("| `plan` then `apply`, %d paths | **%d** | %d | %d |\n", cache.pairPaths, cache.pairDefault, cache.pairOff, cache.pairFloor)
+	if r.download != nil {
+		p("\n%s", r.download.section(downloadSection))
+	}
 	return w.String()
 }
 

@@ -68,6 +68,10 @@ func (r *results) summary() string {
 		row(fmt.Sprintf("`plan` then `apply` of %s paths", thousands(c.pairPaths)),
 			"**%d** requests with the cache, %d without", c.pairDefault, c.pairOff)
 	}
+	if d := r.download; d != nil {
+		what, result := d.summaryRow()
+		row(what, "%s", result)
+	}
 	return w.String()
 }
 

@@ -102,3 +102,34 @@ func TestReadme_hasTheSummaryBlock(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestSpliceSection(t *testing.T) {
+	report := "# Performance\n\n## 7. Cache\n\nseven\n\n## 8. Download\n\nold\n"
+	got := string(spliceSection([]byte(report), "## 8. ", "## 8. Download\n\nnew\n"))
+	if got != "# Performance\n\n## 7. Cache\n\nseven\n\n## 8. Download\n\nnew\n" {
+		t.Errorf("replace at the end: %q", got)
+	}
+	got = string(spliceSection([]byte("## 8. D\n\nold\n## 9. N\n"), "## 8. ", "## 8. D\n\nnew\n"))
+	if got != "## 8. D\n\nnew\n## 9. N\n" {
+		t.Errorf("replace in the middle: %q", got)
+	}
+	got = string(spliceSection([]byte("# P\n\n## 7. C\n\nseven\n"), "## 8. ", "## 8. D\n\nnew\n"))
+	if got != "# P\n\n## 7. C\n\nseven\n\n## 8. D\n\nnew\n" {
+		t.Errorf("append: %q", got)
+	}
+}
+
+func TestSpliceSummaryRow(t *testing.T) {
+	readme := "x\n" + summaryStart + "\n| what | result |\n|---|---|\n| a | 1 |\n" + summaryEnd + "\ny\n"
+	got, err := spliceSummaryRow([]byte(readme), "| b |", "| b | 2 |\n")
+	if err != nil || string(got) != "x\n"+summaryStart+"\n| what | result |\n|---|---|\n| a | 1 |\n| b | 2 |\n"+summaryEnd+"\ny\n" {
+		t.Fatalf("add: %q %v", got, err)
+	}
+	got, err = spliceSummaryRow(got, "| a |", "| a | 3 |\n")
+	if err != nil || string(got) != "x\n"+summaryStart+"\n| what | result |\n|---|---|\n| a | 3 |\n| b | 2 |\n"+summaryEnd+"\ny\n" {
+		t.Fatalf("replace: %q %v", got, err)
+	}
+	if _, err := spliceSummaryRow([]byte("no block"), "| a |", "| a | 1 |\n"); err == nil {
+		t.Error("no block accepted")
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -47,6 +48,8 @@ const (
 var (
 	_ provider.Provider            = (*mintlifyProvider)(nil)
 	_ provider.ProviderWithActions = (*mintlifyProvider)(nil)
+
+	_ provider.ProviderWithEphemeralResources = (*mintlifyProvider)(nil)
 )
 
 type mintlifyProvider struct {
@@ -272,6 +275,7 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.ActionData = data
+	resp.EphemeralResourceData = data
 }
 
 // durationSetting reads a duration from the attribute, else from env, else
@@ -308,7 +312,7 @@ func cacheDir(v types.String) string {
 }
 
 func (p *mintlifyProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{NewAgentJobResource, NewAgentJobMessageResource}
+	return []func() resource.Resource{NewAgentJobResource, NewAgentJobMessageResource, NewStaticExportResource}
 }
 
 func (p *mintlifyProvider) DataSources(context.Context) []func() datasource.DataSource {
@@ -319,7 +323,11 @@ func (p *mintlifyProvider) DataSources(context.Context) []func() datasource.Data
 }
 
 func (p *mintlifyProvider) Actions(context.Context) []func() action.Action {
-	return []func() action.Action{NewAgentJobAction, NewAgentJobMessageAction}
+	return []func() action.Action{NewAgentJobAction, NewAgentJobMessageAction, NewStaticExportAction}
+}
+
+func (p *mintlifyProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
+	return []func() ephemeral.EphemeralResource{NewStaticExportBundleEphemeralResource}
 }
 
 func stringOrEnv(v types.String, env string) string {

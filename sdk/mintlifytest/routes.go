@@ -23,6 +23,14 @@ const (
 	RouteAssistantThread = "GET /v1/analytics/{projectId}/assistant/threads/{threadId}"
 	RouteCallerStats     = "GET /v1/analytics/{projectId}/assistant/caller-stats"
 
+	RouteStartStaticExport = "POST /v1/static-export/jobs"
+	RouteGetStaticExport   = "GET /v1/static-export/jobs/{jobId}"
+	RouteCreateBundle      = "POST /v1/static-export/jobs/{jobId}/bundle"
+	// RouteDownloadBundle is where bundle links point: the fake serves the
+	// archives itself, as object storage would (no key: the link's
+	// signature is the credential). It is not part of the API.
+	RouteDownloadBundle = "GET /_bundles/{jobId}/bundle.tar.gz"
+
 	// RouteUnmatched is the Route of a request no route matched: it is
 	// counted and logged like the others, and answered 404.
 	RouteUnmatched = "unmatched"
@@ -33,6 +41,9 @@ const (
 const (
 	AreaJobs      = "jobs"      // agent jobs, admin-openapi.json
 	AreaAnalytics = "analytics" // analytics.openapi.json
+	// AreaStaticExports: static-export-openapi.json, and the bundles'
+	// downloads (object storage's, not the API's).
+	AreaStaticExports = "static-exports"
 )
 
 // routeTable is every route the fake serves, each named once: New
@@ -85,6 +96,10 @@ var routeTable = []route{
 
 	// Static exports (static-export-openapi.json): static_exports.go. No
 	// published limit.
+	{name: "start-export", pattern: RouteStartStaticExport, area: AreaStaticExports, serve: (*Fake).startStaticExport},
+	{name: "get-export", pattern: RouteGetStaticExport, area: AreaStaticExports, serve: (*Fake).getStaticExport},
+	{name: "bundle", pattern: RouteCreateBundle, area: AreaStaticExports, serve: (*Fake).createBundle},
+	{name: "download", pattern: RouteDownloadBundle, area: AreaStaticExports, serve: (*Fake).downloadBundle, stream: true, keyless: true},
 
 	// Discovery: search, page, assistant (discovery-openapi.json):
 	// discovery.go. BudgetDiscovery.
@@ -104,6 +119,9 @@ type route struct {
 	export func(p *params, d *dataset) any
 	// stream: the handler writes its answer as it goes, unlocked.
 	stream bool
+	// keyless: no key is checked (nor budget spent): the request carries
+	// its own credential, as a presigned link does.
+	keyless bool
 	// wildcards are the pattern's path values, in order (set by New).
 	wildcards []string
 }

@@ -30,12 +30,13 @@ var usage = strings.NewReplacer(
 	"{{ROUTES}}", wrap(routeList+".", "    "),
 	"{{AREAS}}", wrap(areaList+".", "    "),
 	"{{BUDGETS}}", budgetList(),
-).Replace(`mintlify-fake serves a fake of Mintlify's API on loopback: agent jobs and
-the whole analytics export, with the API's key check, errors, rate limits
-and paging. It prints the environment the Terraform provider reads
-(MINTLIFY_BASE_URL, MINTLIFY_API_KEY, MINTLIFY_PROJECT_ID) and serves until
-interrupted; -env-file writes the same as "export NAME=value" lines, for a
-shell to source.
+).Replace(`mintlify-fake serves a fake of Mintlify's API on loopback: agent jobs, the
+whole analytics export and static exports (their archives included), with
+the API's key check, errors, rate limits and paging. It prints the
+environment the Terraform provider reads (MINTLIFY_BASE_URL,
+MINTLIFY_API_KEY, MINTLIFY_PROJECT_ID) and serves until interrupted;
+-env-file writes the same as "export NAME=value" lines, for a shell to
+source.
 
 Usage: mintlify-fake [flags]
 
@@ -50,6 +51,27 @@ JOBS
     [fake:active=30s]   active for this long (any Go duration)
   A follow-up message takes the job up again for another round; archived
   jobs refuse messages.
+
+STATIC EXPORTS
+  An export is queued for -export-queued, runs for -export-duration (its
+  progress and page count growing), then ends as -export-outcome says,
+  unless its version carries script markers:
+    [fake:completed]    completed
+    [fake:failed]       fails 60% of the way, naming the page that failed
+    [fake:never]        runs forever (progress stops at 99%)
+    [fake:queued=5s]    queued for this long (any Go duration)
+    [fake:running=30s]  runs for this long
+    [fake:pages=500]    this many pages (without paths; with paths, theirs)
+    [fake:bundle=1GiB]  an archive of about this size (B, KiB, MiB, GiB, KB,
+                        MB or GB), generated as it is sent
+  for example version = "v2 [fake:running=1m] [fake:pages=300]". A domain
+  under .invalid answers 400 (not a reachable hostname);
+  -exports-disabled answers every export 403, as for an organization
+  without the feature. A completed export's bundle is a .tar.gz served by
+  this server at a presigned-style link that works for -bundle-ttl, with
+  no key; an expired or altered link answers 403 with S3's XML error.
+  The same export always has the same archive. Range requests are
+  honored; -fault reset,route=download cuts downloads half-way.
 
 ANALYTICS DATA
   The data covers the -days days before -data-end (exclusive): by default
@@ -165,6 +187,13 @@ func main() {
 	fs.StringVar(&o.outcome, "job-outcome", "completed", "how a job without a marker ends: completed, nochange, failed, archived or never")
 	fs.IntVar(&o.jobLimit, "job-limit", mintlifytest.DefaultHourlyBudget, "job creations and messages per project per hour (-1: no limit)")
 	fs.IntVar(&o.analyticsLimit, "analytics-limit", mintlifytest.DefaultHourlyBudget, "analytics requests per organization per hour (-1: no limit)")
+	fs.DurationVar(&o.export.QueuedFor, "export-queued", time.Second, "how long a static export stays queued")
+	fs.DurationVar(&o.export.RunFor, "export-duration", 5*time.Second, "how long a static export runs")
+	fs.StringVar(&o.exportOutcome, "export-outcome", "completed", "how a static export without a marker ends: completed, failed or never")
+	fs.IntVar(&o.export.Pages, "export-pages", 24, "pages of a static export that names no paths")
+	fs.StringVar(&o.bundleSize, "bundle-size", "0", "about how large an export's archive is (such as 1GiB); 0: its pages alone")
+	fs.DurationVar(&o.bundleTTL, "bundle-ttl", mintlifytest.DefaultBundleLinkTTL, "how long a bundle link works")
+	fs.BoolVar(&o.exportsDisabled, "exports-disabled", false, "refuse static exports with 403, as for an organization without the feature")
 	fs.Var(&o.limits, "limit", "set a budget's limit, NAME=N (see RATE LIMITS above; -1: no limit); may be repeated")
 	fs.Var(&o.faults, "fault", "inject a fault (see FAULTS above); may be repeated")
 	_ = fs.Parse(os.Args[1:])
@@ -180,6 +209,10 @@ type options struct {
 	jobLimit, analyticsLimit        int
 	limits                          limitFlags
 	faults                          faultFlags
+	export                          mintlifytest.ExportScript
+	exportOutcome, bundleSize       string
+	bundleTTL                       time.Duration
+	exportsDisabled                 bool
 }
 
 // config checks the options and turns them into the fake's configuration.
@@ -208,8 +241,41 @@ func (o options) config() (mintlifytest.Config, error) {
 	data.End = end
 	job := o.job
 	job.Outcome = mintlifytest.Outcome(o.outcome)
+	exports, err := o.exports()
+	if err != nil {
+		return mintlifytest.Config{}, err
+	}
 	return mintlifytest.Config{JobBudget: o.jobLimit, AnalyticsBudget: o.analyticsLimit, Limits: o.limits,
-		DefaultJob: job, Analytics: data, Faults: o.faults}, nil
+		DefaultJob: job, Analytics: data, Faults: o.faults, StaticExports: exports}, nil
+}
+
+// exports checks the static export options; those left empty keep the
+// fake's defaults.
+func (o options) exports() (mintlifytest.StaticExportConfig, error) {
+	script := o.export
+	switch mintlifytest.ExportOutcome(o.exportOutcome) {
+	case "":
+	case mintlifytest.ExportCompleted, mintlifytest.ExportFailed, mintlifytest.ExportNever:
+		script.Outcome = mintlifytest.ExportOutcome(o.exportOutcome)
+	default:
+		return mintlifytest.StaticExportConfig{}, fmt.Errorf("-export-outcome %q: want completed, failed or never", o.exportOutcome)
+	}
+	if o.bundleSize != "" {
+		size, err := mintlifytest.ParseByteSize(o.bundleSize)
+		if err != nil {
+			return mintlifytest.StaticExportConfig{}, fmt.Errorf("-bundle-size: %w", err)
+		}
+		script.BundleSize = size
+	}
+	switch {
+	case script.QueuedFor < 0 || script.RunFor < 0:
+		return mintlifytest.StaticExportConfig{}, errors.New("-export-queued and -export-duration must not be negative")
+	case script.Pages < 0:
+		return mintlifytest.StaticExportConfig{}, fmt.Errorf("-export-pages %d is negative", script.Pages)
+	case o.bundleTTL < 0:
+		return mintlifytest.StaticExportConfig{}, fmt.Errorf("-bundle-ttl %s is negative", o.bundleTTL)
+	}
+	return mintlifytest.StaticExportConfig{Disabled: o.exportsDisabled, Default: script, LinkTTL: o.bundleTTL}, nil
 }
 
 // run serves the fake until ctx ends or a signal comes: the environment
@@ -235,8 +301,9 @@ func run(ctx context.Context, o options, out, info io.Writer) error {
 		ln.Addr(), mintlifytest.DemoAPIKey, mintlifytest.DemoProjectID)
 	fmt.Fprint(out, env)
 	first := cfg.Analytics.End.AddDate(0, 0, -cfg.Analytics.Days)
-	fmt.Fprintf(info, "mintlify-fake: analytics data from %s to %s; jobs run %s; -h for scripts, limits and faults\n",
-		first.Format(time.DateOnly), cfg.Analytics.End.AddDate(0, 0, -1).Format(time.DateOnly), cfg.DefaultJob.ActiveFor)
+	fmt.Fprintf(info, "mintlify-fake: analytics data from %s to %s; jobs run %s; static exports run %s; -h for scripts, limits and faults\n",
+		first.Format(time.DateOnly), cfg.Analytics.End.AddDate(0, 0, -1).Format(time.DateOnly), cfg.DefaultJob.ActiveFor,
+		cfg.StaticExports.Default.QueuedFor+cfg.StaticExports.Default.RunFor)
 	if o.envFile != "" {
 		exports := strings.ReplaceAll("export "+strings.TrimSuffix(env, "\n"), "\n", "\nexport ") + "\n"
 		if err := os.WriteFile(o.envFile, []byte(exports), 0o600); err != nil {
