@@ -7,6 +7,9 @@
 //     wait until done).
 //   - Analytics: the analytics export (visitors, page views, searches,
 //     feedback, assistant conversations, threads and caller stats).
+//   - Deployments: publish the docs, preview a branch, read a deployment's
+//     status and wait until it ends.
+//   - Automations: run a scheduled automation now.
 //
 // # One naming scheme
 //
@@ -99,6 +102,11 @@ type Client struct {
 	AgentJobs AgentJobsService
 	// Analytics reads the analytics export.
 	Analytics AnalyticsService
+	// Deployments publishes the docs, puts up previews of branches, and
+	// waits for either.
+	Deployments DeploymentsService
+	// Automations runs scheduled automations now.
+	Automations AutomationsService
 
 	core *core
 }
@@ -373,9 +381,11 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	return &Client{
-		AgentJobs: AgentJobsService{core: k},
-		Analytics: newAnalyticsService(k),
-		core:      k,
+		AgentJobs:   AgentJobsService{core: k},
+		Analytics:   newAnalyticsService(k),
+		Deployments: DeploymentsService{core: k},
+		Automations: AutomationsService{core: k},
+		core:        k,
 	}, nil
 }
 
