@@ -31,11 +31,11 @@ func apiErrorDetailFor(err error, notFound string) string {
 		case http.StatusUnauthorized:
 			detail += "\n\nThe API key was refused: check api_key (or " + EnvAPIKey + ") holds a current admin API key from the Mintlify dashboard."
 		case http.StatusForbidden:
-			detail += "\n\nThe key lacks permission: it may be read-only (reads only), or this machine's IP address is not on the key's allow list."
+			detail += "\n\nThe key lacks permission: it may be read-only (reads only), or this machine's IP address is not on the key's allow list, or the feature (previews, say) is not on the organization's plan."
 		case http.StatusNotFound:
 			detail += "\n\n" + notFound
 		case http.StatusTooManyRequests:
-			detail += "\n\nThe Mintlify API rate-limited this request (agent jobs: 100 per project per hour; analytics: 100 per organization per hour)."
+			detail += "\n\nThe Mintlify API rate-limited this request (agent jobs: 100 per project per hour; analytics: 100 per organization per hour; deployments and automation runs: 10 per 10 seconds per organization; previews: 5 per minute per organization)."
 			if !apiErr.RetryAt.IsZero() {
 				detail += " Try again after " + apiErr.RetryAt.UTC().Format("2006-01-02 15:04:05 MST") + "."
 			}
