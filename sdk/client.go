@@ -381,11 +381,12 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	return &Client{
-		AgentJobs:   AgentJobsService{core: k},
-		Analytics:   newAnalyticsService(k),
+		AgentJobs: AgentJobsService{core: k},
+		Analytics: newAnalyticsService(k),
+		core:      k,
+
 		Deployments: DeploymentsService{core: k},
 		Automations: AutomationsService{core: k},
-		core:        k,
 	}, nil
 }
 

@@ -71,8 +71,8 @@ func (b *bench) measure() (*results, error) {
 	if err != nil {
 		return nil, err
 	}
-	log.Println("5/8 waiting for jobs (go test -bench, on the fake's clock)")
-	wait, err := goBench(b.ctx, "./sdk", "WaitForAgentJob", "-benchtime", "200x", "-count", "1")
+	log.Println("5/8 waiting for jobs and deployments (go test -bench, on the fake's clock)")
+	wait, err := goBench(b.ctx, "./sdk", "WaitForAgentJob|WaitForDeployment", "-benchtime", "200x", "-count", "1")
 	if err != nil {
 		return nil, err
 	}
@@ -145,6 +145,7 @@ func (r *results) report() string {
 		m := wait["BenchmarkWaitForAgentJob/job="+run.String()]
 		p("| %s | %.2f s | %.2f s | %.1f s | %.0f | %.0f |\n", run, m["late-s"], m["max-late-s"], (time.Second + run/10).Seconds(), m["polls"], m["max-polls"])
 	}
+	r.deploymentWait(p)
 
 	p("\n## 5. Many jobs in one apply\n\n")
 	ideal := time.Duration((many.jobs+many.parallelism-1)/many.parallelism) * many.jobTime
