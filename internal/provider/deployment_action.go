@@ -73,7 +73,9 @@ func (a *deploymentAction) Invoke(ctx context.Context, req action.InvokeRequest,
 		return
 	}
 	var m deployActionModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if !req.Config.Raw.IsNull() { // `action "mintlify_deployment" "x" {}` has no config block at all
+		resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}

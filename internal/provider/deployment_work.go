@@ -70,7 +70,8 @@ func deploymentFailure(noun string, d *sdk.Deployment) string {
 	}
 	b.WriteString(".")
 	if lines := d.LastLogs(failureLogLines); len(lines) > 0 {
-		if len(lines) < len(d.Logs) {
+		cut := len(lines) < len(d.Logs)
+		if cut {
 			fmt.Fprintf(&b, " Its last %d log lines (of %d):\n\n", len(lines), len(d.Logs))
 		} else {
 			b.WriteString(" Its log:\n\n")
@@ -78,7 +79,9 @@ func deploymentFailure(noun string, d *sdk.Deployment) string {
 		for _, l := range lines {
 			b.WriteString("    " + l + "\n")
 		}
-		b.WriteString("\nThe whole log is in the data source mintlify_deployment_status (status_id = \"" + d.ID + "\") and in the Mintlify dashboard.")
+		if cut {
+			b.WriteString("\nThe whole log is in the data source mintlify_deployment_status (status_id = \"" + d.ID + "\") and in the Mintlify dashboard.")
+		}
 	} else {
 		b.WriteString(" The API gave no log lines: see the deployment in the Mintlify dashboard.")
 	}

@@ -269,7 +269,7 @@ func (r *previewDeploymentResource) Delete(ctx context.Context, req resource.Del
 	}
 	resp.Diagnostics.AddWarning("Preview deployment removed from state only",
 		fmt.Sprintf("The Mintlify API cannot delete a preview deployment or undo one: the preview of branch %q of project %q "+
-			"stays%s. Remove it in the Mintlify dashboard if it is no longer wanted.", state.Branch.ValueString(), state.ProjectID.ValueString(), where))
+			"stays%s.", state.Branch.ValueString(), state.ProjectID.ValueString(), where))
 	tflog.Info(ctx, "preview deployment removed from state", map[string]any{"status_id": state.ID.ValueString()})
 }
 
