@@ -370,7 +370,7 @@ func TestValidateBranch_gitsRules(t *testing.T) {
 func TestDeploymentStatus_terminalAndKnown(t *testing.T) {
 	for s, want := range map[DeploymentStatus][2]bool{
 		DeploymentQueued: {false, true}, DeploymentInProgress: {false, true}, DeploymentSuccess: {true, true},
-		DeploymentFailure: {true, true}, "": {false, false}, "cancelled": {false, false},
+		DeploymentFailure: {true, true}, "": {false, false}, "canceled": {false, false},
 	} {
 		if s.Terminal() != want[0] || s.Known() != want[1] {
 			t.Errorf("%q: terminal %v known %v", s, s.Terminal(), s.Known())
