@@ -47,8 +47,12 @@ type dataset struct {
 	paths []string
 
 	once          sync.Once // builds the entries below on first use
-	feedback      []feedbackEntry
-	conversations []conversation
+	feedback      []FeedbackEntry
+	conversations []Conversation
+
+	// rows are the seeded rows (SeedRows): each kind that is not nil
+	// replaces the generated one.
+	rows Rows
 
 	mu    sync.Mutex
 	cache map[string]any // results by endpoint and query
@@ -139,17 +143,28 @@ func parseDateParam(s string) (time.Time, bool) {
 // params reads an analytics query string, collecting what is wrong with it
 // in the API's words (a 400 lists them all).
 type params struct {
-	q        url.Values
+	q url.Values
+	// path reads a path value: the request's, or for Data the query's.
+	path     func(name string) string
 	problems []string
+	// answered receives the error a Data export answers (a thread's 404).
+	answered func(apiError)
 }
 
 func (p *params) fail(format string, args ...any) {
 	p.problems = append(p.problems, fmt.Sprintf(format, args...))
 }
 
-// span reads dateFrom and dateTo; unset bounds leave the whole data set.
-func (p *params) span(d *dataset) span {
-	s := span{from: d.start, to: d.cfg.End}
+// Unset bounds of a query's range: every row counts.
+var (
+	dawn = time.Time{}
+	dusk = time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)
+)
+
+// span reads dateFrom and dateTo; an unset bound leaves the range open on
+// that side.
+func (p *params) span() span {
+	s := span{from: dawn, to: dusk}
 	var set [2]bool
 	for i, name := range []string{"dateFrom", "dateTo"} {
 		v := p.q.Get(name)
@@ -219,22 +234,14 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// analyticsHandler serves one analytics endpoint: it takes one call from
-// the organization's hourly budget (shared by every analytics endpoint),
-// reads the query, and answers 400 with every problem, or serve's answer.
+// analyticsHandler serves one analytics endpoint: it reads the query and
+// answers 400 with every problem, or its answer. (The route's budget was
+// taken before.)
 type analyticsHandler func(p *params, d *dataset) (status int, body any)
 
-func (s *Fake) analytics(serve analyticsHandler) authedHandler {
-	return func(w http.ResponseWriter, r *http.Request, org string, pr *project) {
-		calls := s.orgCalls[org]
-		wait, ok := s.takeBudget(&calls, s.analyticsBudget)
-		s.orgCalls[org] = calls
-		if !ok {
-			writeRateLimited(w, wait, s.analyticsBudget)
-			return
-		}
-		p := &params{q: r.URL.Query()}
-		p.q.Set(pathParam, r.PathValue("threadId"))
+func analytics(serve analyticsHandler) handler {
+	return func(_ *Fake, w http.ResponseWriter, r *http.Request, _ string, pr *project) {
+		p := &params{q: r.URL.Query(), path: r.PathValue}
 		status, body := serve(p, pr.data)
 		if len(p.problems) > 0 {
 			writeError(w, http.StatusBadRequest, "Invalid query parameters", p.problems...)
@@ -247,9 +254,6 @@ func (s *Fake) analytics(serve analyticsHandler) authedHandler {
 		writeJSON(w, status, body)
 	}
 }
-
-// pathParam carries a path parameter (the thread id) to a handler.
-const pathParam = "\x00path"
 
 // apiError is an error answer a handler chose.
 type apiError struct {
@@ -265,14 +269,8 @@ type apiError struct {
 // compare what a client read, page after page, with it. It does not count
 // as a request or spend the rate limit.
 func (s *Fake) Data(projectID, route string, query url.Values) (json.RawMessage, error) {
-	s.mu.Lock()
-	p := s.projects[projectID]
-	s.mu.Unlock()
-	if p == nil {
-		return nil, fmt.Errorf("no project %q", projectID)
-	}
-	export := exports[route]
-	if export == nil {
+	rt := routeByPattern(route)
+	if rt == nil || rt.export == nil {
 		return nil, fmt.Errorf("route %q is not an analytics export", route)
 	}
 	q := url.Values{}
@@ -281,46 +279,73 @@ func (s *Fake) Data(projectID, route string, query url.Values) (json.RawMessage,
 			q[k] = v
 		}
 	}
-	if route == RouteAssistantThread {
-		q.Set(pathParam, query.Get("threadId"))
-	}
-	prm := &params{q: q}
-	body := export(prm, p.data)
-	if len(prm.problems) > 0 {
-		return nil, fmt.Errorf("%s", strings.Join(prm.problems, "; "))
-	}
-	if e, ok := body.(apiError); ok {
-		return nil, fmt.Errorf("%s", e.msg)
+	var body any
+	err := s.export(projectID, q, func(p *params, d *dataset) { body = rt.export(p, d) })
+	if err != nil {
+		return nil, err
 	}
 	return json.Marshal(body)
 }
 
-// exports are the whole answers Data gives, by route.
-var exports = map[string]func(*params, *dataset) any{
-	RouteVisitors: func(p *params, d *dataset) any {
-		r := d.visitors(p.span(d))
-		return pathCountsPage{Totals: r.totals, list: "visitors", Rows: r.rows}
-	},
-	RouteViews: func(p *params, d *dataset) any {
-		r := d.views(p.span(d))
-		return pathCountsPage{Totals: r.totals, list: "views", Rows: r.rows}
-	},
-	RouteSearches: func(p *params, d *dataset) any {
-		r := d.searches(p.span(d))
-		return searchesPage{Searches: r.terms, TotalSearches: r.total}
-	},
-	RouteFeedback: func(p *params, d *dataset) any {
-		return feedbackPage{Feedback: d.filterFeedback(p.feedbackFilter(d))}
-	},
-	RouteFeedbackByPage: func(p *params, d *dataset) any {
-		return byPagePage{Feedback: d.feedbackByPage(p.feedbackFilter(d))}
-	},
-	RouteAssistant: func(p *params, d *dataset) any {
-		return conversationsPage{Conversations: d.filterConversations(p.span(d))}
-	},
-	RouteAssistantThread: func(p *params, d *dataset) any { _, body := d.thread(p); return body },
-	RouteCallerStats:     func(p *params, d *dataset) any { return d.callerStats(p.span(d)) },
+// export runs read on a project's data set, with the fake locked, and
+// turns the problems it finds (or the error it answers) into an error.
+func (s *Fake) export(projectID string, q url.Values, read func(p *params, d *dataset)) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	pr := s.projects[projectID]
+	if pr == nil {
+		return fmt.Errorf("no project %q", projectID)
+	}
+	p := &params{q: q, path: q.Get}
+	var failed *apiError
+	p.answered = func(e apiError) { failed = &e }
+	read(p, pr.data)
+	if len(p.problems) > 0 {
+		return fmt.Errorf("%s", strings.Join(p.problems, "; "))
+	}
+	if failed != nil {
+		return fmt.Errorf("%s", failed.msg)
+	}
+	return nil
 }
+
+// The whole answers Data gives, by route (routeTable's export).
+func exportVisitors(p *params, d *dataset) any {
+	r := d.visitors(p.span())
+	return pathCountsPage{Totals: r.totals, list: "visitors", Rows: r.rows}
+}
+
+func exportViews(p *params, d *dataset) any {
+	r := d.views(p.span())
+	return pathCountsPage{Totals: r.totals, list: "views", Rows: r.rows}
+}
+
+func exportSearches(p *params, d *dataset) any {
+	r := d.searches(p.span())
+	return searchesPage{Searches: r.terms, TotalSearches: r.total}
+}
+
+func exportFeedback(p *params, d *dataset) any {
+	return feedbackPage{Feedback: d.filterFeedback(p.feedbackFilter())}
+}
+
+func exportFeedbackByPage(p *params, d *dataset) any {
+	return byPagePage{Feedback: d.feedbackByPage(p.feedbackFilter())}
+}
+
+func exportAssistant(p *params, d *dataset) any {
+	return conversationsPage{Conversations: d.filterConversations(p.span())}
+}
+
+func exportThread(p *params, d *dataset) any {
+	_, body := d.thread(p)
+	if e, ok := body.(apiError); ok {
+		p.answered(e)
+	}
+	return body
+}
+
+func exportCallerStats(p *params, d *dataset) any { return d.callerStats(p.span()) }
 
 // Counts is the wire shape of site-wide totals: unique visitors (deduplicated
 // across human and AI, so Total is not Human + AI) or view events (Total is
@@ -393,6 +418,9 @@ func (d *dataset) day(i, day uint64) (h, a, both int64) {
 // visitors computes (once per range) the rows of the days in s, ordered
 // by total visitors, most first, then by path: a stable order.
 func (d *dataset) visitors(s span) pathResult {
+	if d.rows.Visitors != nil {
+		return seededPathRows(d.rows.Visitors, s)
+	}
 	from, to := d.days(s)
 	return cached(d, fmt.Sprintf("visitors %d %d", from, to), func() pathResult {
 		var r pathResult
@@ -426,6 +454,9 @@ func (d *dataset) visitors(s span) pathResult {
 // views computes content view events: each visitor of a day views the
 // page one to three times. Events add up: totals are sums.
 func (d *dataset) views(s span) pathResult {
+	if d.rows.Views != nil {
+		return seededPathRows(d.rows.Views, s)
+	}
 	from, to := d.days(s)
 	return cached(d, fmt.Sprintf("views %d %d", from, to), func() pathResult {
 		var r pathResult
@@ -470,16 +501,16 @@ func pageOf[T any](rows []T, offset, limit int) (page []T, hasMore bool) {
 	return append([]T{}, rows[start:end]...), end < len(rows)
 }
 
-func (s *Fake) serveVisitors(p *params, d *dataset) (int, any) {
+func serveVisitors(p *params, d *dataset) (int, any) {
 	limit, offset := offsetPage(p, 250)
-	r := d.visitors(p.span(d))
+	r := d.visitors(p.span())
 	page, more := pageOf(r.rows, offset, limit)
 	return http.StatusOK, pathCountsPage{Totals: r.totals, list: "visitors", Rows: page, HasMore: more}.wire()
 }
 
-func (s *Fake) serveViews(p *params, d *dataset) (int, any) {
+func serveViews(p *params, d *dataset) (int, any) {
 	limit, offset := offsetPage(p, 250)
-	r := d.views(p.span(d))
+	r := d.views(p.span())
 	page, more := pageOf(r.rows, offset, limit)
 	return http.StatusOK, pathCountsPage{Totals: r.totals, list: "views", Rows: page, HasMore: more}.wire()
 }
@@ -497,20 +528,19 @@ func (s *Fake) ViewsData(projectID, dateFrom, dateTo string) (Counts, []PathRow,
 }
 
 func (s *Fake) pathData(projectID, route, dateFrom, dateTo string) (Counts, []PathRow, error) {
-	s.mu.Lock()
-	p := s.projects[projectID]
-	s.mu.Unlock()
-	if p == nil {
-		return Counts{}, nil, fmt.Errorf("no project %q", projectID)
-	}
-	prm := &params{q: url.Values{"dateFrom": {dateFrom}, "dateTo": {dateTo}}}
-	sp := prm.span(p.data)
-	if len(prm.problems) > 0 {
-		return Counts{}, nil, fmt.Errorf("%s", strings.Join(prm.problems, "; "))
-	}
-	r := p.data.visitors(sp)
-	if route == RouteViews {
-		r = p.data.views(sp)
+	var r pathResult
+	err := s.export(projectID, url.Values{"dateFrom": {dateFrom}, "dateTo": {dateTo}}, func(p *params, d *dataset) {
+		sp := p.span()
+		if len(p.problems) > 0 {
+			return
+		}
+		r = d.visitors(sp)
+		if route == RouteViews {
+			r = d.views(sp)
+		}
+	})
+	if err != nil {
+		return Counts{}, nil, err
 	}
 	return r.totals, append([]PathRow(nil), r.rows...), nil
 }

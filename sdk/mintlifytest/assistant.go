@@ -9,31 +9,40 @@ import (
 	"time"
 )
 
-// conversation is one assistant conversation turn; caller is how it
-// arrived (web, api, other), which only the caller stats reveal.
-type conversation struct {
+// Conversation is one assistant conversation turn, as the assistant
+// export lists it.
+type Conversation struct {
+	// ID is a ULID: its first 10 characters are its time, so the export,
+	// newest first, orders by it.
 	ID               string
-	At               time.Time
+	Timestamp        time.Time
 	Query            string
 	Response         string
 	ResponseType     string // "" when the API leaves it out (it means "answer")
-	Sources          []conversationSource
+	Sources          []ConversationSource
 	ResolutionStatus string
 	QueryCategory    *string
 	PageURL          *string
-	caller           string
+	// Caller is how the question arrived: web, api or other. Only the
+	// caller stats tell; the export does not.
+	Caller string
+	// Thread is the conversation's transcript, as assistant/threads/{id}
+	// answers it; nil: the question (user) and the answer (assistant, 1.5 s
+	// later).
+	Thread []ThreadMessage
 }
 
-type conversationSource struct {
+// ConversationSource is a page an assistant answer cited.
+type ConversationSource struct {
 	Title string `json:"title"`
 	URL   string `json:"url"`
 }
 
 // MarshalJSON writes the API's conversation shape; responseType is left
 // out when unset, as the API may.
-func (c conversation) MarshalJSON() ([]byte, error) {
+func (c Conversation) MarshalJSON() ([]byte, error) {
 	m := map[string]any{
-		"id": c.ID, "timestamp": c.At.Format(wireTime), "query": c.Query, "response": c.Response,
+		"id": c.ID, "timestamp": c.Timestamp.Format(wireTime), "query": c.Query, "response": c.Response,
 		"sources": c.Sources, "resolutionStatus": c.ResolutionStatus, "queryCategory": c.QueryCategory, "pageUrl": c.PageURL,
 	}
 	if c.ResponseType != "" {
@@ -43,7 +52,7 @@ func (c conversation) MarshalJSON() ([]byte, error) {
 }
 
 type conversationsPage struct {
-	Conversations []conversation `json:"conversations"`
+	Conversations []Conversation `json:"conversations"`
 	NextCursor    *string        `json:"nextCursor"`
 	HasMore       bool           `json:"hasMore"`
 }
@@ -88,13 +97,13 @@ func (d *dataset) buildConversations(window uint64) {
 		i := uint64(k) //nolint:gosec // non-negative
 		x, y := d.rnd(9, i), d.rnd(10, i)
 		at := d.start.Add(time.Duration(x%window) * time.Millisecond) //nolint:gosec // below the window: millions of ms
-		c := conversation{
+		c := Conversation{
 			ID:               ulid(uint64(at.UnixMilli()), y, uint16(x>>48)), //nolint:gosec // a 2026 time is positive
-			At:               at,
+			Timestamp:        at,
 			Query:            assistantQuestions[(x>>8)%uint64(len(assistantQuestions))],
 			ResolutionStatus: "answered",
 			ResponseType:     "answer",
-			caller:           "web",
+			Caller:           "web",
 		}
 		c.Response = "See the documentation for " + strings.ToLower(strings.TrimSuffix(c.Query, "?")) + "."
 		switch (x >> 12) % 10 {
@@ -109,13 +118,13 @@ func (d *dataset) buildConversations(window uint64) {
 		if (x>>20)%3 != 0 {
 			c.QueryCategory = &assistantCategories[(x>>22)%uint64(len(assistantCategories))]
 		}
-		c.Sources = []conversationSource{}
+		c.Sources = []ConversationSource{}
 		for s := range (x >> 26) % 4 {
 			path := "/"
 			if len(d.paths) > 0 {
 				path = d.paths[(x>>(30+s*4))%uint64(len(d.paths))]
 			}
-			c.Sources = append(c.Sources, conversationSource{Title: "Docs " + path, URL: "https://docs.acme.dev" + path})
+			c.Sources = append(c.Sources, ConversationSource{Title: "Docs " + path, URL: "https://docs.acme.dev" + path})
 		}
 		if len(d.paths) > 0 && (x>>40)%4 != 0 {
 			u := "https://docs.acme.dev" + d.paths[(x>>42)%uint64(len(d.paths))]
@@ -123,21 +132,30 @@ func (d *dataset) buildConversations(window uint64) {
 		}
 		switch n := (x >> 50) % 10; {
 		case n >= 9:
-			c.caller = "other"
+			c.Caller = "other"
 		case n >= 7:
-			c.caller = "api"
+			c.Caller = "api"
 		}
 		d.conversations = append(d.conversations, c)
 	}
-	slices.SortFunc(d.conversations, func(a, b conversation) int { return strings.Compare(b.ID, a.ID) })
+	slices.SortFunc(d.conversations, func(a, b Conversation) int { return strings.Compare(b.ID, a.ID) })
+}
+
+// conversationRows are the project's conversations, newest (highest id)
+// first: seeded, or generated.
+func (d *dataset) conversationRows() []Conversation {
+	if d.rows.Conversations != nil {
+		return d.rows.Conversations
+	}
+	d.build()
+	return d.conversations
 }
 
 // filterConversations lists the conversations in s, newest first.
-func (d *dataset) filterConversations(s span) []conversation {
-	d.build()
-	out := []conversation{}
-	for _, c := range d.conversations {
-		if s.contains(c.At) {
+func (d *dataset) filterConversations(s span) []Conversation {
+	out := []Conversation{}
+	for _, c := range d.conversationRows() {
+		if s.contains(c.Timestamp) {
 			out = append(out, c)
 		}
 	}
@@ -146,13 +164,13 @@ func (d *dataset) filterConversations(s span) []conversation {
 
 // serveAssistant pages conversations by a ULID cursor: the next page
 // starts after the conversation whose id the cursor is.
-func (s *Fake) serveAssistant(p *params, d *dataset) (int, any) {
+func serveAssistant(p *params, d *dataset) (int, any) {
 	limit := p.number("limit", 1, 1000, 100, false)
 	cursor := p.q.Get("cursor")
 	if cursor != "" && !isULID(cursor) {
 		p.fail("cursor: Invalid ULID")
 	}
-	sp := p.span(d)
+	sp := p.span()
 	if len(p.problems) > 0 {
 		return http.StatusBadRequest, nil
 	}
@@ -169,39 +187,71 @@ func (s *Fake) serveAssistant(p *params, d *dataset) (int, any) {
 	return http.StatusOK, out
 }
 
-type threadMessage struct {
-	ID        string `json:"id"`
-	Role      string `json:"role"`
-	Content   string `json:"content"`
-	CreatedAt string `json:"createdAt"`
+// ThreadMessage is one message of a conversation's transcript.
+type ThreadMessage struct {
+	ID string
+	// Role is user or assistant.
+	Role      string
+	Content   string
+	CreatedAt time.Time
 }
 
-type threadAnswer struct {
-	ThreadID  string          `json:"threadId"`
-	CreatedAt string          `json:"createdAt"`
-	Messages  []threadMessage `json:"messages"`
+// MarshalJSON writes the API's message shape.
+func (m ThreadMessage) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		ID        string `json:"id"`
+		Role      string `json:"role"`
+		Content   string `json:"content"`
+		CreatedAt string `json:"createdAt"`
+	}{m.ID, m.Role, m.Content, m.CreatedAt.Format(wireTime)})
+}
+
+// Thread is assistant/threads/{threadId}'s answer: a conversation's
+// transcript.
+type Thread struct {
+	ThreadID  string
+	CreatedAt time.Time
+	Messages  []ThreadMessage
+}
+
+// MarshalJSON writes the API's thread shape.
+func (t Thread) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		ThreadID  string          `json:"threadId"`
+		CreatedAt string          `json:"createdAt"`
+		Messages  []ThreadMessage `json:"messages"`
+	}{t.ThreadID, t.CreatedAt.Format(wireTime), t.Messages})
 }
 
 // thread answers one conversation's transcript: 400 for an id that is not
 // a ULID, 404 for one no conversation has.
 func (d *dataset) thread(p *params) (int, any) {
-	id := p.q.Get(pathParam)
+	id := p.path("threadId")
 	if !isULID(id) {
 		return http.StatusBadRequest, apiError{msg: "Invalid thread ID", details: []string{"threadId: Invalid ULID"}}
 	}
-	d.build()
-	i := sort.Search(len(d.conversations), func(i int) bool { return d.conversations[i].ID <= id })
-	if i == len(d.conversations) || d.conversations[i].ID != id {
+	all := d.conversationRows()
+	i := sort.Search(len(all), func(i int) bool { return all[i].ID <= id })
+	if i == len(all) || all[i].ID != id {
 		return http.StatusNotFound, apiError{msg: "Thread not found"}
 	}
-	c := d.conversations[i]
-	return http.StatusOK, threadAnswer{ThreadID: c.ID, CreatedAt: c.At.Format(wireTime), Messages: []threadMessage{
-		{ID: c.ID + "-1", Role: "user", Content: c.Query, CreatedAt: c.At.Format(wireTime)},
-		{ID: c.ID + "-2", Role: "assistant", Content: c.Response, CreatedAt: c.At.Add(1500 * time.Millisecond).Format(wireTime)},
-	}}
+	return http.StatusOK, threadOf(all[i])
 }
 
-func (s *Fake) serveThread(p *params, d *dataset) (int, any) { return d.thread(p) }
+// threadOf is a conversation's transcript: its own, or the question and
+// the answer.
+func threadOf(c Conversation) Thread {
+	msgs := c.Thread
+	if msgs == nil {
+		msgs = []ThreadMessage{
+			{ID: c.ID + "-1", Role: "user", Content: c.Query, CreatedAt: c.Timestamp},
+			{ID: c.ID + "-2", Role: "assistant", Content: c.Response, CreatedAt: c.Timestamp.Add(1500 * time.Millisecond)},
+		}
+	}
+	return Thread{ThreadID: c.ID, CreatedAt: c.Timestamp, Messages: msgs}
+}
+
+func serveThread(p *params, d *dataset) (int, any) { return d.thread(p) }
 
 // CallerStats is the wire shape of assistant/caller-stats.
 type CallerStats struct {
@@ -214,7 +264,7 @@ type CallerStats struct {
 func (d *dataset) callerStats(s span) CallerStats {
 	var out CallerStats
 	for _, c := range d.filterConversations(s) {
-		switch c.caller {
+		switch c.Caller {
 		case "web":
 			out.Web++
 		case "api":
@@ -227,6 +277,6 @@ func (d *dataset) callerStats(s span) CallerStats {
 	return out
 }
 
-func (s *Fake) serveCallerStats(p *params, d *dataset) (int, any) {
-	return http.StatusOK, d.callerStats(p.span(d))
+func serveCallerStats(p *params, d *dataset) (int, any) {
+	return http.StatusOK, d.callerStats(p.span())
 }

@@ -1,6 +1,7 @@
 package mintlifytest
 
 import (
+	"context"
 	"sync"
 	"time"
 )
@@ -36,4 +37,19 @@ func (c *ManualClock) Advance(d time.Duration) {
 	c.mu.Lock()
 	c.now = c.now.Add(d)
 	c.mu.Unlock()
+}
+
+// Sleep advances the clock by d at once, as if d had passed, and returns
+// nil; if ctx is done it returns ctx.Err() and leaves the clock alone.
+// With it, one ManualClock can drive both the fake and a client that
+// sleeps through a clock (anything with Now and Sleep(ctx, d) error, such
+// as the SDK's): the client's waits move the fake's time.
+func (c *ManualClock) Sleep(ctx context.Context, d time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if d > 0 {
+		c.Advance(d)
+	}
+	return nil
 }

@@ -1,24 +1,86 @@
 // Package mintlifytest is an in-memory fake of Mintlify's platform API, for
 // testing code that uses the Mintlify SDK (or any other client) without an
-// account, a key or a network: what net/http/httptest is to HTTP handlers.
+// account, a key or a network: what net/http/httptest is to HTTP handlers,
+// and a test kit around it, as pstest is to Pub/Sub.
 //
 // It models agent jobs (create, get, follow-up messages, scripted outcomes
 // on a clock you control) and the analytics export (deterministic data sets
-// for every endpoint, dates, paging), with the API's authentication, error
-// bodies and hourly rate limits, plus request counters and fault injection
-// (429s, 5xx pages, dropped connections, latency).
+// or rows you give, for every endpoint, with dates, filters and paging),
+// with the API's authentication, error bodies and published rate limits.
 //
-//	srv := mintlifytest.NewServer(mintlifytest.Config{})
-//	defer srv.Close()
-//	client, err := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(srv.URL))
-//	...
-//	job, err := client.CreateAgentJob(ctx, mintlifytest.DemoProjectID, "[fake:failed] Try this")
-//	...
-//	if n := srv.Requests(mintlifytest.RouteCreateJob); n != 1 { ... }
+// # Reaching it
+//
+// New returns the fake as an http.Handler. Its Client (or Transport)
+// serves requests straight from it, in process: no socket, no port. Any
+// base URL reaches it (the SDK wants https off loopback):
+//
+//	f := mintlifytest.New(mintlifytest.Config{})
+//	client, err := sdk.NewClient(mintlifytest.DemoAPIKey,
+//		sdk.WithBaseURL("https://mintlify.test"), sdk.WithHTTPClient(f.Client()))
+//
+// The in-process client streams (a read waits for the handler's next
+// write), honors the request's context, and shows dropped, reset and
+// stalled connections as a client on the wire sees them. It uses no real
+// timer or socket, so it works inside a testing/synctest bubble: create the
+// Fake inside the bubble, and a job scripted to run for hours completes in
+// no wall time. NewServer starts the same fake on a loopback port, for
+// clients that need a URL (a subprocess, terraform).
+//
+// # Time
+//
+// Config.Clock is the fake's clock: job lifecycles and rate-limit windows
+// read it. A ManualClock moves only when told to (Advance), or when a
+// client sleeps through it: its Sleep(ctx, d) advances it at once, so one
+// clock drives both the fake and a client whose clock is anything with Now
+// and Sleep (the SDK's is). Without a clock the fake reads time.Now, which
+// a synctest bubble fakes.
+//
+// # What was sent
+//
+// RequestLog lists every request received, in order: route, method, path,
+// query, body (the first MaxLoggedBody bytes), path values, the key's
+// organization (never the key), User-Agent, the request id and status it
+// answered, the fault that hit it, and its time on the fake's clock.
+// RequestsTo filters it by route; Requests and TotalRequests count.
+// JobRecord gives a job's prompt and the follow-up messages it accepted,
+// each with its time, so a test can assert what a follow-up said. Every
+// answer, errors and faults included, carries an X-Request-Id
+// ("req_0000001", counting up), as the log does.
+//
+// # What is there
 //
 // A job's prompt chooses its script: "[fake:failed]", "[fake:nochange]",
 // "[fake:archived]", "[fake:never]", "[fake:completed]" and
 // "[fake:active=30s]" (see JobScript); Config.DefaultJob scripts the rest.
+// SeedJob puts in a job as it is (id, status, prompt, PR link, times);
+// CreateJob creates one as if from the dashboard; Job and JobIDs read them.
+//
+// A project's analytics are generated from its Dataset (Config.Analytics,
+// AddProject), or given row by row with SeedRows (see Rows for how dates
+// select seeded rows). The endpoints serve either with their own order,
+// filters, limits, cursors and 400s. Readers return an endpoint's whole
+// answer, unpaged, to compare with what a client read page by page:
+// VisitorsData, ViewsData, SearchesData, FeedbackData, FeedbackByPageData,
+// ConversationsData, ThreadData, CallerStatsData, and Data (any of them as
+// JSON).
+//
+// # Bad days
+//
+// InjectFault (or Config.Faults) makes chosen requests fail, by route,
+// method, position or probability: a 429 (FaultRateLimit), a proxy's 5xx
+// page (FaultServerError), a JSON 4xx (FaultClientError), an undecodable
+// 2xx (FaultMalformed), no answer (FaultDropConnection), an answer cut
+// mid-body after the request took effect (FaultReset), no answer until
+// the client gives up (FaultStall), or a delay (FaultLatency).
+//
+// The published rate limits are Budgets, drawn by each route (Routes says
+// which): agent job creations and messages, 100 per project per hour;
+// analytics, 100 per organization per hour; and those of the areas to
+// come. Past one, the fake answers 429 with Retry-After and X-RateLimit
+// headers. Config.JobBudget, Config.AnalyticsBudget and Config.Limits change
+// them (negative: off); ResetRateLimits starts every window afresh.
+//
+// # Where it comes from
 //
 // The fake is written from Mintlify's published OpenAPI files, not from the
 // SDK, and imports nothing from it: if both were written from the same

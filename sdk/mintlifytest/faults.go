@@ -2,6 +2,7 @@ package mintlifytest
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -13,13 +14,41 @@ import (
 // FaultKind is a way the fake misbehaves on purpose.
 type FaultKind string
 
-// The injectable faults.
+// The injectable faults: each is a way a client must tell an answer apart.
 const (
-	FaultRateLimit      FaultKind = "rate-limit"      // 429 with Retry-After
-	FaultServerError    FaultKind = "server-error"    // 5xx with an HTML body, as from a proxy
-	FaultDropConnection FaultKind = "drop-connection" // close the connection, no response
-	FaultLatency        FaultKind = "latency"         // wait, then serve normally
+	// FaultRateLimit: 429 with Retry-After, without serving the request.
+	FaultRateLimit FaultKind = "rate-limit"
+	// FaultServerError: a 5xx (Status, default 502) with an HTML body, as
+	// from a proxy, without serving the request.
+	FaultServerError FaultKind = "server-error"
+	// FaultClientError: a 4xx (Status, default 400) with the API's JSON
+	// error body, {"error": Message or the status text, "details": [...]},
+	// without serving the request.
+	FaultClientError FaultKind = "client-error"
+	// FaultMalformed: a 2xx (Status, default 200) whose JSON body is Body,
+	// or DefaultMalformedBody: mistyped and cut short. The request is not
+	// served.
+	FaultMalformed FaultKind = "malformed"
+	// FaultDropConnection: the connection closes before any answer; the
+	// request is not served. A client sees an error from its round trip
+	// (EOF).
+	FaultDropConnection FaultKind = "drop-connection"
+	// FaultReset: the request is served (it takes effect), the answer's
+	// status and headers are sent with half its body, and the connection
+	// breaks. A client gets the response, then an error reading its body
+	// (unexpected EOF).
+	FaultReset FaultKind = "reset"
+	// FaultStall: the request is read and never answered, until the client
+	// gives up (its context ends) or the server stops; then the connection
+	// closes. The request is not served.
+	FaultStall FaultKind = "stall"
+	// FaultLatency: wait Latency, then serve normally.
+	FaultLatency FaultKind = "latency"
 )
+
+// DefaultMalformedBody is the body of a FaultMalformed without one: an
+// object whose id is a number and status a list, cut off mid-way.
+const DefaultMalformedBody = `{"id":42,"status":["active"],"createdAt":`
 
 // Fault is an injection rule. It applies to requests of Route (a Route
 // constant; "" for all) and Method ("" for all). Which of those it hits:
@@ -32,13 +61,20 @@ type Fault struct {
 	Requests    []int
 	Probability float64
 	Seed        uint64
-	// Status of a FaultServerError (0: 502).
+	// Status of a FaultServerError (0: 502), FaultClientError (0: 400) or
+	// FaultMalformed (0: 200).
 	Status int
 	// RetryAfter of a FaultRateLimit, sent in whole seconds rounded up;
 	// negative sends no Retry-After header.
 	RetryAfter time.Duration
 	// Latency of a FaultLatency.
 	Latency time.Duration
+	// Message and Details of a FaultClientError's body (Message "": the
+	// status text).
+	Message string
+	Details []string
+	// Body of a FaultMalformed ("": DefaultMalformedBody).
+	Body string
 }
 
 type faultState struct {
@@ -100,17 +136,29 @@ func (s *Fake) matchFault(route, method string) *faultState {
 	return hit
 }
 
-const badGatewayPage = `<html>
-<head><title>%d Bad Gateway</title></head>
+const serverErrorPage = `<html>
+<head><title>%[1]d %[2]s</title></head>
 <body>
-<center><h1>%d Bad Gateway</h1></center>
+<center><h1>%[1]d %[2]s</h1></center>
 <hr><center>nginx</center>
 </body>
 </html>
 `
 
+// statusText is the reason phrase of an error status, or of its class
+// when the status has none of its own (499, 599).
+func statusText(code int) string {
+	if t := http.StatusText(code); t != "" {
+		return t
+	}
+	if code/100 == 4 {
+		return "Client Error"
+	}
+	return "Server Error"
+}
+
 // apply carries out the fault. It returns false when the request should
-// still be served (latency).
+// still be served (latency, reset).
 func (f *faultState) apply(w http.ResponseWriter, r *http.Request, stopping <-chan struct{}) bool {
 	switch f.Kind {
 	case FaultRateLimit:
@@ -119,27 +167,34 @@ func (f *faultState) apply(w http.ResponseWriter, r *http.Request, stopping <-ch
 		}
 		writeError(w, http.StatusTooManyRequests, "Too many requests", "rate limit exceeded")
 	case FaultServerError:
-		status := f.Status
-		if status == 0 {
-			status = http.StatusBadGateway
-		}
+		status := cmp.Or(f.Status, http.StatusBadGateway)
 		w.Header().Set("Content-Type", "text/html")
 		w.WriteHeader(status)
-		fmt.Fprintf(w, badGatewayPage, status, status)
+		fmt.Fprintf(w, serverErrorPage, status, statusText(status))
+	case FaultClientError:
+		status := cmp.Or(f.Status, http.StatusBadRequest)
+		writeError(w, status, cmp.Or(f.Message, statusText(status)), f.Details...)
+	case FaultMalformed:
+		body := cmp.Or(f.Body, DefaultMalformedBody)
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+		w.WriteHeader(cmp.Or(f.Status, http.StatusOK))
+		_, _ = io.WriteString(w, body)
 	case FaultDropConnection:
-		hj, ok := w.(http.Hijacker)
-		if !ok {
-			panic(http.ErrAbortHandler)
-		}
-		conn, _, err := hj.Hijack()
-		if err == nil {
-			_ = conn.Close()
-		}
-	case FaultLatency:
+		breakConn(w)
+	case FaultStall:
 		// Read the body first: only then does net/http watch the
 		// connection, so a client that hangs up ends the wait.
+		_, _ = io.Copy(io.Discard, r.Body)
+		select {
+		case <-r.Context().Done():
+		case <-stopping:
+		}
+		breakConn(w)
+	case FaultLatency:
 		data, err := io.ReadAll(r.Body)
 		if err != nil {
+			breakConn(w)
 			return true
 		}
 		r.Body = io.NopCloser(bytes.NewReader(data))
@@ -147,12 +202,40 @@ func (f *faultState) apply(w http.ResponseWriter, r *http.Request, stopping <-ch
 		defer t.Stop()
 		select {
 		case <-t.C:
+			return false
 		case <-r.Context().Done():
-			return true
 		case <-stopping:
-			return true
 		}
+		breakConn(w)
+	default: // FaultReset, and kinds this version does not know
 		return false
 	}
 	return true
+}
+
+// connBreaker is a response writer that fails its connection as a client
+// would see it: the in-process transport's.
+type connBreaker interface {
+	breakConn()
+}
+
+// breakConn closes the request's connection at once: before the answer,
+// the client's round trip fails; after its headers, the read of its body.
+func breakConn(w http.ResponseWriter) {
+	for x := w; ; {
+		if b, ok := x.(connBreaker); ok {
+			b.breakConn()
+			return
+		}
+		u, ok := x.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			break
+		}
+		x = u.Unwrap()
+	}
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler) // net/http aborts the connection
+	}
+	_ = conn.Close()
 }

@@ -16,25 +16,28 @@ var (
 	feedbackStatuses = []string{"pending", "in_progress", "resolved", "dismissed"}
 )
 
-// feedbackEntry is one piece of feedback. Its JSON is one of the three
-// shapes the API documents, chosen by source.
-type feedbackEntry struct {
+// FeedbackEntry is one piece of feedback. Its JSON is one of the three
+// shapes the API documents, chosen by Source: contextual entries add
+// helpful and contact, code_snippet entries code, filename and lang.
+type FeedbackEntry struct {
 	ID        string
 	Path      string
 	Comment   *string
 	CreatedAt time.Time
-	Source    string
-	Status    string
-	Helpful   bool    // contextual
-	Contact   *string // contextual
-	Code      string  // code_snippet
-	Filename  *string // code_snippet
-	Lang      *string // code_snippet
+	// Source is code_snippet, contextual, agent or thumbs_only.
+	Source string
+	// Status is pending, in_progress, resolved or dismissed.
+	Status   string
+	Helpful  bool    // contextual
+	Contact  *string // contextual
+	Code     string  // code_snippet
+	Filename *string // code_snippet
+	Lang     *string // code_snippet
 }
 
 // MarshalJSON writes the shape of the entry's source: contextual entries
 // add helpful and contact, code_snippet entries code, filename and lang.
-func (f feedbackEntry) MarshalJSON() ([]byte, error) {
+func (f FeedbackEntry) MarshalJSON() ([]byte, error) {
 	m := map[string]any{
 		"id": f.ID, "path": f.Path, "comment": f.Comment, "createdAt": f.CreatedAt.Format(wireTime),
 		"source": f.Source, "status": f.Status,
@@ -49,7 +52,7 @@ func (f feedbackEntry) MarshalJSON() ([]byte, error) {
 }
 
 type feedbackPage struct {
-	Feedback   []feedbackEntry `json:"feedback"`
+	Feedback   []FeedbackEntry `json:"feedback"`
 	NextCursor *string         `json:"nextCursor"`
 	HasMore    bool            `json:"hasMore"`
 }
@@ -78,7 +81,7 @@ func (d *dataset) build() {
 		for k := range d.cfg.Feedback {
 			i := uint64(k) //nolint:gosec // non-negative
 			x := d.rnd(7, i)
-			f := feedbackEntry{
+			f := FeedbackEntry{
 				ID:        fmt.Sprintf("fb_%016x", d.rnd(8, i)),
 				Path:      "/",
 				CreatedAt: d.start.Add(time.Duration(x%window) * time.Millisecond), //nolint:gosec // below the window: millions of ms
@@ -110,7 +113,7 @@ func (d *dataset) build() {
 			}
 			d.feedback = append(d.feedback, f)
 		}
-		slices.SortFunc(d.feedback, func(a, b feedbackEntry) int {
+		slices.SortFunc(d.feedback, func(a, b FeedbackEntry) int {
 			return cmp.Or(b.CreatedAt.Compare(a.CreatedAt), strings.Compare(a.ID, b.ID))
 		})
 		d.buildConversations(window)
@@ -124,8 +127,8 @@ type feedbackFilter struct {
 	statuses []string
 }
 
-func (p *params) feedbackFilter(d *dataset) feedbackFilter {
-	f := feedbackFilter{span: p.span(d), source: p.oneOf("source", feedbackSources...)}
+func (p *params) feedbackFilter() feedbackFilter {
+	f := feedbackFilter{span: p.span(), source: p.oneOf("source", feedbackSources...)}
 	if v := p.q.Get("status"); v != "" {
 		for _, st := range strings.Split(v, ",") {
 			if !contains(feedbackStatuses, st) {
@@ -138,16 +141,25 @@ func (p *params) feedbackFilter(d *dataset) feedbackFilter {
 	return f
 }
 
-func (f feedbackFilter) keeps(e feedbackEntry) bool {
+func (f feedbackFilter) keeps(e FeedbackEntry) bool {
 	return f.span.contains(e.CreatedAt) && (f.source == "" || e.Source == f.source) &&
 		(len(f.statuses) == 0 || contains(f.statuses, e.Status))
 }
 
-// filterFeedback lists the entries f selects, newest first.
-func (d *dataset) filterFeedback(f feedbackFilter) []feedbackEntry {
+// feedbackRows are the project's feedback entries, newest first: seeded,
+// or generated.
+func (d *dataset) feedbackRows() []FeedbackEntry {
+	if d.rows.Feedback != nil {
+		return d.rows.Feedback
+	}
 	d.build()
-	out := []feedbackEntry{}
-	for _, e := range d.feedback {
+	return d.feedback
+}
+
+// filterFeedback lists the entries f selects, newest first.
+func (d *dataset) filterFeedback(f feedbackFilter) []FeedbackEntry {
+	out := []FeedbackEntry{}
+	for _, e := range d.feedbackRows() {
 		if f.keeps(e) {
 			out = append(out, e)
 		}
@@ -185,9 +197,9 @@ func (d *dataset) feedbackByPage(f feedbackFilter) []PageFeedbackRow {
 	return rows
 }
 
-func (s *Fake) serveFeedback(p *params, d *dataset) (int, any) {
+func serveFeedback(p *params, d *dataset) (int, any) {
 	limit := p.number("limit", 1, 100, 50, false)
-	f := p.feedbackFilter(d)
+	f := p.feedbackFilter()
 	if len(p.problems) > 0 {
 		return http.StatusBadRequest, nil
 	}
@@ -197,9 +209,9 @@ func (s *Fake) serveFeedback(p *params, d *dataset) (int, any) {
 
 // serveFeedbackByPage answers the first limit pages: the endpoint has no
 // offset or cursor, so hasMore only says that more pages had feedback.
-func (s *Fake) serveFeedbackByPage(p *params, d *dataset) (int, any) {
+func serveFeedbackByPage(p *params, d *dataset) (int, any) {
 	limit := p.number("limit", 1, 100, 10, false)
-	f := p.feedbackFilter(d)
+	f := p.feedbackFilter()
 	if len(p.problems) > 0 {
 		return http.StatusBadRequest, nil
 	}

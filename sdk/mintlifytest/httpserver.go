@@ -4,7 +4,9 @@ import "net/http/httptest"
 
 // Server is a Fake listening on a loopback port, for tests: like
 // httptest.Server, NewServer starts it and Close stops it. Every method of
-// the Fake (counters, faults, data) is available on it.
+// the Fake (counters, faults, data) is available on it; so is Client, the
+// in-process client, which skips the listener: to go through it, give URL
+// to any other client.
 type Server struct {
 	*Fake
 	// URL is the API's base URL, http://127.0.0.1:PORT with no trailing

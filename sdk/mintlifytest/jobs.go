@@ -55,8 +55,13 @@ type job struct {
 	script    JobScript
 	createdAt time.Time
 	startedAt time.Time // creation, or the last follow-up message
-	prNumber  int
-	hadPR     bool // a PR from an earlier round survives a follow-up
+	prLink    string    // the pull request the job opens, or opened
+	hadPR     bool      // a PR from an earlier round survives a follow-up
+	prompt    string
+	messages  []JobMessage
+	// A seeded job keeps its seeded status until a follow-up message.
+	fixed      JobStatus
+	archivedAt time.Time
 }
 
 // jobObject is the wire shape of an agent job.
@@ -80,7 +85,18 @@ func (p *project) render(j *job, now time.Time) jobObject {
 	o.Source.Repository = "https://github.com/" + p.repo // the spec: the repository's full URL
 	ref := "main"
 	o.Source.Ref = &ref
-	prLink := fmt.Sprintf("https://github.com/%s/pull/%d", p.repo, j.prNumber)
+	prLink := j.prLink
+	if j.fixed != "" {
+		o.Status = string(j.fixed)
+		if j.hadPR {
+			o.PRLink = &prLink
+		}
+		if j.fixed == JobArchived {
+			at := j.archivedAt.Format(timeLayout)
+			o.ArchivedAt = &at
+		}
+		return o
+	}
 	ends := j.startedAt.Add(j.script.ActiveFor)
 	if j.script.Outcome == OutcomeNever || now.Before(ends) {
 		o.Status = "active"
@@ -158,10 +174,6 @@ func readPrompt(w http.ResponseWriter, r *http.Request) (string, bool) {
 }
 
 func (s *Fake) createJob(w http.ResponseWriter, r *http.Request, _ string, p *project) {
-	if wait, ok := s.takeBudget(&p.jobCalls, s.jobBudget); !ok {
-		writeRateLimited(w, wait, s.jobBudget)
-		return
-	}
 	prompt, ok := readPrompt(w, r)
 	if !ok {
 		return
@@ -172,20 +184,34 @@ func (s *Fake) createJob(w http.ResponseWriter, r *http.Request, _ string, p *pr
 
 // newJob is called with s.mu held.
 func (s *Fake) newJob(p *project, prompt string) *job {
-	s.jobSeq++
 	now := s.clock.Now()
-	// A UUID-shaped id: scrambled bits for looks, the sequence for uniqueness.
-	x := splitmix64(s.jobSeq)
 	j := &job{
-		id:        fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", x>>32, (x>>16)&0xffff, x&0xfff, (x>>40)&0xfff, s.jobSeq),
+		id:        s.newJobID(),
 		script:    s.defaultJob.withMarkers(prompt),
 		createdAt: now,
 		startedAt: now,
-		prNumber:  100 + len(p.jobOrder) + 1,
+		prompt:    prompt,
+	}
+	p.add(j)
+	return j
+}
+
+// newJobID is a UUID-shaped id: scrambled bits for looks, the sequence
+// for uniqueness. Called with s.mu held.
+func (s *Fake) newJobID() string {
+	s.jobSeq++
+	x := splitmix64(s.jobSeq)
+	return fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", x>>32, (x>>16)&0xffff, x&0xfff, (x>>40)&0xfff, s.jobSeq)
+}
+
+// add files a new job; its pull request, when it opens one, is the
+// project's next: 101 for the first job (seeded ones included).
+func (p *project) add(j *job) {
+	if j.prLink == "" {
+		j.prLink = fmt.Sprintf("https://github.com/%s/pull/%d", p.repo, 100+len(p.jobOrder)+1)
 	}
 	p.jobs[j.id] = j
 	p.jobOrder = append(p.jobOrder, j.id)
-	return j
 }
 
 func (s *Fake) getJob(w http.ResponseWriter, r *http.Request, _ string, p *project) {
@@ -201,10 +227,6 @@ func (s *Fake) getJob(w http.ResponseWriter, r *http.Request, _ string, p *proje
 // for another round of its script), keeping any PR it already opened.
 // Archived jobs take no more messages.
 func (s *Fake) sendMessage(w http.ResponseWriter, r *http.Request, _ string, p *project) {
-	if wait, ok := s.takeBudget(&p.jobCalls, s.jobBudget); !ok {
-		writeRateLimited(w, wait, s.jobBudget)
-		return
-	}
 	j := p.jobs[r.PathValue("id")]
 	if j == nil {
 		writeError(w, http.StatusNotFound, "Job not found")
@@ -222,9 +244,11 @@ func (s *Fake) sendMessage(w http.ResponseWriter, r *http.Request, _ string, p *
 	}
 	j.hadPR = current.PRLink != nil
 	j.startedAt = now
+	j.fixed = ""
 	if strings.Contains(prompt, "[fake:") {
 		j.script = j.script.withMarkers(prompt)
 	}
+	j.messages = append(j.messages, JobMessage{Prompt: prompt, At: now})
 	writeJSON(w, http.StatusOK, p.render(j, now))
 }
 
@@ -239,4 +263,116 @@ func (s *Fake) CreateJob(projectID, prompt string) string {
 		panic("mintlifytest: CreateJob: no project " + projectID)
 	}
 	return s.newJob(p, prompt).id
+}
+
+// JobMessage is a follow-up message a job accepted.
+type JobMessage struct {
+	Prompt string
+	// At is when it arrived, on the fake's clock.
+	At time.Time
+}
+
+// JobRecord is what the fake received for a job: the prompt it was
+// created with and the follow-up messages it accepted, in order. (A
+// message the fake refused, with a 400, 404 or 429, is only in the
+// request log.)
+type JobRecord struct {
+	ProjectID string
+	ID        string
+	Prompt    string
+	CreatedAt time.Time
+	Messages  []JobMessage
+}
+
+// JobRecord returns what the fake received for a job, and whether the job
+// exists. Tests assert on what was sent with it: "the follow-up said X".
+func (s *Fake) JobRecord(projectID, jobID string) (JobRecord, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.projects[projectID]
+	if p == nil || p.jobs[jobID] == nil {
+		return JobRecord{}, false
+	}
+	j := p.jobs[jobID]
+	return JobRecord{ProjectID: projectID, ID: j.id, Prompt: j.prompt, CreatedAt: j.createdAt,
+		Messages: append([]JobMessage(nil), j.messages...)}, true
+}
+
+// JobStatus is an agent job's status, as the API reports it.
+type JobStatus string
+
+// The statuses a job can have.
+const (
+	JobActive    JobStatus = "active"
+	JobCompleted JobStatus = "completed"
+	JobArchived  JobStatus = "archived"
+	JobFailed    JobStatus = "failed"
+)
+
+// JobSeed is a job put straight into the fake, as if it had been created
+// earlier (by the dashboard, another tool, a previous run).
+type JobSeed struct {
+	// ID is the job's id ("": a new one, as for a created job).
+	ID string
+	// Status is what the job reports ("": JobActive), until a follow-up
+	// message takes it up again for a round of the fake's default script
+	// (see SetDefaultJob; markers in the message count). An archived job
+	// refuses messages.
+	Status JobStatus
+	// Prompt is the prompt it was created with (JobRecord reports it).
+	Prompt string
+	// PRLink is its pull request ("": none, prLink is null).
+	PRLink string
+	// CreatedAt is its creation time (zero: now, on the fake's clock).
+	CreatedAt time.Time
+	// ArchivedAt is when an archived job was archived (zero: CreatedAt).
+	// Only an archived job has one.
+	ArchivedAt time.Time
+}
+
+// SeedJob puts a job into a project, and returns its id. Times are kept to
+// the millisecond, as the API writes them. It fails for an unknown project,
+// an id already taken, an unknown status, or an ArchivedAt on a job that
+// is not archived. A seed does not count as a request or spend a budget.
+func (s *Fake) SeedJob(projectID string, seed JobSeed) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.projects[projectID]
+	if p == nil {
+		return "", fmt.Errorf("SeedJob: no project %q", projectID)
+	}
+	if seed.Status == "" {
+		seed.Status = JobActive
+	}
+	switch seed.Status {
+	case JobActive, JobCompleted, JobArchived, JobFailed:
+	default:
+		return "", fmt.Errorf("SeedJob: status %q is not active, completed, archived or failed", seed.Status)
+	}
+	if !seed.ArchivedAt.IsZero() && seed.Status != JobArchived {
+		return "", fmt.Errorf("SeedJob: only an archived job has an archivedAt (this one is %s)", seed.Status)
+	}
+	if seed.ID != "" && p.jobs[seed.ID] != nil {
+		return "", fmt.Errorf("SeedJob: project %q already has a job %q", projectID, seed.ID)
+	}
+	if seed.ID == "" {
+		seed.ID = s.newJobID()
+	}
+	created := seed.CreatedAt
+	if created.IsZero() {
+		created = s.clock.Now()
+	}
+	created = created.UTC().Truncate(time.Millisecond)
+	j := &job{
+		id: seed.ID, script: s.defaultJob, createdAt: created, startedAt: created,
+		prompt: seed.Prompt, fixed: seed.Status, prLink: seed.PRLink, hadPR: seed.PRLink != "",
+	}
+	if seed.Status == JobArchived {
+		j.archivedAt = created
+		if !seed.ArchivedAt.IsZero() {
+			j.archivedAt = seed.ArchivedAt.UTC().Truncate(time.Millisecond)
+		}
+	}
+	p.add(j)
+	return j.id, nil
 }

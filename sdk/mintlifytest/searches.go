@@ -54,6 +54,9 @@ const wireTime = "2006-01-02T15:04:05.000Z"
 // searches computes the terms searched in s: hits and clicks summed over
 // its days, terms with no hit left out, most searched first.
 func (d *dataset) searches(s span) searchResult {
+	if d.rows.Searches != nil {
+		return seededSearches(d.rows.Searches, s)
+	}
 	from, to := d.days(s)
 	return cached(d, fmt.Sprintf("searches %d %d", from, to), func() searchResult {
 		r := searchResult{terms: []SearchRow{}}
@@ -135,9 +138,9 @@ func cursorPageOf[T any](p *params, rows []T, limit int) (page []T, next *string
 	return page, next, hasMore
 }
 
-func (s *Fake) serveSearches(p *params, d *dataset) (int, any) {
+func serveSearches(p *params, d *dataset) (int, any) {
 	limit := p.number("limit", 1, 100, 50, false)
-	r := d.searches(p.span(d))
+	r := d.searches(p.span())
 	page, next, _ := cursorPageOf(p, r.terms, limit)
 	return http.StatusOK, searchesPage{Searches: page, TotalSearches: r.total, NextCursor: next}
 }

@@ -1,53 +1,36 @@
 package mintlifytest
 
 import (
+	"cmp"
+	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 )
-
-// Routes, as counted by Requests and matched by Fault.Route.
-const (
-	RouteCreateJob   = "POST /v2/agent/{projectId}/job"
-	RouteGetJob      = "GET /v2/agent/{projectId}/job/{id}"
-	RouteSendMessage = "POST /v2/agent/{projectId}/job/{id}/message"
-	RouteVisitors    = "GET /v1/analytics/{projectId}/visitors"
-	RouteViews       = "GET /v1/analytics/{projectId}/views"
-	RouteSearches    = "GET /v1/analytics/{projectId}/searches"
-	RouteFeedback    = "GET /v1/analytics/{projectId}/feedback"
-	// RouteFeedbackByPage is feedback counts per page (no paging).
-	RouteFeedbackByPage  = "GET /v1/analytics/{projectId}/feedback/by-page"
-	RouteAssistant       = "GET /v1/analytics/{projectId}/assistant"
-	RouteAssistantThread = "GET /v1/analytics/{projectId}/assistant/threads/{threadId}"
-	RouteCallerStats     = "GET /v1/analytics/{projectId}/assistant/caller-stats"
-)
-
-// AnalyticsRoutes lists every analytics route: they share one hourly
-// budget per organization.
-var AnalyticsRoutes = []string{RouteVisitors, RouteViews, RouteSearches, RouteFeedback, RouteFeedbackByPage,
-	RouteAssistant, RouteAssistantThread, RouteCallerStats}
 
 // Defaults of a new server: one organization, one project, one admin key.
 const (
 	DemoAPIKey    = "mint_demo_0123456789abcdef"
 	DemoProjectID = "demo-project"
 	DemoOrg       = "demo-org"
-	// DefaultHourlyBudget is the published limit: 100 job creations and
-	// messages per project per hour, 100 analytics calls per org per hour.
-	DefaultHourlyBudget = 100
 )
 
 // Config sets up a Fake. The zero value is a usable server with the demo
 // key and project and an empty visitor data set.
 type Config struct {
 	Clock Clock // nil: the real clock
-	// JobBudget and AnalyticsBudget are the hourly rate limits (0: 100).
-	// A negative value turns the limit off.
+	// JobBudget and AnalyticsBudget are the hourly rate limits of
+	// BudgetAgentJobs and BudgetAnalytics (0: 100). A negative value turns
+	// the limit off.
 	JobBudget       int
 	AnalyticsBudget int
+	// Limits sets any budget's limit (see Budgets), after JobBudget and
+	// AnalyticsBudget: 0 keeps the published limit, a negative value turns
+	// the limit off. A budget that does not exist panics.
+	Limits map[Budget]int
 	// DefaultJob is the lifecycle of jobs whose prompt carries no script
 	// marker (zero value: active for 2 s, then completed with a PR).
 	DefaultJob JobScript
@@ -67,17 +50,17 @@ type Fake struct {
 	stopping chan struct{}
 	stopOnce sync.Once
 
-	mu              sync.Mutex
-	keys            map[string]keyInfo
-	projects        map[string]*project
-	jobBudget       int
-	analyticsBudget int
-	defaultJob      JobScript
-	jobSeq          uint64
-	orgCalls        map[string][]time.Time // analytics calls per org, for the hourly window
-	requests        map[string]int         // "METHOD pattern" (or "unmatched") -> count
-	log             []LoggedRequest
-	faults          []*faultState
+	mu         sync.Mutex
+	keys       map[string]keyInfo
+	projects   map[string]*project
+	limits     map[Budget]int
+	windows    map[window][]time.Time // requests counted per budget and scope
+	defaultJob JobScript
+	jobSeq     uint64
+	requestSeq uint64         // the last request id given
+	requests   map[string]int // Route -> count
+	log        []*logEntry
+	faults     []*faultState
 }
 
 type keyInfo struct {
@@ -91,23 +74,26 @@ type project struct {
 	repo     string
 	jobs     map[string]*job
 	jobOrder []string
-	jobCalls []time.Time // creations and messages, for the hourly window
 	data     *dataset
 }
 
 // New returns a server configured by cfg.
 func New(cfg Config) *Fake {
+	return newFake(cfg, routeTable)
+}
+
+// newFake serves routes (tests add their own).
+func newFake(cfg Config, routes []route) *Fake {
 	s := &Fake{
-		mux:             http.NewServeMux(),
-		clock:           cfg.Clock,
-		stopping:        make(chan struct{}),
-		keys:            map[string]keyInfo{},
-		projects:        map[string]*project{},
-		jobBudget:       budget(cfg.JobBudget),
-		analyticsBudget: budget(cfg.AnalyticsBudget),
-		defaultJob:      cfg.DefaultJob,
-		orgCalls:        map[string][]time.Time{},
-		requests:        map[string]int{},
+		mux:        http.NewServeMux(),
+		clock:      cfg.Clock,
+		stopping:   make(chan struct{}),
+		keys:       map[string]keyInfo{},
+		projects:   map[string]*project{},
+		limits:     limitsOf(cfg),
+		windows:    map[window][]time.Time{},
+		defaultJob: cfg.DefaultJob,
+		requests:   map[string]int{},
 	}
 	if s.clock == nil {
 		s.clock = realClock{}
@@ -119,34 +105,22 @@ func New(cfg Config) *Fake {
 		s.AddKey(DemoAPIKey, DemoOrg, false)
 		s.AddProject(DemoProjectID, DemoOrg, cfg.Analytics)
 	}
-	s.mux.HandleFunc(RouteCreateJob, s.authed(s.createJob))
-	s.mux.HandleFunc(RouteGetJob, s.authed(s.getJob))
-	s.mux.HandleFunc(RouteSendMessage, s.authed(s.sendMessage))
-	for route, serve := range map[string]analyticsHandler{
-		RouteVisitors: s.serveVisitors, RouteViews: s.serveViews, RouteSearches: s.serveSearches,
-		RouteFeedback: s.serveFeedback, RouteFeedbackByPage: s.serveFeedbackByPage, RouteAssistant: s.serveAssistant,
-		RouteAssistantThread: s.serveThread, RouteCallerStats: s.serveCallerStats,
-	} {
-		s.mux.HandleFunc(route, s.authed(s.analytics(serve)))
+	routes = slices.Clone(routes) // the table is shared by every Fake
+	for i := range routes {
+		rt := &routes[i]
+		rt.wildcards = wildcards(rt.pattern)
+		s.mux.HandleFunc(rt.pattern, func(w http.ResponseWriter, r *http.Request) { s.serveRoute(rt, w, r) })
 	}
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { s.serveRoute(&unmatched, w, r) })
 	for _, f := range cfg.Faults {
 		s.InjectFault(f)
 	}
-	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, "Not found", "no route for "+r.Method+" "+r.URL.Path)
-	})
 	return s
 }
 
-func budget(n int) int {
-	if n == 0 {
-		return DefaultHourlyBudget
-	}
-	return n
-}
-
-// Stop ends every injected latency now and in the future, so that a
-// server can shut down without waiting for them. Server.Close calls it.
+// Stop ends every injected latency and stall now and in the future, so
+// that a server can shut down without waiting for them. Server.Close calls
+// it.
 func (s *Fake) Stop() { s.stopOnce.Do(func() { close(s.stopping) }) }
 
 // AddKey registers an API key for an organization. A read-only key may only
@@ -175,8 +149,8 @@ func (s *Fake) SetDefaultJob(js JobScript) {
 	s.defaultJob = js
 }
 
-// Requests returns how many requests arrived for a route (one of the Route
-// constants), faulted ones included.
+// Requests returns how many requests arrived for a route (a Route
+// constant, or RouteUnmatched), faulted ones included.
 func (s *Fake) Requests(route string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -194,33 +168,8 @@ func (s *Fake) TotalRequests() int {
 	return n
 }
 
-// LoggedRequest is one request as the server received it.
-type LoggedRequest struct {
-	Route     string // a Route constant, or "unmatched"
-	Query     string // raw query string
-	UserAgent string
-}
-
-// RequestLog returns every request received, in order, faulted ones included.
-func (s *Fake) RequestLog() []LoggedRequest {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]LoggedRequest(nil), s.log...)
-}
-
-// ResetRateLimits forgets every call counted against the hourly limits:
-// job creations and messages, and analytics calls, for every project and
-// organization. The next hour starts now.
-func (s *Fake) ResetRateLimits() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	clear(s.orgCalls)
-	for _, p := range s.projects {
-		p.jobCalls = nil
-	}
-}
-
-// ResetCounters zeroes the request counters and the log.
+// ResetCounters zeroes the request counters and empties the log. Request
+// ids keep counting up.
 func (s *Fake) ResetCounters() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -228,79 +177,104 @@ func (s *Fake) ResetCounters() {
 	s.log = nil
 }
 
-// ServeHTTP counts the request, applies any matching fault, then serves it.
+// ServeHTTP logs the request, gives it its request id, and hands it to its
+// route (serveRoute).
 func (s *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	_, pattern := s.mux.Handler(r)
-	if pattern == "/" || pattern == "" {
-		pattern = "unmatched"
+	e := s.arrive(r)
+	w.Header().Set("X-Request-Id", e.RequestID)
+	tw := &tracker{ResponseWriter: w, s: s, e: e}
+	s.mux.ServeHTTP(tw, r.WithContext(context.WithValue(r.Context(), entryKey{}, e)))
+	s.mu.Lock()
+	if !e.claimed { // the mux answered itself (a redirect to the clean path)
+		s.requests[RouteUnmatched]++
+	}
+	s.mu.Unlock()
+}
+
+// serveRoute counts the request, applies any matching fault, checks the
+// key, the project and the budgets, and calls the route's handler.
+func (s *Fake) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) {
+	e, _ := r.Context().Value(entryKey{}).(*logEntry)
+	if e == nil { // the mux reached without ServeHTTP: cannot happen
+		e = &logEntry{}
+	}
+	values := map[string]string{}
+	for _, name := range rt.wildcards {
+		values[name] = r.PathValue(name)
 	}
 	s.mu.Lock()
-	s.requests[pattern]++
-	s.log = append(s.log, LoggedRequest{Route: pattern, Query: r.URL.RawQuery, UserAgent: r.UserAgent()})
-	fault := s.matchFault(pattern, r.Method)
+	e.claimed = true
+	e.Route = rt.pattern
+	if len(values) > 0 {
+		e.PathValues = values
+		e.ProjectID = values["projectId"]
+		e.JobID = cmp.Or(values["jobId"], values["id"])
+	}
+	s.requests[rt.pattern]++
+	fault := s.matchFault(rt.pattern, r.Method)
+	if fault != nil {
+		e.Fault = fault.Kind
+	}
 	s.mu.Unlock()
 	if fault != nil && fault.apply(w, r, s.stopping) {
 		return
 	}
-	s.mux.ServeHTTP(w, r)
+	rec := newRecorder()
+	s.mu.Lock()
+	org, p, admitted := s.admit(rt, rec, r)
+	if admitted && !rt.stream {
+		rt.serve(s, rec, r, org, p)
+	}
+	s.mu.Unlock()
+	if admitted && rt.stream {
+		// A streaming route answers as it goes, unlocked; a reset cuts
+		// its end off.
+		rt.serve(s, w, r, org, p)
+		if fault != nil && fault.Kind == FaultReset {
+			_ = http.NewResponseController(w).Flush()
+			breakConn(w)
+		}
+		return
+	}
+	if fault != nil && fault.Kind == FaultReset {
+		rec.cut(w)
+		return
+	}
+	rec.send(w)
 }
 
-type authedHandler func(w http.ResponseWriter, r *http.Request, org string, p *project)
-
-// authed checks the bearer key (401), the key's scope (403 for a read-only
-// key on POST) and the project (404), then calls next with the server locked.
-func (s *Fake) authed(next authedHandler) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		auth := r.Header.Get("Authorization")
-		token, ok := strings.CutPrefix(auth, "Bearer ")
-		key, known := s.keys[token]
-		if !ok || token == "" || !known {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="mintlify"`)
-			writeError(w, http.StatusUnauthorized, "Unauthorized", "missing, invalid or expired API key")
-			return
-		}
-		if key.readOnly && r.Method != http.MethodGet && r.Method != http.MethodHead {
-			writeError(w, http.StatusForbidden, "Forbidden", "this API key is read-only")
-			return
-		}
-		p := s.projects[r.PathValue("projectId")]
+// admit checks a request with s.mu held: the route (404), the key (401,
+// 403), the project (404) and the budgets (429). When one fails it answers
+// into w (a recorder); else it returns the key's organization and the
+// project (nil when the route has none).
+func (s *Fake) admit(rt *route, w http.ResponseWriter, r *http.Request) (org string, p *project, ok bool) {
+	if rt.serve == nil {
+		writeError(w, http.StatusNotFound, "Not found", "no route for "+r.Method+" "+r.URL.Path)
+		return "", nil, false
+	}
+	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	key, known := s.keys[token]
+	if !ok || token == "" || !known {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="mintlify"`)
+		writeError(w, http.StatusUnauthorized, "Unauthorized", "missing, invalid or expired API key")
+		return "", nil, false
+	}
+	if key.readOnly && r.Method != http.MethodGet && r.Method != http.MethodHead {
+		writeError(w, http.StatusForbidden, "Forbidden", "this API key is read-only")
+		return "", nil, false
+	}
+	if slices.Contains(rt.wildcards, "projectId") {
+		p = s.projects[r.PathValue("projectId")]
 		if p == nil || p.org != key.org {
 			writeError(w, http.StatusNotFound, "Project not found")
-			return
-		}
-		next(w, r, key.org, p)
-	}
-}
-
-// takeBudget records one call in an hourly sliding window, or reports how
-// long until the oldest call leaves the window when the budget is spent.
-func (s *Fake) takeBudget(calls *[]time.Time, limit int) (retryAfter time.Duration, ok bool) {
-	if limit < 0 {
-		return 0, true
-	}
-	now := s.clock.Now()
-	kept := (*calls)[:0]
-	for _, t := range *calls {
-		if now.Sub(t) < time.Hour {
-			kept = append(kept, t)
+			return "", nil, false
 		}
 	}
-	*calls = kept
-	if len(kept) >= limit {
-		return kept[0].Add(time.Hour).Sub(now), false
+	if refused, ok := s.spend(rt.budgets, key.org, p); !ok {
+		writeRateLimited(w, refused)
+		return "", nil, false
 	}
-	*calls = append(*calls, now)
-	return 0, true
-}
-
-func writeRateLimited(w http.ResponseWriter, retryAfter time.Duration, limit int) {
-	secs := int((retryAfter + time.Second - 1) / time.Second)
-	w.Header().Set("Retry-After", fmt.Sprint(max(secs, 1)))
-	w.Header().Set("X-RateLimit-Limit", fmt.Sprint(limit))
-	w.Header().Set("X-RateLimit-Remaining", "0")
-	writeError(w, http.StatusTooManyRequests, "Too many requests", fmt.Sprintf("rate limit of %d requests per hour exceeded", limit))
+	return key.org, p, true
 }
 
 type errorDetail struct {

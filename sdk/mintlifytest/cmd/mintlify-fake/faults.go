@@ -10,35 +10,67 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
-// routeNames are the short names -fault and the control routes take.
-var routeNames = map[string][]string{
-	"create-job":       {mintlifytest.RouteCreateJob},
-	"get-job":          {mintlifytest.RouteGetJob},
-	"message":          {mintlifytest.RouteSendMessage},
-	"visitors":         {mintlifytest.RouteVisitors},
-	"views":            {mintlifytest.RouteViews},
-	"searches":         {mintlifytest.RouteSearches},
-	"feedback":         {mintlifytest.RouteFeedback},
-	"feedback-by-page": {mintlifytest.RouteFeedbackByPage},
-	"assistant":        {mintlifytest.RouteAssistant},
-	"thread":           {mintlifytest.RouteAssistantThread},
-	"caller-stats":     {mintlifytest.RouteCallerStats},
-	"jobs":             {mintlifytest.RouteCreateJob, mintlifytest.RouteGetJob, mintlifytest.RouteSendMessage},
-	"analytics":        mintlifytest.AnalyticsRoutes,
+// routeNames are the names -fault route=NAME and the control routes take:
+// each route's short name, and each area's name for all its routes. They
+// come from the fake's route table.
+var routeNames, routeList, areaList = namesOfRoutes()
+
+func namesOfRoutes() (names map[string][]string, routes, areas string) {
+	names = map[string][]string{}
+	var routeNames, areaNames []string
+	members := map[string][]string{}
+	for _, r := range mintlifytest.Routes() {
+		names[r.Name] = []string{r.Pattern}
+		routeNames = append(routeNames, r.Name)
+		if _, seen := members[r.Area]; !seen {
+			areaNames = append(areaNames, r.Area)
+		}
+		members[r.Area] = append(members[r.Area], r.Name)
+		names[r.Area] = append(names[r.Area], r.Pattern)
+	}
+	var a []string
+	for _, area := range areaNames {
+		a = append(a, fmt.Sprintf("%s (%s)", area, strings.Join(members[area], ", ")))
+	}
+	return names, strings.Join(routeNames, ", "), strings.Join(a, "; ")
 }
+
+// faultKinds are the kinds -fault takes, each with what its VALUE is.
+const faultKinds = "rate-limit, server-error, client-error, malformed, drop, reset, stall or latency"
 
 // parseFault reads a fault spec:
 //
-//	KIND[=VALUE][,route=NAME][,method=GET|POST][,p=PROBABILITY][,requests=N;M...]
+//	KIND[=VALUE][,route=NAME][,method=GET|POST][,p=PROBABILITY][,requests=N;M...][,message=TEXT][,body=TEXT]
 //
 // KIND is rate-limit (VALUE: the Retry-After, default 1h), server-error
-// (VALUE: the status, default 502), drop, or latency (VALUE: the delay).
-// Without p or requests, every matching request is hit.
+// (VALUE: a 5xx status, default 502), client-error (VALUE: a 4xx status,
+// default 400; message: its error text), malformed (VALUE: a 2xx status,
+// default 200; body: the body, which takes the rest of the spec, commas
+// and all), drop, reset, stall, or latency (VALUE: the delay). Without p
+// or requests, every matching request is hit.
 func parseFault(spec string) ([]mintlifytest.Fault, error) {
+	var body *string
+	if head, b, ok := strings.Cut(spec, ",body="); ok {
+		spec, body = head, &b
+	}
 	parts := strings.Split(spec, ",")
 	kind, value, _ := strings.Cut(parts[0], "=")
 	f := mintlifytest.Fault{}
 	var err error
+	status := func(def, class int) {
+		f.Status = def
+		if value != "" {
+			f.Status, err = strconv.Atoi(value)
+			if err == nil && f.Status/100 != class {
+				err = fmt.Errorf("%d is not a %dxx status", f.Status, class)
+			}
+		}
+	}
+	noValue := func() {
+		if value != "" {
+			err = fmt.Errorf("%s takes no value", kind)
+		}
+	}
 	switch kind {
 	case "rate-limit":
 		f.Kind, f.RetryAfter = mintlifytest.FaultRateLimit, time.Hour
@@ -46,23 +78,37 @@ func parseFault(spec string) ([]mintlifytest.Fault, error) {
 			f.RetryAfter, err = time.ParseDuration(value)
 		}
 	case "server-error":
-		f.Kind, f.Status = mintlifytest.FaultServerError, http.StatusBadGateway
-		if value != "" {
-			f.Status, err = strconv.Atoi(value)
-			if err == nil && (f.Status < 500 || f.Status > 599) {
-				err = fmt.Errorf("%d is not a 5xx status", f.Status)
-			}
-		}
-	case "drop":
+		f.Kind = mintlifytest.FaultServerError
+		status(http.StatusBadGateway, 5)
+	case "client-error":
+		f.Kind = mintlifytest.FaultClientError
+		status(http.StatusBadRequest, 4)
+	case "malformed":
+		f.Kind = mintlifytest.FaultMalformed
+		status(http.StatusOK, 2)
+	case "drop", string(mintlifytest.FaultDropConnection):
 		f.Kind = mintlifytest.FaultDropConnection
+		noValue()
+	case "reset":
+		f.Kind = mintlifytest.FaultReset
+		noValue()
+	case "stall":
+		f.Kind = mintlifytest.FaultStall
+		noValue()
 	case "latency":
 		f.Kind = mintlifytest.FaultLatency
 		f.Latency, err = time.ParseDuration(value)
 	default:
-		return nil, fmt.Errorf("fault %q: unknown kind %q (rate-limit, server-error, drop or latency)", spec, kind)
+		return nil, fmt.Errorf("fault %q: unknown kind %q (%s)", spec, kind, faultKinds)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("fault %q: %w", spec, err)
+	}
+	if body != nil {
+		if f.Kind != mintlifytest.FaultMalformed {
+			return nil, fmt.Errorf("fault %q: only malformed takes a body", spec)
+		}
+		f.Body = *body
 	}
 	routes := []string{""}
 	for _, opt := range parts[1:] {
@@ -70,7 +116,7 @@ func parseFault(spec string) ([]mintlifytest.Fault, error) {
 		switch k {
 		case "route":
 			if routes = routeNames[v]; routes == nil {
-				return nil, fmt.Errorf("fault %q: unknown route %q", spec, v)
+				return nil, fmt.Errorf("fault %q: unknown route %q (a route: %s; or an area: %s)", spec, v, routeList, areaList)
 			}
 		case "method":
 			if v != http.MethodGet && v != http.MethodPost {
@@ -90,8 +136,13 @@ func parseFault(spec string) ([]mintlifytest.Fault, error) {
 				}
 				f.Requests = append(f.Requests, i)
 			}
+		case "message":
+			if f.Kind != mintlifytest.FaultClientError {
+				return nil, fmt.Errorf("fault %q: only client-error takes a message", spec)
+			}
+			f.Message = v
 		default:
-			return nil, fmt.Errorf("fault %q: unknown option %q (route, method, p or requests)", spec, k)
+			return nil, fmt.Errorf("fault %q: unknown option %q (route, method, p, requests, message or body)", spec, k)
 		}
 	}
 	out := make([]mintlifytest.Fault, len(routes))
@@ -111,4 +162,31 @@ func (f *faultFlags) Set(spec string) error {
 	faults, err := parseFault(spec)
 	*f = append(*f, faults...)
 	return err
+}
+
+// limitFlags collects repeated -limit NAME=N flags.
+type limitFlags map[mintlifytest.Budget]int
+
+func (l *limitFlags) String() string { return fmt.Sprintf("%d limits", len(*l)) }
+
+func (l *limitFlags) Set(spec string) error {
+	name, value, _ := strings.Cut(spec, "=")
+	known := false
+	var names []string
+	for _, b := range mintlifytest.Budgets() {
+		known = known || string(b.Budget) == name
+		names = append(names, string(b.Budget))
+	}
+	if !known {
+		return fmt.Errorf("-limit %q: no budget %q (%s)", spec, name, strings.Join(names, ", "))
+	}
+	n, err := strconv.Atoi(value)
+	if err != nil || n == 0 || n < -1 {
+		return fmt.Errorf("-limit %q: want NAME=N, N a positive limit or -1 for none", spec)
+	}
+	if *l == nil {
+		*l = limitFlags{}
+	}
+	(*l)[mintlifytest.Budget(name)] = n
+	return nil
 }

@@ -17,17 +17,25 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
-const usage = `mintlify-fake serves a fake of Mintlify's API on loopback: agent jobs and
-the whole analytics export, with the API's key check, errors, hourly rate
-limits and paging. It prints the environment the Terraform provider reads
+// usage is the -h text; its lists of routes and budgets come from the
+// fake's own tables.
+var usage = strings.NewReplacer(
+	"{{ROUTES}}", wrap(routeList+".", "    "),
+	"{{AREAS}}", wrap(areaList+".", "    "),
+	"{{BUDGETS}}", budgetList(),
+).Replace(`mintlify-fake serves a fake of Mintlify's API on loopback: agent jobs and
+the whole analytics export, with the API's key check, errors, rate limits
+and paging. It prints the environment the Terraform provider reads
 (MINTLIFY_BASE_URL, MINTLIFY_API_KEY, MINTLIFY_PROJECT_ID) and serves until
-interrupted.
+interrupted; -env-file writes the same as "export NAME=value" lines, for a
+shell to source.
 
 Usage: mintlify-fake [flags]
 
@@ -51,11 +59,12 @@ ANALYTICS DATA
   date_to = "2026-11-01".
 
 RATE LIMITS
-  Like the API: 100 job creations and messages per project per hour, and
-  100 analytics requests per organization per hour, shared by every
-  analytics endpoint; past them, 429 with Retry-After. -job-limit and
-  -analytics-limit change them (-1 turns a limit off). To start a new hour
-  without a restart:
+  Like the API, in sliding windows; past a limit, 429 with Retry-After.
+  The budgets (NAME: limit, what draws from it):
+{{BUDGETS}}
+  -limit NAME=N changes one (may be repeated); -job-limit and
+  -analytics-limit are agent-jobs and analytics. -1 turns a limit off. To
+  start every window afresh without a restart:
     curl -X POST $MINTLIFY_BASE_URL/_fake/reset
 
 FAULTS
@@ -63,23 +72,78 @@ FAULTS
   may be repeated. KIND is one of:
     rate-limit[=RETRY_AFTER]   429 with this Retry-After (default 1h)
     server-error[=STATUS]      a 5xx HTML page, as from a proxy (default 502)
+    client-error[=STATUS]      a 4xx with the API's JSON error body (default
+                               400; ,message=TEXT sets its "error")
+    malformed[=STATUS]         a 2xx whose body is not the answer: cut short
+                               and mistyped, or ,body=TEXT (last: it takes
+                               the rest of the spec, commas included)
     drop                       close the connection, no answer
+    reset                      serve the request, send its headers and half
+                               its body, then break the connection
+    stall                      never answer, until the client gives up
     latency=DELAY              wait, then answer normally
-  route is one of create-job, get-job, message, jobs, visitors, views,
-  searches, feedback, feedback-by-page, assistant, thread, caller-stats,
-  analytics (default: every route). Without p (a probability) or requests
+  route is a route:
+{{ROUTES}}
+  or an area, for all its routes:
+{{AREAS}}
+  Without route, every route; without p (a probability) or requests
   (positions among the route's requests, from 1), every request is hit.
   Examples:
     -fault rate-limit=45m,route=analytics   the analytics budget is spent
     -fault server-error=503,p=0.1           one request in ten fails
     -fault drop,route=create-job,requests=1 the first job POST gets no answer
+    -fault malformed,route=get-job,body={"id":1}
   At run time:
     curl -X POST "$MINTLIFY_BASE_URL/_fake/faults?spec=drop,route=get-job,requests=1"
     curl -X DELETE $MINTLIFY_BASE_URL/_fake/faults
     curl $MINTLIFY_BASE_URL/_fake/requests     requests counted per route
 
 FLAGS
-`
+`)
+
+// budgetList is one line per budget.
+func budgetList() string {
+	var b strings.Builder
+	for _, s := range mintlifytest.Budgets() {
+		scope := "organization"
+		if s.PerProject {
+			scope = "project"
+		}
+		fmt.Fprintf(&b, "    %-13s %d per %s per %s:\n%s\n", s.Budget, s.Limit, window(s.Window), scope, wrap(s.Covers, "                  "))
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func window(d time.Duration) string {
+	switch d {
+	case time.Second:
+		return "second"
+	case time.Minute:
+		return "minute"
+	case time.Hour:
+		return "hour"
+	case 24 * time.Hour:
+		return "day"
+	}
+	return strings.TrimSuffix(d.String(), "0m0s")
+}
+
+// wrap fills text into lines of at most 76 columns after indent.
+func wrap(text, indent string) string {
+	var lines []string
+	line := indent
+	for _, word := range strings.Fields(text) {
+		if len(line)+1+len(word) > 76 && line != indent {
+			lines = append(lines, line)
+			line = indent
+		}
+		if line != indent {
+			line += " "
+		}
+		line += word
+	}
+	return strings.Join(append(lines, line), "\n")
+}
 
 func main() {
 	fs := flag.NewFlagSet("mintlify-fake", flag.ExitOnError)
@@ -89,7 +153,7 @@ func main() {
 	}
 	o := options{}
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:0", "address to listen on (loopback only; port 0 picks a free one)")
-	fs.StringVar(&o.envFile, "env-file", "", "also write the MINTLIFY_* lines to this file (0600)")
+	fs.StringVar(&o.envFile, "env-file", "", "also write the environment to this file (0600), as \"export NAME=value\" lines for a shell to source")
 	fs.IntVar(&o.data.Paths, "paths", 1200, "documentation pages (rows of visitors and views)")
 	fs.IntVar(&o.data.SearchTerms, "search-terms", 300, "distinct search terms")
 	fs.IntVar(&o.data.Feedback, "feedback", 500, "feedback entries")
@@ -101,6 +165,7 @@ func main() {
 	fs.StringVar(&o.outcome, "job-outcome", "completed", "how a job without a marker ends: completed, nochange, failed, archived or never")
 	fs.IntVar(&o.jobLimit, "job-limit", mintlifytest.DefaultHourlyBudget, "job creations and messages per project per hour (-1: no limit)")
 	fs.IntVar(&o.analyticsLimit, "analytics-limit", mintlifytest.DefaultHourlyBudget, "analytics requests per organization per hour (-1: no limit)")
+	fs.Var(&o.limits, "limit", "set a budget's limit, NAME=N (see RATE LIMITS above; -1: no limit); may be repeated")
 	fs.Var(&o.faults, "fault", "inject a fault (see FAULTS above); may be repeated")
 	_ = fs.Parse(os.Args[1:])
 	if err := run(context.Background(), o, os.Stdout, os.Stderr); err != nil {
@@ -113,6 +178,7 @@ type options struct {
 	data                            mintlifytest.Dataset
 	job                             mintlifytest.JobScript
 	jobLimit, analyticsLimit        int
+	limits                          limitFlags
 	faults                          faultFlags
 }
 
@@ -142,7 +208,8 @@ func (o options) config() (mintlifytest.Config, error) {
 	data.End = end
 	job := o.job
 	job.Outcome = mintlifytest.Outcome(o.outcome)
-	return mintlifytest.Config{JobBudget: o.jobLimit, AnalyticsBudget: o.analyticsLimit, DefaultJob: job, Analytics: data, Faults: o.faults}, nil
+	return mintlifytest.Config{JobBudget: o.jobLimit, AnalyticsBudget: o.analyticsLimit, Limits: o.limits,
+		DefaultJob: job, Analytics: data, Faults: o.faults}, nil
 }
 
 // run serves the fake until ctx ends or a signal comes: the environment
@@ -171,7 +238,8 @@ func run(ctx context.Context, o options, out, info io.Writer) error {
 	fmt.Fprintf(info, "mintlify-fake: analytics data from %s to %s; jobs run %s; -h for scripts, limits and faults\n",
 		first.Format(time.DateOnly), cfg.Analytics.End.AddDate(0, 0, -1).Format(time.DateOnly), cfg.DefaultJob.ActiveFor)
 	if o.envFile != "" {
-		if err := os.WriteFile(o.envFile, []byte(env), 0o600); err != nil {
+		exports := strings.ReplaceAll("export "+strings.TrimSuffix(env, "\n"), "\n", "\nexport ") + "\n"
+		if err := os.WriteFile(o.envFile, []byte(exports), 0o600); err != nil {
 			return err
 		}
 	}
@@ -215,11 +283,9 @@ func withControl(fake *mintlifytest.Fake) http.Handler {
 		fmt.Fprintln(w, "faults cleared")
 	})
 	mux.HandleFunc("GET /_fake/requests", func(w http.ResponseWriter, _ *http.Request) {
-		counts := map[string]int{}
-		for _, routes := range routeNames {
-			for _, r := range routes {
-				counts[r] = fake.Requests(r)
-			}
+		counts := map[string]int{mintlifytest.RouteUnmatched: fake.Requests(mintlifytest.RouteUnmatched)}
+		for _, r := range mintlifytest.Routes() {
+			counts[r.Pattern] = fake.Requests(r.Pattern)
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(counts)

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -218,5 +222,206 @@ func TestUsage_documentsScriptsDatesLimitsAndFaults(t *testing.T) {
 	first := mintlifytest.DefaultDataEnd.AddDate(0, 0, -90).Format("2006-01-02")
 	if !strings.Contains(usage, first+" to 2026-10-31") {
 		t.Errorf("usage states another range than the data's, which starts %s", first)
+	}
+}
+
+func TestParseFault_everyKind(t *testing.T) {
+	good := map[string][]mintlifytest.Fault{
+		"client-error":                       {{Kind: mintlifytest.FaultClientError, Status: 400}},
+		"client-error=404,message=Gone away": {{Kind: mintlifytest.FaultClientError, Status: 404, Message: "Gone away"}},
+		"client-error=499":                   {{Kind: mintlifytest.FaultClientError, Status: 499}},
+		"malformed":                          {{Kind: mintlifytest.FaultMalformed, Status: 200}},
+		"malformed=201,route=get-job,body={\"id\":1,\"status\":[2]}": {{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultMalformed, Status: 201, Body: `{"id":1,"status":[2]}`}},
+		"malformed,body=":     {{Kind: mintlifytest.FaultMalformed, Status: 200}},
+		"reset,route=message": {{Route: mintlifytest.RouteSendMessage, Kind: mintlifytest.FaultReset}},
+		"stall,requests=2":    {{Kind: mintlifytest.FaultStall, Requests: []int{2}}},
+		"drop-connection":     {{Kind: mintlifytest.FaultDropConnection}},
+		"drop,route=thread":   {{Route: mintlifytest.RouteAssistantThread, Kind: mintlifytest.FaultDropConnection}},
+	}
+	for spec, want := range good {
+		got, err := parseFault(spec)
+		if err != nil {
+			t.Errorf("%s: %v", spec, err)
+		} else if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", spec, diff)
+		}
+	}
+	for spec, want := range map[string]string{
+		"client-error=500":            `500 is not a 4xx status`,
+		"client-error=399":            `399 is not a 4xx status`,
+		"malformed=404":               `404 is not a 2xx status`,
+		"malformed=x":                 `invalid syntax`,
+		"drop=5":                      `drop takes no value`,
+		"reset=1":                     `reset takes no value`,
+		"stall=1s":                    `stall takes no value`,
+		"server-error,body=x":         `only malformed takes a body`,
+		"server-error,message=x":      `only client-error takes a message`,
+		"explode":                     `(rate-limit, server-error, client-error, malformed, drop, reset, stall or latency)`,
+		"drop,route=nowhere":          `unknown route "nowhere" (a route: create-job, get-job, message, visitors,`,
+		"drop,route=nowhere,p=1":      `or an area: jobs (create-job, get-job, message); analytics (visitors,`,
+		"malformed,color=red,body={}": `unknown option "color" (route, method, p, requests, message or body)`,
+	} {
+		if _, err := parseFault(spec); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want %q", spec, err, want)
+		}
+	}
+	// Every route and area of the fake's table has its name.
+	for _, r := range mintlifytest.Routes() {
+		if got, err := parseFault("drop,route=" + r.Name); err != nil || len(got) != 1 || got[0].Route != r.Pattern {
+			t.Errorf("route=%s: %v %v", r.Name, got, err)
+		}
+	}
+	if got, _ := parseFault("drop,route=jobs"); len(got) != 3 {
+		t.Errorf("route=jobs: %d rules", len(got))
+	}
+}
+
+func TestLimitFlag(t *testing.T) {
+	var l limitFlags
+	if err := l.Set("previews=2"); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Set("index-day=-1"); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(limitFlags{mintlifytest.BudgetPreviews: 2, mintlifytest.BudgetIndexDay: -1}, l); diff != "" || l.String() != "2 limits" {
+		t.Errorf("limits (-want +got):\n%s", diff)
+	}
+	for spec, want := range map[string]string{
+		"nope=1":      `no budget "nope" (agent-jobs, analytics, deployments, previews, discovery, index-second, index-day)`,
+		"previews=0":  `want NAME=N, N a positive limit or -1 for none`,
+		"previews=-2": `want NAME=N`,
+		"previews=x":  `want NAME=N`,
+		"previews":    `want NAME=N`,
+	} {
+		if err := l.Set(spec); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", spec, err, want)
+		}
+	}
+	o := defaults()
+	o.limits = l
+	cfg, err := o.config()
+	if err != nil || cfg.Limits[mintlifytest.BudgetPreviews] != 2 {
+		t.Errorf("config %+v %v", cfg.Limits, err)
+	}
+	// The limit reaches the fake.
+	o.limits = limitFlags{mintlifytest.BudgetAnalytics: 1}
+	cfg, _ = o.config()
+	fake := mintlifytest.New(cfg)
+	ts := httptest.NewServer(withControl(fake))
+	defer ts.Close()
+	statuses := []int{}
+	for range 2 {
+		req, _ := http.NewRequest("GET", ts.URL+"/v1/analytics/demo-project/views", nil)
+		req.Header.Set("Authorization", "Bearer "+mintlifytest.DemoAPIKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		statuses = append(statuses, resp.StatusCode)
+	}
+	if !cmp.Equal(statuses, []int{200, 429}) {
+		t.Errorf("-limit analytics=1 over -analytics-limit 100: %v", statuses)
+	}
+}
+
+// The env file is what a shell sources: every variable exported.
+func TestRun_envFileExportsForAShell(t *testing.T) {
+	o := defaults()
+	o.envFile = t.TempDir() + "/fake.env"
+	ctx, cancel := context.WithCancel(context.Background())
+	var out syncBuffer
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, o, &out, io.Discard) }()
+	var data []byte
+	for start := time.Now(); time.Since(start) < 5*time.Second && len(data) == 0; time.Sleep(10 * time.Millisecond) {
+		data, _ = os.ReadFile(o.envFile)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	stdout := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 3 || len(stdout) != 3 {
+		t.Fatalf("env file %q, stdout %q", data, out.String())
+	}
+	for i, l := range lines {
+		if l != "export "+stdout[i] {
+			t.Errorf("line %d: %q, want %q", i+1, l, "export "+stdout[i])
+		}
+	}
+	info, _ := os.Stat(o.envFile)
+	if info.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", info.Mode())
+	}
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh to source the file")
+	}
+	got, err := exec.Command("sh", "-c", `. "$1" && sh -c 'echo "$MINTLIFY_PROJECT_ID $MINTLIFY_API_KEY"'`, "sh", o.envFile).Output()
+	if err != nil || string(got) != "demo-project "+mintlifytest.DemoAPIKey+"\n" {
+		t.Errorf("a child of the sourcing shell sees %q (%v)", got, err)
+	}
+}
+
+// -h lists what the fake's tables hold: every route, area and budget.
+func TestUsage_listsTheTables(t *testing.T) {
+	flat := strings.Join(strings.Fields(usage), " ")
+	for _, r := range mintlifytest.Routes() {
+		if !strings.Contains(flat, r.Name+",") && !strings.Contains(flat, r.Name+".") {
+			t.Errorf("usage lacks route %s", r.Name)
+		}
+	}
+	for _, b := range mintlifytest.Budgets() {
+		if !strings.Contains(flat, fmt.Sprintf("%s %d per", b.Budget, b.Limit)) {
+			t.Errorf("usage lacks budget %s", b.Budget)
+		}
+	}
+	for _, want := range []string{"client-error[=STATUS]", "malformed[=STATUS]", "reset", "stall", "-limit NAME=N",
+		"or an area, for all its routes: jobs (create-job, get-job, message); analytics (", `"export NAME=value"`} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("usage lacks %q", want)
+		}
+	}
+	if before, _, _ := strings.Cut(flat, "or an area"); strings.Contains(before[strings.Index(before, "route is a route:"):], " jobs") {
+		t.Error("usage lists jobs as a route")
+	}
+	for _, line := range strings.Split(usage, "\n") {
+		if len(line) > 80 && !strings.Contains(line, "curl") { // a command cannot wrap
+			t.Errorf("usage line over 80 columns: %q", line)
+		}
+	}
+}
+
+func TestControlRoutes_newFaultsAndEveryRouteCounted(t *testing.T) {
+	fake := mintlifytest.New(mintlifytest.Config{})
+	ts := httptest.NewServer(withControl(fake))
+	defer ts.Close()
+	do := func(method, path string) (int, string) {
+		req, _ := http.NewRequest(method, ts.URL+path, nil)
+		req.Header.Set("Authorization", "Bearer "+mintlifytest.DemoAPIKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return 0, err.Error()
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if s, body := do("POST", "/_fake/faults?spec="+url.QueryEscape("client-error=409,route=get-job,message=Busy")); s != 200 || !strings.Contains(body, "1 fault rules added") {
+		t.Fatalf("%d %s", s, body)
+	}
+	if s, body := do("GET", "/v2/agent/demo-project/job/x"); s != 409 || body != `{"error":"Busy"}`+"\n" {
+		t.Errorf("client-error: %d %q", s, body)
+	}
+	do("GET", "/nowhere")
+	_, body := do("GET", "/_fake/requests")
+	var counts map[string]int
+	if err := json.Unmarshal([]byte(body), &counts); err != nil {
+		t.Fatal(err)
+	}
+	if len(counts) != len(mintlifytest.Routes())+1 || counts[mintlifytest.RouteGetJob] != 1 || counts[mintlifytest.RouteUnmatched] != 1 {
+		t.Errorf("counts %v", counts)
 	}
 }

@@ -1,0 +1,174 @@
+package mintlifytest
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// Routes, as counted by Requests, logged in LoggedRequest.Route and matched
+// by Fault.Route. Each is its pattern: the method and the path as the
+// OpenAPI file writes it, with {wildcards}.
+const (
+	RouteCreateJob   = "POST /v2/agent/{projectId}/job"
+	RouteGetJob      = "GET /v2/agent/{projectId}/job/{id}"
+	RouteSendMessage = "POST /v2/agent/{projectId}/job/{id}/message"
+	RouteVisitors    = "GET /v1/analytics/{projectId}/visitors"
+	RouteViews       = "GET /v1/analytics/{projectId}/views"
+	RouteSearches    = "GET /v1/analytics/{projectId}/searches"
+	RouteFeedback    = "GET /v1/analytics/{projectId}/feedback"
+	// RouteFeedbackByPage is feedback counts per page (no paging).
+	RouteFeedbackByPage  = "GET /v1/analytics/{projectId}/feedback/by-page"
+	RouteAssistant       = "GET /v1/analytics/{projectId}/assistant"
+	RouteAssistantThread = "GET /v1/analytics/{projectId}/assistant/threads/{threadId}"
+	RouteCallerStats     = "GET /v1/analytics/{projectId}/assistant/caller-stats"
+
+	// RouteUnmatched is the Route of a request no route matched: it is
+	// counted and logged like the others, and answered 404.
+	RouteUnmatched = "unmatched"
+)
+
+// The API areas, as RouteInfo.Area names them: one per OpenAPI file (or
+// part of one) the fake serves.
+const (
+	AreaJobs      = "jobs"      // agent jobs, admin-openapi.json
+	AreaAnalytics = "analytics" // analytics.openapi.json
+)
+
+// routeTable is every route the fake serves, each named once: New
+// registers them, Routes, AnalyticsRoutes and the command's -fault
+// route=NAME read them.
+//
+// To add a route:
+//
+//  1. declare its Route constant above (its pattern, as the OpenAPI file
+//     writes the path);
+//  2. add one entry below, in its area's section: a short name (lower
+//     case, dashes: what `mintlify-fake -fault ...,route=NAME` takes), the
+//     pattern, the area, the budgets it draws from (see Budget; none when
+//     the API publishes no limit for it), its handler, and stream: true if
+//     it writes its answer as it goes;
+//  3. write the handler in the area's own file (deployments.go, ...).
+//
+// A handler is called after the key was checked (401; 403 for a read-only
+// key on anything but GET and HEAD), the project found when the pattern
+// has a {projectId} (404 otherwise), and one request taken from each of
+// the route's budgets (429 when one is spent). It reads path values with
+// r.PathValue and answers with writeJSON or writeError. It runs with the
+// fake locked, and what it writes is sent once it returns, unlocked;
+// unless the route sets stream (assistant messages, bundle downloads):
+// then it runs unlocked (it locks s.mu itself around the fake's state) and
+// writes to the client as it goes, flushing when it wants a part sent.
+// Faults, the request log, request ids and counters need nothing from it.
+//
+// To add a budget, see budgetSpecs.
+var routeTable = []route{
+	// Agent jobs (admin-openapi.json): jobs.go.
+	{name: "create-job", pattern: RouteCreateJob, area: AreaJobs, budgets: []Budget{BudgetAgentJobs}, serve: (*Fake).createJob},
+	{name: "get-job", pattern: RouteGetJob, area: AreaJobs, serve: (*Fake).getJob},
+	{name: "message", pattern: RouteSendMessage, area: AreaJobs, budgets: []Budget{BudgetAgentJobs}, serve: (*Fake).sendMessage},
+
+	// Analytics (analytics.openapi.json): analytics.go, searches.go,
+	// feedback.go, assistant.go. export is the whole answer Data gives.
+	{name: "visitors", pattern: RouteVisitors, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveVisitors), export: exportVisitors},
+	{name: "views", pattern: RouteViews, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveViews), export: exportViews},
+	{name: "searches", pattern: RouteSearches, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveSearches), export: exportSearches},
+	{name: "feedback", pattern: RouteFeedback, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveFeedback), export: exportFeedback},
+	{name: "feedback-by-page", pattern: RouteFeedbackByPage, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveFeedbackByPage), export: exportFeedbackByPage},
+	{name: "assistant", pattern: RouteAssistant, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveAssistant), export: exportAssistant},
+	{name: "thread", pattern: RouteAssistantThread, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveThread), export: exportThread},
+	{name: "caller-stats", pattern: RouteCallerStats, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveCallerStats), export: exportCallerStats},
+
+	// Deployments, previews and automations (openapi.json): deployments.go.
+	// Trigger update and automation triggers: BudgetDeployments; previews:
+	// BudgetPreviews; update status: none.
+
+	// Static exports (static-export-openapi.json): static_exports.go. No
+	// published limit.
+
+	// Discovery: search, page, assistant (discovery-openapi.json):
+	// discovery.go. BudgetDiscovery.
+
+	// Mintlify Index (index-openapi.json): index.go. BudgetIndexSecond and
+	// BudgetIndexDay, both.
+}
+
+// route is one operation of the API.
+type route struct {
+	name    string
+	pattern string
+	area    string
+	budgets []Budget
+	serve   handler
+	// export is an analytics route's whole answer, for Data.
+	export func(p *params, d *dataset) any
+	// stream: the handler writes its answer as it goes, unlocked.
+	stream bool
+	// wildcards are the pattern's path values, in order (set by New).
+	wildcards []string
+}
+
+// handler serves a route; see routeTable. org is the key's organization;
+// p is the project when the pattern has a {projectId}, else nil. w is a
+// recorder, or for a streaming route the client's writer.
+type handler func(s *Fake, w http.ResponseWriter, r *http.Request, org string, p *project)
+
+// unmatched serves requests no route matched.
+var unmatched = route{pattern: RouteUnmatched}
+
+// wildcards lists the {names} in a pattern.
+func wildcards(pattern string) []string {
+	var names []string
+	for _, seg := range strings.Split(pattern, "/") {
+		if name, ok := strings.CutPrefix(seg, "{"); ok {
+			names = append(names, strings.TrimSuffix(strings.TrimSuffix(name, "}"), "..."))
+		}
+	}
+	return names
+}
+
+// RouteInfo describes a route the fake serves.
+type RouteInfo struct {
+	// Name is the route's short name, as `mintlify-fake -fault
+	// ...,route=NAME` takes it: "create-job", "visitors", ...
+	Name string
+	// Pattern is the route's Route constant.
+	Pattern string
+	// Area is the API area: AreaJobs, AreaAnalytics, ...
+	Area string
+	// Budgets are the rate limits each request draws from.
+	Budgets []Budget
+}
+
+// Routes lists every route the fake serves, area by area.
+func Routes() []RouteInfo {
+	out := make([]RouteInfo, len(routeTable))
+	for i, rt := range routeTable {
+		out[i] = RouteInfo{Name: rt.name, Pattern: rt.pattern, Area: rt.area, Budgets: slices.Clone(rt.budgets)}
+	}
+	return out
+}
+
+// AnalyticsRoutes lists every analytics route: they share one hourly
+// budget per organization.
+var AnalyticsRoutes = patternsIn(AreaAnalytics)
+
+func patternsIn(area string) []string {
+	var out []string
+	for _, rt := range routeTable {
+		if rt.area == area {
+			out = append(out, rt.pattern)
+		}
+	}
+	return out
+}
+
+// routeByPattern finds a route by its Route constant.
+func routeByPattern(pattern string) *route {
+	for i := range routeTable {
+		if routeTable[i].pattern == pattern {
+			return &routeTable[i]
+		}
+	}
+	return nil
+}
