@@ -22,6 +22,12 @@ const (
 	RouteAssistant       = "GET /v1/analytics/{projectId}/assistant"
 	RouteAssistantThread = "GET /v1/analytics/{projectId}/assistant/threads/{threadId}"
 	RouteCallerStats     = "GET /v1/analytics/{projectId}/assistant/caller-stats"
+	// RouteTriggerUpdate queues a deployment; RouteUpdateStatus reads the
+	// status of a deployment or preview.
+	RouteTriggerUpdate     = "POST /v1/project/update/{projectId}"
+	RouteUpdateStatus      = "GET /v1/project/update-status/{statusId}"
+	RoutePreview           = "POST /v1/project/preview/{projectId}"
+	RouteTriggerAutomation = "POST /v1/workflow/{projectId}/{workflowSchemaId}/trigger"
 
 	// RouteUnmatched is the Route of a request no route matched: it is
 	// counted and logged like the others, and answered 404.
@@ -33,6 +39,8 @@ const (
 const (
 	AreaJobs      = "jobs"      // agent jobs, admin-openapi.json
 	AreaAnalytics = "analytics" // analytics.openapi.json
+	// AreaDeployments is deployments, previews and automations, openapi.json.
+	AreaDeployments = "deployments"
 )
 
 // routeTable is every route the fake serves, each named once: New
@@ -82,6 +90,10 @@ var routeTable = []route{
 	// Deployments, previews and automations (openapi.json): deployments.go.
 	// Trigger update and automation triggers: BudgetDeployments; previews:
 	// BudgetPreviews; update status: none.
+	{name: "trigger-update", pattern: RouteTriggerUpdate, area: AreaDeployments, budgets: []Budget{BudgetDeployments}, serve: (*Fake).triggerUpdate},
+	{name: "update-status", pattern: RouteUpdateStatus, area: AreaDeployments, serve: (*Fake).updateStatus},
+	{name: "preview", pattern: RoutePreview, area: AreaDeployments, budgets: []Budget{BudgetPreviews}, serve: (*Fake).triggerPreview},
+	{name: "trigger-automation", pattern: RouteTriggerAutomation, area: AreaDeployments, budgets: []Budget{BudgetDeployments}, serve: (*Fake).triggerAutomation},
 
 	// Static exports (static-export-openapi.json): static_exports.go. No
 	// published limit.

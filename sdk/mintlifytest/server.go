@@ -40,6 +40,11 @@ type Config struct {
 	Faults []Fault
 	// NoDemo leaves out the demo key and project.
 	NoDemo bool
+	// DefaultDeployment is the lifecycle of deployments and previews (zero
+	// value: DefaultDeploymentScript). PreviewsOffPlan takes previews off
+	// every organization's plan: a preview trigger answers 403.
+	DefaultDeployment DeploymentScript
+	PreviewsOffPlan   bool
 }
 
 // Fake is the fake API. It is an http.Handler and safe for concurrent use.
@@ -61,6 +66,7 @@ type Fake struct {
 	requests   map[string]int // Route -> count
 	log        []*logEntry
 	faults     []*faultState
+	deploys    *deployState
 }
 
 type keyInfo struct {
@@ -94,6 +100,7 @@ func newFake(cfg Config, routes []route) *Fake {
 		windows:    map[window][]time.Time{},
 		defaultJob: cfg.DefaultJob,
 		requests:   map[string]int{},
+		deploys:    newDeployState(cfg),
 	}
 	if s.clock == nil {
 		s.clock = realClock{}
