@@ -173,8 +173,8 @@ func (r *deploymentResource) Delete(ctx context.Context, req resource.DeleteRequ
 	var state deploymentModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	resp.Diagnostics.AddWarning("Deployment removed from state only",
-		fmt.Sprintf("A deployment cannot be undone or deleted through the Mintlify API: deployment %s of project %q stays "+
-			"published as it is.", state.ID.ValueString(), state.ProjectID.ValueString()))
+		fmt.Sprintf("A deployment cannot be undone or deleted through the Mintlify API: removing deployment %s of project %q "+
+			"from state changes nothing that is published.", state.ID.ValueString(), state.ProjectID.ValueString()))
 	tflog.Info(ctx, "deployment removed from state", map[string]any{"status_id": state.ID.ValueString()})
 }
 
