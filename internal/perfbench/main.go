@@ -34,6 +34,7 @@ func main() {
 	runs := flag.Int("runs", 3, "runs per timed figure (the median is reported)")
 	quick := flag.Bool("quick", false, "smaller data sets and fewer applies, to try the harness")
 	limit := flag.Duration("timeout", 30*time.Minute, "stop everything after this long")
+	only := flag.String("only", "", `"waits": measure the waits for jobs and deployments only (section 4) and print it, writing nothing`)
 	flag.Parse()
 	if *provider == "" || *floor == "" {
 		log.Fatal("perfbench: -provider and -floor are required (make bench sets them)")
@@ -46,6 +47,16 @@ func main() {
 		log.Fatal(err)
 	}
 	defer b.close()
+	if *only == "waits" {
+		wait, err := b.measureWaits()
+		if err != nil {
+			log.Fatal(err)
+		}
+		var w strings.Builder
+		(&results{wait: wait}).writeWaits(func(format string, args ...any) { fmt.Fprintf(&w, format, args...) })
+		fmt.Print(w.String())
+		return
+	}
 	res, err := b.measure()
 	if err != nil {
 		log.Fatal(err)
