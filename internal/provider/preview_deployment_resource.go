@@ -242,12 +242,12 @@ func (r *previewDeploymentResource) Update(ctx context.Context, req resource.Upd
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedKey, nil)...)
 		return
 	}
-	if !requireConfigured(r.data, &resp.Diagnostics) {
-		return
-	}
 	// Until the API answers, state is what it was: a trigger that fails
 	// changed nothing, and the next apply tries it again.
 	resp.Diagnostics.Append(resp.State.Set(ctx, &prior)...)
+	if !requireConfigured(r.data, &resp.Diagnostics) {
+		return
+	}
 	d := r.deploy(ctx, &plan, &prior, previewRedeployWords, func(m *previewDeploymentModel) {
 		resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 	}, &resp.Diagnostics)
