@@ -194,3 +194,41 @@ func TestPreviewDelete_warnsThatThePreviewStays(t *testing.T) {
 	contains(t, "warning", diagText(resp.Diagnostics, diag.SeverityWarning), "Preview deployment removed from state only",
 		`the preview of branch "feature/x" of project "demo-project" stays at https://demo-project-feature-x.mintlify.app`)
 }
+
+// A redeploy the API refuses changed nothing: state keeps the preview as
+// it was, old triggers included, so the next apply tries again.
+func TestAccPreviewDeployment_refusedRedeployKeepsThePriorState(t *testing.T) {
+	clearEnv(t)
+	fs, url := startDeployFake(t, mintlifytest.Config{})
+	var id, previewURL string
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(),
+		Steps: []resource.TestStep{
+			{Config: previewConfig(url, "feature/x", triggers("a1")), Check: previewInState(&id, &previewURL)},
+			{
+				PreConfig:   func() { fs.SetPreviewsOnPlan(mintlifytest.DemoOrg, false) },
+				Config:      previewConfig(url, "feature/x", triggers("b2")),
+				ExpectError: wrapped(`Could not redeploy the preview`, `403 Forbidden`),
+			},
+			{
+				Config:             previewConfig(url, "feature/x", triggers("b2")),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(previewAddr, plancheck.ResourceActionUpdate),
+					checkPlan(func(p *tfjson.Plan) error {
+						vals, _ := resourceValues(p.PriorState.Values.RootModule, previewAddr)
+						trig, _ := vals["triggers"].(map[string]any)
+						if vals["id"] != id || vals["preview_url"] != previewURL || vals["status"] != "success" || trig["commit"] != "a1" {
+							return fmt.Errorf("state after the refusal: %v", vals)
+						}
+						return nil
+					}),
+				}},
+			},
+		},
+	})
+	if accepted, refused := postsTo(fs, mintlifytest.RoutePreview); accepted != 1 || refused != 1 {
+		t.Errorf("preview POSTs: %d accepted, %d refused", accepted, refused)
+	}
+}
