@@ -92,7 +92,10 @@ type rawJob struct {
 // seconds or a zone. Every field that could be read is kept; the problems
 // with the others are returned in the job (cosmetic: the id is all a
 // caller must have). err is set only when the body is not a JSON object.
-func decodeJob(data []byte) (*AgentJob, error) {
+// secrets are removed from a value a problem echoes before it is cut (a
+// key cut in two would not be found whole afterwards).
+func decodeJob(data []byte, secrets ...string) (*AgentJob, error) {
+	echo := func(s string) string { s, _ = scrub(s, secrets); return clip(s, maxEchoedValue) }
 	var p fieldProblems
 	var raw rawJob
 	if err := decodeRaw(data, &raw, &p); err != nil {
@@ -114,13 +117,13 @@ func decodeJob(data []byte) (*AgentJob, error) {
 		if isWebURL(*link) {
 			j.PRLink = link
 		} else {
-			p.add("prLink", "%q is not an absolute http(s) URL: ignored", clip(*link, maxEchoedValue))
+			p.add("prLink", "%q is not an absolute http(s) URL: ignored", echo(*link))
 		}
 	}
-	if t := timestamp(&p, "createdAt", raw.CreatedAt); t != nil {
+	if t := timestamp(&p, "createdAt", raw.CreatedAt, echo); t != nil {
 		j.CreatedAt = *t
 	}
-	j.ArchivedAt = timestamp(&p, "archivedAt", raw.ArchivedAt)
+	j.ArchivedAt = timestamp(&p, "archivedAt", raw.ArchivedAt, echo)
 	j.Problems = p
 	return j, nil
 }
@@ -133,14 +136,14 @@ func isWebURL(s string) bool {
 }
 
 // timestamp reads an optional ISO 8601 timestamp.
-func timestamp(p *fieldProblems, name string, t text) *time.Time {
+func timestamp(p *fieldProblems, name string, t text, echo func(string) string) *time.Time {
 	s := optional(p, top(name), t)
 	if s == nil {
 		return nil
 	}
 	v, ok := parseTimestamp(*s)
 	if !ok {
-		p.add(name, "%q is not an ISO 8601 timestamp", clip(*s, maxEchoedValue))
+		p.add(name, "%q is not an ISO 8601 timestamp", echo(*s))
 		return nil
 	}
 	return &v
@@ -231,7 +234,7 @@ func (s *AgentJobsService) jobCall(ctx context.Context, k *core, c call) (*Agent
 	}
 	var job *AgentJob
 	_, err = k.decodeWith(c, data, &job, func(b []byte) (err error) {
-		job, err = decodeJob(b)
+		job, err = decodeJob(b, k.secrets...)
 		return err
 	})
 	if err != nil {
@@ -312,7 +315,7 @@ func (s *AgentJobsService) SendMessage(ctx context.Context, projectID, jobID, pr
 	}
 	var job *AgentJob
 	_, derr := k.decodeWith(c, data, &job, func(b []byte) (err error) {
-		job, err = decodeJob(b)
+		job, err = decodeJob(b, k.secrets...)
 		return err
 	})
 	if derr == nil {

@@ -281,8 +281,11 @@ func TestVisitors_survivesInjectedFaultsWithoutRereading(t *testing.T) {
 	if n := fs.Requests(mintlifytest.RouteVisitors); n != 7 {
 		t.Errorf("requests = %d, want 4 pages + 3 faulted", n)
 	}
-	// All adds up its pages' attempts: the faulted ones were retried.
-	if got.Pages != 4 || got.Attempts != 7 {
-		t.Errorf("%d pages, %d attempts; want 4 and 7", got.Pages, got.Attempts)
+	// All adds up its pages' attempts: the 502 and the 429 were retried
+	// by the SDK. The dropped connection may not count: net/http's
+	// transport itself re-sends a GET whose reused connection closed
+	// before any answer, unseen by the SDK.
+	if got.Pages != 4 || got.Attempts < 6 || got.Attempts > 7 {
+		t.Errorf("%d pages, %d attempts; want 4 and 6 or 7", got.Pages, got.Attempts)
 	}
 }

@@ -87,7 +87,7 @@ func (s *AutomationsService) Trigger(ctx context.Context, projectID, automationI
 				}
 				return p
 			case run.SchemaID != "" && run.SchemaID != automationID:
-				p.add("schemaId", "the answer is for automation %q, not %q", clip(run.SchemaID, maxEchoedValue), automationID)
+				p.add("schemaId", "the answer is for automation %q, not %q", k.echo(run.SchemaID), automationID)
 				return p
 			case run.SchemaID == "" && !p.names("schemaId"):
 				p.add("schemaId", "missing or empty")

@@ -8,7 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-		"os"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"

@@ -224,7 +224,7 @@ func (s *DeploymentsService) started(ctx context.Context, k *core, c call, previ
 					p.add("previewUrl", "missing or empty")
 				}
 			case !isWebURL(u):
-				p.add("previewUrl", "%q is not an absolute http(s) URL: ignored", clip(u, maxEchoedValue))
+				p.add("previewUrl", "%q is not an absolute http(s) URL: ignored", k.echo(u))
 			default:
 				out.PreviewURL = u
 			}
@@ -323,7 +323,8 @@ type rawDeployment struct {
 // decodeDeployment reads the API's status object field by field. Every
 // field that could be read is kept; the problems with the others are in
 // the deployment. err is set only when the body is not a JSON object.
-func decodeDeployment(data []byte) (*Deployment, error) {
+// echo is how a problem quotes a value (see core.echo).
+func decodeDeployment(data []byte, echo func(string) string) (*Deployment, error) {
 	var p fieldProblems
 	var raw rawDeployment
 	if err := decodeRaw(data, &raw, &p); err != nil {
@@ -369,13 +370,18 @@ func decodeDeployment(data []byte) (*Deployment, error) {
 			}
 		}
 	}
-	if t := timestamp(&p, "createdAt", raw.CreatedAt); t != nil {
+	if t := timestamp(&p, "createdAt", raw.CreatedAt, echo); t != nil {
 		d.CreatedAt = *t
 	}
-	d.EndedAt = timestamp(&p, "endedAt", raw.EndedAt)
+	d.EndedAt = timestamp(&p, "endedAt", raw.EndedAt, echo)
 	d.Problems = p
 	return d, nil
 }
+
+// echo is a value from an answer as a problem quotes it: the client's
+// secrets removed first, then cut short (a key cut in two would no longer
+// be found whole).
+func (k *core) echo(s string) string { return clip(k.redact(s), maxEchoedValue) }
 
 // textList reads an optional list of strings: nil when absent; an entry
 // that is not a string is left out, with a problem naming it.
@@ -415,12 +421,12 @@ func (s *DeploymentsService) Status(ctx context.Context, statusID string) (*Depl
 	var d *Deployment
 	if err == nil {
 		_, err = k.decodeWith(c, data, &d, func(b []byte) (err error) {
-			d, err = decodeDeployment(b)
+			d, err = decodeDeployment(b, k.echo)
 			return err
 		})
 	}
 	if err == nil {
-		err = checkDeploymentID(c, d, statusID)
+		err = checkDeploymentID(k, c, d, statusID)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("getting deployment status %s: %w", statusID, err)
@@ -432,13 +438,13 @@ func (s *DeploymentsService) Status(ctx context.Context, statusID string) (*Depl
 // checkDeploymentID refuses an answer that cannot be the status asked for:
 // without an id, or with another one's. Writing it into Terraform state
 // would point state at someone else's deployment.
-func checkDeploymentID(c call, d *Deployment, wantID string) error {
+func checkDeploymentID(k *core, c call, d *Deployment, wantID string) error {
 	var p fieldProblems
 	switch {
 	case d.ID == "":
 		p.add("_id", "missing or empty")
 	case d.ID != wantID:
-		p.add("_id", "the answer is for status %q, not %q", clip(d.ID, maxEchoedValue), wantID)
+		p.add("_id", "the answer is for status %q, not %q", k.echo(d.ID), wantID)
 	}
 	if len(p) == 0 {
 		return nil

@@ -3,12 +3,15 @@ package sdk
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
 // statusJSON is status "s1" of project "p", the one the tests ask for.
@@ -430,6 +433,45 @@ func TestAutomations_refusalsAreAPIErrors(t *testing.T) {
 		_, err := c.Automations.Trigger(context.Background(), "p", "a")
 		if !is(err) || MayHaveTakenEffect(err) || rec.count() != 1 || !strings.Contains(err.Error(), "Automation is not active") {
 			t.Errorf("%d: %v after %d requests", status, err, rec.count())
+		}
+	}
+}
+
+// A value a problem quotes is cut short, after the client's key is taken
+// out of it: cut first, a key straddling the cut would leave its start.
+func TestDeployments_problemsNeverQuoteAPieceOfTheKey(t *testing.T) {
+	junk := strings.Repeat("x", 88) + mintlifytest.DemoAPIKey
+	for name, tt := range map[string]struct {
+		answer string
+		call   func(*Client) []string
+	}{
+		"preview URL": {`{"statusId":"s2","previewUrl":"` + junk + `"}`, func(c *Client) []string {
+			p, err := c.Deployments.Preview(context.Background(), "p", "main")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return p.Problems
+		}},
+		"timestamp": {`{"_id":"s1","status":"queued","createdAt":"` + junk + `"}`, func(c *Client) []string {
+			d, err := c.Deployments.Status(context.Background(), "s1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return d.Problems
+		}},
+		"another status's id": {`{"_id":"` + junk + `","status":"queued"}`, func(c *Client) []string {
+			_, err := c.Deployments.Status(context.Background(), "s1")
+			return []string{fmt.Sprint(err)}
+		}},
+		"another automation": {`{"schemaId":"` + junk + `","instanceId":"i","jobId":"j"}`, func(c *Client) []string {
+			_, err := c.Automations.Trigger(context.Background(), "p", "a")
+			return []string{fmt.Sprint(err)}
+		}},
+	} {
+		_, ts := newRecorder(t, jsonResponse(200, tt.answer))
+		got := strings.Join(tt.call(newTestClient(t, ts.URL, nil)), "\n")
+		if strings.Contains(got, "mint_") || !strings.Contains(got, Redacted) {
+			t.Errorf("%s: %s", name, got)
 		}
 	}
 }

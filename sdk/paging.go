@@ -340,7 +340,7 @@ func prefetch[T any](ctx context.Context, seq iter.Seq2[T, error]) iter.Seq2[T, 
 	return func(yield func(T, error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		ch := make(chan item, 1)
+		ch := make(chan item) // unbuffered: one element ahead, not two
 		go func() {
 			defer close(ch)
 			for v, err := range seq {

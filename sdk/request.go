@@ -442,7 +442,7 @@ func (k *core) backoff(attempt int) time.Duration {
 func (k *core) requestID(h http.Header) string {
 	for _, name := range requestIDHeaders {
 		if v := h.Get(name); v != "" {
-			return k.redact(clip(v, 200))
+			return clip(k.redact(v), 200)
 		}
 	}
 	return ""
@@ -459,7 +459,7 @@ func (k *core) newAPIError(c call, status int, header http.Header, data []byte) 
 	if status >= 300 && status < 400 {
 		// Only a POST's redirect reaches here: the SDK follows no redirect
 		// for a POST, which would re-send a prompt or turn into a GET.
-		e.Message = fmt.Sprintf("redirected to %q; a POST is never followed to another address", k.redact(clip(header.Get("Location"), 200)))
+		e.Message = fmt.Sprintf("redirected to %q; a POST is never followed to another address", clip(k.redact(header.Get("Location")), 200))
 		return e
 	}
 	now := k.clock.Now() // one instant: an HTTP-date and RetryAt must agree
@@ -475,13 +475,13 @@ func (k *core) newAPIError(c call, status int, header http.Header, data []byte) 
 		if msg == "" || msg == "null" {
 			msg = eb.Message
 		}
-		e.Message = k.redact(clip(msg, snippetLen))
+		e.Message = clip(k.redact(msg), snippetLen)
 		for i, d := range eb.Details {
 			if i == maxErrorDetails {
 				e.Details = append(e.Details, ErrorDetail{Message: fmt.Sprintf("and %d more", len(eb.Details)-i)})
 				break
 			}
-			e.Details = append(e.Details, ErrorDetail{Message: k.redact(clip(d.Message, snippetLen))})
+			e.Details = append(e.Details, ErrorDetail{Message: clip(k.redact(d.Message), snippetLen)})
 		}
 		return e
 	}

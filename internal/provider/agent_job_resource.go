@@ -211,8 +211,7 @@ func (r *agentJobResource) Delete(ctx context.Context, req resource.DeleteReques
 }
 
 // ImportState accepts PROJECT_ID/JOB_ID, or JOB_ID alone with the provider's
-// project_id. A project id may itself hold slashes: the job id is what
-// follows the last one.
+// project_id. Neither id may hold a slash (sdk.ValidateProjectID).
 func (r *agentJobResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	defaultProject := ""
 	if r.data != nil {

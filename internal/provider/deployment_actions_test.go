@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -18,7 +17,7 @@ import (
 func newDeployActionHarness(t *testing.T, cfg mintlifytest.Config) *actionHarness {
 	t.Helper()
 	if cfg.DefaultDeployment == (mintlifytest.DeploymentScript{}) {
-		cfg.DefaultDeployment = quickDeployment
+		cfg.DefaultDeployment = testDeployment
 	}
 	return newActionHarness(t, cfg, true)
 }
@@ -38,7 +37,7 @@ func TestAction_deploymentReportsEachStatusAndTheOutcome(t *testing.T) {
 }
 
 func TestAction_deploymentFailureQuotesTheLog(t *testing.T) {
-	h := newDeployActionHarness(t, mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Queued: 10 * time.Millisecond, Building: 30 * time.Millisecond, Outcome: mintlifytest.DeployFailure}})
+	h := newDeployActionHarness(t, mintlifytest.Config{DefaultDeployment: failingDeployment})
 	progress, diags := h.invoke(context.Background(), "mintlify_deployment", map[string]tftypes.Value{"project_id": str(mintlifytest.DemoProjectID)})
 	id := h.fs.DeploymentIDs(mintlifytest.DemoProjectID)[0]
 	contains(t, "diagnostics", diagsText(diags), "error: Deployment failed", "Deployment "+id, "broken link to /missing-page", "Invoke the action again to deploy again.")
@@ -57,13 +56,30 @@ func TestAction_deploymentWithoutWaitingPollsNothing(t *testing.T) {
 
 func TestAction_deploymentTimeoutNamesWhatGoesOn(t *testing.T) {
 	h := newDeployActionHarness(t, mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Outcome: mintlifytest.DeployNever}})
-	// A context deadline stands in for the action's timeout (1m at least).
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	_, diags := h.invoke(context.Background(), "mintlify_deployment", map[string]tftypes.Value{"timeout": str("2m")})
+	id := h.fs.DeploymentIDs(mintlifytest.DemoProjectID)[0]
+	contains(t, "diagnostics", diagsText(diags), "Timed out waiting for the deployment", "Deployment "+id+" goes on at Mintlify",
+		"mintlify_deployment_status", "still in_progress after 2m", `timeout = "60m"`)
+	if n := h.fs.Requests(mintlifytest.RouteTriggerUpdate); n != 1 {
+		t.Errorf("%d triggers", n)
+	}
+}
+
+func TestAction_deploymentInterruptedNamesWhatGoesOn(t *testing.T) {
+	h := newDeployActionHarness(t, mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Outcome: mintlifytest.DeployNever}})
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	// Ctrl-C at the third poll's sleep.
+	sleeps := 0
+	h.clk.onSleep(func(context.Context) {
+		if sleeps++; sleeps == 3 {
+			cancel()
+		}
+	})
 	_, diags := h.invoke(ctx, "mintlify_deployment", nil)
 	id := h.fs.DeploymentIDs(mintlifytest.DemoProjectID)[0]
 	contains(t, "diagnostics", diagsText(diags), "Interrupted while waiting for the deployment", "Deployment "+id+" goes on at Mintlify",
-		"mintlify_deployment_status", "still in_progress")
+		"still in_progress", "the action's timeout")
 }
 
 func TestAction_previewReportsItsURLAndRedeploysUnderIt(t *testing.T) {
@@ -130,7 +146,7 @@ func TestAction_deploymentsInvalidConfigFailsAtPlanWithNoRequest(t *testing.T) {
 		{"mintlify_deployment", map[string]tftypes.Value{"project_id": str("a b")}, `project_id "a b" may hold only`},
 		{"mintlify_deployment", map[string]tftypes.Value{"timeout": str("30s")}, `timeout "30s" must be a duration from 1m to 24h`},
 		{"mintlify_preview_deployment", map[string]tftypes.Value{"branch": str("feature/x.lock")}, `branch "feature/x.lock" ends with "." or ".lock"`},
-		{"mintlify_preview_deployment", map[string]tftypes.Value{"branch": str("x"), "timeout": str("forever")}, `timeout "forever" must be a non-negative duration`},
+		{"mintlify_preview_deployment", map[string]tftypes.Value{"branch": str("x"), "timeout": str("forever")}, `timeout "forever" must be a duration from 1m to 24h`},
 		{"mintlify_automation_run", map[string]tftypes.Value{"automation_id": str("a/b")}, `automation_id "a/b" may hold only`},
 		{"mintlify_automation_run", map[string]tftypes.Value{"automation_id": str(" ")}, `automation_id " " must not be empty`},
 	} {
@@ -139,7 +155,7 @@ func TestAction_deploymentsInvalidConfigFailsAtPlanWithNoRequest(t *testing.T) {
 	noProject := newActionHarness(t, mintlifytest.Config{}, false)
 	for _, a := range []string{"mintlify_deployment", "mintlify_preview_deployment", "mintlify_automation_run"} {
 		diags := noProject.check(a, map[string]tftypes.Value{"branch": str("main"), "automation_id": str("x")})
-		if !hasSeverity(diags, tfprotov6.DiagnosticSeverityError) || !strings.Contains(diagsText(diags), "Missing project_id") {
+		if !strings.Contains(diagsText(diags), "error: Missing project_id") {
 			t.Errorf("%s without a project: %s", a, diagsText(diags))
 		}
 	}

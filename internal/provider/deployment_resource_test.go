@@ -11,9 +11,7 @@ import (
 
 	tfjson "github.com/hashicorp/terraform-json"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -27,28 +25,20 @@ import (
 
 const deployAddr = "mintlify_deployment.test"
 
-// quickDeployment is the lifecycle of the tests' deployments on a real
-// clock: short, so that a wait polls a few times.
-var quickDeployment = mintlifytest.DeploymentScript{Queued: 30 * time.Millisecond, Building: 60 * time.Millisecond, Outcome: mintlifytest.DeploySuccess}
+// testDeployment is the lifecycle of the tests' deployments, on the test's
+// clock: queued, then building long enough for polls to see each status.
+var testDeployment = mintlifytest.DeploymentScript{Queued: 5 * time.Second, Building: 40 * time.Second, Outcome: mintlifytest.DeploySuccess}
 
-// startDeployFake is startFake with quick deployments, unless cfg says.
-func startDeployFake(t *testing.T, cfg mintlifytest.Config) (*mintlifytest.Fake, string) {
+// failingDeployment is testDeployment ending in failure.
+var failingDeployment = mintlifytest.DeploymentScript{Queued: 5 * time.Second, Building: 40 * time.Second, Outcome: mintlifytest.DeployFailure}
+
+// startDeployFake is startFake with testDeployment, unless cfg says.
+func startDeployFake(t *testing.T, cfg mintlifytest.Config) (*mintlifytest.Fake, string, *testClock) {
 	t.Helper()
 	if cfg.DefaultDeployment == (mintlifytest.DeploymentScript{}) {
-		cfg.DefaultDeployment = quickDeployment
+		cfg.DefaultDeployment = testDeployment
 	}
 	return startFake(t, cfg)
-}
-
-// clockedProviders is testProviders on clk: the provider's waits, backoffs
-// and Retry-After move the fake's clock, in no wall time.
-func clockedProviders(clk *mintlifytest.ManualClock) map[string]func() (tfprotov6.ProviderServer, error) {
-	p := &mintlifyProvider{
-		version:     "test",
-		sdkOptions:  []sdk.Option{sdk.WithClock(clk)},
-		waitOptions: []sdk.WaitOption{sdk.WithPollInterval(time.Second, 5*time.Second)},
-	}
-	return map[string]func() (tfprotov6.ProviderServer, error){"mintlify": providerserver.NewProtocol6WithError(p)}
 }
 
 func deployConfig(url, extra string) string {
@@ -111,10 +101,10 @@ func postsTo(fs *mintlifytest.Fake, route string) (accepted, refused int) {
 
 func TestAccDeployment_deploysExactlyWhenTriggersChange(t *testing.T) {
 	clearEnv(t)
-	fs, url := startDeployFake(t, mintlifytest.Config{})
+	fs, url, clk := startDeployFake(t, mintlifytest.Config{})
 	var first string
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{
 				Config: deployConfig(url, triggers("a1")),
@@ -174,10 +164,10 @@ func TestAccDeployment_deploysExactlyWhenTriggersChange(t *testing.T) {
 
 func TestAccDeployment_failureIsTaintedWithItsIDKept(t *testing.T) {
 	clearEnv(t)
-	fs, url := startDeployFake(t, mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Queued: 20 * time.Millisecond, Building: 40 * time.Millisecond, Outcome: mintlifytest.DeployFailure}})
+	fs, url, clk := startDeployFake(t, mintlifytest.Config{DefaultDeployment: failingDeployment})
 	cfg := deployConfig(url, triggers("a1"))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
@@ -212,8 +202,7 @@ func TestAccDeployment_failureIsTaintedWithItsIDKept(t *testing.T) {
 // the trigger sent again, once.
 func TestAccDeployment_rateLimitWaitedOutWithoutADuplicatePOST(t *testing.T) {
 	clearEnv(t)
-	clk := mintlifytest.NewManualClock(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC))
-	fs, url := startDeployFake(t, mintlifytest.Config{Clock: clk, DefaultDeployment: mintlifytest.DeploymentScript{Queued: 5 * time.Second, Building: 40 * time.Second, Outcome: mintlifytest.DeploySuccess}})
+	fs, url, clk := startDeployFake(t, mintlifytest.Config{})
 	c, err := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(url), sdk.WithMaxRetries(0))
 	if err != nil {
 		t.Fatal(err)
@@ -232,7 +221,7 @@ func TestAccDeployment_rateLimitWaitedOutWithoutADuplicatePOST(t *testing.T) {
 	}
 	before := len(fs.DeploymentIDs(mintlifytest.DemoProjectID))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: clockedProviders(clk),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config: deployConfig(url, triggers("a1")),
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -251,11 +240,11 @@ func TestAccDeployment_rateLimitWaitedOutWithoutADuplicatePOST(t *testing.T) {
 
 func TestAccDeployment_importByStatusIDAdoptsTriggers(t *testing.T) {
 	clearEnv(t)
-	fs, url := startDeployFake(t, mintlifytest.Config{})
+	fs, url, clk := startDeployFake(t, mintlifytest.Config{})
 	id := fs.TriggerDeployment(mintlifytest.DemoProjectID) // from the dashboard
 	cfg := deployConfig(url, triggers("a1"))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{
 				Config:             cfg,
@@ -298,13 +287,13 @@ func TestAccDeployment_importByStatusIDAdoptsTriggers(t *testing.T) {
 
 func TestAccDeployment_importOfAnUnknownStatusFails(t *testing.T) {
 	clearEnv(t)
-	_, url := startDeployFake(t, mintlifytest.Config{})
+	_, url, clk := startDeployFake(t, mintlifytest.Config{})
 	for id, want := range map[string]string{
 		"000000000000000000000000": `Mintlify has no deployment status "000000000000000000000000" \(404\)`,
 		"a/b":                      `Import by the deployment's status id: statusId "a/b" may hold only`,
 	} {
 		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testProviders(),
+			ProtoV6ProviderFactories: testProviders(clk),
 			Steps: []resource.TestStep{{
 				Config: deployConfig(url, ""), ResourceName: deployAddr, ImportState: true, ImportStateId: id,
 				ExpectError: regexp.MustCompile(want),
@@ -315,7 +304,7 @@ func TestAccDeployment_importOfAnUnknownStatusFails(t *testing.T) {
 
 func TestAccDeployment_invalidInputFailsAtPlanWithNoRequest(t *testing.T) {
 	clearEnv(t)
-	fs, url := startDeployFake(t, mintlifytest.Config{})
+	fs, url, clk := startDeployFake(t, mintlifytest.Config{})
 	for _, tt := range []struct{ cfg, want string }{
 		{deployConfig(url, `  project_id = "a/b"`), `project_id "a/b" may hold only ASCII letters`},
 		{deployConfig(url, "  timeouts {\n    create = \"10s\"\n  }"), `timeouts.create "10s" must be a duration from 1m to 24h`},
@@ -325,7 +314,7 @@ func TestAccDeployment_invalidInputFailsAtPlanWithNoRequest(t *testing.T) {
 		{providerBlock(url) + `data "mintlify_deployment_status" "x" { status_id = "../x" }`, `status_id "../x" may hold only`},
 	} {
 		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testProviders(),
+			ProtoV6ProviderFactories: testProviders(clk),
 			Steps:                    []resource.TestStep{{Config: tt.cfg, PlanOnly: true, ExpectError: wrapped(tt.want)}},
 		})
 	}
@@ -336,9 +325,9 @@ func TestAccDeployment_invalidInputFailsAtPlanWithNoRequest(t *testing.T) {
 
 func TestAccDeployment_destroyWarnsAndRemovesFromStateOnly(t *testing.T) {
 	clearEnv(t)
-	fs, url := startDeployFake(t, mintlifytest.Config{})
+	fs, url, clk := startDeployFake(t, mintlifytest.Config{})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps:                    []resource.TestStep{{Config: deployConfig(url, triggers("a1"))}},
 	})
 	// The destroy at the end of the test sent nothing to the API.
@@ -355,7 +344,7 @@ func TestAccDeployment_destroyWarnsAndRemovesFromStateOnly(t *testing.T) {
 }
 
 func TestDeploymentRead_goneFromTheAPIStaysWithAWarning(t *testing.T) {
-	fs, url := startDeployFake(t, mintlifytest.Config{})
+	fs, url, _ := startDeployFake(t, mintlifytest.Config{})
 	id := fs.TriggerDeployment(mintlifytest.DemoProjectID)
 	fs.ForgetDeployment(id)
 	for name, res := range map[string]fwresource.Resource{

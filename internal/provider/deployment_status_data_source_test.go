@@ -24,14 +24,13 @@ data "mintlify_deployment_status" "test" {
 
 func TestAccDeploymentStatus_readsEveryFieldOfADeploymentStartedElsewhere(t *testing.T) {
 	clearEnv(t)
-	clk := mintlifytest.NewManualClock(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC))
-	fs, url := startDeployFake(t, mintlifytest.Config{Clock: clk, DefaultDeployment: mintlifytest.DeploymentScript{Queued: time.Second, Building: 9 * time.Second, Outcome: mintlifytest.DeploySuccess}})
+	fs, url, clk := startDeployFake(t, mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Queued: time.Second, Building: 9 * time.Second, Outcome: mintlifytest.DeploySuccess}})
 	done := fs.TriggerDeployment(mintlifytest.DemoProjectID)
 	clk.Advance(time.Minute)
 	queued := fs.TriggerDeployment(mintlifytest.DemoProjectID)
 	str := knownvalue.StringExact
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: clockedProviders(clk),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{
 				Config: statusConfig(url, done),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,6 +24,57 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
+
+// epoch is where every test clock starts.
+var epoch = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+// testClock is the clock a test shares between the fake API
+// (mintlifytest.Config.Clock) and the provider's SDK client
+// (sdk.WithClock): a Sleep advances it at once, so a 30-minute job, a
+// timeout or a Retry-After takes no wall time. Tests move it themselves
+// with Advance ("the job finishes meanwhile").
+type testClock struct {
+	*mintlifytest.ManualClock
+	mu     sync.Mutex
+	sleeps []time.Duration
+	// beforeSleep, when set, is called with the sleeper's context before
+	// each sleep: a test interrupts a wait there, at a known point.
+	beforeSleep func(ctx context.Context)
+}
+
+func newTestClock() *testClock { return &testClock{ManualClock: mintlifytest.NewManualClock(epoch)} }
+
+// Sleep advances the clock by d at once, unless ctx has ended.
+func (c *testClock) Sleep(ctx context.Context, d time.Duration) error {
+	c.mu.Lock()
+	c.sleeps = append(c.sleeps, d)
+	hook := c.beforeSleep
+	c.mu.Unlock()
+	if hook != nil {
+		hook(ctx)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if d > 0 {
+		c.Advance(d)
+	}
+	return nil
+}
+
+// slept returns every sleep asked of the clock so far, in order.
+func (c *testClock) slept() []time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]time.Duration(nil), c.sleeps...)
+}
+
+// onSleep sets beforeSleep.
+func (c *testClock) onSleep(fn func(ctx context.Context)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.beforeSleep = fn
+}
 
 func tfjsonPath(name string) tfjsonpath.Path { return tfjsonpath.New(name) }
 

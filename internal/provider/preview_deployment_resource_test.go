@@ -3,7 +3,6 @@ package provider
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	tfjson "github.com/hashicorp/terraform-json"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -39,10 +38,10 @@ func previewInState(id, url *string) resource.TestCheckFunc {
 
 func TestAccPreviewDeployment_redeployKeepsItsURLWithANewID(t *testing.T) {
 	clearEnv(t)
-	fs, url := startDeployFake(t, mintlifytest.Config{})
+	fs, url, clk := startDeployFake(t, mintlifytest.Config{})
 	var firstID, firstURL, secondID, secondURL string
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{
 				Config: previewConfig(url, "feature/x", triggers("a1")),
@@ -96,15 +95,15 @@ func TestAccPreviewDeployment_redeployKeepsItsURLWithANewID(t *testing.T) {
 // next apply redeploys again.
 func TestAccPreviewDeployment_failedRedeployKeepsTheOldTriggers(t *testing.T) {
 	clearEnv(t)
-	fs, url := startDeployFake(t, mintlifytest.Config{})
+	fs, url, clk := startDeployFake(t, mintlifytest.Config{})
 	failing := previewConfig(url, "feature/x", triggers("b2"))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{Config: previewConfig(url, "feature/x", triggers("a1"))},
 			{
 				PreConfig: func() {
-					fs.SetDefaultDeployment(mintlifytest.DeploymentScript{Queued: 20 * time.Millisecond, Building: 20 * time.Millisecond, Outcome: mintlifytest.DeployFailure})
+					fs.SetDefaultDeployment(failingDeployment)
 				},
 				Config:      failing,
 				ExpectError: wrapped(`Preview deployment failed`, `ended with status "failure"`, `broken link`, `The triggers keep their old values in state`),
@@ -128,7 +127,7 @@ func TestAccPreviewDeployment_failedRedeployKeepsTheOldTriggers(t *testing.T) {
 			},
 			// Fixed: the next apply redeploys, once.
 			{
-				PreConfig: func() { fs.SetDefaultDeployment(quickDeployment) },
+				PreConfig: func() { fs.SetDefaultDeployment(testDeployment) },
 				Config:    failing,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(previewAddr, tfjsonPath("status"), knownString("success")),
@@ -144,9 +143,9 @@ func TestAccPreviewDeployment_failedRedeployKeepsTheOldTriggers(t *testing.T) {
 
 func TestAccPreviewDeployment_notOnThePlan(t *testing.T) {
 	clearEnv(t)
-	fs, url := startDeployFake(t, mintlifytest.Config{PreviewsOffPlan: true})
+	fs, url, clk := startDeployFake(t, mintlifytest.Config{PreviewsOffPlan: true})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config: previewConfig(url, "feature/x", ""),
 			ExpectError: wrapped(`Could not deploy the preview`, `403 Forbidden: Preview deployments are not available on your current plan`,
@@ -160,11 +159,11 @@ func TestAccPreviewDeployment_notOnThePlan(t *testing.T) {
 
 func TestAccPreviewDeployment_importAdoptsBranchAndTriggers(t *testing.T) {
 	clearEnv(t)
-	fs, url := startDeployFake(t, mintlifytest.Config{})
+	fs, url, clk := startDeployFake(t, mintlifytest.Config{})
 	id := fs.TriggerDeployment(mintlifytest.DemoProjectID)
 	cfg := previewConfig(url, "feature/x", triggers("a1"))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{Config: cfg, ResourceName: previewAddr, ImportState: true, ImportStateId: id, ImportStatePersist: true},
 			{
@@ -199,10 +198,10 @@ func TestPreviewDelete_warnsThatThePreviewStays(t *testing.T) {
 // it was, old triggers included, so the next apply tries again.
 func TestAccPreviewDeployment_refusedRedeployKeepsThePriorState(t *testing.T) {
 	clearEnv(t)
-	fs, url := startDeployFake(t, mintlifytest.Config{})
+	fs, url, clk := startDeployFake(t, mintlifytest.Config{})
 	var id, previewURL string
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{Config: previewConfig(url, "feature/x", triggers("a1")), Check: previewInState(&id, &previewURL)},
 			{

@@ -137,9 +137,9 @@ func (w work[O]) run(ctx context.Context, diags *diag.Diagnostics) *O {
 		diags.AddError("Interrupted while waiting for the "+w.kind.noun,
 			fmt.Sprintf("%s It was still %s when Terraform stopped waiting. To wait longer next time, raise %s.", kept, describeStatus(last), w.words.timeoutSetting))
 		return obj
-	case errors.Is(err, context.DeadlineExceeded) && !sdk.IsRateLimited(err):
+	case errors.Is(err, context.DeadlineExceeded):
 		diags.AddError("Timed out waiting for the "+w.kind.noun,
-			fmt.Sprintf("%s It was still %s after %s. This can take a while: raise the limit with\n\n%s", kept, describeStatus(last), w.timeout, w.words.raiseTimeout))
+			fmt.Sprintf("%s It was still %s after %s. This can take a while: raise the limit with\n\n%s", kept, describeStatus(last), shortDuration(w.timeout), w.words.raiseTimeout))
 		return obj
 	default:
 		addAPIError(diags, "Error while waiting for the "+w.kind.noun, fmt.Errorf("%s %w", kept, err))
