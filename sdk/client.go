@@ -9,6 +9,9 @@
 //     feedback, assistant conversations, threads and caller stats).
 //   - StaticExports: static exports of the docs (start, wait, bundle,
 //     download).
+//   - Deployments: publish the docs, preview a branch, read a deployment's
+//     status and wait until it ends.
+//   - Automations: run a scheduled automation now.
 //
 // # One naming scheme
 //
@@ -104,6 +107,11 @@ type Client struct {
 	// StaticExports starts static exports of the docs, waits for them and
 	// downloads their bundles.
 	StaticExports StaticExportsService
+	// Deployments publishes the docs, puts up previews of branches, and
+	// waits for either.
+	Deployments DeploymentsService
+	// Automations runs scheduled automations now.
+	Automations AutomationsService
 
 	core *core
 }
@@ -382,11 +390,12 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	return &Client{
-		AgentJobs: AgentJobsService{core: k},
-		Analytics: newAnalyticsService(k),
-		core:      k,
-
+		AgentJobs:     AgentJobsService{core: k},
+		Analytics:     newAnalyticsService(k),
+		Deployments:   DeploymentsService{core: k},
+		Automations:   AutomationsService{core: k},
 		StaticExports: StaticExportsService{core: k},
+		core:          k,
 	}, nil
 }
 

@@ -37,7 +37,7 @@ func main() {
 	runs := flag.Int("runs", 3, "runs per timed figure (the median is reported)")
 	quick := flag.Bool("quick", false, "smaller data sets and fewer applies, to try the harness")
 	limit := flag.Duration("timeout", 30*time.Minute, "stop everything after this long")
-	only := flag.String("only", "", `measure one section and splice it into the existing report (and its README line): "download"`)
+	only := flag.String("only", "", `measure one section alone: "download" (spliced into the existing report and its README line), or "waits" (the waits for jobs and deployments, printed, writing nothing)`)
 	flag.Parse()
 	if *provider == "" || *floor == "" {
 		log.Fatal("perfbench: -provider and -floor are required (make bench sets them)")
@@ -50,6 +50,16 @@ func main() {
 		log.Fatal(err)
 	}
 	defer b.close()
+	if *only == "waits" {
+		wait, err := b.measureWaits()
+		if err != nil {
+			log.Fatal(err)
+		}
+		var w strings.Builder
+		(&results{wait: wait}).writeWaits(func(format string, args ...any) { fmt.Fprintf(&w, format, args...) })
+		fmt.Print(w.String())
+		return
+	}
 	if *only != "" {
 		if err := b.measureOnly(*only, *out, *readme); err != nil {
 			log.Fatal(err)

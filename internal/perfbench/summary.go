@@ -53,6 +53,7 @@ func (r *results) summary() string {
 		}
 		row("lateness noticing a finished job (3 s / 30 s / 300 s jobs, worst of 200)", "%s; at most %.0f polls", strings.Join(late, " / "), polls)
 	}
+	r.deploymentWaitSummary(row)
 	if m := r.many; m != nil {
 		ideal := time.Duration((m.jobs+m.parallelism-1)/m.parallelism) * m.jobTime
 		row(fmt.Sprintf("%d jobs of %s in one apply (ideal %s)", m.jobs, m.jobTime, ideal), "%s", round(m.wall))

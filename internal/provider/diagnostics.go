@@ -75,11 +75,11 @@ func adviceFor(err error, notFound string) string {
 	case http.StatusUnauthorized:
 		return "The API key was refused: check api_key (or " + EnvAPIKey + ") holds a current admin API key from the Mintlify dashboard."
 	case http.StatusForbidden:
-		return "The key lacks permission: it may be read-only (reads only), or this machine's IP address is not on the key's allow list."
+		return "The key lacks permission: it may be read-only (reads only), or this machine's IP address is not on the key's allow list, or the feature (previews, static exports, say) is not on the organization's plan."
 	case http.StatusNotFound:
 		return notFound
 	case http.StatusTooManyRequests:
-		advice := "The Mintlify API rate-limited this request (agent jobs: 100 per project per hour; analytics: 100 per organization per hour)."
+		advice := "The Mintlify API rate-limited this request (agent jobs: 100 per project per hour; analytics: 100 per organization per hour; deployments and automation runs: 10 per 10 seconds per organization; previews: 5 per minute per organization)."
 		if !apiErr.RetryAt.IsZero() {
 			advice += " Try again after " + apiErr.RetryAt.UTC().Format("2006-01-02 15:04:05 MST") + "."
 		}

@@ -312,18 +312,21 @@ func cacheDir(v types.String) string {
 }
 
 func (p *mintlifyProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{NewAgentJobResource, NewAgentJobMessageResource, NewStaticExportResource}
+	return []func() resource.Resource{NewAgentJobResource, NewAgentJobMessageResource,
+		NewDeploymentResource, NewPreviewDeploymentResource, NewStaticExportResource}
 }
 
 func (p *mintlifyProvider) DataSources(context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		NewUniqueVisitorsDataSource, NewPageViewsDataSource, NewSearchQueriesDataSource, NewFeedbackDataSource,
 		NewFeedbackByPageDataSource, NewAssistantConversationsDataSource, NewAssistantCallerStatsDataSource,
+		NewDeploymentStatusDataSource,
 	}
 }
 
 func (p *mintlifyProvider) Actions(context.Context) []func() action.Action {
-	return []func() action.Action{NewAgentJobAction, NewAgentJobMessageAction, NewStaticExportAction}
+	return []func() action.Action{NewAgentJobAction, NewAgentJobMessageAction,
+		NewDeploymentAction, NewPreviewDeploymentAction, NewAutomationRunAction, NewStaticExportAction}
 }
 
 func (p *mintlifyProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {

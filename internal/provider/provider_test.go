@@ -253,7 +253,7 @@ func TestProvider_metadataAndSchema(t *testing.T) {
 	for _, d := range resp.Diagnostics {
 		t.Errorf("schema diagnostic: %s: %s", d.Summary, d.Detail)
 	}
-	for _, name := range []string{"mintlify_agent_job", "mintlify_agent_job_message"} {
+	for _, name := range []string{"mintlify_agent_job", "mintlify_agent_job_message", "mintlify_deployment", "mintlify_preview_deployment"} {
 		if _, ok := resp.ResourceSchemas[name]; !ok {
 			t.Errorf("no %s resource", name)
 		}
@@ -262,13 +262,16 @@ func TestProvider_metadataAndSchema(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"unique_visitors", "page_views", "search_queries", "feedback", "feedback_by_page",
-		"assistant_conversations", "assistant_caller_stats"} {
+		"assistant_conversations", "assistant_caller_stats", "deployment_status"} {
 		if _, ok := resp.DataSourceSchemas["mintlify_"+name]; !ok {
 			t.Errorf("no mintlify_%s data source", name)
 		}
 	}
-	if n := len(resp.DataSourceSchemas); n != 7 {
+	if n := len(resp.DataSourceSchemas); n != 8 {
 		t.Errorf("%d data sources", n)
+	}
+	if _, ok := resp.ActionSchemas["mintlify_automation_run"]; !ok {
+		t.Error("no mintlify_automation_run action")
 	}
 	for _, a := range resp.Provider.Block.Attributes {
 		if a.Name == "api_key" && !a.Sensitive {

@@ -22,6 +22,12 @@ const (
 	RouteAssistant       = "GET /v1/analytics/{projectId}/assistant"
 	RouteAssistantThread = "GET /v1/analytics/{projectId}/assistant/threads/{threadId}"
 	RouteCallerStats     = "GET /v1/analytics/{projectId}/assistant/caller-stats"
+	// RouteTriggerUpdate queues a deployment; RouteUpdateStatus reads the
+	// status of a deployment or preview.
+	RouteTriggerUpdate     = "POST /v1/project/update/{projectId}"
+	RouteUpdateStatus      = "GET /v1/project/update-status/{statusId}"
+	RoutePreview           = "POST /v1/project/preview/{projectId}"
+	RouteTriggerAutomation = "POST /v1/workflow/{projectId}/{workflowSchemaId}/trigger"
 
 	RouteStartStaticExport = "POST /v1/static-export/jobs"
 	RouteGetStaticExport   = "GET /v1/static-export/jobs/{jobId}"
@@ -44,6 +50,8 @@ const (
 	// AreaStaticExports: static-export-openapi.json, and the bundles'
 	// downloads (object storage's, not the API's).
 	AreaStaticExports = "static-exports"
+	// AreaDeployments is deployments, previews and automations, openapi.json.
+	AreaDeployments = "deployments"
 )
 
 // routeTable is every route the fake serves, each named once: New
@@ -93,6 +101,10 @@ var routeTable = []route{
 	// Deployments, previews and automations (openapi.json): deployments.go.
 	// Trigger update and automation triggers: BudgetDeployments; previews:
 	// BudgetPreviews; update status: none.
+	{name: "trigger-update", pattern: RouteTriggerUpdate, area: AreaDeployments, budgets: []Budget{BudgetDeployments}, serve: (*Fake).triggerUpdate},
+	{name: "update-status", pattern: RouteUpdateStatus, area: AreaDeployments, serve: (*Fake).updateStatus},
+	{name: "preview", pattern: RoutePreview, area: AreaDeployments, budgets: []Budget{BudgetPreviews}, serve: (*Fake).triggerPreview},
+	{name: "trigger-automation", pattern: RouteTriggerAutomation, area: AreaDeployments, budgets: []Budget{BudgetDeployments}, serve: (*Fake).triggerAutomation},
 
 	// Static exports (static-export-openapi.json): static_exports.go. No
 	// published limit.

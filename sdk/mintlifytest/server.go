@@ -42,6 +42,11 @@ type Config struct {
 	NoDemo bool
 	// StaticExports sets up static exports (static_exports.go).
 	StaticExports StaticExportConfig
+	// DefaultDeployment is the lifecycle of deployments and previews (zero
+	// value: DefaultDeploymentScript). PreviewsOffPlan takes previews off
+	// every organization's plan: a preview trigger answers 403.
+	DefaultDeployment DeploymentScript
+	PreviewsOffPlan   bool
 }
 
 // Fake is the fake API. It is an http.Handler and safe for concurrent use.
@@ -64,6 +69,7 @@ type Fake struct {
 	log        []*logEntry
 	faults     []*faultState
 	exports    *exportState
+	deploys    *deployState
 }
 
 type keyInfo struct {
@@ -98,6 +104,7 @@ func newFake(cfg Config, routes []route) *Fake {
 		defaultJob: cfg.DefaultJob,
 		requests:   map[string]int{},
 		exports:    newExportState(cfg.StaticExports),
+		deploys:    newDeployState(cfg),
 	}
 	if s.clock == nil {
 		s.clock = realClock{}

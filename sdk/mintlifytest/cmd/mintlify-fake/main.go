@@ -31,12 +31,12 @@ var usage = strings.NewReplacer(
 	"{{AREAS}}", wrap(areaList+".", "    "),
 	"{{BUDGETS}}", budgetList(),
 ).Replace(`mintlify-fake serves a fake of Mintlify's API on loopback: agent jobs, the
-whole analytics export and static exports (their archives included), with
-the API's key check, errors, rate limits and paging. It prints the
-environment the Terraform provider reads (MINTLIFY_BASE_URL,
-MINTLIFY_API_KEY, MINTLIFY_PROJECT_ID) and serves until interrupted;
--env-file writes the same as "export NAME=value" lines, for a shell to
-source.
+whole analytics export, deployments, previews and automations, and static
+exports (their archives included), with the API's key check, errors, rate
+limits and paging. It prints the environment the Terraform provider reads
+(MINTLIFY_BASE_URL, MINTLIFY_API_KEY, MINTLIFY_PROJECT_ID) and serves until
+interrupted; -env-file writes the same as "export NAME=value" lines, for a
+shell to source.
 
 Usage: mintlify-fake [flags]
 
@@ -79,6 +79,21 @@ ANALYTICS DATA
   every day of it. A range outside it, "last week" included, returns no
   rows: use dates inside it, such as date_from = "2026-10-01" and
   date_to = "2026-11-01".
+
+DEPLOYMENTS, PREVIEWS AND AUTOMATIONS
+  A deployment (or preview) is queued for -deploy-queued, in_progress for
+  -deploy-duration, then ends as -deploy-outcome says (success, failure or
+  never), with logs, a summary and commit details. A preview's branch
+  picks its own outcome: a name holding fake-failure (docs/fake-failure)
+  fails, one holding fake-never builds forever. The same branch again
+  redeploys its preview under the same URL, with a new status id.
+  -no-previews takes previews off the plan: a preview answers 403.
+  The demo project's automations:
+    demo-automation          active, custom schedule: runs (202)
+    demo-automation-paused   not active: 400
+    demo-automation-daily    daily schedule, not a custom one: 400
+  Any other id is 404; one with characters other than letters, digits,
+  - and _ is malformed: 400.
 
 RATE LIMITS
   Like the API, in sliding windows; past a limit, 429 with Retry-After.
@@ -185,6 +200,10 @@ func main() {
 	fs.Uint64Var(&o.data.Seed, "seed", 42, "varies the numbers")
 	fs.DurationVar(&o.job.ActiveFor, "job-duration", 3*time.Second, "how long a job stays active before its outcome")
 	fs.StringVar(&o.outcome, "job-outcome", "completed", "how a job without a marker ends: completed, nochange, failed, archived or never")
+	fs.DurationVar(&o.deploy.Queued, "deploy-queued", mintlifytest.DefaultDeploymentScript.Queued, "how long a deployment or preview stays queued")
+	fs.DurationVar(&o.deploy.Building, "deploy-duration", mintlifytest.DefaultDeploymentScript.Building, "how long a deployment or preview stays in_progress before its outcome")
+	fs.StringVar(&o.deployOutcome, "deploy-outcome", string(mintlifytest.DeploySuccess), "how a deployment ends (and a preview without a marker): success, failure or never")
+	fs.BoolVar(&o.noPreviews, "no-previews", false, "previews are not on the plan: a preview trigger answers 403")
 	fs.IntVar(&o.jobLimit, "job-limit", mintlifytest.DefaultHourlyBudget, "job creations and messages per project per hour (-1: no limit)")
 	fs.IntVar(&o.analyticsLimit, "analytics-limit", mintlifytest.DefaultHourlyBudget, "analytics requests per organization per hour (-1: no limit)")
 	fs.DurationVar(&o.export.QueuedFor, "export-queued", time.Second, "how long a static export stays queued")
@@ -207,6 +226,9 @@ type options struct {
 	data                            mintlifytest.Dataset
 	job                             mintlifytest.JobScript
 	jobLimit, analyticsLimit        int
+	deploy                          mintlifytest.DeploymentScript
+	deployOutcome                   string
+	noPreviews                      bool
 	limits                          limitFlags
 	faults                          faultFlags
 	export                          mintlifytest.ExportScript
@@ -226,6 +248,14 @@ func (o options) config() (mintlifytest.Config, error) {
 	default:
 		return mintlifytest.Config{}, fmt.Errorf("-job-outcome %q: want completed, nochange, failed, archived or never", o.outcome)
 	}
+	switch mintlifytest.DeployOutcome(o.deployOutcome) {
+	case "", mintlifytest.DeploySuccess, mintlifytest.DeployFailure, mintlifytest.DeployNever: // "": the fake's default
+	default:
+		return mintlifytest.Config{}, fmt.Errorf("-deploy-outcome %q: want success, failure or never", o.deployOutcome)
+	}
+	if o.deploy.Queued < 0 || o.deploy.Building < 0 {
+		return mintlifytest.Config{}, fmt.Errorf("-deploy-queued %s, -deploy-duration %s: want durations of 0 or more", o.deploy.Queued, o.deploy.Building)
+	}
 	for name, n := range map[string]int{"-job-limit": o.jobLimit, "-analytics-limit": o.analyticsLimit} {
 		if n == 0 || n < -1 {
 			return mintlifytest.Config{}, fmt.Errorf("%s %d: want a positive limit, or -1 for none", name, n)
@@ -241,12 +271,15 @@ func (o options) config() (mintlifytest.Config, error) {
 	data.End = end
 	job := o.job
 	job.Outcome = mintlifytest.Outcome(o.outcome)
+	deploy := o.deploy
+	deploy.Outcome = mintlifytest.DeployOutcome(o.deployOutcome)
 	exports, err := o.exports()
 	if err != nil {
 		return mintlifytest.Config{}, err
 	}
 	return mintlifytest.Config{JobBudget: o.jobLimit, AnalyticsBudget: o.analyticsLimit, Limits: o.limits,
-		DefaultJob: job, Analytics: data, Faults: o.faults, StaticExports: exports}, nil
+		DefaultJob: job, Analytics: data, Faults: o.faults, StaticExports: exports,
+		DefaultDeployment: deploy, PreviewsOffPlan: o.noPreviews}, nil
 }
 
 // exports checks the static export options; those left empty keep the
@@ -301,9 +334,13 @@ func run(ctx context.Context, o options, out, info io.Writer) error {
 		ln.Addr(), mintlifytest.DemoAPIKey, mintlifytest.DemoProjectID)
 	fmt.Fprint(out, env)
 	first := cfg.Analytics.End.AddDate(0, 0, -cfg.Analytics.Days)
-	fmt.Fprintf(info, "mintlify-fake: analytics data from %s to %s; jobs run %s; static exports run %s; -h for scripts, limits and faults\n",
+	deploy := cfg.DefaultDeployment
+	if deploy == (mintlifytest.DeploymentScript{}) {
+		deploy = mintlifytest.DefaultDeploymentScript
+	}
+	fmt.Fprintf(info, "mintlify-fake: analytics data from %s to %s; jobs run %s; deployments %s; static exports %s; -h for scripts, limits and faults\n",
 		first.Format(time.DateOnly), cfg.Analytics.End.AddDate(0, 0, -1).Format(time.DateOnly), cfg.DefaultJob.ActiveFor,
-		cfg.StaticExports.Default.QueuedFor+cfg.StaticExports.Default.RunFor)
+		deploy.Queued+deploy.Building, cfg.StaticExports.Default.QueuedFor+cfg.StaticExports.Default.RunFor)
 	if o.envFile != "" {
 		exports := strings.ReplaceAll("export "+strings.TrimSuffix(env, "\n"), "\n", "\nexport ") + "\n"
 		if err := os.WriteFile(o.envFile, []byte(exports), 0o600); err != nil {
