@@ -168,9 +168,9 @@ func TestCache_corruptOrForeignEntriesAreRefetched(t *testing.T) {
 		strings.TrimPrefix(string(good), cacheMagic), // no header
 		variant(func(r *record) { r.Kind = kindBudget }),
 		variant(func(r *record) { r.Key = strings.Replace(r.Key, "offset=0", "offset=1", 1) }), // another read's
-		variant(func(r *record) { r.Who = keyFingerprint("mint_someone_else") }),             // another key's
+		variant(func(r *record) { r.Who = keyFingerprint("mint_someone_else") }),               // another key's
 		variant(func(r *record) { r.At = time.Time{} }),
-		variant(func(r *record) { r.Pages = r.Pages[:1] }),                                    // a read cut short
+		variant(func(r *record) { r.Pages = r.Pages[:1] }),                                                 // a read cut short
 		variant(func(r *record) { r.Pages[1].Query = strings.Replace(r.Pages[1].Query, "250", "249", 1) }), // pages of other requests
 		variant(func(r *record) { r.Pages[0].Value = json.RawMessage(`{"paths":"x"}`) }),
 		variant(func(r *record) { r.Pages = append(r.Pages, r.Pages[1]) }), // a page too many
