@@ -381,7 +381,7 @@ func readThrough[P any](ctx context.Context, k *core, key string, codec pageCode
 		k.budget.refresh(ctx, k)
 		if e, ok := c.load(ctx, c.entryName(key), kindRead, key, now, k.entryLimit()); ok {
 			entry = &e
-			if now.Sub(e.At) < c.opts.FreshFor && serveEntry(k, e, CacheStatus{Hit: true, StoredAt: e.At}, codec, walk, yield) {
+			if now.Sub(e.At) < c.opts.FreshFor && serveEntry(k, e, CacheStatus{Hit: true, StoredAt: e.At}, 0, codec, walk, yield) {
 				return
 			}
 		}
@@ -390,7 +390,7 @@ func readThrough[P any](ctx context.Context, k *core, key string, codec pageCode
 	if c != nil && k.budget.until(k.clock.Now()).IsZero() {
 		var awaited *record
 		lease, awaited = c.acquire(ctx, k, key)
-		if awaited != nil && serveEntry(k, *awaited, CacheStatus{Hit: true, StoredAt: awaited.At}, codec, walk, yield) {
+		if awaited != nil && serveEntry(k, *awaited, CacheStatus{Hit: true, StoredAt: awaited.At}, 0, codec, walk, yield) {
 			return
 		}
 	}
@@ -440,18 +440,19 @@ func readThrough[P any](ctx context.Context, k *core, key string, codec pageCode
 			}
 		}
 		if entry != nil && now.Sub(entry.At) < c.opts.MaxStale &&
-			serveEntry(k, *entry, CacheStatus{Hit: true, Stale: true, StoredAt: entry.At, RateLimit: apiErr}, codec, walk, yield) {
+			serveEntry(k, *entry, CacheStatus{Hit: true, Stale: true, StoredAt: entry.At, RateLimit: apiErr}, apiErr.Attempts, codec, walk, yield) {
 			return
 		}
 	}
 	yield(nil, err)
 }
 
-// serveEntry hands out the pages of an entry, each marked with status. It
+// serveEntry hands out the pages of an entry, each marked with status, the
+// first with the attempts the API refused before it (a stale copy's). It
 // first walks the whole entry without handing anything out: an entry whose
 // pages do not answer the read's requests one by one, or that the read's
 // guards refuse, is a miss (false), and nothing was handed out.
-func serveEntry[P any](k *core, e record, status CacheStatus, codec pageCodec[P], walk walker[P], yield func(*P, error) bool) bool {
+func serveEntry[P any](k *core, e record, status CacheStatus, refused int, codec pageCodec[P], walk walker[P], yield func(*P, error) bool) bool {
 	pages := make([]*P, len(e.Pages))
 	for i, pc := range e.Pages {
 		p := new(P)
@@ -473,6 +474,9 @@ func serveEntry[P any](k *core, e record, status CacheStatus, codec pageCodec[P]
 			}
 			*next++
 			*codec.info(pages[i]) = ResponseInfo{Pages: 1, Cache: status}
+			if i == 0 {
+				codec.info(pages[i]).Attempts = refused
+			}
 			return pages[i], int64(len(e.Pages[i].Value)), nil
 		}
 	}

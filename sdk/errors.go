@@ -52,7 +52,7 @@ func (e *APIError) Error() string {
 		}
 	}
 	if e.NotSent {
-		b.WriteString(" (not sent: the analytics budget is known to be spent, as the API said when it refused an earlier request; no cached copy young enough stood in")
+		b.WriteString(" (not sent: the analytics budget is known to be spent, as the API said when it refused an earlier request")
 		if !e.RetryAt.IsZero() {
 			fmt.Fprintf(&b, "; try again after %s, in %s", e.RetryAt.UTC().Format(time.RFC3339), e.RetryAfter.Round(time.Second))
 		}
