@@ -29,10 +29,22 @@ func dashboard(c *Client) map[string]error {
 		return err
 	}
 	reads := map[string]func() error{
-		"visitors": func() error { r, err := c.Analytics.Visitors.All(ctx, p, VisitorsQuery{}); return statusErr(r, err, stale) },
-		"views":    func() error { r, err := c.Analytics.Views.All(ctx, p, VisitorsQuery{}); return statusErr(r, err, stale) },
-		"searches": func() error { r, err := c.Analytics.Searches.All(ctx, p, SearchesQuery{}); return statusErr(r, err, stale) },
-		"feedback": func() error { r, err := c.Analytics.Feedback.All(ctx, p, FeedbackQuery{}); return statusErr(r, err, stale) },
+		"visitors": func() error {
+			r, err := c.Analytics.Visitors.All(ctx, p, VisitorsQuery{})
+			return statusErr(r, err, stale)
+		},
+		"views": func() error {
+			r, err := c.Analytics.Views.All(ctx, p, VisitorsQuery{})
+			return statusErr(r, err, stale)
+		},
+		"searches": func() error {
+			r, err := c.Analytics.Searches.All(ctx, p, SearchesQuery{})
+			return statusErr(r, err, stale)
+		},
+		"feedback": func() error {
+			r, err := c.Analytics.Feedback.All(ctx, p, FeedbackQuery{})
+			return statusErr(r, err, stale)
+		},
 		"by page": func() error {
 			r, err := c.Analytics.FeedbackByPage(ctx, p, FeedbackByPageQuery{})
 			return statusErr(r, err, stale)
