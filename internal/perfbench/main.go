@@ -34,6 +34,7 @@ func main() {
 	runs := flag.Int("runs", 3, "runs per timed figure (the median is reported)")
 	quick := flag.Bool("quick", false, "smaller data sets and fewer applies, to try the harness")
 	limit := flag.Duration("timeout", 30*time.Minute, "stop everything after this long")
+	only := flag.String("only", "", `"budget": measure the analytics budget only (section 8) and print it, writing nothing`)
 	flag.Parse()
 	if *provider == "" || *floor == "" {
 		log.Fatal("perfbench: -provider and -floor are required (make bench sets them)")
@@ -46,6 +47,20 @@ func main() {
 		log.Fatal(err)
 	}
 	defer b.close()
+	if *only == "budget" {
+		plans, runners, paths := 20, 10, 100000
+		if *quick {
+			plans, runners, paths = 4, 3, 10000
+		}
+		budget, err := b.measureBudget(plans, runners, paths)
+		if err != nil {
+			log.Fatal(err)
+		}
+		var w strings.Builder
+		(&results{budget: budget}).writeBudget(func(format string, args ...any) { fmt.Fprintf(&w, format, args...) })
+		fmt.Print(w.String())
+		return
+	}
 	res, err := b.measure()
 	if err != nil {
 		log.Fatal(err)
