@@ -149,9 +149,10 @@ func (b *bench) measureFleet(r *budgetResult) error {
 		r.waves = append(r.waves, f.Requests(mintlifytest.RouteVisitors)-before)
 		r.waveWalls = append(r.waveWalls, time.Since(waveStart))
 		if len(r.waves) == 1 {
-			// The next wave starts once the bucket's copy has expired.
+			// The next wave starts once the copy (stored during the wave)
+			// has expired.
 			select {
-			case <-time.After(time.Until(waveStart.Add(r.fleetTTL + time.Second))):
+			case <-time.After(r.fleetTTL + time.Second):
 			case <-b.ctx.Done():
 				return b.ctx.Err()
 			}

@@ -238,8 +238,7 @@ func (r *results) writeBudget(p func(format string, args ...any)) {
 		for _, name := range []string{"unique_visitors", "page_views"} {
 			p("| `mintlify_%s`, `max_results = 0` | **%d** | %s |\n", name, bu.totalsRequests[name], bytesText(bu.totalsState[name]))
 		}
-		for _, name := range []string{"feedback_by_page", "assistant_caller_stats"} {
-			p("| `mintlify_%s` (1,000 pages or conversations) | 1 | %s |\n", name, bytesText(bu.singleState[name]))
-		}
+		p("| `mintlify_feedback_by_page` (the API lists at most 100 pages) | 1 | %s |\n", bytesText(bu.singleState["feedback_by_page"]))
+		p("| `mintlify_assistant_caller_stats` | 1 | %s |\n", bytesText(bu.singleState["assistant_caller_stats"]))
 	}
 }
