@@ -61,7 +61,8 @@ func pathCountsSchema(description, list, unit string, total string) schema.Schem
 				MarkdownDescription: "Read at most this many paths (the first ones, in the API's order), and no more " +
 					"requests than they need. Default: all of them. **`0` reads the totals only**: one request whatever " +
 					"the site's size (the API's smallest page, whose row is dropped), `" + list + "` an empty list, and " +
-					"a state of a few hundred bytes instead of about 90 bytes a path.",
+					"a state under 1 KB whatever the site's size (a full read of 100,000 paths puts megabytes in state; " +
+					"see the measured sizes in the repository's docs/performance.md).",
 				Optional:   true,
 				Validators: []validator.Number{wholeNumber{0, 0}},
 			},
