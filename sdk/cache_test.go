@@ -525,3 +525,33 @@ func TestCache_agesAtTheirEdges(t *testing.T) {
 		t.Errorf("at MaxStale: %v", err)
 	}
 }
+
+// An entry larger than a read may be (twice the per-read cap) is not read:
+// a miss, however well-formed.
+func TestCache_oversizedEntryIsAMiss(t *testing.T) {
+	dir := t.TempDir()
+	fs, c, clk := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 10}}, WithAnalyticsCache(cacheOpts(dir)), WithMaxBytesPerRead(1<<20))
+	ctx, p := context.Background(), mintlifytest.DemoProjectID
+	if _, err := c.Analytics.Visitors.All(ctx, p, VisitorsQuery{}); err != nil {
+		t.Fatal(err)
+	}
+	files := entryFiles(t, dir)
+	good, _ := os.ReadFile(files[0])
+	// Still valid JSON: only its size is wrong.
+	padded := append(append([]byte{}, good...), []byte(strings.Repeat(" ", int(c.core.entryLimit())))...)
+	if err := os.WriteFile(files[0], padded, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(time.Second)
+	if got, err := c.Analytics.Visitors.All(ctx, p, VisitorsQuery{}); err != nil || got.Cache.Hit || fs.Requests(mintlifytest.RouteVisitors) != 2 {
+		t.Errorf("an oversized entry: %+v, %v", got.Cache, err)
+	}
+	// Just within the limit, it serves.
+	within := append(append([]byte{}, good...), []byte(strings.Repeat(" ", int(c.core.entryLimit())-len(good)))...)
+	if err := os.WriteFile(files[0], within, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := c.Analytics.Visitors.All(ctx, p, VisitorsQuery{}); err != nil || !got.Cache.Hit {
+		t.Errorf("an entry at the limit: %+v, %v", got.Cache, err)
+	}
+}
