@@ -174,7 +174,9 @@ func (p *mintlifyProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 					"stores), `gs://bucket`, `azblob://container` or `file:///shared/dir`. Credentials come from each " +
 					"store's standard chain (AWS environment, profile or instance role; Google application default " +
 					"credentials; Azure environment or managed identity), never from the URL. Falls back to `" + EnvCacheURL +
-					"`. **Wins over `cache_dir`**; when the bucket cannot be opened, `cache_dir` is used, with a warning, " +
+					"`. Runners that miss the same read at once wait for the one that took its lease (at most 2 minutes; a " +
+					"dead runner's lease expires after 1 minute), so a fleet that starts together reads once. " +
+					"**Wins over `cache_dir`**; when the bucket cannot be opened, `cache_dir` is used, with a warning, " +
 					"and when it fails later, the provider goes on without a cache, with a warning. The known-spent " +
 					"budget is shared there too. Give the bucket a lifecycle rule that expires objects after " +
 					"`cache_max_stale`: the provider does not cap it.",
