@@ -124,6 +124,12 @@ type core struct {
 	// secrets are strings never to let out of an answer (the key, and any
 	// other secret the client holds): redacted wherever a server echoes one.
 	secrets []string
+	// cache is the analytics cache (nil: none); budget what the client
+	// knows of the analytics budget; problems why the cache is not working
+	// as configured.
+	cache    *analyticsCache
+	budget   *analyticsBudget
+	problems *problemLog
 }
 
 // settings are what options set.
@@ -142,7 +148,6 @@ type settings struct {
 	maxPagesPerRead  int
 	maxBytesPerRead  int64
 	cacheOptions     *CacheOptions
-	cache            *diskCache // nil: no analytics cache
 	requestHook      func(context.Context, RequestInfo)
 	clock            Clock
 }
@@ -362,7 +367,7 @@ func newCore(kind keyKind, key, defaultBase string, opts []Option) (*core, error
 	if err := kind.validate(key); err != nil {
 		return nil, err
 	}
-	k := &core{settings: defaultSettings(defaultBase), apiKey: key, secrets: []string{key}}
+	k := &core{settings: defaultSettings(defaultBase), apiKey: key, secrets: []string{key}, budget: &analyticsBudget{}, problems: &problemLog{}}
 	for _, opt := range opts {
 		if opt == nil {
 			continue
@@ -376,7 +381,7 @@ func newCore(kind keyKind, key, defaultBase string, opts []Option) (*core, error
 	}
 	k.httpClient = withSafeRedirects(k.httpClient)
 	if o := k.cacheOptions; o != nil {
-		k.cache = newDiskCache(*o)
+		k.cache = newAnalyticsCache(*o, key, k.problems)
 	}
 	return k, nil
 }

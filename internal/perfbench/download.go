@@ -390,7 +390,7 @@ func (r *downloadResult) summaryRow() (what, result string) {
 }
 
 // downloadSection is the download's section number in the report.
-const downloadSection = 8
+const downloadSection = 9
 
 // measureOnly measures one section and splices it into the report at out
 // (and its line into the README's summary, when readme is set), leaving

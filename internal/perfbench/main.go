@@ -37,7 +37,7 @@ func main() {
 	runs := flag.Int("runs", 3, "runs per timed figure (the median is reported)")
 	quick := flag.Bool("quick", false, "smaller data sets and fewer applies, to try the harness")
 	limit := flag.Duration("timeout", 30*time.Minute, "stop everything after this long")
-	only := flag.String("only", "", `measure one section alone: "download" (spliced into the existing report and its README line), or "waits" (the waits for jobs and deployments, printed, writing nothing)`)
+	only := flag.String("only", "", `measure one section alone: "download" (spliced into the existing report and its README line), "waits" (the waits for jobs and deployments) or "budget" (the analytics budget, section 8) (printed, writing nothing)`)
 	flag.Parse()
 	if *provider == "" || *floor == "" {
 		log.Fatal("perfbench: -provider and -floor are required (make bench sets them)")
@@ -57,6 +57,20 @@ func main() {
 		}
 		var w strings.Builder
 		(&results{wait: wait}).writeWaits(func(format string, args ...any) { fmt.Fprintf(&w, format, args...) })
+		fmt.Print(w.String())
+		return
+	}
+	if *only == "budget" {
+		plans, runners, paths := 20, 10, 100000
+		if *quick {
+			plans, runners, paths = 4, 3, 10000
+		}
+		budget, err := b.measureBudget(plans, runners, paths)
+		if err != nil {
+			log.Fatal(err)
+		}
+		var w strings.Builder
+		(&results{budget: budget}).writeBudget(func(format string, args ...any) { fmt.Fprintf(&w, format, args...) })
 		fmt.Print(w.String())
 		return
 	}

@@ -69,6 +69,19 @@ func (r *results) summary() string {
 		row(fmt.Sprintf("`plan` then `apply` of %s paths", thousands(c.pairPaths)),
 			"**%d** requests with the cache, %d without", c.pairDefault, c.pairOff)
 	}
+	if bu := r.budget; bu != nil {
+		row(fmt.Sprintf("analytics requests of %d plans of a 7-data-source dashboard while the budget is spent", bu.plans),
+			"**%d** (each plan shows the cached copy)", bu.spentRequests)
+		waves := make([]string, len(bu.waves))
+		for i, n := range bu.waves {
+			waves[i] = fmt.Sprint(n)
+		}
+		row(fmt.Sprintf("%d runners at once, empty disks, one shared bucket (`cache_url`), %d paths", bu.runners, bu.fleetPaths),
+			"**%s** requests per `cache_ttl` (one read: %d)", strings.Join(waves, "** and **"), bu.fleetRead)
+		row(fmt.Sprintf("totals only (`max_results = 0`) of %s paths", thousands(bu.totalsPaths)),
+			"**%d** request; state %s", bu.totalsRequests["unique_visitors"], bytesText(bu.totalsState["unique_visitors"]))
+	}
+
 	if d := r.download; d != nil {
 		what, result := d.summaryRow()
 		row(what, "%s", result)

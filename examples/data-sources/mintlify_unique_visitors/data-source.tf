@@ -33,3 +33,14 @@ output "top_paths" {
 data "mintlify_unique_visitors" "sample" {
   max_results = 10
 }
+
+# Totals only: one request whatever the site's size, and no rows in state.
+data "mintlify_unique_visitors" "totals" {
+  date_from   = "2026-10-01"
+  date_to     = "2026-11-01"
+  max_results = 0
+}
+
+output "october_visitors" {
+  value = data.mintlify_unique_visitors.totals.totals.total
+}
