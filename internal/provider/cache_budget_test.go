@@ -90,7 +90,7 @@ data "mintlify_page_views" "totals" {
 func TestAccCache_aSpentBudgetCostsOneRequest(t *testing.T) {
 	clearEnv(t)
 	t.Setenv(EnvCacheTTL, "1ns") // every copy is stale at once
-	fs, url, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: cachePaths, SearchTerms: 150}})
+	fs, url, clk := startFake(t, mintlifytest.Config{Clock: newTickingClock(time.Millisecond), Analytics: mintlifytest.Dataset{Paths: cachePaths, SearchTerms: 150}})
 	cfg := visitorsConfig(url, "") + "\ndata \"mintlify_search_queries\" \"test\" {}\n"
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(clk),
@@ -119,7 +119,7 @@ func TestAccCache_aBudgetSpentMidReadServesTheWholeCopy(t *testing.T) {
 	clearEnv(t)
 	t.Setenv(EnvCacheTTL, "1ns")
 	// 7 an hour: the first read takes 5, the next gets 2 pages, then no more.
-	fs, url, clk := startFake(t, mintlifytest.Config{AnalyticsBudget: 7, Analytics: mintlifytest.Dataset{Paths: cachePaths}})
+	fs, url, clk := startFake(t, mintlifytest.Config{Clock: newTickingClock(time.Millisecond), AnalyticsBudget: 7, Analytics: mintlifytest.Dataset{Paths: cachePaths}})
 	cfg := visitorsConfig(url, "")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(clk),

@@ -149,7 +149,7 @@ func TestAccPreviewDeployment_notOnThePlan(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: previewConfig(url, "feature/x", ""),
 			ExpectError: wrapped(`Could not deploy the preview`, `403 Forbidden: Preview deployments are not available on your current plan`,
-				`the feature (previews, say) is not on the organization's plan`),
+				`the feature (previews, static exports, say) is not on the organization's plan`),
 		}},
 	})
 	if n := fs.Requests(mintlifytest.RoutePreview); n != 1 {
