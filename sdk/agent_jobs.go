@@ -215,12 +215,14 @@ func validateID(field, value string) error {
 func checkJobID(c call, job *AgentJob, wantID string) error {
 	var p fieldProblems
 	switch {
+	case job.ID == "" && fieldProblems(job.Problems).names("id"):
+		// An id of the wrong kind: its problem already says so.
 	case job.ID == "":
 		p.add("id", "missing or empty")
 	case wantID != "" && job.ID != wantID:
 		p.add("id", "the answer is for job %q, not job %q", clip(job.ID, maxEchoedValue), wantID)
 	}
-	if len(p) == 0 {
+	if len(p) == 0 && job.ID != "" {
 		return nil
 	}
 	return &MalformedResponseError{Method: c.method, Path: c.path, Problems: append(p, job.Problems...)}

@@ -502,15 +502,15 @@ func TestPaging_cursorGuards(t *testing.T) {
 		"cursor repeated": {[]http.HandlerFunc{page([]string{"a"}, "c1", true), page([]string{"b"}, "c1", true)},
 			`getting feedback: the page at cursor "c1" gives cursor "c1" again: the server is not advancing; stopping rather than loop; stopped after 2 requests`, PagingRepeatedCursor, 2},
 		"more without a cursor": {[]http.HandlerFunc{page([]string{"a"}, "", true)},
-			"getting feedback: the first page says there is more but gives no cursor to it; stopped after 1 requests", PagingNoCursor, 1},
+			"getting feedback: the first page says there is more but gives no cursor to it; stopped after 1 request", PagingNoCursor, 1},
 		"more with an empty cursor": {[]http.HandlerFunc{jsonResponse(200, `{"feedback":[{"id":"a","path":"/","comment":null,"createdAt":null,"source":"agent","status":"pending"}],"nextCursor":"","hasMore":true}`)},
-			"getting feedback: the first page says there is more but gives no cursor to it; stopped after 1 requests", PagingNoCursor, 1},
+			"getting feedback: the first page says there is more but gives no cursor to it; stopped after 1 request", PagingNoCursor, 1},
 		"row repeated": {[]http.HandlerFunc{page([]string{"a", "b"}, "c1", true), page([]string{"c", "a"}, "c2", true)},
 			`getting feedback: the page at cursor "c1" repeats id "a" from an earlier page: the server is not advancing; stopping rather than loop; stopped after 2 requests`, PagingRepeatedRow, 2},
 		"empty with more": {[]http.HandlerFunc{page(nil, "c1", true)},
-			"getting feedback: the first page is empty but says there is more; stopping rather than loop; stopped after 1 requests", PagingEmptyWithMore, 1},
+			"getting feedback: the first page is empty but says there is more; stopping rather than loop; stopped after 1 request", PagingEmptyWithMore, 1},
 		"the start cursor comes back": {[]http.HandlerFunc{page([]string{"a"}, "start", true)},
-			`getting feedback: the first page gives cursor "start" again: the server is not advancing; stopping rather than loop; stopped after 1 requests`, PagingRepeatedCursor, 1},
+			`getting feedback: the first page gives cursor "start" again: the server is not advancing; stopping rather than loop; stopped after 1 request`, PagingRepeatedCursor, 1},
 	} {
 		t.Run(name, func(t *testing.T) {
 			rec, ts := newRecorder(t, tt.responses...)

@@ -129,7 +129,7 @@ func TestUniqueVisitorPages_emptyPageWithHasMoreIsAnError(t *testing.T) {
 	c := newTestClient(t, ts.URL, nil)
 	_, err := c.Analytics.Visitors.All(context.Background(), "p", VisitorsQuery{})
 	var pe *PagingError
-	if err == nil || err.Error() != "getting unique visitors: the first page is empty but says there is more; stopping rather than loop; stopped after 1 requests" || rec.count() != 1 ||
+	if err == nil || err.Error() != "getting unique visitors: the first page is empty but says there is more; stopping rather than loop; stopped after 1 request" || rec.count() != 1 ||
 		!errors.As(err, &pe) || pe.Problem != PagingEmptyWithMore || pe.At != "the first page" {
 		t.Fatalf("err = %v after %d requests", err, rec.count())
 	}

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 )
 
 // The assistant: one question, one streamed answer.
@@ -1214,30 +1213,4 @@ func (l *lineReader) next() ([]byte, error) {
 		line = line[:len(line)-1]
 		return bytes.TrimSuffix(line, []byte("\r")), nil
 	}
-}
-
-// idleReader closes a body that sends nothing for d: a stalled stream
-// must not hang a program that set no deadline.
-type idleReader struct {
-	r     io.Reader
-	d     time.Duration
-	t     *time.Timer
-	fired atomic.Bool
-}
-
-func newIdleReader(body io.ReadCloser, d time.Duration) *idleReader {
-	i := &idleReader{r: body, d: d}
-	i.t = time.AfterFunc(d, func() {
-		i.fired.Store(true)
-		_ = body.Close()
-	})
-	return i
-}
-
-func (i *idleReader) Read(p []byte) (int, error) {
-	n, err := i.r.Read(p)
-	if n > 0 && !i.fired.Load() {
-		i.t.Reset(i.d)
-	}
-	return n, err
 }

@@ -129,7 +129,7 @@ func TestPagingError_untrustedCursor(t *testing.T) {
 			got, err := newTestClient(t, ts.URL, nil).Analytics.Feedback.All(context.Background(), "p", FeedbackQuery{})
 			var pe *PagingError
 			if got != nil || !errors.As(err, &pe) || pe.Problem != PagingUntrustedCursor || pe.Requests != 1 || pe.At != "the first page" ||
-				err.Error() != "getting feedback: the first page gives a cursor that held this client's key; it is not followed; stopped after 1 requests" {
+				err.Error() != "getting feedback: the first page gives a cursor that held this client's key; it is not followed; stopped after 1 request" {
 				t.Fatalf("got %+v, err %v", got, err)
 			}
 			if rec.count() != 1 {
@@ -203,8 +203,8 @@ func TestPagingError_byteCap(t *testing.T) {
 		}
 		rows++
 	}
-	if !errors.As(err, &pe) || pe.Problem != PagingByteCap || rows != 4 {
-		t.Errorf("rows: %d, then %v", rows, err)
+	if !errors.As(err, &pe) || pe.Problem != PagingByteCap || rows != 4 || rec.count() != 5 {
+		t.Errorf("rows: %d, then %v after %d requests", rows, err, rec.count())
 	}
 	if _, err := NewClient("mint_x", WithMaxBytesPerRead(1<<20-1)); err == nil || err.Error() != "sdk: WithMaxBytesPerRead: 1048575 is below 1 MiB" {
 		t.Errorf("a cap below 1 MiB: %v", err)
@@ -374,8 +374,12 @@ func TestNewClientFromEnv(t *testing.T) {
 	}
 	// An address from the environment is checked like any other.
 	t.Setenv(EnvBaseURL, "http://api.example.com")
-	if _, err := NewClientFromEnv(); !IsValidation(err) || !strings.Contains(err.Error(), "must use https") {
+	if _, err := NewClientFromEnv(); !IsValidation(err) || !strings.HasPrefix(err.Error(), "MINTLIFY_BASE_URL: baseURL") || !strings.Contains(err.Error(), "must use https") {
 		t.Errorf("plain http from the environment: %v", err)
+	}
+	// ... unless an option replaces it: the bad value is then never used.
+	if c, err := NewClientFromEnv(WithBaseURL("https://proxy.example")); err != nil || c.BaseURL() != "https://proxy.example" {
+		t.Errorf("a bad address in the environment, replaced: %v, %v", c, err)
 	}
 	// So is the key.
 	t.Setenv(EnvBaseURL, "")
@@ -407,5 +411,29 @@ func TestWait_statusCallbackOfTheWrongType(t *testing.T) {
 	job, err = c.AgentJobs.Wait(context.Background(), "p", "j", WithStatusCallback[*AgentJob](nil), nil)
 	if err != nil || job.Status != JobStatusCompleted {
 		t.Errorf("nil callback: %+v, %v", job, err)
+	}
+}
+
+// A paging read that stopped took no effect: it is a read.
+func TestMayHaveTakenEffect_pagingErrorIsARead(t *testing.T) {
+	err := fmt.Errorf("wrapped: %w", &PagingError{Endpoint: "feedback", Problem: PagingRequestCap, Requests: 1000})
+	if MayHaveTakenEffect(err) {
+		t.Errorf("MayHaveTakenEffect(%v) = true", err)
+	}
+}
+
+// A GET's redirect that could not be followed is said as it came, not as
+// a POST's.
+func TestAPIError_getRedirectIsNotAPostRedirect(t *testing.T) {
+	_, ts := newRecorder(t, respond(304, "", ""))
+	_, err := newTestClient(t, ts.URL, nil).AgentJobs.Get(context.Background(), "p", "j")
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 304 || strings.Contains(err.Error(), "POST") {
+		t.Errorf("err = %v", err)
+	}
+	rec, ts := newRecorder(t, respond(307, "", "", "Location", "https://elsewhere.example/x"))
+	_, err = newTestClient(t, ts.URL, nil).AgentJobs.Create(context.Background(), "p", "x")
+	if !errors.As(err, &apiErr) || apiErr.Message != `redirected to "https://elsewhere.example/x"; a POST is never followed to another address` || rec.count() != 1 {
+		t.Errorf("POST redirect: %v", err)
 	}
 }

@@ -29,7 +29,7 @@ func TestGetAgentJob_refusesAnAnswerForAnotherJob(t *testing.T) {
 		"empty id":         {jobJSONFor(""), "id: missing or empty"},
 		"missing id":       {`{"status":"active"}`, "id: missing or empty"},
 		"empty object":     {`{}`, "id: missing or empty; status: missing or empty"},
-		"id as a number":   {`{"id":7,"status":"active"}`, "id: missing or empty; id: want a string or null, got a number"},
+		"id as a number":   {`{"id":7,"status":"active"}`, "id: want a string or null, got a number"},
 		"long foreign id":  {jobJSONFor(strings.Repeat("x", 120)), `id: the answer is for job "` + strings.Repeat("x", 100) + `…", not job "j"`},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -171,8 +171,8 @@ func TestResponseInfo_allSumsItsPages(t *testing.T) {
 		seen = append(seen, p.Paths[0].Path)
 		return nil
 	})
-	if err != nil || info.Attempts != 3 || info.Pages != 2 || !cmp.Equal(seen, []string{"/a", "/b"}) {
-		t.Errorf("each: %+v, %v, pages %v", info, err, seen)
+	if err != nil || info.Attempts != 3 || info.Pages != 2 || !cmp.Equal(seen, []string{"/a", "/b"}) || rec.count() != 3 {
+		t.Errorf("each: %+v, %v, pages %v, %d requests", info, err, seen, rec.count())
 	}
 }
 
@@ -193,7 +193,7 @@ func TestEach_stopsAtTheCallersError(t *testing.T) {
 		}
 		return nil
 	})
-	if err != stop || calls != 2 || info.Pages != 2 {
+	if !errors.Is(err, stop) || calls != 2 || info.Pages != 2 {
 		t.Errorf("err %v after %d calls, info %+v", err, calls, info)
 	}
 	// It read one page ahead of the one being worked on, no more: each

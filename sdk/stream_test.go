@@ -88,7 +88,7 @@ func TestStream_readIncrementallyPastTheRequestTimeout(t *testing.T) {
 			step <- struct{}{}
 		}
 	}
-	if _, err := readLine(t, r); err != io.EOF {
+	if _, err := readLine(t, r); !errors.Is(err, io.EOF) {
 		t.Errorf("after the last chunk: %v", err)
 	}
 }
@@ -354,7 +354,7 @@ func TestRedactURLError(t *testing.T) {
 	if !errors.As(err, &ue) || ue.URL != "(link)" {
 		t.Errorf("unparsable: %#v", err)
 	}
-	if err := redactURLError(inner); err != inner {
+	if err := redactURLError(inner); err != inner { //nolint:errorlint // the very same error, not one wrapping it
 		t.Errorf("another error changed: %v", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 )
@@ -21,7 +22,42 @@ type assistantResult struct {
 
 // assistantHeading starts the report's section (and ends it: the next
 // "## " heading).
-const assistantHeading = "## 8. The assistant's streamed answer"
+const assistantHeading = "## 10. The assistant's streamed answer"
+
+// measureAssistantOnly measures the assistant's section alone (-only
+// assistant) and splices it into the report at out and its rows into
+// the README's table, leaving the other sections as they were.
+func (b *bench) measureAssistantOnly(out, readme string) error {
+	a, err := b.measureAssistant()
+	if err != nil {
+		return err
+	}
+	report, err := os.ReadFile(out) //nolint:gosec // a path the developer names
+	if err != nil {
+		return fmt.Errorf("%s: -only splices into an existing report: %w", out, err)
+	}
+	if err := os.WriteFile(out, spliceSection(report, assistantHeading, a.section()), 0o600); err != nil { //nolint:gosec // a path the developer names
+		return err
+	}
+	fmt.Println("wrote the assistant's section of", out)
+	if readme == "" {
+		return nil
+	}
+	var rows strings.Builder
+	a.summaryRows(func(what, result string, args ...any) {
+		fmt.Fprintf(&rows, "| %s | %s |\n", what, fmt.Sprintf(result, args...))
+	})
+	old, err := os.ReadFile(readme) //nolint:gosec // a path the developer names
+	if err != nil {
+		return err
+	}
+	updated, err := spliceRows(old, "| assistant: ", rows.String())
+	if err != nil {
+		return fmt.Errorf("%s: %w", readme, err)
+	}
+	fmt.Println("wrote the assistant's rows in", readme)
+	return os.WriteFile(readme, updated, 0o600) //nolint:gosec // a path the developer names
+}
 
 // measureAssistant runs the two benchmarks, runs times each.
 func (b *bench) measureAssistant() (*assistantResult, error) {
@@ -63,24 +99,6 @@ func (a *assistantResult) summaryRows(row func(what, result string, args ...any)
 		a.firstText["sdk-us"], a.firstText["raw-us"], a.firstText["overhead-us"])
 	c, i := a.answer["BenchmarkAssistantAnswer10MB/collect"], a.answer["BenchmarkAssistantAnswer10MB/iterate"]
 	row("assistant: a 10 MiB answer, peak heap collected vs read part by part", "%.1f MiB vs %.1f MiB (%.2f MiB kept)", c["peak-MiB"], i["peak-MiB"], i["kept-MiB"])
-}
-
-// spliceSection replaces the section that starts with heading in report
-// (up to the next "## " heading, or the end) with section, or appends it.
-func spliceSection(report []byte, heading, section string) []byte {
-	start := bytes.Index(report, []byte(heading))
-	if start < 0 {
-		return append(append(bytes.TrimRight(report, "\n"), "\n\n"...), section...)
-	}
-	end := len(report)
-	if next := bytes.Index(report[start+len(heading):], []byte("\n## ")); next >= 0 {
-		end = start + len(heading) + next + 1
-	}
-	var out bytes.Buffer
-	out.Write(report[:start])
-	out.WriteString(section)
-	out.Write(report[end:])
-	return out.Bytes()
 }
 
 // spliceRows replaces the summary table's rows that start with prefix by

@@ -6,21 +6,6 @@ import (
 	"testing"
 )
 
-func TestSpliceSection(t *testing.T) {
-	section := assistantHeading + "\n\nnew figures\n\n"
-	for name, tt := range map[string]struct{ report, want string }{
-		"appended": {"# Performance\n\n## 7. The cache\n\nrows\n", "# Performance\n\n## 7. The cache\n\nrows\n\n" + section},
-		"replaced at the end": {"## 7. The cache\n\nrows\n\n" + assistantHeading + "\n\nold figures\n",
-			"## 7. The cache\n\nrows\n\n" + section},
-		"replaced before another": {"## 7. x\n\n" + assistantHeading + "\n\nold\n\n## 9. Next\n\nkept\n",
-			"## 7. x\n\n" + section + "## 9. Next\n\nkept\n"},
-	} {
-		if got := string(spliceSection([]byte(tt.report), assistantHeading, section)); got != tt.want {
-			t.Errorf("%s:\n%q\nwant\n%q", name, got, tt.want)
-		}
-	}
-}
-
 func TestSpliceRows(t *testing.T) {
 	readme := "intro\n" + summaryStart + "\n| what | result |\n|---|---|\n| a | 1 |\n| assistant: old | 2 |\n| b | 3 |\n" + summaryEnd + "\nafter\n"
 	got, err := spliceRows([]byte(readme), "| assistant: ", "| assistant: new | 4 |\n")

@@ -26,6 +26,9 @@ func main() {
 	if target := os.Getenv("MINTLIFY_BENCH_WRAP_TARGET"); target != "" {
 		os.Exit(wrap(target, os.Getenv("MINTLIFY_BENCH_RSS_FILE")))
 	}
+	if mode := os.Getenv(envDownload); mode != "" {
+		os.Exit(downloadChild(mode))
+	}
 	out := flag.String("out", "docs/performance.md", "report to write")
 	readme := flag.String("readme", "", "README whose summary block (between its make bench markers) to rewrite; none when empty")
 	provider := flag.String("provider", "", "provider binary (required)")
@@ -34,17 +37,11 @@ func main() {
 	runs := flag.Int("runs", 3, "runs per timed figure (the median is reported)")
 	quick := flag.Bool("quick", false, "smaller data sets and fewer applies, to try the harness")
 	limit := flag.Duration("timeout", 30*time.Minute, "stop everything after this long")
-	only := flag.String("only", "", `measure one section and splice it into -out (and its rows into -readme), leaving the rest: "assistant"`)
+	only := flag.String("only", "", `measure one section alone: "download" or "assistant" (each spliced into the existing report and its README lines), "waits" (the waits for jobs and deployments) or "budget" (the analytics budget, section 8) (printed, writing nothing)`)
 	flag.Parse()
-	if *only != "" {
-		ctx, cancel := context.WithTimeout(context.Background(), *limit)
-		defer cancel()
-		if err := measureOnly(&bench{ctx: ctx, runs: *runs}, *only, *out, *readme); err != nil {
-			log.Fatal(err)
-		}
-		return
-	}
-	if *provider == "" || *floor == "" {
+	// The assistant's section is Go benchmarks of ./sdk alone: no terraform,
+	// no provider build.
+	if (*provider == "" || *floor == "") && *only != "assistant" {
 		log.Fatal("perfbench: -provider and -floor are required (make bench sets them)")
 	}
 	// The whole benchmark is bounded in time: it stops by itself.
@@ -55,6 +52,36 @@ func main() {
 		log.Fatal(err)
 	}
 	defer b.close()
+	if *only == "waits" {
+		wait, err := b.measureWaits()
+		if err != nil {
+			log.Fatal(err)
+		}
+		var w strings.Builder
+		(&results{wait: wait}).writeWaits(func(format string, args ...any) { fmt.Fprintf(&w, format, args...) })
+		fmt.Print(w.String())
+		return
+	}
+	if *only == "budget" {
+		plans, runners, paths := 20, 10, 100000
+		if *quick {
+			plans, runners, paths = 4, 3, 10000
+		}
+		budget, err := b.measureBudget(plans, runners, paths)
+		if err != nil {
+			log.Fatal(err)
+		}
+		var w strings.Builder
+		(&results{budget: budget}).writeBudget(func(format string, args ...any) { fmt.Fprintf(&w, format, args...) })
+		fmt.Print(w.String())
+		return
+	}
+	if *only != "" {
+		if err := b.measureOnly(*only, *out, *readme); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	res, err := b.measure()
 	if err != nil {
 		log.Fatal(err)
@@ -131,42 +158,4 @@ func wrap(target, rssFile string) int {
 
 func indent(s string) string {
 	return "    " + strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n    ")
-}
-
-// measureOnly measures one section (-only) and splices it into the
-// report at out and its rows into the README's table, so a change to one
-// area is measured without the whole run.
-func measureOnly(b *bench, section, out, readme string) error {
-	if section != "assistant" {
-		return fmt.Errorf("-only %q: the sections -only measures: assistant", section)
-	}
-	a, err := b.measureAssistant()
-	if err != nil {
-		return err
-	}
-	report, err := os.ReadFile(out) //nolint:gosec // a path the developer names
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(out, spliceSection(report, assistantHeading, a.section()), 0o600); err != nil { //nolint:gosec // a path the developer names
-		return err
-	}
-	fmt.Println("wrote section 8 of", out)
-	if readme == "" {
-		return nil
-	}
-	var rows strings.Builder
-	a.summaryRows(func(what, result string, args ...any) {
-		fmt.Fprintf(&rows, "| %s | %s |\n", what, fmt.Sprintf(result, args...))
-	})
-	old, err := os.ReadFile(readme) //nolint:gosec // a path the developer names
-	if err != nil {
-		return err
-	}
-	updated, err := spliceRows(old, "| assistant: ", rows.String())
-	if err != nil {
-		return err
-	}
-	fmt.Println("wrote the assistant's rows in", readme)
-	return os.WriteFile(readme, updated, 0o600) //nolint:gosec // a path the developer names
 }

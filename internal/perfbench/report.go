@@ -21,6 +21,8 @@ type results struct {
 	many         *manyJobsResult
 	soak         *soakResult
 	cache        *cacheResult
+	download     *downloadResult
+	budget       *budgetResult
 	assistant    *assistantResult
 }
 
@@ -30,14 +32,14 @@ func (b *bench) measure() (*results, error) {
 		"unique_visitors": {0, 1, 250, 251, 10000}, "page_views": {0, 250, 251, 10000},
 		"search_queries": {0, 100, 101, 1000}, "feedback": {0, 100, 101, 1000}, "assistant_conversations": {0, 1000, 1001, 5000},
 	}
-	scalePaths, soakApplies, manyJobs, cacheCommands := 100000, 20, 50, 20
+	scalePaths, soakApplies, manyJobs, cacheCommands, spentPlans, runners := 100000, 20, 50, 20, 20, 10
 	if b.quick {
 		for k := range sizes {
 			sizes[k] = sizes[k][:3]
 		}
-		scalePaths, soakApplies, manyJobs, cacheCommands = 10000, 3, 20, 4
+		scalePaths, soakApplies, manyJobs, cacheCommands, spentPlans, runners = 10000, 3, 20, 4, 4, 3
 	}
-	log.Println("1/8 requests per read, every paged data source")
+	log.Println("1/11 requests per read, every paged data source")
 	var reqs []requestRow
 	for _, s := range pagedSources {
 		rows, err := b.measureRequests(s, sizes[s.name])
@@ -48,13 +50,13 @@ func (b *bench) measure() (*results, error) {
 	}
 	var scales []*scaleResult
 	for i, s := range []source{visitorsSource, viewsSource} {
-		log.Printf("%d/8 read cost at %d rows of %s (%d runs each, provider and floor)", 2+i, scalePaths, s.name, b.runs)
+		log.Printf("%d/11 read cost at %d rows of %s (%d runs each, provider and floor)", 2+i, scalePaths, s.name, b.runs)
 		scale, err := b.measureScale(s, scalePaths)
 		if err != nil {
 			return nil, err
 		}
 		scales = append(scales, scale)
-		reqs = append(reqs, requestRow{source: s.name, paths: scalePaths, reads: 1, requests: int(scale.requestsPerRead + 0.5), floor: (scalePaths + 249) / 250})
+		reqs = append(reqs, requestRow{source: s.name, paths: scalePaths, reads: 1, requests: int(scale.requestsPerRead + 0.5), floor: (scalePaths + 249) / 250, stateBytes: scale.stateBytes})
 	}
 	// Group the rows by data source, smallest data set first.
 	order := map[string]int{}
@@ -67,46 +69,56 @@ func (b *bench) measure() (*results, error) {
 		}
 		return reqs[i].paths < reqs[j].paths
 	})
-	log.Println("4/8 SDK decoding (go test -bench)")
+	log.Println("4/11 SDK decoding (go test -bench)")
 	decode, err := goBench(b.ctx, "./sdk", "DecodeVisitorsPage250", "-benchmem", "-count", "5")
 	if err != nil {
 		return nil, err
 	}
-	log.Println("5/8 waiting for jobs (go test -bench, on the fake's clock)")
-	wait, err := goBench(b.ctx, "./sdk", "WaitForAgentJob", "-benchtime", "200x", "-count", "1")
+	log.Println("5/11 waiting for jobs and deployments (go test -bench, on the fake's clock)")
+	wait, err := b.measureWaits()
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("6/8 %d jobs in one apply", manyJobs)
+	log.Printf("6/11 %d jobs in one apply", manyJobs)
 	many, err := b.measureManyJobs(manyJobs, 3*time.Second)
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("7/8 fault soak: %d applies", soakApplies)
+	log.Printf("7/11 fault soak: %d applies", soakApplies)
 	soak, err := b.soak(soakApplies, 5, 2000)
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("8/8 the analytics cache: %d commands, and a plan and apply of %d paths", cacheCommands, scalePaths)
+	log.Printf("8/11 the analytics cache: %d commands, and a plan and apply of %d paths", cacheCommands, scalePaths)
 	cache, err := b.measureCache(cacheCommands, 1200, scalePaths)
 	if err != nil {
 		return nil, err
 	}
-	log.Println("and the assistant's streamed answer (go test -bench)")
+	log.Printf("9/11 the analytics budget: %d plans while it is spent, %d runners sharing a bucket, totals of %d paths", spentPlans, runners, scalePaths)
+	budget, err := b.measureBudget(spentPlans, runners, scalePaths)
+	if err != nil {
+		return nil, err
+	}
+	log.Printf("10/11 a %d MiB static export bundle, downloaded by curl, the SDK and the action", downloadSize>>20)
+	download, err := b.measureDownload(downloadSize)
+	if err != nil {
+		return nil, err
+	}
+	log.Println("11/11 the assistant's streamed answer (go test -bench)")
 	assistant, err := b.measureAssistant()
 	if err != nil {
 		return nil, err
 	}
 
 	return &results{date: time.Now().UTC(), runs: b.runs, machine: machine(b.ctx, b.tf), reqs: reqs, scales: scales,
-		decode: decode, wait: wait, many: many, soak: soak, cache: cache, assistant: assistant}, nil
+		decode: decode, wait: wait, many: many, soak: soak, cache: cache, download: download, budget: budget, assistant: assistant}, nil
 }
 
 // report renders docs/performance.md.
 func (r *results) report() string {
 	var w strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&w, format, args...) }
-	reqs, scales, decode, wait, many, soak, cache := r.reqs, r.scales, r.decode, r.wait, r.many, r.soak, r.cache
+	reqs, scales, decode, many, soak, cache := r.reqs, r.scales, r.decode, r.many, r.soak, r.cache
 
 	p("# Performance\n\n")
 	p("Generated by `make bench` on %s. Re-run it to reproduce; each timed figure is the median of %d runs.\n\n", r.date.Format("2006-01-02"), r.runs)
@@ -115,11 +127,11 @@ func (r *results) report() string {
 
 	p("## 1. Requests per data-source read\n\n")
 	p("Analytics requests are rate limited (100 per organization per hour, shared by every analytics endpoint). One read of each paged data source against data sets of N rows, default page size (the largest each endpoint serves), against the floor ceil(N / largest page):\n\n")
-	p("| data source | rows | requests per read | floor | ratio |\n|---|---:|---:|---:|---:|\n")
+	p("| data source | rows | requests per read | floor | ratio | state |\n|---|---:|---:|---:|---:|---:|\n")
 	for _, row := range reqs {
-		p("| `mintlify_%s` | %d | %.0f | %d | %.2f |\n", row.source, row.paths, row.perRead(), row.floor, row.ratio())
+		p("| `mintlify_%s` | %d | %.0f | %d | %.2f | %s |\n", row.source, row.paths, row.perRead(), row.floor, row.ratio(), bytesText(row.stateBytes))
 	}
-	p("\n(0 rows still costs one request: the API must be asked. `mintlify_feedback_by_page` and `mintlify_assistant_caller_stats` are one request a read, always.)\n\n")
+	p("\n(0 rows still costs one request: the API must be asked. `mintlify_feedback_by_page` and `mintlify_assistant_caller_stats` are one request a read, always. **state** is the size of `terraform.tfstate` after the apply, the data source's rows included: what a remote backend stores and every command reads; section 8 gives the totals-only reads' and the other two data sources'.)\n\n")
 
 	for i, scale := range scales {
 		p("## 2.%d Read cost at %d rows: `mintlify_%s`\n\n", i+1, scale.paths, scale.source)
@@ -144,13 +156,7 @@ func (r *results) report() string {
 		p("| %s | %.0f | %.0f | %.0f |\n", row.label, m["ns/op"], m["B/op"], m["allocs/op"])
 	}
 
-	p("\n## 4. Waiting for a job\n\n")
-	p("`WaitForAgentJob` against jobs that run 3 s, 30 s and 300 s on the fake's clock (200 jobs each; the schedule is jittered). Lateness is the time between the job turning terminal and the waiter returning. Target: at most 1 s + 10%% of the run time, and at most 40 polls for 300 s.\n\n")
-	p("| job runs | median lateness | worst lateness | target | median polls | worst polls |\n|---:|---:|---:|---:|---:|---:|\n")
-	for _, run := range []time.Duration{3 * time.Second, 30 * time.Second, 300 * time.Second} {
-		m := wait["BenchmarkWaitForAgentJob/job="+run.String()]
-		p("| %s | %.2f s | %.2f s | %.1f s | %.0f | %.0f |\n", run, m["late-s"], m["max-late-s"], (time.Second + run/10).Seconds(), m["polls"], m["max-polls"])
-	}
+	r.writeWaits(p)
 
 	p("\n## 5. Many jobs in one apply\n\n")
 	ideal := time.Duration((many.jobs+many.parallelism-1)/many.parallelism) * many.jobTime
@@ -178,10 +184,52 @@ func (r *results) report() string {
 	p("| commands | cache at its default | cache off | one read |\n|---|---:|---:|---:|\n")
 	p("| %d commands, %d paths | **%d** | %d | %d |\n", cache.commands, cache.paths, cache.requestsDefault, cache.requestsOff, (cache.paths+249)/250)
 	p("| `plan` then `apply`, %d paths | **%d** | %d | %d |\n", cache.pairPaths, cache.pairDefault, cache.pairOff, cache.pairFloor)
+	r.writeBudget(p)
+	if r.download != nil {
+		p("\n%s", r.download.section(downloadSection))
+	}
 	if r.assistant != nil {
 		p("\n%s", r.assistant.section())
 	}
 	return w.String()
+}
+
+// measureWaits runs the waits' benchmarks (jobs and deployments), on the
+// fake's clock.
+func (b *bench) measureWaits() (map[string]map[string]float64, error) {
+	return goBench(b.ctx, "./sdk", "WaitForAgentJob|WaitForDeployment", "-benchtime", "200x", "-count", "1")
+}
+
+// writeWaits renders section 4: how late and how often the waits poll.
+func (r *results) writeWaits(p func(format string, args ...any)) {
+	p("\n## 4. Waiting for a job\n\n")
+	p("`WaitForAgentJob` against jobs that run 3 s, 30 s and 300 s on the fake's clock (200 jobs each; the schedule is jittered). Lateness is the time between the job turning terminal and the waiter returning. Target: at most 1 s + 10%% of the run time, and at most 40 polls for 300 s.\n\n")
+	p("| job runs | median lateness | worst lateness | target | median polls | worst polls |\n|---:|---:|---:|---:|---:|---:|\n")
+	for _, run := range []time.Duration{3 * time.Second, 30 * time.Second, 300 * time.Second} {
+		m := r.wait["BenchmarkWaitForAgentJob/job="+run.String()]
+		p("| %s | %.2f s | %.2f s | %.1f s | %.0f | %.0f |\n", run, m["late-s"], m["max-late-s"], (time.Second + run/10).Seconds(), m["polls"], m["max-polls"])
+	}
+	r.deploymentWait(p)
+}
+
+// bytesText is a size in bytes, KB or MB ("" when not measured).
+func bytesText(n int64) string {
+	switch {
+	case n == 0:
+		return "–"
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 10<<10:
+		return fmt.Sprintf("%.0f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+func shortTTL(d time.Duration) string {
+	if d%time.Minute == 0 {
+		return fmt.Sprintf("%dm", int(d/time.Minute))
+	}
+	return d.String()
 }
 
 func round(d time.Duration) string {
@@ -200,4 +248,27 @@ func durations(ds []time.Duration) string {
 		parts[i] = round(d)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// writeBudget renders section 8, when it was measured.
+func (r *results) writeBudget(p func(format string, args ...any)) {
+	if bu := r.budget; bu != nil {
+		p("\n## 8. The analytics budget across commands and machines\n\n")
+		p("**A spent budget.** A dashboard of the seven analytics data sources (%d requests a read) is applied once, which fills the cache; then every analytics request is refused with `Retry-After: 3600` and %d `terraform plan` runs follow, each a new provider process, with `cache_ttl = \"1ns\"` so that no copy is ever fresh and every plan would ask. The first refusal is recorded beside the cache (\"spent until T\"); every read after it, in that plan and the next ones, sends nothing and shows the stale copy with a warning.\n\n", bu.dashboardRead, bu.plans)
+		p("| figure | value |\n|---|---:|\n")
+		p("| requests sent by %d plans during a spent budget | **%d** |\n", bu.plans, bu.spentRequests)
+		p("| plans that failed | 0 |\n| wall time of the %d plans | %s |\n\n", bu.plans, round(bu.spentWall))
+		p("**A fleet sharing one bucket.** %d runners start `terraform plan` at once, each its own provider process with its own empty `cache_dir`, all with one `cache_url` (a `file://` bucket: the same code path as `s3://`, `gs://` and `azblob://`), `cache_ttl = \"%s\"`, on a `mintlify_unique_visitors` of %d paths (%d requests a read); a second wave starts once the first wave's copy has expired. One runner takes the read's lease and reads; the others wait for its entry.\n\n", bu.runners, shortTTL(bu.fleetTTL), bu.fleetPaths, bu.fleetRead)
+		p("| wave | runners | requests | one read | wall time |\n|---|---:|---:|---:|---:|\n")
+		for i, n := range bu.waves {
+			p("| %d | %d | **%d** | %d | %s |\n", i+1, bu.runners, n, bu.fleetRead, round(bu.waveWalls[i]))
+		}
+		p("\n**Totals without rows** (`max_results = 0`), %d paths:\n\n", bu.totalsPaths)
+		p("| data source | requests per read | state |\n|---|---:|---:|\n")
+		for _, name := range []string{"unique_visitors", "page_views"} {
+			p("| `mintlify_%s`, `max_results = 0` | **%d** | %s |\n", name, bu.totalsRequests[name], bytesText(bu.totalsState[name]))
+		}
+		p("| `mintlify_feedback_by_page` (the API lists at most 100 pages) | 1 | %s |\n", bytesText(bu.singleState["feedback_by_page"]))
+		p("| `mintlify_assistant_caller_stats` | 1 | %s |\n", bytesText(bu.singleState["assistant_caller_stats"]))
+	}
 }

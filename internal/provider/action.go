@@ -7,7 +7,9 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -24,8 +26,15 @@ func (a *actionBase) Configure(_ context.Context, req action.ConfigureRequest, r
 // ValidateConfig refuses a timeout that is not a duration within bounds,
 // before any request: one rule, one wording, as for timeouts.create.
 func (a *actionBase) ValidateConfig(ctx context.Context, req action.ValidateConfigRequest, resp *action.ValidateConfigResponse) {
+	validateTimeout(ctx, req.Config, &resp.Diagnostics)
+}
+
+// validateTimeout refuses a configuration's timeout attribute (an
+// action's, an ephemeral resource's) that is not a duration within the
+// bounds of a wait.
+func validateTimeout(ctx context.Context, config tfsdk.Config, diags *diag.Diagnostics) {
 	var timeout types.String
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("timeout"), &timeout)...)
+	diags.Append(config.GetAttribute(ctx, path.Root("timeout"), &timeout)...)
 	if timeout.IsNull() || timeout.IsUnknown() {
 		return
 	}
@@ -34,7 +43,7 @@ func (a *actionBase) ValidateConfig(ctx context.Context, req action.ValidateConf
 		d = -1 // not a duration: out of bounds, said by the same rule
 	}
 	if err := checkWaitTimeout("timeout", timeout.ValueString(), d); err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("timeout"), "Invalid timeout", err.Error()+".")
+		diags.AddAttributeError(path.Root("timeout"), "Invalid timeout", err.Error()+".")
 	}
 }
 

@@ -355,12 +355,12 @@ func TestAction_notFoundAdvice(t *testing.T) {
 	vals["project_id"] = str("no-such-project")
 	_, diags := h.invoke(context.Background(), "mintlify_agent_job", vals)
 	if got := diagsText(diags); !strings.HasPrefix(got, "error: Could not create the agent job: ") ||
-		!strings.HasSuffix(got, " 404 Not Found: Project not found\n\n"+projectNotFound+"\n") {
+		!strings.HasSuffix(got, " 404 Not Found: Project not found [request id req_0000001]\n\n"+projectNotFound+"\n\n"+seeTroubleshooting+"\n") {
 		t.Errorf("diagnostics %q", got)
 	}
 	_, diags = h.invoke(context.Background(), "mintlify_agent_job_message", map[string]tftypes.Value{"job_id": str("nope"), "prompt": str("x")})
 	if got := diagsText(diags); !strings.HasPrefix(got, "error: Could not send the message to the agent job: ") ||
-		!strings.HasSuffix(got, " 404 Not Found: Job not found\n\n"+jobNotFound+"\n") {
+		!strings.HasSuffix(got, " 404 Not Found: Job not found [request id req_0000002]\n\n"+jobNotFound+"\n\n"+seeTroubleshooting+"\n") {
 		t.Errorf("diagnostics %q", got)
 	}
 }

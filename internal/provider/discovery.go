@@ -22,7 +22,7 @@ import (
 // domainRule is the SDK's rule for a domain identifier, in words.
 const domainRule = "must be the domain identifier of domain.mintlify.site: 1 to 256 ASCII letters, digits and - _ . ~ :"
 
-var domainValidator = sdkRule{description: domainRule, check: sdk.ValidateDomain}
+var siteDomainValidator = sdkRule{description: domainRule, check: sdk.ValidateDomain}
 
 // discoveryNote ends the discovery data sources' descriptions.
 const discoveryNote = "Needs the provider's `assistant_api_key` (an assistant key, `mint_dsc_...`), and works with it " +
@@ -39,7 +39,7 @@ func domainAttribute() schema.StringAttribute {
 			"of the dashboard's URL). Defaults to the provider's `domain`.",
 		Optional:   true,
 		Computed:   true,
-		Validators: []validator.String{domainValidator},
+		Validators: []validator.String{siteDomainValidator},
 	}
 }
 
@@ -120,8 +120,8 @@ func discoveryErrorDetail(err error, notFound string) string {
 	return detail
 }
 
-// stringList reads a list of strings attribute (nil when null).
-func stringList(ctx context.Context, l types.List, diags *diag.Diagnostics) []string {
+// stringsOfList reads a list of strings attribute (nil when null).
+func stringsOfList(ctx context.Context, l types.List, diags *diag.Diagnostics) []string {
 	if l.IsNull() || l.IsUnknown() {
 		return nil
 	}

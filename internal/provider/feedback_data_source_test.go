@@ -81,7 +81,7 @@ func TestFeedbackByPageRead_filtersAndErrors(t *testing.T) {
 
 	resp = readWith(t, d, map[string]tftypes.Value{"project_id": str("no-such-project")})
 	if got := diagText(resp.Diagnostics, diag.SeverityError); !strings.HasPrefix(got, "Could not read feedback by page: ") ||
-		!strings.HasSuffix(got, "404 Not Found: Project not found\n\n"+projectNotFound+"\n") {
+		!strings.HasSuffix(got, "404 Not Found: Project not found [request id req_0000002]\n\n"+projectNotFound+"\n\n"+seeTroubleshooting+"\n") {
 		t.Errorf("%q", got)
 	}
 }

@@ -130,7 +130,7 @@ func sameCreatedAt(fs *mintlifytest.Fake, vals map[string]any) error {
 	}
 	got, err := time.Parse(time.RFC3339Nano, fmt.Sprint(vals["created_at"]))
 	if err != nil || !got.Equal(job.CreatedAt) {
-		return fmt.Errorf("created_at %v, on the server %s (%v)", vals["created_at"], job.CreatedAt, err)
+		return fmt.Errorf("created_at %v, on the server %s (%w)", vals["created_at"], job.CreatedAt, err)
 	}
 	return nil
 }
@@ -178,7 +178,7 @@ resource "mintlify_agent_job" "test" {
 						}
 						// The wait read the job: the created_at the POST's answer lacked is there now.
 						if err := sameCreatedAt(fs, vals); err != nil || vals["status"] != "completed" {
-							return fmt.Errorf("%s: status %v, %v", addr, vals["status"], err)
+							return fmt.Errorf("%s: status %v, %w", addr, vals["status"], err)
 						}
 						if want := unexpectedAnswer(fmt.Sprint(vals["id"]), oddProblems[key]); strings.Count(warnings, want) != 1 {
 							return fmt.Errorf("%s: warnings lack %q:\n%s", addr, want, warnings)

@@ -40,9 +40,28 @@ type testClock struct {
 	// beforeSleep, when set, is called with the sleeper's context before
 	// each sleep: a test interrupts a wait there, at a known point.
 	beforeSleep func(ctx context.Context)
+	// tick, when set, moves the clock on at every reading: a cache copy
+	// written at one read is older at the next, as on a real machine.
+	tick time.Duration
 }
 
 func newTestClock() *testClock { return &testClock{ManualClock: mintlifytest.NewManualClock(epoch)} }
+
+// newTickingClock is a test clock that moves on by tick at every reading.
+func newTickingClock(tick time.Duration) *testClock {
+	c := newTestClock()
+	c.tick = tick
+	return c
+}
+
+// Now reads the clock, then moves it on by tick.
+func (c *testClock) Now() time.Time {
+	now := c.ManualClock.Now()
+	if c.tick > 0 {
+		c.Advance(c.tick)
+	}
+	return now
+}
 
 // Sleep advances the clock by d at once, unless ctx has ended.
 func (c *testClock) Sleep(ctx context.Context, d time.Duration) error {

@@ -58,7 +58,7 @@ func (d *pageDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 	if !ok {
 		return
 	}
-	groups := stringList(ctx, m.Groups, &resp.Diagnostics)
+	groups := stringsOfList(ctx, m.Groups, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

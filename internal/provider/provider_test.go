@@ -153,7 +153,7 @@ provider "mintlify" {
 // turns the analytics cache off (in a directory of the test's own): the
 // tests count requests, and the cache's own tests turn it on.
 func clearEnv(t *testing.T) {
-	for _, v := range []string{EnvAPIKey, EnvBaseURL, EnvProjectID, EnvRequestTimeout, EnvCacheMaxStale} {
+	for _, v := range []string{EnvAPIKey, EnvBaseURL, EnvProjectID, EnvRequestTimeout, EnvCacheMaxStale, EnvCacheURL} {
 		t.Setenv(v, "")
 	}
 	t.Setenv(EnvCacheTTL, "0")
@@ -253,7 +253,7 @@ func TestProvider_metadataAndSchema(t *testing.T) {
 	for _, d := range resp.Diagnostics {
 		t.Errorf("schema diagnostic: %s: %s", d.Summary, d.Detail)
 	}
-	for _, name := range []string{"mintlify_agent_job", "mintlify_agent_job_message"} {
+	for _, name := range []string{"mintlify_agent_job", "mintlify_agent_job_message", "mintlify_deployment", "mintlify_preview_deployment"} {
 		if _, ok := resp.ResourceSchemas[name]; !ok {
 			t.Errorf("no %s resource", name)
 		}
@@ -262,13 +262,16 @@ func TestProvider_metadataAndSchema(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"unique_visitors", "page_views", "search_queries", "feedback", "feedback_by_page",
-		"assistant_conversations", "assistant_caller_stats", "search", "page"} {
+		"assistant_conversations", "assistant_caller_stats", "deployment_status", "search", "page"} {
 		if _, ok := resp.DataSourceSchemas["mintlify_"+name]; !ok {
 			t.Errorf("no mintlify_%s data source", name)
 		}
 	}
-	if n := len(resp.DataSourceSchemas); n != 9 {
+	if n := len(resp.DataSourceSchemas); n != 10 {
 		t.Errorf("%d data sources", n)
+	}
+	if _, ok := resp.ActionSchemas["mintlify_automation_run"]; !ok {
+		t.Error("no mintlify_automation_run action")
 	}
 	for _, a := range resp.Provider.Block.Attributes {
 		if (a.Name == "api_key" || a.Name == "assistant_api_key") && !a.Sensitive {

@@ -75,7 +75,7 @@ func TestWork_timeoutIsTheRunnersOnTheClock(t *testing.T) {
 	records, _, diags, last := runJob(t.Context(), t, url, clk, "[fake:never] Forever", func(w *work[sdk.AgentJob]) { w.timeout = 7 * time.Minute })
 	id := fs.JobIDs(mintlifytest.DemoProjectID)[0]
 	want := "Timed out waiting for the agent job: Agent job " + id + " was created and is saved in state (tainted, so the next " +
-		"apply starts a new job; run `terraform untaint` to keep this one instead). It was still active after 7m0s. This can " +
+		"apply starts a new job; run `terraform untaint` to keep this one instead). It was still active after 7m. This can " +
 		"take a while: raise the limit with\n\n  timeouts {\n    create = \"60m\"\n  }\n"
 	if got := diagText(diags, diag.SeverityError); got != want || len(diags) != 1 {
 		t.Errorf("diagnostics %q, want %q", got, want)
@@ -150,7 +150,8 @@ func TestWork_errorsWhileWaiting(t *testing.T) {
 		id := last.ID
 		want := "Error while waiting for the agent job: Agent job " + id + " was created and is saved in state (tainted, so the next " +
 			"apply starts a new job; run `terraform untaint` to keep this one instead). waiting for agent job " + id + ": getting agent job " +
-			id + ": GET /v2/agent/demo-project/job/" + id + ": 404 Not Found: Job not found\n\n" + projectNotFound + "\n"
+			id + ": GET /v2/agent/demo-project/job/" + id + ": 404 Not Found: Job not found [request id req_0000002]\n\n" +
+			"The agent job is gone from the Mintlify API: check it in the Mintlify dashboard.\n\n" + seeTroubleshooting + "\n"
 		if got := diagText(diags, diag.SeverityError); got != want || len(diags) != 1 {
 			t.Errorf("diagnostics %q, want %q", got, want)
 		}

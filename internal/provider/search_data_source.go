@@ -118,7 +118,7 @@ func (d *searchDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	}
 	q := sdk.SearchRequest{Query: m.Query.ValueString(), PageSize: numberValue(m.PageSize), ScoreThreshold: m.ScoreThreshold.ValueFloat64Pointer(),
 		Filter: sdk.SearchFilter{Version: m.Version.ValueString(), Language: m.Language.ValueString(), Tag: m.Tag.ValueString(),
-			Groups: stringList(ctx, m.Groups, &resp.Diagnostics)}}
+			Groups: stringsOfList(ctx, m.Groups, &resp.Diagnostics)}}
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -183,8 +183,8 @@ func TestAccUniqueVisitors_invalidInputFailsAtPlanWithNoRequest(t *testing.T) {
 		{"page_size = 0", "page_size is 0; it must be a whole number from 1 to 250."},
 		{"page_size = 251", "page_size is 251; it must be a whole number from 1 to 250."},
 		{"page_size = 2.5", "page_size is 2.5; it must be a whole number from 1 to 250."},
-		{"max_results = 0", "max_results is 0; it must be a whole number, at least 1."},
-		{"max_results = 10.5", "max_results is 10.5; it must be a whole number, at least 1."},
+		{"max_results = -1", "max_results is -1; it must be a whole number, at least 0."}, // 0 reads the totals only
+		{"max_results = 10.5", "max_results is 10.5; it must be a whole number, at least 0."},
 		{`date_from = "2026-13-45"`, `date_from "2026-13-45" must be a date: YYYY-MM-DD or an ISO 8601 date-time`},
 		{`date_to = "yesterday"`, `date_to "yesterday" must be a date: YYYY-MM-DD or an ISO 8601`},
 		{`date_to = "2026-10-01 00:00:00"`, `date_to "2026-10-01 00:00:00" must be a date`},

@@ -114,7 +114,8 @@ func TestAddAPIError_advice(t *testing.T) {
 		var diags diag.Diagnostics
 		err := &sdk.APIError{StatusCode: status, Method: "GET", Path: "/x", RetryAt: retryAt, RetryAfter: time.Hour}
 		addAPIError(&diags, "summary", err)
-		if len(diags) != 1 || diags[0].Summary() != "summary" || !strings.Contains(diags[0].Detail(), want) || !strings.HasPrefix(diags[0].Detail(), err.Error()) {
+		if len(diags) != 1 || diags[0].Summary() != "summary" || !strings.Contains(diags[0].Detail(), want) || !strings.HasPrefix(diags[0].Detail(), err.Error()) ||
+			(status != 500) != strings.HasSuffix(diags[0].Detail(), seeTroubleshooting) {
 			t.Errorf("%d: %v", status, diags)
 		}
 	}
@@ -132,7 +133,7 @@ func TestAddReadError_rateLimitSaysHowToWorkMeanwhile(t *testing.T) {
 	var diags diag.Diagnostics
 	addReadError(&diags, "page views", fmt.Errorf("getting page views: %w", limited))
 	d := diags[0].Detail()
-	if diags[0].Summary() != "Could not read page views" || !strings.HasSuffix(d, rateLimitedReadAdvice) ||
+	if diags[0].Summary() != "Could not read page views" || !strings.HasSuffix(d, rateLimitedReadAdvice+"\n\n"+seeTroubleshooting) ||
 		strings.Index(d, "Try again after 2026-11-21 13:00:00 UTC.") > strings.Index(d, "Until then") {
 		t.Errorf("%s: %s", diags[0].Summary(), d)
 	}
@@ -388,10 +389,10 @@ func TestTimeoutDescriptionsStateTheBounds(t *testing.T) {
 // job.
 func TestAPIErrorDetailFor_notFound(t *testing.T) {
 	err := &sdk.APIError{StatusCode: 404, Method: "POST", Path: "/v2/agent/p/job/j/message", Message: "Job not found"}
-	if got, want := apiErrorDetailFor(err, jobNotFound), err.Error()+"\n\n"+jobNotFound; got != want {
+	if got, want := apiErrorDetailFor(err, jobNotFound), err.Error()+"\n\n"+jobNotFound+"\n\n"+seeTroubleshooting; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
-	if got, want := apiErrorDetail(err), err.Error()+"\n\n"+projectNotFound; got != want {
+	if got, want := apiErrorDetail(err), err.Error()+"\n\n"+projectNotFound+"\n\n"+seeTroubleshooting; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
 	if !strings.HasPrefix(jobNotFound, "Check job_id") || !strings.HasPrefix(projectNotFound, "Check project_id (or MINTLIFY_PROJECT_ID)") {

@@ -43,6 +43,13 @@ type Config struct {
 	// Pages are the demo documentation site's (DemoDomain) for the
 	// discovery API and the Index; nil: DemoPages().
 	Pages []DocPage
+	// StaticExports sets up static exports (static_exports.go).
+	StaticExports StaticExportConfig
+	// DefaultDeployment is the lifecycle of deployments and previews (zero
+	// value: DefaultDeploymentScript). PreviewsOffPlan takes previews off
+	// every organization's plan: a preview trigger answers 403.
+	DefaultDeployment DeploymentScript
+	PreviewsOffPlan   bool
 }
 
 // Fake is the fake API. It is an http.Handler and safe for concurrent use.
@@ -65,6 +72,8 @@ type Fake struct {
 	log        []*logEntry
 	faults     []*faultState
 	disc       discovery // sites and answers: discovery.go
+	exports    *exportState
+	deploys    *deployState
 }
 
 type keyInfo struct {
@@ -99,6 +108,8 @@ func newFake(cfg Config, routes []route) *Fake {
 		windows:    map[window][]time.Time{},
 		defaultJob: cfg.DefaultJob,
 		requests:   map[string]int{},
+		exports:    newExportState(cfg.StaticExports),
+		deploys:    newDeployState(cfg),
 	}
 	if s.clock == nil {
 		s.clock = realClock{}
@@ -263,6 +274,9 @@ func (s *Fake) admit(rt *route, w http.ResponseWriter, r *http.Request) (org str
 	if rt.serve == nil {
 		writeError(w, http.StatusNotFound, "Not found", "no route for "+r.Method+" "+r.URL.Path)
 		return "", nil, false
+	}
+	if rt.keyless {
+		return "", nil, true
 	}
 	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	key, known := s.keys[token]
