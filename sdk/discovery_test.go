@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -380,5 +381,68 @@ func TestAssistantStream_neverSentTwice(t *testing.T) {
 				t.Errorf("RetryAt: %v", err)
 			}
 		})
+	}
+}
+
+// A key goes to its own API's host only: the one request of each call
+// carries it there, and a redirect elsewhere (any status, even a 307
+// that would re-send the POST with its body) is never followed, so the
+// other host sees neither the key nor the question; the error says where
+// it pointed and that nothing took effect.
+func TestDiscoveryAndIndex_keyNeverLeavesItsHost(t *testing.T) {
+	calls := map[string]struct {
+		key  string
+		call func(base string) error
+	}{
+		"search": {testAssistantKey, func(base string) error {
+			_, err := newDiscoveryTestClient(t, base, nil).Search(context.Background(), "acme", SearchRequest{Query: "q"})
+			return err
+		}},
+		"page": {testAssistantKey, func(base string) error {
+			_, err := newDiscoveryTestClient(t, base, nil).Page(context.Background(), "acme", "/x", nil)
+			return err
+		}},
+		"assistant v2": {testAssistantKey, func(base string) error {
+			_, err := newDiscoveryTestClient(t, base, nil).Assistant.Ask(context.Background(), "acme", AssistantRequest{Question: "q"})
+			return err
+		}},
+		"assistant v1": {testAssistantKey, func(base string) error {
+			_, err := newDiscoveryTestClient(t, base, nil).Assistant.Ask(context.Background(), "acme", AssistantRequest{Question: "q", Protocol: AssistantV1})
+			return err
+		}},
+		"index search": {testIndexKey, func(base string) error {
+			_, err := newIndexTestClient(t, base, nil).Search(context.Background(), IndexSearchRequest{Query: "q"})
+			return err
+		}},
+		"index context": {testIndexKey, func(base string) error {
+			_, err := newIndexTestClient(t, base, nil).Context(context.Background(), IndexContextRequest{Query: "q"})
+			return err
+		}},
+		"index contents": {testIndexKey, func(base string) error {
+			_, err := newIndexTestClient(t, base, nil).Contents(context.Background(), IndexContentsRequest{IDs: []string{"a"}})
+			return err
+		}},
+	}
+	for name, c := range calls {
+		for _, status := range []int{301, 302, 303, 307, 308} {
+			t.Run(fmt.Sprint(name, " ", status), func(t *testing.T) {
+				elsewhere, other := newRecorder(t, sseResponse(recordedV2))
+				elsewhereURL := other.URL
+				rec, ts := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+					w.Header().Set("Location", elsewhereURL+r.URL.Path)
+					w.WriteHeader(status)
+				})
+				err := c.call(ts.URL)
+				if err == nil || !strings.Contains(err.Error(), `redirected to "`+elsewhereURL) || MayHaveTakenEffect(err) {
+					t.Errorf("err = %v (may have taken effect: %v)", err, MayHaveTakenEffect(err))
+				}
+				if rec.count() != 1 || rec.requests[0].Header.Get("Authorization") != "Bearer "+c.key {
+					t.Errorf("%d requests to its own host, the first with the right key: %v", rec.count(), rec.count() > 0 && rec.requests[0].Header.Get("Authorization") == "Bearer "+c.key)
+				}
+				if n := elsewhere.count(); n != 0 {
+					t.Errorf("the redirect was followed: %d requests elsewhere, the key sent there: %v", n, elsewhere.requests[0].Header.Get("Authorization") != "")
+				}
+			})
+		}
 	}
 }
