@@ -97,27 +97,32 @@ func requireDiscovery(data *providerData, diags *diag.Diagnostics) bool {
 }
 
 // discoveryErrorDetail is an SDK error's text with advice for the
-// discovery API's refusals; notFound is the advice for a 404.
+// discovery API's refusals (notFound: the advice for a 404), or the
+// network advice every error shares, then, as every error with advice,
+// the Troubleshooting guide.
 func discoveryErrorDetail(err error, notFound string) string {
 	detail := err.Error()
 	var apiErr *sdk.APIError
-	if !errors.As(err, &apiErr) {
-		return detail
-	}
-	switch apiErr.StatusCode {
-	case http.StatusUnauthorized:
-		detail += "\n\nThe assistant API key was refused: check assistant_api_key (or " + EnvAssistantAPIKey + ") holds a current assistant key (mint_dsc_...) of the organization that owns the site."
-	case http.StatusForbidden:
-		detail += "\n\nThe key may not read this site: check domain, or this machine's IP address is not on the key's allow list."
-	case http.StatusNotFound:
-		detail += "\n\n" + notFound
-	case http.StatusTooManyRequests:
-		detail += "\n\nThe discovery API rate-limited this request (10,000 requests per organization per hour)."
+	advice := ""
+	switch {
+	case !errors.As(err, &apiErr):
+		advice = adviceFor(err, notFound) // a proxy, a CA, an address: as for the admin API
+	case apiErr.StatusCode == http.StatusUnauthorized:
+		advice = "The assistant API key was refused: check assistant_api_key (or " + EnvAssistantAPIKey + ") holds a current assistant key (mint_dsc_...) of the organization that owns the site."
+	case apiErr.StatusCode == http.StatusForbidden:
+		advice = "The key may not read this site: check domain, or this machine's IP address is not on the key's allow list."
+	case apiErr.StatusCode == http.StatusNotFound:
+		advice = notFound
+	case apiErr.StatusCode == http.StatusTooManyRequests:
+		advice = "The discovery API rate-limited this request (10,000 requests per organization per hour)."
 		if !apiErr.RetryAt.IsZero() {
-			detail += " Try again after " + apiErr.RetryAt.UTC().Format("2006-01-02 15:04:05 MST") + "."
+			advice += " Try again after " + apiErr.RetryAt.UTC().Format("2006-01-02 15:04:05 MST") + "."
 		}
 	}
-	return detail
+	if advice == "" {
+		return detail
+	}
+	return detail + "\n\n" + advice + "\n\n" + seeTroubleshooting
 }
 
 // stringsOfList reads a list of strings attribute (nil when null).

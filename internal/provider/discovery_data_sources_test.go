@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -396,11 +397,20 @@ func TestDiscoveryErrorDetail_advice(t *testing.T) {
 		500: "500",
 	} {
 		err := fmt.Errorf("searching: %w", &sdk.APIError{StatusCode: status, Method: "POST", Path: "/v1/search/d", RetryAt: retryAt})
-		if got := discoveryErrorDetail(err, "the 404 advice"); !strings.Contains(got, want) {
+		got := discoveryErrorDetail(err, "the 404 advice")
+		if !strings.Contains(got, want) {
 			t.Errorf("%d: %q, want %q", status, got, want)
+		}
+		// Advice ends with the guide, as every error's does; none, none.
+		if strings.HasSuffix(got, "\n\n"+seeTroubleshooting) != (status != 500) {
+			t.Errorf("%d: the guide's link: %q", status, got)
 		}
 	}
 	if got := discoveryErrorDetail(errors.New("plain"), "x"); got != "plain" {
 		t.Errorf("%q", got)
+	}
+	dial := fmt.Errorf("searching: %w", &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")})
+	if got := discoveryErrorDetail(dial, "x"); !strings.Contains(got, "check base_url") || !strings.HasSuffix(got, seeTroubleshooting) {
+		t.Errorf("unreachable: %q", got)
 	}
 }
