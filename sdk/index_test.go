@@ -2,7 +2,9 @@ package sdk
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -193,5 +195,38 @@ func TestIndex_rateLimits(t *testing.T) {
 	var apiErr *APIError
 	if !errors.As(err, &apiErr) || !apiErr.RetryAt.Equal(epoch.Add(12*time.Hour)) || rec.count() != 1 || !strings.Contains(err.Error(), "try again after 2026-11-22T00:00:00Z") {
 		t.Errorf("%v after %d requests", err, rec.count())
+	}
+}
+
+// An Index key the server echoes is in no answer, no error and no request
+// hook's record: in a result's text, the context, an error body, and a
+// path the hook sees.
+func TestIndex_keyEchoedByTheServerIsRedacted(t *testing.T) {
+	k := testIndexKey
+	var hooked []string
+	hook := WithRequestHook(func(_ context.Context, ri RequestInfo) { hooked = append(hooked, fmt.Sprintf("%+v", ri)) })
+	result := strings.Replace(indexResultJSON, `"Caching stores results."`, `"key `+k+`"`, 1)
+	_, ts := newRecorder(t, jsonResponse(200, `{"requestId":"`+k+`","results":[`+result+`]}`))
+	res, err := newIndexTestClient(t, ts.URL, nil, hook).Search(context.Background(), IndexSearchRequest{Query: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ts = newRecorder(t, jsonResponse(200, `{"requestId":"r","query":"q","response":"Authorization: Bearer `+k+`","resultsCount":1,"outputTokens":9}`))
+	c, err := newIndexTestClient(t, ts.URL, nil, hook).Context(context.Background(), IndexContextRequest{Query: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ts = newRecorder(t, jsonResponse(400, `{"error":"bad key `+k+`"}`))
+	_, badErr := newIndexTestClient(t, ts.URL, nil, hook).Contents(context.Background(), IndexContentsRequest{IDs: []string{"a"}})
+	if badErr == nil {
+		t.Fatal("a 400 accepted")
+	}
+	out, _ := json.Marshal([]any{res, c})
+	all := string(out) + badErr.Error() + strings.Join(hooked, "\n")
+	if strings.Contains(all, k) || !strings.Contains(string(out), Redacted) {
+		t.Errorf("the key is in:\n%s", all)
+	}
+	if res.Results[0].Text != "key "+Redacted || c.Response != "Authorization: Bearer "+Redacted {
+		t.Errorf("%q %q", res.Results[0].Text, c.Response)
 	}
 }
