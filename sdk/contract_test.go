@@ -333,7 +333,7 @@ func TestContract_fakeAndSDKFollowTheSpec(t *testing.T) {
 	for _, v := range proxy.violations {
 		t.Error(v)
 	}
-	// Every operation of both files was exercised, but the deprecated ones.
+	// Every operation of every file was exercised, but the deprecated ones.
 	var missing []string
 	for _, s := range specs {
 		for path, item := range s.doc.Paths.Map() {
