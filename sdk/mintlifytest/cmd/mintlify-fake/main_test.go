@@ -236,6 +236,8 @@ func TestParseFault_everyKind(t *testing.T) {
 		"reset,route=message": {{Route: mintlifytest.RouteSendMessage, Kind: mintlifytest.FaultReset}},
 		"stall,requests=2":    {{Kind: mintlifytest.FaultStall, Requests: []int{2}}},
 		"drop-connection":     {{Kind: mintlifytest.FaultDropConnection}},
+		"odd-field":           {{Kind: mintlifytest.FaultOddField}},
+		"odd-field=status,route=create-job,p=0.1": {{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultOddField, Field: "status", Probability: 0.1}},
 		"drop,route=thread":   {{Route: mintlifytest.RouteAssistantThread, Kind: mintlifytest.FaultDropConnection}},
 	}
 	for spec, want := range good {
@@ -256,7 +258,7 @@ func TestParseFault_everyKind(t *testing.T) {
 		"stall=1s":                    `stall takes no value`,
 		"server-error,body=x":         `only malformed takes a body`,
 		"server-error,message=x":      `only client-error takes a message`,
-		"explode":                     `(rate-limit, server-error, client-error, malformed, drop, reset, stall or latency)`,
+		"explode":                     `(rate-limit, server-error, client-error, malformed, odd-field, drop, reset, stall or latency)`,
 		"drop,route=nowhere":          `unknown route "nowhere" (a route: create-job, get-job, message, visitors,`,
 		"drop,route=nowhere,p=1":      `or an area: jobs (create-job, get-job, message); analytics (visitors,`,
 		"malformed,color=red,body={}": `unknown option "color" (route, method, p, requests, message or body)`,
