@@ -397,7 +397,9 @@ resource "mintlify_agent_job" "many" {
 type soakResult struct {
 	applies, failed, jobsPerApply, paths      int
 	jobsInState, jobsOnServer, posts, refused int
+	messagesInState, messagesOnServer         int
 	gets, faults5xx, faultsDrop, faults429    int
+	faultsOdd                                 int
 	dataMismatches                            int
 	wall                                      time.Duration
 	failures                                  []string
@@ -418,25 +420,31 @@ func (b *bench) soak(applies, jobs, paths int) (*soakResult, error) {
 	defer f.close()
 	// Rules are tried in order: 5% of all requests are refused with a 1 s
 	// Retry-After, then 10% of the GETs left fail (half 502 pages, half
-	// dropped connections).
+	// dropped connections), and 10% of the POSTs left take effect but
+	// answer 2xx with a mistyped field (half createdAt, half status): the
+	// job or message exists and must not be sent again.
 	f.InjectFault(mintlifytest.Fault{Kind: mintlifytest.FaultRateLimit, Probability: 0.05, RetryAfter: time.Second, Seed: 1})
 	f.InjectFault(mintlifytest.Fault{Method: http.MethodGet, Kind: mintlifytest.FaultServerError, Probability: 0.05, Seed: 2})
 	f.InjectFault(mintlifytest.Fault{Method: http.MethodGet, Kind: mintlifytest.FaultDropConnection, Probability: 0.05 / 0.95, Seed: 3})
+	f.InjectFault(mintlifytest.Fault{Method: http.MethodPost, Kind: mintlifytest.FaultOddField, Field: "createdAt", Probability: 0.05, Seed: 4})
+	f.InjectFault(mintlifytest.Fault{Method: http.MethodPost, Kind: mintlifytest.FaultOddField, Field: "status", Probability: 0.05 / 0.95, Seed: 5})
 	_, wantRows, err := f.VisitorsData(mintlifytest.DemoProjectID, "", "")
 	if err != nil {
 		return nil, err
 	}
 	config := f.providerBlock("  max_retries = 6\n") + fmt.Sprintf(`
 resource "mintlify_agent_job" "soak" {
-  count  = %d
+  count  = %[1]d
   prompt = "Soak job ${count.index}"
 }
 
-data "mintlify_unique_visitors" "all" {}
-
-output "job_ids" {
-  value = mintlify_agent_job.soak[*].id
+resource "mintlify_agent_job_message" "soak" {
+  count   = %[1]d
+  job_id  = mintlify_agent_job.soak[count.index].id
+  prompt  = "Soak follow-up ${count.index}"
 }
+
+data "mintlify_unique_visitors" "all" {}
 
 output "visitors" {
   value = data.mintlify_unique_visitors.all.visitors
@@ -449,13 +457,25 @@ output "visitors" {
 		if err != nil {
 			r.failed++
 			r.failures = append(r.failures, firstLine(err.Error()))
+		}
+		// Count from state, failed applies included: what a failed apply
+		// created is in its state, or it is a duplicate in the making.
+		dir := filepath.Join(b.work, fmt.Sprintf("run-%03d", b.seq))
+		out, lerr := b.terraform(dir, nil, "state", "list")
+		if lerr != nil && err == nil {
+			return nil, fmt.Errorf("terraform state list: %w\n%s", lerr, out)
+		}
+		for _, addr := range strings.Fields(out) {
+			switch {
+			case strings.HasPrefix(addr, "mintlify_agent_job.soak["):
+				r.jobsInState++
+			case strings.HasPrefix(addr, "mintlify_agent_job_message.soak["):
+				r.messagesInState++
+			}
+		}
+		if err != nil {
 			continue
 		}
-		var ids []string
-		if err := b.output(res.dir, "job_ids", &ids); err != nil {
-			return nil, err
-		}
-		r.jobsInState += len(ids)
 		var rows []mintlifytest.PathRow
 		if err := b.output(res.dir, "visitors", &rows); err != nil {
 			return nil, err
@@ -466,10 +486,14 @@ output "visitors" {
 	}
 	r.wall = time.Since(start)
 	r.jobsOnServer = len(f.JobIDs(mintlifytest.DemoProjectID))
+	for _, id := range f.JobIDs(mintlifytest.DemoProjectID) {
+		rec, _ := f.JobRecord(mintlifytest.DemoProjectID, id)
+		r.messagesOnServer += len(rec.Messages)
+	}
 	r.posts = f.Requests(mintlifytest.RouteCreateJob)
 	r.gets = f.Requests(mintlifytest.RouteGetJob) + f.Requests(mintlifytest.RouteVisitors)
 	hits := f.FaultHits()
-	r.faults429, r.faults5xx, r.faultsDrop = hits[0], hits[1], hits[2]
+	r.faults429, r.faults5xx, r.faultsDrop, r.faultsOdd = hits[0], hits[1], hits[2], hits[3]+hits[4]
 	r.refused = r.posts - r.jobsOnServer
 	return r, nil
 }

@@ -59,9 +59,9 @@ func (r *results) summary() string {
 		row(fmt.Sprintf("%d jobs of %s in one apply (ideal %s)", m.jobs, m.jobTime, ideal), "%s", round(m.wall))
 	}
 	if s := r.soak; s != nil {
-		row(fmt.Sprintf("fault soak: %d applies under random 429 / 502 / dropped connections", s.applies),
-			"%d of %d succeeded; %d jobs in state, %d on the server; %d misread results",
-			s.applies-s.failed, s.applies, s.jobsInState, s.jobsOnServer, s.dataMismatches)
+		row(fmt.Sprintf("fault soak: %d applies under random 429 / 502 / dropped connections / 2xx with mistyped fields", s.applies),
+			"%d of %d succeeded; %d jobs in state, %d on the server; %d messages in state, %d on the server; %d misread results",
+			s.applies-s.failed, s.applies, s.jobsInState, s.jobsOnServer, s.messagesInState, s.messagesOnServer, s.dataMismatches)
 	}
 	if c := r.cache; c != nil {
 		row(fmt.Sprintf("analytics requests of %d terraform commands on %s paths", c.commands, thousands(c.paths)),

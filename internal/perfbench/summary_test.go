@@ -32,7 +32,7 @@ func figures() *results {
 			"BenchmarkWaitForDeployment/run=10m0s": {"max-late-s": 19.06, "max-polls": 54},
 		},
 		many:  &manyJobsResult{jobs: 50, parallelism: 10, jobTime: 3 * s, wall: 16800 * time.Millisecond},
-		soak:  &soakResult{applies: 20, failed: 1, jobsInState: 100, jobsOnServer: 100, dataMismatches: 0},
+		soak:  &soakResult{applies: 20, failed: 1, jobsInState: 100, jobsOnServer: 100, messagesInState: 99, messagesOnServer: 99, dataMismatches: 0},
 		cache: &cacheResult{commands: 20, paths: 1200, requestsDefault: 5, requestsOff: 100, pairPaths: 100000, pairDefault: 400, pairOff: 800},
 	}
 }
@@ -45,7 +45,7 @@ func TestSummary_oneLinePerSectionFromTheSameFigures(t *testing.T) {
 | lateness noticing a finished job (3 s / 30 s / 300 s jobs, worst of 200) | 0.29 s / 3.95 s / 19.31 s; at most 39 polls |
 | lateness noticing a finished deployment (1 min / 10 min, worst of 200) | 6.89 s / 19.06 s; at most 22 / 54 polls |
 | 50 jobs of 3s in one apply (ideal 15s) | 16.8s |
-| fault soak: 20 applies under random 429 / 502 / dropped connections | 19 of 20 succeeded; 100 jobs in state, 100 on the server; 0 misread results |
+| fault soak: 20 applies under random 429 / 502 / dropped connections / 2xx with mistyped fields | 19 of 20 succeeded; 100 jobs in state, 100 on the server; 99 messages in state, 99 on the server; 0 misread results |
 | analytics requests of 20 terraform commands on 1,200 paths | **5** with the cache (its default), 100 without |
 | ` + "`plan`" + ` then ` + "`apply`" + ` of 100,000 paths | **400** requests with the cache, 800 without |
 `

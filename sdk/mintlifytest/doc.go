@@ -102,7 +102,8 @@
 // InjectFault (or Config.Faults) makes chosen requests fail, by route,
 // method, position or probability: a 429 (FaultRateLimit), a proxy's 5xx
 // page (FaultServerError), a JSON 4xx (FaultClientError), an undecodable
-// 2xx (FaultMalformed), no answer (FaultDropConnection), an answer cut
+// 2xx (FaultMalformed), a 2xx with one field mistyped after the request
+// took effect (FaultOddField), no answer (FaultDropConnection), an answer cut
 // mid-body after the request took effect (FaultReset), no answer until
 // the client gives up (FaultStall), a delay (FaultLatency), or a streamed
 // answer whose parts come slowly (FaultSlowStream).

@@ -3,6 +3,7 @@ package mintlifytest
 import (
 	"bytes"
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -47,6 +48,13 @@ const (
 	// FaultSlowStream: a streamed answer (an assistant message) is served,
 	// its parts Latency apart; on other routes, no fault.
 	FaultSlowStream FaultKind = "slow-stream"
+	// FaultOddField: the request is served (it takes effect) and its 2xx
+	// JSON answer arrives with the top-level field Field ("createdAt" when
+	// empty) holding a number: a schema change, or a proxy that rewrites
+	// answers. A client must keep what it can use (the id) and never do
+	// the request again. Answers that are not a JSON object, or lack the
+	// field, pass unchanged.
+	FaultOddField FaultKind = "odd-field"
 )
 
 // DefaultMalformedBody is the body of a FaultMalformed without one: an
@@ -79,6 +87,8 @@ type Fault struct {
 	Details []string
 	// Body of a FaultMalformed ("": DefaultMalformedBody).
 	Body string
+	// Field a FaultOddField mistypes ("": "createdAt").
+	Field string
 }
 
 type faultState struct {
@@ -211,10 +221,29 @@ func (f *faultState) apply(w http.ResponseWriter, r *http.Request, stopping <-ch
 		case <-stopping:
 		}
 		breakConn(w)
-	default: // FaultReset, FaultSlowStream (the route's own), and kinds this version does not know
+	default: // FaultReset, FaultSlowStream (the route's own), FaultOddField, and kinds this version does not know
 		return false
 	}
 	return true
+}
+
+// oddField is body with its top-level field turned into a number, or body
+// unchanged when it is not a JSON object holding the field.
+func oddField(body []byte, field string) []byte {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(body, &obj) != nil {
+		return body
+	}
+	field = cmp.Or(field, "createdAt")
+	if _, ok := obj[field]; !ok {
+		return body
+	}
+	obj[field] = json.RawMessage(`12345`)
+	odd, err := json.Marshal(obj)
+	if err != nil {
+		return body
+	}
+	return odd
 }
 
 // connBreaker is a response writer that fails its connection as a client

@@ -2,6 +2,7 @@ package mintlifytest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // transports are the two ways a test reaches the fake: a loopback socket,
@@ -83,6 +86,7 @@ func TestFaults_everyKindAsAClientSeesIt(t *testing.T) {
 					wantBody: `{"error":"Too many requests","details":[{"message":"rate limit exceeded"}]}` + "\n", wantType: "application/json"},
 				{name: "drop", fault: Fault{Kind: FaultDropConnection}, wantErr: io.EOF},
 				{name: "reset after the headers", fault: Fault{Kind: FaultReset}, wantStatus: 201, wantType: "application/json", wantRead: io.ErrUnexpectedEOF, served: true},
+				{name: "odd field: served, createdAt a number", fault: Fault{Kind: FaultOddField}, wantStatus: 201, wantType: "application/json", served: true},
 				{name: "latency then served", fault: Fault{Kind: FaultLatency, Latency: time.Millisecond}, wantStatus: 201, wantType: "application/json", served: true},
 			}
 			for _, tt := range tests {
@@ -124,6 +128,41 @@ func TestFaults_everyKindAsAClientSeesIt(t *testing.T) {
 				})
 			}
 		})
+	}
+}
+
+// An odd field is the real answer with that one field a number: the id is
+// the job created, every other field as sent.
+func TestFaultOddField_mistypesOneFieldOfTheRealAnswer(t *testing.T) {
+	for _, field := range []string{"", "status", "nowhere"} {
+		t.Run(field, func(t *testing.T) {
+			f := New(Config{Clock: NewManualClock(t0), Faults: []Fault{{Route: RouteCreateJob, Kind: FaultOddField, Field: field}}})
+			base, c := transports[0].open(t, f)
+			got := roundTrip(context.Background(), c, "POST", base+"/v2/agent/demo-project/job", `{"prompt":"x"}`)
+			whole, _ := f.Job(DemoProjectID, f.JobIDs(DemoProjectID)[0])
+			var want, answer map[string]any
+			if err := json.Unmarshal(whole, &want); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal([]byte(got.body), &answer); err != nil {
+				t.Fatalf("answer %q: %v", got.body, err)
+			}
+			if field == "" {
+				field = "createdAt"
+			}
+			if _, ok := want[field]; ok {
+				want[field] = float64(12345)
+			}
+			if diff := cmp.Diff(want, answer); diff != "" {
+				t.Errorf("answer (-want +got):\n%s", diff)
+			}
+		})
+	}
+	// Not JSON, or not an object: unchanged.
+	for _, body := range []string{`OK`, `[1,2]`, `{"createdAt":"x"`} {
+		if got := string(oddField([]byte(body), "")); got != body {
+			t.Errorf("oddField(%q) = %q", body, got)
+		}
 	}
 }
 

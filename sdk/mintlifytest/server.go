@@ -263,6 +263,11 @@ func (s *Fake) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) {
 	if !admitted {
 		reshapeError(rt.area, rec) // each API's error body
 	}
+	if fault != nil && fault.Kind == FaultOddField && max(rec.status, http.StatusOK)/100 == 2 {
+		odd := oddField(rec.body.Bytes(), fault.Field)
+		rec.body.Reset()
+		rec.body.Write(odd)
+	}
 	rec.send(w)
 }
 

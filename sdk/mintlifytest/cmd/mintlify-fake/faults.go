@@ -36,7 +36,7 @@ func namesOfRoutes() (names map[string][]string, routes, areas string) {
 }
 
 // faultKinds are the kinds -fault takes, each with what its VALUE is.
-const faultKinds = "rate-limit, server-error, client-error, malformed, drop, reset, stall, latency or slow-stream"
+const faultKinds = "rate-limit, server-error, client-error, malformed, odd-field, drop, reset, stall, latency or slow-stream"
 
 // parseFault reads a fault spec:
 //
@@ -86,6 +86,8 @@ func parseFault(spec string) ([]mintlifytest.Fault, error) {
 	case "malformed":
 		f.Kind = mintlifytest.FaultMalformed
 		status(http.StatusOK, 2)
+	case "odd-field":
+		f.Kind, f.Field = mintlifytest.FaultOddField, value
 	case "drop", string(mintlifytest.FaultDropConnection):
 		f.Kind = mintlifytest.FaultDropConnection
 		noValue()

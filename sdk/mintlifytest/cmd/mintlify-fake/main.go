@@ -135,6 +135,8 @@ FAULTS
     malformed[=STATUS]         a 2xx whose body is not the answer: cut short
                                and mistyped, or ,body=TEXT (last: it takes
                                the rest of the spec, commas included)
+    odd-field[=FIELD]          serve the request, then send its 2xx answer
+                               with FIELD (default createdAt) a number
     drop                       close the connection, no answer
     reset                      serve the request, send its headers and half
                                its body, then break the connection

@@ -49,7 +49,7 @@ func TestRun_servesAndPrintsTheEnvironment(t *testing.T) {
 	go func() { done <- run(ctx, defaults(), &out, &info) }()
 	var env string
 	for start := time.Now(); time.Since(start) < 5*time.Second; time.Sleep(10 * time.Millisecond) {
-		if env = out.String(); strings.Count(env, "\n") == 3 {
+		if env = out.String(); strings.HasSuffix(env, "\n") { // the environment is printed in one write
 			break
 		}
 	}
@@ -233,11 +233,13 @@ func TestParseFault_everyKind(t *testing.T) {
 		"client-error=499":                   {{Kind: mintlifytest.FaultClientError, Status: 499}},
 		"malformed":                          {{Kind: mintlifytest.FaultMalformed, Status: 200}},
 		"malformed=201,route=get-job,body={\"id\":1,\"status\":[2]}": {{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultMalformed, Status: 201, Body: `{"id":1,"status":[2]}`}},
-		"malformed,body=":     {{Kind: mintlifytest.FaultMalformed, Status: 200}},
-		"reset,route=message": {{Route: mintlifytest.RouteSendMessage, Kind: mintlifytest.FaultReset}},
-		"stall,requests=2":    {{Kind: mintlifytest.FaultStall, Requests: []int{2}}},
-		"drop-connection":     {{Kind: mintlifytest.FaultDropConnection}},
-		"drop,route=thread":   {{Route: mintlifytest.RouteAssistantThread, Kind: mintlifytest.FaultDropConnection}},
+		"malformed,body=":                         {{Kind: mintlifytest.FaultMalformed, Status: 200}},
+		"reset,route=message":                     {{Route: mintlifytest.RouteSendMessage, Kind: mintlifytest.FaultReset}},
+		"stall,requests=2":                        {{Kind: mintlifytest.FaultStall, Requests: []int{2}}},
+		"drop-connection":                         {{Kind: mintlifytest.FaultDropConnection}},
+		"odd-field":                               {{Kind: mintlifytest.FaultOddField}},
+		"odd-field=status,route=create-job,p=0.1": {{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultOddField, Field: "status", Probability: 0.1}},
+		"drop,route=thread":                       {{Route: mintlifytest.RouteAssistantThread, Kind: mintlifytest.FaultDropConnection}},
 	}
 	for spec, want := range good {
 		got, err := parseFault(spec)
@@ -257,7 +259,7 @@ func TestParseFault_everyKind(t *testing.T) {
 		"stall=1s":                    `stall takes no value`,
 		"server-error,body=x":         `only malformed takes a body`,
 		"server-error,message=x":      `only client-error takes a message`,
-		"explode":                     `(rate-limit, server-error, client-error, malformed, drop, reset, stall, latency or slow-stream)`,
+		"explode":                     `(rate-limit, server-error, client-error, malformed, odd-field, drop, reset, stall, latency or slow-stream)`,
 		"drop,route=nowhere":          `unknown route "nowhere" (a route: create-job, get-job, message, visitors,`,
 		"drop,route=nowhere,p=1":      `or an area: jobs (create-job, get-job, message); analytics (visitors,`,
 		"malformed,color=red,body={}": `unknown option "color" (route, method, p, requests, message or body)`,
