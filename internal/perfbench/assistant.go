@@ -62,11 +62,11 @@ func (b *bench) measureAssistantOnly(out, readme string) error {
 // measureAssistant runs the two benchmarks, runs times each.
 func (b *bench) measureAssistant() (*assistantResult, error) {
 	count := fmt.Sprint(max(b.runs, 1))
-	first, err := goBench(b.ctx, "./sdk", "AssistantFirstText", "-benchtime", "300x", "-count", count)
+	first, err := goBench(b.ctx, "AssistantFirstText", "-benchtime", "300x", "-count", count)
 	if err != nil {
 		return nil, err
 	}
-	answer, err := goBench(b.ctx, "./sdk", "AssistantAnswer10MB", "-benchmem", "-benchtime", "10x", "-count", count)
+	answer, err := goBench(b.ctx, "AssistantAnswer10MB", "-benchmem", "-benchtime", "10x", "-count", count)
 	if err != nil {
 		return nil, err
 	}

@@ -70,7 +70,7 @@ func (b *bench) measure() (*results, error) {
 		return reqs[i].paths < reqs[j].paths
 	})
 	log.Println("4/11 SDK decoding (go test -bench)")
-	decode, err := goBench(b.ctx, "./sdk", "DecodeVisitorsPage250", "-benchmem", "-count", "5")
+	decode, err := goBench(b.ctx, "DecodeVisitorsPage250", "-benchmem", "-count", "5")
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +184,7 @@ func (r *results) report() string {
 // measureWaits runs the waits' benchmarks (jobs and deployments), on the
 // fake's clock.
 func (b *bench) measureWaits() (map[string]map[string]float64, error) {
-	return goBench(b.ctx, "./sdk", "WaitForAgentJob|WaitForDeployment", "-benchtime", "200x", "-count", "1")
+	return goBench(b.ctx, "WaitForAgentJob|WaitForDeployment", "-benchtime", "200x", "-count", "1")
 }
 
 // writeWaits renders section 4: how late and how often the waits poll.
