@@ -20,6 +20,7 @@ type results struct {
 	decode, wait map[string]map[string]float64
 	many         *manyJobsResult
 	soak         *soakResult
+	endless      []*endlessCase
 	cache        *cacheResult
 	download     *downloadResult
 	budget       *budgetResult
@@ -38,7 +39,7 @@ func (b *bench) measure() (*results, error) {
 		}
 		scalePaths, soakApplies, manyJobs, cacheCommands, spentPlans, runners = 10000, 3, 20, 4, 4, 3
 	}
-	log.Println("1/10 requests per read, every paged data source")
+	log.Println("1/11 requests per read, every paged data source")
 	var reqs []requestRow
 	for _, s := range pagedSources {
 		rows, err := b.measureRequests(s, sizes[s.name])
@@ -68,44 +69,50 @@ func (b *bench) measure() (*results, error) {
 		}
 		return reqs[i].paths < reqs[j].paths
 	})
-	log.Println("4/10 SDK decoding (go test -bench)")
+	log.Println("4/11 SDK decoding (go test -bench)")
 	decode, err := goBench(b.ctx, "./sdk", "DecodeVisitorsPage250", "-benchmem", "-count", "5")
 	if err != nil {
 		return nil, err
 	}
-	log.Println("5/10 waiting for jobs and deployments (go test -bench, on the fake's clock)")
+	log.Println("5/11 waiting for jobs and deployments (go test -bench, on the fake's clock)")
 	wait, err := b.measureWaits()
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("6/10 %d jobs in one apply", manyJobs)
+	log.Printf("6/11 %d jobs in one apply", manyJobs)
 	many, err := b.measureManyJobs(manyJobs, 3*time.Second)
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("7/10 fault soak: %d applies", soakApplies)
+	log.Printf("7/11 fault soak: %d applies", soakApplies)
 	soak, err := b.soak(soakApplies, 5, 2000)
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("8/10 the analytics cache: %d commands, and a plan and apply of %d paths", cacheCommands, scalePaths)
+	log.Printf("8/11 the analytics cache: %d commands, and a plan and apply of %d paths", cacheCommands, scalePaths)
 	cache, err := b.measureCache(cacheCommands, 1200, scalePaths)
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("9/10 the analytics budget: %d plans while it is spent, %d runners sharing a bucket, totals of %d paths", spentPlans, runners, scalePaths)
+	log.Printf("9/11 the analytics budget: %d plans while it is spent, %d runners sharing a bucket, totals of %d paths", spentPlans, runners, scalePaths)
 	budget, err := b.measureBudget(spentPlans, runners, scalePaths)
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("10/10 a %d MiB static export bundle, downloaded by curl, the SDK and the action", downloadSize>>20)
+	log.Printf("10/11 a %d MiB static export bundle, downloaded by curl, the SDK and the action", downloadSize>>20)
 	download, err := b.measureDownload(downloadSize)
 	if err != nil {
 		return nil, err
 	}
 
+	log.Println("11/11 servers that never stop paging")
+	endless, err := b.measureEndless()
+	if err != nil {
+		return nil, err
+	}
+
 	return &results{date: time.Now().UTC(), runs: b.runs, machine: machine(b.ctx, b.tf), reqs: reqs, scales: scales,
-		decode: decode, wait: wait, many: many, soak: soak, cache: cache, download: download, budget: budget}, nil
+		decode: decode, wait: wait, many: many, soak: soak, cache: cache, download: download, budget: budget, endless: endless}, nil
 }
 
 // report renders docs/performance.md.
@@ -168,6 +175,10 @@ func (r *results) report() string {
 	r.writeBudget(p)
 	if r.download != nil {
 		p("\n%s", r.download.section(downloadSection))
+	}
+	if r.endless != nil {
+		p("\n")
+		r.writeEndless(p)
 	}
 	return w.String()
 }
