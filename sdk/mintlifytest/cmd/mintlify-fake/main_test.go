@@ -232,13 +232,13 @@ func TestParseFault_everyKind(t *testing.T) {
 		"client-error=499":                   {{Kind: mintlifytest.FaultClientError, Status: 499}},
 		"malformed":                          {{Kind: mintlifytest.FaultMalformed, Status: 200}},
 		"malformed=201,route=get-job,body={\"id\":1,\"status\":[2]}": {{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultMalformed, Status: 201, Body: `{"id":1,"status":[2]}`}},
-		"malformed,body=":     {{Kind: mintlifytest.FaultMalformed, Status: 200}},
-		"reset,route=message": {{Route: mintlifytest.RouteSendMessage, Kind: mintlifytest.FaultReset}},
-		"stall,requests=2":    {{Kind: mintlifytest.FaultStall, Requests: []int{2}}},
-		"drop-connection":     {{Kind: mintlifytest.FaultDropConnection}},
-		"odd-field":           {{Kind: mintlifytest.FaultOddField}},
+		"malformed,body=":                         {{Kind: mintlifytest.FaultMalformed, Status: 200}},
+		"reset,route=message":                     {{Route: mintlifytest.RouteSendMessage, Kind: mintlifytest.FaultReset}},
+		"stall,requests=2":                        {{Kind: mintlifytest.FaultStall, Requests: []int{2}}},
+		"drop-connection":                         {{Kind: mintlifytest.FaultDropConnection}},
+		"odd-field":                               {{Kind: mintlifytest.FaultOddField}},
 		"odd-field=status,route=create-job,p=0.1": {{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultOddField, Field: "status", Probability: 0.1}},
-		"drop,route=thread":   {{Route: mintlifytest.RouteAssistantThread, Kind: mintlifytest.FaultDropConnection}},
+		"drop,route=thread":                       {{Route: mintlifytest.RouteAssistantThread, Kind: mintlifytest.FaultDropConnection}},
 	}
 	for spec, want := range good {
 		got, err := parseFault(spec)
