@@ -38,6 +38,7 @@ type ErrorDetail struct {
 	Message string `json:"message"`
 }
 
+// Error says what was asked, the status, the API's message and the request id; never the key.
 func (e *APIError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s: %d %s", e.Method, e.Path, e.StatusCode, http.StatusText(e.StatusCode))
@@ -94,6 +95,7 @@ type RequestError struct {
 	Err  error
 }
 
+// Error says what was asked, why it failed and after how many attempts.
 func (e *RequestError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s: %v", e.Method, e.Path, e.Err)
@@ -101,6 +103,7 @@ func (e *RequestError) Error() string {
 	return b.String()
 }
 
+// Unwrap returns the transport's error, for errors.Is (context.Canceled, say).
 func (e *RequestError) Unwrap() error { return e.Err }
 
 // ValidationError is an input the SDK refused before sending any request.
@@ -115,6 +118,7 @@ type ValidationError struct {
 // value may be any length.
 const maxEchoedValue = 100
 
+// Error names the field, the rule and the value given (clipped).
 func (e *ValidationError) Error() string {
 	if e.Value != "" {
 		return fmt.Sprintf("%s %q %s", e.Field, clip(e.Value, maxEchoedValue), e.Rule)
@@ -138,6 +142,7 @@ type MalformedResponseError struct {
 	BodyStart string
 }
 
+// Error names the request and what in its answer could not be used.
 func (e *MalformedResponseError) Error() string {
 	msg := fmt.Sprintf("malformed response to %s %s: %s", e.Method, e.Path, strings.Join(e.Problems, "; "))
 	if e.BodyStart != "" {
@@ -186,6 +191,7 @@ type PagingError struct {
 	Detail string
 }
 
+// Error names the endpoint, the page, the problem and how many requests the read took.
 func (e *PagingError) Error() string {
 	unit := "requests"
 	if e.Requests == 1 {

@@ -22,7 +22,7 @@ type assistantResult struct {
 
 // assistantHeading starts the report's section (and ends it: the next
 // "## " heading).
-const assistantHeading = "## 10. The assistant's streamed answer"
+const assistantHeading = "## 11. The assistant's streamed answer"
 
 // measureAssistantOnly measures the assistant's section alone (-only
 // assistant) and splices it into the report at out and its rows into

@@ -115,11 +115,14 @@ func (b *bench) apply(config, target string, env ...string) (applyResult, error)
 	out, err := b.terraform(dir, append(env, "MINTLIFY_BENCH_WRAP_TARGET="+target, "MINTLIFY_BENCH_RSS_FILE="+rssFile),
 		"apply", "-auto-approve", "-input=false", "-no-color")
 	wall := time.Since(start)
-	if err != nil {
-		return applyResult{}, fmt.Errorf("terraform apply in %s: %w\n%s", dir, err, indent(out))
-	}
 	rss, cpu := usage(rssFile)
-	return applyResult{wall: wall, rssKiB: rss, cpu: cpu, dir: dir}, nil
+	res := applyResult{wall: wall, rssKiB: rss, cpu: cpu, dir: dir}
+	if err != nil {
+		// What was measured still holds: a failing apply's peak RSS is a
+		// figure too (a read stopped at its cap).
+		return res, fmt.Errorf("terraform apply in %s: %w\n%s", dir, err, indent(out))
+	}
+	return res, nil
 }
 
 // terraform runs a terraform command in dir. The analytics cache is off

@@ -37,7 +37,7 @@ func main() {
 	runs := flag.Int("runs", 3, "runs per timed figure (the median is reported)")
 	quick := flag.Bool("quick", false, "smaller data sets and fewer applies, to try the harness")
 	limit := flag.Duration("timeout", 30*time.Minute, "stop everything after this long")
-	only := flag.String("only", "", `measure one section alone: "download" or "assistant" (each spliced into the existing report and its README lines), "waits" (the waits for jobs and deployments), "budget" (the analytics budget, section 8) or "soak" (the fault soak, section 6) (printed, writing nothing)`)
+	only := flag.String("only", "", `measure one section alone: "download" or "assistant" (each spliced into the existing report and its README lines), "waits" (the waits for jobs and deployments), "budget" (the analytics budget, section 8), "soak" (the fault soak, section 6) or "endless" (a server that never stops paging, section 10) (printed, writing nothing)`)
 	flag.Parse()
 	// The assistant's section is Go benchmarks of ./sdk alone: no terraform,
 	// no provider build.
@@ -73,6 +73,16 @@ func main() {
 		}
 		var w strings.Builder
 		(&results{budget: budget}).writeBudget(func(format string, args ...any) { fmt.Fprintf(&w, format, args...) })
+		fmt.Print(w.String())
+		return
+	}
+	if *only == "endless" {
+		endless, err := b.measureEndless()
+		if err != nil {
+			log.Fatal(err)
+		}
+		var w strings.Builder
+		(&results{endless: endless}).writeEndless(func(format string, args ...any) { fmt.Fprintf(&w, format, args...) })
 		fmt.Print(w.String())
 		return
 	}

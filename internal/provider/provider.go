@@ -131,7 +131,8 @@ func (p *mintlifyProvider) Metadata(_ context.Context, _ provider.MetadataReques
 func (p *mintlifyProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Manage [Mintlify](https://mintlify.com) documentation with Terraform: run background " +
-			"agent jobs that edit your docs and open pull requests, read the analytics export (visitors, page " +
+			"agent jobs that edit your docs and open pull requests, publish and preview the docs (deployments, " +
+			"previews, automation runs), export a static copy, read the analytics export (visitors, page " +
 			"views, searches, feedback and assistant usage), and search the live docs (for `check` blocks after a deployment).",
 		Attributes: map[string]schema.Attribute{
 			"api_key": schema.StringAttribute{

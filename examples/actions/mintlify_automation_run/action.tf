@@ -3,6 +3,15 @@
 # The automation must be active and on a custom schedule. The action reports
 # the run's instance id and job id, and does not wait (the API has no status
 # for runs). Needs Terraform 1.14 or later.
+terraform {
+  required_providers {
+    mintlify = {
+      source  = "mintlify/mintlify"
+      version = "~> 0.1"
+    }
+  }
+}
+
 action "mintlify_automation_run" "changelog" {
   config {
     automation_id = "your-automation-id" # from the automation's settings panel

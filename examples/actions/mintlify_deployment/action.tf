@@ -1,6 +1,15 @@
 # Publish the docs after each release, without a resource in state: the
 # action runs after terraform_data.release is created or updated (a new
 # version). Needs Terraform 1.14 or later.
+terraform {
+  required_providers {
+    mintlify = {
+      source  = "mintlify/mintlify"
+      version = "~> 0.1"
+    }
+  }
+}
+
 variable "release" {
   type = string
 }

@@ -1,6 +1,15 @@
 # Deploy (or redeploy) the preview of a branch, on demand from CI:
 #   terraform apply -invoke=action.mintlify_preview_deployment.pr -var "branch=$GITHUB_HEAD_REF"
 # The preview's URL is in the run's output. Needs Terraform 1.14 or later.
+terraform {
+  required_providers {
+    mintlify = {
+      source  = "mintlify/mintlify"
+      version = "~> 0.1"
+    }
+  }
+}
+
 variable "branch" {
   type = string
 }

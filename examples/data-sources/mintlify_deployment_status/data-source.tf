@@ -1,5 +1,14 @@
 # Read a deployment started elsewhere (the dashboard, a Git push, another
 # workspace) by its status id: every field, the log included.
+terraform {
+  required_providers {
+    mintlify = {
+      source  = "mintlify/mintlify"
+      version = "~> 0.1"
+    }
+  }
+}
+
 variable "status_id" {
   type = string
 }

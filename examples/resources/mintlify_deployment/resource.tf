@@ -1,5 +1,14 @@
 # Publish the docs whenever the docs repository's commit changes: one
 # deployment per new commit, none when the same commit is applied again.
+terraform {
+  required_providers {
+    mintlify = {
+      source  = "mintlify/mintlify"
+      version = "~> 0.1"
+    }
+  }
+}
+
 variable "docs_commit" {
   type        = string
   description = "The docs repository's commit to publish, for example $GITHUB_SHA."
