@@ -313,12 +313,11 @@ func TestStaticExportAction_timeoutAndInterrupt(t *testing.T) {
 		h := newExportHarness(t, mintlifytest.Config{})
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		go func() {
-			for h.fs.Requests(mintlifytest.RouteGetStaticExport) < 2 {
-				time.Sleep(time.Millisecond)
+		h.clk.onSleep(func(context.Context) {
+			if h.fs.Requests(mintlifytest.RouteGetStaticExport) == 2 {
+				cancel() // Ctrl-C, at a known point of the wait
 			}
-			cancel()
-		}()
+		})
 		dir := t.TempDir()
 		_, diags := h.invoke(ctx, "mintlify_static_export", exportVals("docs.example.com", "version", "[fake:never]", "output_path", filepath.Join(dir, "a.tgz")))
 		contains(t, "diagnostics", diagsText(diags), "Interrupted while waiting for the static export", h.fs.StaticExportIDs()[0])
