@@ -11,7 +11,7 @@ import (
 // openNoFollow opens a file for reading without following a link in its
 // place, and without blocking on a FIFO or a device.
 func openNoFollow(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0) //nolint:gosec // a file of the cache's own directory, never through a link
+	return os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0) //nolint:gosec // a name in the cache's own directory, opened without following links
 }
 
 // unsafeDir says why a cache directory is not this user's alone, or "".
