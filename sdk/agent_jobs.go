@@ -14,7 +14,18 @@ import (
 // messages and follows them until they end. Creations and messages share
 // a budget of 100 per project per hour.
 type AgentJobsService struct {
+	// Sessions lists the project's agent jobs, through the deprecated v1
+	// listing (the only one the API has; see SessionsQuery).
+	Sessions *PagedEndpoint[SessionsQuery, SessionsPage, AgentSession]
+
 	core *core
+}
+
+func newAgentJobsService(k *core) AgentJobsService {
+	return AgentJobsService{
+		Sessions: newPaged[SessionsQuery, SessionsPage, AgentSession](k, sessionsSpec),
+		core:     k,
+	}
 }
 
 // JobStatus is an agent job's status.
