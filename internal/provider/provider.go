@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -47,6 +48,8 @@ const (
 var (
 	_ provider.Provider            = (*mintlifyProvider)(nil)
 	_ provider.ProviderWithActions = (*mintlifyProvider)(nil)
+
+	_ provider.ProviderWithListResources = (*mintlifyProvider)(nil)
 )
 
 type mintlifyProvider struct {
@@ -272,6 +275,7 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.ActionData = data
+	resp.ListResourceData = data
 }
 
 // durationSetting reads a duration from the attribute, else from env, else
@@ -315,7 +319,12 @@ func (p *mintlifyProvider) DataSources(context.Context) []func() datasource.Data
 	return []func() datasource.DataSource{
 		NewUniqueVisitorsDataSource, NewPageViewsDataSource, NewSearchQueriesDataSource, NewFeedbackDataSource,
 		NewFeedbackByPageDataSource, NewAssistantConversationsDataSource, NewAssistantCallerStatsDataSource,
+		NewAgentJobDataSource, NewAgentJobsDataSource,
 	}
+}
+
+func (p *mintlifyProvider) ListResources(context.Context) []func() list.ListResource {
+	return []func() list.ListResource{NewAgentJobListResource}
 }
 
 func (p *mintlifyProvider) Actions(context.Context) []func() action.Action {

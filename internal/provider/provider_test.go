@@ -165,13 +165,16 @@ func TestProvider_metadataAndSchema(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"unique_visitors", "page_views", "search_queries", "feedback", "feedback_by_page",
-		"assistant_conversations", "assistant_caller_stats"} {
+		"assistant_conversations", "assistant_caller_stats", "agent_job", "agent_jobs"} {
 		if _, ok := resp.DataSourceSchemas["mintlify_"+name]; !ok {
 			t.Errorf("no mintlify_%s data source", name)
 		}
 	}
-	if n := len(resp.DataSourceSchemas); n != 7 {
+	if n := len(resp.DataSourceSchemas); n != 9 {
 		t.Errorf("%d data sources", n)
+	}
+	if _, ok := resp.ListResourceSchemas["mintlify_agent_job"]; !ok || len(resp.ListResourceSchemas) != 1 {
+		t.Errorf("list resources %v", resp.ListResourceSchemas)
 	}
 	for _, a := range resp.Provider.Block.Attributes {
 		if a.Name == "api_key" && !a.Sensitive {
