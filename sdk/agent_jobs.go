@@ -40,6 +40,13 @@ const (
 	JobStatusFailed    JobStatus = "failed"
 )
 
+// JobStatuses lists the documented statuses, for validation and
+// documentation.
+var JobStatuses = []JobStatus{JobStatusActive, JobStatusCompleted, JobStatusArchived, JobStatusFailed}
+
+// ValidateJobStatus checks a status filter: one of JobStatuses.
+func ValidateJobStatus(s JobStatus) error { return oneOf("status", string(s), JobStatuses) }
+
 // Terminal reports whether the job has stopped changing: completed, archived
 // or failed. An unknown status is not terminal, so a waiter keeps polling
 // rather than report a result the API did not give.
