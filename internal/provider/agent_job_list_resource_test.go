@@ -22,7 +22,7 @@ import (
 // RPCs, and every schema.
 type protoHarness struct {
 	*actionHarness
-	list   tfprotov6.ProviderServerWithListResource
+	list   tfprotov6.ProviderServerWithListResource //nolint:staticcheck // the list RPCs are only there in terraform-plugin-go v0.31
 	schema *tfprotov6.GetProviderSchemaResponse
 	ids    map[string]*tfprotov6.ResourceIdentitySchema
 }
@@ -30,7 +30,7 @@ type protoHarness struct {
 func newProtoHarness(t *testing.T, cfg mintlifytest.Config, withProject bool) *protoHarness {
 	t.Helper()
 	h := newActionHarness(t, cfg, withProject)
-	ls, ok := h.srv.(tfprotov6.ProviderServerWithListResource)
+	ls, ok := h.srv.(tfprotov6.ProviderServerWithListResource) //nolint:staticcheck // as above
 	if !ok {
 		t.Fatalf("%T serves no list resources", h.srv)
 	}

@@ -47,9 +47,9 @@ func seedMix(t *testing.T, fs *mintlifytest.Fake, n int) {
 }
 
 // jobsMatchServer checks the data source's jobs against the fake's own
-// listing, filtered by keep and cut at max (0: all): the same jobs in the
+// listing, filtered by keep and cut at most (0: all): the same jobs in the
 // same order, field by field.
-func jobsMatchServer(fs *mintlifytest.Fake, keep func(map[string]any) bool, max int) statecheck.StateCheck {
+func jobsMatchServer(fs *mintlifytest.Fake, keep func(map[string]any) bool, most int) statecheck.StateCheck {
 	return checkState(func(s *tfjson.State) error {
 		vals, ok := resourceValues(s.Values.RootModule, "data.mintlify_agent_jobs.test")
 		if !ok {
@@ -58,7 +58,7 @@ func jobsMatchServer(fs *mintlifytest.Fake, keep func(map[string]any) bool, max 
 		got, _ := vals["jobs"].([]any)
 		var want []map[string]any
 		for _, j := range fs.Sessions(mintlifytest.DemoProjectID) {
-			if keep(j) && (max == 0 || len(want) < max) {
+			if keep(j) && (most == 0 || len(want) < most) {
 				want = append(want, j)
 			}
 		}
