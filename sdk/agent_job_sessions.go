@@ -108,7 +108,7 @@ type AgentSession struct {
 type SessionTodo struct {
 	ID       string
 	Content  string
-	Status   string // pending, in_progress, completed, or canceled (spelled as the API spells it)
+	Status   string // pending, in_progress, completed, or canceled (with two l's, as the API writes it)
 	Priority string // high, medium or low
 }
 
