@@ -171,8 +171,9 @@ type rawSessionsPage struct {
 // decodeSessions reads a page. Only what makes the page untrustworthy
 // fails it: no allSessions list, or a row without its sessionId (it could
 // be imported as nothing). Any other odd field goes into its row's
-// Problems, as for a job.
-func decodeSessions(data []byte, pg *SessionsPage) error {
+// Problems, as for a job. echo is how a problem quotes a value: the
+// client's secrets removed before it is cut (see core.echo).
+func decodeSessions(data []byte, pg *SessionsPage, echo func(string) string) error {
 	var p fieldProblems
 	var raw rawSessionsPage
 	if err := decodeRaw(data, &raw, &p); err != nil {
@@ -182,14 +183,14 @@ func decodeSessions(data []byte, pg *SessionsPage) error {
 	*pg = SessionsPage{Sessions: make([]AgentSession, len(in))}
 	for i, r := range in {
 		pg.Sessions[i].ID = nonEmpty(&p, row("allSessions", i, "sessionId"), r.SessionID)
-		pg.Sessions[i].decode(r)
+		pg.Sessions[i].decode(r, echo)
 	}
 	return p.err()
 }
 
 // decode reads a row's fields other than its id, each problem into the
 // row's Problems.
-func (s *AgentSession) decode(r rawSession) {
+func (s *AgentSession) decode(r rawSession, echo func(string) string) {
 	var p fieldProblems
 	if s.ID != "" {
 		var ve *ValidationError
@@ -207,7 +208,7 @@ func (s *AgentSession) decode(r rawSession) {
 		if isWebURL(*link) {
 			s.PRLink = link
 		} else {
-			p.add("pullRequestLink", "%q is not an absolute http(s) URL: ignored", clip(*link, maxEchoedValue))
+			p.add("pullRequestLink", "%q is not an absolute http(s) URL: ignored", echo(*link))
 		}
 	}
 	s.MessageToUser = orEmpty(&p, top("messageToUser"), r.MessageToUser)
@@ -231,7 +232,7 @@ func (s *AgentSession) decode(r rawSession) {
 			}
 		}
 	}
-	if t := timestamp(&p, "createdAt", r.CreatedAt); t != nil {
+	if t := timestamp(&p, "createdAt", r.CreatedAt, echo); t != nil {
 		s.CreatedAt = *t
 	} else if !p.names("createdAt") {
 		p.add("createdAt", "missing")
@@ -241,16 +242,19 @@ func (s *AgentSession) decode(r rawSession) {
 
 // sessionsSpec describes the listing: offset paging by skip and take, no
 // "more" but a full page, never cached (a job's status changes by the
-// minute), and rows that a job started during the read pushes down.
-var sessionsSpec = pageSpec[SessionsPage, AgentSession]{
-	what: "agent jobs", keyName: "session id",
-	path:    func(projectID string) string { return escapePath("v1", "agent", projectID, "jobs") },
-	largest: MaxSessionsPageSize,
-	params:  pageParamNames{limit: "take", offset: "skip"},
-	// Newest first (in the fake, and as the dashboard shows them): a job
-	// started while the listing is read moves every job down one place.
-	prepends: true,
-	decode:   decodeSessions,
-	rows:     func(p *SessionsPage) *[]AgentSession { return &p.Sessions },
-	key:      func(r *AgentSession) string { return r.ID },
+// minute), and rows that a job started during the read pushes down. echo
+// quotes a row's odd values in its Problems (see decodeSessions).
+func sessionsSpec(echo func(string) string) pageSpec[SessionsPage, AgentSession] {
+	return pageSpec[SessionsPage, AgentSession]{
+		what: "agent jobs", keyName: "session id",
+		path:    func(projectID string) string { return escapePath("v1", "agent", projectID, "jobs") },
+		largest: MaxSessionsPageSize,
+		params:  pageParamNames{limit: "take", offset: "skip"},
+		// Newest first (in the fake, and as the dashboard shows them): a job
+		// started while the listing is read moves every job down one place.
+		prepends: true,
+		decode:   func(data []byte, pg *SessionsPage) error { return decodeSessions(data, pg, echo) },
+		rows:     func(p *SessionsPage) *[]AgentSession { return &p.Sessions },
+		key:      func(r *AgentSession) string { return r.ID },
+	}
 }

@@ -23,7 +23,7 @@ type AgentJobsService struct {
 
 func newAgentJobsService(k *core) AgentJobsService {
 	return AgentJobsService{
-		Sessions: newPaged[SessionsQuery, SessionsPage, AgentSession](k, sessionsSpec),
+		Sessions: newPaged[SessionsQuery, SessionsPage, AgentSession](k, sessionsSpec(k.echo)),
 		core:     k,
 	}
 }
@@ -110,7 +110,10 @@ type rawJob struct {
 // seconds or a zone. Every field that could be read is kept; the problems
 // with the others are returned in the job (cosmetic: the id is all a
 // caller must have). err is set only when the body is not a JSON object.
-func decodeJob(data []byte) (*AgentJob, error) {
+// secrets are removed from a value a problem echoes before it is cut (a
+// key cut in two would not be found whole afterwards).
+func decodeJob(data []byte, secrets ...string) (*AgentJob, error) {
+	echo := func(s string) string { s, _ = scrub(s, secrets); return clip(s, maxEchoedValue) }
 	var p fieldProblems
 	var raw rawJob
 	if err := decodeRaw(data, &raw, &p); err != nil {
@@ -132,13 +135,13 @@ func decodeJob(data []byte) (*AgentJob, error) {
 		if isWebURL(*link) {
 			j.PRLink = link
 		} else {
-			p.add("prLink", "%q is not an absolute http(s) URL: ignored", clip(*link, maxEchoedValue))
+			p.add("prLink", "%q is not an absolute http(s) URL: ignored", echo(*link))
 		}
 	}
-	if t := timestamp(&p, "createdAt", raw.CreatedAt); t != nil {
+	if t := timestamp(&p, "createdAt", raw.CreatedAt, echo); t != nil {
 		j.CreatedAt = *t
 	}
-	j.ArchivedAt = timestamp(&p, "archivedAt", raw.ArchivedAt)
+	j.ArchivedAt = timestamp(&p, "archivedAt", raw.ArchivedAt, echo)
 	j.Problems = p
 	return j, nil
 }
@@ -151,14 +154,14 @@ func isWebURL(s string) bool {
 }
 
 // timestamp reads an optional ISO 8601 timestamp.
-func timestamp(p *fieldProblems, name string, t text) *time.Time {
+func timestamp(p *fieldProblems, name string, t text, echo func(string) string) *time.Time {
 	s := optional(p, top(name), t)
 	if s == nil {
 		return nil
 	}
 	v, ok := parseTimestamp(*s)
 	if !ok {
-		p.add(name, "%q is not an ISO 8601 timestamp", clip(*s, maxEchoedValue))
+		p.add(name, "%q is not an ISO 8601 timestamp", echo(*s))
 		return nil
 	}
 	return &v
@@ -230,12 +233,14 @@ func validateID(field, value string) error {
 func checkJobID(c call, job *AgentJob, wantID string) error {
 	var p fieldProblems
 	switch {
+	case job.ID == "" && fieldProblems(job.Problems).names("id"):
+		// An id of the wrong kind: its problem already says so.
 	case job.ID == "":
 		p.add("id", "missing or empty")
 	case wantID != "" && job.ID != wantID:
 		p.add("id", "the answer is for job %q, not job %q", clip(job.ID, maxEchoedValue), wantID)
 	}
-	if len(p) == 0 {
+	if len(p) == 0 && job.ID != "" {
 		return nil
 	}
 	return &MalformedResponseError{Method: c.method, Path: c.path, Problems: append(p, job.Problems...)}
@@ -249,7 +254,7 @@ func (s *AgentJobsService) jobCall(ctx context.Context, k *core, c call) (*Agent
 	}
 	var job *AgentJob
 	_, err = k.decodeWith(c, data, &job, func(b []byte) (err error) {
-		job, err = decodeJob(b)
+		job, err = decodeJob(b, k.secrets...)
 		return err
 	})
 	if err != nil {
@@ -330,7 +335,7 @@ func (s *AgentJobsService) SendMessage(ctx context.Context, projectID, jobID, pr
 	}
 	var job *AgentJob
 	_, derr := k.decodeWith(c, data, &job, func(b []byte) (err error) {
-		job, err = decodeJob(b)
+		job, err = decodeJob(b, k.secrets...)
 		return err
 	})
 	if derr == nil {

@@ -104,7 +104,7 @@ func TestAgentJob_decoding(t *testing.T) {
 		"web links kept": {`{"id":"a","status":"completed","prLink":"http://git.example/pr/1"}`,
 			AgentJob{ID: "a", Status: "completed", PRLink: ptr("http://git.example/pr/1")}},
 		"status of the wrong kind": {`{"id":"a","status":3}`, AgentJob{ID: "a", Problems: []string{"status: want a string or null, got a number"}}},
-		"id of the wrong kind": {`{"id":5,"status":"active"}`, AgentJob{Status: "active", Problems: []string{"id: want a string or null, got a number"}}},
+		"id of the wrong kind":     {`{"id":5,"status":"active"}`, AgentJob{Status: "active", Problems: []string{"id: want a string or null, got a number"}}},
 		"every problem named": {`{"id":"a","status":"","model":true,"source":{"repository":1,"ref":[]},"prLink":{},"createdAt":1,"archivedAt":"soon"}`,
 			AgentJob{ID: "a", Problems: []string{"model: want a string or null, got true or false", noStatus,
 				"source.repository: want a string or null, got a number", "source.ref: want a string or null, got a list",
@@ -125,9 +125,9 @@ func TestAgentJob_decoding(t *testing.T) {
 	// Unreadable timestamps are left unset and named: the job's id must
 	// survive them.
 	for body, want := range map[string]string{
-		`{"id":"a","status":"active","createdAt":"yesterday"}`:                `createdAt: "yesterday" is not an ISO 8601 timestamp`,
-		`{"id":"a","status":"active","archivedAt":"2026-13-01T00:00:00Z"}`:    `archivedAt: "2026-13-01T00:00:00Z" is not an ISO 8601 timestamp`,
-		`{"id":"a","status":"active","createdAt":""}`:                         `createdAt: "" is not an ISO 8601 timestamp`,
+		`{"id":"a","status":"active","createdAt":"yesterday"}`:                        `createdAt: "yesterday" is not an ISO 8601 timestamp`,
+		`{"id":"a","status":"active","archivedAt":"2026-13-01T00:00:00Z"}`:            `archivedAt: "2026-13-01T00:00:00Z" is not an ISO 8601 timestamp`,
+		`{"id":"a","status":"active","createdAt":""}`:                                 `createdAt: "" is not an ISO 8601 timestamp`,
 		`{"id":"a","status":"active","createdAt":"` + strings.Repeat("9", 150) + `"}`: `createdAt: "` + strings.Repeat("9", 100) + `…" is not an ISO 8601 timestamp`,
 	} {
 		j, err := decodeJob([]byte(body))

@@ -113,25 +113,26 @@ func analyticsQuery(from, to string) url.Values {
 }
 
 // getOne reads a single analytics answer (not paged) through the cache
-// when the client has one.
+// and the known-spent budget, as a read of its own.
 func getOne[T any, PT answer[T]](ctx context.Context, k *core, what string, c call) (*T, error) {
-	out := PT(new(T))
-	read := func(data []byte) error { return json.Unmarshal(data, out) }
-	var info ResponseInfo
-	var err error
-	if k.cache != nil {
-		info, _, err = k.getCached(ctx, c, out, read)
-	} else {
-		var data []byte
-		if data, info, err = k.roundTrip(ctx, c); err == nil {
-			_, err = k.decodeWith(c, data, out, read)
-		}
+	codec := pageCodec[T]{
+		decode: func(data []byte, out *T) error { return json.Unmarshal(data, out) },
+		info:   func(out *T) *ResponseInfo { return PT(out).info() },
 	}
+	var out *T
+	var err error
+	readThrough(ctx, k, "one\x00"+k.requestURL(c), codec, func(src pageSource[T], emit func(*T) bool) (bool, error) {
+		p, _, err := src(c)
+		if err != nil {
+			return false, err
+		}
+		emit(p)
+		return true, nil
+	}, func(p *T, perr error) bool { out, err = p, perr; return false })
 	if err != nil {
 		return nil, fmt.Errorf("getting %s: %w", what, err)
 	}
-	*out.info() = info
-	return (*T)(out), nil
+	return out, nil
 }
 
 func getCall(path string, query url.Values) call {

@@ -84,12 +84,12 @@ type ConversationsPage struct {
 }
 
 type rawConversation struct {
-	ID               text `json:"id"`
-	Timestamp        text `json:"timestamp"`
-	Query            text `json:"query"`
-	Response         text `json:"response"`
-	ResponseType     text `json:"responseType"`
-	Sources          *[]struct {
+	ID           text `json:"id"`
+	Timestamp    text `json:"timestamp"`
+	Query        text `json:"query"`
+	Response     text `json:"response"`
+	ResponseType text `json:"responseType"`
+	Sources      *[]struct {
 		Title text `json:"title"`
 		URL   text `json:"url"`
 	} `json:"sources"`

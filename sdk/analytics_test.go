@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -33,7 +34,7 @@ func expected[T any](t *testing.T, fs *mintlifytest.Fake, route string, q url.Va
 }
 
 type wantViews struct {
-	Totals Counts  `json:"totals"`
+	Totals Counts       `json:"totals"`
 	Views  []PathCounts `json:"views"`
 }
 
@@ -288,12 +289,18 @@ func TestAnalytics_validateBeforeSending(t *testing.T) {
 			_, e := c.Analytics.Feedback.Page(ctx, p, FeedbackQuery{Statuses: []FeedbackStatus{"pending", "open"}})
 			return e
 		}, `status "open" must be one of pending, in_progress, resolved, dismissed`},
-		"feedback limit":   {func() error { _, e := c.Analytics.Feedback.Page(ctx, p, FeedbackQuery{Limit: -1}); return e }, `limit "-1" must be between 1 and 100`},
-		"by-page limit":    {func() error { _, e := c.Analytics.FeedbackByPage(ctx, p, FeedbackByPageQuery{Limit: 101}); return e }, `limit "101" must be between 1 and 100`},
-		"by-page source":   {func() error { _, e := c.Analytics.FeedbackByPage(ctx, p, FeedbackByPageQuery{Source: "x"}); return e }, `source "x" must be one of`},
-		"by-page dates":    {func() error { _, e := c.Analytics.FeedbackByPage(ctx, p, FeedbackByPageQuery{DateTo: "soon"}); return e }, `dateTo "soon" is not a date`},
-		"assistant limit":  {func() error { _, e := c.Analytics.Conversations.All(ctx, p, ConversationsQuery{Limit: 1001}); return e }, `limit "1001" must be between 1 and 1000`},
-		"assistant cursor": {func() error { _, e := c.Analytics.Conversations.Page(ctx, p, ConversationsQuery{Cursor: "page-2"}); return e }, `cursor "page-2" must be a ULID`},
+		"feedback limit": {func() error { _, e := c.Analytics.Feedback.Page(ctx, p, FeedbackQuery{Limit: -1}); return e }, `limit "-1" must be between 1 and 100`},
+		"by-page limit":  {func() error { _, e := c.Analytics.FeedbackByPage(ctx, p, FeedbackByPageQuery{Limit: 101}); return e }, `limit "101" must be between 1 and 100`},
+		"by-page source": {func() error { _, e := c.Analytics.FeedbackByPage(ctx, p, FeedbackByPageQuery{Source: "x"}); return e }, `source "x" must be one of`},
+		"by-page dates": {func() error {
+			_, e := c.Analytics.FeedbackByPage(ctx, p, FeedbackByPageQuery{DateTo: "soon"})
+			return e
+		}, `dateTo "soon" is not a date`},
+		"assistant limit": {func() error { _, e := c.Analytics.Conversations.All(ctx, p, ConversationsQuery{Limit: 1001}); return e }, `limit "1001" must be between 1 and 1000`},
+		"assistant cursor": {func() error {
+			_, e := c.Analytics.Conversations.Page(ctx, p, ConversationsQuery{Cursor: "page-2"})
+			return e
+		}, `cursor "page-2" must be a ULID`},
 		"assistant cursor 8": {func() error {
 			_, e := c.Analytics.Conversations.Page(ctx, p, ConversationsQuery{Cursor: "81JD8X3Q6V3XK8M4Y2Z9T0B1CD"})
 			return e
@@ -342,6 +349,19 @@ func TestAnalytics_sendsFiltersAsTheSpecNamesThem(t *testing.T) {
 			t.Errorf("request %d = %s, want %s", i, got, want)
 		}
 	}
+	// A cursor endpoint's first page sends no cursor, and no offset; the
+	// next sends the cursor it was given.
+	rec, ts = newRecorder(t,
+		jsonResponse(200, `{"searches":[{"searchQuery":"a","hits":1,"ctr":0,"topClickedPage":null,"lastSearchedAt":"t"}],"totalSearches":2,"nextCursor":"n2"}`),
+		jsonResponse(200, `{"searches":[{"searchQuery":"b","hits":1,"ctr":0,"topClickedPage":null,"lastSearchedAt":"t"}],"totalSearches":2,"nextCursor":null}`))
+	if _, err := newTestClient(t, ts.URL, nil).Analytics.Searches.All(context.Background(), "p", SearchesQuery{DateTo: "2026-11-01"}); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"dateTo=2026-11-01&limit=100", "cursor=n2&dateTo=2026-11-01&limit=100"} {
+		if got := rec.requests[i].URL.RawQuery; got != want {
+			t.Errorf("searches request %d: %s, want %s", i, got, want)
+		}
+	}
 }
 
 // A page's counts are JSON numbers: whole values in any notation decode,
@@ -350,12 +370,12 @@ func TestDecode_countsAndRequiredFields(t *testing.T) {
 	ok := map[string]PathCountsPage{
 		`{"totals":{"human":10.0,"ai":1e3,"total":1.0E1},"visitors":[{"path":"/a","human":2,"ai":0,"total":2.00}],"hasMore":false}`: {
 			Totals: Counts{10, 1000, 10}, Paths: []PathCounts{{"/a", 2, 0, 2}}},
-		`{"totals":{"human":0,"ai":0,"total":0},"visitors":[],"hasMore":true,"extra":{"x":1}}`: {Paths: []PathCounts{}, HasMore: true},
-		`{"totals":{"human":9007199254740993,"ai":0,"total":1},"visitors":[],"hasMore":false}`: {Totals: Counts{9007199254740993, 0, 1}, Paths: []PathCounts{}},
+		`{"totals":{"human":0,"ai":0,"total":0},"visitors":[],"hasMore":true,"extra":{"x":1}}`:                     {Paths: []PathCounts{}, HasMore: true},
+		`{"totals":{"human":9007199254740993,"ai":0,"total":1},"visitors":[],"hasMore":false}`:                     {Totals: Counts{9007199254740993, 0, 1}, Paths: []PathCounts{}},
 		`{"totals":{"human":999999999999999999,"ai":0,"total":1000000000000000000},"visitors":[],"hasMore":false}`: {Totals: Counts{999999999999999999, 0, 1000000000000000000}, Paths: []PathCounts{}},
-		`{"totals":{"human":9223372036854775807,"ai":0,"total":0},"visitors":[],"hasMore":false}`:                   {Totals: Counts{Human: 9223372036854775807}, Paths: []PathCounts{}},
+		`{"totals":{"human":9223372036854775807,"ai":0,"total":0},"visitors":[],"hasMore":false}`:                  {Totals: Counts{Human: 9223372036854775807}, Paths: []PathCounts{}},
 		// -0 is zero, not a negative count.
-		`{"totals":{"human":-0,"ai":0,"total":0},"visitors":[],"hasMore":false}`: {Paths: []PathCounts{}},
+		`{"totals":{"human":-0,"ai":0,"total":0},"visitors":[],"hasMore":false}`:   {Paths: []PathCounts{}},
 		`{"totals":{"human":0,"ai":-0.0,"total":0},"visitors":[],"hasMore":false}`: {Paths: []PathCounts{}},
 	}
 	for body, want := range ok {
@@ -381,13 +401,13 @@ func TestDecode_countsAndRequiredFields(t *testing.T) {
 		`{"totals":{"human":0,"ai":0,"total":0},"visitors":[{"path":"/a","human":1,"ai":1}],"hasMore":false}`:             "visitors[0].total: missing",
 		`{"totals":{"human":0,"ai":0,"total":0},"visitors":[{"path":"/a","human":1,"ai":-4,"total":1}],"hasMore":false}`:  "visitors[0].ai: -4 is negative",
 		`{"totals":{"human":0,"ai":0,"total":0},"visitors":[{"path":"/a","human":"1","ai":1,"total":1}],"hasMore":false}`: `visitors[0].human: want a number, got a string`,
-		`{"totals":{"human":0,"ai":0,"total":0},"visitors":[{"path":"","human":1,"ai":1,"total":1}],"hasMore":false}`:    `visitors[0].path: missing or empty`,
-		`{"totals":{"human":0,"ai":0,"total":0},"visitors":[{"path":7,"human":1,"ai":1,"total":1}],"hasMore":false}`:     `visitors[0].path: want a string, got a number`,
-		`{"totals":{"human":0,"ai":0,"total":9223372036854775808},"visitors":[],"hasMore":false}`:                        "totals.total: 9223372036854775808 is out of range",
-		`{"totals":{"human":0,"ai":0,"total":12345678901234567890123},"visitors":[],"hasMore":false}`:                    "totals.total: 12345678901234567890123 is out of range",
-		`{"totals":{"human":0,"ai":0,"total":-12345678901234567890123},"visitors":[],"hasMore":false}`:                   "totals.total: -12345678901234567890123 is out of range",
-		`{"totals":{"human":0,"ai":0,"total":1.5e1},"visitors":[],"hasMore":false}`:                                      "",
-		`{"totals":{"human":0,"ai":0,"total":true},"visitors":[],"hasMore":false}`:                                       "totals.total: want a number, got true or false",
+		`{"totals":{"human":0,"ai":0,"total":0},"visitors":[{"path":"","human":1,"ai":1,"total":1}],"hasMore":false}`:     `visitors[0].path: missing or empty`,
+		`{"totals":{"human":0,"ai":0,"total":0},"visitors":[{"path":7,"human":1,"ai":1,"total":1}],"hasMore":false}`:      `visitors[0].path: want a string, got a number`,
+		`{"totals":{"human":0,"ai":0,"total":9223372036854775808},"visitors":[],"hasMore":false}`:                         "totals.total: 9223372036854775808 is out of range",
+		`{"totals":{"human":0,"ai":0,"total":12345678901234567890123},"visitors":[],"hasMore":false}`:                     "totals.total: 12345678901234567890123 is out of range",
+		`{"totals":{"human":0,"ai":0,"total":-12345678901234567890123},"visitors":[],"hasMore":false}`:                    "totals.total: -12345678901234567890123 is out of range",
+		`{"totals":{"human":0,"ai":0,"total":1.5e1},"visitors":[],"hasMore":false}`:                                       "",
+		`{"totals":{"human":0,"ai":0,"total":true},"visitors":[],"hasMore":false}`:                                        "totals.total: want a number, got true or false",
 		`{"totals":"none","visitors":[],"hasMore":false}`:                                                                 "totals: want an object, got a string",
 		`{"totals":{"human":0,"ai":0,"total":0},"visitors":{},"hasMore":false}`:                                           "visitors: want a list, got an object",
 		`{"totals":{"human":0,"ai":0,"total":0},"visitors":[],"hasMore":"no"}`:                                            "hasMore: want true or false, got a string",
@@ -482,13 +502,15 @@ func TestPaging_cursorGuards(t *testing.T) {
 		"cursor repeated": {[]http.HandlerFunc{page([]string{"a"}, "c1", true), page([]string{"b"}, "c1", true)},
 			`getting feedback: the page at cursor "c1" gives cursor "c1" again: the server is not advancing; stopping rather than loop; stopped after 2 requests`, PagingRepeatedCursor, 2},
 		"more without a cursor": {[]http.HandlerFunc{page([]string{"a"}, "", true)},
-			"getting feedback: the first page says there is more but gives no cursor to it; stopped after 1 requests", PagingNoCursor, 1},
+			"getting feedback: the first page says there is more but gives no cursor to it; stopped after 1 request", PagingNoCursor, 1},
+		"more with an empty cursor": {[]http.HandlerFunc{jsonResponse(200, `{"feedback":[{"id":"a","path":"/","comment":null,"createdAt":null,"source":"agent","status":"pending"}],"nextCursor":"","hasMore":true}`)},
+			"getting feedback: the first page says there is more but gives no cursor to it; stopped after 1 request", PagingNoCursor, 1},
 		"row repeated": {[]http.HandlerFunc{page([]string{"a", "b"}, "c1", true), page([]string{"c", "a"}, "c2", true)},
 			`getting feedback: the page at cursor "c1" repeats id "a" from an earlier page: the server is not advancing; stopping rather than loop; stopped after 2 requests`, PagingRepeatedRow, 2},
 		"empty with more": {[]http.HandlerFunc{page(nil, "c1", true)},
-			"getting feedback: the first page is empty but says there is more; stopping rather than loop; stopped after 1 requests", PagingEmptyWithMore, 1},
+			"getting feedback: the first page is empty but says there is more; stopping rather than loop; stopped after 1 request", PagingEmptyWithMore, 1},
 		"the start cursor comes back": {[]http.HandlerFunc{page([]string{"a"}, "start", true)},
-			`getting feedback: the first page gives cursor "start" again: the server is not advancing; stopping rather than loop; stopped after 1 requests`, PagingRepeatedCursor, 1},
+			`getting feedback: the first page gives cursor "start" again: the server is not advancing; stopping rather than loop; stopped after 1 request`, PagingRepeatedCursor, 1},
 	} {
 		t.Run(name, func(t *testing.T) {
 			rec, ts := newRecorder(t, tt.responses...)
@@ -566,5 +588,23 @@ func TestDecode_analyticsStringsNeverHoldTheKey(t *testing.T) {
 	fb, err := newTestClient(t, ts.URL, nil).Analytics.Feedback.All(context.Background(), "p", FeedbackQuery{})
 	if err != nil || *fb.Feedback[0].Comment != "my key is [REDACTED]" || *fb.Feedback[0].Contact != "[REDACTED]" {
 		t.Errorf("feedback %+v, %v", fb, err)
+	}
+}
+
+// Cursors and keys a server sends are cut to 100 runes in errors.
+func TestPaging_longCursorsAndKeysAreCutInErrors(t *testing.T) {
+	cursor := strings.Repeat("c", 150)
+	cut := strings.Repeat("c", 100) + "…"
+	rec, ts := newRecorder(t, jsonResponse(200, feedbackPage(cursor, true, "a")), jsonResponse(200, feedbackPage(cursor, true, "b")))
+	_, err := newTestClient(t, ts.URL, nil).Analytics.Feedback.All(context.Background(), "p", FeedbackQuery{})
+	var pe *PagingError
+	if !errors.As(err, &pe) || pe.At != "the page at cursor "+strconv.Quote(cut) || pe.Detail != "gives cursor "+strconv.Quote(cut)+" again: the server is not advancing; stopping rather than loop" || rec.count() != 2 {
+		t.Errorf("err %v", err)
+	}
+	id := strings.Repeat("i", 101)
+	_, ts = newRecorder(t, jsonResponse(200, feedbackPage("c1", true, id)), jsonResponse(200, feedbackPage("c2", true, id)))
+	_, err = newTestClient(t, ts.URL, nil).Analytics.Feedback.All(context.Background(), "p", FeedbackQuery{})
+	if !errors.As(err, &pe) || pe.Detail != "repeats id "+strconv.Quote(strings.Repeat("i", 100)+"…")+" from an earlier page: the server is not advancing; stopping rather than loop" {
+		t.Errorf("err %v", err)
 	}
 }

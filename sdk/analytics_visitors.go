@@ -112,7 +112,9 @@ func decodePathCounts(data []byte, listName string, pg *PathCountsPage) error {
 	}
 	*pg = PathCountsPage{}
 	if totals == nil {
-		p.add("totals", "missing")
+		if !p.names("totals") { // of the wrong kind: already said
+			p.add("totals", "missing")
+		}
 	} else {
 		pg.Totals = Counts{
 			Human: wholeCount(&p, top("totals.human"), totals.Human),

@@ -129,7 +129,7 @@ func TestUniqueVisitorPages_emptyPageWithHasMoreIsAnError(t *testing.T) {
 	c := newTestClient(t, ts.URL, nil)
 	_, err := c.Analytics.Visitors.All(context.Background(), "p", VisitorsQuery{})
 	var pe *PagingError
-	if err == nil || err.Error() != "getting unique visitors: the first page is empty but says there is more; stopping rather than loop; stopped after 1 requests" || rec.count() != 1 ||
+	if err == nil || err.Error() != "getting unique visitors: the first page is empty but says there is more; stopping rather than loop; stopped after 1 request" || rec.count() != 1 ||
 		!errors.As(err, &pe) || pe.Problem != PagingEmptyWithMore || pe.At != "the first page" {
 		t.Fatalf("err = %v after %d requests", err, rec.count())
 	}
@@ -281,8 +281,11 @@ func TestVisitors_survivesInjectedFaultsWithoutRereading(t *testing.T) {
 	if n := fs.Requests(mintlifytest.RouteVisitors); n != 7 {
 		t.Errorf("requests = %d, want 4 pages + 3 faulted", n)
 	}
-	// All adds up its pages' attempts: the faulted ones were retried.
-	if got.Pages != 4 || got.Attempts != 7 {
-		t.Errorf("%d pages, %d attempts; want 4 and 7", got.Pages, got.Attempts)
+	// All adds up its pages' attempts: the 502 and the 429 were retried
+	// by the SDK. The dropped connection may not count: net/http's
+	// transport itself re-sends a GET whose reused connection closed
+	// before any answer, unseen by the SDK.
+	if got.Pages != 4 || got.Attempts < 6 || got.Attempts > 7 {
+		t.Errorf("%d pages, %d attempts; want 4 and 6 or 7", got.Pages, got.Attempts)
 	}
 }

@@ -2,6 +2,7 @@ package sdk
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -39,15 +40,21 @@ func TestBoundary_retryAfterZeroFallsBackToBackoff(t *testing.T) {
 }
 
 func TestBoundary_bodyExactlyAtTheCapIsRead(t *testing.T) {
-	id := strings.Repeat("x", 2048-len(`{"id":"","status":"active"}`))
-	body := `{"id":"` + id + `","status":"active"}`
+	model := strings.Repeat("x", 2048-len(`{"id":"j","status":"active","model":""}`))
+	body := `{"id":"j","status":"active","model":"` + model + `"}`
 	if len(body) != 2048 {
 		t.Fatalf("body is %d bytes", len(body))
 	}
 	_, ts := newRecorder(t, jsonResponse(200, body))
 	c := newTestClient(t, ts.URL, nil, WithMaxResponseBytes(2048))
-	if job, err := c.AgentJobs.Get(context.Background(), "p", id); err != nil || job.ID != id {
+	if job, err := c.AgentJobs.Get(context.Background(), "p", "j"); err != nil || job.Model != model {
 		t.Fatalf("err = %v", err)
+	}
+	// One byte more is too large.
+	_, ts = newRecorder(t, jsonResponse(200, body+" "))
+	c = newTestClient(t, ts.URL, nil, WithMaxResponseBytes(2048))
+	if _, err := c.AgentJobs.Get(context.Background(), "p", "j"); !errors.Is(err, ErrResponseTooLarge) {
+		t.Fatalf("2049 bytes: %v", err)
 	}
 }
 

@@ -1,44 +1,61 @@
 package sdk
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
-		"os"
-	"path/filepath"
-	"sort"
+	"net/url"
+	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
 // CacheOptions configure the analytics cache (WithAnalyticsCache): answers
-// of analytics GETs kept on disk, so that the programs sharing a machine
-// (every terraform command starts its own provider) spend the
-// organization's hourly analytics budget once per answer instead of once
-// per run. Agent-job reads are never cached. Each page is an entry of its
-// own; a paging read that has had to ask the API for one page asks it for
-// the rest too, so its rows always come from one snapshot.
+// of analytics reads kept in a directory or an object store, so that the
+// programs sharing it (every terraform command starts its own provider;
+// CI runners on other machines) spend the organization's hourly analytics
+// budget once per answer instead of once per run. Agent-job reads are never
+// cached.
+//
+// A read (every page of a query, or one answer) is one entry, written
+// once the read is whole: its pages always come from one snapshot. An
+// entry holds what the SDK decoded, never a raw answer, the key, or an
+// answer that echoed the key.
 type CacheOptions struct {
-	// Dir holds the cache; it is created (0700) when missing. Entries are
-	// files readable by their owner only (0600).
+	// Dir holds the cache on this machine; it is created (0700) when
+	// missing. Entries are files readable by their owner only (0600). A
+	// directory that others can write (group- or world-writable, or owned
+	// by another user) is refused: the client then works without a cache
+	// and CacheProblem says why.
 	Dir string
+	// URL names an object store bucket shared by many machines, opened
+	// with gocloud.dev/blob: s3://, gs://, azblob:// or file://, with the
+	// store's own URL parameters (region, prefix, ...). Its credentials
+	// come from the store's standard chain (environment, files, instance
+	// roles), never from the URL. The program must import the drivers it
+	// needs (for example `_ "gocloud.dev/blob/s3blob"`). URL wins over
+	// Dir; a bucket that cannot be opened falls back to Dir (CacheProblem
+	// says why).
+	URL string
 	// FreshFor is how long a cached answer is used instead of asking the
 	// API. 0 turns the cache off.
 	FreshFor time.Duration
 	// MaxStale is how old a cached answer may be and still stand in for
 	// one the API refuses with a rate limit the client will not wait out
 	// (a 429 whose Retry-After is longer than WithMaxRetryAfter, or one
-	// that outlasted the retries). The page then says so (CacheStatus).
-	// 0 never serves a stale answer.
+	// that outlasted the retries), or one the client does not ask for
+	// because the budget is known to be spent. The answer then says so
+	// (CacheStatus). 0 never serves a stale answer.
 	MaxStale time.Duration
-	// MaxBytes caps the cache on disk: past it, the oldest entries are
-	// removed. 0 means DefaultCacheMaxBytes.
+	// MaxBytes caps the cache in Dir: past it, the oldest entries the
+	// cache wrote are removed (never another file). 0 means
+	// DefaultCacheMaxBytes. A bucket is not capped by the client: give it
+	// a lifecycle rule that expires objects older than MaxStale.
 	MaxBytes int64
 }
 
@@ -46,15 +63,21 @@ type CacheOptions struct {
 // reads of a 100,000-path site.
 const DefaultCacheMaxBytes = 400 << 20
 
-// WithAnalyticsCache keeps analytics answers on disk (see CacheOptions).
-// A directory that cannot be created or written makes the cache do
-// nothing, quietly: the client then behaves as without one.
+// WithAnalyticsCache keeps analytics answers in a directory or a bucket
+// (see CacheOptions). A store that cannot be used makes the cache do
+// nothing, or fall back to Dir: the client then behaves as without one,
+// and Client.CacheProblem says why.
 func WithAnalyticsCache(o CacheOptions) Option {
 	return optionFunc(func(s *settings) error {
 		if o.FreshFor < 0 || o.MaxStale < 0 || o.MaxBytes < 0 {
 			return fmt.Errorf("sdk: WithAnalyticsCache: durations and sizes must not be negative")
 		}
-		if o.FreshFor == 0 || o.Dir == "" {
+		if o.URL != "" {
+			if err := ValidateCacheURL(o.URL); err != nil {
+				return fmt.Errorf("sdk: WithAnalyticsCache: %w", err)
+			}
+		}
+		if o.FreshFor == 0 || (o.Dir == "" && o.URL == "") {
 			s.cacheOptions = nil
 			return nil
 		}
@@ -66,7 +89,30 @@ func WithAnalyticsCache(o CacheOptions) Option {
 	})
 }
 
-func newDiskCache(o CacheOptions) *diskCache { return &diskCache{opts: o} }
+// CacheURLSchemes are the object stores a cache URL may name.
+var CacheURLSchemes = []string{"s3", "gs", "azblob", "file"}
+
+// ValidateCacheURL checks a cache bucket URL's form: one of
+// CacheURLSchemes, a file:// URL with a directory, and no credentials in it
+// (they come from the store's standard chain). Whether the bucket can be
+// reached is known only when it is used.
+func ValidateCacheURL(raw string) error {
+	fail := func(rule string) error { return &ValidationError{Field: "cacheURL", Value: raw, Rule: rule} }
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" {
+		return fail("must be a bucket URL such as s3://bucket?region=us-east-1, gs://bucket, azblob://container or file:///shared/dir")
+	}
+	if u.User != nil {
+		return &ValidationError{Field: "cacheURL", Value: u.Redacted(), Rule: "must not carry credentials: the store's own chain provides them (environment, profile, instance role)"}
+	}
+	if !slices.Contains(CacheURLSchemes, u.Scheme) {
+		return fail("must use one of the schemes " + strings.Join(CacheURLSchemes, "://, ") + "://")
+	}
+	if u.Scheme == "file" && u.Path == "" {
+		return fail("names no directory: use file:///absolute/path")
+	}
+	return nil
+}
 
 // CacheStatus says where an analytics answer came from when the client has
 // a cache. The zero value is an answer fresh from the API.
@@ -76,7 +122,9 @@ type CacheStatus struct {
 	// StoredAt is when a cached answer was fetched from the API.
 	StoredAt time.Time
 	// Stale is set when the answer was older than fresh and served only
-	// because the API refused the request with RateLimit.
+	// because the API refused the request, or would have (the budget was
+	// known to be spent), with RateLimit: its RetryAt says when the
+	// budget frees up.
 	Stale     bool
 	RateLimit *APIError
 }
@@ -95,196 +143,351 @@ func (s CacheStatus) Combine(next CacheStatus) CacheStatus {
 	return out
 }
 
-// cacheFormat versions the entries: another format is a miss.
-const cacheFormat = 1
-
-type cacheEntry struct {
-	Format   int             `json:"format"`
-	URL      string          `json:"url"` // the request, without the key
-	StoredAt time.Time       `json:"storedAt"`
-	Body     json.RawMessage `json:"body"`
+// CacheProblem says why the analytics cache is not working as configured,
+// or nil: a directory others can write (refused), a bucket that could not
+// be opened (the client falls back to Dir), or a store that failed (the
+// client goes on without it). Reads still work; they just spend the budget
+// as without a cache. The first problem is kept.
+func (c *Client) CacheProblem() error {
+	if c == nil || c.core == nil {
+		return nil
+	}
+	return c.core.problems.get()
 }
 
-// diskCache is the cache's files. Safe for concurrent use, across
-// processes too: entries are written whole and renamed into place, so a
-// reader sees an old entry or a new one, never half of one.
-type diskCache struct {
-	opts CacheOptions
-
+// problemLog keeps the first cache problem of a client.
+type problemLog struct {
 	mu    sync.Mutex
-	size  int64 // bytes on disk as last counted, plus what this process wrote since
-	known bool  // size has been counted
+	first error
 }
 
-// keyFingerprint stands for the API key in cache keys: a hash from which
-// the key cannot be recovered, so answers read with one key are never
-// served to another, and the key is never written.
+func (p *problemLog) note(err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.first == nil {
+		p.first = err
+	}
+}
+
+func (p *problemLog) get() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.first
+}
+
+// analyticsCache is the client's cache: where entries live and how long
+// they serve.
+type analyticsCache struct {
+	opts  CacheOptions
+	store cacheStore
+	who   string // the key's fingerprint
+}
+
+// newAnalyticsCache opens the store o names: the bucket, else (or when it
+// cannot be opened) the directory. It returns nil, with the reason noted
+// in problems, when neither can be used.
+func newAnalyticsCache(o CacheOptions, apiKey string, problems *problemLog) *analyticsCache {
+	c := &analyticsCache{opts: o, who: keyFingerprint(apiKey)}
+	if o.URL != "" {
+		store, err := openBucketStore(context.Background(), o.URL)
+		if err == nil {
+			c.store = &guardedStore{cacheStore: store, problems: problems}
+			return c
+		}
+		problems.note(err)
+	}
+	if o.Dir == "" {
+		return nil
+	}
+	disk, err := openDiskStore(o.Dir, o.MaxBytes)
+	if err != nil {
+		problems.note(err)
+		return nil
+	}
+	c.store = &guardedStore{cacheStore: disk, problems: problems}
+	return c
+}
+
+// keyFingerprint stands for the API key in cache names and entries: a hash
+// from which the key cannot be recovered, so answers read with one key are
+// never served to another, and the key is never written.
 func keyFingerprint(apiKey string) string {
 	sum := sha256.Sum256([]byte("mintlify-analytics-cache/v1\x00" + apiKey))
 	return hex.EncodeToString(sum[:16])
 }
 
-// entryName names the file of one request: everything that changes the
-// answer goes into it (base URL, project and endpoint in the path, query,
-// key).
-func entryName(requestURL, apiKey string) string {
-	sum := sha256.Sum256([]byte(requestURL + "\x00" + keyFingerprint(apiKey)))
+// entryName names the entry of one read: everything that changes the
+// answer is in the read's key (base URL, project and endpoint in the path,
+// query, the read's row cap), with the key's fingerprint.
+func (c *analyticsCache) entryName(readKey string) string {
+	sum := sha256.Sum256([]byte(readKey + "\x00" + c.who))
 	return hex.EncodeToString(sum[:]) + ".json"
 }
 
-// load returns the cached entry of requestURL, or false when there is
-// none, or it cannot be read or trusted: a miss, never an error.
-func (d *diskCache) load(requestURL, apiKey string) (cacheEntry, bool) {
-	data, err := os.ReadFile(filepath.Join(d.opts.Dir, entryName(requestURL, apiKey)))
+// cacheMagic starts every file the cache writes: with the name pattern, it
+// is how eviction knows a file is the cache's own.
+const cacheMagic = "mintlify-analytics-cache/2\n"
+
+// legacyMagic starts the entries of the first format (a raw body per
+// page), which eviction may also remove.
+const legacyMagic = `{"format":1,"url":"`
+
+// Record kinds.
+const (
+	kindRead   = "read"
+	kindBudget = "budget"
+	kindLease  = "lease"
+)
+
+// record is what the cache stores: an entry (the pages of one read), a
+// spent budget, or a lease on a read being fetched.
+type record struct {
+	Kind string `json:"kind"`
+	// Key is what the record is about, without the API key: a read's key,
+	// or the base URL of a budget.
+	Key string `json:"key"`
+	// Who is the API key's fingerprint.
+	Who string `json:"who"`
+	// At is when the record was written: for an entry, when its first
+	// page was fetched from the API.
+	At time.Time `json:"at"`
+	// Until is when a spent budget frees up, or a lease expires.
+	Until time.Time  `json:"until,omitzero"`
+	Token string     `json:"token,omitempty"`
+	Pages []pageCopy `json:"pages,omitempty"`
+}
+
+// pageCopy is one page of an entry: the query it answered and the page as
+// the SDK decoded it (its own Go type, without ResponseInfo).
+type pageCopy struct {
+	Query string          `json:"query"`
+	Value json.RawMessage `json:"value"`
+}
+
+func encodeRecord(r record) ([]byte, error) {
+	body, err := json.Marshal(r)
 	if err != nil {
-		return cacheEntry{}, false
+		return nil, err
 	}
-	var e cacheEntry
-	if json.Unmarshal(data, &e) != nil || e.Format != cacheFormat || e.URL != requestURL || len(e.Body) == 0 {
-		return cacheEntry{}, false
-	}
-	return e, true
+	return append([]byte(cacheMagic), body...), nil
 }
 
-// store writes an entry atomically, then keeps the cache under its cap.
-// Any failure leaves the cache as it was, quietly.
-func (d *diskCache) store(requestURL, apiKey string, body []byte, now time.Time) {
-	data, err := json.Marshal(cacheEntry{Format: cacheFormat, URL: requestURL, StoredAt: now.UTC(), Body: body})
-	if err != nil || os.MkdirAll(d.opts.Dir, 0o700) != nil {
-		return
+// clockSkew is how far in the future a record's time may be and still be
+// read as now: the clocks of the machines sharing a bucket differ a little.
+// Past it, the record is not trusted.
+const clockSkew = time.Minute
+
+// decodeRecord reads a record and checks it is the one asked for: of the
+// kind, about key, written with this API key, and not from the future. Any
+// other is a miss.
+func decodeRecord(data []byte, kind, key, who string, now time.Time) (record, bool) {
+	body, ok := bytes.CutPrefix(data, []byte(cacheMagic))
+	if !ok {
+		return record{}, false
 	}
-	tmp, err := os.CreateTemp(d.opts.Dir, ".tmp-*") // created 0600
+	var r record
+	if json.Unmarshal(body, &r) != nil || r.Kind != kind || r.Key != key || r.Who != who || r.At.IsZero() || r.At.After(now.Add(clockSkew)) {
+		return record{}, false
+	}
+	if r.At.After(now) {
+		r.At = now
+	}
+	return r, true
+}
+
+// load reads the record name holds, or reports a miss.
+func (c *analyticsCache) load(ctx context.Context, name, kind, key string, now time.Time, limit int64) (record, bool) {
+	data, err := c.store.get(ctx, name, limit)
 	if err != nil {
-		return
+		return record{}, false
 	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), filepath.Join(d.opts.Dir, entryName(requestURL, apiKey))) != nil {
-		_ = os.Remove(tmp.Name())
-		return
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if !d.known {
-		d.size, d.known = d.count(), true
-	} else {
-		d.size += int64(len(data))
-	}
-	if d.size > d.opts.MaxBytes {
-		d.size = d.evict()
+	return decodeRecord(data, kind, key, c.who, now)
+}
+
+// save writes a record, quietly: a cache that cannot be written is only a
+// cache that does not help.
+func (c *analyticsCache) save(ctx context.Context, name string, r record) {
+	r.Who = c.who
+	if data, err := encodeRecord(r); err == nil {
+		_ = c.store.put(ctx, name, data)
 	}
 }
 
-// count returns the bytes the cache's entries take.
-func (d *diskCache) count() int64 {
-	var total int64
-	for _, e := range d.entries() {
-		total += e.size
-	}
-	return total
+// maxRecordBytes bounds the small records (budgets, leases).
+const maxRecordBytes = 64 << 10
+
+// entryLimit bounds an entry: the pages of one read are at most the
+// client's per-read cap of answers, re-encoded.
+func (k *core) entryLimit() int64 { return 2*k.maxBytesPerRead + maxRecordBytes }
+
+// encodePage is a page as an entry keeps it: its decoded value without
+// how it arrived.
+func encodePage[P any](p *P, info func(*P) *ResponseInfo, query string) (pageCopy, error) {
+	v := *p
+	*info(&v) = ResponseInfo{}
+	data, err := json.Marshal(&v)
+	return pageCopy{Query: query, Value: data}, err
 }
 
-type entryFile struct {
-	path    string
-	size    int64
-	modTime time.Time
+// cacheRestorer is an answer type whose UnmarshalJSON reads the API's
+// shape: it restores its own cached copy (its Go shape) another way.
+type cacheRestorer interface{ restoreCached([]byte) error }
+
+// restorePage reads a page an entry kept.
+func restorePage[P any](data []byte, p *P) error {
+	if r, ok := any(p).(cacheRestorer); ok {
+		return r.restoreCached(data)
+	}
+	return json.Unmarshal(data, p)
 }
 
-func (d *diskCache) entries() []entryFile {
-	dirents, err := os.ReadDir(d.opts.Dir)
-	if err != nil {
-		return nil
-	}
-	var out []entryFile
-	for _, de := range dirents {
-		if de.IsDir() || !strings.HasSuffix(de.Name(), ".json") {
-			continue
-		}
-		if info, err := de.Info(); err == nil {
-			out = append(out, entryFile{filepath.Join(d.opts.Dir, de.Name()), info.Size(), info.ModTime()})
-		}
-	}
-	return out
+// pageSource gives the page answering a call, and its size in bytes.
+type pageSource[P any] func(c call) (*P, int64, error)
+
+// walker runs a read: it asks src for each page in turn, hands each page
+// to emit, and reports whether it reached the read's end (rather than
+// being stopped by emit).
+type walker[P any] func(src pageSource[P], emit func(*P) bool) (complete bool, err error)
+
+// pageCodec is how readThrough decodes, keeps and restores pages of one
+// type.
+type pageCodec[P any] struct {
+	decode func(data []byte, p *P) error
+	info   func(*P) *ResponseInfo
 }
 
-// evict removes the oldest entries until the cache takes at most 90% of
-// its cap, and returns its new size. Other processes may evict at the same
-// time: a file already gone is fine.
-func (d *diskCache) evict() int64 {
-	files := d.entries()
-	sort.Slice(files, func(i, j int) bool { return files[i].modTime.Before(files[j].modTime) })
-	var total int64
-	for _, f := range files {
-		total += f.size
-	}
-	for _, f := range files {
-		if total <= d.opts.MaxBytes*9/10 {
-			break
-		}
-		if err := os.Remove(f.path); err == nil || errors.Is(err, os.ErrNotExist) {
-			total -= f.size
-		}
-	}
-	return total
-}
+// errEntryMismatch is an entry whose pages do not answer the read's
+// requests: a miss.
+var errEntryMismatch = errors.New("cache entry does not match the read")
 
-// readSnapshot is what one paging read remembers of its pages: whether
-// one of them came from the API. From then on the read asks the API for
-// every page, so that it never joins pages of two snapshots: a fresh page
-// and a cached one taken minutes earlier may hold the same path twice (a
-// read error), or miss one, when the data changed in between. Each page
-// is cached on its own, so without this a read that starts just as its
-// first page expires would do exactly that.
-type readSnapshot struct{ fromAPI atomic.Bool }
-
-type readSnapshotKey struct{}
-
-// withReadSnapshot starts a paging read's snapshot in ctx.
-func withReadSnapshot(ctx context.Context) context.Context {
-	return context.WithValue(ctx, readSnapshotKey{}, &readSnapshot{})
-}
-
-// getCached sends an analytics GET through the cache: a fresh entry
-// answers without a request (unless this paging read has already been to
-// the API); otherwise the API is asked, and its answer stored. When the
-// API refuses with a rate limit the client will not wait out, an entry
-// younger than MaxStale answers instead, marked stale. read decodes a body
-// into out; the size returned is that of the body read.
-func (k *core) getCached(ctx context.Context, c call, out any, read func([]byte) error) (ResponseInfo, int64, error) {
-	requestURL := k.baseURL.String() + c.path
-	if q := c.query.Encode(); q != "" {
-		requestURL += "?" + q
-	}
-	snapshot, _ := ctx.Value(readSnapshotKey{}).(*readSnapshot)
-	entry, found := k.cache.load(requestURL, k.apiKey)
-	now := k.clock.Now()
-	if found && now.Sub(entry.StoredAt) < k.cache.opts.FreshFor && (snapshot == nil || !snapshot.fromAPI.Load()) {
-		if _, err := k.decodeWith(c, entry.Body, out, read); err == nil {
-			return ResponseInfo{Pages: 1, Cache: CacheStatus{Hit: true, StoredAt: entry.StoredAt}}, int64(len(entry.Body)), nil
-		}
-		// An entry that no longer decodes is refetched.
-	}
-	data, info, err := k.roundTrip(ctx, c)
-	if err != nil {
-		var apiErr *APIError
-		if found && errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusTooManyRequests && now.Sub(entry.StoredAt) < k.cache.opts.MaxStale {
-			if _, decErr := k.decodeWith(c, entry.Body, out, read); decErr == nil {
-				return ResponseInfo{Pages: 1, Attempts: apiErr.Attempts, RequestID: apiErr.RequestID,
-					Cache: CacheStatus{Hit: true, Stale: true, StoredAt: entry.StoredAt, RateLimit: apiErr}}, int64(len(entry.Body)), nil
+// readThrough runs one analytics read (walk) through the cache and the
+// known-spent budget:
+//
+//   - a fresh entry for the read serves it whole, with no request;
+//   - otherwise, when another process is fetching the same read (it holds
+//     the read's lease), its entry is awaited (bounded);
+//   - otherwise the API is asked, page after page, unless the budget is
+//     known to be spent; a read that ends whole is stored as one entry;
+//   - when the API refuses the read's first request with a rate limit (or
+//     it is not sent because the budget is spent), an entry younger than
+//     MaxStale serves the read whole, marked stale. A refusal after pages
+//     of the API's were handed out ends the read with the error: its
+//     pages are never joined to a copy's.
+func readThrough[P any](ctx context.Context, k *core, key string, codec pageCodec[P], walk walker[P], yield func(*P, error) bool) {
+	c := k.cache
+	var entry *record
+	if c != nil {
+		now := k.clock.Now()
+		k.budget.refresh(ctx, k)
+		if e, ok := c.load(ctx, c.entryName(key), kindRead, key, now, k.entryLimit()); ok {
+			entry = &e
+			if now.Sub(e.At) < c.opts.FreshFor && serveEntry(k, e, CacheStatus{Hit: true, StoredAt: e.At}, 0, codec, walk, yield) {
+				return
 			}
 		}
-		return ResponseInfo{}, 0, err
 	}
-	if snapshot != nil {
-		snapshot.fromAPI.Store(true)
+	var lease *heldLease
+	if c != nil && k.budget.until(k.clock.Now()).IsZero() {
+		var awaited *record
+		lease, awaited = c.acquire(ctx, k, key)
+		if awaited != nil && serveEntry(k, *awaited, CacheStatus{Hit: true, StoredAt: awaited.At}, 0, codec, walk, yield) {
+			return
+		}
 	}
-	redacted, err := k.decodeWith(c, data, out, read)
-	if err != nil {
-		return ResponseInfo{}, int64(len(data)), err
+	storable := c != nil
+	var pages []pageCopy
+	var stored time.Time
+	served := 0
+	api := func(call call) (*P, int64, error) {
+		data, info, err := k.analyticsGet(ctx, call)
+		if err != nil {
+			return nil, int64(len(data)), err
+		}
+		p := new(P)
+		redacted, err := k.decodeWith(call, data, p, func(b []byte) error { return codec.decode(b, p) })
+		if err != nil {
+			return nil, int64(len(data)), err
+		}
+		*codec.info(p) = info
+		// An answer that echoed the key is never stored, even redacted.
+		storable = storable && !redacted
+		if storable {
+			if stored.IsZero() {
+				stored = k.clock.Now()
+			}
+			copied, err := encodePage(p, codec.info, call.query.Encode())
+			storable = err == nil
+			pages = append(pages, copied)
+		}
+		lease.extend(ctx, k)
+		return p, int64(len(data)), nil
 	}
-	// An answer that is malformed, or that echoed the key, is never stored.
-	if !redacted {
-		k.cache.store(requestURL, k.apiKey, data, now)
+	complete, err := walk(api, func(p *P) bool { served++; return yield(p, nil) })
+	if err == nil {
+		if complete && storable {
+			c.save(ctx, c.entryName(key), record{Kind: kindRead, Key: key, At: stored, Pages: pages})
+		}
+		lease.release(ctx, k)
+		return
 	}
-	return info, int64(len(data)), nil
+	lease.release(ctx, k)
+	var apiErr *APIError
+	if c != nil && served == 0 && errors.As(err, &apiErr) && apiErr.StatusCode == 429 && c.opts.MaxStale > 0 {
+		now := k.clock.Now()
+		if entry == nil || lease != nil { // another process may have stored one meanwhile
+			if e, ok := c.load(ctx, c.entryName(key), kindRead, key, now, k.entryLimit()); ok {
+				entry = &e
+			}
+		}
+		if entry != nil && now.Sub(entry.At) < c.opts.MaxStale &&
+			serveEntry(k, *entry, CacheStatus{Hit: true, Stale: true, StoredAt: entry.At, RateLimit: apiErr}, apiErr.Attempts, codec, walk, yield) {
+			return
+		}
+	}
+	yield(nil, err)
+}
+
+// serveEntry hands out the pages of an entry, each marked with status, the
+// first with the attempts the API refused before it (a stale copy's). It
+// first walks the whole entry without handing anything out: an entry whose
+// pages do not answer the read's requests one by one, or that the read's
+// guards refuse, is a miss (false), and nothing was handed out.
+func serveEntry[P any](k *core, e record, status CacheStatus, refused int, codec pageCodec[P], walk walker[P], yield func(*P, error) bool) bool {
+	pages := make([]*P, len(e.Pages))
+	for i, pc := range e.Pages {
+		p := new(P)
+		if restorePage(pc.Value, p) != nil {
+			return false
+		}
+		// The entry was written without secrets; one read from a shared
+		// store is checked again all the same.
+		if k.mayHoldSecret(pc.Value) {
+			redactStrings(p, k.secrets)
+		}
+		pages[i] = p
+	}
+	from := func(next *int) pageSource[P] {
+		return func(c call) (*P, int64, error) {
+			i := *next
+			if i >= len(pages) || e.Pages[i].Query != c.query.Encode() {
+				return nil, 0, errEntryMismatch
+			}
+			*next++
+			*codec.info(pages[i]) = ResponseInfo{Pages: 1, Cache: status}
+			if i == 0 {
+				codec.info(pages[i]).Attempts = refused
+			}
+			return pages[i], int64(len(e.Pages[i].Value)), nil
+		}
+	}
+	checked := 0
+	if complete, err := walk(from(&checked), func(*P) bool { return true }); !complete || err != nil || checked != len(pages) {
+		return false
+	}
+	next := 0
+	_, err := walk(from(&next), func(p *P) bool { return yield(p, nil) })
+	if err != nil { // cannot happen: the same walk passed above
+		yield(nil, err)
+	}
+	return true
 }

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -112,11 +112,16 @@ func TestCache_staleCopyStandsInForARateLimitedRead(t *testing.T) {
 	if _, err := c.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{DateFrom: "2026-10-01"}); !IsRateLimited(err) || !strings.Contains(err.Error(), "try again after") {
 		t.Errorf("no copy: %v", err)
 	}
-	// A server error is not a rate limit: no stale copy for it.
+	// A server error is not a rate limit: no stale copy for it (a new
+	// directory: the first one knows the budget is spent).
+	dir = t.TempDir()
 	fs.ClearFaults()
-	clk.Advance(-22 * time.Hour)
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultServerError})
 	c = newTestClient(t, c.BaseURL(), clk, WithAnalyticsCache(cacheOpts(dir)), WithMaxRetries(0))
+	if _, err := c.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{}); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(time.Hour)
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultServerError})
 	if _, err := c.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{}); statusOf(err) != 502 {
 		t.Errorf("502 with a stale copy: %v", err)
 	}
@@ -138,26 +143,72 @@ func TestCache_staleIsNeverServedWithoutMaxStale(t *testing.T) {
 
 func TestCache_corruptOrForeignEntriesAreRefetched(t *testing.T) {
 	dir := t.TempDir()
-	fs, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 10}}, WithAnalyticsCache(cacheOpts(dir)))
+	fs, c, clk := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 300}}, WithAnalyticsCache(cacheOpts(dir)))
 	ctx := context.Background()
 	want, _ := c.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
-	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	files := entryFiles(t, dir)
 	if len(files) != 1 {
-		t.Fatalf("cache files %v", files)
+		t.Fatalf("cache files %v, want one entry for the read", files)
 	}
-	for i, garbage := range []string{"{not json", `{"format":1,"url":"elsewhere","storedAt":"2026-11-21T12:00:00Z","body":{}}`,
-		`{"format":99,"url":"x","body":{}}`, `{"format":1,"url":"` + c.BaseURL() + `/v1/analytics/demo-project/visitors?limit=250&offset=0","storedAt":"2026-11-21T12:00:00Z","body":{"visitors":"x"}}`, ""} {
+	good, _ := os.ReadFile(files[0])
+	var rec record
+	if err := json.Unmarshal(good[len(cacheMagic):], &rec); err != nil || len(rec.Pages) != 2 {
+		t.Fatalf("entry %s: %v", good, err)
+	}
+	variant := func(change func(r *record)) string {
+		r := rec
+		r.Pages = slices.Clone(rec.Pages)
+		change(&r)
+		data, _ := encodeRecord(r)
+		return string(data)
+	}
+	for i, garbage := range []string{
+		"{not json",
+		cacheMagic + "{not json",
+		strings.TrimPrefix(string(good), cacheMagic), // no header
+		variant(func(r *record) { r.Kind = kindBudget }),
+		variant(func(r *record) { r.Key = strings.Replace(r.Key, "offset=0", "offset=1", 1) }), // another read's
+		variant(func(r *record) { r.Who = keyFingerprint("mint_someone_else") }),               // another key's
+		variant(func(r *record) { r.At = time.Time{} }),
+		variant(func(r *record) { r.Pages = r.Pages[:1] }),                                                 // a read cut short
+		variant(func(r *record) { r.Pages[1].Query = strings.Replace(r.Pages[1].Query, "250", "249", 1) }), // pages of other requests
+		variant(func(r *record) { r.Pages[0].Value = json.RawMessage(`{"paths":"x"}`) }),
+		variant(func(r *record) { r.Pages = append(r.Pages, r.Pages[1]) }), // a page too many
+		variant(func(r *record) { r.Pages[1] = r.Pages[0] }),               // the same rows twice: the read's guards refuse it
+		"",
+	} {
 		if err := os.WriteFile(files[0], []byte(garbage), 0o600); err != nil {
 			t.Fatal(err)
 		}
+		clk.Advance(time.Second)
 		got, err := c.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
 		if err != nil || got.Cache.Hit || !cmp.Equal(want.Paths, got.Paths) {
 			t.Errorf("garbage %d: %+v, %v", i, got.Cache, err)
 		}
-		if n := fs.Requests(mintlifytest.RouteVisitors); n != i+2 {
-			t.Errorf("garbage %d: %d requests", i, n)
+		if n := fs.Requests(mintlifytest.RouteVisitors); n != 2*(i+2) {
+			t.Errorf("garbage %d: %d requests, want %d", i, n, 2*(i+2))
 		}
 	}
+	// The entry as written still serves.
+	if err := os.WriteFile(files[0], good, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := c.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{}); err != nil || !got.Cache.Hit {
+		t.Errorf("the good entry: %+v, %v", got.Cache, err)
+	}
+}
+
+// entryFiles lists the cache's entries in dir (not its budget or leases).
+func entryFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	all, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	var out []string
+	for _, f := range all {
+		if regexp.MustCompile(`^[0-9a-f]{64}\.json$`).MatchString(filepath.Base(f)) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func TestCache_filesArePrivateAndNeverHoldTheKey(t *testing.T) {
@@ -186,8 +237,8 @@ func TestCache_filesArePrivateAndNeverHoldTheKey(t *testing.T) {
 		}
 		return nil
 	})
-	if n != 2 {
-		t.Errorf("%d files for 2 pages", n)
+	if n != 1 {
+		t.Errorf("%d files for one read of 2 pages, want 1 entry", n)
 	}
 	for _, key := range []string{"mint_a", c.core.apiKey, strings.Repeat("k", 200)} {
 		fp := keyFingerprint(key)
@@ -195,7 +246,9 @@ func TestCache_filesArePrivateAndNeverHoldTheKey(t *testing.T) {
 			t.Errorf("fingerprint %q of %q", fp, key)
 		}
 	}
-	if keyFingerprint("mint_a") == keyFingerprint("mint_b") || entryName("u", "mint_a") == entryName("u", "mint_b") || entryName("u", "k") == entryName("v", "k") {
+	a, b := &analyticsCache{who: keyFingerprint("mint_a")}, &analyticsCache{who: keyFingerprint("mint_b")}
+	if keyFingerprint("mint_a") == keyFingerprint("mint_b") || a.entryName("u") == b.entryName("u") || a.entryName("u") == a.entryName("v") ||
+		a.budgetName("u") == b.budgetName("u") || a.budgetName("u") == a.budgetName("v") {
 		t.Error("fingerprints or entries collide")
 	}
 }
@@ -442,58 +495,6 @@ func statusOrZero[T any](r *T, err error, status func() CacheStatus) (CacheStatu
 	return status(), nil
 }
 
-// A read that starts just as its first page expires (each page is cached
-// on its own) must not join that fresh page to cached pages of an earlier
-// snapshot: once it has been to the API, it asks the API for the rest.
-func TestCache_aReadNeverJoinsPagesOfTwoSnapshots(t *testing.T) {
-	dir := t.TempDir()
-	fs, c, clk := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 1200}}, WithAnalyticsCache(cacheOpts(dir)))
-	ctx := context.Background()
-	if _, err := c.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{}); err != nil {
-		t.Fatal(err)
-	}
-	// Backdate the first page's entry by 5 minutes: at 6 minutes, it has
-	// expired while the four pages after it are still fresh.
-	backdated := 0
-	for _, e := range c.core.cache.entries() {
-		var entry cacheEntry
-		data, _ := os.ReadFile(e.path)
-		if err := json.Unmarshal(data, &entry); err != nil {
-			t.Fatalf("entry %s: %v", e.path, err)
-		}
-		u, err := url.Parse(entry.URL)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if off := u.Query().Get("offset"); off != "" && off != "0" {
-			continue
-		}
-		c.core.cache.store(entry.URL, mintlifytest.DemoAPIKey, entry.Body, entry.StoredAt.Add(-5*time.Minute))
-		backdated++
-	}
-	if backdated != 1 {
-		t.Fatalf("backdated %d entries, want the first page's", backdated)
-	}
-	clk.Advance(6 * time.Minute)
-	var hits []bool
-	for page, err := range c.Analytics.Visitors.Pages(ctx, mintlifytest.DemoProjectID, VisitorsQuery{}) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		hits = append(hits, page.Cache.Hit)
-	}
-	if want := []bool{false, false, false, false, false}; !slices.Equal(hits, want) || fs.Requests(mintlifytest.RouteVisitors) != 10 {
-		t.Errorf("pages from the cache %v, want %v; %d requests, want 5 + 5", hits, want, fs.Requests(mintlifytest.RouteVisitors))
-	}
-	// The next read, a minute later, is one snapshot again: all five pages
-	// from the cache.
-	clk.Advance(time.Minute)
-	again, err := c.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
-	if err != nil || !again.Cache.Hit || fs.Requests(mintlifytest.RouteVisitors) != 10 {
-		t.Errorf("a read of one snapshot: %+v, %v, %d requests", again.Cache, err, fs.Requests(mintlifytest.RouteVisitors))
-	}
-}
-
 // Fresh for FreshFor means up to it, not at it; a stale copy stands in
 // up to MaxStale, not at it.
 func TestCache_agesAtTheirEdges(t *testing.T) {
@@ -522,5 +523,35 @@ func TestCache_agesAtTheirEdges(t *testing.T) {
 	clk.Advance(time.Nanosecond)
 	if _, err := read(); !IsRateLimited(err) {
 		t.Errorf("at MaxStale: %v", err)
+	}
+}
+
+// An entry larger than a read may be (twice the per-read cap) is not read:
+// a miss, however well-formed.
+func TestCache_oversizedEntryIsAMiss(t *testing.T) {
+	dir := t.TempDir()
+	fs, c, clk := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 10}}, WithAnalyticsCache(cacheOpts(dir)), WithMaxBytesPerRead(1<<20))
+	ctx, p := context.Background(), mintlifytest.DemoProjectID
+	if _, err := c.Analytics.Visitors.All(ctx, p, VisitorsQuery{}); err != nil {
+		t.Fatal(err)
+	}
+	files := entryFiles(t, dir)
+	good, _ := os.ReadFile(files[0])
+	// Still valid JSON: only its size is wrong.
+	padded := append(append([]byte{}, good...), []byte(strings.Repeat(" ", int(c.core.entryLimit())))...)
+	if err := os.WriteFile(files[0], padded, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(time.Second)
+	if got, err := c.Analytics.Visitors.All(ctx, p, VisitorsQuery{}); err != nil || got.Cache.Hit || fs.Requests(mintlifytest.RouteVisitors) != 2 {
+		t.Errorf("an oversized entry: %+v, %v", got.Cache, err)
+	}
+	// Just within the limit, it serves.
+	within := append(append([]byte{}, good...), []byte(strings.Repeat(" ", int(c.core.entryLimit())-len(good)))...)
+	if err := os.WriteFile(files[0], within, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := c.Analytics.Visitors.All(ctx, p, VisitorsQuery{}); err != nil || !got.Cache.Hit {
+		t.Errorf("an entry at the limit: %+v, %v", got.Cache, err)
 	}
 }

@@ -7,6 +7,11 @@
 //     wait until done, and the project's jobs listed: Sessions).
 //   - Analytics: the analytics export (visitors, page views, searches,
 //     feedback, assistant conversations, threads and caller stats).
+//   - StaticExports: static exports of the docs (start, wait, bundle,
+//     download).
+//   - Deployments: publish the docs, preview a branch, read a deployment's
+//     status and wait until it ends.
+//   - Automations: run a scheduled automation now.
 //
 // # One naming scheme
 //
@@ -99,6 +104,14 @@ type Client struct {
 	AgentJobs AgentJobsService
 	// Analytics reads the analytics export.
 	Analytics AnalyticsService
+	// StaticExports starts static exports of the docs, waits for them and
+	// downloads their bundles.
+	StaticExports StaticExportsService
+	// Deployments publishes the docs, puts up previews of branches, and
+	// waits for either.
+	Deployments DeploymentsService
+	// Automations runs scheduled automations now.
+	Automations AutomationsService
 
 	core *core
 }
@@ -111,11 +124,18 @@ type core struct {
 	// secrets are strings never to let out of an answer (the key, and any
 	// other secret the client holds): redacted wherever a server echoes one.
 	secrets []string
+	// cache is the analytics cache (nil: none); budget what the client
+	// knows of the analytics budget; problems why the cache is not working
+	// as configured.
+	cache    *analyticsCache
+	budget   *analyticsBudget
+	problems *problemLog
 }
 
 // settings are what options set.
 type settings struct {
 	baseURL          *url.URL
+	baseURLErr       error // a bad MINTLIFY_BASE_URL no option replaced
 	httpClient       *http.Client
 	userAgent        string
 	maxRetries       int
@@ -128,7 +148,6 @@ type settings struct {
 	maxPagesPerRead  int
 	maxBytesPerRead  int64
 	cacheOptions     *CacheOptions
-	cache            *diskCache // nil: no analytics cache
 	requestHook      func(context.Context, RequestInfo)
 	clock            Clock
 }
@@ -161,7 +180,7 @@ func WithBaseURL(raw string) Option {
 		if err != nil {
 			return err
 		}
-		s.baseURL = u
+		s.baseURL, s.baseURLErr = u, nil
 		return nil
 	})
 }
@@ -348,7 +367,7 @@ func newCore(kind keyKind, key, defaultBase string, opts []Option) (*core, error
 	if err := kind.validate(key); err != nil {
 		return nil, err
 	}
-	k := &core{settings: defaultSettings(defaultBase), apiKey: key, secrets: []string{key}}
+	k := &core{settings: defaultSettings(defaultBase), apiKey: key, secrets: []string{key}, budget: &analyticsBudget{}, problems: &problemLog{}}
 	for _, opt := range opts {
 		if opt == nil {
 			continue
@@ -357,9 +376,12 @@ func newCore(kind keyKind, key, defaultBase string, opts []Option) (*core, error
 			return nil, err
 		}
 	}
+	if k.baseURLErr != nil {
+		return nil, k.baseURLErr
+	}
 	k.httpClient = withSafeRedirects(k.httpClient)
 	if o := k.cacheOptions; o != nil {
-		k.cache = newDiskCache(*o)
+		k.cache = newAnalyticsCache(*o, key, k.problems)
 	}
 	return k, nil
 }
@@ -373,9 +395,12 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	return &Client{
-		AgentJobs: newAgentJobsService(k),
-		Analytics: newAnalyticsService(k),
-		core:      k,
+		AgentJobs:     newAgentJobsService(k),
+		Analytics:     newAnalyticsService(k),
+		Deployments:   DeploymentsService{core: k},
+		Automations:   AutomationsService{core: k},
+		StaticExports: StaticExportsService{core: k},
+		core:          k,
 	}, nil
 }
 
@@ -388,9 +413,24 @@ func NewClientFromEnv(opts ...Option) (*Client, error) {
 		return nil, &ValidationError{Field: "apiKey", Rule: "is required: set " + EnvAPIKey + " to an admin API key from the dashboard's API keys page"}
 	}
 	if base := os.Getenv(EnvBaseURL); base != "" {
-		opts = append([]Option{WithBaseURL(base)}, opts...)
+		opts = append([]Option{envBaseURL(base)}, opts...)
 	}
 	return NewClient(key, opts...)
+}
+
+// envBaseURL is the address from MINTLIFY_BASE_URL: a WithBaseURL given
+// after it replaces it, a bad value included; otherwise a bad value is
+// an error naming the variable.
+func envBaseURL(raw string) Option {
+	return optionFunc(func(s *settings) error {
+		u, err := ParseBaseURL(raw)
+		if err != nil {
+			s.baseURLErr = fmt.Errorf("%s: %w", EnvBaseURL, err)
+			return nil
+		}
+		s.baseURL = u
+		return nil
+	})
 }
 
 // BaseURL returns the API address the client sends requests to ("" for a
@@ -512,7 +552,7 @@ func withSafeRedirects(hc *http.Client) *http.Client {
 			return &redirectError{"stopped after 10 redirects"}
 		}
 		if req.URL.Scheme != "https" && !IsLoopbackHost(req.URL.Hostname()) {
-			return &redirectError{"refusing redirect to insecure URL " + req.URL.Redacted()}
+			return &redirectError{"refusing redirect to insecure URL " + withoutQuery(req.URL)}
 		}
 		if req.URL.Host != via[0].URL.Host {
 			req.Header.Del("Authorization")

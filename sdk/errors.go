@@ -26,6 +26,11 @@ type APIError struct {
 	// Attempts is how many times the request was sent, retries included:
 	// against a rate-limited budget, each one counted.
 	Attempts int
+	// NotSent is set on a 429 the client answered itself, sending nothing:
+	// the organization's analytics budget was known to be spent until
+	// RetryAt (the API said so to this program or, through the analytics
+	// cache, to another one sharing it). Attempts is 0.
+	NotSent bool
 }
 
 // ErrorDetail is one entry of an error body's "details" list.
@@ -46,7 +51,13 @@ func (e *APIError) Error() string {
 			b.WriteString(d.Message)
 		}
 	}
-	if e.StatusCode == http.StatusTooManyRequests {
+	if e.NotSent {
+		b.WriteString(" (not sent: the analytics budget is known to be spent, as the API said when it refused an earlier request")
+		if !e.RetryAt.IsZero() {
+			fmt.Fprintf(&b, "; try again after %s, in %s", e.RetryAt.UTC().Format(time.RFC3339), e.RetryAfter.Round(time.Second))
+		}
+		b.WriteString(")")
+	} else if e.StatusCode == http.StatusTooManyRequests {
 		b.WriteString(" (rate limited")
 		if !e.RetryAt.IsZero() {
 			fmt.Fprintf(&b, "; try again after %s, in %s", e.RetryAt.UTC().Format(time.RFC3339), e.RetryAfter.Round(time.Second))
@@ -176,7 +187,11 @@ type PagingError struct {
 }
 
 func (e *PagingError) Error() string {
-	return fmt.Sprintf("getting %s: %s %s; stopped after %d requests", e.Endpoint, e.At, e.Detail, e.Requests)
+	unit := "requests"
+	if e.Requests == 1 {
+		unit = "request"
+	}
+	return fmt.Sprintf("getting %s: %s %s; stopped after %d %s", e.Endpoint, e.At, e.Detail, e.Requests, unit)
 }
 
 // ErrNotConfigured is returned by every call of a Client (or service) that
@@ -244,6 +259,10 @@ func MayHaveTakenEffect(err error) bool {
 	var reqErr *RequestError
 	if errors.As(err, &reqErr) {
 		return reqErr.Sent
+	}
+	var pagingErr *PagingError
+	if errors.As(err, &pagingErr) {
+		return false // a read: nothing to take effect
 	}
 	var apiErr *APIError
 	if errors.As(err, &apiErr) {

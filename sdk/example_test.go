@@ -163,6 +163,34 @@ func ExampleWithAnalyticsCache() {
 	// 3 requests in all
 }
 
+// While the organization's analytics budget is spent, a client that has
+// been told so (here, or by another program sharing the cache) sends no
+// analytics request until the time the API gave: a read serves a cached
+// copy, or fails at once with APIError.NotSent.
+func ExampleIsNotSent() {
+	srv := mintlifytest.NewServer(mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 10, SearchTerms: 10}})
+	defer srv.Close()
+	srv.InjectFault(mintlifytest.Fault{Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Hour})
+	dir, _ := os.MkdirTemp("", "mintlify-cache")
+	defer os.RemoveAll(dir)
+	cache := sdk.WithAnalyticsCache(sdk.CacheOptions{Dir: dir, FreshFor: 10 * time.Minute, MaxStale: 24 * time.Hour})
+	ctx := context.Background()
+
+	first, _ := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(srv.URL), cache)
+	_, err := first.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, sdk.VisitorsQuery{})
+	fmt.Println("refused by the API:", sdk.RateLimitedByAPI(err))
+
+	// Another program on the same cache, later.
+	next, _ := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(srv.URL), cache)
+	_, err = next.Analytics.Searches.All(ctx, mintlifytest.DemoProjectID, sdk.SearchesQuery{})
+	fmt.Println("rate limited:", sdk.IsRateLimited(err), "not sent:", sdk.IsNotSent(err))
+	fmt.Println(srv.TotalRequests(), "request in all")
+	// Output:
+	// refused by the API: true
+	// rate limited: true not sent: true
+	// 1 request in all
+}
+
 func ExampleIsNotFound() {
 	srv, client := newExampleClient()
 	defer srv.Close()

@@ -29,7 +29,7 @@ func TestGetAgentJob_refusesAnAnswerForAnotherJob(t *testing.T) {
 		"empty id":         {jobJSONFor(""), "id: missing or empty"},
 		"missing id":       {`{"status":"active"}`, "id: missing or empty"},
 		"empty object":     {`{}`, "id: missing or empty; status: missing or empty"},
-		"id as a number":   {`{"id":7,"status":"active"}`, "id: missing or empty; id: want a string or null, got a number"},
+		"id as a number":   {`{"id":7,"status":"active"}`, "id: want a string or null, got a number"},
 		"long foreign id":  {jobJSONFor(strings.Repeat("x", 120)), `id: the answer is for job "` + strings.Repeat("x", 100) + `…", not job "j"`},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -47,10 +47,10 @@ func TestGetAgentJob_refusesAnAnswerForAnotherJob(t *testing.T) {
 // kind is still the job: it comes back, with the problem named.
 func TestGetAgentJob_oddStatusIsAProblemNotAnError(t *testing.T) {
 	for body, want := range map[string]string{
-		`{"id":"j"}`:              "status: missing or empty",
-		`{"id":"j","status":""}`:  "status: missing or empty",
-		`{"id":"j","status":4}`:   "status: want a string or null, got a number",
-		`{"id":"j","status":[]}`:  "status: want a string or null, got a list",
+		`{"id":"j"}`:               "status: missing or empty",
+		`{"id":"j","status":""}`:   "status: missing or empty",
+		`{"id":"j","status":4}`:    "status: want a string or null, got a number",
+		`{"id":"j","status":[]}`:   "status: want a string or null, got a list",
 		`{"id":"j","status":null}`: "status: missing or empty",
 	} {
 		_, ts := newRecorder(t, jsonResponse(200, body))
@@ -184,7 +184,7 @@ func TestCreateAgentJob_answerThatIsNotAnObjectLosesNothingItCouldKeep(t *testin
 }
 
 func TestPOST_redirectIsNeverFollowed(t *testing.T) {
-	for _, status := range []int{301, 302, 303, 307, 308} {
+	for _, status := range []int{300, 301, 302, 303, 307, 308} {
 		var elsewhere int
 		other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			elsewhere++
@@ -433,7 +433,7 @@ func TestDecodedAnswersNeverHoldTheKey_evenOnlyEscaped(t *testing.T) {
 func TestRedactStrings_everyKindOfPlace(t *testing.T) {
 	const key = "mint_secret"
 	leak := func() string { return "x" + key }
-	p1, p2, p3 := leak(), leak(), leak()
+	p1, p2, p3, p4 := leak(), leak(), leak(), leak()
 	v := struct {
 		Plain   string
 		Pointer *string
@@ -441,18 +441,19 @@ func TestRedactStrings_everyKindOfPlace(t *testing.T) {
 		Map     map[string]string
 		Any     any
 		AnyMap  map[string]any
+		PtrMap  map[string]*string
 		Nested  []struct{ Inner *string }
 		private string
 		Number  any
 	}{Plain: leak(), Pointer: &p1, List: []string{"ok", leak()}, Map: map[string]string{"k": leak()}, Any: leak(),
-		AnyMap: map[string]any{"a": &p2}, Nested: []struct{ Inner *string }{{&p3}}, private: leak(), Number: 7}
+		AnyMap: map[string]any{"a": &p2}, PtrMap: map[string]*string{"p": &p4}, Nested: []struct{ Inner *string }{{&p3}}, private: leak(), Number: 7}
 	if !redactStrings(&v, []string{key}) {
 		t.Fatal("found nothing")
 	}
 	want := "x" + Redacted
 	if v.Plain != want || p1 != want || v.List[1] != want || v.List[0] != "ok" || v.Map["k"] != want ||
-		v.Any != want || p2 != want || p3 != want || v.private != leak() || v.Number != 7 {
-		t.Errorf("%+v (pointers: %q %q %q)", v, p1, p2, p3)
+		v.Any != want || p2 != want || p3 != want || p4 != want || v.private != leak() || v.Number != 7 {
+		t.Errorf("%+v (pointers: %q %q %q %q)", v, p1, p2, p3, p4)
 	}
 	clean := struct{ A string }{"nothing here"}
 	if redactStrings(&clean, []string{key}) || clean.A != "nothing here" {
@@ -498,5 +499,26 @@ func TestBaseURL_keepsTheUsersEncoding(t *testing.T) {
 	}
 	if c.BaseURL() != ts.URL+"/proxy%2Fmintlify" {
 		t.Errorf("BaseURL() = %q", c.BaseURL())
+	}
+}
+
+// A job's problems echo the odd values they name: a key in one, wherever
+// the value is cut, is redacted whole.
+func TestAgentJob_problemsNeverHoldPartOfTheKey(t *testing.T) {
+	key := mintlifytest.DemoAPIKey
+	prefix := key[:len(key)/2]
+	for pad := maxEchoedValue - len(key) - 12; pad < maxEchoedValue; pad += 4 {
+		value := "javascript:" + strings.Repeat("a", pad) + key
+		for _, body := range []string{
+			`{"id":"j","status":"completed","prLink":"` + value + `"}`,
+			`{"id":"j","status":"completed","createdAt":"` + value + `"}`,
+			`{"id":"j","status":"completed","archivedAt":"` + value + `"}`,
+		} {
+			_, ts := newRecorder(t, jsonResponse(200, body))
+			job, err := newTestClient(t, ts.URL, nil).AgentJobs.Get(context.Background(), "p", "j")
+			if err != nil || len(job.Problems) != 1 || strings.Contains(job.Problems[0], prefix) {
+				t.Errorf("key at %d: %q, %v", pad, job.Problems, err)
+			}
+		}
 	}
 }

@@ -56,7 +56,9 @@ type pageSpec[P, R any] struct {
 	path    func(projectID string) string
 	largest int  // the largest page the endpoint serves
 	cursor  bool // cursor paging; otherwise offset paging
-	cached  bool // read through the analytics cache when there is one
+	// cached marks an analytics endpoint: read through the analytics
+	// cache (when the client has one) and the known-spent budget.
+	cached bool
 	// params names the page size and offset parameters, when the
 	// endpoint does not call them limit and offset (the v1 job listing:
 	// take and skip).
@@ -150,39 +152,65 @@ func (e *PagedEndpoint[Q, P, R]) check(projectID string, q Q) (*core, error) {
 }
 
 // Page reads one page: the query's limit (the endpoint's largest page
-// when 0) from its offset or cursor.
+// when 0) from its offset or cursor. An analytics page is read through the
+// cache as a read of its own.
 func (e *PagedEndpoint[Q, P, R]) Page(ctx context.Context, projectID string, q Q) (*P, error) {
 	k, err := e.check(projectID, q)
 	if err != nil {
 		return nil, err
 	}
-	page, _, err := e.fetch(ctx, k, projectID, q.paging(), e.spec.start(q.paging()))
+	c := e.call(projectID, q.paging(), e.spec.start(q.paging()))
+	if !e.spec.cached {
+		page, _, err := e.direct(ctx, k, c)
+		if err != nil {
+			return nil, fmt.Errorf("getting %s: %w", e.spec.what, err)
+		}
+		return page, nil
+	}
+	var page *P
+	readThrough(ctx, k, "page\x00"+k.requestURL(c), e.codec(), func(src pageSource[P], emit func(*P) bool) (bool, error) {
+		p, _, err := src(c)
+		if err != nil {
+			return false, fmt.Errorf("getting %s: %w", e.spec.what, err)
+		}
+		emit(p)
+		return true, nil
+	}, func(p *P, perr error) bool { page, err = p, perr; return false })
 	return page, err
 }
 
-// fetch reads one page and reports the size of its answer.
-func (e *PagedEndpoint[Q, P, R]) fetch(ctx context.Context, k *core, projectID string, q pageParams, r pageRequest) (*P, int64, error) {
-	c := call{method: http.MethodGet, path: e.spec.path(projectID), query: e.spec.query(q, r)}
-	page := new(P)
-	read := func(data []byte) error { return e.spec.decode(data, page) }
-	var info ResponseInfo
-	var size int64
-	var err error
-	if e.spec.cached && k.cache != nil {
-		info, size, err = k.getCached(ctx, c, page, read)
-	} else {
-		var data []byte
-		data, info, err = k.roundTrip(ctx, c)
-		size = int64(len(data))
-		if err == nil {
-			_, err = k.decodeWith(c, data, page, read)
-		}
-	}
+// call is the request of one page.
+func (e *PagedEndpoint[Q, P, R]) call(projectID string, q pageParams, r pageRequest) call {
+	return call{method: http.MethodGet, path: e.spec.path(projectID), query: e.spec.query(q, r)}
+}
+
+func (e *PagedEndpoint[Q, P, R]) codec() pageCodec[P] {
+	return pageCodec[P]{decode: e.spec.decode, info: e.spec.info}
+}
+
+// direct reads one page from the API, without the analytics cache and
+// budget, and reports the size of its answer.
+func (e *PagedEndpoint[Q, P, R]) direct(ctx context.Context, k *core, c call) (*P, int64, error) {
+	data, info, err := k.roundTrip(ctx, c)
 	if err != nil {
-		return nil, size, fmt.Errorf("getting %s: %w", e.spec.what, err)
+		return nil, int64(len(data)), err
+	}
+	page := new(P)
+	if _, err := k.decodeWith(c, data, page, func(b []byte) error { return e.spec.decode(b, page) }); err != nil {
+		return nil, int64(len(data)), err
 	}
 	*e.spec.info(page) = info
-	return page, size, nil
+	return page, int64(len(data)), nil
+}
+
+// requestURL is a request's address without the key: what a cache entry
+// answers.
+func (k *core) requestURL(c call) string {
+	u := k.baseURL.String() + c.path
+	if q := c.query.Encode(); q != "" {
+		u += "?" + q
+	}
+	return u
 }
 
 // Pages iterates over pages from the query's offset or cursor, requesting
@@ -197,6 +225,10 @@ func (e *PagedEndpoint[Q, P, R]) fetch(ctx context.Context, k *core, projectID s
 // advancing), "more" with no cursor to follow, a cursor holding the key,
 // more requests in one read than the client's cap (WithMaxPagesPerRead),
 // or more bytes than its other cap (WithMaxBytesPerRead).
+//
+// An analytics read goes through the client's cache as a whole (see
+// CacheOptions): its pages come from one snapshot, all from the cache or
+// all from the API. A read stopped early (the loop broke) is not cached.
 func (e *PagedEndpoint[Q, P, R]) Pages(ctx context.Context, projectID string, q Q) iter.Seq2[*P, error] {
 	k, err := e.check(projectID, q)
 	if err != nil {
@@ -206,97 +238,110 @@ func (e *PagedEndpoint[Q, P, R]) Pages(ctx context.Context, projectID string, q 
 }
 
 func (e *PagedEndpoint[Q, P, R]) read(ctx context.Context, k *core, projectID string, q pageParams) iter.Seq2[*P, error] {
-	s := e.spec
 	return func(yield func(*P, error) bool) {
-		ctx := withReadSnapshot(ctx) // each iteration is one read
-		start := s.start(q)
-		fail := func(requests int, at string, problem PagingProblem, format string, args ...any) {
-			yield(nil, &PagingError{Endpoint: s.what, Problem: problem, At: at, Requests: requests, Detail: fmt.Sprintf(format, args...)})
-		}
-		seen := map[string]struct{}{}
-		cursors := map[string]struct{}{}
-		req, read := start, 0
-		var bytes int64
-		for requests := 0; ; requests++ {
-			at := "the first page"
-			if requests > 0 {
-				at = "the page at " + describe(req)
-			}
-			if requests == k.maxPagesPerRead {
-				fail(requests, at, PagingRequestCap, "would pass the client's cap of %d requests per read: the server keeps saying there is more; read fewer rows (a max_results) or raise the cap", k.maxPagesPerRead)
-				return
-			}
-			r := req
-			if q.maxResults > 0 {
-				r.limit = min(r.limit, q.maxResults-read)
-			}
-			page, size, err := e.fetch(ctx, k, projectID, q, r)
-			if err != nil {
+		walk := func(src pageSource[P], emit func(*P) bool) (bool, error) { return e.walk(k, projectID, q, src, emit) }
+		if !e.spec.cached {
+			src := func(c call) (*P, int64, error) { return e.direct(ctx, k, c) }
+			if _, err := walk(src, func(p *P) bool { return yield(p, nil) }); err != nil {
 				yield(nil, err)
-				return
 			}
-			if bytes += size; bytes > k.maxBytesPerRead {
-				fail(requests+1, at, PagingByteCap, "took the read past the client's cap of %d MiB per read: read fewer rows (a max_results) or raise the cap", k.maxBytesPerRead>>20)
-				return
-			}
-			rows := s.rows(page)
-			if len(*rows) > r.limit {
-				// A server that ignores limit must not make us hand out more
-				// than was asked for, nor skip rows on the next offset.
-				*rows = (*rows)[:r.limit]
-			}
-			served := len(*rows) // the next offset counts every row served
-			var hasMore bool
-			var next *string
-			if s.more != nil {
-				hasMore, next = s.more(page)
-			} else {
-				hasMore = served == r.limit
-			}
-			if hasMore && served == 0 {
-				fail(requests+1, at, PagingEmptyWithMore, "is empty but says there is more; stopping rather than loop")
-				return
-			}
-			fresh := (*rows)[:0]
-			for i := range *rows {
-				key := s.key(&(*rows)[i])
-				if _, dup := seen[key]; dup {
-					if s.prepends {
-						continue // pushed down by a row added at the head
-					}
-					fail(requests+1, at, PagingRepeatedRow, "repeats %s %q from an earlier page: the server is not advancing; stopping rather than loop", s.keyName, clip(key, 100))
-					return
+			return
+		}
+		first := e.spec.start(q)
+		if q.maxResults > 0 {
+			first.limit = min(first.limit, q.maxResults)
+		}
+		key := "read\x00" + k.requestURL(e.call(projectID, q, first)) + "\x00" + strconv.Itoa(q.maxResults)
+		readThrough(ctx, k, key, e.codec(), walk, yield)
+	}
+}
+
+// walk is the paging loop: it asks src for each page of the read in turn,
+// checks it, and hands it to emit; it reports whether it reached the
+// read's end, and why it could not.
+func (e *PagedEndpoint[Q, P, R]) walk(k *core, projectID string, q pageParams, src pageSource[P], emit func(*P) bool) (bool, error) {
+	s := e.spec
+	start := s.start(q)
+	fail := func(requests int, at string, problem PagingProblem, format string, args ...any) (bool, error) {
+		return false, &PagingError{Endpoint: s.what, Problem: problem, At: at, Requests: requests, Detail: fmt.Sprintf(format, args...)}
+	}
+	seen := map[string]struct{}{}
+	cursors := map[string]struct{}{}
+	req, read := start, 0
+	var bytes int64
+	for requests := 0; ; requests++ {
+		at := "the first page"
+		if requests > 0 {
+			at = "the page at " + describe(req)
+		}
+		if requests == k.maxPagesPerRead {
+			return fail(requests, at, PagingRequestCap, "would pass the client's cap of %d requests per read: the server keeps saying there is more; read fewer rows (a max_results) or raise the cap", k.maxPagesPerRead)
+		}
+		r := req
+		if q.maxResults > 0 {
+			r.limit = min(r.limit, q.maxResults-read)
+		}
+		page, size, err := src(e.call(projectID, q, r))
+		if err != nil {
+			return false, fmt.Errorf("getting %s: %w", s.what, err)
+		}
+		if bytes += size; bytes > k.maxBytesPerRead {
+			return fail(requests+1, at, PagingByteCap, "took the read past the client's cap of %d MiB per read: read fewer rows (a max_results) or raise the cap", k.maxBytesPerRead>>20)
+		}
+		rows := s.rows(page)
+		if len(*rows) > r.limit {
+			// A server that ignores limit must not make us hand out more
+			// than was asked for, nor skip rows on the next offset.
+			*rows = (*rows)[:r.limit]
+		}
+		served := len(*rows) // the next offset counts every row served
+		var hasMore bool
+		var next *string
+		if s.more != nil {
+			hasMore, next = s.more(page)
+		} else {
+			hasMore = served == r.limit
+		}
+		if hasMore && served == 0 {
+			return fail(requests+1, at, PagingEmptyWithMore, "is empty but says there is more; stopping rather than loop")
+		}
+		fresh := (*rows)[:0]
+		for i := range *rows {
+			key := s.key(&(*rows)[i])
+			if _, dup := seen[key]; dup {
+				if s.prepends {
+					continue // pushed down by a row added at the head
 				}
-				seen[key] = struct{}{}
-				fresh = append(fresh, (*rows)[i])
+				return fail(requests+1, at, PagingRepeatedRow, "repeats %s %q from an earlier page: the server is not advancing; stopping rather than loop", s.keyName, clip(key, 100))
 			}
-			if served > 0 && len(fresh) == 0 {
-				fail(requests+1, at, PagingRepeatedRow, "holds only %ss from earlier pages: the server is not advancing; stopping rather than loop", s.keyName)
-				return
+			seen[key] = struct{}{}
+			fresh = append(fresh, (*rows)[i])
+		}
+		if served > 0 && len(fresh) == 0 {
+			return fail(requests+1, at, PagingRepeatedRow, "holds only %ss from earlier pages: the server is not advancing; stopping rather than loop", s.keyName)
+		}
+		*rows = fresh
+		read += len(*rows)
+		done := !hasMore || (q.maxResults > 0 && read >= q.maxResults)
+		if !done && s.cursor {
+			switch {
+			case next == nil || *next == "":
+				return fail(requests+1, at, PagingNoCursor, "says there is more but gives no cursor to it")
+			case strings.Contains(*next, Redacted):
+				return fail(requests+1, at, PagingUntrustedCursor, "gives a cursor that held this client's key; it is not followed")
 			}
-			*rows = fresh
-			read += len(*rows)
-			done := !hasMore || (q.maxResults > 0 && read >= q.maxResults)
-			if !done && s.cursor {
-				switch {
-				case next == nil || *next == "":
-					fail(requests+1, at, PagingNoCursor, "says there is more but gives no cursor to it")
-					return
-				case strings.Contains(*next, Redacted):
-					fail(requests+1, at, PagingUntrustedCursor, "gives a cursor that held this client's key; it is not followed")
-					return
-				}
-				if _, dup := cursors[*next]; dup || *next == start.cursor {
-					fail(requests+1, at, PagingRepeatedCursor, "gives cursor %q again: the server is not advancing; stopping rather than loop", clip(*next, 100))
-					return
-				}
-				cursors[*next] = struct{}{}
-				req.cursor = *next
+			if _, dup := cursors[*next]; dup || *next == start.cursor {
+				return fail(requests+1, at, PagingRepeatedCursor, "gives cursor %q again: the server is not advancing; stopping rather than loop", clip(*next, 100))
 			}
-			req.offset += served
-			if !yield(page, nil) || done {
-				return
-			}
+			cursors[*next] = struct{}{}
+			req.cursor = *next
+		}
+		req.offset += served
+		if !emit(page) {
+			return false, nil
+		}
+		if done {
+			return true, nil
 		}
 	}
 }
@@ -332,11 +377,16 @@ func (e *PagedEndpoint[Q, P, R]) Rows(ctx context.Context, projectID string, q Q
 // cache status. The first error, fn's included, ends the read.
 func (e *PagedEndpoint[Q, P, R]) Each(ctx context.Context, projectID string, q Q, fn func(*P) error) (ResponseInfo, error) {
 	var info ResponseInfo
+	pages := 0
 	for page, err := range prefetch(ctx, e.Pages(ctx, projectID, q)) {
 		if err != nil {
 			return info, err
 		}
-		info = info.combine(*e.spec.info(page))
+		if pages++; pages == 1 {
+			info = *e.spec.info(page) // combined with nothing: a hit stays a hit
+		} else {
+			info = info.combine(*e.spec.info(page))
+		}
 		if err := fn(page); err != nil {
 			return info, err
 		}
@@ -352,11 +402,22 @@ func (e *PagedEndpoint[Q, P, R]) Each(ctx context.Context, projectID string, q Q
 func (e *PagedEndpoint[Q, P, R]) All(ctx context.Context, projectID string, q Q) (*P, error) {
 	var last *P
 	var rows []R
-	info, err := e.Each(ctx, projectID, q, func(p *P) error {
+	collect := func(p *P) error {
 		rows = append(rows, *e.spec.rows(p)...)
 		last = p
 		return nil
-	})
+	}
+	info, err := e.Each(ctx, projectID, q, collect)
+	if err != nil && last != nil && e.spec.cached && e.core.cache != nil && RateLimitedByAPI(err) {
+		// The budget ran out after pages of the API's: those cannot be
+		// joined to a cached copy's, but the whole read can be served
+		// from one now that the budget is known to be spent (no request).
+		last, rows = nil, nil
+		var again error
+		if info, again = e.Each(ctx, projectID, q, collect); !IsNotSent(again) {
+			err = again // the copy, or another failure
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -383,7 +444,7 @@ func prefetch[T any](ctx context.Context, seq iter.Seq2[T, error]) iter.Seq2[T, 
 	return func(yield func(T, error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		ch := make(chan item, 1)
+		ch := make(chan item) // unbuffered: one element ahead, not two
 		go func() {
 			defer close(ch)
 			for v, err := range seq {

@@ -48,6 +48,8 @@ type call struct {
 	// without the API key (a presigned download link on another host).
 	// Its query is a secret: only path is named in errors and logs.
 	target *url.URL
+	// header holds extra request headers (a download's Range).
+	header http.Header
 }
 
 // url is where the call goes.
@@ -68,29 +70,6 @@ func (c call) loggedQuery(u *url.URL) string {
 		return ""
 	}
 	return u.RawQuery
-}
-
-// do sends the call and decodes its 2xx answer into out (a pointer to an
-// answer type, whose ResponseInfo it fills in).
-func do[T any, PT answer[T]](ctx context.Context, k *core, c call, out PT) error {
-	data, info, err := k.roundTrip(ctx, c)
-	if err != nil {
-		return err
-	}
-	_, err = k.decode(c, data, out)
-	*out.info() = info
-	return err
-}
-
-// decode reads a 2xx body into out with its own UnmarshalJSON (the SDK's
-// answer types check their input themselves) or encoding/json.
-func (k *core) decode(c call, data []byte, out any) (redacted bool, err error) {
-	return k.decodeWith(c, data, out, func(b []byte) error {
-		if u, ok := out.(json.Unmarshaler); ok {
-			return u.UnmarshalJSON(b)
-		}
-		return json.Unmarshal(b, out)
-	})
 }
 
 // roundTrip sends the call until it gets a 2xx answer, whose whole
@@ -303,6 +282,9 @@ func (k *core) sendWith(ctx context.Context, c call, u *url.URL, body []byte, st
 		req.Header.Set("Accept", "application/json")
 	}
 	req.Header.Set("User-Agent", k.userAgent)
+	for name, values := range c.header {
+		req.Header[name] = values
+	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
@@ -343,14 +325,21 @@ func redactURLError(err error) error {
 	if errors.As(err, &ue) {
 		clean := *ue
 		if u, perr := url.Parse(ue.URL); perr == nil {
-			u.RawQuery, u.Fragment = "", ""
-			clean.URL = u.Redacted()
+			clean.URL = withoutQuery(u)
 		} else {
 			clean.URL = "(link)"
 		}
 		return &clean
 	}
 	return err
+}
+
+// withoutQuery writes u without its query, fragment or password: what may
+// be shown of a link whose query is a signature.
+func withoutQuery(u *url.URL) string {
+	clean := *u
+	clean.RawQuery, clean.Fragment, clean.RawFragment, clean.ForceQuery = "", "", "", false
+	return clean.Redacted()
 }
 
 // decodeWith reads a 2xx body into out with read, and removes the client's
@@ -442,7 +431,7 @@ func (k *core) backoff(attempt int) time.Duration {
 func (k *core) requestID(h http.Header) string {
 	for _, name := range requestIDHeaders {
 		if v := h.Get(name); v != "" {
-			return k.redact(clip(v, 200))
+			return clip(k.redact(v), 200)
 		}
 	}
 	return ""
@@ -456,10 +445,11 @@ type errorBody struct {
 
 func (k *core) newAPIError(c call, status int, header http.Header, data []byte) *APIError {
 	e := &APIError{StatusCode: status, Method: c.method, Path: c.path, RequestID: k.requestID(header)}
-	if status >= 300 && status < 400 {
-		// Only a POST's redirect reaches here: the SDK follows no redirect
-		// for a POST, which would re-send a prompt or turn into a GET.
-		e.Message = fmt.Sprintf("redirected to %q; a POST is never followed to another address", k.redact(clip(header.Get("Location"), 200)))
+	if status >= 300 && status < 400 && c.method != http.MethodGet {
+		// The SDK follows no redirect for a POST, which would re-send a
+		// prompt or turn into a GET. (A GET's redirect is followed; one
+		// that reaches here had nowhere to go, and is said as it came.)
+		e.Message = fmt.Sprintf("redirected to %q; a POST is never followed to another address", clip(k.redact(header.Get("Location")), 200))
 		return e
 	}
 	now := k.clock.Now() // one instant: an HTTP-date and RetryAt must agree
@@ -475,14 +465,18 @@ func (k *core) newAPIError(c call, status int, header http.Header, data []byte) 
 		if msg == "" || msg == "null" {
 			msg = eb.Message
 		}
-		e.Message = k.redact(clip(msg, snippetLen))
+		e.Message = clip(k.redact(msg), snippetLen)
 		for i, d := range eb.Details {
 			if i == maxErrorDetails {
 				e.Details = append(e.Details, ErrorDetail{Message: fmt.Sprintf("and %d more", len(eb.Details)-i)})
 				break
 			}
-			e.Details = append(e.Details, ErrorDetail{Message: k.redact(clip(d.Message, snippetLen))})
+			e.Details = append(e.Details, ErrorDetail{Message: clip(k.redact(d.Message), snippetLen)})
 		}
+		return e
+	}
+	if msg, ok := objectStorageError(data); ok {
+		e.Message = k.redact(clip(msg, snippetLen))
 		return e
 	}
 	e.Message = k.snippet(data)

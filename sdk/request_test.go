@@ -3,6 +3,7 @@ package sdk
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"strings"
@@ -118,6 +119,23 @@ func TestRetry_backoffGrowsAndIsCapped(t *testing.T) {
 	}
 }
 
+// The jitter spans [d/2, d], both ends included, even for the smallest
+// delays.
+func TestRetry_backoffJitterReachesBothEnds(t *testing.T) {
+	one := &core{settings: settings{retryMinBackoff: 1, retryMaxBackoff: 1}}
+	if got := one.backoff(1); got != 0 {
+		t.Errorf("backoff of 1ns = %s", got)
+	}
+	c := &core{settings: settings{retryMinBackoff: 4, retryMaxBackoff: 4}}
+	seen := map[time.Duration]bool{}
+	for range 500 {
+		seen[c.backoff(1)] = true
+	}
+	if len(seen) != 3 || !seen[2] || !seen[3] || !seen[4] {
+		t.Errorf("backoffs of 4ns drawn: %v, want 2, 3 and 4", seen)
+	}
+}
+
 func TestRetry_stopsWhenContextEndsDuringBackoff(t *testing.T) {
 	rec, ts := newRecorder(t, jsonResponse(503, `{"error":"down"}`))
 	c := newTestClient(t, ts.URL, nil, WithRetryBackoff(30*time.Second, 30*time.Second))
@@ -211,7 +229,7 @@ func TestAPIError_fields(t *testing.T) {
 }
 
 func TestAPIError_predicates(t *testing.T) {
-	for status, pred := range map[int]func(error) bool{404: IsNotFound, 401: IsUnauthorized, 403: IsForbidden, 429: IsRateLimited, 400: IsBadRequest} {
+	for status, pred := range map[int]func(error) bool{404: IsNotFound, 401: IsUnauthorized, 403: IsForbidden, 429: IsRateLimited, 400: IsBadRequest, 409: IsConflict} {
 		err := error(&APIError{StatusCode: status})
 		wrapped := errors.Join(errors.New("context"), err)
 		if !pred(err) || !pred(wrapped) {
@@ -318,6 +336,108 @@ func TestParseRetryAfter(t *testing.T) {
 		got, ok := parseRetryAfter(tt.in, now)
 		if got != tt.want || ok != tt.wantOK {
 			t.Errorf("parseRetryAfter(%q) = %s, %v; want %s, %v", tt.in, got, ok, tt.want, tt.wantOK)
+		}
+	}
+}
+
+// An error body's details are kept up to ten, each cut to its first 200
+// runes and stripped of the key; the rest are counted.
+func TestAPIError_detailsAreBounded(t *testing.T) {
+	details := func(n int) string {
+		d := make([]string, n)
+		for i := range d {
+			d[i] = fmt.Sprintf(`{"message":"d%d"}`, i)
+		}
+		return `{"error":"bad","details":[` + strings.Join(d, ",") + `]}`
+	}
+	for n, want := range map[int]int{10: 10, 11: 11, 40: 11} {
+		_, ts := newRecorder(t, jsonResponse(400, details(n)))
+		_, err := newTestClient(t, ts.URL, nil).AgentJobs.Get(context.Background(), "p", "j")
+		var apiErr *APIError
+		if !errors.As(err, &apiErr) || len(apiErr.Details) != want {
+			t.Fatalf("%d details: %v", n, err)
+		}
+		last := apiErr.Details[len(apiErr.Details)-1].Message
+		if n > 10 && last != fmt.Sprintf("and %d more", n-10) || n == 10 && last != "d9" {
+			t.Errorf("%d details: last %q", n, last)
+		}
+	}
+	key := mintlifytest.DemoAPIKey
+	long := strings.Repeat("é", 250)
+	_, ts := newRecorder(t, jsonResponse(400, `{"error":null,"message":"fallback `+key+`","details":[{"message":"`+long+`"},{"message":"`+key+`"},{"message":""}]}`))
+	_, err := newTestClient(t, ts.URL, nil).AgentJobs.Get(context.Background(), "p", "j")
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) || apiErr.Message != "fallback "+Redacted || len(apiErr.Details) != 3 || apiErr.Details[0].Message != strings.Repeat("é", 200)+"…" || apiErr.Details[1].Message != Redacted {
+		t.Fatalf("err %#v", apiErr)
+	}
+	// An empty detail adds nothing to the message.
+	if !strings.HasSuffix(err.Error(), "…; "+Redacted) {
+		t.Errorf("Error() = %q", err)
+	}
+	_, ts = newRecorder(t, jsonResponse(400, `{"error":7}`))
+	if _, err := newTestClient(t, ts.URL, nil).AgentJobs.Get(context.Background(), "p", "j"); !errors.As(err, &apiErr) || apiErr.Message != "7" {
+		t.Errorf("a number as the error: %v", err)
+	}
+}
+
+// A POST that is redirected is refused with where it was sent, cut and
+// without the key.
+func TestAPIError_redirectOfAPOSTSaysWhere(t *testing.T) {
+	key := mintlifytest.DemoAPIKey
+	long := "https://elsewhere.example/" + strings.Repeat("x", 300) + "?k=" + key
+	_, ts := newRecorder(t, respond(307, "", "", "Location", "https://elsewhere.example/?k="+key))
+	_, err := newTestClient(t, ts.URL, nil).AgentJobs.Create(context.Background(), "p", "x")
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) || apiErr.Message != `redirected to "https://elsewhere.example/?k=[REDACTED]"; a POST is never followed to another address` || apiErr.Attempts != 1 {
+		t.Errorf("err %v", err)
+	}
+	_, ts = newRecorder(t, respond(308, "", "", "Location", long))
+	_, err = newTestClient(t, ts.URL, nil).AgentJobs.Create(context.Background(), "p", "x")
+	if !errors.As(err, &apiErr) || !strings.HasPrefix(apiErr.Message, `redirected to "https://elsewhere.example/xxx`) || strings.Contains(apiErr.Message, key) || len([]rune(apiErr.Message)) > 300 {
+		t.Errorf("err %v", err)
+	}
+}
+
+func TestClip(t *testing.T) {
+	for in, want := range map[string]string{"": "", "abc": "abc", "abcd": "abc…", "ab d": "ab…", "ééé": "ééé", "éééé": "ééé…"} {
+		if got := clip(in, 3); got != want {
+			t.Errorf("clip(%q, 3) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A key echoed where an error is cut must not leave part of itself
+// behind: it is redacted first, then the text is cut.
+func TestErrors_keyAtTheCutIsNotHalfRedacted(t *testing.T) {
+	key := mintlifytest.DemoAPIKey
+	prefix := key[:len(key)/2]
+	for name, cut := range map[string]int{"message": snippetLen, "request id": 200} {
+		for pad := cut - len(key) + 1; pad < cut; pad += 3 {
+			text := strings.Repeat("a", pad) + key
+			var h http.HandlerFunc
+			if name == "message" {
+				h = jsonResponse(400, `{"error":"`+text+`","details":[{"message":"`+text+`"}]}`)
+			} else {
+				h = jsonResponse(400, `{"error":"x"}`, "X-Request-Id", text)
+			}
+			_, ts := newRecorder(t, h, jsonResponse(200, jobJSON, "X-Request-Id", text))
+			c := newTestClient(t, ts.URL, nil)
+			_, err := c.AgentJobs.Get(context.Background(), "p", "j")
+			if err == nil || strings.Contains(err.Error(), prefix) {
+				t.Errorf("%s, key at %d: %v", name, pad, err)
+			}
+			if name == "request id" {
+				if job, err := c.AgentJobs.Get(context.Background(), "p", "j"); err != nil || strings.Contains(job.RequestID, prefix) {
+					t.Errorf("request id of an answer, key at %d: %q, %v", pad, job.RequestID, err)
+				}
+			}
+		}
+	}
+	// And where a redirect's location is cut.
+	for pad := 200 - len(key) - len(`https://x/`) + 1; pad < 200; pad += 3 {
+		_, ts := newRecorder(t, respond(307, "", "", "Location", "https://x/"+strings.Repeat("a", pad)+key))
+		if _, err := newTestClient(t, ts.URL, nil).AgentJobs.Create(context.Background(), "p", "x"); err == nil || strings.Contains(err.Error(), prefix) {
+			t.Errorf("location, key at %d: %v", pad, err)
 		}
 	}
 }

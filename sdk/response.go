@@ -41,6 +41,9 @@ type answer[T any] interface {
 // pages add up, the cache statuses combine, and the newest request id and
 // budget stand for the read.
 func (r ResponseInfo) combine(next ResponseInfo) ResponseInfo {
+	if r.Pages == 0 { // nothing read yet: the first page stands for the read
+		return next
+	}
 	out := next
 	out.Attempts += r.Attempts
 	out.Pages += r.Pages

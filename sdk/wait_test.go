@@ -41,6 +41,9 @@ func TestWaitForAgentJob_latenessAndPolls(t *testing.T) {
 }
 
 func TestWaitForAgentJob_scheduleGrowsToCap(t *testing.T) {
+	if DefaultPollInitial != time.Second || DefaultPollMax != 20*time.Second {
+		t.Errorf("defaults %s, %s", DefaultPollInitial, DefaultPollMax)
+	}
 	w := waitSettings{initial: time.Second, max: 20 * time.Second}
 	for elapsed, want := range map[time.Duration]time.Duration{0: time.Second, 10 * time.Second: 2 * time.Second,
 		100 * time.Second: 11 * time.Second, 190 * time.Second: 20 * time.Second, time.Hour: 20 * time.Second} {
@@ -159,5 +162,62 @@ func TestIsTransient(t *testing.T) {
 		if got := isTransient(err); got != want {
 			t.Errorf("isTransient(%v) = %v", err, got)
 		}
+	}
+}
+
+// A wait bounded by WithWaitTimeout ends on the client's clock, after a
+// last poll at the bound, with the last job seen.
+func TestWithWaitTimeout_endsOnTheClientsClock(t *testing.T) {
+	fs, c, clk := newFake(t, mintlifytest.Config{})
+	job, err := c.AgentJobs.Create(context.Background(), mintlifytest.DemoProjectID, "[fake:never]")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.AgentJobs.Wait(context.Background(), mintlifytest.DemoProjectID, job.ID, WithWaitTimeout(5*time.Minute))
+	if !errors.Is(err, ErrWaitTimeout) || !errors.Is(err, context.DeadlineExceeded) || got == nil || got.ID != job.ID || got.Status != JobStatusActive {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	if want := fmt.Sprintf("waiting for agent job %s: wait timed out: context deadline exceeded after 5m0s", job.ID); err.Error() != want {
+		t.Errorf("err = %q, want %q", err, want)
+	}
+	if elapsed := clk.Now().Sub(epoch); elapsed != 5*time.Minute {
+		t.Errorf("the wait took %s on the clock", elapsed)
+	}
+	polls := fs.Requests(mintlifytest.RouteGetJob)
+	// A job that ends within the bound is waited for.
+	job, _ = c.AgentJobs.Create(context.Background(), mintlifytest.DemoProjectID, "[fake:active=30s]")
+	done, err := c.AgentJobs.Wait(context.Background(), mintlifytest.DemoProjectID, job.ID, WithWaitTimeout(time.Minute))
+	if err != nil || done.Status != JobStatusCompleted || fs.Requests(mintlifytest.RouteGetJob) == polls {
+		t.Errorf("done %+v, %v", done, err)
+	}
+}
+
+// A Retry-After that would take the wait to its bound or past it ends the
+// wait at once, with the error that says when to come back.
+func TestWithWaitTimeout_retryAfterThatOutlastsIt(t *testing.T) {
+	completed := jsonResponse(200, strings.Replace(jobJSON, `"active"`, `"completed"`, 1))
+	every := WithPollInterval(time.Nanosecond, time.Nanosecond) // the first poll comes after 1ns
+	for name, tt := range map[string]struct {
+		timeout  time.Duration
+		wantErr  bool
+		requests int
+	}{
+		"reaches the bound":        {2*time.Minute + time.Nanosecond, true, 1},
+		"ends just before it":      {2*time.Minute + 2*time.Nanosecond, false, 2},
+		"well within the bound":    {time.Hour, false, 2},
+		"no bound but ctx's (0)":   {0, false, 2},
+		"a negative bound is none": {-time.Second, false, 2},
+	} {
+		t.Run(name, func(t *testing.T) {
+			rec, ts := newRecorder(t, jsonResponse(429, `{"error":"slow down"}`, "Retry-After", "120"), completed)
+			clk := newClock()
+			job, err := newTestClient(t, ts.URL, clk).AgentJobs.Wait(context.Background(), "p", "j", every, WithWaitTimeout(tt.timeout))
+			if tt.wantErr != (err != nil) || rec.count() != tt.requests {
+				t.Fatalf("job %+v, err %v after %d requests", job, err, rec.count())
+			}
+			if tt.wantErr && (!IsRateLimited(err) || errors.Is(err, ErrWaitTimeout) || clk.Now() != epoch.Add(time.Nanosecond)) {
+				t.Errorf("err %v at %s", err, clk.Now())
+			}
+		})
 	}
 }

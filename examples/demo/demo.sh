@@ -20,10 +20,15 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-echo "==> building the provider and the fake API"
+# A first run downloads and compiles the provider's modules (minutes on 2
+# cores); .ci/heartbeat says it is still at it after each 15 s of silence.
+heartbeat() { bash "$root/.ci/heartbeat" "$@"; }
+echo "==> building the provider and the fake API (seconds with warm Go caches; a first run"
+echo "    downloads and compiles the modules: about 5 minutes on 2 cores)"
 mkdir -p "$work/bin" "$work/config"
-(cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags "-X main.version=${VERSION:-demo}" -o "$work/bin/terraform-provider-mintlify" .)
-(cd "$root" && go build -o "$work/mintlify-fake" ./sdk/mintlifytest/cmd/mintlify-fake)
+(cd "$root" && CGO_ENABLED=0 heartbeat "building the provider" \
+  go build -trimpath -ldflags "-X main.version=${VERSION:-demo}" -o "$work/bin/terraform-provider-mintlify" .)
+(cd "$root" && heartbeat "building the fake API" go build -o "$work/mintlify-fake" ./sdk/mintlifytest/cmd/mintlify-fake)
 
 echo "==> starting the fake API on loopback"
 "$work/mintlify-fake" -addr 127.0.0.1:0 -env-file "$work/fake.env" -job-duration 3s > "$work/mintlify-fake.log" 2>&1 &
@@ -58,9 +63,16 @@ TF_VAR_commit_sha=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo de
 export TF_VAR_commit_sha
 cp "$root"/examples/demo/*.tf "$work/config/"
 tf() { "$terraform_bin" -chdir="$work/config" "$@"; }
+# tf_logged LOG WHAT ARGS...: terraform ARGS with its output in LOG, and a
+# heartbeat on the terminal while it runs (a busy machine can take 30 s).
+tf_logged() {
+  local log=$1 what=$2
+  shift 2
+  heartbeat "$what" bash -c 'log=$1; shift; "$@" > "$log" 2>&1' _ "$log" "$terraform_bin" -chdir="$work/config" "$@"
+}
 
 echo "==> terraform apply (the agent job runs about 3 s on the fake)"
-tf apply -auto-approve -input=false -no-color > "$work/apply.log" 2>&1 || { cat "$work/apply.log" >&2; exit 1; }
+tf_logged "$work/apply.log" "applying" apply -auto-approve -input=false -no-color || { cat "$work/apply.log" >&2; exit 1; }
 grep -E '^(mintlify_agent_job|data\.mintlify_(unique_visitors|page_views))\..*(Creation complete|Read complete)' "$work/apply.log" | sed 's/^/    /' || true
 
 echo
@@ -74,9 +86,9 @@ echo
 echo
 
 echo "==> the same commit again plans nothing (no second job)"
-tf plan -detailed-exitcode -input=false -no-color > "$work/plan.log" 2>&1 && echo "    no changes" || { cat "$work/plan.log" >&2; exit 1; }
+tf_logged "$work/plan.log" "planning" plan -detailed-exitcode -input=false -no-color && echo "    no changes" || { cat "$work/plan.log" >&2; exit 1; }
 
 echo "==> terraform destroy"
-tf destroy -auto-approve -input=false -no-color > "$work/destroy.log" 2>&1 || { cat "$work/destroy.log" >&2; exit 1; }
+tf_logged "$work/destroy.log" "destroying" destroy -auto-approve -input=false -no-color || { cat "$work/destroy.log" >&2; exit 1; }
 grep -E 'Destroy complete' "$work/destroy.log" | sed 's/^/    /'
 echo "==> done: fake API stopped, $work removed"

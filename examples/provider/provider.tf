@@ -1,3 +1,12 @@
+terraform {
+  required_providers {
+    mintlify = {
+      source  = "mintlify/mintlify"
+      version = "~> 0.1"
+    }
+  }
+}
+
 # The key is best kept out of configuration: set MINTLIFY_API_KEY (and
 # MINTLIFY_PROJECT_ID) in the environment and leave the block empty.
 provider "mintlify" {
@@ -22,4 +31,14 @@ provider "mintlify" {
   # on the machine: a plan and the apply after it read once.
   cache_ttl       = "6h" # last month's numbers do not change
   cache_max_stale = "7d" # when the hourly budget is spent, show a week-old copy with a warning
+}
+
+# CI runners start with empty disks: one shared bucket makes the fleet read
+# each analytics answer once per cache_ttl, and remember for all of them
+# when the hourly budget is spent. Credentials come from the store's own
+# chain (here the runner's AWS role), never from the URL.
+provider "mintlify" {
+  alias      = "ci"
+  project_id = "your-project-id"
+  cache_url  = "s3://acme-terraform-cache?region=us-east-1&prefix=mintlify/"
 }

@@ -230,6 +230,7 @@ func (s source) config() string {
 type requestRow struct {
 	source                        string
 	paths, reads, requests, floor int
+	stateBytes                    int64 // the state the apply left; 0: not measured
 }
 
 // perRead is the requests one read made; ratio compares it with the floor.
@@ -260,7 +261,7 @@ func (b *bench) measureRequests(s source, sizes []int) ([]requestRow, error) {
 		if got > n {
 			return nil, fmt.Errorf("%s: %d rows read from a data set of %d", s.name, got, n)
 		}
-		rows = append(rows, requestRow{source: s.name, paths: got, reads: reads, requests: pages, floor: max(1, (got+s.largest-1)/s.largest)})
+		rows = append(rows, requestRow{source: s.name, paths: got, reads: reads, requests: pages, floor: max(1, (got+s.largest-1)/s.largest), stateBytes: stateBytes(res.dir)})
 	}
 	return rows, nil
 }
@@ -274,6 +275,7 @@ type scaleResult struct {
 	cpu, floorCPU                 time.Duration
 	applies, floorApplies, fetchs []time.Duration
 	requestsPerRead               float64
+	stateBytes                    int64
 }
 
 // measureScale compares an apply that reads paths rows of s (visitors or
@@ -320,6 +322,7 @@ func (b *bench) measureScale(s source, paths int) (*scaleResult, error) {
 			}
 		}
 		r.applies, r.floorApplies = append(r.applies, viaHTTP.wall), append(r.floorApplies, floor.wall)
+		r.stateBytes = stateBytes(viaHTTP.dir)
 		rss, floorRSS = append(rss, viaHTTP.rssKiB), append(floorRSS, floor.rssKiB)
 		cpu, floorCPU = append(cpu, viaHTTP.cpu), append(floorCPU, floor.cpu)
 	}

@@ -26,6 +26,9 @@ func main() {
 	if target := os.Getenv("MINTLIFY_BENCH_WRAP_TARGET"); target != "" {
 		os.Exit(wrap(target, os.Getenv("MINTLIFY_BENCH_RSS_FILE")))
 	}
+	if mode := os.Getenv(envDownload); mode != "" {
+		os.Exit(downloadChild(mode))
+	}
 	out := flag.String("out", "docs/performance.md", "report to write")
 	readme := flag.String("readme", "", "README whose summary block (between its make bench markers) to rewrite; none when empty")
 	provider := flag.String("provider", "", "provider binary (required)")
@@ -34,6 +37,7 @@ func main() {
 	runs := flag.Int("runs", 3, "runs per timed figure (the median is reported)")
 	quick := flag.Bool("quick", false, "smaller data sets and fewer applies, to try the harness")
 	limit := flag.Duration("timeout", 30*time.Minute, "stop everything after this long")
+	only := flag.String("only", "", `measure one section alone: "download" (spliced into the existing report and its README line), "waits" (the waits for jobs and deployments) or "budget" (the analytics budget, section 8) (printed, writing nothing)`)
 	flag.Parse()
 	if *provider == "" || *floor == "" {
 		log.Fatal("perfbench: -provider and -floor are required (make bench sets them)")
@@ -46,6 +50,36 @@ func main() {
 		log.Fatal(err)
 	}
 	defer b.close()
+	if *only == "waits" {
+		wait, err := b.measureWaits()
+		if err != nil {
+			log.Fatal(err)
+		}
+		var w strings.Builder
+		(&results{wait: wait}).writeWaits(func(format string, args ...any) { fmt.Fprintf(&w, format, args...) })
+		fmt.Print(w.String())
+		return
+	}
+	if *only == "budget" {
+		plans, runners, paths := 20, 10, 100000
+		if *quick {
+			plans, runners, paths = 4, 3, 10000
+		}
+		budget, err := b.measureBudget(plans, runners, paths)
+		if err != nil {
+			log.Fatal(err)
+		}
+		var w strings.Builder
+		(&results{budget: budget}).writeBudget(func(format string, args ...any) { fmt.Fprintf(&w, format, args...) })
+		fmt.Print(w.String())
+		return
+	}
+	if *only != "" {
+		if err := b.measureOnly(*only, *out, *readme); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	res, err := b.measure()
 	if err != nil {
 		log.Fatal(err)

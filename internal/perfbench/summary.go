@@ -53,6 +53,7 @@ func (r *results) summary() string {
 		}
 		row("lateness noticing a finished job (3 s / 30 s / 300 s jobs, worst of 200)", "%s; at most %.0f polls", strings.Join(late, " / "), polls)
 	}
+	r.deploymentWaitSummary(row)
 	if m := r.many; m != nil {
 		ideal := time.Duration((m.jobs+m.parallelism-1)/m.parallelism) * m.jobTime
 		row(fmt.Sprintf("%d jobs of %s in one apply (ideal %s)", m.jobs, m.jobTime, ideal), "%s", round(m.wall))
@@ -67,6 +68,23 @@ func (r *results) summary() string {
 			"**%d** with the cache (its default), %d without", c.requestsDefault, c.requestsOff)
 		row(fmt.Sprintf("`plan` then `apply` of %s paths", thousands(c.pairPaths)),
 			"**%d** requests with the cache, %d without", c.pairDefault, c.pairOff)
+	}
+	if bu := r.budget; bu != nil {
+		row(fmt.Sprintf("analytics requests of %d plans of a 7-data-source dashboard while the budget is spent", bu.plans),
+			"**%d** (each plan shows the cached copy)", bu.spentRequests)
+		waves := make([]string, len(bu.waves))
+		for i, n := range bu.waves {
+			waves[i] = fmt.Sprint(n)
+		}
+		row(fmt.Sprintf("%d runners at once, empty disks, one shared bucket (`cache_url`), %d paths", bu.runners, bu.fleetPaths),
+			"**%s** requests per `cache_ttl` (one read: %d)", strings.Join(waves, "** and **"), bu.fleetRead)
+		row(fmt.Sprintf("totals only (`max_results = 0`) of %s paths", thousands(bu.totalsPaths)),
+			"**%d** request; state %s", bu.totalsRequests["unique_visitors"], bytesText(bu.totalsState["unique_visitors"]))
+	}
+
+	if d := r.download; d != nil {
+		what, result := d.summaryRow()
+		row(what, "%s", result)
 	}
 	return w.String()
 }

@@ -25,9 +25,11 @@ func figures() *results {
 			cpu: 5470 * time.Millisecond, floorCPU: 6890 * time.Millisecond,
 		}},
 		wait: map[string]map[string]float64{
-			"BenchmarkWaitForAgentJob/job=3s":   {"max-late-s": 0.29, "max-polls": 3},
-			"BenchmarkWaitForAgentJob/job=30s":  {"max-late-s": 3.95, "max-polls": 16},
-			"BenchmarkWaitForAgentJob/job=5m0s": {"max-late-s": 19.31, "max-polls": 39},
+			"BenchmarkWaitForAgentJob/job=3s":      {"max-late-s": 0.29, "max-polls": 3},
+			"BenchmarkWaitForAgentJob/job=30s":     {"max-late-s": 3.95, "max-polls": 16},
+			"BenchmarkWaitForAgentJob/job=5m0s":    {"max-late-s": 19.31, "max-polls": 39},
+			"BenchmarkWaitForDeployment/run=1m0s":  {"max-late-s": 6.89, "max-polls": 22},
+			"BenchmarkWaitForDeployment/run=10m0s": {"max-late-s": 19.06, "max-polls": 54},
 		},
 		many:  &manyJobsResult{jobs: 50, parallelism: 10, jobTime: 3 * s, wall: 16800 * time.Millisecond},
 		soak:  &soakResult{applies: 20, failed: 1, jobsInState: 100, jobsOnServer: 100, dataMismatches: 0},
@@ -41,6 +43,7 @@ func TestSummary_oneLinePerSectionFromTheSameFigures(t *testing.T) {
 | analytics requests per read, every paged data source, 0 to 100,000 rows | ceil(rows / largest page): ratio 1.00 to 2.00 |
 | ` + "`mintlify_page_views`" + `, 100,000 rows: apply through HTTP vs the same rows from memory | 8.15s vs 8.05s (1.01); provider CPU 1.01× the floor's |
 | lateness noticing a finished job (3 s / 30 s / 300 s jobs, worst of 200) | 0.29 s / 3.95 s / 19.31 s; at most 39 polls |
+| lateness noticing a finished deployment (1 min / 10 min, worst of 200) | 6.89 s / 19.06 s; at most 22 / 54 polls |
 | 50 jobs of 3s in one apply (ideal 15s) | 16.8s |
 | fault soak: 20 applies under random 429 / 502 / dropped connections | 19 of 20 succeeded; 100 jobs in state, 100 on the server; 0 misread results |
 | analytics requests of 20 terraform commands on 1,200 paths | **5** with the cache (its default), 100 without |
@@ -100,5 +103,36 @@ func TestReadme_hasTheSummaryBlock(t *testing.T) {
 	}
 	if _, err := spliceSummary(readme, "| x |\n"); err != nil {
 		t.Error(err)
+	}
+}
+
+func TestSpliceSection(t *testing.T) {
+	report := "# Performance\n\n## 7. Cache\n\nseven\n\n## 8. Download\n\nold\n"
+	got := string(spliceSection([]byte(report), "## 8. ", "## 8. Download\n\nnew\n"))
+	if got != "# Performance\n\n## 7. Cache\n\nseven\n\n## 8. Download\n\nnew\n" {
+		t.Errorf("replace at the end: %q", got)
+	}
+	got = string(spliceSection([]byte("## 8. D\n\nold\n## 9. N\n"), "## 8. ", "## 8. D\n\nnew\n"))
+	if got != "## 8. D\n\nnew\n## 9. N\n" {
+		t.Errorf("replace in the middle: %q", got)
+	}
+	got = string(spliceSection([]byte("# P\n\n## 7. C\n\nseven\n"), "## 8. ", "## 8. D\n\nnew\n"))
+	if got != "# P\n\n## 7. C\n\nseven\n\n## 8. D\n\nnew\n" {
+		t.Errorf("append: %q", got)
+	}
+}
+
+func TestSpliceSummaryRow(t *testing.T) {
+	readme := "x\n" + summaryStart + "\n| what | result |\n|---|---|\n| a | 1 |\n" + summaryEnd + "\ny\n"
+	got, err := spliceSummaryRow([]byte(readme), "| b |", "| b | 2 |\n")
+	if err != nil || string(got) != "x\n"+summaryStart+"\n| what | result |\n|---|---|\n| a | 1 |\n| b | 2 |\n"+summaryEnd+"\ny\n" {
+		t.Fatalf("add: %q %v", got, err)
+	}
+	got, err = spliceSummaryRow(got, "| a |", "| a | 3 |\n")
+	if err != nil || string(got) != "x\n"+summaryStart+"\n| what | result |\n|---|---|\n| a | 3 |\n| b | 2 |\n"+summaryEnd+"\ny\n" {
+		t.Fatalf("replace: %q %v", got, err)
+	}
+	if _, err := spliceSummaryRow([]byte("no block"), "| a |", "| a | 1 |\n"); err == nil {
+		t.Error("no block accepted")
 	}
 }

@@ -7,8 +7,9 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -22,17 +23,27 @@ func (a *actionBase) Configure(_ context.Context, req action.ConfigureRequest, r
 	a.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
-// ValidateConfig refuses a timeout out of bounds, before any request.
+// ValidateConfig refuses a timeout that is not a duration within bounds,
+// before any request: one rule, one wording, as for timeouts.create.
 func (a *actionBase) ValidateConfig(ctx context.Context, req action.ValidateConfigRequest, resp *action.ValidateConfigResponse) {
+	validateTimeout(ctx, req.Config, &resp.Diagnostics)
+}
+
+// validateTimeout refuses a configuration's timeout attribute (an
+// action's, an ephemeral resource's) that is not a duration within the
+// bounds of a wait.
+func validateTimeout(ctx context.Context, config tfsdk.Config, diags *diag.Diagnostics) {
 	var timeout types.String
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("timeout"), &timeout)...)
+	diags.Append(config.GetAttribute(ctx, path.Root("timeout"), &timeout)...)
 	if timeout.IsNull() || timeout.IsUnknown() {
 		return
 	}
-	if d, err := parseDuration(timeout.ValueString()); err == nil {
-		if err := checkWaitTimeout("timeout", timeout.ValueString(), d); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("timeout"), "Invalid timeout", err.Error()+".")
-		}
+	d, err := time.ParseDuration(timeout.ValueString())
+	if err != nil {
+		d = -1 // not a duration: out of bounds, said by the same rule
+	}
+	if err := checkWaitTimeout("timeout", timeout.ValueString(), d); err != nil {
+		diags.AddAttributeError(path.Root("timeout"), "Invalid timeout", err.Error()+".")
 	}
 }
 
@@ -53,8 +64,7 @@ func actionTimeoutAttribute(what string) schema.StringAttribute {
 		MarkdownDescription: fmt.Sprintf("How long to wait for %s, as a duration from `%s` to `%s` such as `45m` "+
 			"(default `%s`); only when waiting. When it runs out the action fails, naming what it started, which goes "+
 			"on at Mintlify.", what, shortDuration(minWaitTimeout), shortDuration(maxWaitTimeout), shortDuration(DefaultCreateTimeout)),
-		Optional:   true,
-		Validators: []validator.String{durationValidator{}},
+		Optional: true,
 	}
 }
 
@@ -63,7 +73,7 @@ func actionTimeout(v types.String) time.Duration {
 	if v.IsNull() {
 		return DefaultCreateTimeout
 	}
-	d, _ := parseDuration(v.ValueString()) // validated at plan
+	d, _ := time.ParseDuration(v.ValueString()) // validated at plan
 	return d
 }
 

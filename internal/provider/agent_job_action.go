@@ -87,14 +87,14 @@ func (a *agentJobAction) Invoke(ctx context.Context, req action.InvokeRequest, r
 	if !ok {
 		return
 	}
-	invokeJobWork(ctx, a.data, resp, m, jobWork(a.data, projectID, func(ctx context.Context) (*sdk.AgentJob, error) {
+	invokeJobWork(ctx, resp, m, jobWork(a.data, projectID, func(ctx context.Context) (*sdk.AgentJob, error) {
 		return a.data.client.AgentJobs.Create(ctx, projectID, m.Prompt.ValueString())
 	}), actionCreateWords, fmt.Sprintf("Agent job %%s created in project %q; it is %%s.", projectID))
 }
 
 // invokeJobWork runs agent work for an action, reporting its progress:
 // first is the first message, formatted with the job's id and status.
-func invokeJobWork(ctx context.Context, data *providerData, resp *action.InvokeResponse, m jobActionModel, w work[sdk.AgentJob], words workWords, first string) {
+func invokeJobWork(ctx context.Context, resp *action.InvokeResponse, m jobActionModel, w work[sdk.AgentJob], words workWords, first string) {
 	progress := func(format string, args ...any) {
 		resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf(format, args...)})
 	}

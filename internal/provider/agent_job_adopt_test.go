@@ -36,9 +36,9 @@ resource "mintlify_agent_job" %q {
 // planning again, starts no job.
 func TestAccAgentJob_generatedConfigurationAdoptsWithoutANewJob(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
-	id := fs.CreateJob(mintlifytest.DemoProjectID, "[fake:active=1ms] From the dashboard")
-	time.Sleep(5 * time.Millisecond) // the job finishes
+	fs, url, clk := startFake(t, mintlifytest.Config{})
+	id := fs.CreateJob(mintlifytest.DemoProjectID, "[fake:active=1m] From the dashboard")
+	clk.Advance(2 * time.Minute) // the job finishes
 	importBlock := fmt.Sprintf(`
 import {
   to = mintlify_agent_job.adopted
@@ -47,7 +47,7 @@ import {
 `, id)
 	const addr = "mintlify_agent_job.adopted"
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_5_0)},
 		Steps: []resource.TestStep{
 			// terraform plan -generate-config-out=generated.tf: the plan made
@@ -103,9 +103,9 @@ import {
 // no instruction: refused at plan, with no request.
 func TestAccAgentJob_noPromptAndNoImportFailsAtPlan(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config:      generatedJob(url, "test"),
 			ExpectError: wrapped("Missing prompt", "A new agent job needs a prompt", "adopt an existing job instead of starting one"),
@@ -120,9 +120,9 @@ func TestAccAgentJob_noPromptAndNoImportFailsAtPlan(t *testing.T) {
 // import block's identity adopts the job, as the id does.
 func TestAccAgentJob_identity(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
 		Steps: []resource.TestStep{
 			{

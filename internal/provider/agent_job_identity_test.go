@@ -302,3 +302,13 @@ func (h *protoHarness) decodeValue(dv *tfprotov6.DynamicValue) map[string]tftype
 	}
 	return out
 }
+
+// hasSeverity reports whether any of diags has the severity.
+func hasSeverity(diags []*tfprotov6.Diagnostic, sev tfprotov6.DiagnosticSeverity) bool {
+	for _, d := range diags {
+		if d.Severity == sev {
+			return true
+		}
+	}
+	return false
+}

@@ -32,7 +32,7 @@ func triggersConfig(url, triggers string) string {
 
 func TestAccAgentJob_triggersStartANewJobExactlyWhenTheyChange(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	posts := func(want int) func() {
 		return func() {
 			if n := fs.Requests(mintlifytest.RouteCreateJob); n != want {
@@ -53,7 +53,7 @@ func TestAccAgentJob_triggersStartANewJobExactlyWhenTheyChange(t *testing.T) {
 		}
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			step(`{ commit = "abc123" }`, plancheck.ResourceActionCreate, 0),
 			step(`{ commit = "abc123" }`, plancheck.ResourceActionNoop, 1),    // unchanged: nothing
@@ -76,11 +76,11 @@ func TestAccAgentJob_triggersStartANewJobExactlyWhenTheyChange(t *testing.T) {
 
 func TestAccAgentJob_importAdoptsTriggersWithoutAJob(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	id := fs.CreateJob(mintlifytest.DemoProjectID, "Written in the dashboard")
 	cfg := triggersConfig(url, `{ commit = "abc123" }`)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{Config: cfg, ResourceName: jobAddr, ImportState: true, ImportStateId: id, ImportStatePersist: true},
 			{
@@ -111,10 +111,10 @@ func TestAccAgentJob_importAdoptsTriggersWithoutAJob(t *testing.T) {
 
 func TestAccAgentJob_withoutWaitingReturnsAtOnceAndRefreshesPlanNothing(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
-	cfg := jobConfig(url, "[fake:active=400ms] Fire and forget", "  wait_for_completion = false")
+	fs, url, clk := startFake(t, mintlifytest.Config{})
+	cfg := jobConfig(url, "[fake:active=30m] Fire and forget", "  wait_for_completion = false")
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
@@ -130,7 +130,10 @@ func TestAccAgentJob_withoutWaitingReturnsAtOnceAndRefreshesPlanNothing(t *testi
 					if n := fs.Requests(mintlifytest.RouteCreateJob); n != 1 {
 						t.Errorf("POSTs = %d", n)
 					}
-					time.Sleep(500 * time.Millisecond)
+					if !clk.Now().Equal(epoch) {
+						t.Errorf("the apply waited until %s", clk.Now())
+					}
+					clk.Advance(30 * time.Minute) // the job finishes meanwhile
 				},
 				Config: cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
@@ -145,7 +148,7 @@ func TestAccAgentJob_withoutWaitingReturnsAtOnceAndRefreshesPlanNothing(t *testi
 			},
 			// Waiting or not starts nothing when it changes.
 			{
-				Config: jobConfig(url, "[fake:active=400ms] Fire and forget", ""),
+				Config: jobConfig(url, "[fake:active=30m] Fire and forget", ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionUpdate),
 				}},
@@ -159,14 +162,14 @@ func TestAccAgentJob_withoutWaitingReturnsAtOnceAndRefreshesPlanNothing(t *testi
 
 func TestAccAgentJob_failedWithoutWaitingIsKeptAndNotRerun(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
-	cfg := jobConfig(url, "[fake:failed] [fake:active=200ms] Try", "  wait_for_completion = false")
+	fs, url, clk := startFake(t, mintlifytest.Config{})
+	cfg := jobConfig(url, "[fake:failed] [fake:active=10m] Try", "  wait_for_completion = false")
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{Config: cfg},
 			{
-				PreConfig: func() { time.Sleep(300 * time.Millisecond) },
+				PreConfig: func() { clk.Advance(10 * time.Minute) }, // the job fails meanwhile
 				Config:    cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -183,10 +186,11 @@ func TestAccAgentJob_failedWithoutWaitingIsKeptAndNotRerun(t *testing.T) {
 // The refresh that sees a job turn failed warns, naming it; it does not
 // warn again once state says failed.
 func TestAgentJobRead_warnsWhenAJobHasFailed(t *testing.T) {
-	srv := mintlifytest.NewServer(mintlifytest.Config{})
+	clk := newTestClock()
+	srv := mintlifytest.NewServer(mintlifytest.Config{Clock: clk})
 	defer srv.Close()
-	id := srv.CreateJob(mintlifytest.DemoProjectID, "[fake:failed] [fake:active=1ms]")
-	time.Sleep(5 * time.Millisecond)
+	id := srv.CreateJob(mintlifytest.DemoProjectID, "[fake:failed] [fake:active=1m]")
+	clk.Advance(time.Minute)
 	r := &agentJobResource{data: clientFor(t, srv.URL)}
 	for prior, wantWarning := range map[string]bool{"active": true, "failed": false} {
 		resp := readResource(t, r, map[string]tftypes.Value{"id": str(id), "project_id": str(mintlifytest.DemoProjectID),
@@ -226,9 +230,9 @@ func TestAgentJobRead_vanishedJobIsKeptWithAWarning(t *testing.T) {
 
 func TestAccAgentJob_importOfAnUnknownJobIsAnError(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config:        jobConfig(url, "x", ""),
 			ResourceName:  jobAddr,
@@ -305,9 +309,9 @@ func TestAgentJobDelete_saysOnlyWhatApplies(t *testing.T) {
 
 func TestAccAgentJob_stateHoldsTheSpecsRepositoryURL(t *testing.T) {
 	clearEnv(t)
-	_, url := startFake(t, mintlifytest.Config{})
+	_, url, clk := startFake(t, mintlifytest.Config{})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config: jobConfig(url, "x", ""),
 			ConfigStateChecks: []statecheck.StateCheck{checkState(func(s *tfjson.State) error {

@@ -178,7 +178,7 @@ func (h *protoHarness) query(vals map[string]tftypes.Value, includeResource bool
 
 // seedJobs puts n completed jobs into the demo project, an hour apart
 // from 2026-11-01 on, and returns their ids newest first.
-func seedJobs(t *testing.T, fs *mintlifytest.Server, n int, status mintlifytest.JobStatus) []string {
+func seedJobs(t *testing.T, fs *mintlifytest.Fake, n int, status mintlifytest.JobStatus) []string {
 	t.Helper()
 	ids := make([]string, n)
 	for i := range n {

@@ -66,7 +66,7 @@ func (a *agentJobMessageAction) Invoke(ctx context.Context, req action.InvokeReq
 		return
 	}
 	jobID := m.JobID.ValueString()
-	invokeJobWork(ctx, a.data, resp, m.jobActionModel, jobWork(a.data, projectID, func(ctx context.Context) (*sdk.AgentJob, error) {
+	invokeJobWork(ctx, resp, m.jobActionModel, jobWork(a.data, projectID, func(ctx context.Context) (*sdk.AgentJob, error) {
 		return a.data.client.AgentJobs.SendMessage(ctx, projectID, jobID, m.Prompt.ValueString())
 	}), actionMessageWords, fmt.Sprintf("Message sent to agent job %%s in project %q; the job is %%s.", projectID))
 }

@@ -3,6 +3,8 @@ package provider
 import (
 	"fmt"
 	"regexp"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,10 +55,10 @@ func messageMatchesServer(fs *mintlifytest.Fake) statecheck.StateCheck {
 
 func TestAccAgentJobMessage_sendsOnceAndWaitsForTheNewRound(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
-	cfg := messageConfig(url, "[fake:active=300ms] Also add a changelog entry", "")
+	fs, url, clk := startFake(t, mintlifytest.Config{})
+	cfg := messageConfig(url, "[fake:active=10m] Also add a changelog entry", "")
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
@@ -91,10 +93,10 @@ func TestAccAgentJobMessage_sendsOnceAndWaitsForTheNewRound(t *testing.T) {
 
 func TestAccAgentJobMessage_failedRoundTaintsTheMessage(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	cfg := messageConfig(url, "[fake:failed] Break it", "")
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{Config: cfg, ExpectError: wrapped(`Agent job failed`, `ended with status "failed"`, `The message stays in state, tainted: the next apply sends it again`)},
 			{
@@ -112,12 +114,15 @@ func TestAccAgentJobMessage_failedRoundTaintsTheMessage(t *testing.T) {
 
 func TestAccAgentJobMessage_timeoutKeepsTheMessage(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
-	cfg := messageConfig(url, "[fake:never] Keep going", "  timeouts {\n    create = \"1s\"\n  }")
+	fs, url, clk := startFake(t, mintlifytest.Config{})
+	// The job is not waited for: the message's wait is the only one.
+	cfg := strings.Replace(messageConfig(url, "[fake:never] Keep going", "  timeouts {\n    create = \"2m\"\n  }"),
+		`prompt = "Update the docs"`, `prompt = "Update the docs"`+"\n  wait_for_completion = false", 1)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
-			{Config: cfg, ExpectError: wrapped(`Timed out waiting for the agent job`, `The message to agent job`, `was sent and is saved in state`, `still active after 1s`)},
+			{Config: cfg, ExpectError: wrapped(`Timed out waiting for the agent job`, `The message to agent job`, `was sent and is saved in state (tainted, so the next apply sends it again; run`,
+				`It was still active after 2m. This can take a while: raise the limit with`, `create = "60m"`)},
 			{
 				Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
@@ -129,18 +134,21 @@ func TestAccAgentJobMessage_timeoutKeepsTheMessage(t *testing.T) {
 	if n := fs.Requests(mintlifytest.RouteSendMessage); n != 1 {
 		t.Errorf("%d messages", n)
 	}
+	if waited := clk.Now().Sub(epoch); waited != 2*time.Minute {
+		t.Errorf("the wait lasted %s of the clock, want 2m", waited)
+	}
 }
 
 func TestAccAgentJobMessage_withoutWaiting(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
-	cfg := messageConfig(url, "[fake:active=300ms] Later", "  wait_for_completion = false")
+	fs, url, clk := startFake(t, mintlifytest.Config{})
+	cfg := messageConfig(url, "[fake:active=20m] Later", "  wait_for_completion = false")
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{Config: cfg, ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(messageAddr, tfjsonPath("status"), knownString("active"))}},
 			{
-				PreConfig:         func() { time.Sleep(400 * time.Millisecond) },
+				PreConfig:         func() { clk.Advance(20 * time.Minute) }, // the new round ends meanwhile
 				Config:            cfg,
 				ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(messageAddr, tfjsonPath("status"), knownString("completed"))},
@@ -152,11 +160,14 @@ func TestAccAgentJobMessage_withoutWaiting(t *testing.T) {
 	}
 }
 
+// A 404 to a message is about the job: the advice says to check job_id,
+// not project_id.
 func TestAccAgentJobMessage_toAnUnknownJobIsA404(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
+	rec := &diagRecorder{}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: recordingProviders(clk, rec),
 		Steps: []resource.TestStep{{
 			Config: providerBlock(url) + `
 resource "mintlify_agent_job_message" "test" {
@@ -164,9 +175,12 @@ resource "mintlify_agent_job_message" "test" {
   prompt = "Hello?"
 }
 `,
-			ExpectError: wrapped(`Could not send the message to the agent job`, `404 Not Found: Job not found`),
+			ExpectError: wrapped(`Could not send the message to the agent job`, `404 Not Found: Job not found`, jobNotFound),
 		}},
 	})
+	if got := rec.text(); strings.Contains(got, "Check project_id") || strings.Count(got, "\n\n"+jobNotFound+"\n") != 1 {
+		t.Errorf("diagnostics:\n%s", got)
+	}
 	if n := fs.Requests(mintlifytest.RouteSendMessage); n != 1 {
 		t.Errorf("%d messages", n)
 	}
@@ -184,19 +198,22 @@ func TestAccAgentJobMessage_neverDuplicatedUnderFaults(t *testing.T) {
 		"dropped connection": {mintlifytest.Fault{Kind: mintlifytest.FaultDropConnection, Requests: []int{1}},
 			wrapped(`Could not send the message`, `the message may have been sent`), 1},
 		// Refused, so retried: the one sent after it is accepted.
-		"429 refused, then accepted": {mintlifytest.Fault{Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Second, Requests: []int{1}}, nil, 2},
+		"429 refused, then accepted": {mintlifytest.Fault{Kind: mintlifytest.FaultRateLimit, RetryAfter: 30 * time.Second, Requests: []int{1}}, nil, 2},
 	} {
 		t.Run(name, func(t *testing.T) {
 			clearEnv(t)
-			fs, url := startFake(t, mintlifytest.Config{})
+			fs, url, clk := startFake(t, mintlifytest.Config{})
 			tt.fault.Route = mintlifytest.RouteSendMessage
 			fs.InjectFault(tt.fault)
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testProviders(),
+				ProtoV6ProviderFactories: testProviders(clk),
 				Steps:                    []resource.TestStep{{Config: messageConfig(url, "Once only", ""), ExpectError: tt.wantErr}},
 			})
 			if n := fs.Requests(mintlifytest.RouteSendMessage); n != tt.messages {
 				t.Errorf("%d message POSTs, want %d", n, tt.messages)
+			}
+			if retried := slices.Contains(clk.slept(), 30*time.Second); retried != (tt.messages == 2) {
+				t.Errorf("the Retry-After was waited on the clock: %v (sleeps %v)", retried, clk.slept())
 			}
 		})
 	}
@@ -204,15 +221,18 @@ func TestAccAgentJobMessage_neverDuplicatedUnderFaults(t *testing.T) {
 
 func TestAccAgentJobMessage_invalidInputFailsAtPlan(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	for _, tt := range []struct{ body, want string }{
 		{`job_id = ".."` + "\n  prompt = \"x\"", `job_id ".." is not allowed`},
 		{`job_id = "j"` + "\n  prompt = \" \"", `prompt " " must not be empty or only white space`},
 		{`job_id = ""` + "\n  prompt = \"x\"", `job_id "" must not be empty`},
-		{`job_id = "j"` + "\n  prompt = \"x\"\n  timeouts {\n    create = \"0s\"\n  }", `timeouts.create must be a positive duration`},
+		{`job_id = "j/k"` + "\n  prompt = \"x\"", `job_id "j/k" may hold only ASCII letters, digits and - _ . ~ : (no slash, white space or control character).`},
+		{`job_id = "j"` + "\n  project_id = \"a b\"\n  prompt = \"x\"", `project_id "a b" may hold only ASCII letters, digits and - _ . ~ :`},
+		{`job_id = "j"` + "\n  prompt = \"x\"\n  timeouts {\n    create = \"0s\"\n  }", `timeouts.create "0s" must be a duration from 1m to 24h, such as "30m".`},
+		{`job_id = "j"` + "\n  prompt = \"x\"\n  timeouts {\n    create = \"100000h\"\n  }", `timeouts.create "100000h" must be a duration from 1m to 24h, such as "30m".`},
 	} {
 		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testProviders(),
+			ProtoV6ProviderFactories: testProviders(clk),
 			Steps: []resource.TestStep{{Config: providerBlock(url) + "resource \"mintlify_agent_job_message\" \"test\" {\n  " + tt.body + "\n}\n",
 				PlanOnly: true, ExpectError: wrapped(tt.want)}},
 		})

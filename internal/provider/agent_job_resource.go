@@ -254,8 +254,7 @@ func (r *agentJobResource) Delete(ctx context.Context, req resource.DeleteReques
 
 // ImportState accepts PROJECT_ID/JOB_ID, or JOB_ID alone with the provider's
 // project_id, or (Terraform 1.12+) an identity: project_id (the provider's
-// when left out) and id. A project id may itself hold slashes: the job id
-// is what follows the last one.
+// when left out) and id. Neither id may hold a slash (sdk.ValidateProjectID).
 func (r *agentJobResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	agentJobIdentity.importState(ctx, r.data, req, resp, func(id, defaultProject string) (map[string]string, error) {
 		projectID, jobID, err := parseImportID(id, defaultProject)

@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,9 +44,9 @@ func jobKeptTainted(fs *mintlifytest.Fake, cfg string) resource.TestStep {
 
 func TestAccAgentJob_completedWithPRLink(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{
 				Config: jobConfig(url, "Document the new endpoints", ""),
@@ -96,9 +97,9 @@ func TestAccAgentJob_completedWithPRLink(t *testing.T) {
 
 func TestAccAgentJob_noChangeLeavesPRLinkNull(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config: jobConfig(url, "[fake:nochange] Check the docs are fine", ""),
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -112,14 +113,14 @@ func TestAccAgentJob_noChangeLeavesPRLinkNull(t *testing.T) {
 
 func TestAccAgentJob_failedJobStaysInState(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	cfg := jobConfig(url, "[fake:failed] Rewrite everything", "")
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{
 				Config:      cfg,
-				ExpectError: wrapped(`Agent job failed`, `in project "demo-project" ended with status "failed"`, `tainted`),
+				ExpectError: wrapped(`Agent job failed`, `ended with status "failed". It stays in state, tainted: the next apply starts a new job. See the job in the Mintlify dashboard for the agent's error.`),
 			},
 			jobKeptTainted(fs, cfg),
 		},
@@ -128,9 +129,9 @@ func TestAccAgentJob_failedJobStaysInState(t *testing.T) {
 
 func TestAccAgentJob_archivedSucceeds(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config: jobConfig(url, "[fake:archived] Tidy up", ""),
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -142,46 +143,90 @@ func TestAccAgentJob_archivedSucceeds(t *testing.T) {
 	})
 }
 
+// The wait is bounded by timeouts.create on the clock the SDK runs on:
+// here the fake's, so two minutes of waiting take no wall time.
 func TestAccAgentJob_createTimeoutKeepsJob(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	cfg := jobConfig(url, "[fake:never] Take forever", `  timeouts {
-    create = "1s"
+    create = "2m"
   }`)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{
-				Config:      cfg,
-				ExpectError: wrapped(`Timed out waiting for the agent job`, `in project "demo-project" was created and is saved in state`, `still active after 1s`, `create = "60m"`),
+				Config: cfg,
+				ExpectError: wrapped(`Timed out waiting for the agent job`, `was created and is saved in state (tainted, so the next apply starts a new job; run`+
+					" `terraform untaint` "+`to keep this one instead). It was still active after 2m. This can take a while: raise the limit with`,
+					`timeouts {`, `create = "60m"`),
 			},
 			jobKeptTainted(fs, cfg),
 		},
 	})
+	// The wait began after the POST, and ended when two minutes had passed.
+	if waited := clk.Now().Sub(epoch); waited != 2*time.Minute {
+		t.Errorf("the wait lasted %s of the clock, want 2m", waited)
+	}
+	if n := fs.Requests(mintlifytest.RouteGetJob); n < 2 {
+		t.Errorf("%d polls", n)
+	}
+}
+
+// A job as long as the default timeout (30 minutes) is still seen to
+// complete: the last poll is made when the timeout runs out. One second
+// longer times out, naming the default. No wall time passes either way.
+func TestAccAgentJob_defaultTimeoutIsThirtyMinutes(t *testing.T) {
+	for _, tt := range []struct {
+		active  string
+		wantErr *regexp.Regexp
+	}{
+		{"30m", nil},
+		{"30m1s", wrapped(`Timed out waiting for the agent job`, `It was still active after 30m.`)},
+	} {
+		t.Run(tt.active, func(t *testing.T) {
+			clearEnv(t)
+			fs, url, clk := startFake(t, mintlifytest.Config{})
+			checks := []statecheck.StateCheck{statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("completed")), jobInStateMatchesServer(fs, jobAddr)}
+			if tt.wantErr != nil {
+				checks = nil
+			}
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: testProviders(clk),
+				Steps: []resource.TestStep{{
+					Config:            jobConfig(url, "[fake:active="+tt.active+"] Rewrite the guides", ""),
+					ExpectError:       tt.wantErr,
+					ConfigStateChecks: checks,
+				}},
+			})
+			if waited := clk.Now().Sub(epoch); waited != 30*time.Minute {
+				t.Errorf("the wait lasted %s of the clock, want 30m", waited)
+			}
+		})
+	}
 }
 
 func TestAccAgentJob_importByProjectAndIDAdoptsPrompt(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
-	fs.AddProject("acme docs/β", mintlifytest.DemoOrg, mintlifytest.Dataset{})
-	id := fs.CreateJob("acme docs/β", "Written outside Terraform")
+	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs.AddProject(oddProject, mintlifytest.DemoOrg, mintlifytest.Dataset{})
+	id := fs.CreateJob(oddProject, "Written outside Terraform")
 	cfg := providerBlock(url) + `
 resource "mintlify_agent_job" "test" {
-  project_id = "acme docs/β"
+  project_id = "` + oddProject + `"
   prompt     = "Written outside Terraform"
 }
 `
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{
 				Config:             cfg,
 				ResourceName:       jobAddr,
 				ImportState:        true,
-				ImportStateId:      "acme docs/β/" + id,
+				ImportStateId:      oddProject + "/" + id,
 				ImportStatePersist: true,
 				ImportStateCheck: func(states []*terraform.InstanceState) error {
-					if len(states) != 1 || states[0].ID != id || states[0].Attributes["project_id"] != "acme docs/β" || states[0].Attributes["status"] == "" {
+					if len(states) != 1 || states[0].ID != id || states[0].Attributes["project_id"] != oddProject || states[0].Attributes["status"] == "" {
 						return fmt.Errorf("imported %+v", states)
 					}
 					return nil
@@ -213,12 +258,12 @@ resource "mintlify_agent_job" "test" {
 
 func TestAccAgentJob_importByIDAloneUsesProviderProject(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	id := fs.CreateJob(mintlifytest.DemoProjectID, "[fake:nochange]")
-	time.Sleep(150 * time.Millisecond) // the job finishes
+	clk.Advance(3 * time.Minute) // the job finishes, at the very end of its 3 minutes
 	cfg := jobConfig(url, "Imported prompt", "")
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{
 				Config:             cfg,
@@ -247,7 +292,7 @@ func TestAccAgentJob_importByIDAloneUsesProviderProject(t *testing.T) {
 
 func TestAccAgentJob_importBlockPlansNoReplacement(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	id := fs.CreateJob(mintlifytest.DemoProjectID, "x")
 	cfg := jobConfig(url, "Adopted", "") + fmt.Sprintf(`
 import {
@@ -256,7 +301,7 @@ import {
 }
 `, id)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config: cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
@@ -270,29 +315,37 @@ import {
 	}
 }
 
-func TestAccAgentJob_projectIDWithSpaceAndSlash(t *testing.T) {
+// oddProject is a project id with every kind of character an id may hold.
+const oddProject = "Acme.Docs_v2~eu:1"
+
+func TestAccAgentJob_projectIDOfEveryAllowedCharacter(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
-	fs.AddProject("acme docs/β", mintlifytest.DemoOrg, mintlifytest.Dataset{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs.AddProject(oddProject, mintlifytest.DemoOrg, mintlifytest.Dataset{})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
-			Config: jobConfig(url, "Hello", `  project_id = "acme docs/β"`),
+			Config: jobConfig(url, "Hello", `  project_id = "`+oddProject+`"`),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("project_id"), knownString("acme docs/β")),
-				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("source").AtMapKey("repository"), knownString("https://github.com/acme/acme-docs")),
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("project_id"), knownString(oddProject)),
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("source").AtMapKey("repository"), knownString("https://github.com/acme/acme-docs-v2-eu-1")),
 				jobInStateMatchesServer(fs, jobAddr),
 			},
 		}},
 	})
-	if n := len(fs.JobIDs("acme docs/β")); n != 1 {
+	if n := len(fs.JobIDs(oddProject)); n != 1 {
 		t.Errorf("jobs in the project: %d", n)
+	}
+	for _, r := range fs.RequestLog() {
+		if r.Route == "unmatched" {
+			t.Errorf("a request missed the API's routes: %+v", r)
+		}
 	}
 }
 
 func TestAccAgentJob_providerProjectChangeReplaces(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	fs.AddProject("second", mintlifytest.DemoOrg, mintlifytest.Dataset{})
 	other := fmt.Sprintf(`
 provider "mintlify" {
@@ -305,7 +358,7 @@ resource "mintlify_agent_job" "test" {
 }
 `, mintlifytest.DemoAPIKey, url)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{Config: jobConfig(url, "Same prompt", "")},
 			{
@@ -321,16 +374,17 @@ resource "mintlify_agent_job" "test" {
 
 func TestAccAgentJob_survivesInjectedFaultsWithoutDuplicatePOST(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
-	// The first POST is refused with 429 (retried: the server did nothing),
-	// polls meet a 502 page and a dropped connection (retried: reads are safe).
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Second, Requests: []int{1}})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
+	// The first POST is refused with 429 (retried when the server said:
+	// the server did nothing), polls meet a 502 page and a dropped
+	// connection (retried: reads are safe).
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultRateLimit, RetryAfter: 45 * time.Second, Requests: []int{1}})
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultServerError, Requests: []int{1}})
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultDropConnection, Requests: []int{3}})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
-			Config: jobConfig(url, "[fake:active=300ms] Survive", ""),
+			Config: jobConfig(url, "[fake:active=5m] Survive", ""),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("completed")),
 				jobInStateMatchesServer(fs, jobAddr),
@@ -340,14 +394,18 @@ func TestAccAgentJob_survivesInjectedFaultsWithoutDuplicatePOST(t *testing.T) {
 	if posts, jobs := fs.Requests(mintlifytest.RouteCreateJob), len(fs.JobIDs(mintlifytest.DemoProjectID)); posts != 2 || jobs != 1 {
 		t.Errorf("POSTs = %d (want the refused one and one more), jobs = %d (want 1)", posts, jobs)
 	}
+	// The Retry-After was waited on the clock, first of all: no wall time.
+	if slept := clk.slept(); len(slept) == 0 || slept[0] != 45*time.Second {
+		t.Errorf("sleeps %v: the first is not the Retry-After", slept)
+	}
 }
 
 func TestAccAgentJob_postServerErrorIsNotRetried(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultServerError, Requests: []int{1}})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config:      jobConfig(url, "x", ""),
 			ExpectError: wrapped(`Could not create the agent job`, `502 Bad Gateway`, `the job may exist`),
@@ -360,10 +418,10 @@ func TestAccAgentJob_postServerErrorIsNotRetried(t *testing.T) {
 
 func TestAccAgentJob_lostCreateResponseWarnsOfAPossibleJob(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultDropConnection, Requests: []int{1}})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config:      jobConfig(url, "x", ""),
 			ExpectError: wrapped(`Could not create the agent job`, `the job may exist`, `The v2 API cannot list jobs`, `Mintlify dashboard`, `GET /v1/agent/{projectId}/jobs`, `terraform import ADDRESS PROJECT_ID/JOB_ID`),
@@ -376,9 +434,9 @@ func TestAccAgentJob_lostCreateResponseWarnsOfAPossibleJob(t *testing.T) {
 
 func TestAccAgentJob_rateLimitedCreateSaysWhenToRetry(t *testing.T) {
 	clearEnv(t)
-	_, url := startFake(t, mintlifytest.Config{JobBudget: 1})
+	_, url, clk := startFake(t, mintlifytest.Config{JobBudget: 1})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config: providerBlock(url) + `
 resource "mintlify_agent_job" "a" { prompt = "one" }
@@ -394,18 +452,27 @@ resource "mintlify_agent_job" "b" {
 
 func TestAccAgentJob_invalidInputFailsAtPlan(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	for _, tt := range []struct{ prompt, extra, want string }{
 		{"", "", `prompt "" must not be empty or only white space`},
 		{"   ", "", `prompt "   " must not be empty or only white space`},
 		{"x", `  project_id = ""`, `project_id "" must not be empty`},
 		{"x", `  project_id = ".."`, `project_id ".." is not allowed: it would change the request's path`},
-		{"x", "  timeouts {\n    create = \"-5m\"\n  }", `timeouts.create must be a positive duration`},
+		{"x", `  project_id = "acme docs"`, `project_id "acme docs" may hold only ASCII letters, digits and - _ . ~ : (no slash, white space or control character).`},
+		{"x", `  project_id = "p/q"`, `project_id "p/q" may hold only ASCII letters, digits and - _ . ~ :`},
+		{"x", `  project_id = "p\tq"`, `project_id "p\tq" may hold only ASCII letters`},
+		{"x", `  project_id = "β"`, `project_id "β" may hold only ASCII letters`},
+		{"x", `  project_id = "` + strings.Repeat("p", 257) + `"`, `is longer than 256 characters: it cannot be an id.`},
 		{"x", "  timeouts {\n    create = \"soon\"\n  }", `Invalid Attribute Value Time Duration`},
-		{"x", "  timeouts {\n    create = \"0s\"\n  }", `timeouts.create must be a positive duration`},
+		{"x", "  timeouts {\n    create = \"0s\"\n  }", `timeouts.create "0s" must be a duration from 1m to 24h, such as "30m".`},
+		{"x", "  timeouts {\n    create = \"-5m\"\n  }", `timeouts.create "-5m" must be a duration from 1m to 24h, such as "30m".`},
+		{"x", "  timeouts {\n    create = \"1ms\"\n  }", `timeouts.create "1ms" must be a duration from 1m to 24h, such as "30m".`},
+		{"x", "  timeouts {\n    create = \"59s\"\n  }", `timeouts.create "59s" must be a duration from 1m to 24h, such as "30m".`},
+		{"x", "  timeouts {\n    create = \"100000h\"\n  }", `timeouts.create "100000h" must be a duration from 1m to 24h, such as "30m".`},
+		{"x", "  timeouts {\n    create = \"24h0m1s\"\n  }", `timeouts.create "24h0m1s" must be a duration from 1m to 24h, such as "30m".`},
 	} {
 		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testProviders(),
+			ProtoV6ProviderFactories: testProviders(clk),
 			Steps:                    []resource.TestStep{{Config: jobConfig(url, tt.prompt, tt.extra), PlanOnly: true, ExpectError: wrapped(tt.want)}},
 		})
 	}
@@ -414,11 +481,41 @@ func TestAccAgentJob_invalidInputFailsAtPlan(t *testing.T) {
 	}
 }
 
+// The bounds of timeouts.create are themselves allowed.
+func TestAccAgentJob_timeoutBoundsAreAllowed(t *testing.T) {
+	clearEnv(t)
+	fs, url, clk := startFake(t, mintlifytest.Config{})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(clk),
+		Steps: []resource.TestStep{{
+			Config: providerBlock(url) + `
+resource "mintlify_agent_job" "shortest" {
+  prompt = "x"
+  timeouts {
+    create = "1m"
+  }
+}
+resource "mintlify_agent_job" "longest" {
+  prompt = "x"
+  timeouts {
+    create = "24h"
+  }
+}
+`,
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+		}},
+	})
+	if n := fs.TotalRequests(); n != 0 {
+		t.Errorf("%d requests at plan", n)
+	}
+}
+
 func TestAccAgentJob_missingProject(t *testing.T) {
 	clearEnv(t)
-	_, url := startFake(t, mintlifytest.Config{})
+	_, url, clk := startFake(t, mintlifytest.Config{})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config: fmt.Sprintf(`
 provider "mintlify" {
@@ -436,11 +533,11 @@ resource "mintlify_agent_job" "test" { prompt = "x" }
 // warning, and nothing plans a new job.
 func TestAccAgentJob_goneFromServerStaysInStateAndPlansNothing(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	cfg := jobConfig(url, "x", "")
 	var id string
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{Config: cfg, Check: func(s *terraform.State) error { id = s.RootModule().Resources[jobAddr].Primary.ID; return nil }},
 			{

@@ -132,10 +132,10 @@ created_before = "2026-11-06T12:00:00Z"`, func(j map[string]any) bool {
 max_results = 30`, reasonIn("processing"), 2},
 	} {
 		t.Run(fmt.Sprintf("%d jobs %s", tt.jobs, tt.args), func(t *testing.T) {
-			fs, url := startFake(t, mintlifytest.Config{})
+			fs, url, clk := startFake(t, mintlifytest.Config{})
 			seedMix(t, fs, tt.jobs)
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testProviders(),
+				ProtoV6ProviderFactories: testProviders(clk),
 				Steps: []resource.TestStep{{
 					Config:            jobsConfig(url, tt.args),
 					ConfigStateChecks: []statecheck.StateCheck{jobsMatchServer(fs, tt.keep, maxResults(tt.args))},
@@ -154,10 +154,10 @@ max_results = 30`, reasonIn("processing"), 2},
 
 func TestAccAgentJobs_idProjectAndEmptyList(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	fs.AddProject("other", mintlifytest.DemoOrg, mintlifytest.Dataset{})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config: jobsConfig(url, `project_id = "other"
 statuses = ["failed"]
@@ -175,7 +175,7 @@ max_results = 5`),
 
 func TestAccAgentJobs_badFiltersFailAtPlan(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	for args, want := range map[string]string{
 		`statuses = ["done"]`:        `"done" must be one of active, completed, archived, failed`,
 		`created_after = "tomorrow"`: `created_after "tomorrow"`,
@@ -184,7 +184,7 @@ created_before = "2026-11-01"`: `created_after "2026-11-02" must be before creat
 		`max_results = 0`: "max_results is 0; it must be a whole number, at least 1",
 	} {
 		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testProviders(),
+			ProtoV6ProviderFactories: testProviders(clk),
 			Steps:                    []resource.TestStep{{Config: jobsConfig(url, args), ExpectError: wrapped(want)}},
 		})
 	}
@@ -195,7 +195,7 @@ created_before = "2026-11-01"`: `created_after "2026-11-02" must be before creat
 
 func TestAccAgentJob_dataSourceReadsOneJob(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	id, err := fs.SeedJob(mintlifytest.DemoProjectID, mintlifytest.JobSeed{Status: mintlifytest.JobArchived,
 		PRLink: "https://github.com/acme/demo-project/pull/9", CreatedAt: time.Date(2026, 11, 1, 8, 0, 0, 0, time.UTC)})
 	if err != nil {
@@ -203,7 +203,7 @@ func TestAccAgentJob_dataSourceReadsOneJob(t *testing.T) {
 	}
 	const addr = "data.mintlify_agent_job.test"
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{
 				Config: providerBlock(url) + fmt.Sprintf(`
@@ -244,7 +244,7 @@ output "gate" {
 		"id = \"a/b\"": wrapped(`id "a/b" may hold only`),
 	} {
 		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testProviders(),
+			ProtoV6ProviderFactories: testProviders(clk),
 			Steps: []resource.TestStep{{
 				Config:      providerBlock(url) + "\ndata \"mintlify_agent_job\" \"test\" {\n  " + cfg + "\n}\n",
 				ExpectError: want,

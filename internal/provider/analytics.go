@@ -39,17 +39,27 @@ func NewWithPageSource(version string, src PageSource) func() provider.Provider 
 // sdk.PagedEndpoint.Each does, and says how the pages arrived.
 type pageReader[Q sdk.PageQuery, P any] func(ctx context.Context, projectID string, q Q, fn func(*P) error) (sdk.ResponseInfo, error)
 
-// budgetNote is the rate-limit paragraph of every analytics data source's
-// documentation.
-const budgetNote = "Analytics requests are rate limited: **100 per organization per hour, shared by every " +
-	"analytics endpoint and every user of the organization**, and Terraform reads data sources on every `plan`, " +
-	"`apply`, `refresh`, `import` and `destroy`. A read costs one request per page (ceil(rows / page size)); the " +
-	"provider pages at the largest size the endpoint allows, requests each page once, stops at `max_results`, and " +
-	"keeps answers in its cache (see the provider's `cache_ttl`) so that a `plan` and the `apply` after it read once. " +
-	"When the API refuses a read for longer than the provider waits, a cached copy up to `cache_max_stale` old is " +
-	"used with a warning; without one, the read fails, says when to try again, and how to apply (`-target`) or " +
-	"destroy (`-refresh=false`) other resources meanwhile. To spend less, set `max_results`, and keep dashboards in " +
-	"their own root module so that applying other resources does not read them."
+// budgetNote is the rate-limit paragraph of every paged analytics data
+// source's documentation; oneRequestBudgetNote that of the two whose read is
+// always one request (feedback by page, assistant caller stats), where
+// advice about pages would mislead.
+const (
+	budgetNote = budgetLimits + "A read costs one request per page (ceil(rows / page size)); the provider pages at " +
+		"the largest size the endpoint allows, requests each page once, stops at `max_results`, and " + budgetCache +
+		" To spend less, set `max_results`, and keep dashboards in their own root module so that applying other " +
+		"resources does not read them."
+	oneRequestBudgetNote = budgetLimits + "A read of this data source is one request, whatever the range; the " +
+		"provider " + budgetCache + " To spend less, keep dashboards in their own root module so that applying " +
+		"other resources does not read them."
+
+	budgetLimits = "Analytics requests are rate limited: **100 per organization per hour, shared by every " +
+		"analytics endpoint and every user of the organization**, and Terraform reads data sources on every `plan`, " +
+		"`apply`, `refresh`, `import` and `destroy`. "
+	budgetCache = "keeps answers in its cache (see the provider's `cache_ttl`) so that a `plan` and the `apply` " +
+		"after it read once. When the API refuses a read for longer than the provider waits, a cached copy up to " +
+		"`cache_max_stale` old is used with a warning; without one, the read fails, says when to try again, and how " +
+		"to apply (`-target`) or destroy (`-refresh=false`) other resources meanwhile."
+)
 
 // analyticsQueryModel holds the attributes every analytics data source has.
 type analyticsQueryModel struct {
@@ -153,8 +163,27 @@ func (b *analyticsBase) begin(ctx context.Context, req datasource.ReadRequest, r
 // Each), handing each page to add as it arrives, then says where the
 // answer came from. A failure becomes the data source's error ("Could not
 // read "+what); it returns false then.
-func readEach[Q sdk.PageQuery, P any](ctx context.Context, diags *diag.Diagnostics, what string, read pageReader[Q, P], projectID string, q Q, add func(*P)) bool {
-	info, err := read(ctx, projectID, q, func(p *P) error { add(p); return nil })
+//
+// When the budget runs out in the middle of the read (the API refused a
+// page after others came), the pages handed to add are dropped (reset) and
+// the read is done again: the SDK now knows the budget is spent, so it
+// sends no request, and serves the whole read from the cache's copy
+// (younger than cache_max_stale) or fails at once. Pages of two snapshots
+// are never joined.
+func readEach[Q sdk.PageQuery, P any](ctx context.Context, data *providerData, diags *diag.Diagnostics, what string, read pageReader[Q, P],
+	projectID string, q Q, reset func(), add func(*P)) bool {
+	pages := 0
+	each := func(p *P) error { pages++; add(p); return nil }
+	info, err := read(ctx, projectID, q, each)
+	if err != nil && pages > 0 && sdk.RateLimitedByAPI(err) {
+		tflog.Debug(ctx, "analytics budget ran out mid-read; reading again from the cache", map[string]any{"data": what, "pages": pages})
+		reset()
+		var again error
+		if info, again = read(ctx, projectID, q, each); !sdk.IsNotSent(again) {
+			err = again // the copy, or another failure; else the API's own refusal says more
+		}
+	}
+	data.noteCacheProblem(diags)
 	if err != nil {
 		addReadError(diags, what, err)
 		return false

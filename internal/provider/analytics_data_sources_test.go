@@ -143,7 +143,7 @@ func TestAccAnalyticsDataSources_rowsAndRequests(t *testing.T) {
 			{ps.largest + 1, "page_size = 40\n  max_results = 90", 90},
 		} {
 			t.Run(fmt.Sprintf("%s/%d rows %s", ps.name, tt.rows, strings.ReplaceAll(tt.args, "\n", " ")), func(t *testing.T) {
-				fs, serverURL := startFake(t, mintlifytest.Config{Analytics: ps.data(tt.rows)})
+				fs, serverURL, clk := startFake(t, mintlifytest.Config{Analytics: ps.data(tt.rows)})
 				raw, _ := fs.Data(mintlifytest.DemoProjectID, ps.route, nil)
 				var all map[string]any
 				_ = json.Unmarshal(raw, &all)
@@ -152,7 +152,7 @@ func TestAccAnalyticsDataSources_rowsAndRequests(t *testing.T) {
 					t.Fatalf("the data set holds %d rows, want %d: the test no longer tests the boundary", n, tt.rows)
 				}
 				resource.Test(t, resource.TestCase{
-					ProtoV6ProviderFactories: testProviders(),
+					ProtoV6ProviderFactories: testProviders(clk),
 					Steps: []resource.TestStep{{
 						Config: ps.config(serverURL, "  "+tt.args),
 						ConfigStateChecks: []statecheck.StateCheck{
@@ -185,10 +185,10 @@ func TestAccAnalyticsDataSources_rowsAndRequests(t *testing.T) {
 
 func TestAccAnalyticsDataSources_filtersAndDates(t *testing.T) {
 	clearEnv(t)
-	fs, serverURL := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 40, Feedback: 600, SearchTerms: 50, Conversations: 300, Seed: 8}})
+	fs, serverURL, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 40, Feedback: 600, SearchTerms: 50, Conversations: 300, Seed: 8}})
 	feedback := pagedSources[2]
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{
 				Config: feedback.config(serverURL, `
@@ -233,10 +233,10 @@ func TestAccFeedbackByPage_oneRequestAndHasMore(t *testing.T) {
 		{150, 3000, "max_results = 10", 10, true},
 	} {
 		t.Run(fmt.Sprintf("%d paths %s", tt.paths, tt.args), func(t *testing.T) {
-			fs, serverURL := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: tt.paths, Feedback: tt.feedback, Seed: 2}})
+			fs, serverURL, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: tt.paths, Feedback: tt.feedback, Seed: 2}})
 			addr := "data.mintlify_feedback_by_page.test"
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testProviders(),
+				ProtoV6ProviderFactories: testProviders(clk),
 				Steps: []resource.TestStep{{
 					Config: providerBlock(serverURL) + "data \"mintlify_feedback_by_page\" \"test\" {\n  " + tt.args + "\n}\n",
 					ConfigStateChecks: []statecheck.StateCheck{
@@ -271,10 +271,10 @@ func TestAccFeedbackByPage_oneRequestAndHasMore(t *testing.T) {
 
 func TestAccAssistantCallerStats_matchTheServer(t *testing.T) {
 	clearEnv(t)
-	fs, serverURL := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Conversations: 400, Seed: 2}})
+	fs, serverURL, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Conversations: 400, Seed: 2}})
 	addr := "data.mintlify_assistant_caller_stats.test"
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config: providerBlock(serverURL) + "data \"mintlify_assistant_caller_stats\" \"test\" {\n  date_from = \"2026-10-01\"\n}\n",
 			ConfigStateChecks: []statecheck.StateCheck{checkState(func(s *tfjson.State) error {
@@ -296,7 +296,7 @@ func TestAccAssistantCallerStats_matchTheServer(t *testing.T) {
 
 func TestAccAnalyticsDataSources_invalidInputFailsAtPlanWithNoRequest(t *testing.T) {
 	clearEnv(t)
-	fs, serverURL := startFake(t, mintlifytest.Config{})
+	fs, serverURL, clk := startFake(t, mintlifytest.Config{})
 	for _, tt := range []struct{ source, args, want string }{
 		{"page_views", "page_size = 251", "page_size is 251; it must be a whole number from 1 to 250."},
 		{"search_queries", "page_size = 101", "page_size is 101; it must be a whole number from 1 to 100."},
@@ -311,9 +311,14 @@ func TestAccAnalyticsDataSources_invalidInputFailsAtPlanWithNoRequest(t *testing
 		{"assistant_conversations", `date_from = "2026-10-02"` + "\n  date_to = \"2026-10-01\"", `date_from "2026-10-02" must be before date_to "2026-10-01"`},
 		{"assistant_caller_stats", `date_to = "soon"`, `date_to "soon" must be a date`},
 		{"assistant_caller_stats", `project_id = ".."`, `project_id ".." is not allowed`},
+		{"search_queries", `project_id = "p/q"`, `project_id "p/q" may hold only ASCII letters, digits and - _ . ~ :`},
+		// A null status would read every status: refused.
+		{"feedback", `statuses = [null]`, `Null List Value`},
+		{"feedback", `statuses = ["pending", null]`, `This attribute contains a null value.`},
+		{"feedback_by_page", `statuses = [null]`, `Null List Value`},
 	} {
 		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testProviders(),
+			ProtoV6ProviderFactories: testProviders(clk),
 			Steps: []resource.TestStep{{Config: providerBlock(serverURL) + "data \"mintlify_" + tt.source + "\" \"test\" {\n  " + tt.args + "\n}\n",
 				PlanOnly: true, ExpectError: wrapped(tt.want)}},
 		})
@@ -325,9 +330,9 @@ func TestAccAnalyticsDataSources_invalidInputFailsAtPlanWithNoRequest(t *testing
 
 func TestAccAnalyticsDataSources_rateLimitSaysWhenToRetry(t *testing.T) {
 	clearEnv(t)
-	_, serverURL := startFake(t, mintlifytest.Config{AnalyticsBudget: 1, Analytics: mintlifytest.Dataset{SearchTerms: 150}})
+	_, serverURL, clk := startFake(t, mintlifytest.Config{AnalyticsBudget: 1, Analytics: mintlifytest.Dataset{SearchTerms: 150}})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config:      pagedSources[1].config(serverURL, ""),
 			ExpectError: wrapped(`Could not read search queries`, `429 Too Many Requests`, `try again after`, `100 per organization per hour`),

@@ -96,7 +96,7 @@ func (d *assistantConversationsDataSource) Schema(_ context.Context, _ datasourc
 func (d *assistantCallerStatsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "How many questions the documentation's AI assistant received in the range, by where they " +
-			"came from. One request per read.\n\n" + budgetNote,
+			"came from. One request per read.\n\n" + oneRequestBudgetNote,
 		Attributes: attributes(queryAttributes(), map[string]schema.Attribute{
 			"web":   computedInt("Questions asked on the documentation site."),
 			"api":   computedInt("Questions sent through the API."),
@@ -115,7 +115,7 @@ func (d *assistantConversationsDataSource) Read(ctx context.Context, req datasou
 	q := sdk.ConversationsQuery{DateFrom: m.DateFrom.ValueString(), DateTo: m.DateTo.ValueString(),
 		Limit: numberValue(m.PageSize), MaxResults: numberValue(m.MaxResults)}
 	var rows []attr.Value
-	if !readEach(ctx, &resp.Diagnostics, "assistant conversations", d.data.client.Analytics.Conversations.Each, m.ProjectID.ValueString(), q,
+	if !readEach(ctx, d.data, &resp.Diagnostics, "assistant conversations", d.data.client.Analytics.Conversations.Each, m.ProjectID.ValueString(), q, func() { rows = nil },
 		func(p *sdk.ConversationsPage) {
 			for _, c := range p.Conversations {
 				sources := make([]attr.Value, len(c.Sources))
@@ -148,9 +148,11 @@ func (d *assistantCallerStatsDataSource) Read(ctx context.Context, req datasourc
 	r := sdk.DateRange{DateFrom: m.DateFrom.ValueString(), DateTo: m.DateTo.ValueString()}
 	stats, err := d.data.client.Analytics.CallerStats(ctx, m.ProjectID.ValueString(), r)
 	if err != nil {
+		d.data.noteCacheProblem(&resp.Diagnostics)
 		addReadError(&resp.Diagnostics, "assistant caller stats", err)
 		return
 	}
+	d.data.noteCacheProblem(&resp.Diagnostics)
 	noteCache(ctx, &resp.Diagnostics, "assistant caller stats", stats.Cache)
 	m.ID = types.StringValue(queryID(m.ProjectID.ValueString(), map[string]string{"date_from": r.DateFrom, "date_to": r.DateTo}))
 	m.Web, m.API, m.Other, m.Total = types.Int64Value(stats.Web), types.Int64Value(stats.API), types.Int64Value(stats.Other), types.Int64Value(stats.Total)

@@ -25,10 +25,10 @@ func TestAccCache_twoAppliesReadThePagesOnce(t *testing.T) {
 		t.Run("cache_ttl "+tt.ttl, func(t *testing.T) {
 			clearEnv(t)
 			t.Setenv(EnvCacheTTL, tt.ttl)
-			fs, url := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: cachePaths}})
+			fs, url, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: cachePaths}})
 			cfg := visitorsConfig(url, "")
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testProviders(),
+				ProtoV6ProviderFactories: testProviders(clk),
 				Steps: []resource.TestStep{
 					{Config: cfg, ConfigStateChecks: []statecheck.StateCheck{visitorsMatchServer(fs, "", "", 0)}},
 					{PreConfig: fs.ResetCounters, Config: cfg, ConfigStateChecks: []statecheck.StateCheck{visitorsMatchServer(fs, "", "", 0)}},
@@ -50,17 +50,17 @@ func TestAccCache_twoAppliesReadThePagesOnce(t *testing.T) {
 func TestAccCache_staleCopyStandsInForARateLimitedPlanAndDestroy(t *testing.T) {
 	clearEnv(t)
 	t.Setenv(EnvCacheTTL, "1s")
-	fs, url := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: cachePaths}})
+	fs, url, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: cachePaths}})
 	cfg := visitorsConfig(url, "")
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{Config: cfg},
 			{
 				// The hour's budget is spent: every analytics read is refused
 				// for an hour, far longer than the provider waits.
 				PreConfig: func() {
-					time.Sleep(1100 * time.Millisecond) // the copy is no longer fresh
+					clk.Advance(1100 * time.Millisecond) // the copy is no longer fresh
 					fs.ResetCounters()
 					fs.InjectFault(mintlifytest.Fault{Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Hour})
 				},
@@ -79,10 +79,10 @@ func TestAccCache_staleCopyStandsInForARateLimitedPlanAndDestroy(t *testing.T) {
 func TestAccCache_withoutACopyTheRateLimitIsAClearError(t *testing.T) {
 	clearEnv(t)
 	t.Setenv(EnvCacheTTL, "10m")
-	fs, url := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 10}})
+	fs, url, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 10}})
 	fs.InjectFault(mintlifytest.Fault{Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Hour})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config:      visitorsConfig(url, ""),
 			ExpectError: wrapped(`Could not read unique visitors`, `429 Too Many Requests`, `try again after`, `Until then, every plan that reads this data source fails`, `terraform destroy -refresh=false`),
@@ -92,7 +92,7 @@ func TestAccCache_withoutACopyTheRateLimitIsAClearError(t *testing.T) {
 
 func TestAccCache_settingsAreValidated(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	for _, tt := range []struct{ block, env, want string }{
 		{`cache_ttl = "soon"`, "", `cache_ttl "soon" must be a non-negative duration`},
 		{`cache_max_stale = "-1h"`, "", `cache_max_stale "-1h" must be a non-negative duration`},
@@ -103,7 +103,7 @@ func TestAccCache_settingsAreValidated(t *testing.T) {
 		cfg := strings.Replace(providerBlock(url), "provider \"mintlify\" {", "provider \"mintlify\" {\n  "+tt.block, 1) +
 			"data \"mintlify_unique_visitors\" \"test\" {}\n"
 		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testProviders(),
+			ProtoV6ProviderFactories: testProviders(clk),
 			Steps:                    []resource.TestStep{{Config: cfg, PlanOnly: true, ExpectError: wrapped(tt.want)}},
 		})
 	}

@@ -1,7 +1,9 @@
 package provider
 
 import (
+	"crypto/x509"
 	"errors"
+	"net"
 	"net/http"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -24,36 +26,82 @@ func apiErrorDetail(err error) string { return apiErrorDetailFor(err, projectNot
 // apiErrorDetailFor is apiErrorDetail with the advice for a 404 given:
 // what was not found depends on the request.
 func apiErrorDetailFor(err error, notFound string) string {
-	detail := err.Error()
-	var apiErr *sdk.APIError
-	if errors.As(err, &apiErr) {
-		switch apiErr.StatusCode {
-		case http.StatusUnauthorized:
-			detail += "\n\nThe API key was refused: check api_key (or " + EnvAPIKey + ") holds a current admin API key from the Mintlify dashboard."
-		case http.StatusForbidden:
-			detail += "\n\nThe key lacks permission: it may be read-only (reads only), or this machine's IP address is not on the key's allow list."
-		case http.StatusNotFound:
-			detail += "\n\n" + notFound
-		case http.StatusTooManyRequests:
-			detail += "\n\nThe Mintlify API rate-limited this request (agent jobs: 100 per project per hour; analytics: 100 per organization per hour)."
-			if !apiErr.RetryAt.IsZero() {
-				detail += " Try again after " + apiErr.RetryAt.UTC().Format("2006-01-02 15:04:05 MST") + "."
-			}
-		}
-	}
-	return detail
+	return withAdviceFor(err, "", notFound)
 }
+
+// withAdvice is the error's text, then the advice for it and more, then
+// where all of it is explained at length. An error without advice is its
+// text alone.
+func withAdvice(err error, more string) string { return withAdviceFor(err, more, projectNotFound) }
+
+// withAdviceFor is withAdvice with the advice for a 404 given.
+func withAdviceFor(err error, more, notFound string) string {
+	detail := err.Error()
+	advice := adviceFor(err, notFound)
+	if advice == "" {
+		return detail
+	}
+	if more != "" {
+		advice += "\n\n" + more
+	}
+	return detail + "\n\n" + advice + "\n\n" + seeTroubleshooting
+}
+
+// adviceFor says what to do about an error: the key, its permissions, the
+// project or the rate limits when the API refused; the proxy or the
+// certificates when it could not be reached. "" when there is nothing to say.
+func adviceFor(err error, notFound string) string {
+	var (
+		apiErr    *sdk.APIError
+		unknownCA x509.UnknownAuthorityError
+		opErr     *net.OpError
+		dnsErr    *net.DNSError
+	)
+	switch {
+	case errors.As(err, &unknownCA):
+		return "The API's TLS certificate is signed by an authority this machine does not trust. Behind a proxy that " +
+			"inspects TLS, trust that proxy's CA: on Linux, SSL_CERT_FILE (a PEM file) or SSL_CERT_DIR; on macOS and " +
+			"Windows, the system's certificate store."
+	case errors.As(err, &opErr) && opErr.Op == "proxyconnect":
+		return "The proxy could not be reached: check HTTPS_PROXY (or HTTP_PROXY for an http base_url), and NO_PROXY " +
+			"for hosts to reach directly."
+	case errors.As(err, &dnsErr) || (errors.As(err, &opErr) && opErr.Op == "dial"):
+		return "The API could not be reached: check base_url (or " + EnvBaseURL + ") and the network. Where this " +
+			"machine reaches the internet only through a proxy, set HTTPS_PROXY in the environment of terraform."
+	case !errors.As(err, &apiErr):
+		return ""
+	}
+	switch apiErr.StatusCode {
+	case http.StatusUnauthorized:
+		return "The API key was refused: check api_key (or " + EnvAPIKey + ") holds a current admin API key from the Mintlify dashboard."
+	case http.StatusForbidden:
+		return "The key lacks permission: it may be read-only (reads only), or this machine's IP address is not on the key's allow list, or the feature (previews, static exports, say) is not on the organization's plan."
+	case http.StatusNotFound:
+		return notFound
+	case http.StatusTooManyRequests:
+		advice := "The Mintlify API rate-limited this request (agent jobs: 100 per project per hour; analytics: 100 per organization per hour; deployments and automation runs: 10 per 10 seconds per organization; previews: 5 per minute per organization)."
+		if !apiErr.RetryAt.IsZero() {
+			advice += " Try again after " + apiErr.RetryAt.UTC().Format("2006-01-02 15:04:05 MST") + "."
+		}
+		return advice
+	}
+	return ""
+}
+
+// seeTroubleshooting ends every error that gives advice: the guide explains
+// keys, proxies, certificates and rate limits at length.
+const seeTroubleshooting = "See the Troubleshooting guide: https://registry.terraform.io/providers/mintlify/mintlify/latest/docs/guides/troubleshooting"
 
 // addReadError is addAPIError for a data source's read ("Could not read
 // "+what). A rate limit with no cached copy to stand in fails every plan
 // that reads the data source until the budget frees up: the error also
 // says how to change or destroy resources meanwhile.
 func addReadError(diags *diag.Diagnostics, what string, err error) {
-	detail := apiErrorDetail(err)
+	more := ""
 	if sdk.IsRateLimited(err) {
-		detail += "\n\n" + rateLimitedReadAdvice
+		more = rateLimitedReadAdvice
 	}
-	diags.AddError("Could not read "+what, detail)
+	diags.AddError("Could not read "+what, withAdvice(err, more))
 }
 
 // rateLimitedReadAdvice is what a rate-limited data-source read adds.

@@ -151,7 +151,7 @@ func (d *feedbackByPageDataSource) Schema(_ context.Context, _ datasource.Schema
 			"code-snippet feedback and all feedback, most feedback first as the API orders them.\n\n" +
 			"The API lists at most 100 pages per request and has no paging for this export: a read is always one " +
 			"request. When more pages have feedback than it listed, `has_more` is true (with a warning when the " +
-			"API, not `max_results`, cut the list).\n\n" + budgetNote,
+			"API, not `max_results`, cut the list).\n\n" + oneRequestBudgetNote,
 		Attributes: attributes(queryAttributes(), filterAttributes(), map[string]schema.Attribute{
 			"max_results": schema.NumberAttribute{
 				MarkdownDescription: fmt.Sprintf("How many pages to list, 1 to %d. Default %d.", sdk.MaxFeedbackByPageSize, sdk.MaxFeedbackByPageSize),
@@ -187,7 +187,7 @@ func (d *feedbackDataSource) Read(ctx context.Context, req datasource.ReadReques
 	q := sdk.FeedbackQuery{DateFrom: m.DateFrom.ValueString(), DateTo: m.DateTo.ValueString(), Source: source, Statuses: statuses,
 		Limit: numberValue(m.PageSize), MaxResults: numberValue(m.MaxResults)}
 	var rows []attr.Value
-	if !readEach(ctx, &resp.Diagnostics, "feedback", d.data.client.Analytics.Feedback.Each, m.ProjectID.ValueString(), q,
+	if !readEach(ctx, d.data, &resp.Diagnostics, "feedback", d.data.client.Analytics.Feedback.Each, m.ProjectID.ValueString(), q, func() { rows = nil },
 		func(p *sdk.FeedbackPage) {
 			for _, f := range p.Feedback {
 				rows = append(rows, basetypes.NewObjectValueMust(feedbackAttrTypes, map[string]attr.Value{
@@ -222,9 +222,11 @@ func (d *feedbackByPageDataSource) Read(ctx context.Context, req datasource.Read
 		Limit: numberValue(m.MaxResults)}
 	got, err := d.data.client.Analytics.FeedbackByPage(ctx, m.ProjectID.ValueString(), q)
 	if err != nil {
+		d.data.noteCacheProblem(&resp.Diagnostics)
 		addReadError(&resp.Diagnostics, "feedback by page", err)
 		return
 	}
+	d.data.noteCacheProblem(&resp.Diagnostics)
 	noteCache(ctx, &resp.Diagnostics, "feedback by page", got.Cache)
 	rows := make([]attr.Value, len(got.Pages))
 	for i, p := range got.Pages {

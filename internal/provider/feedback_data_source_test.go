@@ -57,3 +57,31 @@ func TestFeedbackByPageRead_warnsOnlyWhenTheAPICutTheList(t *testing.T) {
 		})
 	}
 }
+
+// The filters reach the API, and name the query; a read the API refuses
+// fails, naming what it read.
+func TestFeedbackByPageRead_filtersAndErrors(t *testing.T) {
+	srv := mintlifytest.NewServer(mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 30, Feedback: 400, Seed: 2}})
+	defer srv.Close()
+	d := &feedbackByPageDataSource{analyticsBase{data: clientFor(t, srv.URL)}}
+	statuses := tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{str("pending"), str("resolved")})
+	resp := readWith(t, d, map[string]tftypes.Value{"source": str("contextual"), "statuses": statuses, "date_from": str("2026-10-01")})
+	if len(resp.Diagnostics) != 0 {
+		t.Fatal(resp.Diagnostics)
+	}
+	log := srv.RequestLog()
+	if len(log) != 1 || log[0].Query != "dateFrom=2026-10-01&limit=100&source=contextual&status=pending%2Cresolved" {
+		t.Errorf("requests %+v", log)
+	}
+	var id string
+	resp.State.GetAttribute(context.Background(), tfjsonPathToPath("id"), &id)
+	if id != "demo-project?date_from=2026-10-01&source=contextual&statuses=pending%2Cresolved" {
+		t.Errorf("id %q", id)
+	}
+
+	resp = readWith(t, d, map[string]tftypes.Value{"project_id": str("no-such-project")})
+	if got := diagText(resp.Diagnostics, diag.SeverityError); !strings.HasPrefix(got, "Could not read feedback by page: ") ||
+		!strings.HasSuffix(got, "404 Not Found: Project not found [request id req_0000002]\n\n"+projectNotFound+"\n\n"+seeTroubleshooting+"\n") {
+		t.Errorf("%q", got)
+	}
+}

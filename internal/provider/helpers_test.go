@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,6 +24,76 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
+
+// epoch is where every test clock starts.
+var epoch = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+// testClock is the clock a test shares between the fake API
+// (mintlifytest.Config.Clock) and the provider's SDK client
+// (sdk.WithClock): a Sleep advances it at once, so a 30-minute job, a
+// timeout or a Retry-After takes no wall time. Tests move it themselves
+// with Advance ("the job finishes meanwhile").
+type testClock struct {
+	*mintlifytest.ManualClock
+	mu     sync.Mutex
+	sleeps []time.Duration
+	// beforeSleep, when set, is called with the sleeper's context before
+	// each sleep: a test interrupts a wait there, at a known point.
+	beforeSleep func(ctx context.Context)
+	// tick, when set, moves the clock on at every reading: a cache copy
+	// written at one read is older at the next, as on a real machine.
+	tick time.Duration
+}
+
+func newTestClock() *testClock { return &testClock{ManualClock: mintlifytest.NewManualClock(epoch)} }
+
+// newTickingClock is a test clock that moves on by tick at every reading.
+func newTickingClock(tick time.Duration) *testClock {
+	c := newTestClock()
+	c.tick = tick
+	return c
+}
+
+// Now reads the clock, then moves it on by tick.
+func (c *testClock) Now() time.Time {
+	now := c.ManualClock.Now()
+	if c.tick > 0 {
+		c.Advance(c.tick)
+	}
+	return now
+}
+
+// Sleep advances the clock by d at once, unless ctx has ended.
+func (c *testClock) Sleep(ctx context.Context, d time.Duration) error {
+	c.mu.Lock()
+	c.sleeps = append(c.sleeps, d)
+	hook := c.beforeSleep
+	c.mu.Unlock()
+	if hook != nil {
+		hook(ctx)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if d > 0 {
+		c.Advance(d)
+	}
+	return nil
+}
+
+// slept returns every sleep asked of the clock so far, in order.
+func (c *testClock) slept() []time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]time.Duration(nil), c.sleeps...)
+}
+
+// onSleep sets beforeSleep.
+func (c *testClock) onSleep(fn func(ctx context.Context)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.beforeSleep = fn
+}
 
 func tfjsonPath(name string) tfjsonpath.Path { return tfjsonpath.New(name) }
 

@@ -2,10 +2,10 @@ package provider
 
 import (
 	"context"
-	"strings"
+	"net/http"
 	"testing"
-	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -18,28 +18,52 @@ import (
 
 // Ctrl-C makes Terraform stop the provider, which cancels the context of
 // the running Create. The job must still come back in state, with an error
-// that names it.
+// that names it. Each interrupt comes at a known point of the run: the
+// clock the SDK waits on calls back before each sleep.
 func TestAgentJobCreate_interruptKeepsJobInState(t *testing.T) {
 	// Before the first poll only the state saved right after the POST holds
 	// the job; after some polls, the waiter's last view of it does too.
 	t.Run("before the first poll", func(t *testing.T) {
-		testInterrupt(t, 10*time.Second, func(fs *mintlifytest.Server) bool { return fs.Requests(mintlifytest.RouteCreateJob) >= 1 })
+		fs, url, clk := startFake(t, mintlifytest.Config{})
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		clk.onSleep(func(context.Context) { cancel() })
+		testInterrupt(ctx, t, fs, url, clk, 0)
 	})
 	t.Run("after three polls", func(t *testing.T) {
-		testInterrupt(t, 10*time.Millisecond, func(fs *mintlifytest.Server) bool { return fs.Requests(mintlifytest.RouteGetJob) >= 3 })
+		fs, url, clk := startFake(t, mintlifytest.Config{})
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		clk.onSleep(func(context.Context) {
+			if fs.Requests(mintlifytest.RouteGetJob) == 3 {
+				cancel()
+			}
+		})
+		testInterrupt(ctx, t, fs, url, clk, 3)
+	})
+	// The POST is sent with the caller's context: when it ends with the
+	// POST on the wire, the answer is still awaited (the SDK's grace), so
+	// the job it created is not lost.
+	t.Run("while the POST is on the wire", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		fs, url, clk := startHostile(t, func(r *http.Request, status int, body string) (int, string) {
+			if isCreate(r) {
+				cancel() // the job is created; its answer is not sent yet
+			}
+			return status, body
+		})
+		testInterrupt(ctx, t, fs, url, clk, 0)
 	})
 }
 
-func testInterrupt(t *testing.T, pollEvery time.Duration, interruptWhen func(*mintlifytest.Server) bool) {
-	fs := mintlifytest.NewServer(mintlifytest.Config{})
-	defer fs.Close()
-	client, err := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(fs.URL))
+func testInterrupt(ctx context.Context, t *testing.T, fs *mintlifytest.Fake, url string, clk *testClock, wantPolls int) {
+	t.Helper()
+	client, err := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(url), sdk.WithClock(clk))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &agentJobResource{data: &providerData{client: client, waitOptions: []sdk.WaitOption{sdk.WithPollInterval(pollEvery, pollEvery)}}}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	r := &agentJobResource{data: &providerData{client: client}}
 	var schemaResp resource.SchemaResponse
 	r.Schema(ctx, resource.SchemaRequest{}, &schemaResp)
 	objType, ok := schemaResp.Schema.Type().TerraformType(ctx).(tftypes.Object)
@@ -58,17 +82,14 @@ func testInterrupt(t *testing.T, pollEvery time.Duration, interruptWhen func(*mi
 	req := resource.CreateRequest{Plan: tfsdk.Plan{Schema: schemaResp.Schema, Raw: tftypes.NewValue(objType, vals)}}
 	resp := &resource.CreateResponse{State: tfsdk.State{Schema: schemaResp.Schema, Raw: tftypes.NewValue(objType, nil)}}
 
-	go func() {
-		for !interruptWhen(fs) {
-			time.Sleep(time.Millisecond)
-		}
-		cancel() // what Terraform's StopProvider does on Ctrl-C
-	}()
 	r.Create(ctx, req, resp)
 
 	ids := fs.JobIDs(mintlifytest.DemoProjectID)
-	if len(ids) != 1 {
+	if len(ids) != 1 || fs.Requests(mintlifytest.RouteCreateJob) != 1 {
 		t.Fatalf("server has jobs %v", ids)
+	}
+	if n := fs.Requests(mintlifytest.RouteGetJob); n != wantPolls {
+		t.Errorf("%d polls, want %d", n, wantPolls)
 	}
 	var id, status types.String
 	resp.State.GetAttribute(context.Background(), path.Root("id"), &id)
@@ -76,13 +97,10 @@ func testInterrupt(t *testing.T, pollEvery time.Duration, interruptWhen func(*mi
 	if id.ValueString() != ids[0] || status.ValueString() != "active" {
 		t.Errorf("state holds id %v, status %v; the server's job is %s", id, status, ids[0])
 	}
-	if !resp.Diagnostics.HasError() {
-		t.Fatal("no error diagnostic")
-	}
-	detail := resp.Diagnostics.Errors()[0].Summary() + " " + resp.Diagnostics.Errors()[0].Detail()
-	for _, want := range []string{"Interrupted while waiting for the agent job", ids[0], "timeouts.create"} {
-		if !strings.Contains(detail, want) {
-			t.Errorf("diagnostic %q does not mention %q", detail, want)
-		}
+	want := "Interrupted while waiting for the agent job: Agent job " + ids[0] + " was created and is saved in state (tainted, " +
+		"so the next apply starts a new job; run `terraform untaint` to keep this one instead). It was still active when " +
+		"Terraform stopped waiting. To wait longer next time, raise timeouts.create.\n"
+	if got := diagText(resp.Diagnostics, diag.SeverityError); got != want || len(resp.Diagnostics) != 1 {
+		t.Errorf("diagnostics %q, want %q", got, want)
 	}
 }

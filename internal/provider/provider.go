@@ -8,12 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -33,6 +35,7 @@ const (
 	EnvBaseURL        = "MINTLIFY_BASE_URL"
 	EnvRequestTimeout = "MINTLIFY_REQUEST_TIMEOUT"
 	EnvCacheDir       = "MINTLIFY_CACHE_DIR"
+	EnvCacheURL       = "MINTLIFY_CACHE_URL"
 	EnvCacheTTL       = "MINTLIFY_CACHE_TTL"
 	EnvCacheMaxStale  = "MINTLIFY_CACHE_MAX_STALE"
 )
@@ -49,7 +52,8 @@ var (
 	_ provider.Provider            = (*mintlifyProvider)(nil)
 	_ provider.ProviderWithActions = (*mintlifyProvider)(nil)
 
-	_ provider.ProviderWithListResources = (*mintlifyProvider)(nil)
+	_ provider.ProviderWithEphemeralResources = (*mintlifyProvider)(nil)
+	_ provider.ProviderWithListResources      = (*mintlifyProvider)(nil)
 )
 
 type mintlifyProvider struct {
@@ -76,6 +80,7 @@ type providerModel struct {
 	MaxRetryWait   types.String `tfsdk:"max_retry_wait"`
 	RequestTimeout types.String `tfsdk:"request_timeout"`
 	CacheDir       types.String `tfsdk:"cache_dir"`
+	CacheURL       types.String `tfsdk:"cache_url"`
 	CacheTTL       types.String `tfsdk:"cache_ttl"`
 	CacheMaxStale  types.String `tfsdk:"cache_max_stale"`
 }
@@ -88,6 +93,9 @@ type providerData struct {
 	apiKey      string // kept only to mask it in logs
 	waitOptions []sdk.WaitOption
 	pages       *PageSource // nil: the client
+	// cacheWarned is set once the cache's problem (client.CacheProblem)
+	// has been shown: once per provider process.
+	cacheWarned atomic.Bool
 }
 
 // logContext masks the API key in every log line written with the returned
@@ -159,8 +167,26 @@ func (p *mintlifyProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 				MarkdownDescription: "Directory of the analytics cache, shared by every `terraform` command on the " +
 					"machine. Falls back to `" + EnvCacheDir + "`, then to `terraform-provider-mintlify` in the " +
 					"user's cache directory (`$XDG_CACHE_HOME` or `~/.cache` on Linux). When it cannot be created " +
-					"or written (a read-only home, say), the provider works without a cache.",
+					"or written (a read-only home, say), the provider works without a cache. A directory that others " +
+					"can write (group- or world-writable, or another user's) is refused with a warning: they could " +
+					"plant answers in it. `cache_url`, when set, wins.",
 				Optional: true,
+			},
+			"cache_url": schema.StringAttribute{
+				MarkdownDescription: "A bucket that many machines share as the analytics cache, so that a fleet of CI " +
+					"runners (each starting with an empty disk) reads each analytics answer once per `cache_ttl` instead " +
+					"of once per runner: `s3://bucket?region=us-east-1` (and `prefix=`, `endpoint=` for S3-compatible " +
+					"stores), `gs://bucket`, `azblob://container` or `file:///shared/dir`. Credentials come from each " +
+					"store's standard chain (AWS environment, profile or instance role; Google application default " +
+					"credentials; Azure environment or managed identity), never from the URL. Falls back to `" + EnvCacheURL +
+					"`. Runners that miss the same read at once wait for the one that took its lease (at most 2 minutes; a " +
+					"dead runner's lease expires after 1 minute), so a fleet that starts together reads once. " +
+					"**Wins over `cache_dir`**; when the bucket cannot be opened, `cache_dir` is used, with a warning, " +
+					"and when it fails later, the provider goes on without a cache, with a warning. The known-spent " +
+					"budget is shared there too. Give the bucket a lifecycle rule that expires objects after " +
+					"`cache_max_stale`: the provider does not cap it.",
+				Optional:   true,
+				Validators: []validator.String{cacheURLValidator},
 			},
 			"cache_ttl": schema.StringAttribute{
 				MarkdownDescription: "How long a cached analytics answer is used instead of asking the API again, " +
@@ -191,7 +217,7 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 	// A key or URL that comes from another resource is unknown until apply:
 	// configure nothing yet, Terraform calls Configure again with values.
 	for _, v := range []interface{ IsUnknown() bool }{cfg.APIKey, cfg.BaseURL, cfg.ProjectID, cfg.MaxRetries, cfg.MaxRetryWait,
-		cfg.RequestTimeout, cfg.CacheDir, cfg.CacheTTL, cfg.CacheMaxStale} {
+		cfg.RequestTimeout, cfg.CacheDir, cfg.CacheURL, cfg.CacheTTL, cfg.CacheMaxStale} {
 		if v.IsUnknown() {
 			tflog.Debug(ctx, "provider configuration has unknown values; configuring at apply")
 			return
@@ -249,9 +275,15 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 		durations[s.name] = d
 	}
 	opts = append(opts, sdk.WithMaxRetryAfter(durations["max_retry_wait"]), sdk.WithRequestTimeout(durations["request_timeout"]))
-	if dir := cacheDir(cfg.CacheDir); dir != "" && durations["cache_ttl"] > 0 {
-		opts = append(opts, sdk.WithAnalyticsCache(sdk.CacheOptions{Dir: dir, FreshFor: durations["cache_ttl"], MaxStale: durations["cache_max_stale"]}))
-		tflog.Debug(ctx, "analytics cache", map[string]any{"dir": dir, "ttl": durations["cache_ttl"].String(), "max_stale": durations["cache_max_stale"].String()})
+	bucket := stringOrEnv(cfg.CacheURL, EnvCacheURL)
+	if err := sdk.ValidateCacheURL(bucket); bucket != "" && err != nil {
+		// The attribute's validator has said it at plan; this is the variable.
+		resp.Diagnostics.AddError("Invalid "+EnvCacheURL, strings.Replace(err.Error(), "cacheURL", EnvCacheURL, 1)+".")
+		return
+	}
+	if dir := cacheDir(cfg.CacheDir); (dir != "" || bucket != "") && durations["cache_ttl"] > 0 {
+		opts = append(opts, sdk.WithAnalyticsCache(sdk.CacheOptions{Dir: dir, URL: bucket, FreshFor: durations["cache_ttl"], MaxStale: durations["cache_max_stale"]}))
+		tflog.Debug(ctx, "analytics cache", map[string]any{"dir": dir, "bucket": bucket != "", "ttl": durations["cache_ttl"].String(), "max_stale": durations["cache_max_stale"].String()})
 	}
 	client, err := sdk.NewClient(apiKey, append(opts, p.sdkOptions...)...)
 	if err != nil {
@@ -271,11 +303,26 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 		waitOptions: p.waitOptions,
 		pages:       p.pages,
 	}
+	data.noteCacheProblem(&resp.Diagnostics)
 	tflog.Debug(ctx, "configured Mintlify client", map[string]any{"base_url": client.BaseURL(), "default_project_id": data.projectID})
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.ActionData = data
 	resp.ListResourceData = data
+	resp.EphemeralResourceData = data
+}
+
+// noteCacheProblem warns, once per provider process, that the analytics
+// cache is not working as configured: reads still work, but spend the
+// budget as without a cache.
+func (d *providerData) noteCacheProblem(diags *diag.Diagnostics) {
+	if d == nil || d.client == nil {
+		return
+	}
+	if err := d.client.CacheProblem(); err != nil && !d.cacheWarned.Swap(true) {
+		diags.AddWarning("Mintlify analytics cache not used as configured",
+			err.Error()+". Analytics reads still work, but each spends the organization's hourly budget as without a cache.")
+	}
 }
 
 // durationSetting reads a duration from the attribute, else from env, else
@@ -312,14 +359,15 @@ func cacheDir(v types.String) string {
 }
 
 func (p *mintlifyProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{NewAgentJobResource, NewAgentJobMessageResource}
+	return []func() resource.Resource{NewAgentJobResource, NewAgentJobMessageResource,
+		NewDeploymentResource, NewPreviewDeploymentResource, NewStaticExportResource}
 }
 
 func (p *mintlifyProvider) DataSources(context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		NewUniqueVisitorsDataSource, NewPageViewsDataSource, NewSearchQueriesDataSource, NewFeedbackDataSource,
 		NewFeedbackByPageDataSource, NewAssistantConversationsDataSource, NewAssistantCallerStatsDataSource,
-		NewAgentJobDataSource, NewAgentJobsDataSource,
+		NewDeploymentStatusDataSource, NewAgentJobDataSource, NewAgentJobsDataSource,
 	}
 }
 
@@ -328,7 +376,12 @@ func (p *mintlifyProvider) ListResources(context.Context) []func() list.ListReso
 }
 
 func (p *mintlifyProvider) Actions(context.Context) []func() action.Action {
-	return []func() action.Action{NewAgentJobAction, NewAgentJobMessageAction}
+	return []func() action.Action{NewAgentJobAction, NewAgentJobMessageAction,
+		NewDeploymentAction, NewPreviewDeploymentAction, NewAutomationRunAction, NewStaticExportAction}
+}
+
+func (p *mintlifyProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
+	return []func() ephemeral.EphemeralResource{NewStaticExportBundleEphemeralResource}
 }
 
 func stringOrEnv(v types.String, env string) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,27 +20,123 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
-// testProviders serves the provider in-process, with polling and retry
-// delays shortened so that tests take milliseconds, not seconds.
-func testProviders() map[string]func() (tfprotov6.ProviderServer, error) {
-	p := &mintlifyProvider{
-		version:     "test",
-		sdkOptions:  []sdk.Option{sdk.WithRetryBackoff(5*time.Millisecond, 20*time.Millisecond)},
-		waitOptions: []sdk.WaitOption{sdk.WithPollInterval(20*time.Millisecond, 100*time.Millisecond)},
+// testProvider is the provider as the tests serve it: its SDK client runs
+// on clk (when not nil), the clock the fake API runs on, so that waits,
+// backoffs and Retry-After take no wall time.
+func testProvider(clk *testClock) *mintlifyProvider {
+	p := &mintlifyProvider{version: "test"}
+	if clk != nil {
+		p.sdkOptions = []sdk.Option{sdk.WithClock(clk)}
+	} else {
+		p.sdkOptions = []sdk.Option{sdk.WithRetryBackoff(5*time.Millisecond, 20*time.Millisecond)}
 	}
-	return map[string]func() (tfprotov6.ProviderServer, error){"mintlify": providerserver.NewProtocol6WithError(p)}
+	return p
 }
 
-// startFake runs the fake API on loopback for one test. Jobs run 100 ms
-// unless their prompt says otherwise.
-func startFake(t *testing.T, cfg mintlifytest.Config) (*mintlifytest.Fake, string) {
+// testProviders serves the provider in-process, on clk (see testProvider).
+func testProviders(clk *testClock) map[string]func() (tfprotov6.ProviderServer, error) {
+	return recordingProviders(clk, nil)
+}
+
+// recordingProviders is testProviders whose diagnostics are also kept in
+// rec (when not nil): the testing framework shows no warnings, and these
+// tests assert them.
+func recordingProviders(clk *testClock, rec *diagRecorder) map[string]func() (tfprotov6.ProviderServer, error) {
+	serve := providerserver.NewProtocol6WithError(testProvider(clk))
+	return map[string]func() (tfprotov6.ProviderServer, error){"mintlify": func() (tfprotov6.ProviderServer, error) {
+		srv, err := serve()
+		if err != nil || rec == nil {
+			return srv, err
+		}
+		return recordingServer{ProviderServer: srv, rec: rec}, nil
+	}}
+}
+
+// diagRecorder keeps the diagnostics of every apply, refresh and
+// data-source read Terraform asked of the provider, by RPC.
+type diagRecorder struct {
+	mu    sync.Mutex
+	diags []*tfprotov6.Diagnostic
+	rpcs  []string // the RPC of each diagnostic
+}
+
+func (r *diagRecorder) add(rpc string, diags []*tfprotov6.Diagnostic) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, d := range diags {
+		r.diags = append(r.diags, d)
+		r.rpcs = append(r.rpcs, rpc)
+	}
+}
+
+// text is diagsText of every diagnostic kept so far.
+func (r *diagRecorder) text() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return diagsText(r.diags)
+}
+
+// count is how many diagnostics with this summary came from rpc ("" for
+// any).
+func (r *diagRecorder) count(rpc, summary string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for i, d := range r.diags {
+		if d.Summary == summary && (rpc == "" || r.rpcs[i] == rpc) {
+			n++
+		}
+	}
+	return n
+}
+
+// recordingServer is a provider server whose applies and reads keep their
+// diagnostics in rec.
+type recordingServer struct {
+	tfprotov6.ProviderServer
+	rec *diagRecorder
+}
+
+func (s recordingServer) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
+	resp, err := s.ProviderServer.ApplyResourceChange(ctx, req)
+	if resp != nil {
+		s.rec.add("ApplyResourceChange", resp.Diagnostics)
+	}
+	return resp, err
+}
+
+func (s recordingServer) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
+	resp, err := s.ProviderServer.ReadResource(ctx, req)
+	if resp != nil {
+		s.rec.add("ReadResource", resp.Diagnostics)
+	}
+	return resp, err
+}
+
+func (s recordingServer) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
+	resp, err := s.ProviderServer.ReadDataSource(ctx, req)
+	if resp != nil {
+		s.rec.add("ReadDataSource", resp.Diagnostics)
+	}
+	return resp, err
+}
+
+// startFake runs the fake API on loopback for one test, on a manual clock
+// (cfg.Clock, when not set) that the test gives the provider too. Jobs are
+// active for 3 minutes of that clock unless their prompt says otherwise.
+func startFake(t *testing.T, cfg mintlifytest.Config) (*mintlifytest.Fake, string, *testClock) {
 	t.Helper()
 	if cfg.DefaultJob == (mintlifytest.JobScript{}) {
-		cfg.DefaultJob = mintlifytest.JobScript{ActiveFor: 100 * time.Millisecond, Outcome: mintlifytest.OutcomeCompleted}
+		cfg.DefaultJob = mintlifytest.JobScript{ActiveFor: 3 * time.Minute, Outcome: mintlifytest.OutcomeCompleted}
+	}
+	clk, _ := cfg.Clock.(*testClock)
+	if cfg.Clock == nil {
+		clk = newTestClock()
+		cfg.Clock = clk
 	}
 	srv := mintlifytest.NewServer(cfg)
 	t.Cleanup(srv.Close)
-	return srv.Fake, srv.URL
+	return srv.Fake, srv.URL, clk
 }
 
 func providerBlock(url string) string {
@@ -56,7 +153,7 @@ provider "mintlify" {
 // turns the analytics cache off (in a directory of the test's own): the
 // tests count requests, and the cache's own tests turn it on.
 func clearEnv(t *testing.T) {
-	for _, v := range []string{EnvAPIKey, EnvBaseURL, EnvProjectID, EnvRequestTimeout, EnvCacheMaxStale} {
+	for _, v := range []string{EnvAPIKey, EnvBaseURL, EnvProjectID, EnvRequestTimeout, EnvCacheMaxStale, EnvCacheURL} {
 		t.Setenv(v, "")
 	}
 	t.Setenv(EnvCacheTTL, "0")
@@ -156,7 +253,7 @@ func TestProvider_metadataAndSchema(t *testing.T) {
 	for _, d := range resp.Diagnostics {
 		t.Errorf("schema diagnostic: %s: %s", d.Summary, d.Detail)
 	}
-	for _, name := range []string{"mintlify_agent_job", "mintlify_agent_job_message"} {
+	for _, name := range []string{"mintlify_agent_job", "mintlify_agent_job_message", "mintlify_deployment", "mintlify_preview_deployment"} {
 		if _, ok := resp.ResourceSchemas[name]; !ok {
 			t.Errorf("no %s resource", name)
 		}
@@ -165,13 +262,16 @@ func TestProvider_metadataAndSchema(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"unique_visitors", "page_views", "search_queries", "feedback", "feedback_by_page",
-		"assistant_conversations", "assistant_caller_stats", "agent_job", "agent_jobs"} {
+		"assistant_conversations", "assistant_caller_stats", "deployment_status", "agent_job", "agent_jobs"} {
 		if _, ok := resp.DataSourceSchemas["mintlify_"+name]; !ok {
 			t.Errorf("no mintlify_%s data source", name)
 		}
 	}
-	if n := len(resp.DataSourceSchemas); n != 9 {
+	if n := len(resp.DataSourceSchemas); n != 10 {
 		t.Errorf("%d data sources", n)
+	}
+	if _, ok := resp.ActionSchemas["mintlify_automation_run"]; !ok {
+		t.Error("no mintlify_automation_run action")
 	}
 	if _, ok := resp.ListResourceSchemas["mintlify_agent_job"]; !ok || len(resp.ListResourceSchemas) != 1 {
 		t.Errorf("list resources %v", resp.ListResourceSchemas)
@@ -184,12 +284,12 @@ func TestProvider_metadataAndSchema(t *testing.T) {
 }
 
 func TestAccProvider_configFromEnvironment(t *testing.T) {
-	fs, url := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 3}})
+	fs, url, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 3}})
 	t.Setenv(EnvAPIKey, mintlifytest.DemoAPIKey)
 	t.Setenv(EnvBaseURL, url)
 	t.Setenv(EnvProjectID, mintlifytest.DemoProjectID)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config: `
 provider "mintlify" {}
@@ -211,7 +311,7 @@ resource "mintlify_agent_job" "env" {
 func TestAccProvider_missingKey(t *testing.T) {
 	clearEnv(t)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(nil),
 		Steps: []resource.TestStep{{
 			Config:      `data "mintlify_unique_visitors" "x" { project_id = "p" }`,
 			ExpectError: wrapped(`Missing Mintlify API key`, `api_key`, `MINTLIFY_API_KEY`),
@@ -221,9 +321,9 @@ func TestAccProvider_missingKey(t *testing.T) {
 
 func TestAccProvider_wrongKeyIs401WithAdvice(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config: fmt.Sprintf(`
 provider "mintlify" {
@@ -243,7 +343,7 @@ data "mintlify_unique_visitors" "x" { project_id = "demo-project" }
 func TestAccProvider_refusesPlainHTTPOffLoopback(t *testing.T) {
 	clearEnv(t)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(nil),
 		Steps: []resource.TestStep{{
 			Config: `
 provider "mintlify" {
@@ -257,23 +357,55 @@ data "mintlify_unique_visitors" "x" { project_id = "p" }
 	})
 }
 
-func TestAccProvider_blankProjectFromEnvironment(t *testing.T) {
+func TestAccProvider_invalidProjectFromEnvironment(t *testing.T) {
 	clearEnv(t)
-	_, url := startFake(t, mintlifytest.Config{})
-	t.Setenv(EnvProjectID, "  ")
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
-		Steps: []resource.TestStep{{
-			Config: fmt.Sprintf(`
+	fs, url, clk := startFake(t, mintlifytest.Config{})
+	for env, want := range map[string]string{
+		"  ":  `The default project (from project_id or MINTLIFY_PROJECT_ID) must not be empty or only white space: set a project id, or leave it unset.`,
+		"p/q": `The default project (from project_id or MINTLIFY_PROJECT_ID) "p/q" may hold only ASCII letters, digits and - _ . ~ : (no slash, white space or control character): set a project id, or leave it unset.`,
+	} {
+		t.Setenv(EnvProjectID, env)
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: testProviders(clk),
+			Steps: []resource.TestStep{{
+				Config: fmt.Sprintf(`
 provider "mintlify" {
   api_key  = %q
   base_url = %q
 }
 data "mintlify_unique_visitors" "x" {}
 `, mintlifytest.DemoAPIKey, url),
-			ExpectError: wrapped(`Invalid project_id`, `MINTLIFY_PROJECT_ID`, `must not be empty`),
+				ExpectError: wrapped(`Invalid project_id`, want),
+			}},
+		})
+	}
+	if n := fs.TotalRequests(); n != 0 {
+		t.Errorf("%d requests", n)
+	}
+}
+
+// The provider's own project_id is checked at plan by the same rule.
+func TestAccProvider_invalidProjectIsRefusedAtPlan(t *testing.T) {
+	clearEnv(t)
+	fs, url, clk := startFake(t, mintlifytest.Config{})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(clk),
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "mintlify" {
+  api_key    = %q
+  base_url   = %q
+  project_id = "acme docs"
+}
+data "mintlify_unique_visitors" "x" {}
+`, mintlifytest.DemoAPIKey, url),
+			PlanOnly:    true,
+			ExpectError: wrapped(`project_id "acme docs" may hold only ASCII letters, digits and - _ . ~ : (no slash, white space or control character).`),
 		}},
 	})
+	if n := fs.TotalRequests(); n != 0 {
+		t.Errorf("%d requests", n)
+	}
 }
 
 // lateKeyProvider configures the provider with a key that comes from a
@@ -295,9 +427,9 @@ provider "mintlify" {
 // known yet; without deferral support the read must say what to do.
 func TestAccProvider_keyUnknownAtPlanForDataSource(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 3}})
+	fs, url, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 3}})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config: lateKeyProvider(url) + `
 data "mintlify_unique_visitors" "x" {}
@@ -326,9 +458,9 @@ func TestUniqueVisitorsRead_defersWhenTerraformAllows(t *testing.T) {
 
 func TestAccProvider_keyUnknownAtPlan(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config: lateKeyProvider(url) + fmt.Sprintf(`
 resource "mintlify_agent_job" "late" {

@@ -42,6 +42,9 @@ type work[O any] struct {
 	record func(*O)
 	// onChange receives each change of status while waiting.
 	onChange func(obj *O, from string)
+	// onPoll, when set, receives the object after every poll (progress
+	// within a status).
+	onPoll func(obj *O)
 }
 
 // workKind is what the runner knows of one kind of object.
@@ -77,6 +80,9 @@ type workWords struct {
 	// notFound is the advice when the request is answered 404 ("" for
 	// the project's advice).
 	notFound string
+	// forbidden, when set, is added to the advice when the request is
+	// answered 403 (a feature not on the organization's plan).
+	forbidden string
 }
 
 // run carries the work out and returns the last object it saw (nil when
@@ -90,6 +96,9 @@ func (w work[O]) run(ctx context.Context, diags *diag.Diagnostics) *O {
 			notFound = projectNotFound
 		}
 		detail := apiErrorDetailFor(err, notFound)
+		if sdk.IsForbidden(err) && w.words.forbidden != "" {
+			detail += " " + w.words.forbidden
+		}
 		if sdk.MayHaveTakenEffect(err) {
 			detail += "\n\n" + w.words.mayHaveTakenEffect
 		}
@@ -124,6 +133,9 @@ func (w work[O]) run(ctx context.Context, diags *diag.Diagnostics) *O {
 			}
 			last = status
 		}
+		if w.onPoll != nil {
+			w.onPoll(o)
+		}
 	})
 	opts := append([]sdk.WaitOption{onPoll, sdk.WithWaitTimeout(w.timeout)}, w.data.waitOptions...)
 	final, err := w.wait(ctx, obj, opts...)
@@ -137,12 +149,14 @@ func (w work[O]) run(ctx context.Context, diags *diag.Diagnostics) *O {
 		diags.AddError("Interrupted while waiting for the "+w.kind.noun,
 			fmt.Sprintf("%s It was still %s when Terraform stopped waiting. To wait longer next time, raise %s.", kept, describeStatus(last), w.words.timeoutSetting))
 		return obj
-	case errors.Is(err, context.DeadlineExceeded) && !sdk.IsRateLimited(err):
+	case errors.Is(err, context.DeadlineExceeded):
 		diags.AddError("Timed out waiting for the "+w.kind.noun,
-			fmt.Sprintf("%s It was still %s after %s. This can take a while: raise the limit with\n\n%s", kept, describeStatus(last), w.timeout, w.words.raiseTimeout))
+			fmt.Sprintf("%s It was still %s after %s. This can take a while: raise the limit with\n\n%s", kept, describeStatus(last), shortDuration(w.timeout), w.words.raiseTimeout))
 		return obj
 	default:
-		addAPIError(diags, "Error while waiting for the "+w.kind.noun, fmt.Errorf("%s %w", kept, err))
+		// A 404 while waiting means the object itself went away.
+		gone := fmt.Sprintf("The %s is gone from the Mintlify API: check it in the Mintlify dashboard.", w.kind.noun)
+		diags.AddError("Error while waiting for the "+w.kind.noun, apiErrorDetailFor(fmt.Errorf("%s %w", kept, err), gone))
 		return obj
 	}
 	w.kind.outcome(obj, w.words, diags)

@@ -68,7 +68,7 @@ func (d *searchQueriesDataSource) Read(ctx context.Context, req datasource.ReadR
 		Limit: numberValue(m.PageSize), MaxResults: numberValue(m.MaxResults)}
 	var rows []attr.Value
 	var total int64
-	if !readEach(ctx, &resp.Diagnostics, "search queries", d.data.client.Analytics.Searches.Each, m.ProjectID.ValueString(), q,
+	if !readEach(ctx, d.data, &resp.Diagnostics, "search queries", d.data.client.Analytics.Searches.Each, m.ProjectID.ValueString(), q, func() { rows, total = nil, 0 },
 		func(p *sdk.SearchesPage) {
 			total = p.TotalSearches
 			for _, r := range p.Searches {

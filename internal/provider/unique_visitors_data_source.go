@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
@@ -56,6 +57,15 @@ func pathCountsSchema(description, list, unit string, total string) schema.Schem
 	return schema.Schema{
 		MarkdownDescription: description + "\n\n" + budgetNote,
 		Attributes: attributes(queryAttributes(), pagingAttributes(sdk.MaxPageSize, "paths"), map[string]schema.Attribute{
+			"max_results": schema.NumberAttribute{
+				MarkdownDescription: "Read at most this many paths (the first ones, in the API's order), and no more " +
+					"requests than they need. Default: all of them. **`0` reads the totals only**: one request whatever " +
+					"the site's size (the API's smallest page, whose row is dropped), `" + list + "` an empty list, and " +
+					"a state under 1 KB whatever the site's size (a full read of 100,000 paths puts megabytes in state; " +
+					"see the measured sizes in the repository's docs/performance.md).",
+				Optional:   true,
+				Validators: []validator.Number{wholeNumber{0, 0}},
+			},
 			"totals": schema.SingleNestedAttribute{
 				MarkdownDescription: "Site-wide " + unit + " for the range.",
 				Computed:            true,
@@ -87,26 +97,43 @@ func (d *pageViewsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 		"views", "view events", "All view events: `human + ai`.")
 }
 
+// totalsOnly reports whether a path-counts data source reads its totals
+// only (max_results = 0).
+func totalsOnly(p pagingModel) bool { return !p.MaxResults.IsNull() && numberValue(p.MaxResults) == 0 }
+
 // visitorsQuery is the SDK query a paged path-counts data source asks for.
+// Totals only are one row of the smallest page: every page carries the
+// totals, and the row is dropped.
 func visitorsQuery(q analyticsQueryModel, p pagingModel) sdk.VisitorsQuery {
+	if totalsOnly(p) {
+		return sdk.VisitorsQuery{DateFrom: q.DateFrom.ValueString(), DateTo: q.DateTo.ValueString(), Limit: 1, MaxResults: 1}
+	}
 	return sdk.VisitorsQuery{DateFrom: q.DateFrom.ValueString(), DateTo: q.DateTo.ValueString(),
 		Limit: numberValue(p.PageSize), MaxResults: numberValue(p.MaxResults)}
 }
 
 func pathQueryID(q analyticsQueryModel, p pagingModel) string {
+	maxResults := fmt.Sprint(numberValue(p.MaxResults))
+	if totalsOnly(p) {
+		maxResults = "totals" // queryID leaves "0" out: it would read as no cap
+	}
 	return queryID(q.ProjectID.ValueString(), map[string]string{"date_from": q.DateFrom.ValueString(), "date_to": q.DateTo.ValueString(),
-		"max_results": fmt.Sprint(numberValue(p.MaxResults))})
+		"max_results": maxResults})
 }
 
 // readPathCounts reads a path-counts export page by page into totals and
 // rows; what names it in messages.
-func readPathCounts(ctx context.Context, resp *datasource.ReadResponse, what string, read pageReader[sdk.VisitorsQuery, sdk.PathCountsPage],
+func readPathCounts(ctx context.Context, data *providerData, resp *datasource.ReadResponse, what string, read pageReader[sdk.VisitorsQuery, sdk.PathCountsPage],
 	m *analyticsQueryModel, p pagingModel) (types.Object, types.List, bool) {
 	var rows []attr.Value
 	var totals sdk.Counts
-	ok := readEach(ctx, &resp.Diagnostics, what, read, m.ProjectID.ValueString(), visitorsQuery(*m, p), func(page *sdk.PathCountsPage) {
+	only := totalsOnly(p)
+	ok := readEach(ctx, data, &resp.Diagnostics, what, read, m.ProjectID.ValueString(), visitorsQuery(*m, p), func() { rows = nil }, func(page *sdk.PathCountsPage) {
 		if rows == nil {
 			totals, rows = page.Totals, make([]attr.Value, 0, len(page.Paths))
+		}
+		if only {
+			return
 		}
 		for _, r := range page.Paths {
 			rows = append(rows, pathRow(r.Path, r.Human, r.AI, r.Total))
@@ -129,7 +156,7 @@ func (d *uniqueVisitorsDataSource) Read(ctx context.Context, req datasource.Read
 	if d.data.pages != nil {
 		read = d.data.pages.Visitors
 	}
-	if m.Totals, m.Visitors, ok = readPathCounts(ctx, resp, "unique visitors", read, &m.analyticsQueryModel, m.pagingModel); ok {
+	if m.Totals, m.Visitors, ok = readPathCounts(ctx, d.data, resp, "unique visitors", read, &m.analyticsQueryModel, m.pagingModel); ok {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 	}
 }
@@ -144,7 +171,7 @@ func (d *pageViewsDataSource) Read(ctx context.Context, req datasource.ReadReque
 	if d.data.pages != nil {
 		read = d.data.pages.Views
 	}
-	if m.Totals, m.Views, ok = readPathCounts(ctx, resp, "page views", read, &m.analyticsQueryModel, m.pagingModel); ok {
+	if m.Totals, m.Views, ok = readPathCounts(ctx, d.data, resp, "page views", read, &m.analyticsQueryModel, m.pagingModel); ok {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 	}
 }

@@ -1,16 +1,26 @@
 package provider
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
 	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -104,9 +114,9 @@ func TestAccUniqueVisitors_rowCountsAndRequests(t *testing.T) {
 		{1000, "max_results = 5000", 0, 4},
 	} {
 		t.Run(fmt.Sprintf("%d paths %s", tt.paths, tt.args), func(t *testing.T) {
-			fs, url := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: tt.paths, Seed: 11}})
+			fs, url, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: tt.paths, Seed: 11}})
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testProviders(),
+				ProtoV6ProviderFactories: testProviders(clk),
 				Steps: []resource.TestStep{{
 					Config: visitorsConfig(url, tt.args),
 					ConfigStateChecks: []statecheck.StateCheck{
@@ -122,9 +132,9 @@ func TestAccUniqueVisitors_rowCountsAndRequests(t *testing.T) {
 
 func TestAccUniqueVisitors_dateFilter(t *testing.T) {
 	clearEnv(t)
-	fs, serverURL := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 300}})
+	fs, serverURL, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 300}})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{
 			{
 				Config: visitorsConfig(serverURL, `
@@ -151,14 +161,14 @@ func TestAccUniqueVisitors_dateFilter(t *testing.T) {
 	}
 }
 
-func TestAccUniqueVisitors_projectIDWithSpaceAndSlash(t *testing.T) {
+func TestAccUniqueVisitors_projectIDOfEveryAllowedCharacter(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{})
-	fs.AddProject("acme docs/β", mintlifytest.DemoOrg, mintlifytest.Dataset{Paths: 7})
+	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs.AddProject(oddProject, mintlifytest.DemoOrg, mintlifytest.Dataset{Paths: 7})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
-			Config: visitorsConfig(url, `  project_id = "acme docs/β"`),
+			Config: visitorsConfig(url, `  project_id = "`+oddProject+`"`),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(visitorsAddr, tfjsonPath("visitors"), knownvalue.ListSizeExact(7)),
 			},
@@ -168,13 +178,13 @@ func TestAccUniqueVisitors_projectIDWithSpaceAndSlash(t *testing.T) {
 
 func TestAccUniqueVisitors_invalidInputFailsAtPlanWithNoRequest(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 3}})
+	fs, url, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 3}})
 	for _, tt := range []struct{ args, want string }{
 		{"page_size = 0", "page_size is 0; it must be a whole number from 1 to 250."},
 		{"page_size = 251", "page_size is 251; it must be a whole number from 1 to 250."},
 		{"page_size = 2.5", "page_size is 2.5; it must be a whole number from 1 to 250."},
-		{"max_results = 0", "max_results is 0; it must be a whole number, at least 1."},
-		{"max_results = 10.5", "max_results is 10.5; it must be a whole number, at least 1."},
+		{"max_results = -1", "max_results is -1; it must be a whole number, at least 0."}, // 0 reads the totals only
+		{"max_results = 10.5", "max_results is 10.5; it must be a whole number, at least 0."},
 		{`date_from = "2026-13-45"`, `date_from "2026-13-45" must be a date: YYYY-MM-DD or an ISO 8601 date-time`},
 		{`date_to = "yesterday"`, `date_to "yesterday" must be a date: YYYY-MM-DD or an ISO 8601`},
 		{`date_to = "2026-10-01 00:00:00"`, `date_to "2026-10-01 00:00:00" must be a date`},
@@ -182,9 +192,10 @@ func TestAccUniqueVisitors_invalidInputFailsAtPlanWithNoRequest(t *testing.T) {
 		{"date_from = \"2026-10-01\"\n  date_to = \"2026-10-01\"", `date_from "2026-10-01" must be before date_to "2026-10-01"`},
 		{`project_id = " "`, `project_id " " must not be empty`},
 		{`project_id = "."`, `project_id "." is not allowed`},
+		{`project_id = "acme docs/β"`, `project_id "acme docs/β" may hold only ASCII letters, digits and - _ . ~ : (no slash, white space or control character).`},
 	} {
 		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testProviders(),
+			ProtoV6ProviderFactories: testProviders(clk),
 			Steps:                    []resource.TestStep{{Config: visitorsConfig(url, "  "+tt.args), PlanOnly: true, ExpectError: wrapped(tt.want)}},
 		})
 	}
@@ -195,9 +206,9 @@ func TestAccUniqueVisitors_invalidInputFailsAtPlanWithNoRequest(t *testing.T) {
 
 func TestAccUniqueVisitors_rateLimitFailsAtOnceWithWhenToRetry(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{AnalyticsBudget: 2, Analytics: mintlifytest.Dataset{Paths: 1000}})
+	fs, url, clk := startFake(t, mintlifytest.Config{AnalyticsBudget: 2, Analytics: mintlifytest.Dataset{Paths: 1000}})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config:      visitorsConfig(url, ""),
 			ExpectError: wrapped(`Could not read unique visitors`, `429 Too Many Requests`, `rate limited; try again after`, `100 per organization per hour`),
@@ -210,12 +221,12 @@ func TestAccUniqueVisitors_rateLimitFailsAtOnceWithWhenToRetry(t *testing.T) {
 
 func TestAccUniqueVisitors_survivesFaultsWithoutRereading(t *testing.T) {
 	clearEnv(t)
-	fs, url := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 600}})
+	fs, url, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 600}})
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultServerError, Requests: []int{1}})
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultDropConnection, Requests: []int{3}})
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Second, Requests: []int{5}})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(),
+		ProtoV6ProviderFactories: testProviders(clk),
 		Steps: []resource.TestStep{{
 			Config:            visitorsConfig(url, ""),
 			ConfigStateChecks: []statecheck.StateCheck{visitorsMatchServer(fs, "", "", 0)},
@@ -231,5 +242,107 @@ func TestAccUniqueVisitors_survivesFaultsWithoutRereading(t *testing.T) {
 	okPages = pages - 3
 	if okPages%3 != 0 || okPages == 0 {
 		t.Errorf("%d requests: %d beyond the 3 faulted, not a whole number of 3-page reads", pages, okPages)
+	}
+}
+
+// readWith reads data source d, configured from vals, and returns the
+// response.
+func readWith(t *testing.T, d datasource.DataSource, vals map[string]tftypes.Value) *datasource.ReadResponse {
+	t.Helper()
+	var sresp datasource.SchemaResponse
+	d.Schema(context.Background(), datasource.SchemaRequest{}, &sresp)
+	cfg := tfsdk.Config{Schema: sresp.Schema, Raw: objectOf(t, sresp.Schema, vals, false)}
+	resp := &datasource.ReadResponse{State: tfsdk.State{Schema: sresp.Schema, Raw: objectOf(t, sresp.Schema, nil, false)}}
+	d.Read(context.Background(), datasource.ReadRequest{Config: cfg}, resp)
+	return resp
+}
+
+// The benchmark's floor build reads pages from a PageSource instead of the
+// API: both path-count data sources read from it, page by page, with no
+// request, and say what its answer says (a failure, a stale copy).
+func TestNewWithPageSource_readsPagesFromTheSource(t *testing.T) {
+	fs, url, _ := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 3}})
+	var asked []string
+	var fail error
+	var cache sdk.CacheStatus
+	source := func(name string) pageReader[sdk.VisitorsQuery, sdk.PathCountsPage] {
+		return func(_ context.Context, projectID string, q sdk.VisitorsQuery, fn func(*sdk.PathCountsPage) error) (sdk.ResponseInfo, error) {
+			asked = append(asked, fmt.Sprintf("%s %s %s..%s max %d", name, projectID, q.DateFrom, q.DateTo, q.MaxResults))
+			if fail != nil {
+				return sdk.ResponseInfo{}, fail
+			}
+			for i, page := range []sdk.PathCountsPage{
+				{Totals: sdk.Counts{Human: 5, AI: 2, Total: 7}, Paths: []sdk.PathCounts{{Path: "/a", Human: 3, AI: 1, Total: 4}}},
+				{Totals: sdk.Counts{Human: 99, AI: 99, Total: 99}, Paths: []sdk.PathCounts{{Path: "/b", Human: 2, AI: 1, Total: 3}}},
+			} {
+				if err := fn(&page); err != nil {
+					return sdk.ResponseInfo{}, fmt.Errorf("page %d: %w", i, err)
+				}
+			}
+			return sdk.ResponseInfo{Pages: 2, Cache: cache}, nil
+		}
+	}
+	p, ok := NewWithPageSource("test", PageSource{Visitors: source("visitors"), Views: source("views")})().(*mintlifyProvider)
+	if !ok {
+		t.Fatal("not the provider")
+	}
+	var sr provider.SchemaResponse
+	p.Schema(context.Background(), provider.SchemaRequest{}, &sr)
+	conf := &provider.ConfigureResponse{}
+	p.Configure(context.Background(), provider.ConfigureRequest{Config: tfsdk.Config{Schema: sr.Schema, Raw: objectOf(t, sr.Schema,
+		map[string]tftypes.Value{"api_key": str(mintlifytest.DemoAPIKey), "base_url": str(url), "project_id": str("p")}, false)}}, conf)
+	data, _ := conf.DataSourceData.(*providerData)
+	if conf.Diagnostics.HasError() || data == nil {
+		t.Fatal(conf.Diagnostics)
+	}
+	vals := map[string]tftypes.Value{"date_from": str("2026-10-01"), "max_results": tftypes.NewValue(tftypes.Number, 2)}
+	for list, d := range map[string]datasource.DataSource{
+		"visitors": &uniqueVisitorsDataSource{analyticsBase{data: data}},
+		"views":    &pageViewsDataSource{analyticsBase{data: data}},
+	} {
+		asked, fail, cache = nil, nil, sdk.CacheStatus{}
+		resp := readWith(t, d, vals)
+		if len(resp.Diagnostics) != 0 || len(asked) != 1 || asked[0] != list+" p 2026-10-01.. max 2" {
+			t.Fatalf("%s: asked %q, diagnostics %v", list, asked, resp.Diagnostics)
+		}
+		var totals struct {
+			Human int64 `tfsdk:"human"`
+			AI    int64 `tfsdk:"ai"`
+			Total int64 `tfsdk:"total"`
+		}
+		var rows []struct {
+			Path  string `tfsdk:"path"`
+			Human int64  `tfsdk:"human"`
+			AI    int64  `tfsdk:"ai"`
+			Total int64  `tfsdk:"total"`
+		}
+		var id string
+		resp.State.GetAttribute(context.Background(), path.Root("totals"), &totals)
+		resp.State.GetAttribute(context.Background(), path.Root(list), &rows)
+		resp.State.GetAttribute(context.Background(), path.Root("id"), &id)
+		// The totals are the first page's; the rows, every page's in order.
+		if totals.Human != 5 || totals.AI != 2 || totals.Total != 7 || len(rows) != 2 || rows[0].Path != "/a" || rows[1].Path != "/b" ||
+			rows[0].Total != 4 || rows[1].Human != 2 {
+			t.Errorf("%s: totals %+v, rows %+v", list, totals, rows)
+		}
+		if id != "p?date_from=2026-10-01&max_results=2" {
+			t.Errorf("%s: id %q", list, id)
+		}
+
+		fail = errors.New("the source broke")
+		resp = readWith(t, d, vals)
+		what := map[string]string{"visitors": "unique visitors", "views": "page views"}[list]
+		if got := diagText(resp.Diagnostics, diag.SeverityError); got != "Could not read "+what+": the source broke\n" {
+			t.Errorf("%s: %q", list, got)
+		}
+
+		fail, cache = nil, sdk.CacheStatus{Hit: true, Stale: true, StoredAt: time.Now().Add(-time.Hour)}
+		resp = readWith(t, d, vals)
+		if got := diagText(resp.Diagnostics, diag.SeverityWarning); !strings.HasPrefix(got, "Mintlify "+what+" served from cache: ") || resp.Diagnostics.HasError() {
+			t.Errorf("%s: %q", list, got)
+		}
+	}
+	if n := fs.TotalRequests(); n != 0 {
+		t.Errorf("%d requests: the source was not used", n)
 	}
 }

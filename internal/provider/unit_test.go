@@ -12,6 +12,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -31,19 +32,30 @@ func TestParseImportID(t *testing.T) {
 		wantErr              string
 	}{
 		{"proj/job-1", "", "proj", "job-1", ""},
-		{"acme docs/β/job-1", "", "acme docs/β", "job-1", ""},
+		{"Acme.Docs_v2~eu:1/job-1", "", "Acme.Docs_v2~eu:1", "job-1", ""},
+		{"proj/job-1", "default", "proj", "job-1", ""},
+		// A project id holds no slash: what comes before the last one is
+		// not a project.
+		{"acme docs/β/job-1", "", "", "", `import id "acme docs/β/job-1": projectId "acme docs/β" may hold only ASCII letters, digits and - _ . ~ : (no slash, white space or control character)`},
+		{"p/q/job-1", "", "", "", `import id "p/q/job-1": projectId "p/q" may hold only ASCII letters`},
+		{"proj/job 1", "", "", "", `import id "proj/job 1": jobId "job 1" may hold only ASCII letters`},
+		{"../job-1", "", "", "", `import id "../job-1": projectId ".." is not allowed: it would change the request's path`},
+		{"job 1", "default", "", "", `import id "job 1": jobId "job 1" may hold only ASCII letters`},
+		{"job-1", "p q", "", "", `import id "job-1": projectId "p q" may hold only ASCII letters`},
 		{"job-1", "default", "default", "job-1", ""},
 		{"job-1", "", "", "", `import id "job-1" has no project: use PROJECT_ID/JOB_ID, or set project_id on the provider (or MINTLIFY_PROJECT_ID)`},
-		{"0", " ", "", "", `import id "0" has no project`},
-		{"", "default", "", "", "import id is empty"},
+		{"0", " ", "", "", `import id "0" has no project: use PROJECT_ID/JOB_ID, or set project_id on the provider (or MINTLIFY_PROJECT_ID)`},
+		{"", "default", "", "", "import id is empty: expected PROJECT_ID/JOB_ID, or JOB_ID with the provider's project_id set"},
+		{" ", "default", "", "", "import id is empty: expected PROJECT_ID/JOB_ID"},
 		{"proj/", "", "", "", `import id "proj/": expected PROJECT_ID/JOB_ID with both parts non-empty`},
 		{"/job", "", "", "", `import id "/job": expected PROJECT_ID/JOB_ID with both parts non-empty`},
-		{" /job", "", "", "", "both parts non-empty"},
+		{" /job", "", "", "", `import id " /job": expected PROJECT_ID/JOB_ID with both parts non-empty`},
+		{"p/ ", "", "", "", `import id "p/ ": expected PROJECT_ID/JOB_ID with both parts non-empty`},
 	}
 	for _, tt := range tests {
 		project, job, err := parseImportID(tt.id, tt.defaultProject)
 		if tt.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+			if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) || project != "" || job != "" {
 				t.Errorf("%q: err = %v, want %q", tt.id, err, tt.wantErr)
 			}
 			continue
@@ -102,7 +114,8 @@ func TestAddAPIError_advice(t *testing.T) {
 		var diags diag.Diagnostics
 		err := &sdk.APIError{StatusCode: status, Method: "GET", Path: "/x", RetryAt: retryAt, RetryAfter: time.Hour}
 		addAPIError(&diags, "summary", err)
-		if len(diags) != 1 || diags[0].Summary() != "summary" || !strings.Contains(diags[0].Detail(), want) || !strings.HasPrefix(diags[0].Detail(), err.Error()) {
+		if len(diags) != 1 || diags[0].Summary() != "summary" || !strings.Contains(diags[0].Detail(), want) || !strings.HasPrefix(diags[0].Detail(), err.Error()) ||
+			(status != 500) != strings.HasSuffix(diags[0].Detail(), seeTroubleshooting) {
 			t.Errorf("%d: %v", status, diags)
 		}
 	}
@@ -120,7 +133,7 @@ func TestAddReadError_rateLimitSaysHowToWorkMeanwhile(t *testing.T) {
 	var diags diag.Diagnostics
 	addReadError(&diags, "page views", fmt.Errorf("getting page views: %w", limited))
 	d := diags[0].Detail()
-	if diags[0].Summary() != "Could not read page views" || !strings.HasSuffix(d, rateLimitedReadAdvice) ||
+	if diags[0].Summary() != "Could not read page views" || !strings.HasSuffix(d, rateLimitedReadAdvice+"\n\n"+seeTroubleshooting) ||
 		strings.Index(d, "Try again after 2026-11-21 13:00:00 UTC.") > strings.Index(d, "Until then") {
 		t.Errorf("%s: %s", diags[0].Summary(), d)
 	}
@@ -155,7 +168,16 @@ func TestStringValidators(t *testing.T) {
 		{dateValidator, types.StringUnknown(), ""},
 		{promptValidator, types.StringValue("x"), ""},
 		{promptValidator, types.StringValue("\t "), `attr "\t " must not be empty or only white space.`},
-		{projectIDValidator, types.StringValue("acme docs/β"), ""},
+		{projectIDValidator, types.StringValue("Acme.Docs_v2~eu:1"), ""},
+		{projectIDValidator, types.StringValue(strings.Repeat("p", 256)), ""},
+		{projectIDValidator, types.StringValue(strings.Repeat("p", 257)), `is longer than 256 characters: it cannot be an id.`},
+		{projectIDValidator, types.StringValue("acme docs/β"), `attr "acme docs/β" may hold only ASCII letters, digits and - _ . ~ : (no slash, white space or control character).`},
+		{projectIDValidator, types.StringValue("p/q"), `attr "p/q" may hold only ASCII letters`},
+		{projectIDValidator, types.StringValue("p\x00q"), `may hold only ASCII letters`},
+		{projectIDValidator, types.StringValue("p\nq"), `may hold only ASCII letters`},
+		{jobIDValidator, types.StringValue("job 1"), `attr "job 1" may hold only ASCII letters`},
+		{jobIDValidator, types.StringValue("j/k"), `attr "j/k" may hold only ASCII letters`},
+		{jobIDValidator, types.StringValue(".."), `attr ".." is not allowed: it would change the request's path.`},
 		{projectIDValidator, types.StringValue(""), `attr "" must not be empty or only white space.`},
 		{projectIDValidator, types.StringValue(".."), `attr ".." is not allowed: it would change the request's path.`},
 		{jobIDValidator, types.StringValue("."), `attr "." is not allowed: it would change the request's path.`},
@@ -181,6 +203,12 @@ func TestStringValidators(t *testing.T) {
 		}
 		if tt.v.Description(context.Background()) == "" || tt.v.MarkdownDescription(context.Background()) == "" {
 			t.Errorf("%T has no description", tt.v)
+		}
+	}
+	// The ids' rule is the SDK's, in words.
+	for _, v := range []sdkRule{projectIDValidator, jobIDValidator} {
+		if got := v.Description(context.Background()); got != idRule || v.MarkdownDescription(context.Background()) != idRule {
+			t.Errorf("description %q", got)
 		}
 	}
 }
@@ -225,7 +253,7 @@ func TestPromptPlanModifier(t *testing.T) {
 
 func TestDescribeLink(t *testing.T) {
 	link := "https://x/pull/1"
-	if describeLink(nil) != "null (no files changed)" || describeLink(&link) != link {
+	if describeLink(nil) != "null (the job opened no pull request)" || describeLink(&link) != link {
 		t.Error("describeLink")
 	}
 }
@@ -267,5 +295,107 @@ func TestWholeNumber_edges(t *testing.T) {
 		if !tt.want && !strings.Contains(diagText(resp.Diagnostics, diag.SeverityError), "max_results is ") {
 			t.Errorf("%+v on %v: the error does not name the field: %v", tt.v, tt.in, resp.Diagnostics)
 		}
+	}
+}
+
+// A wait's bounds are inclusive, and the one rule has one wording.
+func TestCheckWaitTimeout_bounds(t *testing.T) {
+	for d, ok := range map[time.Duration]bool{
+		time.Minute: true, 24 * time.Hour: true, 30 * time.Minute: true,
+		time.Minute - time.Nanosecond: false, 24*time.Hour + time.Nanosecond: false, 0: false, -5 * time.Minute: false,
+	} {
+		err := checkWaitTimeout("timeout", "RAW", d)
+		if (err == nil) != ok {
+			t.Errorf("%s: %v", d, err)
+		}
+		if !ok && (err == nil || err.Error() != `timeout "RAW" must be a duration from 1m to 24h, such as "30m"`) {
+			t.Errorf("%s: %v", d, err)
+		}
+	}
+}
+
+// timeouts.create is checked at validation, with the wait's bounds: the
+// same words for both resources.
+func TestValidateConfig_createTimeout(t *testing.T) {
+	for _, r := range []interface {
+		resource.Resource
+		resource.ResourceWithValidateConfig
+	}{&agentJobResource{}, &agentJobMessageResource{}} {
+		s := resourceSchema(t, r)
+		timeoutsType := s.Type().TerraformType(context.Background()).(tftypes.Object).AttributeTypes["timeouts"] //nolint:forcetypeassert // a schema is an object
+		for raw, want := range map[string]string{
+			"1m": "", "24h": "", "90m": "", "soon": "", // "soon" is the timeouts type's to refuse
+			"59s":     `Invalid timeouts.create: timeouts.create "59s" must be a duration from 1m to 24h, such as "30m".` + "\n",
+			"24h1s":   `Invalid timeouts.create: timeouts.create "24h1s" must be a duration from 1m to 24h, such as "30m".` + "\n",
+			"0s":      `Invalid timeouts.create: timeouts.create "0s" must be a duration from 1m to 24h, such as "30m".` + "\n",
+			"-5m":     `Invalid timeouts.create: timeouts.create "-5m" must be a duration from 1m to 24h, such as "30m".` + "\n",
+			"100000h": `Invalid timeouts.create: timeouts.create "100000h" must be a duration from 1m to 24h, such as "30m".` + "\n",
+		} {
+			tm := tftypes.NewValue(timeoutsType, map[string]tftypes.Value{"create": str(raw)})
+			cfg := tfsdk.Config{Schema: s, Raw: objectOf(t, s, map[string]tftypes.Value{"prompt": str("x"), "job_id": str("j"), "timeouts": tm}, false)}
+			resp := &resource.ValidateConfigResponse{}
+			r.ValidateConfig(context.Background(), resource.ValidateConfigRequest{Config: cfg}, resp)
+			if got := diagText(resp.Diagnostics, diag.SeverityError); got != want {
+				t.Errorf("%T, %q: %q, want %q", r, raw, got, want)
+			}
+			if want != "" {
+				if wp, ok := resp.Diagnostics[0].(diag.DiagnosticWithPath); !ok || !wp.Path().Equal(path.Root("timeouts").AtName("create")) {
+					t.Errorf("%T, %q: the error is not on timeouts.create", r, raw)
+				}
+			}
+		}
+		// No timeouts block, or one without create: nothing to check.
+		for _, tm := range []tftypes.Value{tftypes.NewValue(timeoutsType, nil), tftypes.NewValue(timeoutsType, map[string]tftypes.Value{"create": tftypes.NewValue(tftypes.String, nil)}),
+			tftypes.NewValue(timeoutsType, map[string]tftypes.Value{"create": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)})} {
+			cfg := tfsdk.Config{Schema: s, Raw: objectOf(t, s, map[string]tftypes.Value{"prompt": str("x"), "timeouts": tm}, false)}
+			resp := &resource.ValidateConfigResponse{}
+			r.ValidateConfig(context.Background(), resource.ValidateConfigRequest{Config: cfg}, resp)
+			if len(resp.Diagnostics) != 0 {
+				t.Errorf("%T, %v: %v", r, tm, resp.Diagnostics)
+			}
+		}
+	}
+}
+
+// An action's timeout: its default, and what a configured one means.
+func TestActionTimeout(t *testing.T) {
+	for v, want := range map[types.String]time.Duration{
+		types.StringNull(): DefaultCreateTimeout, types.StringValue("45m"): 45 * time.Minute, types.StringValue("1h30m"): 90 * time.Minute,
+	} {
+		if got := actionTimeout(v); got != want {
+			t.Errorf("actionTimeout(%v) = %s, want %s", v, got, want)
+		}
+	}
+	if DefaultCreateTimeout != 30*time.Minute || minWaitTimeout != time.Minute || maxWaitTimeout != 24*time.Hour {
+		t.Errorf("bounds %s, %s, %s", DefaultCreateTimeout, minWaitTimeout, maxWaitTimeout)
+	}
+}
+
+// The documentation of every timeout states the bounds the validation
+// applies.
+func TestTimeoutDescriptionsStateTheBounds(t *testing.T) {
+	ctx := context.Background()
+	want := "as a duration from `1m` to `24h` such as `45m` (default `30m`"
+	if d := actionTimeoutAttribute("the job").MarkdownDescription; !strings.Contains(d, "How long to wait for the job, "+want) {
+		t.Errorf("action: %q", d)
+	}
+	if d := timeoutsBlock(ctx, "the job").GetNestedObject().GetAttributes()["create"].GetDescription(); !strings.Contains(d, "How long to wait for the job to finish, "+want) ||
+		!strings.Contains(d, "is still given 10s to answer") {
+		t.Errorf("timeouts.create: %q", d)
+	}
+}
+
+// A 404 says what to check: the project, unless the request was about a
+// job.
+func TestAPIErrorDetailFor_notFound(t *testing.T) {
+	err := &sdk.APIError{StatusCode: 404, Method: "POST", Path: "/v2/agent/p/job/j/message", Message: "Job not found"}
+	if got, want := apiErrorDetailFor(err, jobNotFound), err.Error()+"\n\n"+jobNotFound+"\n\n"+seeTroubleshooting; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	if got, want := apiErrorDetail(err), err.Error()+"\n\n"+projectNotFound+"\n\n"+seeTroubleshooting; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	if !strings.HasPrefix(jobNotFound, "Check job_id") || !strings.HasPrefix(projectNotFound, "Check project_id (or MINTLIFY_PROJECT_ID)") {
+		t.Errorf("advice %q, %q", jobNotFound, projectNotFound)
 	}
 }

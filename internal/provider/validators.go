@@ -44,6 +44,10 @@ var (
 		description: idRule,
 		check:       sdk.ValidateJobID,
 	}
+	cacheURLValidator = sdkRule{
+		description: "must be an s3://, gs://, azblob:// or file:// bucket URL without credentials",
+		check:       sdk.ValidateCacheURL,
+	}
 )
 
 func (v sdkRule) Description(context.Context) string         { return v.description }

@@ -61,6 +61,8 @@ func dump(ctx context.Context) (*tfjson.ProviderSchemas, error) {
 		ResourceSchemas:   map[string]*tfjson.Schema{},
 		DataSourceSchemas: map[string]*tfjson.Schema{},
 		ActionSchemas:     map[string]*tfjson.ActionSchema{},
+
+		EphemeralResourceSchemas: map[string]*tfjson.Schema{},
 	}
 	// List resources (terraform query) and resource identities have pages
 	// and sections of their own.
@@ -83,6 +85,11 @@ func dump(ctx context.Context) (*tfjson.ProviderSchemas, error) {
 	}
 	for name, s := range resp.DataSourceSchemas {
 		if ps.DataSourceSchemas[name], err = schema(s); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	for name, s := range resp.EphemeralResourceSchemas {
+		if ps.EphemeralResourceSchemas[name], err = schema(s); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 	}

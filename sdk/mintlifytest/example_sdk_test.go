@@ -82,18 +82,30 @@ func Example() {
 func Example_faults() {
 	srv := mintlifytest.NewServer(mintlifytest.Config{AnalyticsBudget: 2, Analytics: mintlifytest.Dataset{Paths: 1000}})
 	defer srv.Close()
-	client, _ := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(srv.URL), sdk.WithHTTPClient(srv.Client()))
+	newClient := func() *sdk.Client {
+		client, err := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(srv.URL), sdk.WithHTTPClient(srv.Client()))
+		if err != nil {
+			log.Fatal(err)
+		}
+		return client
+	}
+	client := newClient()
 
 	// A 1,000-path read takes 4 requests; the hour's budget is 2.
 	_, err := client.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, sdk.VisitorsQuery{})
-	fmt.Println(sdk.IsRateLimited(err))
+	fmt.Println(sdk.IsRateLimited(err), srv.Requests(mintlifytest.RouteVisitors))
+	// The client remembers until when the budget is spent: asking again
+	// sends nothing.
+	_, err = client.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, sdk.VisitorsQuery{})
+	fmt.Println(sdk.IsNotSent(err), srv.Requests(mintlifytest.RouteVisitors))
 
-	srv.ResetRateLimits() // a new hour
+	srv.ResetRateLimits() // a new hour (for a client that knows it)
 	srv.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultServerError, Requests: []int{1}})
-	all, err := client.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, sdk.VisitorsQuery{MaxResults: 250})
+	all, err := newClient().Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, sdk.VisitorsQuery{MaxResults: 250})
 	fmt.Println(len(all.Paths), err, srv.FaultHits(), "attempts:", all.Attempts)
 	// Output:
-	// true
+	// true 3
+	// true 3
 	// 250 <nil> [1] attempts: 2
 }
 

@@ -23,6 +23,20 @@ const (
 	RouteAssistant       = "GET /v1/analytics/{projectId}/assistant"
 	RouteAssistantThread = "GET /v1/analytics/{projectId}/assistant/threads/{threadId}"
 	RouteCallerStats     = "GET /v1/analytics/{projectId}/assistant/caller-stats"
+	// RouteTriggerUpdate queues a deployment; RouteUpdateStatus reads the
+	// status of a deployment or preview.
+	RouteTriggerUpdate     = "POST /v1/project/update/{projectId}"
+	RouteUpdateStatus      = "GET /v1/project/update-status/{statusId}"
+	RoutePreview           = "POST /v1/project/preview/{projectId}"
+	RouteTriggerAutomation = "POST /v1/workflow/{projectId}/{workflowSchemaId}/trigger"
+
+	RouteStartStaticExport = "POST /v1/static-export/jobs"
+	RouteGetStaticExport   = "GET /v1/static-export/jobs/{jobId}"
+	RouteCreateBundle      = "POST /v1/static-export/jobs/{jobId}/bundle"
+	// RouteDownloadBundle is where bundle links point: the fake serves the
+	// archives itself, as object storage would (no key: the link's
+	// signature is the credential). It is not part of the API.
+	RouteDownloadBundle = "GET /_bundles/{jobId}/bundle.tar.gz"
 
 	// RouteUnmatched is the Route of a request no route matched: it is
 	// counted and logged like the others, and answered 404.
@@ -34,6 +48,11 @@ const (
 const (
 	AreaJobs      = "jobs"      // agent jobs, admin-openapi.json
 	AreaAnalytics = "analytics" // analytics.openapi.json
+	// AreaStaticExports: static-export-openapi.json, and the bundles'
+	// downloads (object storage's, not the API's).
+	AreaStaticExports = "static-exports"
+	// AreaDeployments is deployments, previews and automations, openapi.json.
+	AreaDeployments = "deployments"
 )
 
 // routeTable is every route the fake serves, each named once: New
@@ -84,9 +103,17 @@ var routeTable = []route{
 	// Deployments, previews and automations (openapi.json): deployments.go.
 	// Trigger update and automation triggers: BudgetDeployments; previews:
 	// BudgetPreviews; update status: none.
+	{name: "trigger-update", pattern: RouteTriggerUpdate, area: AreaDeployments, budgets: []Budget{BudgetDeployments}, serve: (*Fake).triggerUpdate},
+	{name: "update-status", pattern: RouteUpdateStatus, area: AreaDeployments, serve: (*Fake).updateStatus},
+	{name: "preview", pattern: RoutePreview, area: AreaDeployments, budgets: []Budget{BudgetPreviews}, serve: (*Fake).triggerPreview},
+	{name: "trigger-automation", pattern: RouteTriggerAutomation, area: AreaDeployments, budgets: []Budget{BudgetDeployments}, serve: (*Fake).triggerAutomation},
 
 	// Static exports (static-export-openapi.json): static_exports.go. No
 	// published limit.
+	{name: "start-export", pattern: RouteStartStaticExport, area: AreaStaticExports, serve: (*Fake).startStaticExport},
+	{name: "get-export", pattern: RouteGetStaticExport, area: AreaStaticExports, serve: (*Fake).getStaticExport},
+	{name: "bundle", pattern: RouteCreateBundle, area: AreaStaticExports, serve: (*Fake).createBundle},
+	{name: "download", pattern: RouteDownloadBundle, area: AreaStaticExports, serve: (*Fake).downloadBundle, stream: true, keyless: true},
 
 	// Discovery: search, page, assistant (discovery-openapi.json):
 	// discovery.go. BudgetDiscovery.
@@ -106,6 +133,9 @@ type route struct {
 	export func(p *params, d *dataset) any
 	// stream: the handler writes its answer as it goes, unlocked.
 	stream bool
+	// keyless: no key is checked (nor budget spent): the request carries
+	// its own credential, as a presigned link does.
+	keyless bool
 	// wildcards are the pattern's path values, in order (set by New).
 	wildcards []string
 }

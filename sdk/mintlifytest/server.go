@@ -40,6 +40,13 @@ type Config struct {
 	Faults []Fault
 	// NoDemo leaves out the demo key and project.
 	NoDemo bool
+	// StaticExports sets up static exports (static_exports.go).
+	StaticExports StaticExportConfig
+	// DefaultDeployment is the lifecycle of deployments and previews (zero
+	// value: DefaultDeploymentScript). PreviewsOffPlan takes previews off
+	// every organization's plan: a preview trigger answers 403.
+	DefaultDeployment DeploymentScript
+	PreviewsOffPlan   bool
 }
 
 // Fake is the fake API. It is an http.Handler and safe for concurrent use.
@@ -61,6 +68,8 @@ type Fake struct {
 	requests   map[string]int // Route -> count
 	log        []*logEntry
 	faults     []*faultState
+	exports    *exportState
+	deploys    *deployState
 }
 
 type keyInfo struct {
@@ -94,6 +103,8 @@ func newFake(cfg Config, routes []route) *Fake {
 		windows:    map[window][]time.Time{},
 		defaultJob: cfg.DefaultJob,
 		requests:   map[string]int{},
+		exports:    newExportState(cfg.StaticExports),
+		deploys:    newDeployState(cfg),
 	}
 	if s.clock == nil {
 		s.clock = realClock{}
@@ -251,6 +262,9 @@ func (s *Fake) admit(rt *route, w http.ResponseWriter, r *http.Request) (org str
 	if rt.serve == nil {
 		writeError(w, http.StatusNotFound, "Not found", "no route for "+r.Method+" "+r.URL.Path)
 		return "", nil, false
+	}
+	if rt.keyless {
+		return "", nil, true
 	}
 	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	key, known := s.keys[token]

@@ -1,3 +1,14 @@
+terraform {
+  required_version = ">= 1.14"
+
+  required_providers {
+    mintlify = {
+      source  = "mintlify/mintlify"
+      version = "~> 0.1"
+    }
+  }
+}
+
 # Run the agent on every release, without a resource in state: the action
 # runs after terraform_data.release is created or updated (a new commit).
 # Needs Terraform 1.14 or later.

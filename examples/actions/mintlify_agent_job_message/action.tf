@@ -1,3 +1,14 @@
+terraform {
+  required_version = ">= 1.14"
+
+  required_providers {
+    mintlify = {
+      source  = "mintlify/mintlify"
+      version = "~> 0.1"
+    }
+  }
+}
+
 # Send a follow-up to a job started earlier (by a resource, an action or
 # the dashboard), and wait for the agent's new round of work.
 # Needs Terraform 1.14 or later.

@@ -1,3 +1,12 @@
+terraform {
+  required_providers {
+    mintlify = {
+      source  = "mintlify/mintlify"
+      version = "~> 0.1"
+    }
+  }
+}
+
 # Unique visitors for October 2026 (date_to is exclusive).
 data "mintlify_unique_visitors" "october" {
   date_from = "2026-10-01"
@@ -23,4 +32,15 @@ output "top_paths" {
 # A quick look at a few rows costs one request instead of ceil(rows / 250).
 data "mintlify_unique_visitors" "sample" {
   max_results = 10
+}
+
+# Totals only: one request whatever the site's size, and no rows in state.
+data "mintlify_unique_visitors" "totals" {
+  date_from   = "2026-10-01"
+  date_to     = "2026-11-01"
+  max_results = 0
+}
+
+output "october_visitors" {
+  value = data.mintlify_unique_visitors.totals.totals.total
 }

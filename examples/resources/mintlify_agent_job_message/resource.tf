@@ -1,3 +1,12 @@
+terraform {
+  required_providers {
+    mintlify = {
+      source  = "mintlify/mintlify"
+      version = "~> 0.1"
+    }
+  }
+}
+
 variable "commit_sha" {
   type = string
 }

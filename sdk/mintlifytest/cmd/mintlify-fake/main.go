@@ -30,9 +30,10 @@ var usage = strings.NewReplacer(
 	"{{ROUTES}}", wrap(routeList+".", "    "),
 	"{{AREAS}}", wrap(areaList+".", "    "),
 	"{{BUDGETS}}", budgetList(),
-).Replace(`mintlify-fake serves a fake of Mintlify's API on loopback: agent jobs and
-the whole analytics export, with the API's key check, errors, rate limits
-and paging. It prints the environment the Terraform provider reads
+).Replace(`mintlify-fake serves a fake of Mintlify's API on loopback: agent jobs, the
+whole analytics export, deployments, previews and automations, and static
+exports (their archives included), with the API's key check, errors, rate
+limits and paging. It prints the environment the Terraform provider reads
 (MINTLIFY_BASE_URL, MINTLIFY_API_KEY, MINTLIFY_PROJECT_ID) and serves until
 interrupted; -env-file writes the same as "export NAME=value" lines, for a
 shell to source.
@@ -54,12 +55,48 @@ JOBS
   from the dashboard, an hour apart before now and in every status: for
   trying the job listing (terraform query, mintlify_agent_jobs) by hand.
 
+STATIC EXPORTS
+  An export is queued for -export-queued, runs for -export-duration (its
+  progress and page count growing), then ends as -export-outcome says,
+  unless its version carries script markers:
+    [fake:completed]    completed
+    [fake:failed]       fails 60% of the way, naming the page that failed
+    [fake:never]        runs forever (progress stops at 99%)
+    [fake:queued=5s]    queued for this long (any Go duration)
+    [fake:running=30s]  runs for this long
+    [fake:pages=500]    this many pages (without paths; with paths, theirs)
+    [fake:bundle=1GiB]  an archive of about this size (B, KiB, MiB, GiB, KB,
+                        MB or GB), generated as it is sent
+  for example version = "v2 [fake:running=1m] [fake:pages=300]". A domain
+  under .invalid answers 400 (not a reachable hostname);
+  -exports-disabled answers every export 403, as for an organization
+  without the feature. A completed export's bundle is a .tar.gz served by
+  this server at a presigned-style link that works for -bundle-ttl, with
+  no key; an expired or altered link answers 403 with S3's XML error.
+  The same export always has the same archive. Range requests are
+  honored; -fault reset,route=download cuts downloads half-way.
+
 ANALYTICS DATA
   The data covers the -days days before -data-end (exclusive): by default
   the 90 days 2026-08-03 to 2026-10-31. Every page has visitors and views
   every day of it. A range outside it, "last week" included, returns no
   rows: use dates inside it, such as date_from = "2026-10-01" and
   date_to = "2026-11-01".
+
+DEPLOYMENTS, PREVIEWS AND AUTOMATIONS
+  A deployment (or preview) is queued for -deploy-queued, in_progress for
+  -deploy-duration, then ends as -deploy-outcome says (success, failure or
+  never), with logs, a summary and commit details. A preview's branch
+  picks its own outcome: a name holding fake-failure (docs/fake-failure)
+  fails, one holding fake-never builds forever. The same branch again
+  redeploys its preview under the same URL, with a new status id.
+  -no-previews takes previews off the plan: a preview answers 403.
+  The demo project's automations:
+    demo-automation          active, custom schedule: runs (202)
+    demo-automation-paused   not active: 400
+    demo-automation-daily    daily schedule, not a custom one: 400
+  Any other id is 404; one with characters other than letters, digits,
+  - and _ is malformed: 400.
 
 RATE LIMITS
   Like the API, in sliding windows; past a limit, 429 with Retry-After.
@@ -166,8 +203,19 @@ func main() {
 	fs.Uint64Var(&o.data.Seed, "seed", 42, "varies the numbers")
 	fs.DurationVar(&o.job.ActiveFor, "job-duration", 3*time.Second, "how long a job stays active before its outcome")
 	fs.StringVar(&o.outcome, "job-outcome", "completed", "how a job without a marker ends: completed, nochange, failed, archived or never")
+	fs.DurationVar(&o.deploy.Queued, "deploy-queued", mintlifytest.DefaultDeploymentScript.Queued, "how long a deployment or preview stays queued")
+	fs.DurationVar(&o.deploy.Building, "deploy-duration", mintlifytest.DefaultDeploymentScript.Building, "how long a deployment or preview stays in_progress before its outcome")
+	fs.StringVar(&o.deployOutcome, "deploy-outcome", string(mintlifytest.DeploySuccess), "how a deployment ends (and a preview without a marker): success, failure or never")
+	fs.BoolVar(&o.noPreviews, "no-previews", false, "previews are not on the plan: a preview trigger answers 403")
 	fs.IntVar(&o.jobLimit, "job-limit", mintlifytest.DefaultHourlyBudget, "job creations and messages per project per hour (-1: no limit)")
 	fs.IntVar(&o.analyticsLimit, "analytics-limit", mintlifytest.DefaultHourlyBudget, "analytics requests per organization per hour (-1: no limit)")
+	fs.DurationVar(&o.export.QueuedFor, "export-queued", time.Second, "how long a static export stays queued")
+	fs.DurationVar(&o.export.RunFor, "export-duration", 5*time.Second, "how long a static export runs")
+	fs.StringVar(&o.exportOutcome, "export-outcome", "completed", "how a static export without a marker ends: completed, failed or never")
+	fs.IntVar(&o.export.Pages, "export-pages", 24, "pages of a static export that names no paths")
+	fs.StringVar(&o.bundleSize, "bundle-size", "0", "about how large an export's archive is (such as 1GiB); 0: its pages alone")
+	fs.DurationVar(&o.bundleTTL, "bundle-ttl", mintlifytest.DefaultBundleLinkTTL, "how long a bundle link works")
+	fs.BoolVar(&o.exportsDisabled, "exports-disabled", false, "refuse static exports with 403, as for an organization without the feature")
 	fs.Var(&o.limits, "limit", "set a budget's limit, NAME=N (see RATE LIMITS above; -1: no limit); may be repeated")
 	fs.Var(&o.faults, "fault", "inject a fault (see FAULTS above); may be repeated")
 	fs.IntVar(&o.seedJobs, "seed-jobs", 0, "jobs already there at start (see JOBS above)")
@@ -182,9 +230,16 @@ type options struct {
 	data                            mintlifytest.Dataset
 	job                             mintlifytest.JobScript
 	jobLimit, analyticsLimit        int
+	deploy                          mintlifytest.DeploymentScript
+	deployOutcome                   string
+	noPreviews                      bool
 	seedJobs                        int
 	limits                          limitFlags
 	faults                          faultFlags
+	export                          mintlifytest.ExportScript
+	exportOutcome, bundleSize       string
+	bundleTTL                       time.Duration
+	exportsDisabled                 bool
 }
 
 // config checks the options and turns them into the fake's configuration.
@@ -197,6 +252,14 @@ func (o options) config() (mintlifytest.Config, error) {
 	case mintlifytest.OutcomeCompleted, mintlifytest.OutcomeNoChange, mintlifytest.OutcomeFailed, mintlifytest.OutcomeArchived, mintlifytest.OutcomeNever:
 	default:
 		return mintlifytest.Config{}, fmt.Errorf("-job-outcome %q: want completed, nochange, failed, archived or never", o.outcome)
+	}
+	switch mintlifytest.DeployOutcome(o.deployOutcome) {
+	case "", mintlifytest.DeploySuccess, mintlifytest.DeployFailure, mintlifytest.DeployNever: // "": the fake's default
+	default:
+		return mintlifytest.Config{}, fmt.Errorf("-deploy-outcome %q: want success, failure or never", o.deployOutcome)
+	}
+	if o.deploy.Queued < 0 || o.deploy.Building < 0 {
+		return mintlifytest.Config{}, fmt.Errorf("-deploy-queued %s, -deploy-duration %s: want durations of 0 or more", o.deploy.Queued, o.deploy.Building)
 	}
 	for name, n := range map[string]int{"-job-limit": o.jobLimit, "-analytics-limit": o.analyticsLimit} {
 		if n == 0 || n < -1 {
@@ -213,8 +276,44 @@ func (o options) config() (mintlifytest.Config, error) {
 	data.End = end
 	job := o.job
 	job.Outcome = mintlifytest.Outcome(o.outcome)
+	deploy := o.deploy
+	deploy.Outcome = mintlifytest.DeployOutcome(o.deployOutcome)
+	exports, err := o.exports()
+	if err != nil {
+		return mintlifytest.Config{}, err
+	}
 	return mintlifytest.Config{JobBudget: o.jobLimit, AnalyticsBudget: o.analyticsLimit, Limits: o.limits,
-		DefaultJob: job, Analytics: data, Faults: o.faults}, nil
+		DefaultJob: job, Analytics: data, Faults: o.faults, StaticExports: exports,
+		DefaultDeployment: deploy, PreviewsOffPlan: o.noPreviews}, nil
+}
+
+// exports checks the static export options; those left empty keep the
+// fake's defaults.
+func (o options) exports() (mintlifytest.StaticExportConfig, error) {
+	script := o.export
+	switch mintlifytest.ExportOutcome(o.exportOutcome) {
+	case "":
+	case mintlifytest.ExportCompleted, mintlifytest.ExportFailed, mintlifytest.ExportNever:
+		script.Outcome = mintlifytest.ExportOutcome(o.exportOutcome)
+	default:
+		return mintlifytest.StaticExportConfig{}, fmt.Errorf("-export-outcome %q: want completed, failed or never", o.exportOutcome)
+	}
+	if o.bundleSize != "" {
+		size, err := mintlifytest.ParseByteSize(o.bundleSize)
+		if err != nil {
+			return mintlifytest.StaticExportConfig{}, fmt.Errorf("-bundle-size: %w", err)
+		}
+		script.BundleSize = size
+	}
+	switch {
+	case script.QueuedFor < 0 || script.RunFor < 0:
+		return mintlifytest.StaticExportConfig{}, errors.New("-export-queued and -export-duration must not be negative")
+	case script.Pages < 0:
+		return mintlifytest.StaticExportConfig{}, fmt.Errorf("-export-pages %d is negative", script.Pages)
+	case o.bundleTTL < 0:
+		return mintlifytest.StaticExportConfig{}, fmt.Errorf("-bundle-ttl %s is negative", o.bundleTTL)
+	}
+	return mintlifytest.StaticExportConfig{Disabled: o.exportsDisabled, Default: script, LinkTTL: o.bundleTTL}, nil
 }
 
 // run serves the fake until ctx ends or a signal comes: the environment
@@ -243,8 +342,13 @@ func run(ctx context.Context, o options, out, info io.Writer) error {
 		ln.Addr(), mintlifytest.DemoAPIKey, mintlifytest.DemoProjectID)
 	fmt.Fprint(out, env)
 	first := cfg.Analytics.End.AddDate(0, 0, -cfg.Analytics.Days)
-	fmt.Fprintf(info, "mintlify-fake: analytics data from %s to %s; jobs run %s; -h for scripts, limits and faults\n",
-		first.Format(time.DateOnly), cfg.Analytics.End.AddDate(0, 0, -1).Format(time.DateOnly), cfg.DefaultJob.ActiveFor)
+	deploy := cfg.DefaultDeployment
+	if deploy == (mintlifytest.DeploymentScript{}) {
+		deploy = mintlifytest.DefaultDeploymentScript
+	}
+	fmt.Fprintf(info, "mintlify-fake: analytics data from %s to %s; jobs run %s; deployments %s; static exports %s; -h for scripts, limits and faults\n",
+		first.Format(time.DateOnly), cfg.Analytics.End.AddDate(0, 0, -1).Format(time.DateOnly), cfg.DefaultJob.ActiveFor,
+		deploy.Queued+deploy.Building, cfg.StaticExports.Default.QueuedFor+cfg.StaticExports.Default.RunFor)
 	if o.envFile != "" {
 		exports := strings.ReplaceAll("export "+strings.TrimSuffix(env, "\n"), "\n", "\nexport ") + "\n"
 		if err := os.WriteFile(o.envFile, []byte(exports), 0o600); err != nil {

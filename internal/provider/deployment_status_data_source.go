@@ -1,0 +1,177 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+var _ datasource.DataSourceWithConfigure = (*deploymentStatusDataSource)(nil)
+
+// NewDeploymentStatusDataSource is the mintlify_deployment_status data source.
+func NewDeploymentStatusDataSource() datasource.DataSource { return &deploymentStatusDataSource{} }
+
+type deploymentStatusDataSource struct {
+	data *providerData
+}
+
+type deploymentStatusModel struct {
+	StatusID        types.String `tfsdk:"status_id"`
+	ID              types.String `tfsdk:"id"`
+	ProjectID       types.String `tfsdk:"project_id"`
+	Status          types.String `tfsdk:"status"`
+	Summary         types.String `tfsdk:"summary"`
+	Logs            types.List   `tfsdk:"logs"`
+	Subdomain       types.String `tfsdk:"subdomain"`
+	Screenshot      types.String `tfsdk:"screenshot"`
+	ScreenshotLight types.String `tfsdk:"screenshot_light"`
+	ScreenshotDark  types.String `tfsdk:"screenshot_dark"`
+	Author          types.Object `tfsdk:"author"`
+	Commit          types.Object `tfsdk:"commit"`
+	Source          types.String `tfsdk:"source"`
+	CreatedAt       types.String `tfsdk:"created_at"`
+	EndedAt         types.String `tfsdk:"ended_at"`
+}
+
+var (
+	stringList        = types.ListType{ElemType: types.StringType}
+	authorAttrTypes   = map[string]attr.Type{"name": types.StringType, "avatar_url": types.StringType, "github_user_id": types.Int64Type}
+	filesChangedTypes = map[string]attr.Type{"added": stringList, "modified": stringList, "removed": stringList}
+	commitAttrTypes   = map[string]attr.Type{"sha": types.StringType, "ref": types.StringType, "message": types.StringType,
+		"files_changed": types.ObjectType{AttrTypes: filesChangedTypes}}
+)
+
+func (d *deploymentStatusDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_deployment_status"
+}
+
+func (d *deploymentStatusDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	files := func(what string) schema.ListAttribute {
+		return schema.ListAttribute{MarkdownDescription: what, ElementType: types.StringType, Computed: true}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The status of one deployment or preview deployment, by its status id: every field the " +
+			"API reports, the log included. For pipelines whose deployment was started elsewhere (the dashboard, a " +
+			"Git push, another workspace, the `mintlify_deployment` action), and for a `check` block that asserts " +
+			"a deployment succeeded.\n\n" +
+			"One request per read, and it does not wait: a deployment still `queued` or `in_progress` is read as it " +
+			"is. No rate limit is published for this endpoint.",
+		Attributes: map[string]schema.Attribute{
+			"status_id": schema.StringAttribute{
+				MarkdownDescription: "The status id a trigger returned: the `id` of a `mintlify_deployment` or " +
+					"`mintlify_preview_deployment`, or the `statusId` of the API's answer.",
+				Required:   true,
+				Validators: []validator.String{statusIDValidator},
+			},
+			"id":         computedString("The status id, as the API returns it (`_id`)."),
+			"project_id": computedString("The project deployed; null when the API gives none."),
+			"status":     computedString("`queued`, `in_progress`, `success` or `failure`."),
+			"summary":    computedString("The API's summary of how the deployment went; null when it gives none."),
+			"logs": schema.ListAttribute{
+				MarkdownDescription: "The deployment's log lines, oldest first; empty when there are none yet.",
+				ElementType:         types.StringType,
+				Computed:            true,
+			},
+			"subdomain":        computedString("The subdomain of the docs deployed; null when the API gives none."),
+			"screenshot":       computedString("A screenshot of the docs, as the API gives it; null when none."),
+			"screenshot_light": computedString("A screenshot of the docs in light mode; null when none."),
+			"screenshot_dark":  computedString("A screenshot of the docs in dark mode; null when none."),
+			"author": schema.SingleNestedAttribute{
+				MarkdownDescription: "Who made the change deployed; null when the API gives no author.",
+				Computed:            true,
+				Attributes: map[string]schema.Attribute{
+					"name":           computedString("The author's name."),
+					"avatar_url":     computedString("URL of the author's avatar."),
+					"github_user_id": computedInt("The author's GitHub user id; null when the API gives none."),
+				},
+			},
+			"commit": schema.SingleNestedAttribute{
+				MarkdownDescription: "The commit deployed; null when the API gives none.",
+				Computed:            true,
+				Attributes: map[string]schema.Attribute{
+					"sha":     computedString("The commit's SHA."),
+					"ref":     computedString("The commit's ref (branch)."),
+					"message": computedString("The commit message."),
+					"files_changed": schema.SingleNestedAttribute{
+						MarkdownDescription: "The files the commit changed.",
+						Computed:            true,
+						Attributes: map[string]schema.Attribute{
+							"added":    files("Files added."),
+							"modified": files("Files modified."),
+							"removed":  files("Files removed."),
+						},
+					},
+				},
+			},
+			"source": computedString("What triggered the deployment: `api`, `internal`, `github-app-installation`, " +
+				"`github`, `dashboard`, `gitlab` or `onboarding` (or a newer value the API adds)."),
+			"created_at": computedString("When the deployment was queued (RFC 3339); null when the API gives none."),
+			"ended_at":   computedString("When the deployment ended (RFC 3339); null until it does."),
+		},
+	}
+}
+
+func (d *deploymentStatusDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *deploymentStatusDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	if !requireConfigured(d.data, &resp.Diagnostics) {
+		return
+	}
+	var m deploymentStatusModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	statusID := m.StatusID.ValueString()
+	dep, err := d.data.client.Deployments.Status(d.data.logContext(ctx), statusID)
+	if err != nil {
+		resp.Diagnostics.AddError("Could not read deployment status "+statusID, apiErrorDetailFor(err, "Check status_id: it must be "+
+			"the status id a deployment or preview trigger returned, for a project of the key's organization."))
+		return
+	}
+	notes := newProblemNotes("deployment", statusID)
+	notes.add(dep.Problems)
+	notes.warn(&resp.Diagnostics)
+	m.ID = types.StringValue(dep.ID)
+	m.ProjectID = stringOrNull(dep.ProjectID)
+	m.Status = stringOrNull(string(dep.Status))
+	m.Summary = stringOrNull(dep.Summary)
+	m.Logs = stringListValue(dep.Logs)
+	m.Subdomain = stringOrNull(dep.Subdomain)
+	m.Screenshot, m.ScreenshotLight, m.ScreenshotDark = stringOrNull(dep.Screenshot), stringOrNull(dep.ScreenshotLight), stringOrNull(dep.ScreenshotDark)
+	m.Source = stringOrNull(string(dep.Source))
+	m.CreatedAt = timeValue(&dep.CreatedAt)
+	m.EndedAt = timeValue(dep.EndedAt)
+	m.Author = types.ObjectNull(authorAttrTypes)
+	if a := dep.Author; a != nil {
+		m.Author = types.ObjectValueMust(authorAttrTypes, map[string]attr.Value{
+			"name": stringOrNull(a.Name), "avatar_url": stringOrNull(a.AvatarURL), "github_user_id": types.Int64PointerValue(a.GitHubUserID),
+		})
+	}
+	m.Commit = types.ObjectNull(commitAttrTypes)
+	if c := dep.Commit; c != nil {
+		f := c.FilesChanged
+		m.Commit = types.ObjectValueMust(commitAttrTypes, map[string]attr.Value{
+			"sha": stringOrNull(c.SHA), "ref": stringOrNull(c.Ref), "message": stringOrNull(c.Message),
+			"files_changed": types.ObjectValueMust(filesChangedTypes, map[string]attr.Value{
+				"added": stringListValue(f.Added), "modified": stringListValue(f.Modified), "removed": stringListValue(f.Removed),
+			}),
+		})
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// stringListValue is a list of strings, empty (never null) when there are none.
+func stringListValue(ss []string) types.List {
+	vals := make([]attr.Value, len(ss))
+	for i, s := range ss {
+		vals[i] = types.StringValue(s)
+	}
+	return listOf(types.StringType, vals)
+}

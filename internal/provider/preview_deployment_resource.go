@@ -1,0 +1,290 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk"
+)
+
+var (
+	_ resource.ResourceWithConfigure      = (*previewDeploymentResource)(nil)
+	_ resource.ResourceWithImportState    = (*previewDeploymentResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*previewDeploymentResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*previewDeploymentResource)(nil)
+)
+
+// NewPreviewDeploymentResource is the mintlify_preview_deployment resource.
+func NewPreviewDeploymentResource() resource.Resource { return &previewDeploymentResource{} }
+
+// previewDeploymentResource is the preview of one branch. The API
+// redeploys a branch's preview under the same URL with a new status id:
+// a change of triggers is therefore an update in place (same preview_url,
+// new id), not a replacement, which would plan a destroy the API cannot
+// do and hide the URL until apply.
+type previewDeploymentResource struct {
+	data *providerData
+}
+
+type previewDeploymentModel struct {
+	ID                types.String `tfsdk:"id"`
+	ProjectID         types.String `tfsdk:"project_id"`
+	Branch            types.String `tfsdk:"branch"`
+	Triggers          types.Map    `tfsdk:"triggers"`
+	WaitForCompletion types.Bool   `tfsdk:"wait_for_completion"`
+	PreviewURL        types.String `tfsdk:"preview_url"`
+	deploymentStateModel
+	Timeouts timeouts.Value `tfsdk:"timeouts"`
+}
+
+func (r *previewDeploymentResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_preview_deployment"
+}
+
+func (r *previewDeploymentResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The preview deployment of a branch: Mintlify builds `branch` and serves it at " +
+			"`preview_url`, for review before the branch merges. Previews must be on the organization's plan (the " +
+			"API answers 403 otherwise).\n\n" +
+			"Creating the resource queues the preview and, unless `wait_for_completion = false`, waits until it is " +
+			deploymentEnds + " (see `timeouts`). The status id is saved in state as soon as the API returns it. A " +
+			"`failure` is an error that quotes the last log lines and leaves the resource tainted.\n\n" +
+			"**Redeploys are updates in place.** When `triggers` change (the branch's head commit, say), the same " +
+			"branch is deployed again: the API keeps the preview's URL and gives the new deployment a new status id, " +
+			"so the plan shows an update, `preview_url` stays known and unchanged, and `id` and the status attributes " +
+			"are known after apply. A redeploy that fails or times out keeps the old triggers in state, so the next " +
+			"apply tries it again. Changing `branch` (or `project_id`) replaces the resource with the other branch's " +
+			"preview.\n\n" +
+			"The API cannot delete a preview: destroying the resource only removes it from state. Previews are rate " +
+			"limited to 5 per minute per organization; a rate-limited trigger is sent again once the limit frees " +
+			"up (up to a minute later), never twice.",
+		Attributes: attributes(deploymentStateAttributes(), map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "The status id of the preview's latest deployment: it changes with each redeploy. " +
+					"`mintlify_deployment_status` reads it; `terraform import` takes it.",
+				Computed:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"project_id": schema.StringAttribute{
+				MarkdownDescription: "Project of the preview. Defaults to the provider's `project_id`. Changing it " +
+					"replaces the resource.",
+				Optional:      true,
+				Computed:      true,
+				Validators:    []validator.String{projectIDValidator},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"branch": schema.StringAttribute{
+				MarkdownDescription: "The Git branch to preview, such as `feature/new-quickstart` (a pull request's " +
+					"head branch). It must be a valid branch name (`git check-ref-format --branch`). Changing it " +
+					"replaces the resource with the other branch's preview; after an import the configured branch " +
+					"is adopted without a deployment.",
+				Required:   true,
+				Validators: []validator.String{branchValidator},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(branchChangeReplaces,
+					"Changing the branch previews another branch, except after an import, where the configured branch is adopted.",
+					"Changing the branch previews another branch, except after an import, where the configured branch is adopted.")},
+			},
+			"triggers": schema.MapAttribute{
+				MarkdownDescription: "Arbitrary values (a commit SHA, a pull request's head) that, when any of them " +
+					"changes (a key added or removed included), redeploy the branch's preview in place: same " +
+					"`preview_url`, new `id`. Unchanged values plan nothing, apply after apply. An empty map and no " +
+					"triggers both mean none. After an import, the first triggers are adopted without a deployment.",
+				ElementType: types.StringType,
+				Optional:    true,
+			},
+			"wait_for_completion": waitAttribute("the preview", deploymentEnds),
+			"preview_url": schema.StringAttribute{
+				MarkdownDescription: "Where the preview is served. It stays the same across redeploys of the branch. " +
+					"Null after an import (the API gives the URL only when a preview is triggered) until the next " +
+					"redeploy.",
+				Computed:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+		}),
+		Blocks: map[string]schema.Block{"timeouts": timeoutsBlock(ctx, "the preview")},
+	}
+}
+
+// branchChangeReplaces decides, for a changed branch, whether the preview
+// is replaced. An imported preview has no branch in state (the status
+// does not say it): the configured branch is adopted in place.
+func branchChangeReplaces(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+	resp.RequiresReplace = !req.StateValue.IsNull()
+}
+
+func (r *previewDeploymentResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *previewDeploymentResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	validateCreateTimeout(ctx, req.Config.GetAttribute, &resp.Diagnostics)
+}
+
+// ModifyPlan resolves the project and, when the triggers change, plans the
+// redeploy: a new id and new status facts, the same preview_url.
+func (r *previewDeploymentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	planProjectID(ctx, r.data, req, resp)
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() || resp.Diagnostics.HasError() {
+		return // create or destroy
+	}
+	if !r.redeploys(ctx, req.State.GetAttribute, resp.Plan.GetAttribute, req.Private, &resp.Diagnostics) {
+		return
+	}
+	for _, name := range append([]string{"id"}, deploymentStatePaths...) {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(name), types.StringUnknown())...)
+	}
+}
+
+// redeploys reports whether an update deploys the branch again: its
+// triggers changed, and it is not the first apply after an import.
+func (r *previewDeploymentResource) redeploys(ctx context.Context, state, plan func(context.Context, path.Path, any) diag.Diagnostics, private privateState, diags *diag.Diagnostics) bool {
+	var before, after types.Map
+	diags.Append(state(ctx, path.Root("triggers"), &before)...)
+	diags.Append(plan(ctx, path.Root("triggers"), &after)...)
+	return !diags.HasError() && !wasImported(ctx, private, diags) && triggersChanged(before, after)
+}
+
+func (r *previewDeploymentResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	if !requireConfigured(r.data, &resp.Diagnostics) {
+		return
+	}
+	var plan previewDeploymentModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.deploy(ctx, &plan, nil, previewCreateWords, func(m *previewDeploymentModel) {
+		resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	}, &resp.Diagnostics)
+}
+
+// deploy triggers the preview of plan's branch and follows it, saving the
+// model (save) the moment the API answers and again when the wait ends.
+// prior is the state before a redeploy (nil on create).
+func (r *previewDeploymentResource) deploy(ctx context.Context, plan, prior *previewDeploymentModel, words workWords, save func(*previewDeploymentModel), diags *diag.Diagnostics) *sdk.Deployment {
+	timeout, d := plan.Timeouts.Create(ctx, DefaultCreateTimeout)
+	diags.Append(d...)
+	if diags.HasError() {
+		return nil
+	}
+	projectID, branch := plan.ProjectID.ValueString(), plan.Branch.ValueString()
+	w := deployWork(r.data, "preview deployment", func(ctx context.Context) (*sdk.Deployment, error) {
+		started, err := r.data.client.Deployments.Preview(ctx, projectID, branch)
+		if err != nil {
+			return nil, err
+		}
+		if started.PreviewURL != "" {
+			if prior != nil && !prior.PreviewURL.IsNull() && prior.PreviewURL.ValueString() != started.PreviewURL {
+				diags.AddError("The preview's URL changed",
+					fmt.Sprintf("Mintlify redeployed the preview of branch %q under a new URL, %s (it was %s): the API "+
+						"documents that a redeploy keeps the URL. The new URL is saved in state; anything that uses "+
+						"preview_url picks it up on the next apply.", branch, started.PreviewURL, prior.PreviewURL.ValueString()))
+			}
+			plan.PreviewURL = types.StringValue(started.PreviewURL)
+		} else if prior == nil {
+			plan.PreviewURL = types.StringNull() // the problem is in the warning
+		}
+		return queued(projectID, started.StatusID, started.Problems), nil
+	})
+	w.doWait, w.timeout, w.words = plan.WaitForCompletion.ValueBool(), timeout, words
+	w.record = func(d *sdk.Deployment) {
+		plan.ID = types.StringValue(d.ID)
+		plan.applyDeployment(d)
+		save(plan)
+	}
+	return w.run(ctx, diags)
+}
+
+func (r *previewDeploymentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	if !requireConfigured(r.data, &resp.Diagnostics) {
+		return
+	}
+	var state previewDeploymentModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	importing := state.Status.IsNull()
+	project, ok := deploymentRead(ctx, r.data, "mintlify_preview_deployment", "preview deployment", state.ID, state.ProjectID, importing, &state.deploymentStateModel, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	if importing {
+		state.ProjectID = stringOrNull(project)
+		state.WaitForCompletion = types.BoolValue(true) // the schema's default
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update redeploys the branch when its triggers changed; otherwise (new
+// wait_for_completion or timeouts, or the configuration adopted after an
+// import) it only records the configuration.
+func (r *previewDeploymentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, prior previewDeploymentModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !r.redeploys(ctx, req.State.GetAttribute, req.Plan.GetAttribute, req.Private, &resp.Diagnostics) {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedKey, nil)...)
+		return
+	}
+	// Until the API answers, state is what it was: a trigger that fails
+	// changed nothing, and the next apply tries it again.
+	resp.Diagnostics.Append(resp.State.Set(ctx, &prior)...)
+	if !requireConfigured(r.data, &resp.Diagnostics) {
+		return
+	}
+	d := r.deploy(ctx, &plan, &prior, previewRedeployWords, func(m *previewDeploymentModel) {
+		resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	}, &resp.Diagnostics)
+	if d != nil && d.Status != sdk.DeploymentSuccess && resp.Diagnostics.HasError() {
+		// The redeploy failed, timed out or was interrupted. An update
+		// cannot be tainted: keeping the old triggers makes the next apply
+		// redeploy, as a tainted create would.
+		plan.Triggers = prior.Triggers
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	}
+}
+
+func (r *previewDeploymentResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state previewDeploymentModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	where := ""
+	if url := state.PreviewURL.ValueString(); url != "" {
+		where = " at " + url
+	}
+	resp.Diagnostics.AddWarning("Preview deployment removed from state only",
+		fmt.Sprintf("The Mintlify API cannot delete a preview deployment or undo one: the preview of branch %q of project %q "+
+			"stays%s.", state.Branch.ValueString(), state.ProjectID.ValueString(), where))
+	tflog.Info(ctx, "preview deployment removed from state", map[string]any{"status_id": state.ID.ValueString()})
+}
+
+// ImportState takes the status id of one of the preview's deployments;
+// the branch is adopted from the configuration on the next apply.
+func (r *previewDeploymentResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	importStatusID(ctx, req, resp)
+}
+
+// What the preview resource says.
+var (
+	previewCreateWords = deploymentWords("preview deployment", "Could not deploy the preview",
+		"Preview deployment %s was queued and is saved in state (tainted, so the next apply deploys the preview again; run `terraform untaint` to keep this one instead).",
+		"It stays in state, tainted: the next apply deploys the preview again.")
+	previewRedeployWords = deploymentWords("preview deployment", "Could not redeploy the preview",
+		"Preview deployment %s was queued and is saved in state, with the triggers it had before, so the next apply redeploys the preview again.",
+		"The triggers keep their old values in state, so the next apply redeploys the preview again.")
+)

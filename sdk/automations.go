@@ -1,0 +1,107 @@
+package sdk
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+)
+
+// AutomationsService runs a project's scheduled automations now, instead
+// of at their next scheduled time. Triggers share a budget of 10 requests
+// per 10 seconds per organization with deployments.
+//
+// The API publishes no endpoint to read a run: a run is followed in the
+// dashboard's run history, by its instance id.
+type AutomationsService struct {
+	core *core
+}
+
+// AutomationRun is the API's answer to a trigger: the run was queued.
+type AutomationRun struct {
+	// SchemaID is the automation's id (the one triggered).
+	SchemaID string
+	// InstanceID is the queued run's id, as the dashboard's run history
+	// shows it.
+	InstanceID string
+	// JobID is the background job processing the run; "" when the answer
+	// carried none the SDK could use (see Problems).
+	JobID string
+	// Problems name the fields of the answer the SDK could not use. The
+	// run was queued: its instance id was in the answer.
+	Problems []string
+	ResponseInfo
+}
+
+// ValidateAutomationID checks an automation's id (the API's
+// workflowSchemaId), by the same rule as a project id.
+func ValidateAutomationID(automationID string) error {
+	return validateID("workflowSchemaId", automationID)
+}
+
+type rawAutomationRun struct {
+	SchemaID   text `json:"schemaId"`
+	InstanceID text `json:"instanceId"`
+	JobID      text `json:"jobId"`
+}
+
+// Trigger queues a run of a scheduled automation now. Only an active
+// automation on a custom schedule can be triggered: others, and a
+// malformed id, answer 400 (IsBadRequest); an automation the project does
+// not have answers 404 (IsNotFound). The run picks up changes since the
+// last completed run, as a scheduled run does.
+//
+// Like a deployment trigger, it is never sent twice once it may have
+// reached the server. An answer without the run's instance id, or for
+// another automation, is a *MalformedResponseError (the run may still
+// have been queued: MayHaveTakenEffect is true).
+func (s *AutomationsService) Trigger(ctx context.Context, projectID, automationID string) (*AutomationRun, error) {
+	k, err := ready(s.core)
+	if err == nil {
+		err = ValidateProjectID(projectID)
+	}
+	if err == nil {
+		err = ValidateAutomationID(automationID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	c := call{method: http.MethodPost, path: escapePath("v1", "workflow", projectID, automationID, "trigger")}
+	data, info, err := k.roundTrip(ctx, c)
+	var run *AutomationRun
+	if err == nil {
+		_, err = k.decodeWith(c, data, &run, func(b []byte) error {
+			var p fieldProblems
+			var raw rawAutomationRun
+			if err := decodeRaw(b, &raw, &p); err != nil {
+				return err
+			}
+			run = &AutomationRun{
+				SchemaID:   orEmpty(&p, top("schemaId"), raw.SchemaID),
+				InstanceID: orEmpty(&p, top("instanceId"), raw.InstanceID),
+				JobID:      orEmpty(&p, top("jobId"), raw.JobID),
+			}
+			switch {
+			case run.InstanceID == "":
+				if !p.names("instanceId") {
+					p.add("instanceId", "missing or empty")
+				}
+				return p
+			case run.SchemaID != "" && run.SchemaID != automationID:
+				p.add("schemaId", "the answer is for automation %q, not %q", k.echo(run.SchemaID), automationID)
+				return p
+			case run.SchemaID == "" && !p.names("schemaId"):
+				p.add("schemaId", "missing or empty")
+			}
+			if run.JobID == "" && !p.names("jobId") {
+				p.add("jobId", "missing or empty")
+			}
+			run.Problems = p
+			return nil
+		})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("triggering automation %s of project %s: %w", automationID, projectID, err)
+	}
+	run.ResponseInfo = info
+	return run, nil
+}

@@ -1,0 +1,273 @@
+package sdk
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"sync"
+	"time"
+)
+
+// diskStore keeps the cache's records as files in one directory. Safe for
+// concurrent use, across processes too: records are written whole and
+// renamed into place, so a reader sees an old record or a new one, never
+// half of one.
+//
+// The directory must be this user's alone: one that others can write is
+// refused (they could plant entries, or links to files that are not
+// entries). Only regular files of bounded size are read, never through a
+// link, and never in a way that can block (a FIFO, a device). Eviction
+// removes only files the cache wrote: named like its entries, and starting
+// with its header.
+type diskStore struct {
+	dir      string
+	maxBytes int64
+
+	mu       sync.Mutex
+	verified bool  // the directory exists and is safe
+	size     int64 // bytes of entries as last counted, plus what was written since
+	known    bool  // size has been counted
+}
+
+// openDiskStore returns the store of dir, or why dir cannot be one. A
+// directory that does not exist yet is created (0700) at the first write.
+func openDiskStore(dir string, maxBytes int64) (*diskStore, error) {
+	d := &diskStore{dir: dir, maxBytes: maxBytes}
+	if err := d.verify(false); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	return d, nil
+}
+
+func (d *diskStore) where() string { return "directory " + d.dir }
+
+// verify checks the directory once: it must be a directory that only this
+// user can write. create makes it first when it is missing.
+func (d *diskStore) verify(create bool) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.verified {
+		return nil
+	}
+	if create {
+		if err := os.MkdirAll(d.dir, 0o700); err != nil {
+			return err
+		}
+	}
+	info, err := os.Stat(d.dir)
+	if err != nil {
+		return err
+	}
+	if !info.IsDir() {
+		return fmt.Errorf("the analytics cache directory %s is not a directory; going on without a cache", d.dir)
+	}
+	if why := unsafeDir(info); why != "" {
+		return fmt.Errorf("the analytics cache directory %s is refused: %s, who could plant answers in it; going on without a cache (make it the user's own, for example chmod go-w, or set another cache_dir)", d.dir, why)
+	}
+	d.verified = true
+	return nil
+}
+
+func (d *diskStore) get(_ context.Context, name string, limit int64) ([]byte, error) {
+	if err := d.verify(false); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, errNotFound
+		}
+		return nil, err
+	}
+	data, err := readRegular(filepath.Join(d.dir, name), limit)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, errNotFound
+	}
+	return data, err
+}
+
+// readRegular reads a regular file of at most limit bytes, refusing
+// anything else (errRefused) without blocking on it: links are not
+// followed and the file is opened non-blocking, so a FIFO or a device in
+// its place can neither hang the read nor be read.
+func readRegular(path string, limit int64) ([]byte, error) {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() || info.Size() > limit {
+		return nil, errRefused
+	}
+	f, err := openNoFollow(path)
+	if err != nil {
+		return nil, errRefused // replaced between the two calls by a link or worse
+	}
+	defer f.Close()
+	if info, err = f.Stat(); err != nil || !info.Mode().IsRegular() || info.Size() > limit {
+		return nil, errRefused
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, errRefused
+	}
+	return data, nil
+}
+
+// temp writes data to a new private file in the directory.
+func (d *diskStore) temp(data []byte) (string, error) {
+	if err := d.verify(true); err != nil {
+		return "", err
+	}
+	tmp, err := os.CreateTemp(d.dir, ".tmp-*") // created 0600
+	if err != nil {
+		return "", err
+	}
+	_, werr := tmp.Write(data)
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		_ = os.Remove(tmp.Name())
+		return "", werr
+	}
+	return tmp.Name(), nil
+}
+
+// put writes a record atomically, then keeps the cache under its cap.
+func (d *diskStore) put(_ context.Context, name string, data []byte) error {
+	tmp, err := d.temp(data)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, filepath.Join(d.dir, name)); err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	if entryNameRE.MatchString(name) {
+		d.grew(int64(len(data)))
+	}
+	return nil
+}
+
+// putIfAbsent links a new file into place: the link fails, atomically,
+// when the name exists.
+func (d *diskStore) putIfAbsent(_ context.Context, name string, data []byte) (bool, error) {
+	tmp, err := d.temp(data)
+	if err != nil {
+		return false, err
+	}
+	defer os.Remove(tmp)
+	if err := os.Link(tmp, filepath.Join(d.dir, name)); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return false, nil
+		}
+		return false, err
+	}
+	return true, nil
+}
+
+func (d *diskStore) remove(_ context.Context, name string) error {
+	if err := os.Remove(filepath.Join(d.dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// grew counts bytes just written and evicts past the cap.
+func (d *diskStore) grew(n int64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !d.known {
+		d.size, d.known = d.count(), true
+	} else {
+		d.size += n
+	}
+	if d.size > d.maxBytes {
+		d.size = d.evict()
+	}
+}
+
+// entryNameRE is the name of an entry (or of a lease on one). Budget
+// records are few and tiny: they are never evicted.
+var entryNameRE = regexp.MustCompile(`^(lease-)?[0-9a-f]{64}\.json$`)
+
+// count returns the bytes the cache's entries take.
+func (d *diskStore) count() int64 {
+	var total int64
+	for _, e := range d.entries() {
+		total += e.size
+	}
+	return total
+}
+
+type entryFile struct {
+	path    string
+	size    int64
+	modTime time.Time
+}
+
+// entries lists the files the cache wrote: named like its entries, regular
+// files (not links), that start with its header (or the first format's).
+func (d *diskStore) entries() []entryFile {
+	dirents, err := os.ReadDir(d.dir)
+	if err != nil {
+		return nil
+	}
+	var out []entryFile
+	for _, de := range dirents {
+		if !entryNameRE.MatchString(de.Name()) || !de.Type().IsRegular() {
+			continue
+		}
+		path := filepath.Join(d.dir, de.Name())
+		info, err := de.Info()
+		if err != nil || !isCacheFile(path) {
+			continue
+		}
+		out = append(out, entryFile{path, info.Size(), info.ModTime()})
+	}
+	return out
+}
+
+// isCacheFile reports whether a file starts with the header of the cache's
+// files.
+func isCacheFile(path string) bool {
+	f, err := openNoFollow(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		return false
+	}
+	head := make([]byte, max(len(cacheMagic), len(legacyMagic)))
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	return bytes.HasPrefix(head, []byte(cacheMagic)) || bytes.HasPrefix(head, []byte(legacyMagic))
+}
+
+// evict removes the oldest of the cache's files until they take at most
+// 90% of its cap, and returns their new size. Other processes may evict at
+// the same time: a file already gone is fine.
+func (d *diskStore) evict() int64 {
+	files := d.entries()
+	sort.Slice(files, func(i, j int) bool { return files[i].modTime.Before(files[j].modTime) })
+	var total int64
+	for _, f := range files {
+		total += f.size
+	}
+	for _, f := range files {
+		if total <= d.maxBytes*9/10 {
+			break
+		}
+		if err := os.Remove(f.path); err == nil || errors.Is(err, fs.ErrNotExist) {
+			total -= f.size
+		}
+	}
+	return total
+}

@@ -1,0 +1,26 @@
+//go:build unix
+
+package sdk
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+)
+
+// openNoFollow opens a file for reading without following a link in its
+// place, and without blocking on a FIFO or a device.
+func openNoFollow(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+}
+
+// unsafeDir says why a cache directory is not this user's alone, or "".
+func unsafeDir(info os.FileInfo) string {
+	if perm := info.Mode().Perm(); perm&0o022 != 0 {
+		return fmt.Sprintf("others can write to it (mode %#o)", perm)
+	}
+	if st, ok := info.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
+		return fmt.Sprintf("it belongs to another user (uid %d)", st.Uid)
+	}
+	return ""
+}

@@ -1,0 +1,175 @@
+package sdk
+
+import (
+	"strings"
+	"testing"
+)
+
+// decodeRaw names the field and both kinds when a list or an object of a
+// raw struct comes as something else, and reads the rest regardless.
+func TestDecodeRaw_namesTheKinds(t *testing.T) {
+	type raw struct {
+		List   *[]struct{}    `json:"list"`
+		Object *struct{}      `json:"object"`
+		Str    string         `json:"str"`
+		Flag   bool           `json:"flag"`
+		Num    int            `json:"num"`
+		Map    map[string]int `json:"map"`
+		Leaf   text           `json:"leaf"`
+	}
+	for body, want := range map[string]string{
+		`{"list":"x"}`:   "list: want a list, got a string",
+		`{"list":1}`:     "list: want a list, got a number",
+		`{"list":true}`:  "list: want a list, got true or false",
+		`{"list":{}}`:    "list: want a list, got an object",
+		`{"object":[]}`:  "object: want an object, got a list",
+		`{"str":1}`:      "str: want a string, got a number",
+		`{"flag":"yes"}`: "flag: want true or false, got a string",
+		`{"num":"1"}`:    "num: want a number, got a string",
+		`{"map":[]}`:     "map: want an object, got a list",
+	} {
+		var r raw
+		var p fieldProblems
+		if err := decodeRaw([]byte(body), &r, &p); err != nil || p.Error() != want {
+			t.Errorf("%s: problems %q, err %v; want %q", body, p, err, want)
+		}
+	}
+	// The rest of the answer is still read.
+	var r raw
+	var p fieldProblems
+	if err := decodeRaw([]byte(`{"list":"x","str":"kept","leaf":"also"}`), &r, &p); err != nil || r.Str != "kept" || r.Leaf.v != "also" || len(p) != 1 {
+		t.Errorf("%+v, %q, %v", r, p, err)
+	}
+	// Only a body that is not an object is an error.
+	for body, want := range map[string]string{`[]`: "answer: want an object, got a list", `7`: "answer: want an object, got a number",
+		`"x"`: "answer: want an object, got a string", `true`: "answer: want an object, got true or false", `null`: "answer: want an object, got null"} {
+		var r raw
+		var p fieldProblems
+		if err := decodeRaw([]byte(body), &r, &p); err == nil || err.Error() != want || p != nil {
+			t.Errorf("%s: %v, want %q", body, err, want)
+		}
+	}
+	var p2 fieldProblems
+	if err := decodeRaw([]byte(`{"str":`), &r, &p2); err == nil || strings.HasPrefix(err.Error(), "answer") {
+		t.Errorf("a cut body: %v", err)
+	}
+	if (fieldProblems{}).err() != nil || (fieldProblems(nil)).err() != nil {
+		t.Error("no problems is an error")
+	}
+}
+
+// Each lenient leaf names what came instead of what it wants.
+func TestDecode_leavesNameWhatCame(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"web":true,"api":0,"other":0,"total":0}`:    "web: want a number, got true or false",
+		`{"web":[],"api":0,"other":0,"total":0}`:      "web: want a number, got a list",
+		`{"web":{},"api":0,"other":0,"total":0}`:      "web: want a number, got an object",
+		`{"web":"1","api":0,"other":0,"total":0}`:     "web: want a number, got a string",
+		`{"web":1,"api":0,"other":0,"total":-3}`:      "total: -3 is negative",
+		`{"web":1,"api":0,"other":0,"total":1e999}`:   "total: 1e999 is out of range",
+		`{"web":1,"api":0,"other":0,"total":-1e999}`:  "total: -1e999 is out of range",
+		`{"web":1,"api":0,"other":0,"total":9.3e18}`:  "total: 9.3e18 is out of range",
+		`{"web":1,"api":0,"other":0,"total":-9.3e18}`: "total: -9.3e18 is out of range",
+		`{"web":1,"api":0,"other":0,"total":-5e0}`:    "total: -5e0 is negative",
+		`{"web":1,"api":0,"other":0,"total":0.5}`:     "total: 0.5 is not a whole number",
+	} {
+		var s CallerStats
+		if err := s.UnmarshalJSON([]byte(body)); err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want %q", body, err, want)
+		}
+	}
+	var s CallerStats
+	if err := s.UnmarshalJSON([]byte(`{"web":1.0e1,"api":123456789012345678,"other":1234567890123456789,"total":0}`)); err != nil || s.Web != 10 || s.API != 123456789012345678 || s.Other != 1234567890123456789 {
+		t.Errorf("%+v, %v", s, err)
+	}
+	// Strings, flags and rates.
+	const row = `"searchQuery":"q","hits":1,"topClickedPage":null,"lastSearchedAt":"t"`
+	for body, want := range map[string]string{
+		`{"searches":[{` + row + `,"ctr":"high"}],"totalSearches":1,"nextCursor":null}`:                                                       "searches[0].ctr: want a number, got a string",
+		`{"searches":[{` + row + `,"ctr":1e999}],"totalSearches":1,"nextCursor":null}`:                                                        `searches[0].ctr: "1e999" is not a finite number`,
+		`{"searches":[{` + row + `,"ctr":-2}],"totalSearches":1,"nextCursor":null}`:                                                           "searches[0].ctr: -2 is negative",
+		`{"searches":[{` + row + `}],"totalSearches":1,"nextCursor":null}`:                                                                    "searches[0].ctr: missing",
+		`{"searches":[{"searchQuery":true,"hits":1,"ctr":0,"topClickedPage":null,"lastSearchedAt":"t"}],"totalSearches":1,"nextCursor":null}`: "searches[0].searchQuery: want a string, got true or false",
+		`{"searches":[{"searchQuery":"q","hits":1,"ctr":0,"topClickedPage":3,"lastSearchedAt":"t"}],"totalSearches":1,"nextCursor":null}`:     "searches[0].topClickedPage: want a string or null, got a number",
+		`{"searches":[],"totalSearches":0,"nextCursor":{}}`:                                                                                   "nextCursor: want a string or null, got an object",
+	} {
+		var pg SearchesPage
+		if err := decodeSearches([]byte(body), &pg); err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want %q", body, err, want)
+		}
+	}
+	var pg SearchesPage
+	if err := decodeSearches([]byte(`{"searches":[{`+row+`,"ctr":0.25},{"searchQuery":"r","hits":2,"ctr":3,"topClickedPage":"/a","lastSearchedAt":"t"},{"searchQuery":"s","hits":2,"ctr":-0.0,"topClickedPage":null,"lastSearchedAt":"t"}],"totalSearches":3,"nextCursor":"n"}`), &pg); err != nil ||
+		pg.Searches[0].CTR != 0.25 || pg.Searches[1].CTR != 3 || pg.Searches[2].CTR != 0 || *pg.Searches[1].TopClickedPage != "/a" || *pg.NextCursor != "n" {
+		t.Errorf("%+v, %v", pg, err)
+	}
+	for body, want := range map[string]string{
+		`{"feedback":[],"nextCursor":null,"hasMore":1}`:    "hasMore: want true or false, got a number",
+		`{"feedback":[],"nextCursor":null,"hasMore":[]}`:   "hasMore: want true or false, got a list",
+		`{"feedback":[],"nextCursor":null,"hasMore":{}}`:   "hasMore: want true or false, got an object",
+		`{"feedback":[],"nextCursor":null,"hasMore":null}`: "hasMore: missing",
+		`{"feedback":[{"id":"a","path":"/","source":"agent","status":"pending","helpful":"yes"}],"nextCursor":null,"hasMore":false}`: "feedback[0].helpful: want true or false or null, got a string",
+	} {
+		var pg FeedbackPage
+		if err := decodeFeedback([]byte(body), &pg); err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want %q", body, err, want)
+		}
+	}
+	var fb FeedbackPage
+	if err := decodeFeedback([]byte(`{"feedback":[{"id":"a\u0062","path":"/\"q\"","source":"contextual","status":"pending","helpful":false,"comment":null}],"nextCursor":null,"hasMore":true}`), &fb); err != nil ||
+		fb.Feedback[0].ID != "ab" || fb.Feedback[0].Path != `/"q"` || fb.Feedback[0].Helpful == nil || *fb.Feedback[0].Helpful || fb.Feedback[0].Comment != nil || !fb.HasMore {
+		t.Errorf("%+v, %v", fb, err)
+	}
+}
+
+func TestDecode_conversationsAndThreads(t *testing.T) {
+	var pg ConversationsPage
+	body := `{"conversations":[{"id":"a","timestamp":"t","query":"q","response":"r","responseType":"clarifying_question","sources":[{"title":"T","url":"/u"},{"title":null}],"resolutionStatus":"answered","queryCategory":"c","pageUrl":"/p"},` +
+		`{"id":"b","timestamp":"t","query":"q","response":"r","responseType":null,"sources":[],"resolutionStatus":"unanswered","queryCategory":null,"pageUrl":null}],"nextCursor":"01JD8X3Q6V3XK8M4Y2Z9T0B1CD","hasMore":true}`
+	if err := decodeConversations([]byte(body), &pg); err != nil {
+		t.Fatal(err)
+	}
+	a, b := pg.Conversations[0], pg.Conversations[1]
+	if a.ResponseType != "clarifying_question" || len(a.Sources) != 2 || a.Sources[0] != (ConversationSource{"T", "/u"}) || a.Sources[1] != (ConversationSource{}) ||
+		*a.QueryCategory != "c" || *a.PageURL != "/p" || b.ResponseType != "answer" || b.QueryCategory != nil || len(b.Sources) != 0 || !pg.HasMore {
+		t.Errorf("%+v", pg)
+	}
+	for body, want := range map[string]string{
+		`{"conversations":[{"id":"a","timestamp":"t","query":"q","response":"r","sources":[{"title":1}],"resolutionStatus":"answered"}],"nextCursor":null,"hasMore":false}`:       "conversations[0].sources[0].title: want a string or null, got a number",
+		`{"conversations":[{"id":"a","timestamp":"t","query":"q","response":"r","responseType":2,"sources":[],"resolutionStatus":"answered"}],"nextCursor":null,"hasMore":false}`: "conversations[0].responseType: want a string or null, got a number",
+		`{"conversations":[{"timestamp":"t","query":"q","response":"r","sources":[],"resolutionStatus":"answered"}],"nextCursor":null,"hasMore":false}`:                           "conversations[0].id: missing",
+	} {
+		if err := decodeConversations([]byte(body), &pg); err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want %q", body, err, want)
+		}
+	}
+	var th AssistantThread
+	if err := th.UnmarshalJSON([]byte(`{"threadId":"x","createdAt":"t","messages":[{"id":"m","role":"user","content":"hi","createdAt":"t"},{"id":"n","role":"assistant","createdAt":"t"}]}`)); err == nil ||
+		err.Error() != "messages[1].content: missing" {
+		t.Errorf("thread: %v", err)
+	}
+	if err := th.UnmarshalJSON([]byte(`{"threadId":"x","createdAt":"t"}`)); err == nil || err.Error() != "messages: missing" {
+		t.Errorf("thread without messages: %v", err)
+	}
+	var by FeedbackByPage
+	if err := by.UnmarshalJSON([]byte(`{"feedback":[{"path":"/a","thumbsUp":1,"thumbsDown":2,"code":3,"total":6}],"hasMore":true}`)); err != nil ||
+		len(by.Pages) != 1 || by.Pages[0] != (PageFeedback{"/a", 1, 2, 3, 6}) || !by.HasMore {
+		t.Errorf("by page: %+v, %v", by, err)
+	}
+	if err := by.UnmarshalJSON([]byte(`{"feedback":[{"path":"/a","thumbsUp":1,"thumbsDown":2,"code":3}]}`)); err == nil || err.Error() != "feedback[0].total: missing; hasMore: missing" {
+		t.Errorf("by page: %v", err)
+	}
+}
+
+// Problems name their field; names are built only for a problem.
+func TestField_names(t *testing.T) {
+	for f, want := range map[field]string{top("hasMore"): "hasMore", row("visitors", 3, "path"): "visitors[3].path", row("feedback", 0, ""): "feedback[0]"} {
+		if got := f.String(); got != want {
+			t.Errorf("%+v = %q, want %q", f, got, want)
+		}
+	}
+	p := fieldProblems{"a.b: x", "c: y"}
+	if !p.names("a.b") || !p.names("c") || p.names("a") || p.names("b") {
+		t.Error("names")
+	}
+}

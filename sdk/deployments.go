@@ -1,0 +1,472 @@
+package sdk
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// DeploymentsService publishes a project's documentation (a deployment of
+// its deployment branch), puts up previews of other branches, and follows
+// either until it ends. Deployments share a budget of 10 requests per 10
+// seconds per organization with automation triggers; previews have 5 per
+// minute per organization. A rate-limited trigger was not acted on: the
+// SDK waits out a short Retry-After (up to WithMaxRetryAfter) and sends it
+// again; a longer one fails at once with the time to retry.
+type DeploymentsService struct {
+	core *core
+}
+
+// DeploymentStatus is a deployment's status. A deployment is queued, then
+// in_progress, then ends in success or failure.
+type DeploymentStatus string
+
+// The statuses the API documents.
+const (
+	DeploymentQueued     DeploymentStatus = "queued"
+	DeploymentInProgress DeploymentStatus = "in_progress"
+	DeploymentSuccess    DeploymentStatus = "success"
+	DeploymentFailure    DeploymentStatus = "failure"
+)
+
+// Terminal reports whether the deployment has ended: success or failure.
+// An unknown status is not terminal, so a waiter keeps polling rather than
+// report a result the API did not give.
+func (s DeploymentStatus) Terminal() bool { return s == DeploymentSuccess || s == DeploymentFailure }
+
+// Known reports whether the status is one the API documents.
+func (s DeploymentStatus) Known() bool {
+	return s == DeploymentQueued || s == DeploymentInProgress || s.Terminal()
+}
+
+// DeploymentSource is what triggered a deployment. The API documents the
+// values below; a newer API may send others, which are kept as they come.
+type DeploymentSource string
+
+// The sources the API documents.
+const (
+	DeploymentSourceInternal              DeploymentSource = "internal"
+	DeploymentSourceGitHubAppInstallation DeploymentSource = "github-app-installation"
+	DeploymentSourceAPI                   DeploymentSource = "api"
+	DeploymentSourceGitHub                DeploymentSource = "github"
+	DeploymentSourceDashboard             DeploymentSource = "dashboard"
+	DeploymentSourceGitLab                DeploymentSource = "gitlab"
+	DeploymentSourceOnboarding            DeploymentSource = "onboarding"
+)
+
+// Known reports whether the source is one the API documents.
+func (s DeploymentSource) Known() bool {
+	switch s {
+	case DeploymentSourceInternal, DeploymentSourceGitHubAppInstallation, DeploymentSourceAPI, DeploymentSourceGitHub,
+		DeploymentSourceDashboard, DeploymentSourceGitLab, DeploymentSourceOnboarding:
+		return true
+	}
+	return false
+}
+
+// DeploymentStarted is the API's answer to a deployment trigger: the id
+// to follow it by, with Status and Wait.
+type DeploymentStarted struct {
+	StatusID string
+	ResponseInfo
+}
+
+// PreviewStarted is the API's answer to a preview trigger.
+type PreviewStarted struct {
+	StatusID string
+	// PreviewURL is where the preview is served: an absolute http(s) URL.
+	// A redeploy of the same branch keeps it. It is "" when the answer
+	// carried none the SDK could use (see Problems).
+	PreviewURL string
+	// Problems name the fields of the answer the SDK could not use. The
+	// preview was queued: its status id was in the answer.
+	Problems []string
+	ResponseInfo
+}
+
+// Deployment is the status of a deployment or a preview, as the API's
+// update-status endpoint reports it. Fields the answer did not carry are
+// zero (nil for the nullable ones).
+type Deployment struct {
+	// ID is the status id (the API's _id).
+	ID        string
+	ProjectID string
+	// Status is "" when the answer carried none the SDK could read (see
+	// Problems): not terminal, so a wait goes on.
+	Status  DeploymentStatus
+	Summary string
+	// Logs are the deployment's log lines, oldest first.
+	Logs      []string
+	Subdomain string
+	// The screenshots of the docs, as the API gives them.
+	Screenshot, ScreenshotLight, ScreenshotDark string
+	// Author is nil when the API sent null or nothing.
+	Author *DeploymentAuthor
+	// Commit is nil when the API sent no commit.
+	Commit    *DeploymentCommit
+	Source    DeploymentSource
+	CreatedAt time.Time
+	// EndedAt is nil until the deployment ends.
+	EndedAt *time.Time
+	// Problems name the fields of the answer the SDK could not read, such
+	// as `createdAt: want a string, got a number`. The deployment is still
+	// the deployment: its id was in the answer. Show them; do not deploy
+	// again because of them.
+	Problems []string
+	ResponseInfo
+}
+
+// DeploymentAuthor is who made the deployed change.
+type DeploymentAuthor struct {
+	Name      string
+	AvatarURL string
+	// GitHubUserID is nil when the API sent none.
+	GitHubUserID *int64
+}
+
+// DeploymentCommit is the commit a deployment built.
+type DeploymentCommit struct {
+	SHA          string
+	Ref          string
+	Message      string
+	FilesChanged FilesChanged
+}
+
+// FilesChanged lists the files a deployed commit added, modified and removed.
+type FilesChanged struct {
+	Added, Modified, Removed []string
+}
+
+// LastLogs returns the deployment's last n log lines (all when it has
+// fewer), for messages that must stay short.
+func (d *Deployment) LastLogs(n int) []string {
+	if n <= 0 || d == nil {
+		return nil
+	}
+	return d.Logs[max(len(d.Logs)-n, 0):]
+}
+
+// ValidateStatusID checks a deployment's status id, by the same rule as a
+// project id.
+func ValidateStatusID(statusID string) error { return validateID("statusId", statusID) }
+
+// ValidateBranch checks a Git branch name by Git's own rules (git
+// check-ref-format --branch): not empty, no white space or control
+// character, none of ~ ^ : ? * [ \, no "..", "@{" or "//", not starting
+// with "-" or "/", not ending with "/", "." or ".lock", no part starting
+// with ".", and not "@". A name breaking them cannot be a branch, so it is
+// refused before the request.
+func ValidateBranch(branch string) error {
+	if branch == "" {
+		return &ValidationError{Field: "branch", Rule: "is required"}
+	}
+	refuse := func(rule string) error { return &ValidationError{Field: "branch", Value: branch, Rule: rule} }
+	for _, r := range branch {
+		switch {
+		case r == ' ' || r == '\t' || r == '\n' || r == '\r':
+			return refuse("contains white space (often a trailing newline): a branch name cannot")
+		case r < ' ' || r == 0x7f:
+			return refuse("contains a control character: a branch name cannot")
+		case strings.ContainsRune(`~^:?*[\`, r):
+			return refuse(`contains one of ~ ^ : ? * [ \: a branch name cannot`)
+		}
+	}
+	switch {
+	case branch == "@":
+		return refuse(`is "@", which Git does not allow as a branch name`)
+	case strings.Contains(branch, ".."), strings.Contains(branch, "@{"), strings.Contains(branch, "//"):
+		return refuse(`contains "..", "@{" or "//": a branch name cannot`)
+	case strings.HasPrefix(branch, "-"), strings.HasPrefix(branch, "/"), strings.HasSuffix(branch, "/"):
+		return refuse(`starts with "-" or "/", or ends with "/": a branch name cannot`)
+	case strings.HasSuffix(branch, "."), strings.HasSuffix(branch, ".lock"):
+		return refuse(`ends with "." or ".lock": a branch name cannot`)
+	}
+	for _, part := range strings.Split(branch, "/") {
+		if strings.HasPrefix(part, ".") {
+			return refuse(`has a part starting with ".": a branch name cannot`)
+		}
+	}
+	return nil
+}
+
+type rawDeploymentStarted struct {
+	StatusID   text `json:"statusId"`
+	PreviewURL text `json:"previewUrl"`
+}
+
+// started sends a trigger and reads the status id (required: without it
+// nothing can follow the deployment) and, for a preview, its URL.
+func (s *DeploymentsService) started(ctx context.Context, k *core, c call, preview bool) (*PreviewStarted, error) {
+	data, info, err := k.roundTrip(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	var out *PreviewStarted
+	_, err = k.decodeWith(c, data, &out, func(b []byte) error {
+		var p fieldProblems
+		var raw rawDeploymentStarted
+		if err := decodeRaw(b, &raw, &p); err != nil {
+			return err
+		}
+		out = &PreviewStarted{StatusID: orEmpty(&p, top("statusId"), raw.StatusID)}
+		if out.StatusID == "" {
+			if !p.names("statusId") {
+				p.add("statusId", "missing or empty")
+			}
+			return p
+		}
+		if preview {
+			switch u := orEmpty(&p, top("previewUrl"), raw.PreviewURL); {
+			case u == "":
+				if !p.names("previewUrl") {
+					p.add("previewUrl", "missing or empty")
+				}
+			case !isWebURL(u):
+				p.add("previewUrl", "%q is not an absolute http(s) URL: ignored", k.echo(u))
+			default:
+				out.PreviewURL = u
+			}
+		}
+		out.Problems = p
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out.ResponseInfo = info
+	return out, nil
+}
+
+// Trigger queues a deployment of the project's configured deployment
+// branch, and returns its status id; follow it with Status or Wait.
+//
+// The request is never sent twice once it may have reached the server:
+// only a 429 (not acted on) or a connection that never opened is sent
+// again, so one call queues at most one deployment. When the call fails,
+// MayHaveTakenEffect(err) says whether a deployment may still have been
+// queued.
+func (s *DeploymentsService) Trigger(ctx context.Context, projectID string) (*DeploymentStarted, error) {
+	k, err := ready(s.core)
+	if err == nil {
+		err = ValidateProjectID(projectID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	c := call{method: http.MethodPost, path: escapePath("v1", "project", "update", projectID)}
+	started, err := s.started(ctx, k, c, false)
+	if err != nil {
+		return nil, fmt.Errorf("triggering a deployment of project %s: %w", projectID, err)
+	}
+	return &DeploymentStarted{StatusID: started.StatusID, ResponseInfo: started.ResponseInfo}, nil
+}
+
+type branchBody struct {
+	Branch string `json:"branch"`
+}
+
+// Preview creates the preview deployment of a branch, or redeploys it when
+// the branch already has one (under the same URL, with a new status id).
+// Follow it with Status or Wait. A plan without previews answers 403
+// (IsForbidden). Like Trigger, it is never sent twice.
+func (s *DeploymentsService) Preview(ctx context.Context, projectID, branch string) (*PreviewStarted, error) {
+	k, err := ready(s.core)
+	if err == nil {
+		err = ValidateProjectID(projectID)
+	}
+	if err == nil {
+		err = ValidateBranch(branch)
+	}
+	if err != nil {
+		return nil, err
+	}
+	c := call{method: http.MethodPost, path: escapePath("v1", "project", "preview", projectID), body: branchBody{branch}}
+	started, err := s.started(ctx, k, c, true)
+	if err != nil {
+		return nil, fmt.Errorf("triggering a preview of branch %q of project %s: %w", branch, projectID, err)
+	}
+	return started, nil
+}
+
+type rawDeployment struct {
+	ID              text    `json:"_id"`
+	ProjectID       text    `json:"projectId"`
+	CreatedAt       text    `json:"createdAt"`
+	EndedAt         text    `json:"endedAt"`
+	Status          text    `json:"status"`
+	Summary         text    `json:"summary"`
+	Logs            *[]text `json:"logs"`
+	Subdomain       text    `json:"subdomain"`
+	Screenshot      text    `json:"screenshot"`
+	ScreenshotLight text    `json:"screenshotLight"`
+	ScreenshotDark  text    `json:"screenshotDark"`
+	Author          *struct {
+		Name         text  `json:"name"`
+		AvatarURL    text  `json:"avatarUrl"`
+		GitHubUserID count `json:"githubUserId"`
+	} `json:"author"`
+	Commit *struct {
+		SHA          text `json:"sha"`
+		Ref          text `json:"ref"`
+		Message      text `json:"message"`
+		FilesChanged *struct {
+			Added    *[]text `json:"added"`
+			Modified *[]text `json:"modified"`
+			Removed  *[]text `json:"removed"`
+		} `json:"filesChanged"`
+	} `json:"commit"`
+	Source text `json:"source"`
+}
+
+// decodeDeployment reads the API's status object field by field. Every
+// field that could be read is kept; the problems with the others are in
+// the deployment. err is set only when the body is not a JSON object.
+// echo is how a problem quotes a value (see core.echo).
+func decodeDeployment(data []byte, echo func(string) string) (*Deployment, error) {
+	var p fieldProblems
+	var raw rawDeployment
+	if err := decodeRaw(data, &raw, &p); err != nil {
+		return nil, err
+	}
+	d := &Deployment{
+		ID:              orEmpty(&p, top("_id"), raw.ID),
+		ProjectID:       orEmpty(&p, top("projectId"), raw.ProjectID),
+		Status:          DeploymentStatus(orEmpty(&p, top("status"), raw.Status)),
+		Summary:         orEmpty(&p, top("summary"), raw.Summary),
+		Subdomain:       orEmpty(&p, top("subdomain"), raw.Subdomain),
+		Screenshot:      orEmpty(&p, top("screenshot"), raw.Screenshot),
+		ScreenshotLight: orEmpty(&p, top("screenshotLight"), raw.ScreenshotLight),
+		ScreenshotDark:  orEmpty(&p, top("screenshotDark"), raw.ScreenshotDark),
+		Source:          DeploymentSource(orEmpty(&p, top("source"), raw.Source)),
+		Logs:            textList(&p, "logs", raw.Logs),
+	}
+	if d.Status == "" && !p.names("status") {
+		p.add("status", "missing or empty")
+	}
+	if a := raw.Author; a != nil {
+		d.Author = &DeploymentAuthor{
+			Name:      orEmpty(&p, top("author.name"), a.Name),
+			AvatarURL: orEmpty(&p, top("author.avatarUrl"), a.AvatarURL),
+		}
+		if a.GitHubUserID.set || a.GitHubUserID.kind != "" {
+			if id := wholeCount(&p, top("author.githubUserId"), a.GitHubUserID); !p.names("author.githubUserId") {
+				d.Author.GitHubUserID = &id
+			}
+		}
+	}
+	if c := raw.Commit; c != nil {
+		d.Commit = &DeploymentCommit{
+			SHA:     orEmpty(&p, top("commit.sha"), c.SHA),
+			Ref:     orEmpty(&p, top("commit.ref"), c.Ref),
+			Message: orEmpty(&p, top("commit.message"), c.Message),
+		}
+		if f := c.FilesChanged; f != nil {
+			d.Commit.FilesChanged = FilesChanged{
+				Added:    textList(&p, "commit.filesChanged.added", f.Added),
+				Modified: textList(&p, "commit.filesChanged.modified", f.Modified),
+				Removed:  textList(&p, "commit.filesChanged.removed", f.Removed),
+			}
+		}
+	}
+	if t := timestamp(&p, "createdAt", raw.CreatedAt, echo); t != nil {
+		d.CreatedAt = *t
+	}
+	d.EndedAt = timestamp(&p, "endedAt", raw.EndedAt, echo)
+	d.Problems = p
+	return d, nil
+}
+
+// echo is a value from an answer as a problem quotes it: the client's
+// secrets removed first, then cut short (a key cut in two would no longer
+// be found whole).
+func (k *core) echo(s string) string { return clip(k.redact(s), maxEchoedValue) }
+
+// textList reads an optional list of strings: nil when absent; an entry
+// that is not a string is left out, with a problem naming it.
+func textList(p *fieldProblems, name string, l *[]text) []string {
+	if l == nil {
+		return nil
+	}
+	out := make([]string, 0, len(*l))
+	for i, t := range *l {
+		if t.set {
+			out = append(out, t.v)
+			continue
+		}
+		kind := t.odd
+		if t.null {
+			kind = "null"
+		}
+		p.add(row(name, i, "").String(), "want a string, got %s", kind)
+	}
+	return out
+}
+
+// Status reads the status of a deployment or preview by its status id. An
+// unknown id is a 404 (IsNotFound). An answer without an id, or for
+// another status id, is a *MalformedResponseError; other odd fields are in
+// the deployment's Problems.
+func (s *DeploymentsService) Status(ctx context.Context, statusID string) (*Deployment, error) {
+	k, err := ready(s.core)
+	if err == nil {
+		err = ValidateStatusID(statusID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	c := getCall(escapePath("v1", "project", "update-status", statusID), nil)
+	data, info, err := k.roundTrip(ctx, c)
+	var d *Deployment
+	if err == nil {
+		_, err = k.decodeWith(c, data, &d, func(b []byte) (err error) {
+			d, err = decodeDeployment(b, k.echo)
+			return err
+		})
+	}
+	if err == nil {
+		err = checkDeploymentID(k, c, d, statusID)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("getting deployment status %s: %w", statusID, err)
+	}
+	d.ResponseInfo = info
+	return d, nil
+}
+
+// checkDeploymentID refuses an answer that cannot be the status asked for:
+// without an id, or with another one's. Writing it into Terraform state
+// would point state at someone else's deployment.
+func checkDeploymentID(k *core, c call, d *Deployment, wantID string) error {
+	var p fieldProblems
+	switch {
+	case d.ID == "":
+		p.add("_id", "missing or empty")
+	case d.ID != wantID:
+		p.add("_id", "the answer is for status %q, not %q", k.echo(d.ID), wantID)
+	}
+	if len(p) == 0 {
+		return nil
+	}
+	return &MalformedResponseError{Method: c.method, Path: c.path, Problems: append(p, d.Problems...)}
+}
+
+// Wait polls a deployment's status until it is success or failure, and
+// returns it; see the waiting rules of WaitOption (WithStatusCallback
+// takes a func(*Deployment)). A failure is an answer, not an error: check
+// Status. When ctx ends or the wait times out, it returns the last status
+// it saw (nil if none) with the error.
+func (s *DeploymentsService) Wait(ctx context.Context, statusID string, opts ...WaitOption) (*Deployment, error) {
+	if _, err := ready(s.core); err != nil {
+		return nil, err
+	}
+	if err := ValidateStatusID(statusID); err != nil {
+		return nil, err
+	}
+	return poll(ctx, s.core, poller[*Deployment]{
+		what:     "deployment " + statusID,
+		read:     func(ctx context.Context) (*Deployment, error) { return s.Status(ctx, statusID) },
+		terminal: func(d *Deployment) bool { return d.Status.Terminal() },
+	}, opts)
+}

@@ -1,0 +1,656 @@
+package sdk
+
+import (
+	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// StaticExportsService pre-renders a deployment's documentation into a
+// self-contained static copy (HTML, RSC and assets), and packages it into
+// one archive to download: Start, then Wait, then CreateBundle (or
+// CreateBundleWhenReady, which does both), then DownloadBundle. Static
+// export is available on Enterprise plans; elsewhere Start is refused with
+// 403 (IsForbidden). The API publishes no rate limit for it.
+type StaticExportsService struct {
+	core *core
+}
+
+// StaticExportStatus is a static export job's status.
+type StaticExportStatus string
+
+// The statuses the API documents. A job is queued, then running, and ends
+// completed or failed.
+const (
+	StaticExportStatusQueued    StaticExportStatus = "queued"
+	StaticExportStatusRunning   StaticExportStatus = "running"
+	StaticExportStatusCompleted StaticExportStatus = "completed"
+	StaticExportStatusFailed    StaticExportStatus = "failed"
+)
+
+// Terminal reports whether the export has stopped changing: completed or
+// failed. An unknown status is not terminal, so a waiter keeps polling
+// rather than report a result the API did not give.
+func (s StaticExportStatus) Terminal() bool {
+	return s == StaticExportStatusCompleted || s == StaticExportStatusFailed
+}
+
+// Known reports whether the status is one the API documents.
+func (s StaticExportStatus) Known() bool {
+	return s == StaticExportStatusQueued || s == StaticExportStatusRunning || s.Terminal()
+}
+
+// StaticExport is a static export job.
+type StaticExport struct {
+	ID string
+	// Status is "" when the answer carried none the SDK could read (see
+	// Problems): not terminal, so a wait goes on reading the job.
+	Status StaticExportStatus
+	// Progress is the completion percentage, 0 to 100.
+	Progress float64
+	// PageCount is how many pages were exported so far.
+	PageCount int64
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	// Error is the API's explanation of a failed export; nil otherwise.
+	Error *string
+	// Problems name the fields of the answer the SDK could not read or
+	// did not trust. The export is still the export: its id was in the
+	// answer. Show them; do not start the export again because of them.
+	Problems []string
+	ResponseInfo
+}
+
+// StaticExportRequest is what Start sends.
+type StaticExportRequest struct {
+	// Domain is the deployment's primary domain, a bare hostname: its
+	// custom domain (docs.example.com) or its Mintlify subdomain
+	// (acme.mintlify.app), with no scheme, port, path or trailing slash.
+	Domain string
+	// Version is a label that tags the export; "" exports the latest
+	// published version.
+	Version string
+	// Paths are the page paths to export, written as in the docs'
+	// navigation ("index", "guides/getting-started"); empty exports every
+	// published page.
+	Paths []string
+}
+
+// Validate checks the request before any request is sent, with the rules
+// of ValidateStaticExportDomain, ValidateStaticExportVersion and
+// ValidateStaticExportPath.
+func (r StaticExportRequest) Validate() error {
+	if err := ValidateStaticExportDomain(r.Domain); err != nil {
+		return err
+	}
+	if err := ValidateStaticExportVersion(r.Version); err != nil {
+		return err
+	}
+	seen := make(map[string]int, len(r.Paths))
+	for i, p := range r.Paths {
+		if err := ValidateStaticExportPath(p); err != nil {
+			var ve *ValidationError
+			if errors.As(err, &ve) {
+				ve.Field = fmt.Sprintf("paths[%d]", i)
+			}
+			return err
+		}
+		if j, dup := seen[p]; dup {
+			return &ValidationError{Field: fmt.Sprintf("paths[%d]", i), Value: p, Rule: fmt.Sprintf("repeats paths[%d]: list each page once", j)}
+		}
+		seen[p] = i
+	}
+	return nil
+}
+
+// maxHostnameLength and maxLabelLength are DNS's limits.
+const (
+	maxHostnameLength = 253
+	maxLabelLength    = 63
+)
+
+// ValidateStaticExportDomain checks the domain of an export: a bare
+// hostname such as docs.example.com or acme.mintlify.app. The API refuses
+// a scheme, a trailing slash or a path prefix; a port cannot be part of a
+// deployment's domain either. Each dot-separated label holds 1 to 63
+// ASCII letters, digits or hyphens, not starting or ending with a hyphen,
+// and there are at least two labels. An internationalized domain is
+// written in its ASCII (xn--) form. When the value holds a URL, the error
+// says which hostname to write instead.
+func ValidateStaticExportDomain(domain string) error {
+	fail := func(rule string) error { return &ValidationError{Field: "domain", Value: domain, Rule: rule} }
+	if strings.TrimSpace(domain) == "" {
+		return &ValidationError{Field: "domain", Rule: "is required: the deployment's hostname, such as docs.example.com or acme.mintlify.app"}
+	}
+	if host := hostOf(domain); host != domain && host != "" {
+		return fail(fmt.Sprintf("must be a bare hostname, without a scheme, port, path or trailing slash: write %q", host))
+	}
+	for _, r := range domain {
+		switch {
+		case unicode.IsSpace(r):
+			return fail("must not contain white space")
+		case r < ' ' || r == 0x7f:
+			return fail("must not contain control characters")
+		case r >= 0x80:
+			return fail("must be ASCII: write an internationalized domain in its xn-- (punycode) form")
+		case !isLDH(r) && r != '.':
+			return fail("must be a bare hostname: letters, digits, hyphens and dots only")
+		}
+	}
+	if len(domain) > maxHostnameLength {
+		return fail(fmt.Sprintf("is longer than %d characters: it cannot be a hostname", maxHostnameLength))
+	}
+	labels := strings.Split(domain, ".")
+	for _, l := range labels {
+		switch {
+		case l == "":
+			return fail("has an empty label (a leading, trailing or doubled dot)")
+		case len(l) > maxLabelLength:
+			return fail(fmt.Sprintf("has a label longer than %d characters", maxLabelLength))
+		case l[0] == '-' || l[len(l)-1] == '-':
+			return fail("has a label that starts or ends with a hyphen")
+		}
+	}
+	if len(labels) < 2 {
+		return fail("must be a full hostname, such as docs.example.com or acme.mintlify.app")
+	}
+	return nil
+}
+
+// isLDH reports whether r may be in a DNS label: a letter, a digit or a
+// hyphen.
+func isLDH(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-'
+}
+
+// hostOf is the hostname in a value written as a URL or host:port ("" when
+// none can be found): what the user most likely meant.
+func hostOf(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.Index(s, "://"); i >= 0 {
+		if u, err := url.Parse(s); err == nil && u.Hostname() != "" {
+			return u.Hostname()
+		}
+		s = s[i+3:]
+	}
+	if i := strings.IndexAny(s, "/?#"); i >= 0 {
+		s = s[:i]
+	}
+	if h, _, err := net.SplitHostPort(s); err == nil {
+		s = h
+	}
+	return strings.TrimSuffix(s, ".")
+}
+
+// ValidateStaticExportVersion checks an export's version label: "" (the
+// latest published version), or a label that is not only white space and
+// holds no control character.
+func ValidateStaticExportVersion(version string) error {
+	if version == "" {
+		return nil
+	}
+	if strings.TrimSpace(version) == "" {
+		return &ValidationError{Field: "version", Value: version, Rule: "must not be only white space: leave it out to export the latest published version"}
+	}
+	if strings.ContainsFunc(version, unicode.IsControl) {
+		return &ValidationError{Field: "version", Value: version, Rule: "must not contain control characters"}
+	}
+	return nil
+}
+
+// ValidateStaticExportPath checks one page path of an export. Page paths
+// are written as the docs' navigation writes them: "index",
+// "guides/getting-started", "api-reference/introduction" — no leading or
+// trailing slash, no scheme or host, no query or fragment, no empty, "."
+// or ".." segment, no white space at either end and no control
+// character.
+func ValidateStaticExportPath(p string) error {
+	fail := func(rule string) error { return &ValidationError{Field: "path", Value: p, Rule: rule} }
+	clean := strings.Trim(p, "/")
+	switch {
+	case strings.TrimSpace(p) == "":
+		return &ValidationError{Field: "path", Value: p, Rule: "must not be empty: write a page path such as guides/getting-started"}
+	case strings.ContainsFunc(p, unicode.IsControl):
+		return fail("must not contain control characters")
+	case strings.TrimSpace(p) != p:
+		return fail("must not start or end with white space")
+	case strings.Contains(p, "://"):
+		return fail("must be a page path such as guides/getting-started, not a URL")
+	case strings.ContainsAny(p, "?#"):
+		return fail("must be a page path without a query or fragment (? or #)")
+	case strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/"):
+		if clean == "" {
+			return fail("must be a page path such as index or guides/getting-started")
+		}
+		return fail(fmt.Sprintf("must not start or end with a slash: write %q, as the docs' navigation does", clean))
+	}
+	for _, seg := range strings.Split(p, "/") {
+		switch seg {
+		case "":
+			return fail("has an empty segment (a doubled slash)")
+		case ".", "..":
+			return fail("must not hold a . or .. segment")
+		}
+	}
+	return nil
+}
+
+type startExportBody struct {
+	Domain  string   `json:"domain"`
+	Version string   `json:"version,omitempty"`
+	Paths   []string `json:"paths,omitempty"`
+}
+
+type rawExport struct {
+	JobID     text  `json:"jobId"`
+	Status    text  `json:"status"`
+	Progress  count `json:"progress"`
+	PageCount count `json:"pageCount"`
+	CreatedAt text  `json:"createdAt"`
+	UpdatedAt text  `json:"updatedAt"`
+	Error     text  `json:"error"`
+}
+
+// decodeExport reads the API's job object field by field. Every field
+// that could be read is kept; the problems with the others are returned
+// in the export. err is set only when the body is not a JSON object.
+// secrets are removed from a value a problem echoes before it is cut.
+func decodeExport(data []byte, secrets ...string) (*StaticExport, error) {
+	echo := func(s string) string { s, _ = scrub(s, secrets); return clip(s, maxEchoedValue) }
+	var p fieldProblems
+	var raw rawExport
+	if err := decodeRaw(data, &raw, &p); err != nil {
+		return nil, err
+	}
+	e := &StaticExport{
+		ID:     orEmpty(&p, top("jobId"), raw.JobID),
+		Status: StaticExportStatus(required(&p, top("status"), raw.Status)),
+		Error:  optional(&p, top("error"), raw.Error),
+	}
+	if e.Status == "" && raw.Status.set {
+		p.add("status", "empty")
+	}
+	if v := ratio(&p, top("progress"), raw.Progress); v > 100 {
+		p.add("progress", "%v is above 100", v)
+	} else {
+		e.Progress = v
+	}
+	e.PageCount = wholeCount(&p, top("pageCount"), raw.PageCount)
+	for _, t := range []struct {
+		name string
+		raw  text
+		out  *time.Time
+	}{{"createdAt", raw.CreatedAt, &e.CreatedAt}, {"updatedAt", raw.UpdatedAt, &e.UpdatedAt}} {
+		if !t.raw.set && t.raw.odd == "" {
+			p.add(t.name, "missing")
+			continue
+		}
+		if v := timestamp(&p, t.name, t.raw, echo); v != nil {
+			*t.out = *v
+		}
+	}
+	e.Problems = p
+	return e, nil
+}
+
+// checkExportID refuses an answer that cannot be the export asked for:
+// without an id, or with another export's id (wantID; "" when starting).
+func checkExportID(c call, id string, problems []string, wantID string) error {
+	var p fieldProblems
+	switch {
+	case id == "":
+		p.add("jobId", "missing or empty")
+	case wantID != "" && id != wantID:
+		p.add("jobId", "the answer is for static export %q, not %q", clip(id, maxEchoedValue), wantID)
+	}
+	if len(p) == 0 {
+		return nil
+	}
+	return &MalformedResponseError{Method: c.method, Path: c.path, Problems: append(p, problems...)}
+}
+
+// exportCall sends a request answered with a job, and decodes it.
+func exportCall(ctx context.Context, k *core, c call, wantID string) (*StaticExport, error) {
+	data, info, err := k.roundTrip(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	var e *StaticExport
+	if _, err := k.decodeWith(c, data, &e, func(b []byte) (err error) {
+		e, err = decodeExport(b, k.secrets...)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	if err := checkExportID(c, e.ID, e.Problems, wantID); err != nil {
+		return nil, err
+	}
+	e.ResponseInfo = info
+	return e, nil
+}
+
+// Start starts a static export of the deployment at req.Domain and returns
+// the job, queued. Follow it with Get or Wait.
+//
+// The request is never retried once it may have reached the server (only
+// a 429 refusal or a connection that never opened is retried), so one
+// call starts at most one export; once sent, its answer is awaited for a
+// short grace (WithSentRequestGrace) even if ctx ends meanwhile. When it
+// fails, MayHaveTakenEffect(err) says whether an export may still have
+// started. A 403 (IsForbidden) means static export is not enabled for the
+// organization (an Enterprise feature), or the key may not start one.
+func (s *StaticExportsService) Start(ctx context.Context, req StaticExportRequest) (*StaticExport, error) {
+	k, err := ready(s.core)
+	if err != nil {
+		return nil, err
+	}
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	c := call{method: http.MethodPost, path: escapePath("v1", "static-export", "jobs"),
+		body: startExportBody(req)}
+	e, err := exportCall(ctx, k, c, "")
+	if err != nil {
+		return nil, fmt.Errorf("starting static export of %s: %w", req.Domain, err)
+	}
+	return e, nil
+}
+
+// ValidateStaticExportID checks a static export job id, by the rule of
+// ValidateJobID.
+func ValidateStaticExportID(jobID string) error { return validateID("jobId", jobID) }
+
+// Get reads a static export job. An unknown job is a 404 (IsNotFound). An
+// answer without an id, or for another job, is a *MalformedResponseError;
+// other odd fields are in the export's Problems.
+func (s *StaticExportsService) Get(ctx context.Context, jobID string) (*StaticExport, error) {
+	k, err := s.check(jobID)
+	if err != nil {
+		return nil, err
+	}
+	e, err := exportCall(ctx, k, getCall(escapePath("v1", "static-export", "jobs", jobID), nil), jobID)
+	if err != nil {
+		return nil, fmt.Errorf("getting static export %s: %w", jobID, err)
+	}
+	return e, nil
+}
+
+// Wait polls the export until it is completed or failed, and returns it;
+// see the waiting rules of WaitOption. WithStatusCallback takes a
+// func(*StaticExport), called after every poll: its Progress and
+// PageCount tell how far the export has got. When ctx ends, Wait returns
+// the last export it saw (nil if none) with an error wrapping ctx.Err().
+func (s *StaticExportsService) Wait(ctx context.Context, jobID string, opts ...WaitOption) (*StaticExport, error) {
+	if _, err := s.check(jobID); err != nil {
+		return nil, err
+	}
+	return poll(ctx, s.core, poller[*StaticExport]{
+		what:     "static export " + jobID,
+		read:     func(ctx context.Context) (*StaticExport, error) { return s.Get(ctx, jobID) },
+		terminal: func(e *StaticExport) bool { return e.Status.Terminal() },
+	}, opts)
+}
+
+func (s *StaticExportsService) check(jobID string) (*core, error) {
+	k, err := ready(s.core)
+	if err != nil {
+		return nil, err
+	}
+	return k, ValidateStaticExportID(jobID)
+}
+
+// StaticExportBundle is the archive of a completed export: a presigned
+// object-storage link to download before ExpiresAt.
+//
+// URL is a bearer secret until it expires: whoever has it can download
+// the docs. Do not log it, print it or store it; String and GoString
+// leave its query (the signature) out, so fmt's verbs show the bundle
+// safely, and RedactedURL gives the link without it.
+type StaticExportBundle struct {
+	JobID string
+	// URL is the presigned link (https, or http to a loopback host), a
+	// secret: see the type's comment. DownloadBundle downloads it.
+	URL string
+	// SizeBytes is the archive's size as the API announced it; 0 when the
+	// answer did not say (see Problems).
+	SizeBytes int64
+	// ExpiresAt is when the link stops working; zero when the answer did
+	// not say (see Problems).
+	ExpiresAt time.Time
+	// Problems name the fields of the answer the SDK could not read.
+	Problems []string
+	ResponseInfo
+}
+
+// RedactedURL is the link without its query (the signature): safe to show.
+func (b StaticExportBundle) RedactedURL() string {
+	u, err := url.Parse(b.URL)
+	if err != nil {
+		return "(link)"
+	}
+	return withoutQuery(u) + "?" + Redacted
+}
+
+// String describes the bundle without its link's signature.
+func (b StaticExportBundle) String() string {
+	return fmt.Sprintf("bundle of static export %s (%d bytes) at %s, expires %s", b.JobID, b.SizeBytes, b.RedactedURL(), b.ExpiresAt.UTC().Format(time.RFC3339))
+}
+
+// GoString is String: %#v must not print the link either.
+func (b StaticExportBundle) GoString() string { return b.String() }
+
+// Secrets are the strings of the link to keep out of whatever a program
+// writes (a logger's masks): the link, its query, and each query value
+// long enough to be a signature, a credential or a token. The SDK keeps
+// them out of its own errors.
+func (b StaticExportBundle) Secrets() []string {
+	u, err := url.Parse(b.URL)
+	if err != nil {
+		return []string{b.URL}
+	}
+	return linkSecrets(u)
+}
+
+type rawBundle struct {
+	JobID     text  `json:"jobId"`
+	BundleURL text  `json:"bundleUrl"`
+	SizeBytes count `json:"sizeBytes"`
+	ExpiresAt text  `json:"expiresAt"`
+}
+
+// decodeBundle reads a bundle answer. A problem never quotes the link;
+// secrets are removed from the values problems echo before they are cut.
+func decodeBundle(data []byte, secrets ...string) (*StaticExportBundle, error) {
+	echo := func(s string) string { s, _ = scrub(s, secrets); return clip(s, maxEchoedValue) }
+	var p fieldProblems
+	var raw rawBundle
+	if err := decodeRaw(data, &raw, &p); err != nil {
+		return nil, err
+	}
+	b := &StaticExportBundle{JobID: orEmpty(&p, top("jobId"), raw.JobID)}
+	switch {
+	case raw.BundleURL.odd != "":
+		p.add("bundleUrl", "want a string, got %s", raw.BundleURL.odd)
+	case !raw.BundleURL.set:
+		p.add("bundleUrl", "missing")
+	default:
+		if _, err := parseBundleURL(raw.BundleURL.v); err != nil {
+			p.add("bundleUrl", "not a link the SDK will download: %s", err.(*ValidationError).Rule) //nolint:errorlint,forcetypeassert // parseBundleURL returns only these
+		} else {
+			b.URL = raw.BundleURL.v
+		}
+	}
+	if raw.SizeBytes.set || raw.SizeBytes.kind != "" {
+		b.SizeBytes = wholeCount(&p, top("sizeBytes"), raw.SizeBytes)
+	} else {
+		p.add("sizeBytes", "missing")
+	}
+	if !raw.ExpiresAt.set && raw.ExpiresAt.odd == "" {
+		p.add("expiresAt", "missing")
+	} else if t := timestamp(&p, "expiresAt", raw.ExpiresAt, echo); t != nil {
+		b.ExpiresAt = *t
+	}
+	b.Problems = p
+	return b, nil
+}
+
+// CreateBundle packages a completed export into one archive and returns
+// its presigned link (see StaticExportBundle: the link is a secret). The
+// API answers 409 (IsConflict) until the export is completed;
+// CreateBundleWhenReady waits for it instead. Each call makes a new link;
+// an earlier one works until it expires.
+//
+// An answer without a link the SDK will download (absolute https, or
+// http to a loopback host, without credentials), without the job's id or
+// with another job's, is a *MalformedResponseError that never quotes the
+// link; other odd fields are in the bundle's Problems.
+func (s *StaticExportsService) CreateBundle(ctx context.Context, jobID string) (*StaticExportBundle, error) {
+	k, err := s.check(jobID)
+	if err != nil {
+		return nil, err
+	}
+	c := call{method: http.MethodPost, path: escapePath("v1", "static-export", "jobs", jobID, "bundle")}
+	b, err := bundleCall(ctx, k, c, jobID)
+	if err != nil {
+		return nil, fmt.Errorf("creating the bundle of static export %s: %w", jobID, err)
+	}
+	return b, nil
+}
+
+func bundleCall(ctx context.Context, k *core, c call, jobID string) (*StaticExportBundle, error) {
+	data, info, err := k.roundTrip(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	var b *StaticExportBundle
+	if _, err := k.decodeWith(c, data, &b, func(d []byte) (err error) {
+		b, err = decodeBundle(d, k.secrets...)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	if err := checkExportID(c, b.JobID, nil, jobID); err != nil {
+		return nil, err
+	}
+	if b.URL == "" {
+		return nil, &MalformedResponseError{Method: c.method, Path: c.path, Problems: b.Problems}
+	}
+	b.ResponseInfo = info
+	return b, nil
+}
+
+// ErrStaticExportFailed is wrapped by the error of CreateBundleWhenReady
+// when the export failed: it has no bundle.
+var ErrStaticExportFailed = errors.New("the static export failed")
+
+// CreateBundleWhenReady creates the export's bundle like CreateBundle,
+// and when the API answers 409 (the export is not completed yet), waits
+// for the export (Wait's rules and options: WithStatusCallback takes a
+// func(*StaticExport), WithWaitTimeout bounds the wait) and asks again
+// once it is completed. A completed export costs one request. A failed
+// export ends it with an error wrapping ErrStaticExportFailed that gives
+// the API's explanation.
+func (s *StaticExportsService) CreateBundleWhenReady(ctx context.Context, jobID string, opts ...WaitOption) (*StaticExportBundle, error) {
+	b, err := s.CreateBundle(ctx, jobID)
+	if !IsConflict(err) {
+		return b, err
+	}
+	var bundle *StaticExportBundle
+	last, err := poll(ctx, s.core, poller[*StaticExport]{
+		what: "static export " + jobID,
+		read: func(ctx context.Context) (*StaticExport, error) {
+			e, err := s.Get(ctx, jobID)
+			if err != nil || e.Status != StaticExportStatusCompleted {
+				return e, err
+			}
+			// Completed: a 409 now is the bundle lagging behind the job's
+			// status; the next poll asks again.
+			b, err := s.CreateBundle(ctx, jobID)
+			if IsConflict(err) {
+				return e, nil
+			}
+			bundle = b
+			return e, err
+		},
+		terminal: func(e *StaticExport) bool { return e.Status == StaticExportStatusFailed || bundle != nil },
+	}, opts)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("creating the bundle of static export %s: %w", jobID, err)
+	case bundle == nil: // failed
+		why := "the API gave no reason"
+		if last.Error != nil && *last.Error != "" {
+			why = *last.Error
+		}
+		return nil, fmt.Errorf("creating the bundle of static export %s: %w: %s", jobID, ErrStaticExportFailed, why)
+	}
+	return bundle, nil
+}
+
+// objectStorageError reads an object store's XML error body (S3's
+// <Error><Code>AccessDenied</Code><Message>Request has expired</Message>
+// ...), which a presigned link answers with, as "AccessDenied: Request
+// has expired". Only the code and message are kept: the rest may echo the
+// request's signature.
+func objectStorageError(data []byte) (string, bool) {
+	trimmed := strings.TrimSpace(string(data[:min(len(data), 64)]))
+	if !strings.HasPrefix(trimmed, "<?xml") && !strings.HasPrefix(trimmed, "<Error") {
+		return "", false
+	}
+	var body struct {
+		XMLName xml.Name `xml:"Error"`
+		Code    string   `xml:"Code"`
+		Message string   `xml:"Message"`
+	}
+	if xml.Unmarshal(data, &body) != nil || body.Code == "" {
+		return "", false
+	}
+	if body.Message == "" {
+		return body.Code, true
+	}
+	return body.Code + ": " + body.Message, true
+}
+
+// parseBundleURL checks a bundle link: absolute https (http only to a
+// loopback host, where the fake serves it), without credentials. The
+// error never quotes the link: it is a secret.
+func parseBundleURL(raw string) (*url.URL, error) {
+	fail := func(rule string) error { return &ValidationError{Field: "bundleURL", Rule: rule} }
+	if strings.TrimSpace(raw) == "" {
+		return nil, fail("is required: the link CreateBundle returned")
+	}
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
+		return nil, fail("must be an absolute https URL (the link CreateBundle returned)")
+	case u.User != nil:
+		return nil, fail("must not carry credentials")
+	case u.Scheme == "http" && !IsLoopbackHost(u.Hostname()):
+		return nil, fail("must use https (plain http is allowed only for loopback hosts): a presigned link sent in clear can be copied")
+	}
+	u.Fragment, u.RawFragment = "", ""
+	return u, nil
+}
+
+// linkSecrets are the strings of a presigned link that must never be
+// shown: the link, its query, and each query value long enough to be a
+// signature, a credential or a token (short ones, such as an expiry in
+// seconds, would only garble messages).
+func linkSecrets(u *url.URL) []string {
+	secrets := []string{u.String(), u.RawQuery}
+	for _, values := range u.Query() {
+		for _, v := range values {
+			if len(v) >= 8 {
+				secrets = append(secrets, v, url.QueryEscape(v))
+			}
+		}
+	}
+	return secrets
+}
