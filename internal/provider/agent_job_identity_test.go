@@ -16,20 +16,36 @@ const jobType = "mintlify_agent_job"
 
 // resource encodes a value of the agent job resource's type (others null).
 func (h *protoHarness) resource(vals map[string]tftypes.Value) *tfprotov6.DynamicValue {
-	return h.dynamic(h.schema.ResourceSchemas[jobType], vals)
+	return h.resourceOf(jobType, vals)
+}
+
+// resourceOf encodes a value of a resource type (attributes not given null).
+func (h *protoHarness) resourceOf(typeName string, vals map[string]tftypes.Value) *tfprotov6.DynamicValue {
+	return h.dynamic(h.schema.ResourceSchemas[typeName], vals)
 }
 
 func (h *protoHarness) state(dv *tfprotov6.DynamicValue) map[string]string {
 	h.t.Helper()
-	return h.decode(dv, h.resourceType(jobType))
+	return h.stateOf(jobType, dv)
+}
+
+func (h *protoHarness) stateOf(typeName string, dv *tfprotov6.DynamicValue) map[string]string {
+	h.t.Helper()
+	return h.decode(dv, h.resourceType(typeName))
 }
 
 // importJob imports as Terraform does: by id, or by identity when id is "".
 func (h *protoHarness) importJob(id string, identity map[string]string) (*tfprotov6.ImportedResource, []*tfprotov6.Diagnostic) {
 	h.t.Helper()
-	req := &tfprotov6.ImportResourceStateRequest{TypeName: jobType, ID: id}
+	return h.importAs(jobType, id, identity)
+}
+
+// importAs imports a resource of a type: by id, or by identity when id is "".
+func (h *protoHarness) importAs(typeName, id string, identity map[string]string) (*tfprotov6.ImportedResource, []*tfprotov6.Diagnostic) {
+	h.t.Helper()
+	req := &tfprotov6.ImportResourceStateRequest{TypeName: typeName, ID: id}
 	if id == "" {
-		req.Identity = h.identity(jobType, identity)
+		req.Identity = h.identity(typeName, identity)
 	}
 	resp, err := h.srv.ImportResourceState(context.Background(), req)
 	if err != nil {
@@ -41,10 +57,18 @@ func (h *protoHarness) importJob(id string, identity map[string]string) (*tfprot
 	return resp.ImportedResources[0], resp.Diagnostics
 }
 
-// read refreshes a resource whose state and identity are given.
+// read refreshes a job whose state and identity are given.
 func (h *protoHarness) read(state *tfprotov6.DynamicValue, identity *tfprotov6.ResourceIdentityData) *tfprotov6.ReadResourceResponse {
 	h.t.Helper()
-	resp, err := h.srv.ReadResource(context.Background(), &tfprotov6.ReadResourceRequest{TypeName: jobType, CurrentState: state, CurrentIdentity: identity})
+	return h.readAs(jobType, state, identity, nil)
+}
+
+// readAs refreshes a resource of a type, with its private state (an
+// import's mark) when given.
+func (h *protoHarness) readAs(typeName string, state *tfprotov6.DynamicValue, identity *tfprotov6.ResourceIdentityData, private []byte) *tfprotov6.ReadResourceResponse {
+	h.t.Helper()
+	resp, err := h.srv.ReadResource(context.Background(), &tfprotov6.ReadResourceRequest{TypeName: typeName, CurrentState: state,
+		CurrentIdentity: identity, Private: private})
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -53,7 +77,12 @@ func (h *protoHarness) read(state *tfprotov6.DynamicValue, identity *tfprotov6.R
 
 func (h *protoHarness) plan(prior, proposed, config *tfprotov6.DynamicValue, identity *tfprotov6.ResourceIdentityData) *tfprotov6.PlanResourceChangeResponse {
 	h.t.Helper()
-	resp, err := h.srv.PlanResourceChange(context.Background(), &tfprotov6.PlanResourceChangeRequest{TypeName: jobType,
+	return h.planAs(jobType, prior, proposed, config, identity)
+}
+
+func (h *protoHarness) planAs(typeName string, prior, proposed, config *tfprotov6.DynamicValue, identity *tfprotov6.ResourceIdentityData) *tfprotov6.PlanResourceChangeResponse {
+	h.t.Helper()
+	resp, err := h.srv.PlanResourceChange(context.Background(), &tfprotov6.PlanResourceChangeRequest{TypeName: typeName,
 		PriorState: prior, ProposedNewState: proposed, Config: config, PriorIdentity: identity})
 	if err != nil {
 		h.t.Fatal(err)
@@ -63,7 +92,12 @@ func (h *protoHarness) plan(prior, proposed, config *tfprotov6.DynamicValue, ide
 
 func (h *protoHarness) null() *tfprotov6.DynamicValue {
 	h.t.Helper()
-	typ := h.resourceType(jobType)
+	return h.nullOf(jobType)
+}
+
+func (h *protoHarness) nullOf(typeName string) *tfprotov6.DynamicValue {
+	h.t.Helper()
+	typ := h.resourceType(typeName)
 	dv, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, nil))
 	if err != nil {
 		h.t.Fatal(err)
