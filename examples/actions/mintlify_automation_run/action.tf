@@ -1,3 +1,12 @@
+terraform {
+  required_providers {
+    mintlify = {
+      source  = "mintlify/mintlify"
+      version = "~> 0.1"
+    }
+  }
+}
+
 # Run a scheduled automation now, for example after each merge to main:
 #   terraform apply -invoke=action.mintlify_automation_run.changelog
 # The automation must be active and on a custom schedule. The action reports

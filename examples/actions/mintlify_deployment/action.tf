@@ -1,3 +1,12 @@
+terraform {
+  required_providers {
+    mintlify = {
+      source  = "mintlify/mintlify"
+      version = "~> 0.1"
+    }
+  }
+}
+
 # Publish the docs after each release, without a resource in state: the
 # action runs after terraform_data.release is created or updated (a new
 # version). Needs Terraform 1.14 or later.

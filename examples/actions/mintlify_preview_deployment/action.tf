@@ -1,3 +1,12 @@
+terraform {
+  required_providers {
+    mintlify = {
+      source  = "mintlify/mintlify"
+      version = "~> 0.1"
+    }
+  }
+}
+
 # Deploy (or redeploy) the preview of a branch, on demand from CI:
 #   terraform apply -invoke=action.mintlify_preview_deployment.pr -var "branch=$GITHUB_HEAD_REF"
 # The preview's URL is in the run's output. Needs Terraform 1.14 or later.
