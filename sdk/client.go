@@ -4,7 +4,7 @@
 // services, one per API area, hold the calls:
 //
 //   - AgentJobs: background agent jobs (create, get, follow-up message,
-//     wait until done).
+//     wait until done, and the project's jobs listed: Sessions).
 //   - Analytics: the analytics export (visitors, page views, searches,
 //     feedback, assistant conversations, threads and caller stats).
 //   - StaticExports: static exports of the docs (start, wait, bundle,
@@ -395,7 +395,7 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	return &Client{
-		AgentJobs:     AgentJobsService{core: k},
+		AgentJobs:     newAgentJobsService(k),
 		Analytics:     newAnalyticsService(k),
 		Deployments:   DeploymentsService{core: k},
 		Automations:   AutomationsService{core: k},
