@@ -15,9 +15,10 @@
 //
 // # One naming scheme
 //
-// A paged endpoint is a field of its service with four methods: Page (one
-// page), Pages (an iterator over pages), Rows (an iterator over rows) and
-// All (every page read into one value of the page type). Other calls are
+// A paged endpoint is a field of its service with five methods: Page (one
+// page), Pages (an iterator over pages), Rows (an iterator over rows), Each
+// (a callback per row) and All (every page read into one value of the page
+// type). Other calls are
 // methods named for what they do or return: AgentJobs.Create,
 // AgentJobs.Get, Analytics.CallerStats.
 //
