@@ -17,8 +17,8 @@
 //
 // A paged endpoint is a field of its service with five methods: Page (one
 // page), Pages (an iterator over pages), Rows (an iterator over rows), Each
-// (a callback per row) and All (every page read into one value of the page
-// type). Other calls are
+// (a callback per page) and All (every page read into one value of the
+// page type). Other calls are
 // methods named for what they do or return: AgentJobs.Create,
 // AgentJobs.Get, Analytics.CallerStats.
 //
