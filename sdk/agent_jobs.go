@@ -14,7 +14,18 @@ import (
 // messages and follows them until they end. Creations and messages share
 // a budget of 100 per project per hour.
 type AgentJobsService struct {
+	// Sessions lists the project's agent jobs, through the deprecated v1
+	// listing (the only one the API has; see SessionsQuery).
+	Sessions *PagedEndpoint[SessionsQuery, SessionsPage, AgentSession]
+
 	core *core
+}
+
+func newAgentJobsService(k *core) AgentJobsService {
+	return AgentJobsService{
+		Sessions: newPaged[SessionsQuery, SessionsPage, AgentSession](k, sessionsSpec(k.echo)),
+		core:     k,
+	}
 }
 
 // JobStatus is an agent job's status.
@@ -28,6 +39,13 @@ const (
 	JobStatusArchived  JobStatus = "archived"
 	JobStatusFailed    JobStatus = "failed"
 )
+
+// JobStatuses lists the documented statuses, for validation and
+// documentation.
+var JobStatuses = []JobStatus{JobStatusActive, JobStatusCompleted, JobStatusArchived, JobStatusFailed}
+
+// ValidateJobStatus checks a status filter: one of JobStatuses.
+func ValidateJobStatus(s JobStatus) error { return oneOf("status", string(s), JobStatuses) }
 
 // Terminal reports whether the job has stopped changing: completed, archived
 // or failed. An unknown status is not terminal, so a waiter keeps polling

@@ -4,7 +4,7 @@
 // services, one per API area, hold the calls:
 //
 //   - AgentJobs: background agent jobs (create, get, follow-up message,
-//     wait until done).
+//     wait until done, and the project's jobs listed: Sessions).
 //   - Analytics: the analytics export (visitors, page views, searches,
 //     feedback, assistant conversations, threads and caller stats).
 //   - StaticExports: static exports of the docs (start, wait, bundle,
@@ -21,9 +21,10 @@
 //
 // # One naming scheme
 //
-// A paged endpoint is a field of its service with four methods: Page (one
-// page), Pages (an iterator over pages), Rows (an iterator over rows) and
-// All (every page read into one value of the page type). Other calls are
+// A paged endpoint is a field of its service with five methods: Page (one
+// page), Pages (an iterator over pages), Rows (an iterator over rows), Each
+// (a callback per page) and All (every page read into one value of the
+// page type). Other calls are
 // methods named for what they do or return: AgentJobs.Create,
 // AgentJobs.Get, Analytics.CallerStats.
 //
@@ -402,7 +403,7 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	return &Client{
-		AgentJobs:     AgentJobsService{core: k},
+		AgentJobs:     newAgentJobsService(k),
 		Analytics:     newAnalyticsService(k),
 		Deployments:   DeploymentsService{core: k},
 		Automations:   AutomationsService{core: k},

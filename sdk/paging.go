@@ -59,14 +59,39 @@ type pageSpec[P, R any] struct {
 	// cached marks an analytics endpoint: read through the analytics
 	// cache (when the client has one) and the known-spent budget.
 	cached bool
+	// params names the page size and offset parameters, when the
+	// endpoint does not call them limit and offset (the v1 job listing:
+	// take and skip).
+	params pageParamNames
+	// prepends: rows may be added at the head of the list while it is
+	// read (a newest-first listing), pushing the rows of later offsets
+	// down. A row seen on an earlier page is then dropped, not an error;
+	// only a page holding no row that was not seen before stops the read.
+	prepends bool
 	// decode reads one page; rows gives its rows (to count, trim and
 	// join them); key identifies a row; more says whether there is a
-	// page after this one, and its cursor.
+	// page after this one, and its cursor. A nil more is an endpoint
+	// that does not say: a full page (as many rows as asked for) means
+	// there may be more, so a list of exactly n full pages costs one
+	// more request, answered with no rows.
 	decode func(data []byte, page *P) error
 	rows   func(*P) *[]R
 	key    func(*R) string
 	more   func(*P) (bool, *string)
 	info   func(*P) *ResponseInfo
+}
+
+// pageParamNames are the query parameters of a page's size and offset.
+type pageParamNames struct{ limit, offset string }
+
+func (n pageParamNames) orDefault() pageParamNames {
+	if n.limit == "" {
+		n.limit = "limit"
+	}
+	if n.offset == "" {
+		n.offset = "offset"
+	}
+	return n
 }
 
 // newPaged makes a paged endpoint from its description. The type PP proves
@@ -99,12 +124,13 @@ func (s *pageSpec[P, R]) query(q pageParams, r pageRequest) url.Values {
 	for k, vs := range q.filters {
 		v[k] = vs
 	}
-	v.Set("limit", strconv.Itoa(r.limit))
+	names := s.params.orDefault()
+	v.Set(names.limit, strconv.Itoa(r.limit))
 	switch {
 	case s.cursor && r.cursor != "":
 		v.Set("cursor", r.cursor)
 	case !s.cursor:
-		v.Set("offset", strconv.Itoa(r.offset))
+		v.Set(names.offset, strconv.Itoa(r.offset))
 	}
 	return v
 }
@@ -268,17 +294,33 @@ func (e *PagedEndpoint[Q, P, R]) walk(k *core, projectID string, q pageParams, s
 			// than was asked for, nor skip rows on the next offset.
 			*rows = (*rows)[:r.limit]
 		}
-		hasMore, next := s.more(page)
-		if hasMore && len(*rows) == 0 {
+		served := len(*rows) // the next offset counts every row served
+		var hasMore bool
+		var next *string
+		if s.more != nil {
+			hasMore, next = s.more(page)
+		} else {
+			hasMore = served == r.limit
+		}
+		if hasMore && served == 0 {
 			return fail(requests+1, at, PagingEmptyWithMore, "is empty but says there is more; stopping rather than loop")
 		}
+		fresh := (*rows)[:0]
 		for i := range *rows {
 			key := s.key(&(*rows)[i])
 			if _, dup := seen[key]; dup {
+				if s.prepends {
+					continue // pushed down by a row added at the head
+				}
 				return fail(requests+1, at, PagingRepeatedRow, "repeats %s %q from an earlier page: the server is not advancing; stopping rather than loop", s.keyName, clip(key, 100))
 			}
 			seen[key] = struct{}{}
+			fresh = append(fresh, (*rows)[i])
 		}
+		if served > 0 && len(fresh) == 0 {
+			return fail(requests+1, at, PagingRepeatedRow, "holds only %ss from earlier pages: the server is not advancing; stopping rather than loop", s.keyName)
+		}
+		*rows = fresh
 		read += len(*rows)
 		done := !hasMore || (q.maxResults > 0 && read >= q.maxResults)
 		if !done && s.cursor {
@@ -294,7 +336,7 @@ func (e *PagedEndpoint[Q, P, R]) walk(k *core, projectID string, q pageParams, s
 			cursors[*next] = struct{}{}
 			req.cursor = *next
 		}
-		req.offset += len(*rows)
+		req.offset += served
 		if !emit(page) {
 			return false, nil
 		}

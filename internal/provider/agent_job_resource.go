@@ -24,6 +24,7 @@ var (
 	_ resource.ResourceWithImportState    = (*agentJobResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*agentJobResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*agentJobResource)(nil)
+	_ resource.ResourceWithIdentity       = (*agentJobResource)(nil)
 )
 
 // NewAgentJobResource is the mintlify_agent_job resource.
@@ -57,7 +58,11 @@ func (r *agentJobResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"the resource tainted: the next apply runs a fresh job.\n\n" +
 			"A job runs again only when you say so: when `prompt`, `project_id` or `triggers` change, or with " +
 			"`terraform apply -replace`. The API has no update or delete for jobs: destroying the resource only removes " +
-			"it from state (the job and its pull request remain), and a job that vanishes from the API stays in state.",
+			"it from state (the job and its pull request remain), and a job that vanishes from the API stays in state.\n\n" +
+			"Jobs started elsewhere (the dashboard, another pipeline) can be found with `terraform query` (the " +
+			"`mintlify_agent_job` list resource, Terraform 1.14+) or the `mintlify_agent_jobs` data source, and " +
+			"adopted by import: by `PROJECT_ID/JOB_ID`, or on Terraform 1.12+ by identity (`project_id`, `id`). " +
+			"Importing never starts a job; see the guide \"Adopt jobs that already exist\".",
 		Attributes: attributes(jobStateAttributes(""), map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The job's id.",
@@ -74,14 +79,25 @@ func (r *agentJobResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			},
 			"prompt": schema.StringAttribute{
 				MarkdownDescription: "The instruction the agent carries out, for example `Document the new " +
-					"/v2/agent endpoints`. Changing it starts a new job. After an import (the API does not return " +
-					"the prompt) the configured prompt is adopted without a new job.",
-				Required:   true,
+					"/v2/agent endpoints`. **Required to start a job**: a plan that would create one without it fails, " +
+					"with no request sent. Changing it starts a new job.\n\n" +
+					"Leave it out only for a job adopted by import (the API does not return a job's prompt, so " +
+					"`terraform plan -generate-config-out` and `terraform query -generate-config-out` write none): " +
+					"the job is kept as it is and no job starts. Setting a prompt on such a job later adopts it in " +
+					"place, without a new job; so does leaving it out of a job Terraform started (state keeps the prompt).",
+				Optional:   true,
+				Computed:   true,
 				Validators: []validator.String{promptValidator},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(promptChangeStartsNewJob,
-					"Changing the prompt starts a new job, except after an import, where the configured prompt is adopted.",
-					"Changing the prompt starts a new job, except after an import, where the configured prompt is adopted.",
-				)},
+				PlanModifiers: []planmodifier.String{
+					// Left out of the configuration: keep what state has (the
+					// prompt the job started with; null for an imported job), not
+					// an unknown that would read as a change.
+					stringplanmodifier.UseStateForUnknown(),
+					stringplanmodifier.RequiresReplaceIf(promptChangeStartsNewJob,
+						"Changing the prompt starts a new job, except after an import, where the configured prompt is adopted.",
+						"Changing the prompt starts a new job, except after an import, where the configured prompt is adopted.",
+					),
+				},
 			},
 			"triggers":            triggersAttribute("starts a new job (after an import, the first triggers are adopted instead)", triggersChangeStartsNewJob),
 			"wait_for_completion": waitAttribute("the job", jobEnds),
@@ -114,8 +130,30 @@ func (r *agentJobResource) ValidateConfig(ctx context.Context, req resource.Vali
 	validateCreateTimeout(ctx, req.Config.GetAttribute, &resp.Diagnostics)
 }
 
+func (r *agentJobResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = agentJobIdentity.schema()
+}
+
 func (r *agentJobResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	planProjectID(ctx, r.data, req, resp)
+	requirePromptToStart(ctx, req, resp)
+}
+
+// requirePromptToStart refuses, at plan, a job to be started without a
+// prompt. prompt is optional only so that a job adopted by import (whose
+// prompt the API does not return) plans with no prompt and starts nothing.
+func requirePromptToStart(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if !req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return // not a creation: an imported job keeps no prompt
+	}
+	var prompt types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("prompt"), &prompt)...)
+	if prompt.IsNull() {
+		resp.Diagnostics.AddAttributeError(path.Root("prompt"), "Missing prompt",
+			"A new agent job needs a prompt: set prompt to the instruction the agent should carry out. (prompt may be "+
+				"left out only of a job adopted by import: add an import block, or run terraform import, to adopt an "+
+				"existing job instead of starting one.)")
+	}
 }
 
 func (r *agentJobResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -141,6 +179,7 @@ func (r *agentJobResource) Create(ctx context.Context, req resource.CreateReques
 		plan.ID = types.StringValue(job.ID)
 		resp.Diagnostics.Append(plan.applyJob(job)...)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		agentJobIdentity.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics)
 	}
 	w.run(ctx, &resp.Diagnostics)
 }
@@ -162,12 +201,13 @@ func (r *agentJobResource) Read(ctx context.Context, req resource.ReadRequest, r
 	switch {
 	case sdk.IsNotFound(err) && importing:
 		resp.Diagnostics.AddError("Cannot import the agent job",
-			fmt.Sprintf("Mintlify has no agent job %q in project %q (404). Check the job id (the project's agent jobs are "+
-				"listed in the Mintlify dashboard) and the project: import by PROJECT_ID/JOB_ID, or by JOB_ID with the "+
-				"provider's project_id set to the job's project.", jobID, projectID))
+			fmt.Sprintf("Mintlify has no agent job %q in project %q (404). Check the job id and the project: import by "+
+				"PROJECT_ID/JOB_ID, by JOB_ID with the provider's project_id set to the job's project, or (Terraform 1.12+) "+
+				"by identity = { project_id = ..., id = ... }.\n\n%s", jobID, projectID, listedIDAssumption))
 		return
 	case sdk.IsNotFound(err):
 		vanishedJob(&resp.Diagnostics, "mintlify_agent_job", jobID, projectID)
+		agentJobIdentity.fromState(ctx, req.State, resp.Identity, &resp.Diagnostics)
 		return
 	case err != nil:
 		addAPIError(&resp.Diagnostics, "Could not read the agent job", err)
@@ -185,6 +225,7 @@ func (r *agentJobResource) Read(ctx context.Context, req resource.ReadRequest, r
 	}
 	resp.Diagnostics.Append(state.applyJob(job)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	agentJobIdentity.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 // Update only records the configuration: every input that matters to the
@@ -197,6 +238,7 @@ func (r *agentJobResource) Update(ctx context.Context, req resource.UpdateReques
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	agentJobIdentity.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 func (r *agentJobResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -211,19 +253,13 @@ func (r *agentJobResource) Delete(ctx context.Context, req resource.DeleteReques
 }
 
 // ImportState accepts PROJECT_ID/JOB_ID, or JOB_ID alone with the provider's
-// project_id. Neither id may hold a slash (sdk.ValidateProjectID).
+// project_id, or (Terraform 1.12+) an identity: project_id (the provider's
+// when left out) and id. Neither id may hold a slash (sdk.ValidateProjectID).
 func (r *agentJobResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	defaultProject := ""
-	if r.data != nil {
-		defaultProject = r.data.projectID
-	}
-	projectID, jobID, err := parseImportID(req.ID, defaultProject)
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid import id", err.Error())
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), jobID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("project_id"), projectID)...)
+	agentJobIdentity.importState(ctx, r.data, req, resp, func(id, defaultProject string) (map[string]string, error) {
+		projectID, jobID, err := parseImportID(id, defaultProject)
+		return map[string]string{"project_id": projectID, "id": jobID}, err
+	})
 }
 
 func parseImportID(id, defaultProject string) (projectID, jobID string, err error) {

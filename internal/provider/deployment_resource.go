@@ -22,6 +22,7 @@ var (
 	_ resource.ResourceWithImportState    = (*deploymentResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*deploymentResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*deploymentResource)(nil)
+	_ resource.ResourceWithIdentity       = (*deploymentResource)(nil)
 )
 
 // NewDeploymentResource is the mintlify_deployment resource.
@@ -88,6 +89,10 @@ func triggersChangeDeploysAgain(ctx context.Context, req planmodifier.MapRequest
 	resp.RequiresReplace = !wasImported(ctx, req.Private, &resp.Diagnostics) && triggersChanged(req.StateValue, req.PlanValue)
 }
 
+func (r *deploymentResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = deploymentIdentity.schema()
+}
+
 func (r *deploymentResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
@@ -130,6 +135,7 @@ func (r *deploymentResource) Create(ctx context.Context, req resource.CreateRequ
 		plan.ID = types.StringValue(d.ID)
 		plan.applyDeployment(d)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		deploymentIdentity.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics)
 	}
 	w.run(ctx, &resp.Diagnostics)
 }
@@ -146,14 +152,18 @@ func (r *deploymentResource) Read(ctx context.Context, req resource.ReadRequest,
 	// Only an import leaves the status unset: no create or read does.
 	importing := state.Status.IsNull()
 	project, ok := deploymentRead(ctx, r.data, "mintlify_deployment", "deployment", state.ID, state.ProjectID, importing, &state.deploymentStateModel, &resp.Diagnostics)
-	if !ok {
-		return
+	if ok {
+		if importing {
+			state.ProjectID = stringOrNull(project)
+			state.WaitForCompletion = types.BoolValue(true) // the schema's default
+		}
+		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	}
-	if importing {
-		state.ProjectID = stringOrNull(project)
-		state.WaitForCompletion = types.BoolValue(true) // the schema's default
+	if !resp.Diagnostics.HasError() {
+		// Also when it vanished (state kept): state from before identities
+		// gets one.
+		deploymentIdentity.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics)
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
 // Update only records the configuration: a change of triggers or project
@@ -166,6 +176,7 @@ func (r *deploymentResource) Update(ctx context.Context, req resource.UpdateRequ
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	deploymentIdentity.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedKey, nil)...)
 }
 
@@ -178,8 +189,8 @@ func (r *deploymentResource) Delete(ctx context.Context, req resource.DeleteRequ
 	tflog.Info(ctx, "deployment removed from state", map[string]any{"status_id": state.ID.ValueString()})
 }
 
-// ImportState takes the deployment's status id; the project comes from
-// the API's answer.
+// ImportState takes the deployment's status id, or (Terraform 1.12+) an
+// identity; the project comes from the API's answer.
 func (r *deploymentResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importStatusID(ctx, req, resp)
+	importStatusID(ctx, r.data, req, resp)
 }

@@ -2,11 +2,11 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -207,6 +207,16 @@ func deploymentRead(ctx context.Context, data *providerData, typeName, noun stri
 		addAPIError(diags, "Could not read the "+noun, err)
 		return "", false
 	}
+	if want := projectID.ValueString(); importing && want != "" {
+		// An import identity named the project: the deployment must be in it.
+		if d.ProjectID != "" && d.ProjectID != want {
+			diags.AddError("Cannot import the "+noun,
+				fmt.Sprintf("Deployment status %s is of project %q, not %q as the import's identity says. Set identity.project_id "+
+					"to %q, or leave it out (the API's answer gives the project).", statusID, d.ProjectID, want, d.ProjectID))
+			return "", false
+		}
+		foundProject = want // kept when the answer names none
+	}
 	notes := newProblemNotes(noun, statusID)
 	notes.add(d.Problems)
 	if want := projectID.ValueString(); !importing && d.ProjectID != "" && want != "" && d.ProjectID != want {
@@ -218,7 +228,10 @@ func deploymentRead(ctx context.Context, data *providerData, typeName, noun stri
 			fmt.Sprintf(" It will not be deployed again by itself: change its triggers, or run terraform apply -replace=%s.<name>.", typeName))
 	}
 	m.applyDeployment(d)
-	return d.ProjectID, true
+	if d.ProjectID != "" {
+		foundProject = d.ProjectID
+	}
+	return foundProject, true
 }
 
 // importedKey marks, in private state, a resource imported and not yet
@@ -226,14 +239,19 @@ func deploymentRead(ctx context.Context, data *providerData, typeName, noun stri
 // branch) instead of deploying, since importing never deploys.
 const importedKey = "imported"
 
-// importStatusID is the ImportState of both resources: by status id.
-func importStatusID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if err := sdk.ValidateStatusID(req.ID); err != nil {
-		resp.Diagnostics.AddError("Invalid import id", fmt.Sprintf("Import by the deployment's status id: %s.", err))
-		return
+// importStatusID is the ImportState of both resources: by status id, or
+// (Terraform 1.12+) by identity, whose project_id may be left out (the
+// import's read takes the API's).
+func importStatusID(ctx context.Context, data *providerData, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	imported := deploymentIdentity.importState(ctx, data, req, resp, func(id, _ string) (map[string]string, error) {
+		if err := sdk.ValidateStatusID(id); err != nil {
+			return nil, errors.New("Import by the deployment's status id: " + err.Error() + ".") // the diagnostic's sentence
+		}
+		return map[string]string{"id": id}, nil
+	})
+	if imported {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedKey, []byte("true"))...)
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedKey, []byte("true"))...)
 }
 
 // privateState is what plan modifiers and Update see of private state.

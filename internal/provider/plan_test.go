@@ -176,8 +176,8 @@ func TestAgentJobRead_afterAnImport(t *testing.T) {
 
 	resp := readResource(t, r, map[string]tftypes.Value{"id": str("no-such-job"), "project_id": str(mintlifytest.DemoProjectID)})
 	want := `Cannot import the agent job: Mintlify has no agent job "no-such-job" in project "demo-project" (404). Check the job id ` +
-		`(the project's agent jobs are listed in the Mintlify dashboard) and the project: import by PROJECT_ID/JOB_ID, or by JOB_ID ` +
-		`with the provider's project_id set to the job's project.` + "\n"
+		`and the project: import by PROJECT_ID/JOB_ID, by JOB_ID with the provider's project_id set to the job's project, or ` +
+		`(Terraform 1.12+) by identity = { project_id = ..., id = ... }.` + "\n\n" + listedIDAssumption + "\n"
 	if got := diagText(resp.Diagnostics, diag.SeverityError); got != want || len(resp.Diagnostics) != 1 {
 		t.Errorf("%q, want %q", got, want)
 	}

@@ -23,6 +23,7 @@ var (
 	_ resource.ResourceWithImportState    = (*previewDeploymentResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*previewDeploymentResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*previewDeploymentResource)(nil)
+	_ resource.ResourceWithIdentity       = (*previewDeploymentResource)(nil)
 )
 
 // NewPreviewDeploymentResource is the mintlify_preview_deployment resource.
@@ -50,6 +51,13 @@ type previewDeploymentModel struct {
 
 func (r *previewDeploymentResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_preview_deployment"
+	// The identity holds the status id of the latest deployment (the only
+	// thing the API reads a preview by), which a redeploy changes.
+	resp.ResourceBehavior.MutableIdentity = true
+}
+
+func (r *previewDeploymentResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = deploymentIdentity.schema()
 }
 
 func (r *previewDeploymentResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -164,6 +172,7 @@ func (r *previewDeploymentResource) Create(ctx context.Context, req resource.Cre
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	defer func() { deploymentIdentity.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics) }()
 	r.deploy(ctx, &plan, nil, previewCreateWords, func(m *previewDeploymentModel) {
 		resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 	}, &resp.Diagnostics)
@@ -217,14 +226,18 @@ func (r *previewDeploymentResource) Read(ctx context.Context, req resource.ReadR
 	}
 	importing := state.Status.IsNull()
 	project, ok := deploymentRead(ctx, r.data, "mintlify_preview_deployment", "preview deployment", state.ID, state.ProjectID, importing, &state.deploymentStateModel, &resp.Diagnostics)
-	if !ok {
-		return
+	if ok {
+		if importing {
+			state.ProjectID = stringOrNull(project)
+			state.WaitForCompletion = types.BoolValue(true) // the schema's default
+		}
+		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	}
-	if importing {
-		state.ProjectID = stringOrNull(project)
-		state.WaitForCompletion = types.BoolValue(true) // the schema's default
+	if !resp.Diagnostics.HasError() {
+		// Also when it vanished (state kept): state from before identities
+		// gets one.
+		deploymentIdentity.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics)
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
 // Update redeploys the branch when its triggers changed; otherwise (new
@@ -237,6 +250,9 @@ func (r *previewDeploymentResource) Update(ctx context.Context, req resource.Upd
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	// Whatever state ends as: the identity follows its id (a redeploy's
+	// new status id, or the prior one when the trigger failed).
+	defer func() { deploymentIdentity.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics) }()
 	if !r.redeploys(ctx, req.State.GetAttribute, req.Plan.GetAttribute, req.Private, &resp.Diagnostics) {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedKey, nil)...)
@@ -273,10 +289,11 @@ func (r *previewDeploymentResource) Delete(ctx context.Context, req resource.Del
 	tflog.Info(ctx, "preview deployment removed from state", map[string]any{"status_id": state.ID.ValueString()})
 }
 
-// ImportState takes the status id of one of the preview's deployments;
-// the branch is adopted from the configuration on the next apply.
+// ImportState takes the status id of one of the preview's deployments, or
+// (Terraform 1.12+) an identity; the branch is adopted from the
+// configuration on the next apply.
 func (r *previewDeploymentResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importStatusID(ctx, req, resp)
+	importStatusID(ctx, r.data, req, resp)
 }
 
 // What the preview resource says.

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -56,6 +57,7 @@ var (
 	_ provider.ProviderWithActions = (*mintlifyProvider)(nil)
 
 	_ provider.ProviderWithEphemeralResources = (*mintlifyProvider)(nil)
+	_ provider.ProviderWithListResources      = (*mintlifyProvider)(nil)
 )
 
 type mintlifyProvider struct {
@@ -366,6 +368,7 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.ActionData = data
+	resp.ListResourceData = data
 	resp.EphemeralResourceData = data
 }
 
@@ -424,8 +427,12 @@ func (p *mintlifyProvider) DataSources(context.Context) []func() datasource.Data
 	return []func() datasource.DataSource{
 		NewUniqueVisitorsDataSource, NewPageViewsDataSource, NewSearchQueriesDataSource, NewFeedbackDataSource,
 		NewFeedbackByPageDataSource, NewAssistantConversationsDataSource, NewAssistantCallerStatsDataSource,
-		NewDeploymentStatusDataSource, NewSearchDataSource, NewPageDataSource,
+		NewDeploymentStatusDataSource, NewAgentJobDataSource, NewAgentJobsDataSource, NewSearchDataSource, NewPageDataSource,
 	}
+}
+
+func (p *mintlifyProvider) ListResources(context.Context) []func() list.ListResource {
+	return []func() list.ListResource{NewAgentJobListResource}
 }
 
 func (p *mintlifyProvider) Actions(context.Context) []func() action.Action {

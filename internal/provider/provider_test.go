@@ -262,16 +262,19 @@ func TestProvider_metadataAndSchema(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"unique_visitors", "page_views", "search_queries", "feedback", "feedback_by_page",
-		"assistant_conversations", "assistant_caller_stats", "deployment_status", "search", "page"} {
+		"assistant_conversations", "assistant_caller_stats", "deployment_status", "agent_job", "agent_jobs", "search", "page"} {
 		if _, ok := resp.DataSourceSchemas["mintlify_"+name]; !ok {
 			t.Errorf("no mintlify_%s data source", name)
 		}
 	}
-	if n := len(resp.DataSourceSchemas); n != 10 {
+	if n := len(resp.DataSourceSchemas); n != 12 {
 		t.Errorf("%d data sources", n)
 	}
 	if _, ok := resp.ActionSchemas["mintlify_automation_run"]; !ok {
 		t.Error("no mintlify_automation_run action")
+	}
+	if _, ok := resp.ListResourceSchemas["mintlify_agent_job"]; !ok || len(resp.ListResourceSchemas) != 1 {
+		t.Errorf("list resources %v", resp.ListResourceSchemas)
 	}
 	for _, a := range resp.Provider.Block.Attributes {
 		if (a.Name == "api_key" || a.Name == "assistant_api_key") && !a.Sensitive {

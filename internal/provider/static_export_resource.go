@@ -26,6 +26,7 @@ var (
 	_ resource.ResourceWithConfigure      = (*staticExportResource)(nil)
 	_ resource.ResourceWithImportState    = (*staticExportResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*staticExportResource)(nil)
+	_ resource.ResourceWithIdentity       = (*staticExportResource)(nil)
 )
 
 // NewStaticExportResource is the mintlify_static_export resource.
@@ -168,6 +169,10 @@ func importedExport(ctx context.Context, get func(context.Context, path.Path, an
 	return domain.IsNull()
 }
 
+func (r *staticExportResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = staticExportIdentity.schema()
+}
+
 func (r *staticExportResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
@@ -197,6 +202,7 @@ func (r *staticExportResource) Create(ctx context.Context, req resource.CreateRe
 	w.record = func(e *sdk.StaticExport) {
 		plan.applyExport(e)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		staticExportIdentity.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics)
 	}
 	w.run(ctx, &resp.Diagnostics)
 }
@@ -224,6 +230,7 @@ func (r *staticExportResource) Read(ctx context.Context, req resource.ReadReques
 			fmt.Sprintf("Static export %s is gone from the Mintlify API (404). The mintlify_static_export resource stays in "+
 				"state unchanged so that nothing starts again by itself. Run `terraform state rm mintlify_static_export.<name>` "+
 				"to forget it, or `terraform apply -replace=mintlify_static_export.<name>` to export again.", jobID))
+		staticExportIdentity.fromState(ctx, req.State, resp.Identity, &resp.Diagnostics) // state from before identities gets one
 		return
 	case err != nil:
 		addAPIError(&resp.Diagnostics, "Could not read the static export", err)
@@ -242,6 +249,7 @@ func (r *staticExportResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	state.applyExport(e)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	staticExportIdentity.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 // Update only records the configuration: every input that matters to the
@@ -254,6 +262,7 @@ func (r *staticExportResource) Update(ctx context.Context, req resource.UpdateRe
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	staticExportIdentity.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 func (r *staticExportResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -265,11 +274,13 @@ func (r *staticExportResource) Delete(ctx context.Context, req resource.DeleteRe
 	tflog.Info(ctx, "static export removed from state", map[string]any{"job_id": state.ID.ValueString()})
 }
 
-// ImportState takes the export's job id.
+// ImportState takes the export's job id, or (Terraform 1.12+) an
+// identity holding it.
 func (r *staticExportResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if err := sdk.ValidateStaticExportID(req.ID); err != nil {
-		resp.Diagnostics.AddError("Invalid import id", fmt.Sprintf("import id %q: %s: use the export's job id, such as se_3f9a2c1b8e7d4a06.", req.ID, err))
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	staticExportIdentity.importState(ctx, r.data, req, resp, func(id, _ string) (map[string]string, error) {
+		if err := sdk.ValidateStaticExportID(id); err != nil {
+			return nil, fmt.Errorf("import id %q: %w: use the export's job id, such as se_3f9a2c1b8e7d4a06", id, err)
+		}
+		return map[string]string{"id": id}, nil
+	})
 }

@@ -64,6 +64,17 @@ func dump(ctx context.Context) (*tfjson.ProviderSchemas, error) {
 
 		EphemeralResourceSchemas: map[string]*tfjson.Schema{},
 	}
+	// List resources (terraform query) and resource identities have pages
+	// and sections of their own.
+	ps.ListResourceSchemas = map[string]*tfjson.Schema{}
+	for name, s := range resp.ListResourceSchemas {
+		if ps.ListResourceSchemas[name], err = schema(s); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	if ps.ResourceIdentitySchemas, err = identities(ctx, srv); err != nil {
+		return nil, err
+	}
 	if ps.ConfigSchema, err = schema(resp.Provider); err != nil {
 		return nil, err
 	}
@@ -90,6 +101,31 @@ func dump(ctx context.Context) (*tfjson.ProviderSchemas, error) {
 		ps.ActionSchemas[name] = &tfjson.ActionSchema{Block: converted.Block}
 	}
 	return &tfjson.ProviderSchemas{FormatVersion: "1.0", Schemas: map[string]*tfjson.ProviderSchema{"mintlify": ps}}, nil
+}
+
+// identities are the resources' identity schemas.
+func identities(ctx context.Context, srv tfprotov6.ProviderServer) (map[string]*tfjson.IdentitySchema, error) {
+	resp, err := srv.GetResourceIdentitySchemas(ctx, &tfprotov6.GetResourceIdentitySchemasRequest{})
+	if err != nil {
+		return nil, err
+	}
+	if len(resp.Diagnostics) > 0 {
+		return nil, fmt.Errorf("identity schemas: %s: %s", resp.Diagnostics[0].Summary, resp.Diagnostics[0].Detail)
+	}
+	out := map[string]*tfjson.IdentitySchema{}
+	for name, s := range resp.IdentitySchemas {
+		is := &tfjson.IdentitySchema{Version: uint64(max(s.Version, 0)), Attributes: map[string]*tfjson.IdentityAttribute{}} //nolint:gosec // a schema version is not negative
+		for _, a := range s.IdentityAttributes {
+			t, err := ctyType(a.Type)
+			if err != nil {
+				return nil, fmt.Errorf("%s.%s: %w", name, a.Name, err)
+			}
+			is.Attributes[a.Name] = &tfjson.IdentityAttribute{IdentityType: t, Description: a.Description,
+				RequiredForImport: a.RequiredForImport, OptionalForImport: a.OptionalForImport}
+		}
+		out[name] = is
+	}
+	return out, nil
 }
 
 func schema(s *tfprotov6.Schema) (*tfjson.Schema, error) {

@@ -186,7 +186,7 @@ func TestRoutes_theTable(t *testing.T) {
 			jobs[rt.Name] = rt.Budgets
 		}
 	}
-	if diff := cmp.Diff(map[string][]Budget{"create-job": {BudgetAgentJobs}, "get-job": nil, "message": {BudgetAgentJobs}}, jobs); diff != "" {
+	if diff := cmp.Diff(map[string][]Budget{"create-job": {BudgetAgentJobs}, "get-job": nil, "message": {BudgetAgentJobs}, "list-jobs": nil}, jobs); diff != "" {
 		t.Errorf("job routes (-want +got):\n%s", diff)
 	}
 	// Routes returns a copy.

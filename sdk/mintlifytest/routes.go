@@ -13,6 +13,7 @@ const (
 	RouteCreateJob   = "POST /v2/agent/{projectId}/job"
 	RouteGetJob      = "GET /v2/agent/{projectId}/job/{id}"
 	RouteSendMessage = "POST /v2/agent/{projectId}/job/{id}/message"
+	RouteListJobs    = "GET /v1/agent/{projectId}/jobs" // deprecated v1; the API's only listing of jobs
 	RouteVisitors    = "GET /v1/analytics/{projectId}/visitors"
 	RouteViews       = "GET /v1/analytics/{projectId}/views"
 	RouteSearches    = "GET /v1/analytics/{projectId}/searches"
@@ -88,6 +89,7 @@ var routeTable = []route{
 	{name: "create-job", pattern: RouteCreateJob, area: AreaJobs, budgets: []Budget{BudgetAgentJobs}, serve: (*Fake).createJob},
 	{name: "get-job", pattern: RouteGetJob, area: AreaJobs, serve: (*Fake).getJob},
 	{name: "message", pattern: RouteSendMessage, area: AreaJobs, budgets: []Budget{BudgetAgentJobs}, serve: (*Fake).sendMessage},
+	{name: "list-jobs", pattern: RouteListJobs, area: AreaJobs, serve: (*Fake).listJobs}, // sessions.go; reads have no published limit
 
 	// Analytics (analytics.openapi.json): analytics.go, searches.go,
 	// feedback.go, assistant.go. export is the whole answer Data gives.

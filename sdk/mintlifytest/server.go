@@ -43,7 +43,8 @@ type Config struct {
 	// Pages are the demo documentation site's (DemoDomain) for the
 	// discovery API and the Index; nil: DemoPages().
 	Pages []DocPage
-	// StaticExports sets up static exports (static_exports.go).
+	// StaticExports sets up static exports: whether the organization has
+	// them, their lifecycle and their bundles (StaticExportConfig).
 	StaticExports StaticExportConfig
 	// DefaultDeployment is the lifecycle of deployments and previews (zero
 	// value: DefaultDeploymentScript). PreviewsOffPlan takes previews off
@@ -91,7 +92,8 @@ type project struct {
 	data     *dataset
 }
 
-// New returns a server configured by cfg.
+// New returns the fake configured by cfg: an http.Handler, with its
+// in-process Client and Transport; NewServer serves it on loopback.
 func New(cfg Config) *Fake {
 	return newFake(cfg, routeTable)
 }

@@ -1,6 +1,3 @@
-# Publish the docs after each release, without a resource in state: the
-# action runs after terraform_data.release is created or updated (a new
-# version). Needs Terraform 1.14 or later.
 terraform {
   required_providers {
     mintlify = {
@@ -10,6 +7,9 @@ terraform {
   }
 }
 
+# Publish the docs after each release, without a resource in state: the
+# action runs after terraform_data.release is created or updated (a new
+# version). Needs Terraform 1.14 or later.
 variable "release" {
   type = string
 }

@@ -1,6 +1,3 @@
-# Deploy (or redeploy) the preview of a branch, on demand from CI:
-#   terraform apply -invoke=action.mintlify_preview_deployment.pr -var "branch=$GITHUB_HEAD_REF"
-# The preview's URL is in the run's output. Needs Terraform 1.14 or later.
 terraform {
   required_providers {
     mintlify = {
@@ -10,6 +7,9 @@ terraform {
   }
 }
 
+# Deploy (or redeploy) the preview of a branch, on demand from CI:
+#   terraform apply -invoke=action.mintlify_preview_deployment.pr -var "branch=$GITHUB_HEAD_REF"
+# The preview's URL is in the run's output. Needs Terraform 1.14 or later.
 variable "branch" {
   type = string
 }

@@ -1,5 +1,3 @@
-# Read a deployment started elsewhere (the dashboard, a Git push, another
-# workspace) by its status id: every field, the log included.
 terraform {
   required_providers {
     mintlify = {
@@ -9,6 +7,8 @@ terraform {
   }
 }
 
+# Read a deployment started elsewhere (the dashboard, a Git push, another
+# workspace) by its status id: every field, the log included.
 variable "status_id" {
   type = string
 }

@@ -1,5 +1,3 @@
-# Publish the docs whenever the docs repository's commit changes: one
-# deployment per new commit, none when the same commit is applied again.
 terraform {
   required_providers {
     mintlify = {
@@ -9,6 +7,8 @@ terraform {
   }
 }
 
+# Publish the docs whenever the docs repository's commit changes: one
+# deployment per new commit, none when the same commit is applied again.
 variable "docs_commit" {
   type        = string
   description = "The docs repository's commit to publish, for example $GITHUB_SHA."

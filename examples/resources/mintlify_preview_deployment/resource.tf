@@ -1,5 +1,3 @@
-# A preview of each pull request's branch: CI passes the branch and its head
-# commit. A new commit redeploys the preview in place, under the same URL.
 terraform {
   required_providers {
     mintlify = {
@@ -9,6 +7,8 @@ terraform {
   }
 }
 
+# A preview of each pull request's branch: CI passes the branch and its head
+# commit. A new commit redeploys the preview in place, under the same URL.
 variable "branch" {
   type        = string
   description = "The pull request's head branch, for example $GITHUB_HEAD_REF."

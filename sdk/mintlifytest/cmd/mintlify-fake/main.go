@@ -54,6 +54,9 @@ JOBS
     [fake:active=30s]   active for this long (any Go duration)
   A follow-up message takes the job up again for another round; archived
   jobs refuse messages.
+  -seed-jobs N starts the fake with N jobs already there, as if started
+  from the dashboard, an hour apart before now and in every status: for
+  trying the job listing (terraform query, mintlify_agent_jobs) by hand.
 
 STATIC EXPORTS
   An export is queued for -export-queued, runs for -export-duration (its
@@ -239,6 +242,7 @@ func main() {
 	fs.BoolVar(&o.exportsDisabled, "exports-disabled", false, "refuse static exports with 403, as for an organization without the feature")
 	fs.Var(&o.limits, "limit", "set a budget's limit, NAME=N (see RATE LIMITS above; -1: no limit); may be repeated")
 	fs.Var(&o.faults, "fault", "inject a fault (see FAULTS above); may be repeated")
+	fs.IntVar(&o.seedJobs, "seed-jobs", 0, "jobs already there at start (see JOBS above)")
 	_ = fs.Parse(os.Args[1:])
 	if err := run(context.Background(), o, os.Stdout, os.Stderr); err != nil {
 		log.Fatal(err)
@@ -253,6 +257,7 @@ type options struct {
 	deploy                          mintlifytest.DeploymentScript
 	deployOutcome                   string
 	noPreviews                      bool
+	seedJobs                        int
 	limits                          limitFlags
 	faults                          faultFlags
 	export                          mintlifytest.ExportScript
@@ -350,6 +355,9 @@ func run(ctx context.Context, o options, out, info io.Writer) error {
 		return err
 	}
 	fake := mintlifytest.New(cfg)
+	if err := seedJobs(fake, o.seedJobs, time.Now()); err != nil {
+		return err
+	}
 	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", o.addr)
 	if err != nil {
 		return err

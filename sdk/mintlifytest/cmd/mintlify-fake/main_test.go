@@ -118,7 +118,8 @@ func TestParseFault(t *testing.T) {
 		"latency=2s,route=jobs": {
 			{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultLatency, Latency: 2 * time.Second},
 			{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultLatency, Latency: 2 * time.Second},
-			{Route: mintlifytest.RouteSendMessage, Kind: mintlifytest.FaultLatency, Latency: 2 * time.Second}},
+			{Route: mintlifytest.RouteSendMessage, Kind: mintlifytest.FaultLatency, Latency: 2 * time.Second},
+			{Route: mintlifytest.RouteListJobs, Kind: mintlifytest.FaultLatency, Latency: 2 * time.Second}},
 		"server-error":     {{Kind: mintlifytest.FaultServerError, Status: 502}},
 		"server-error=500": {{Kind: mintlifytest.FaultServerError, Status: 500}},
 		"server-error=599": {{Kind: mintlifytest.FaultServerError, Status: 599}},
@@ -260,8 +261,8 @@ func TestParseFault_everyKind(t *testing.T) {
 		"server-error,body=x":         `only malformed takes a body`,
 		"server-error,message=x":      `only client-error takes a message`,
 		"explode":                     `(rate-limit, server-error, client-error, malformed, odd-field, drop, reset, stall, latency or slow-stream)`,
-		"drop,route=nowhere":          `unknown route "nowhere" (a route: create-job, get-job, message, visitors,`,
-		"drop,route=nowhere,p=1":      `or an area: jobs (create-job, get-job, message); analytics (visitors,`,
+		"drop,route=nowhere":          `unknown route "nowhere" (a route: create-job, get-job, message, list-jobs, visitors,`,
+		"drop,route=nowhere,p=1":      `or an area: jobs (create-job, get-job, message, list-jobs); analytics (visitors,`,
 		"malformed,color=red,body={}": `unknown option "color" (route, method, p, requests, message or body)`,
 	} {
 		if _, err := parseFault(spec); err == nil || !strings.Contains(err.Error(), want) {
@@ -274,7 +275,7 @@ func TestParseFault_everyKind(t *testing.T) {
 			t.Errorf("route=%s: %v %v", r.Name, got, err)
 		}
 	}
-	if got, _ := parseFault("drop,route=jobs"); len(got) != 3 {
+	if got, _ := parseFault("drop,route=jobs"); len(got) != 4 {
 		t.Errorf("route=jobs: %d rules", len(got))
 	}
 }
@@ -382,7 +383,7 @@ func TestUsage_listsTheTables(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"client-error[=STATUS]", "malformed[=STATUS]", "reset", "stall", "-limit NAME=N",
-		"or an area, for all its routes: jobs (create-job, get-job, message); analytics (", `"export NAME=value"`} {
+		"or an area, for all its routes: jobs (create-job, get-job, message, list-jobs); analytics (", `"export NAME=value"`} {
 		if !strings.Contains(flat, want) {
 			t.Errorf("usage lacks %q", want)
 		}

@@ -1,0 +1,137 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk"
+)
+
+var (
+	_ datasource.DataSourceWithConfigure        = (*agentJobsDataSource)(nil)
+	_ datasource.DataSourceWithConfigValidators = (*agentJobsDataSource)(nil)
+)
+
+// NewAgentJobsDataSource is the mintlify_agent_jobs data source.
+func NewAgentJobsDataSource() datasource.DataSource { return &agentJobsDataSource{} }
+
+type agentJobsDataSource struct {
+	data *providerData
+}
+
+type agentJobsModel struct {
+	ID types.String `tfsdk:"id"`
+	jobFilterModel
+	MaxResults types.Number `tfsdk:"max_results"`
+	Jobs       types.List   `tfsdk:"jobs"`
+}
+
+func (d *agentJobsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_agent_jobs"
+}
+
+func (d *agentJobsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The project's agent jobs, however they were started (the dashboard, another pipeline, " +
+			"Terraform), newest first: for dashboards, and for finding jobs to adopt on Terraform versions before " +
+			"1.14 (which have no `terraform query`). One job by id, with its v2 details: the `mintlify_agent_job` " +
+			"data source.\n\n" + listingNote + "\n\nTerraform reads data sources on every plan: set `max_results` " +
+			"to read no more pages than the jobs you need.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "Identifies the query: project and filters.",
+				Computed:            true,
+			},
+			"project_id": schema.StringAttribute{
+				MarkdownDescription: filterProjectDesc, Optional: true, Computed: true,
+				Validators: []validator.String{projectIDValidator},
+			},
+			"statuses": schema.ListAttribute{
+				MarkdownDescription: filterStatusDesc, Optional: true, ElementType: types.StringType,
+				Validators: statusesValidators,
+			},
+			"created_after":  schema.StringAttribute{MarkdownDescription: filterAfterDesc, Optional: true, Validators: timeValidators},
+			"created_before": schema.StringAttribute{MarkdownDescription: filterBeforeDesc, Optional: true, Validators: timeValidators},
+			"max_results": schema.NumberAttribute{
+				MarkdownDescription: "Keep at most this many jobs (the newest that pass the filters), and read no " +
+					"more pages than they need. Default: all of them.",
+				Optional:   true,
+				Validators: []validator.Number{wholeNumber{1, 0}},
+			},
+			"jobs": schema.ListNestedAttribute{
+				MarkdownDescription: "The jobs that pass the filters, in the listing's order (newest first).",
+				Computed:            true,
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"id":              computedString("The job's id (the listing's session id; see above)."),
+					"status":          computedString("`active`, `completed`, `archived` or `failed`, from the listing's `halt_reason` (see above); null for a reason the provider does not know."),
+					"halt_reason":     computedString("The listing's own word for where the job is: `processing`, `completed`, `error`, `github_missconfigured` (sic) or `interrupted`."),
+					"title":           computedString("A generated title summarizing the job."),
+					"message_to_user": computedString("The agent's message about the outcome; null when none."),
+					"branch":          computedString("The git branch the agent works on; null when none."),
+					"pr_link":         computedString("The pull request the job opened; null when none (or not an http(s) URL)."),
+					"subdomain":       computedString("The documentation site the job belongs to."),
+					"user_id":         computedString("Who started the job, when the API knows; else null."),
+					"created_at":      computedString("When the job was created (RFC 3339); null when the listing did not say."),
+				}},
+			},
+		},
+	}
+}
+
+func (d *agentJobsDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
+	return []datasource.ConfigValidator{createdRange{}}
+}
+
+func (d *agentJobsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *agentJobsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	if d.data == nil && req.ClientCapabilities.DeferralAllowed {
+		resp.Deferred = &datasource.Deferred{Reason: datasource.DeferredReasonProviderConfigUnknown}
+		return
+	}
+	if !requireConfigured(d.data, &resp.Diagnostics) {
+		return
+	}
+	var m agentJobsModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	projectID, _ := d.data.projectOrDefault(m.ProjectID, path.Root("project_id"), &resp.Diagnostics)
+	f := m.filter(ctx, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx = d.data.logContext(ctx)
+	limit := numberValue(m.MaxResults)
+	var rows []attr.Value
+	var problems listingProblems
+	err := listJobs(ctx, d.data, projectID, f, func(s *sdk.AgentSession) bool {
+		problems.add(s)
+		rows = append(rows, listedJob(s))
+		return limit == 0 || len(rows) < limit
+	})
+	if err != nil {
+		addReadError(&resp.Diagnostics, "the agent jobs", err)
+		return
+	}
+	problems.warn(&resp.Diagnostics)
+	tflog.Debug(ctx, "listed agent jobs", map[string]any{"project_id": projectID, "kept": len(rows)})
+	statuses := make([]string, len(f.statuses))
+	for i, s := range f.statuses {
+		statuses[i] = string(s)
+	}
+	m.ID = types.StringValue(queryID(projectID, map[string]string{"statuses": strings.Join(statuses, ","),
+		"created_after": f.rawAfter, "created_before": f.rawBefore, "max_results": fmt.Sprint(limit)}))
+	m.ProjectID = types.StringValue(projectID)
+	m.Jobs = listOf(listedJobType, rows)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

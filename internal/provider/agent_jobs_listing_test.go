@@ -1,0 +1,70 @@
+package provider
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk"
+)
+
+func TestJobFilter_match(t *testing.T) {
+	at := func(s string) *time.Time {
+		v, _ := time.Parse(time.RFC3339, s)
+		return &v
+	}
+	job := func(reason sdk.HaltReason, created string) *sdk.AgentSession {
+		s := &sdk.AgentSession{ID: "j", HaltReason: reason, Halted: reason != sdk.HaltReasonProcessing}
+		if created != "" {
+			s.CreatedAt = *at(created)
+		}
+		return s
+	}
+	window := jobFilter{after: at("2026-11-02T00:00:00Z"), before: at("2026-11-03T00:00:00Z")}
+	for _, tt := range []struct {
+		f    jobFilter
+		s    *sdk.AgentSession
+		want bool
+	}{
+		{jobFilter{}, job(sdk.HaltReasonError, ""), true},
+		{jobFilter{statuses: []sdk.JobStatus{"failed"}}, job(sdk.HaltReasonGitHubMisconfigured, ""), true},
+		{jobFilter{statuses: []sdk.JobStatus{"failed", "active"}}, job(sdk.HaltReasonCompleted, ""), false},
+		{jobFilter{statuses: []sdk.JobStatus{"archived"}}, job("paused", ""), false},
+		{window, job(sdk.HaltReasonCompleted, "2026-11-02T00:00:00Z"), true},  // after is inclusive
+		{window, job(sdk.HaltReasonCompleted, "2026-11-01T23:59:59Z"), false}, // just before
+		{window, job(sdk.HaltReasonCompleted, "2026-11-03T00:00:00Z"), false}, // before is exclusive
+		{window, job(sdk.HaltReasonCompleted, "2026-11-02T23:59:59Z"), true},
+		{window, job(sdk.HaltReasonCompleted, ""), false}, // no creation time passes no time filter
+		{jobFilter{before: window.before}, job(sdk.HaltReasonCompleted, ""), false},
+		{jobFilter{after: window.after}, job(sdk.HaltReasonCompleted, "2030-01-01T00:00:00Z"), true},
+	} {
+		if got := tt.f.match(tt.s); got != tt.want {
+			t.Errorf("%+v matches %+v: %v, want %v", tt.f, tt.s, got, tt.want)
+		}
+	}
+}
+
+// Many odd rows are said once, the first ten named.
+func TestListingProblems_saidOnceAndShort(t *testing.T) {
+	var p listingProblems
+	var diags diag.Diagnostics
+	p.warn(&diags)
+	if len(diags) != 0 {
+		t.Fatalf("a warning for no problem: %v", diags)
+	}
+	for i := range 12 {
+		p.add(&sdk.AgentSession{ID: fmt.Sprintf("j%d", i), Problems: []string{"createdAt: missing"}})
+	}
+	p.add(&sdk.AgentSession{ID: "fine"})
+	p.warn(&diags)
+	text := diagText(diags, diag.SeverityWarning)
+	if len(diags) != 1 || !strings.Contains(text, "job j9: createdAt: missing; and 2 more.") || strings.Contains(text, "j10") {
+		t.Errorf("%d diagnostics: %s", len(diags), text)
+	}
+	if len(p) != 12 {
+		t.Errorf("%d problems kept", len(p))
+	}
+}

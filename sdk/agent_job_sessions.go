@@ -1,0 +1,260 @@
+package sdk
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"time"
+)
+
+// The agent job listing.
+//
+// The v2 agent API has no listing: a job can be read only by its id. The
+// one listing the API has is v1's GET /v1/agent/{projectId}/jobs, which
+// the API reference marks deprecated (its replacement, v2's get job, reads
+// one job). It is still the right call to find jobs Terraform did not
+// start, because nothing else lists them; it is read-only, and no rate
+// limit is published for it.
+//
+// Its rows are "sessions" in v1's shape: sessionId, haulted and
+// haultReason (sic) instead of v2's id and status. The reference does not
+// say that a session's id is the v2 id of the same job. This SDK assumes
+// it is (AgentSession.ID is passed to AgentJobs.Get as is) and says so
+// wherever it matters: a 404 from Get for a listed id means the assumption
+// does not hold for that job.
+//
+// The listing has no total and no hasMore: it pages by skip and take
+// (1 to 100, default 12). A page holding fewer rows than asked for is the
+// last; a full page may be followed by more, so a listing of exactly 100,
+// 200, ... jobs costs one more request, answered with no rows. A read of
+// N jobs costs floor(N/100) + 1 requests: ceil(N/100) unless N is a
+// multiple of 100 (0 included), then N/100 + 1.
+
+// MaxSessionsPageSize is the largest page of the agent job listing.
+const MaxSessionsPageSize = 100
+
+// SessionsQuery selects agent jobs from the listing (AgentJobs.Sessions),
+// in the API's order: the reference does not document it; the fake lists
+// newest first.
+type SessionsQuery struct {
+	// Limit is the page size, 1 to 100; 0 means MaxSessionsPageSize.
+	Limit int
+	// Offset is how many jobs to skip, 0 or more.
+	Offset int
+	// MaxResults stops the paging helpers after this many jobs (0: all).
+	// It is not sent; the last page is shrunk so no job is fetched in
+	// vain.
+	MaxResults int
+}
+
+// Validate checks the query before any request is sent.
+func (q SessionsQuery) Validate() error {
+	if q.Offset < 0 {
+		return &ValidationError{Field: "offset", Value: strconv.Itoa(q.Offset), Rule: "must be 0 or more"}
+	}
+	return validatePaging(q.paging(), MaxSessionsPageSize)
+}
+
+func (q SessionsQuery) paging() pageParams {
+	return pageParams{limit: q.Limit, offset: q.Offset, maxResults: q.MaxResults}
+}
+
+// HaltReason is why a listed job stopped, in v1's words.
+type HaltReason string
+
+// The halt reasons the API documents.
+const (
+	HaltReasonProcessing          HaltReason = "processing" // still running
+	HaltReasonCompleted           HaltReason = "completed"
+	HaltReasonGitHubMisconfigured HaltReason = "github_missconfigured" // the API's spelling
+	HaltReasonError               HaltReason = "error"
+	HaltReasonInterrupted         HaltReason = "interrupted" // stopped by hand
+)
+
+// AgentSession is an agent job as the v1 listing shows it. Nullable
+// fields are pointers; a field the answer left out is empty.
+type AgentSession struct {
+	// ID is the session's id (sessionId), assumed to be the job's v2 id.
+	ID string
+	// Subdomain is the documentation site the job belongs to.
+	Subdomain string
+	// Branch is the git branch the agent works on; nil when none.
+	Branch *string
+	// Halted reports whether the job stopped (v1's "haulted").
+	Halted bool
+	// HaltReason is why (v1's "haultReason"): processing while it runs.
+	HaltReason HaltReason
+	// PRLink is the pull request the job opened (pullRequestLink): an
+	// absolute http(s) URL, or nil (none, or a link that is not a web
+	// address, kept out as for AgentJob.PRLink).
+	PRLink *string
+	// MessageToUser is the agent's message about the outcome.
+	MessageToUser string
+	// Title is a generated title summarizing the job.
+	Title string
+	// UserID is who started the job, when the API knows.
+	UserID string
+	// Todos are the agent's task list.
+	Todos []SessionTodo
+	// CreatedAt is when the job was created; zero when the answer did
+	// not say (see Problems).
+	CreatedAt time.Time
+	// Problems name the fields of the row the SDK could not read or did
+	// not trust; the row is still the job its ID names.
+	Problems []string
+}
+
+// SessionTodo is one item of a job's task list.
+type SessionTodo struct {
+	ID       string
+	Content  string
+	Status   string // pending, in_progress, completed, or canceled (with two l's, as the API writes it)
+	Priority string // high, medium or low
+}
+
+// Status is the v2 status that matches the session's halt reason:
+// processing is active; completed is completed; error and
+// github_missconfigured are failed; interrupted is archived. The API
+// documents no such mapping: it is this SDK's reading of the two shapes.
+// A reason the SDK does not know gives "" (a job that has not halted and
+// gives no reason is active).
+func (s AgentSession) Status() JobStatus {
+	switch s.HaltReason {
+	case HaltReasonProcessing:
+		return JobStatusActive
+	case HaltReasonCompleted:
+		return JobStatusCompleted
+	case HaltReasonError, HaltReasonGitHubMisconfigured:
+		return JobStatusFailed
+	case HaltReasonInterrupted:
+		return JobStatusArchived
+	case "":
+		if !s.Halted {
+			return JobStatusActive
+		}
+	}
+	return ""
+}
+
+// SessionsPage is one page of the listing (or, from All, every page of
+// one read).
+type SessionsPage struct {
+	Sessions []AgentSession
+	ResponseInfo
+}
+
+type rawTodo struct {
+	ID       text `json:"id"`
+	Content  text `json:"content"`
+	Status   text `json:"status"`
+	Priority text `json:"priority"`
+}
+
+type rawSession struct {
+	SessionID     text            `json:"sessionId"`
+	Subdomain     text            `json:"subdomain"`
+	Branch        text            `json:"branch"`
+	Haulted       flag            `json:"haulted"`
+	HaultReason   text            `json:"haultReason"`
+	PRLink        text            `json:"pullRequestLink"`
+	MessageToUser text            `json:"messageToUser"`
+	Todos         json.RawMessage `json:"todos"` // read apart: a mistyped list spoils its row only
+	UserID        text            `json:"userId"`
+	Title         text            `json:"title"`
+	CreatedAt     text            `json:"createdAt"`
+}
+
+type rawSessionsPage struct {
+	AllSessions *[]rawSession `json:"allSessions"`
+}
+
+// decodeSessions reads a page. Only what makes the page untrustworthy
+// fails it: no allSessions list, or a row without its sessionId (it could
+// be imported as nothing). Any other odd field goes into its row's
+// Problems, as for a job. echo is how a problem quotes a value: the
+// client's secrets removed before it is cut (see core.echo).
+func decodeSessions(data []byte, pg *SessionsPage, echo func(string) string) error {
+	var p fieldProblems
+	var raw rawSessionsPage
+	if err := decodeRaw(data, &raw, &p); err != nil {
+		return err
+	}
+	in := list(&p, "allSessions", raw.AllSessions)
+	*pg = SessionsPage{Sessions: make([]AgentSession, len(in))}
+	for i, r := range in {
+		pg.Sessions[i].ID = nonEmpty(&p, row("allSessions", i, "sessionId"), r.SessionID)
+		pg.Sessions[i].decode(r, echo)
+	}
+	return p.err()
+}
+
+// decode reads a row's fields other than its id, each problem into the
+// row's Problems.
+func (s *AgentSession) decode(r rawSession, echo func(string) string) {
+	var p fieldProblems
+	if s.ID != "" {
+		var ve *ValidationError
+		if err := ValidateJobID(s.ID); errors.As(err, &ve) {
+			p.add("sessionId", "cannot be read as a v2 job: it %s", ve.Rule)
+		}
+	}
+	s.Subdomain = orEmpty(&p, top("subdomain"), r.Subdomain)
+	s.Branch = optional(&p, top("branch"), r.Branch)
+	if h := optionalBool(&p, top("haulted"), r.Haulted); h != nil {
+		s.Halted = *h
+	}
+	s.HaltReason = HaltReason(orEmpty(&p, top("haultReason"), r.HaultReason))
+	if link := optional(&p, top("pullRequestLink"), r.PRLink); link != nil {
+		if isWebURL(*link) {
+			s.PRLink = link
+		} else {
+			p.add("pullRequestLink", "%q is not an absolute http(s) URL: ignored", echo(*link))
+		}
+	}
+	s.MessageToUser = orEmpty(&p, top("messageToUser"), r.MessageToUser)
+	s.Title = orEmpty(&p, top("title"), r.Title)
+	s.UserID = orEmpty(&p, top("userId"), r.UserID)
+	var todos []rawTodo
+	if len(r.Todos) > 0 && string(r.Todos) != "null" {
+		if err := decodeRaw(r.Todos, &todos, &p); err != nil {
+			p.add("todos", "want a list, got %s", rawKind(r.Todos))
+			todos = nil
+		}
+	}
+	if todos != nil {
+		s.Todos = make([]SessionTodo, len(todos))
+		for i, t := range todos {
+			s.Todos[i] = SessionTodo{
+				ID:       orEmpty(&p, row("todos", i, "id"), t.ID),
+				Content:  orEmpty(&p, row("todos", i, "content"), t.Content),
+				Status:   orEmpty(&p, row("todos", i, "status"), t.Status),
+				Priority: orEmpty(&p, row("todos", i, "priority"), t.Priority),
+			}
+		}
+	}
+	if t := timestamp(&p, "createdAt", r.CreatedAt, echo); t != nil {
+		s.CreatedAt = *t
+	} else if !p.names("createdAt") {
+		p.add("createdAt", "missing")
+	}
+	s.Problems = p
+}
+
+// sessionsSpec describes the listing: offset paging by skip and take, no
+// "more" but a full page, never cached (a job's status changes by the
+// minute), and rows that a job started during the read pushes down. echo
+// quotes a row's odd values in its Problems (see decodeSessions).
+func sessionsSpec(echo func(string) string) pageSpec[SessionsPage, AgentSession] {
+	return pageSpec[SessionsPage, AgentSession]{
+		what: "agent jobs", keyName: "session id",
+		path:    func(projectID string) string { return escapePath("v1", "agent", projectID, "jobs") },
+		largest: MaxSessionsPageSize,
+		params:  pageParamNames{limit: "take", offset: "skip"},
+		// Newest first (in the fake, and as the dashboard shows them): a job
+		// started while the listing is read moves every job down one place.
+		prepends: true,
+		decode:   func(data []byte, pg *SessionsPage) error { return decodeSessions(data, pg, echo) },
+		rows:     func(p *SessionsPage) *[]AgentSession { return &p.Sessions },
+		key:      func(r *AgentSession) string { return r.ID },
+	}
+}
