@@ -13,6 +13,12 @@
 //     status and wait until it ends.
 //   - Automations: run a scheduled automation now.
 //
+// Two more APIs take keys of their own, each sent only to its own host: a
+// DiscoveryClient (NewDiscoveryClient, an assistant key mint_dsc_...)
+// searches a documentation site, reads its pages and streams the
+// assistant's answers; an IndexClient (NewIndexClient, a Mintlify Index
+// key mint_us_...) searches Mintlify Index and assembles context from it.
+//
 // # One naming scheme
 //
 // A paged endpoint is a field of its service with five methods: Page (one
@@ -264,8 +270,9 @@ func WithMaxResponseBytes(n int64) Option {
 // means no bound). A read that times out is retried like a dropped
 // connection; a POST that times out is not, since it may have been
 // carried out. A streamed answer (an assistant message, a download) is
-// bounded until its headers arrive; its body is bounded by the caller's
-// context.
+// bounded until its headers arrive; then its body by the caller's context,
+// and (an assistant's answer) by the same timeout between two reads: a
+// stream that stalls fails with a StreamError instead of hanging.
 func WithRequestTimeout(d time.Duration) Option {
 	return optionFunc(func(s *settings) error {
 		if d < 0 {
@@ -455,19 +462,36 @@ func ready(k *core) (*core, error) {
 // keyKind is one kind of Mintlify key: which prefix it has, and which
 // other kinds' prefixes it must not have.
 type keyKind struct {
-	name   string // "admin API key"
+	name   string // "an admin API key"
 	field  string // "apiKey"
 	prefix string
-	// others are prefixes of other key kinds, each with its name.
+	// others are prefixes of other key kinds, each with its name. The
+	// longest prefix a key has decides its kind (mint_dsc_ is not mint_).
 	others [][2]string
 	where  string // where to get one
 }
 
 var adminKey = keyKind{
-	name: "admin API key", field: "apiKey", prefix: "mint_",
+	name: "an admin API key", field: "apiKey", prefix: "mint_",
 	others: [][2]string{{"mint_dsc_", "an assistant key (mint_dsc_...), for the discovery API"}, {"mint_us_", "a Mintlify Index key (mint_us_...)"}},
 	where:  "the API keys page of the Mintlify dashboard",
 }
+
+// assistantKey and indexKey are the keys of the discovery API (search,
+// page content, the assistant) and of Mintlify Index: each client takes
+// its own kind only, so a key is only ever sent to its own API's host.
+var (
+	assistantKey = keyKind{
+		name: "an assistant API key", field: "assistantKey", prefix: "mint_dsc_",
+		others: [][2]string{{"mint_us_", "a Mintlify Index key (mint_us_...)"}, {"mint_", "an admin API key (mint_...), for the admin API"}},
+		where:  "the API keys page of the Mintlify dashboard",
+	}
+	indexKey = keyKind{
+		name: "a Mintlify Index API key", field: "indexKey", prefix: "mint_us_",
+		others: [][2]string{{"mint_dsc_", "an assistant key (mint_dsc_...), for the discovery API"}, {"mint_", "an admin API key (mint_...), for the admin API"}},
+		where:  "the Mintlify Index settings of the dashboard",
+	}
+)
 
 // ValidateAPIKey checks an admin API key's form: printable ASCII without
 // white space, starting mint_ but not mint_dsc_ or mint_us_ (the prefixes
@@ -490,13 +514,17 @@ func (k keyKind) validate(key string) error {
 			return &ValidationError{Field: k.field, Rule: "must be printable ASCII"}
 		}
 	}
+	longest := ""
+	if strings.HasPrefix(key, k.prefix) {
+		longest = k.prefix
+	}
 	for _, o := range k.others {
-		if strings.HasPrefix(key, o[0]) {
-			return &ValidationError{Field: k.field, Rule: fmt.Sprintf("is %s, not an %s (%s...): get one from %s", o[1], k.name, k.prefix, k.where)}
+		if strings.HasPrefix(key, o[0]) && len(o[0]) > len(longest) {
+			return &ValidationError{Field: k.field, Rule: fmt.Sprintf("is %s, not %s (%s...): get one from %s", o[1], k.name, k.prefix, k.where)}
 		}
 	}
-	if !strings.HasPrefix(key, k.prefix) {
-		return &ValidationError{Field: k.field, Rule: fmt.Sprintf("is not an %s: those start %s (get one from %s)", k.name, k.prefix, k.where)}
+	if longest == "" {
+		return &ValidationError{Field: k.field, Rule: fmt.Sprintf("is not %s: those start %s (get one from %s)", k.name, k.prefix, k.where)}
 	}
 	return nil
 }

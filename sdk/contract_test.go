@@ -2,6 +2,7 @@ package sdk_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -42,6 +43,20 @@ import (
 // (rate limit). Their bodies must still be the spec's error object.
 var undeclaredStatuses = []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusTooManyRequests}
 
+// undeclaredDiscoveryStatuses are the same for discovery-openapi.json,
+// which documents no error but the page's 404, plus 400 (a body its
+// schema refuses): their bodies must be that 404's object, {"message"}.
+var undeclaredDiscoveryStatuses = append([]int{http.StatusBadRequest}, undeclaredStatuses...)
+
+// streamedAnswers are operations whose 200 the spec types as a JSON
+// object while its description says the body is an AI SDK stream (the
+// assistant messages): their 200s are checked as that stream, part by
+// part, instead of against the schema.
+var streamedAnswers = map[string]string{
+	"/v2/assistant/{domain}/message": "v2", // AI SDK v5 UI message stream: SSE, one JSON part per data line
+	"/v1/assistant/{domain}/message": "v1", // AI SDK v4 data stream: one CODE:JSON part per line
+}
+
 // deprecatedUsed are the deprecated operations the SDK calls on purpose,
 // each for a reason: any other deprecated call is a violation.
 var deprecatedUsed = map[string]string{
@@ -55,6 +70,21 @@ type spec struct {
 	router routers.Router
 	// errorSchema is the spec's error object, for undeclared statuses.
 	errorSchema *openapi3.Schema
+	// undeclared are the statuses answered beyond those the file lists.
+	undeclared []int
+	// host is the host of the file's server.
+	host string
+}
+
+// specFiles are the OpenAPI files the contract covers, each with its
+// error object: a component's name, or (discovery) the page's 404.
+var specFiles = []struct{ file, errorSchema string }{
+	{"admin-openapi.json", "Error"},
+	{"analytics.openapi.json", "AnalyticsErrorResponse"},
+	{"static-export-openapi.json", "Error"},
+	{"openapi.json", ""}, // its error body is inline: plainErrorSchema
+	{"discovery-openapi.json", "/v1/page/{domain} 404"},
+	{"index-openapi.json", "Error"},
 }
 
 func loadSpecs(t *testing.T) []spec {
@@ -70,8 +100,8 @@ func loadSpecs(t *testing.T) []spec {
 		t.Skipf("contract tests skipped: Mintlify's OpenAPI files are not in %s (set MINTLIFY_SPEC_DIR to the folder holding admin-openapi.json and analytics.openapi.json)", dir)
 	}
 	var out []spec
-	for file, errName := range map[string]string{"admin-openapi.json": "Error", "analytics.openapi.json": "AnalyticsErrorResponse",
-		"static-export-openapi.json": "Error", "openapi.json": ""} {
+	for _, f := range specFiles {
+		file, errName := f.file, f.errorSchema
 		loader := openapi3.NewLoader()
 		doc, err := loader.LoadFromFile(filepath.Join(dir, file))
 		if err != nil {
@@ -84,11 +114,20 @@ func loadSpecs(t *testing.T) []spec {
 		if err != nil {
 			t.Fatal(err)
 		}
-		errorSchema := plainErrorSchema // openapi.json declares its error body inline
-		if errName != "" {
-			errorSchema = doc.Components.Schemas[errName].Value
+		sp := spec{doc: doc, router: router, undeclared: undeclaredStatuses}
+		switch path, ok := strings.CutSuffix(errName, " 404"); {
+		case ok:
+			sp.errorSchema = doc.Paths.Find(path).Post.Responses.Status(http.StatusNotFound).Value.Content.Get("application/json").Schema.Value
+			sp.undeclared = undeclaredDiscoveryStatuses
+		case errName == "":
+			sp.errorSchema = plainErrorSchema // openapi.json declares its error body inline
+		default:
+			sp.errorSchema = doc.Components.Schemas[errName].Value
 		}
-		out = append(out, spec{doc: doc, router: router, errorSchema: errorSchema})
+		if u, err := url.Parse(doc.Servers[0].URL); err == nil {
+			sp.host = u.Host
+		}
+		out = append(out, sp)
 	}
 	return out
 }
@@ -116,17 +155,19 @@ func (p *contractProxy) fail(format string, args ...any) {
 func (p *contractProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	// Route as the spec's server would see the request.
-	specReq := r.Clone(context.Background())
-	specReq.URL, _ = url.Parse("https://api.mintlify.com" + r.URL.RequestURI())
-	specReq.Host = "api.mintlify.com"
-	specReq.Body = io.NopCloser(bytes.NewReader(body))
+	// Route as the spec's server would see the request: the fake serves
+	// every API on one host, each file's server has its own.
 	var (
-		sp     spec
-		route  *routers.Route
-		params map[string]string
+		sp      spec
+		route   *routers.Route
+		params  map[string]string
+		specReq *http.Request
 	)
 	for _, s := range p.specs {
+		specReq = r.Clone(context.Background())
+		specReq.URL, _ = url.Parse("https://" + s.host + r.URL.RequestURI())
+		specReq.Host = s.host
+		specReq.Body = io.NopCloser(bytes.NewReader(body))
 		if rt, pp, err := s.router.FindRoute(specReq); err == nil {
 			sp, route, params = s, rt, pp
 			break
@@ -167,10 +208,16 @@ func (p *contractProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.mu.Lock()
 	p.seen[fmt.Sprintf("%s %s %d", r.Method, route.Path, rec.Code)]++
 	p.mu.Unlock()
+	if format, ok := streamedAnswers[route.Path]; ok && rec.Code == http.StatusOK {
+		if err := checkStream(format, rec.Header().Get("Content-Type"), rec.Body.String()); err != nil {
+			p.fail("%s: 200 stream: %v", what, err)
+		}
+		return
+	}
 	// A request deliberately outside the spec gets a 400 even where the
 	// operation lists none (the v1 job listing): in the error object.
 	invalid := r.Header.Get(invalidRequestHeader) != "" && rec.Code == http.StatusBadRequest
-	if (invalid || slices.Contains(undeclaredStatuses, rec.Code)) && route.Operation.Responses.Status(rec.Code) == nil {
+	if (invalid || slices.Contains(sp.undeclared, rec.Code)) && route.Operation.Responses.Status(rec.Code) == nil {
 		var v any
 		if err := json.Unmarshal(rec.Body.Bytes(), &v); err != nil {
 			p.fail("%s: %d body is not JSON: %v", what, rec.Code, err)
@@ -192,6 +239,7 @@ func TestContract_fakeAndSDKFollowTheSpec(t *testing.T) {
 	specs := loadSpecs(t)
 	fake := mintlifytest.New(mintlifytest.Config{
 		JobBudget: 5, AnalyticsBudget: 60, // 3 jobs and 2 messages fit; the next POST is refused
+		Limits:     map[mintlifytest.Budget]int{mintlifytest.BudgetDiscovery: 40, mintlifytest.BudgetIndexDay: 30},
 		DefaultJob: mintlifytest.JobScript{ActiveFor: 30 * time.Millisecond, Outcome: mintlifytest.OutcomeCompleted},
 		Analytics:  mintlifytest.Dataset{Paths: 260, SearchTerms: 120, Feedback: 300, Conversations: 1200, Seed: 5},
 		StaticExports: mintlifytest.StaticExportConfig{
@@ -311,10 +359,13 @@ func TestContract_fakeAndSDKFollowTheSpec(t *testing.T) {
 	}
 	wantStatus(t, rateLimited, 429)
 
+	contractDiscovery(t, ts.URL)
+	contractIndex(t, ts.URL)
+
 	for _, v := range proxy.violations {
 		t.Error(v)
 	}
-	// Every operation of both files was exercised, but the deprecated ones
+	// Every operation of every file was exercised, but the deprecated ones
 	// the SDK does not call.
 	var missing []string
 	for _, s := range specs {
@@ -333,6 +384,51 @@ func TestContract_fakeAndSDKFollowTheSpec(t *testing.T) {
 		t.Errorf("operations never exercised: %v", missing)
 	}
 	t.Logf("%d exchanges checked against the spec, %d violations:\n%s", proxy.total(), len(proxy.violations), proxy.report())
+}
+
+// checkStream checks a streamed answer: the content type of its format,
+// every part JSON (a v2 part an object with a type), and the finish part
+// last (v2: before [DONE]).
+func checkStream(format, contentType, body string) error {
+	var last string
+	switch format {
+	case "v2":
+		if !strings.HasPrefix(contentType, "text/event-stream") {
+			return fmt.Errorf("content type %q, want text/event-stream", contentType)
+		}
+		events := strings.Split(strings.TrimSuffix(body, "\n\n"), "\n\n")
+		if len(events) < 2 || events[len(events)-1] != "data: [DONE]" {
+			return fmt.Errorf("does not end with data: [DONE]: %q", body[max(0, len(body)-80):])
+		}
+		for _, ev := range events[:len(events)-1] {
+			data, ok := strings.CutPrefix(ev, "data: ")
+			var part struct {
+				Type string `json:"type"`
+			}
+			if !ok || json.Unmarshal([]byte(data), &part) != nil || part.Type == "" {
+				return fmt.Errorf("event %q is not a data line holding a part with a type", ev)
+			}
+			last = part.Type
+		}
+	case "v1":
+		if !strings.HasPrefix(contentType, "text/plain") {
+			return fmt.Errorf("content type %q, want text/plain", contentType)
+		}
+		for _, line := range strings.Split(strings.TrimSuffix(body, "\n"), "\n") {
+			code, value, ok := strings.Cut(line, ":")
+			if !ok || len(code) != 1 || !json.Valid([]byte(value)) {
+				return fmt.Errorf("line %q is not CODE:JSON", line)
+			}
+			last = code
+		}
+		if last == "d" {
+			last = "finish"
+		}
+	}
+	if last != "finish" {
+		return fmt.Errorf("the last part is %q, not the finish", last)
+	}
+	return nil
 }
 
 // staticExportExchanges drives every static export operation through the
@@ -437,33 +533,170 @@ func wantStatus(t *testing.T, err error, status int) {
 // The check itself can fail: an answer or a request off the spec is caught.
 func TestContract_catchesExchangesOffTheSpec(t *testing.T) {
 	specs := loadSpecs(t)
+	const stream = "data: {\"type\":\"start\"}\n\ndata: {\"type\":\"finish\"}\n\ndata: [DONE]\n\n"
 	for name, tt := range map[string]struct {
 		path, answer string
 		status       int
 		want         string
+		method, body string // GET without a body unless set
+		contentType  string // application/json unless set
 	}{
-		"views without a total":   {"/v1/analytics/p/views", `{"totals":{"human":1,"ai":0},"views":[],"hasMore":false}`, 200, `property "total" is missing`},
-		"visitors under views":    {"/v1/analytics/p/visitors", `{"totals":{"human":1,"ai":0,"total":1},"views":[],"hasMore":false}`, 200, `property "visitors" is missing`},
-		"a count as a string":     {"/v1/analytics/p/assistant/caller-stats", `{"web":"1","api":0,"other":0,"total":1}`, 200, `"/web": at '/web': got string, want number`},
-		"an undeclared 418":       {"/v1/analytics/p/views", `{"error":"teapot"}`, 418, "418"},
-		"a 429 without its error": {"/v1/analytics/p/views", `{"message":"slow down"}`, 429, "error object"},
-		"a limit below 1":         {"/v1/analytics/p/views?limit=0", `{"totals":{"human":1,"ai":0,"total":1},"views":[],"hasMore":false}`, 200, "request"},
-		"a path outside the spec": {"/v1/analytics/p/pageviews", `{}`, 200, "no operation"},
-		"a deprecated call":       {"/v1/agent/p/job/j", `{"sessionId":"j"}`, 200, "a deprecated operation was used"},
-		"a listed null link":      {"/v1/agent/p/jobs", `{"allSessions":[{"sessionId":"j","pullRequestLink":null}]}`, 200, "pullRequestLink"},
-		"a take past 100":         {"/v1/agent/p/jobs?take=101", `{"allSessions":[]}`, 200, "request"},
+		"views without a total":   {"/v1/analytics/p/views", `{"totals":{"human":1,"ai":0},"views":[],"hasMore":false}`, 200, `property "total" is missing`, "", "", ""},
+		"visitors under views":    {"/v1/analytics/p/visitors", `{"totals":{"human":1,"ai":0,"total":1},"views":[],"hasMore":false}`, 200, `property "visitors" is missing`, "", "", ""},
+		"a count as a string":     {"/v1/analytics/p/assistant/caller-stats", `{"web":"1","api":0,"other":0,"total":1}`, 200, `"/web": at '/web': got string, want number`, "", "", ""},
+		"an undeclared 418":       {"/v1/analytics/p/views", `{"error":"teapot"}`, 418, "418", "", "", ""},
+		"a 429 without its error": {"/v1/analytics/p/views", `{"message":"slow down"}`, 429, "error object", "", "", ""},
+		"a limit below 1":         {"/v1/analytics/p/views?limit=0", `{"totals":{"human":1,"ai":0,"total":1},"views":[],"hasMore":false}`, 200, "request", "", "", ""},
+		"a path outside the spec": {"/v1/analytics/p/pageviews", `{}`, 200, "no operation", "", "", ""},
+		"an Index result without its site": {"/api/universal-search/v1/search", `{"requestId":"r","results":[{"id":"a","url":"https://a.test/","title":"A","text":"","score":1,"source":"web","breadcrumbs":[],"publishedDate":null}]}`,
+			200, `property "siteName" is missing`, "POST", `{"query":"q","numResults":1}`, ""},
+		"an Index error with details":  {"/api/universal-search/v1/search", `{"error":"bad","details":[]}`, 400, `property "details" is unsupported`, "POST", `{"query":"q","numResults":1}`, ""},
+		"an Index request asking 21":   {"/api/universal-search/v1/search", `{"requestId":"r","results":[]}`, 200, "request", "POST", `{"query":"q","numResults":21}`, ""},
+		"a discovery 401 as a string":  {"/discovery/v1/search/d", `"unauthorized"`, 401, "error object", "POST", `{"query":"q"}`, ""},
+		"a stream that never finishes": {"/discovery/v2/assistant/d/message", "data: {\"type\":\"start\"}\n\ndata: [DONE]\n\n", 200, `the last part is "start"`, "POST", `{"fp":"a","messages":[]}`, "text/event-stream"},
+		"a stream part without a type": {"/discovery/v2/assistant/d/message", "data: {\"delta\":\"x\"}\n\n" + stream, 200, "holding a part with a type", "POST", `{"fp":"a","messages":[]}`, "text/event-stream"},
+		"a stream as JSON":             {"/discovery/v2/assistant/d/message", stream, 200, "want text/event-stream", "POST", `{"fp":"a","messages":[]}`, ""},
+		"a v1 line without a code":     {"/discovery/v1/assistant/d/message", "hello\nd:{}\n", 200, `"hello" is not CODE:JSON`, "POST", `{"fp":"a","messages":[]}`, "text/plain"},
+		"a deprecated call":            {"/v1/agent/p/job/j", `{"sessionId":"j"}`, 200, "a deprecated operation was used", "", "", ""},
+		"a listed null link":           {"/v1/agent/p/jobs", `{"allSessions":[{"sessionId":"j","pullRequestLink":null}]}`, 200, "pullRequestLink", "", "", ""},
+		"a take past 100":              {"/v1/agent/p/jobs?take=101", `{"allSessions":[]}`, 200, "request", "", "", ""},
 	} {
 		t.Run(name, func(t *testing.T) {
 			proxy := &contractProxy{specs: specs, seen: map[string]int{}, next: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-				w.Header().Set("Content-Type", "application/json")
+				w.Header().Set("Content-Type", cmp.Or(tt.contentType, "application/json"))
 				w.WriteHeader(tt.status)
 				_, _ = w.Write([]byte(tt.answer))
 			})}
-			req := httptest.NewRequest(http.MethodGet, tt.path, nil)
+			req := httptest.NewRequest(cmp.Or(tt.method, http.MethodGet), tt.path, strings.NewReader(tt.body))
+			if tt.body != "" {
+				req.Header.Set("Content-Type", "application/json")
+			}
 			proxy.ServeHTTP(httptest.NewRecorder(), req)
 			if len(proxy.violations) == 0 || !strings.Contains(strings.Join(proxy.violations, "\n"), tt.want) {
 				t.Errorf("violations %q, want one mentioning %q", proxy.violations, tt.want)
 			}
 		})
 	}
+}
+
+// postRaw sends a body the SDK would refuse, with a key, and returns the
+// status; invalid marks the request as off the spec on purpose.
+func postRaw(t *testing.T, url, key, body string, invalid bool) int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	if invalid {
+		req.Header.Set(invalidRequestHeader, "1")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// contractDiscovery drives every discovery operation through the proxy at
+// base: search with every filter, pages found and not, the assistant in
+// both protocols and its thread, the refusals, and the hourly budget.
+func contractDiscovery(t *testing.T, base string) {
+	ctx := context.Background()
+	d, err := sdk.NewDiscoveryClient(mintlifytest.DemoAssistantKey, sdk.WithBaseURL(base+"/discovery"), sdk.WithMaxRetries(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	domain := mintlifytest.DemoDomain
+	th := 0.2
+	for _, q := range []sdk.SearchRequest{{Query: "install the CLI"}, {Query: "changelog", PageSize: 50, ScoreThreshold: &th,
+		Filter: sdk.SearchFilter{Version: "v2", Language: "en", Tag: "changelog", Groups: []string{"staff"}}}, {Query: "zzz"}} {
+		if _, err := d.Search(ctx, domain, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := d.Page(ctx, domain, "/quickstart", []string{"staff"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = d.Page(ctx, domain, "/no-such-page", nil)
+	wantStatus(t, err, 404)
+	_, err = d.Search(ctx, "no-such-site", sdk.SearchRequest{Query: "x"})
+	wantStatus(t, err, 404)
+	for _, proto := range []sdk.AssistantProtocol{sdk.AssistantV2, sdk.AssistantV1} {
+		first, err := d.Assistant.Ask(ctx, domain, sdk.AssistantRequest{Question: "How do I deploy?", Protocol: proto,
+			Filter: sdk.AssistantFilter{Version: "v2", Language: "en"}, RetrievalPageSize: 3, CurrentPath: "/quickstart",
+			Context: []sdk.AssistantContext{{Type: "code", Value: "mint dev", Path: "/quickstart", ElementID: "c1"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.Assistant.Ask(ctx, domain, sdk.AssistantRequest{Question: "And previews?", ThreadID: first.ThreadID, Protocol: proto,
+			Messages: []sdk.AssistantMessage{{Role: sdk.RoleSystem, Text: "Be brief."}, {Role: sdk.RoleUser, Text: "How do I deploy?"}, {Role: sdk.RoleAssistant, Text: first.Text}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := d.Assistant.Ask(ctx, domain, sdk.AssistantRequest{Question: "Who?", Filter: sdk.AssistantFilter{Groups: []string{"staff"}}}); err != nil {
+		t.Fatal(err)
+	}
+	for path, body := range map[string]string{
+		"/discovery/v1/search/" + domain:                 `{"pageSize":5}`,
+		"/discovery/v1/page/" + domain:                   `{"groups":[]}`,
+		"/discovery/v2/assistant/" + domain + "/message": `{"messages":[]}`,
+	} {
+		if got := postRaw(t, base+path, mintlifytest.DemoAssistantKey, body, true); got != 400 {
+			t.Errorf("%s %s: %d, want 400", path, body, got)
+		}
+		if got := postRaw(t, base+path, mintlifytest.DemoAPIKey, `{"query":"x","path":"/x","fp":"a","messages":[]}`, false); got != 401 {
+			t.Errorf("%s with an admin key: %d, want 401", path, got)
+		}
+	}
+	var rateLimited error
+	for i := 0; rateLimited == nil && i < 50; i++ {
+		_, rateLimited = d.Search(ctx, domain, sdk.SearchRequest{Query: "x"})
+	}
+	wantStatus(t, rateLimited, 429)
+}
+
+// contractIndex drives every Index operation through the proxy at base.
+func contractIndex(t *testing.T, base string) {
+	ctx := context.Background()
+	ix, err := sdk.NewIndexClient(mintlifytest.DemoIndexKey, sdk.WithBaseURL(base+"/api/universal-search"), sdk.WithMaxRetries(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ix.Search(ctx, sdk.IndexSearchRequest{Query: "deploy preview", NumResults: 20, MaxCharacters: 100, Domains: sdk.Domains{Exclude: []string{"forum.example.org"}}})
+	if err != nil || len(res.Results) == 0 {
+		t.Fatal(err)
+	}
+	for _, q := range []sdk.IndexSearchRequest{{Query: "search API tips", IncludeText: true}, {Query: "docs", Domains: sdk.Domains{Include: []string{"example.com"}}}} {
+		if _, err := ix.Search(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, q := range []sdk.IndexContextRequest{{Query: "install the CLI", Product: "Mintlify"}, {Query: "deploy", Format: sdk.ContextJSON, TokenBudget: 6000}, {Query: "deploy", TokenBudget: 1}} {
+		if _, err := ix.Context(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := ix.Contents(ctx, sdk.IndexContentsRequest{IDs: []string{res.Results[0].ID, "nobody:/x"}, URLs: []string{"https://blog.example.com/docs-as-code", "https://gone.example/x"},
+		MaxCharacters: 50, Query: "preview"}); err != nil {
+		t.Fatal(err)
+	}
+	many := `{"ids":[` + strings.TrimSuffix(strings.Repeat(`"a",`, 21), ",") + `]}`
+	for path, body := range map[string]string{
+		"/api/universal-search/v1/search":   `{"query":"x","numResults":21}`,
+		"/api/universal-search/v1/context":  `{"query":"x","format":"md"}`,
+		"/api/universal-search/v1/contents": many,
+	} {
+		if got := postRaw(t, base+path, mintlifytest.DemoIndexKey, body, true); got != 400 {
+			t.Errorf("%s %s: %d, want 400", path, body, got)
+		}
+		if got := postRaw(t, base+path, mintlifytest.DemoAssistantKey, `{"query":"x","numResults":1}`, true); got != 401 {
+			t.Errorf("%s with an assistant key: %d, want 401", path, got)
+		}
+	}
+	var rateLimited error
+	for i := 0; rateLimited == nil && i < 40; i++ {
+		_, rateLimited = ix.Search(ctx, sdk.IndexSearchRequest{Query: "x"})
+	}
+	wantStatus(t, rateLimited, 429)
 }

@@ -54,9 +54,13 @@ func redactValue(v reflect.Value, secrets []string, found *bool) {
 	case reflect.Map:
 		for _, k := range v.MapKeys() {
 			e := v.MapIndex(k)
-			if e.Kind() == reflect.String {
-				if s, ok := scrub(e.String(), secrets); ok {
-					v.SetMapIndex(k, reflect.ValueOf(s).Convert(e.Type()))
+			str := e // a string, or a string in an interface (map[string]any)
+			if e.Kind() == reflect.Interface && !e.IsNil() {
+				str = e.Elem()
+			}
+			if str.Kind() == reflect.String {
+				if s, ok := scrub(str.String(), secrets); ok {
+					v.SetMapIndex(k, reflect.ValueOf(s).Convert(str.Type()))
 					*found = true
 				}
 				continue

@@ -9,8 +9,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync/atomic"
-	"time"
 )
 
 // downloadBufferSize is the one buffer a download reads through: memory
@@ -246,14 +244,17 @@ func (e *finalError) Error() string { return e.err.Error() }
 // that sends nothing for the request timeout is closed: a stalled
 // connection is resumed like a broken one.
 func (d *download) copy(body io.ReadCloser, skip int64) error {
-	var stalled atomic.Bool
+	var (
+		r    io.Reader = body
+		idle *idleReader
+	)
 	if t := d.k.requestTimeout; t > 0 {
-		timer := time.AfterFunc(t, func() { stalled.Store(true); _ = body.Close() })
-		defer timer.Stop()
-		body = &idleReader{ReadCloser: body, timer: timer, d: t}
+		idle = newIdleReader(body, t)
+		defer idle.t.Stop()
+		r = idle
 	}
 	for {
-		n, err := body.Read(d.buf)
+		n, err := r.Read(d.buf)
 		chunk := d.buf[:n]
 		if skip > 0 {
 			drop := min(skip, int64(n))
@@ -287,27 +288,12 @@ func (d *download) copy(body io.ReadCloser, skip int64) error {
 				return io.ErrUnexpectedEOF
 			}
 			return nil
-		case err != nil && stalled.Load():
+		case err != nil && idle != nil && idle.fired.Load():
 			return fmt.Errorf("no data for %s (the request timeout)", d.k.requestTimeout)
 		case err != nil:
 			return err
 		}
 	}
-}
-
-// idleReader restarts the stall timer at every read that returns data.
-type idleReader struct {
-	io.ReadCloser
-	timer *time.Timer
-	d     time.Duration
-}
-
-func (r *idleReader) Read(p []byte) (int, error) {
-	n, err := r.ReadCloser.Read(p)
-	if n > 0 {
-		r.timer.Reset(r.d)
-	}
-	return n, err
 }
 
 // finish checks the bundle's size once the body has ended.

@@ -42,3 +42,17 @@ provider "mintlify" {
   project_id = "your-project-id"
   cache_url  = "s3://acme-terraform-cache?region=us-east-1&prefix=mintlify/"
 }
+
+# Searching the live docs (mintlify_search, mintlify_page) takes an
+# assistant key, and nothing else: set MINTLIFY_ASSISTANT_API_KEY (and
+# MINTLIFY_DOMAIN) in the environment, or:
+variable "mintlify_assistant_api_key" {
+  type      = string
+  sensitive = true
+}
+
+provider "mintlify" {
+  alias             = "docs_site"
+  assistant_api_key = var.mintlify_assistant_api_key
+  domain            = "acme" # from acme.mintlify.site, at the end of the dashboard's URL
+}

@@ -514,10 +514,11 @@ func firstLine(s string) string {
 	return s
 }
 
-// goBench runs `go test -bench` and returns the median of each reported
-// unit, by benchmark name.
-func goBench(ctx context.Context, pkg, pattern string, args ...string) (map[string]map[string]float64, error) {
-	cmd := exec.CommandContext(ctx, "go", append([]string{"test", "-run", "^$", "-bench", pattern}, append(args, pkg)...)...) //nolint:gosec // fixed arguments
+// goBench runs `go test -bench` on ./sdk (where every Go benchmark of the
+// report lives) and returns the median of each reported unit, by
+// benchmark name.
+func goBench(ctx context.Context, pattern string, args ...string) (map[string]map[string]float64, error) {
+	cmd := exec.CommandContext(ctx, "go", append([]string{"test", "-run", "^$", "-bench", pattern}, append(args, "./sdk")...)...) //nolint:gosec // fixed arguments
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {

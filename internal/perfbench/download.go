@@ -396,8 +396,12 @@ const downloadSection = 9
 // (and its line into the README's summary, when readme is set), leaving
 // the others as the last full run wrote them.
 func (b *bench) measureOnly(what, out, readme string) error {
-	if what != "download" {
-		return fmt.Errorf(`-only %q: the sections that can be measured alone are: "download"`, what)
+	switch what {
+	case "download":
+	case "assistant":
+		return b.measureAssistantOnly(out, readme)
+	default:
+		return fmt.Errorf(`-only %q: the sections that can be measured alone are: "download", "assistant", "waits", "budget", "soak"`, what)
 	}
 	size := int64(downloadSize)
 	if b.quick {

@@ -27,7 +27,6 @@ type endlessCase struct {
 	honorLimit  bool
 
 	requests int
-	pageKiB  int
 	rssKiB   int64
 	wall     time.Duration
 	stopped  string // the error's line naming the cap
@@ -105,7 +104,7 @@ func (b *bench) measureEndless() ([]*endlessCase, error) {
 		// Terraform wraps the error's lines: join them to find it whole.
 		c.stopped = capError.FindString(strings.Join(strings.Fields(err.Error()), " "))
 		if c.stopped == "" {
-			return nil, fmt.Errorf("%s: the apply failed without naming a cap:\n%s", c.name, err)
+			return nil, fmt.Errorf("%s: the apply failed without naming a cap:\n%w", c.name, err)
 		}
 	}
 	return cases, nil

@@ -37,9 +37,11 @@ func main() {
 	runs := flag.Int("runs", 3, "runs per timed figure (the median is reported)")
 	quick := flag.Bool("quick", false, "smaller data sets and fewer applies, to try the harness")
 	limit := flag.Duration("timeout", 30*time.Minute, "stop everything after this long")
-	only := flag.String("only", "", `measure one section alone: "download" (spliced into the existing report and its README line), "waits" (the waits for jobs and deployments), "budget" (the analytics budget, section 8), "soak" (the fault soak, section 6) or "endless" (a server that never stops paging, section 10) (printed, writing nothing)`)
+	only := flag.String("only", "", `measure one section alone: "download" or "assistant" (each spliced into the existing report and its README lines), "waits" (the waits for jobs and deployments), "budget" (the analytics budget, section 8), "soak" (the fault soak, section 6) or "endless" (a server that never stops paging, section 10) (printed, writing nothing)`)
 	flag.Parse()
-	if *provider == "" || *floor == "" {
+	// The assistant's section is Go benchmarks of ./sdk alone: no terraform,
+	// no provider build.
+	if (*provider == "" || *floor == "") && *only != "assistant" {
 		log.Fatal("perfbench: -provider and -floor are required (make bench sets them)")
 	}
 	// The whole benchmark is bounded in time: it stops by itself.

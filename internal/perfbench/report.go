@@ -24,6 +24,7 @@ type results struct {
 	cache        *cacheResult
 	download     *downloadResult
 	budget       *budgetResult
+	assistant    *assistantResult
 }
 
 // measure takes every measurement.
@@ -39,7 +40,7 @@ func (b *bench) measure() (*results, error) {
 		}
 		scalePaths, soakApplies, manyJobs, cacheCommands, spentPlans, runners = 10000, 3, 20, 4, 4, 3
 	}
-	log.Println("1/11 requests per read, every paged data source")
+	log.Println("1/12 requests per read, every paged data source")
 	var reqs []requestRow
 	for _, s := range pagedSources {
 		rows, err := b.measureRequests(s, sizes[s.name])
@@ -50,7 +51,7 @@ func (b *bench) measure() (*results, error) {
 	}
 	var scales []*scaleResult
 	for i, s := range []source{visitorsSource, viewsSource} {
-		log.Printf("%d/10 read cost at %d rows of %s (%d runs each, provider and floor)", 2+i, scalePaths, s.name, b.runs)
+		log.Printf("%d/12 read cost at %d rows of %s (%d runs each, provider and floor)", 2+i, scalePaths, s.name, b.runs)
 		scale, err := b.measureScale(s, scalePaths)
 		if err != nil {
 			return nil, err
@@ -69,50 +70,54 @@ func (b *bench) measure() (*results, error) {
 		}
 		return reqs[i].paths < reqs[j].paths
 	})
-	log.Println("4/11 SDK decoding (go test -bench)")
-	decode, err := goBench(b.ctx, "./sdk", "DecodeVisitorsPage250", "-benchmem", "-count", "5")
+	log.Println("4/12 SDK decoding (go test -bench)")
+	decode, err := goBench(b.ctx, "DecodeVisitorsPage250", "-benchmem", "-count", "5")
 	if err != nil {
 		return nil, err
 	}
-	log.Println("5/11 waiting for jobs and deployments (go test -bench, on the fake's clock)")
+	log.Println("5/12 waiting for jobs and deployments (go test -bench, on the fake's clock)")
 	wait, err := b.measureWaits()
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("6/11 %d jobs in one apply", manyJobs)
+	log.Printf("6/12 %d jobs in one apply", manyJobs)
 	many, err := b.measureManyJobs(manyJobs, 3*time.Second)
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("7/11 fault soak: %d applies", soakApplies)
+	log.Printf("7/12 fault soak: %d applies", soakApplies)
 	soak, err := b.soak(soakApplies, 5, 2000)
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("8/11 the analytics cache: %d commands, and a plan and apply of %d paths", cacheCommands, scalePaths)
+	log.Printf("8/12 the analytics cache: %d commands, and a plan and apply of %d paths", cacheCommands, scalePaths)
 	cache, err := b.measureCache(cacheCommands, 1200, scalePaths)
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("9/11 the analytics budget: %d plans while it is spent, %d runners sharing a bucket, totals of %d paths", spentPlans, runners, scalePaths)
+	log.Printf("9/12 the analytics budget: %d plans while it is spent, %d runners sharing a bucket, totals of %d paths", spentPlans, runners, scalePaths)
 	budget, err := b.measureBudget(spentPlans, runners, scalePaths)
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("10/11 a %d MiB static export bundle, downloaded by curl, the SDK and the action", downloadSize>>20)
+	log.Printf("10/12 a %d MiB static export bundle, downloaded by curl, the SDK and the action", downloadSize>>20)
 	download, err := b.measureDownload(downloadSize)
 	if err != nil {
 		return nil, err
 	}
-
-	log.Println("11/11 servers that never stop paging")
+	log.Println("11/12 servers that never stop paging")
 	endless, err := b.measureEndless()
+	if err != nil {
+		return nil, err
+	}
+	log.Println("12/12 the assistant's streamed answer (go test -bench)")
+	assistant, err := b.measureAssistant()
 	if err != nil {
 		return nil, err
 	}
 
 	return &results{date: time.Now().UTC(), runs: b.runs, machine: machine(b.ctx, b.tf), reqs: reqs, scales: scales,
-		decode: decode, wait: wait, many: many, soak: soak, cache: cache, download: download, budget: budget, endless: endless}, nil
+		decode: decode, wait: wait, many: many, soak: soak, cache: cache, download: download, budget: budget, endless: endless, assistant: assistant}, nil
 }
 
 // report renders docs/performance.md.
@@ -180,13 +185,16 @@ func (r *results) report() string {
 		p("\n")
 		r.writeEndless(p)
 	}
+	if r.assistant != nil {
+		p("\n%s", r.assistant.section())
+	}
 	return w.String()
 }
 
 // measureWaits runs the waits' benchmarks (jobs and deployments), on the
 // fake's clock.
 func (b *bench) measureWaits() (map[string]map[string]float64, error) {
-	return goBench(b.ctx, "./sdk", "WaitForAgentJob|WaitForDeployment", "-benchtime", "200x", "-count", "1")
+	return goBench(b.ctx, "WaitForAgentJob|WaitForDeployment", "-benchtime", "200x", "-count", "1")
 }
 
 // writeWaits renders section 4: how late and how often the waits poll.

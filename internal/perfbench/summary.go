@@ -86,6 +86,9 @@ func (r *results) summary() string {
 		what, result := d.summaryRow()
 		row(what, "%s", result)
 	}
+	if a := r.assistant; a != nil {
+		a.summaryRows(row)
+	}
 	return w.String()
 }
 

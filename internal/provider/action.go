@@ -55,6 +55,9 @@ func (a *actionBase) ModifyPlan(ctx context.Context, req action.ModifyPlanReques
 	if a.data == nil || projectID.IsUnknown() {
 		return // the provider's settings are not known yet
 	}
+	if !a.data.requireAdminKey(&resp.Diagnostics) {
+		return
+	}
 	a.data.projectOrDefault(projectID, path.Root("project_id"), &resp.Diagnostics)
 }
 

@@ -546,7 +546,7 @@ func TestAccSearchQueries_endlessServerStopsAtTheByteCap(t *testing.T) {
 	t.Setenv(EnvCacheTTL, "10m")
 	var requests atomic.Int64
 	pad := strings.Repeat("x", 1000)
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		n := requests.Add(1)
 		var b strings.Builder
 		b.WriteString(`{"searches":[`)

@@ -61,6 +61,9 @@ func planProjectID(ctx context.Context, data *providerData, req resource.ModifyP
 	if req.Plan.Raw.IsNull() {
 		return // destroy
 	}
+	if data != nil && !data.requireAdminKey(&resp.Diagnostics) {
+		return // an assistant key alone: say so at plan, not at apply
+	}
 	var configured types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("project_id"), &configured)...)
 	if resp.Diagnostics.HasError() || !configured.IsNull() {

@@ -27,7 +27,7 @@ import (
 // default replaces, as a change of the attribute does.
 func TestPlanProjectID(t *testing.T) {
 	s := resourceSchema(t, &agentJobResource{})
-	withDefault := &providerData{projectID: "dflt"}
+	withDefault := &providerData{client: &sdk.Client{}, projectID: "dflt"}
 	for _, tt := range []struct {
 		name       string
 		data       *providerData
@@ -45,7 +45,11 @@ func TestPlanProjectID(t *testing.T) {
 		{name: "the default, changed", data: withDefault, prior: "old", want: "dflt", replace: true},
 		{name: "provider unknown, state kept", prior: "old", want: "old"},
 		{name: "provider unknown, on create", want: "?"},
-		{name: "no default", data: &providerData{}, prior: "old", want: "?", wantErr: "Missing project_id: Set project_id here, or on the provider (or the MINTLIFY_PROJECT_ID environment variable).\n"},
+		{name: "no default", data: &providerData{client: &sdk.Client{}}, prior: "old", want: "?", wantErr: "Missing project_id: Set project_id here, or on the provider (or the MINTLIFY_PROJECT_ID environment variable).\n"},
+		// An assistant key alone serves the discovery data sources only:
+		// a resource of the admin API says so at plan.
+		{name: "no admin key", data: &providerData{projectID: "dflt"}, configured: "own", prior: "old", want: "own",
+			wantErr: "Missing Mintlify API key: This needs an admin API key: set api_key in the provider block or the MINTLIFY_API_KEY environment variable to an admin API key from the API keys page of the Mintlify dashboard. The provider has only an assistant key (assistant_api_key), which serves mintlify_search and mintlify_page alone.\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cfgVals := map[string]tftypes.Value{"prompt": str("x")}
@@ -283,7 +287,7 @@ func TestConfiguredData(t *testing.T) {
 	if configuredData(nil, &diags) != nil || len(diags) != 0 {
 		t.Errorf("nil: %v", diags)
 	}
-	data := &providerData{projectID: "p"}
+	data := &providerData{client: &sdk.Client{}, projectID: "p"}
 	if configuredData(data, &diags) != data || len(diags) != 0 {
 		t.Errorf("data: %v", diags)
 	}
@@ -296,6 +300,10 @@ func TestConfiguredData(t *testing.T) {
 	}
 	if requireConfigured(nil, &diags) != false || !strings.HasPrefix(diagText(diags, diag.SeverityError), "Provider not configured: ") {
 		t.Errorf("not configured: %v", diags)
+	}
+	diags = nil
+	if requireConfigured(&providerData{assistantKey: "mint_dsc_k"}, &diags) != false || !strings.HasPrefix(diagText(diags, diag.SeverityError), "Missing Mintlify API key: This needs an admin API key") {
+		t.Errorf("an assistant key alone: %v", diags)
 	}
 	// A configured provider's project, or the one given.
 	for _, tt := range []struct {

@@ -38,6 +38,10 @@ const (
 	EnvCacheURL       = "MINTLIFY_CACHE_URL"
 	EnvCacheTTL       = "MINTLIFY_CACHE_TTL"
 	EnvCacheMaxStale  = "MINTLIFY_CACHE_MAX_STALE"
+	// EnvAssistantAPIKey and EnvDomain are the discovery API's key and the
+	// documentation site's default domain (mintlify_search, mintlify_page).
+	EnvAssistantAPIKey = sdk.EnvAssistantAPIKey
+	EnvDomain          = "MINTLIFY_DOMAIN"
 )
 
 // Defaults of the analytics cache: fresh long enough that a plan and the
@@ -83,16 +87,24 @@ type providerModel struct {
 	CacheURL       types.String `tfsdk:"cache_url"`
 	CacheTTL       types.String `tfsdk:"cache_ttl"`
 	CacheMaxStale  types.String `tfsdk:"cache_max_stale"`
+	AssistantKey   types.String `tfsdk:"assistant_api_key"`
+	Domain         types.String `tfsdk:"domain"`
 }
 
 // providerData is what resources, data sources and actions receive from
-// Configure.
+// Configure. client is nil without an admin key (see requireConfigured).
 type providerData struct {
 	client      *sdk.Client
 	projectID   string // default for resources; "" when none
 	apiKey      string // kept only to mask it in logs
 	waitOptions []sdk.WaitOption
 	pages       *PageSource // nil: the client
+
+	// discovery serves mintlify_search and mintlify_page; nil without an
+	// assistant key (see requireDiscovery).
+	discovery    *sdk.DiscoveryClient
+	assistantKey string // kept only to mask it in logs
+	domain       string // default for the discovery data sources; "" when none
 	// cacheWarned is set once the cache's problem (client.CacheProblem)
 	// has been shown: once per provider process.
 	cacheWarned atomic.Bool
@@ -101,11 +113,11 @@ type providerData struct {
 // logContext masks the API key in every log line written with the returned
 // context, whatever field or message it might end up in.
 func (d *providerData) logContext(ctx context.Context) context.Context {
-	return maskSecret(ctx, d.apiKey)
+	return maskSecret(maskSecret(ctx, d.apiKey), d.assistantKey)
 }
 
 func maskSecret(ctx context.Context, secret string) context.Context {
-	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, "api_key", "Authorization", "authorization")
+	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, "api_key", "assistant_api_key", "Authorization", "authorization")
 	if secret == "" {
 		return ctx
 	}
@@ -122,8 +134,8 @@ func (p *mintlifyProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Manage [Mintlify](https://mintlify.com) documentation with Terraform: run background " +
 			"agent jobs that edit your docs and open pull requests, publish and preview the docs (deployments, " +
-			"previews, automation runs), export a static copy, and read the analytics export (visitors, page " +
-			"views, searches, feedback and assistant usage).",
+			"previews, automation runs), export a static copy, read the analytics export (visitors, page " +
+			"views, searches, feedback and assistant usage), and search the live docs (for `check` blocks after a deployment).",
 		Attributes: map[string]schema.Attribute{
 			"api_key": schema.StringAttribute{
 				MarkdownDescription: "Admin API key (`mint_...`) from the API keys page of the Mintlify dashboard. " +
@@ -205,6 +217,21 @@ func (p *mintlifyProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 				Optional:   true,
 				Validators: []validator.String{durationValidator{}},
 			},
+			"assistant_api_key": schema.StringAttribute{
+				MarkdownDescription: "Assistant API key (`mint_dsc_...`) from the API keys page of the Mintlify dashboard, " +
+					"for `mintlify_search` and `mintlify_page` (the discovery API takes no admin key). Falls back to the `" +
+					EnvAssistantAPIKey + "` environment variable. Never logged or stored in state. Requests go to `base_url` + " +
+					"`/discovery` (`" + sdk.DefaultDiscoveryBaseURL + "` by default). With only this key, the provider serves " +
+					"those two data sources; everything else needs `api_key`.",
+				Optional:  true,
+				Sensitive: true,
+			},
+			"domain": schema.StringAttribute{
+				MarkdownDescription: "Default documentation site for `mintlify_search` and `mintlify_page`: the domain " +
+					"identifier of `domain.mintlify.site`, at the end of the dashboard's URL. Falls back to `" + EnvDomain + "`.",
+				Optional:   true,
+				Validators: []validator.String{siteDomainValidator},
+			},
 		},
 	}
 }
@@ -218,7 +245,7 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 	// A key or URL that comes from another resource is unknown until apply:
 	// configure nothing yet, Terraform calls Configure again with values.
 	for _, v := range []interface{ IsUnknown() bool }{cfg.APIKey, cfg.BaseURL, cfg.ProjectID, cfg.MaxRetries, cfg.MaxRetryWait,
-		cfg.RequestTimeout, cfg.CacheDir, cfg.CacheURL, cfg.CacheTTL, cfg.CacheMaxStale} {
+		cfg.RequestTimeout, cfg.CacheDir, cfg.CacheURL, cfg.CacheTTL, cfg.CacheMaxStale, cfg.AssistantKey, cfg.Domain} {
 		if v.IsUnknown() {
 			tflog.Debug(ctx, "provider configuration has unknown values; configuring at apply")
 			return
@@ -226,19 +253,33 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 	}
 
 	apiKey := stringOrEnv(cfg.APIKey, EnvAPIKey)
-	ctx = maskSecret(ctx, apiKey)
+	assistantKey := stringOrEnv(cfg.AssistantKey, EnvAssistantAPIKey)
+	ctx = maskSecret(maskSecret(ctx, apiKey), assistantKey)
 	// Errors about the key are not attached to api_key: Terraform would
 	// print the configuration line, which may hold the key itself.
-	if apiKey == "" {
+	if apiKey == "" && assistantKey == "" {
 		resp.Diagnostics.AddError("Missing Mintlify API key",
 			"Set api_key in the provider block or the "+EnvAPIKey+" environment variable to an admin API key "+
-				"from the API keys page of the Mintlify dashboard.")
+				"from the API keys page of the Mintlify dashboard (mintlify_search and mintlify_page need only "+
+				"assistant_api_key, an assistant key).")
 		return
 	}
-	if err := sdk.ValidateAPIKey(apiKey); err != nil {
-		resp.Diagnostics.AddError("Invalid Mintlify API key",
-			"The key (from api_key or "+EnvAPIKey+") "+strings.TrimPrefix(err.Error(), "apiKey ")+".")
-		return
+	// Each key is checked only when given: with only an assistant key the
+	// provider serves the discovery data sources, and whatever needs the
+	// admin key says so (requireConfigured).
+	if apiKey != "" {
+		if err := sdk.ValidateAPIKey(apiKey); err != nil {
+			resp.Diagnostics.AddError("Invalid Mintlify API key",
+				"The key (from api_key or "+EnvAPIKey+") "+strings.TrimPrefix(err.Error(), "apiKey ")+".")
+			return
+		}
+	}
+	if assistantKey != "" {
+		if err := sdk.ValidateAssistantKey(assistantKey); err != nil {
+			resp.Diagnostics.AddError("Invalid Mintlify assistant API key",
+				"The key (from assistant_api_key or "+EnvAssistantAPIKey+") "+strings.TrimPrefix(err.Error(), "assistantKey ")+".")
+			return
+		}
 	}
 	baseURL := stringOrEnv(cfg.BaseURL, EnvBaseURL)
 	if baseURL == "" {
@@ -251,7 +292,6 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 	}
 
 	opts := []sdk.Option{
-		sdk.WithBaseURL(baseURL),
 		sdk.WithUserAgent(userAgent(p.version, req.TerraformVersion)),
 		sdk.WithRequestHook(logRequest),
 	}
@@ -282,13 +322,37 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 		resp.Diagnostics.AddError("Invalid "+EnvCacheURL, strings.Replace(err.Error(), "cacheURL", EnvCacheURL, 1)+".")
 		return
 	}
+	// The cache is the admin API's analytics only: the discovery client
+	// gets every option but it.
+	common := opts
 	if dir := cacheDir(cfg.CacheDir); (dir != "" || bucket != "") && durations["cache_ttl"] > 0 {
-		opts = append(opts, sdk.WithAnalyticsCache(sdk.CacheOptions{Dir: dir, URL: bucket, FreshFor: durations["cache_ttl"], MaxStale: durations["cache_max_stale"]}))
+		opts = append(opts[:len(opts):len(opts)], sdk.WithAnalyticsCache(sdk.CacheOptions{Dir: dir, URL: bucket, FreshFor: durations["cache_ttl"], MaxStale: durations["cache_max_stale"]}))
 		tflog.Debug(ctx, "analytics cache", map[string]any{"dir": dir, "bucket": bucket != "", "ttl": durations["cache_ttl"].String(), "max_stale": durations["cache_max_stale"].String()})
 	}
-	client, err := sdk.NewClient(apiKey, append(opts, p.sdkOptions...)...)
-	if err != nil {
-		resp.Diagnostics.AddError("Could not configure the Mintlify client", err.Error())
+	data := &providerData{apiKey: apiKey, assistantKey: assistantKey, waitOptions: p.waitOptions, pages: p.pages}
+	if apiKey != "" {
+		client, err := sdk.NewClient(apiKey, append(append([]sdk.Option{sdk.WithBaseURL(baseURL)}, opts...), p.sdkOptions...)...)
+		if err != nil {
+			resp.Diagnostics.AddError("Could not configure the Mintlify client", err.Error())
+			return
+		}
+		data.client = client
+	}
+	if assistantKey != "" {
+		// The discovery API lives under /discovery on the admin API's host:
+		// base_url pointed at a test server points both there.
+		discoveryURL := strings.TrimRight(baseURL, "/") + "/discovery"
+		discovery, err := sdk.NewDiscoveryClient(assistantKey, append(append([]sdk.Option{sdk.WithBaseURL(discoveryURL)}, common...), p.sdkOptions...)...)
+		if err != nil {
+			resp.Diagnostics.AddError("Could not configure the Mintlify discovery client", err.Error())
+			return
+		}
+		data.discovery = discovery
+	}
+	data.domain = stringOrEnv(cfg.Domain, EnvDomain)
+	if data.domain != "" && sdk.ValidateDomain(data.domain) != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("domain"), "Invalid domain",
+			"The default domain (from domain or "+EnvDomain+") "+strings.TrimPrefix(sdk.ValidateDomain(data.domain).Error(), "domain ")+".")
 		return
 	}
 	projectID := stringOrEnv(cfg.ProjectID, EnvProjectID)
@@ -297,15 +361,10 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 			"The default project (from project_id or "+EnvProjectID+") "+strings.TrimPrefix(sdk.ValidateProjectID(projectID).Error(), "projectId ")+": set a project id, or leave it unset.")
 		return
 	}
-	data := &providerData{
-		client:      client,
-		projectID:   projectID,
-		apiKey:      apiKey,
-		waitOptions: p.waitOptions,
-		pages:       p.pages,
-	}
+	data.projectID = projectID
 	data.noteCacheProblem(&resp.Diagnostics)
-	tflog.Debug(ctx, "configured Mintlify client", map[string]any{"base_url": client.BaseURL(), "default_project_id": data.projectID})
+	tflog.Debug(ctx, "configured Mintlify client", map[string]any{"base_url": baseURL, "admin_key": apiKey != "",
+		"assistant_key": assistantKey != "", "default_project_id": data.projectID, "default_domain": data.domain})
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.ActionData = data
@@ -368,7 +427,7 @@ func (p *mintlifyProvider) DataSources(context.Context) []func() datasource.Data
 	return []func() datasource.DataSource{
 		NewUniqueVisitorsDataSource, NewPageViewsDataSource, NewSearchQueriesDataSource, NewFeedbackDataSource,
 		NewFeedbackByPageDataSource, NewAssistantConversationsDataSource, NewAssistantCallerStatsDataSource,
-		NewDeploymentStatusDataSource, NewAgentJobDataSource, NewAgentJobsDataSource,
+		NewDeploymentStatusDataSource, NewAgentJobDataSource, NewAgentJobsDataSource, NewSearchDataSource, NewPageDataSource,
 	}
 }
 
@@ -427,7 +486,20 @@ func requireConfigured(data *providerData, diags *diag.Diagnostics) bool {
 			"The Mintlify provider's settings (api_key, base_url, project_id) are not known yet: they come from a resource not applied yet. Apply that resource first, for example with terraform apply -target=<its address>, then apply everything.")
 		return false
 	}
-	return true
+	return data.requireAdminKey(diags)
+}
+
+// requireAdminKey says, where the admin API is needed, that a provider
+// configured with only an assistant key cannot serve it.
+func (d *providerData) requireAdminKey(diags interface{ AddError(string, string) }) bool {
+	if d.client != nil {
+		return true
+	}
+	diags.AddError("Missing Mintlify API key",
+		"This needs an admin API key: set api_key in the provider block or the "+EnvAPIKey+" environment variable "+
+			"to an admin API key from the API keys page of the Mintlify dashboard. The provider has only an assistant "+
+			"key (assistant_api_key), which serves mintlify_search and mintlify_page alone.")
+	return false
 }
 
 // configuredData extracts the provider's data in a resource's, data

@@ -262,12 +262,12 @@ func TestProvider_metadataAndSchema(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"unique_visitors", "page_views", "search_queries", "feedback", "feedback_by_page",
-		"assistant_conversations", "assistant_caller_stats", "deployment_status", "agent_job", "agent_jobs"} {
+		"assistant_conversations", "assistant_caller_stats", "deployment_status", "agent_job", "agent_jobs", "search", "page"} {
 		if _, ok := resp.DataSourceSchemas["mintlify_"+name]; !ok {
 			t.Errorf("no mintlify_%s data source", name)
 		}
 	}
-	if n := len(resp.DataSourceSchemas); n != 10 {
+	if n := len(resp.DataSourceSchemas); n != 12 {
 		t.Errorf("%d data sources", n)
 	}
 	if _, ok := resp.ActionSchemas["mintlify_automation_run"]; !ok {
@@ -277,8 +277,8 @@ func TestProvider_metadataAndSchema(t *testing.T) {
 		t.Errorf("list resources %v", resp.ListResourceSchemas)
 	}
 	for _, a := range resp.Provider.Block.Attributes {
-		if a.Name == "api_key" && !a.Sensitive {
-			t.Error("api_key is not sensitive")
+		if (a.Name == "api_key" || a.Name == "assistant_api_key") && !a.Sensitive {
+			t.Errorf("%s is not sensitive", a.Name)
 		}
 	}
 }

@@ -4,8 +4,9 @@
 // and a test kit around it, as pstest is to Pub/Sub.
 //
 // It models agent jobs (create, get, follow-up messages, scripted outcomes
-// on a clock you control) and the analytics export (deterministic data sets
+// on a clock you control), the analytics export (deterministic data sets
 // or rows you give, for every endpoint, with dates, filters and paging),
+// and a documentation site's search, pages, streamed assistant and Index,
 // with the API's authentication, error bodies and published rate limits.
 //
 // # Reaching it
@@ -64,6 +65,38 @@
 // ConversationsData, ThreadData, CallerStatsData, and Data (any of them as
 // JSON).
 //
+// # Search, pages, the assistant and the Index
+//
+// The fake serves every API on one host, each under its server's path:
+// the admin API at the root, the discovery API under /discovery and
+// Mintlify Index under /api/universal-search. So one fake URL gives every
+// base URL:
+//
+//	docs, err := sdk.NewDiscoveryClient(mintlifytest.DemoAssistantKey, sdk.WithBaseURL(srv.URL+"/discovery"))
+//	index, err := sdk.NewIndexClient(mintlifytest.DemoIndexKey, sdk.WithBaseURL(srv.URL+"/api/universal-search"))
+//
+// Each API takes its own kind of key (AddKey, AddAssistantKey,
+// AddIndexKey) and answers another kind 401. A site (DemoDomain, with
+// DemoPages or Config.Pages; AddSite for more) is a corpus of DocPage,
+// with versions, languages, tags and groups; PutPage and RemovePage change
+// it as a deployment would, and the Index serves every site's public
+// pages with a few web pages. Search ranks the same way every time
+// (SearchData gives a search's answer without a request); a page the
+// groups may not see is a 404. Context is assembled within its token
+// budget, four characters a token.
+//
+// The assistant composes its answer from the site's pages and streams it:
+// the v2 endpoint as the AI SDK v5 UI message stream (server-sent events,
+// a search tool call, text, sources, a finish part with the thread id,
+// [DONE]), the v1 endpoint as the AI SDK v4 data stream. A threadId the
+// fake gave is continued. AssistantAnswers records each answer as it was
+// sent, part by part: each one cost the organization credits. Markers in
+// the question script the stream: [fake:cut=N] breaks the connection after
+// N parts, [fake:slow=200ms] spaces them, [fake:error] ends with an error
+// part and no finish, [fake:size=10MB] pads the answer, [fake:keepalive]
+// adds keep-alive comments. FaultSlowStream and FaultReset do the same to
+// a chosen request.
+//
 // # Bad days
 //
 // InjectFault (or Config.Faults) makes chosen requests fail, by route,
@@ -72,7 +105,8 @@
 // 2xx (FaultMalformed), a 2xx with one field mistyped after the request
 // took effect (FaultOddField), no answer (FaultDropConnection), an answer cut
 // mid-body after the request took effect (FaultReset), no answer until
-// the client gives up (FaultStall), or a delay (FaultLatency).
+// the client gives up (FaultStall), a delay (FaultLatency), or a streamed
+// answer whose parts come slowly (FaultSlowStream).
 //
 // The published rate limits are Budgets, drawn by each route (Routes says
 // which): agent job creations and messages, 100 per project per hour;

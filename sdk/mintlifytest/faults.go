@@ -45,6 +45,9 @@ const (
 	FaultStall FaultKind = "stall"
 	// FaultLatency: wait Latency, then serve normally.
 	FaultLatency FaultKind = "latency"
+	// FaultSlowStream: a streamed answer (an assistant message) is served,
+	// its parts Latency apart; on other routes, no fault.
+	FaultSlowStream FaultKind = "slow-stream"
 	// FaultOddField: the request is served (it takes effect) and its 2xx
 	// JSON answer arrives with the top-level field Field ("createdAt" when
 	// empty) holding a number: a schema change, or a proxy that rewrites
@@ -75,7 +78,8 @@ type Fault struct {
 	// RetryAfter of a FaultRateLimit, sent in whole seconds rounded up;
 	// negative sends no Retry-After header.
 	RetryAfter time.Duration
-	// Latency of a FaultLatency.
+	// Latency of a FaultLatency, or between the parts of a
+	// FaultSlowStream.
 	Latency time.Duration
 	// Message and Details of a FaultClientError's body (Message "": the
 	// status text).
@@ -217,7 +221,7 @@ func (f *faultState) apply(w http.ResponseWriter, r *http.Request, stopping <-ch
 		case <-stopping:
 		}
 		breakConn(w)
-	default: // FaultReset, FaultOddField, and kinds this version does not know
+	default: // FaultReset, FaultSlowStream (the route's own), FaultOddField, and kinds this version does not know
 		return false
 	}
 	return true

@@ -48,6 +48,8 @@ const (
 const (
 	AreaJobs      = "jobs"      // agent jobs, admin-openapi.json
 	AreaAnalytics = "analytics" // analytics.openapi.json
+	AreaDiscovery = "discovery" // discovery-openapi.json, under /discovery; assistant keys
+	AreaIndex     = "index"     // index-openapi.json, under /api/universal-search; Index keys
 	// AreaStaticExports: static-export-openapi.json, and the bundles'
 	// downloads (object storage's, not the API's).
 	AreaStaticExports = "static-exports"
@@ -117,9 +119,16 @@ var routeTable = []route{
 
 	// Discovery: search, page, assistant (discovery-openapi.json):
 	// discovery.go. BudgetDiscovery.
+	{name: "search", pattern: RouteDiscoverySearch, area: AreaDiscovery, budgets: []Budget{BudgetDiscovery}, serve: (*Fake).discoverySearch},
+	{name: "page", pattern: RouteDiscoveryPage, area: AreaDiscovery, budgets: []Budget{BudgetDiscovery}, serve: (*Fake).discoveryPage},
+	{name: "assistant-message", pattern: RouteAssistantMessage, area: AreaDiscovery, budgets: []Budget{BudgetDiscovery}, serve: (*Fake).assistantV2, stream: true},
+	{name: "assistant-message-v1", pattern: RouteAssistantMessageV1, area: AreaDiscovery, budgets: []Budget{BudgetDiscovery}, serve: (*Fake).assistantV1, stream: true},
 
 	// Mintlify Index (index-openapi.json): index.go. BudgetIndexSecond and
 	// BudgetIndexDay, both.
+	{name: "index-search", pattern: RouteIndexSearch, area: AreaIndex, budgets: []Budget{BudgetIndexSecond, BudgetIndexDay}, serve: (*Fake).indexSearch},
+	{name: "index-context", pattern: RouteIndexContext, area: AreaIndex, budgets: []Budget{BudgetIndexSecond, BudgetIndexDay}, serve: (*Fake).indexContext},
+	{name: "index-contents", pattern: RouteIndexContents, area: AreaIndex, budgets: []Budget{BudgetIndexSecond, BudgetIndexDay}, serve: (*Fake).indexContents},
 }
 
 // route is one operation of the API.

@@ -40,6 +40,9 @@ type Config struct {
 	Faults []Fault
 	// NoDemo leaves out the demo key and project.
 	NoDemo bool
+	// Pages are the demo documentation site's (DemoDomain) for the
+	// discovery API and the Index; nil: DemoPages().
+	Pages []DocPage
 	// StaticExports sets up static exports: whether the organization has
 	// them, their lifecycle and their bundles (StaticExportConfig).
 	StaticExports StaticExportConfig
@@ -69,6 +72,7 @@ type Fake struct {
 	requests   map[string]int // Route -> count
 	log        []*logEntry
 	faults     []*faultState
+	disc       discovery // sites and answers: discovery.go
 	exports    *exportState
 	deploys    *deployState
 }
@@ -76,6 +80,7 @@ type Fake struct {
 type keyInfo struct {
 	org      string
 	readOnly bool
+	kind     keyKind // admin, assistant or Index: the API it opens
 }
 
 type project struct {
@@ -117,6 +122,7 @@ func newFake(cfg Config, routes []route) *Fake {
 	if !cfg.NoDemo {
 		s.AddKey(DemoAPIKey, DemoOrg, false)
 		s.AddProject(DemoProjectID, DemoOrg, cfg.Analytics)
+		s.addDemoSite(cfg.Pages)
 	}
 	routes = slices.Clone(routes) // the table is shared by every Fake
 	for i := range routes {
@@ -241,7 +247,10 @@ func (s *Fake) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	if admitted && rt.stream {
 		// A streaming route answers as it goes, unlocked; a reset cuts
-		// its end off.
+		// its end off. It sees its fault (a reset, a slow stream).
+		if fault != nil {
+			r = r.WithContext(context.WithValue(r.Context(), faultKey{}, fault.Fault))
+		}
 		rt.serve(s, w, r, org, p)
 		if fault != nil && fault.Kind == FaultReset {
 			_ = http.NewResponseController(w).Flush()
@@ -252,6 +261,9 @@ func (s *Fake) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) {
 	if fault != nil && fault.Kind == FaultReset {
 		rec.cut(w)
 		return
+	}
+	if !admitted {
+		reshapeError(rt.area, rec) // each API's error body
 	}
 	if fault != nil && fault.Kind == FaultOddField && max(rec.status, http.StatusOK)/100 == 2 {
 		odd := oddField(rec.body.Bytes(), fault.Field)
@@ -278,6 +290,11 @@ func (s *Fake) admit(rt *route, w http.ResponseWriter, r *http.Request) (org str
 	if !ok || token == "" || !known {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="mintlify"`)
 		writeError(w, http.StatusUnauthorized, "Unauthorized", "missing, invalid or expired API key")
+		return "", nil, false
+	}
+	if want := keyKindOf(rt.area); key.kind != want {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="mintlify"`)
+		writeError(w, http.StatusUnauthorized, "Unauthorized", want.refuse(key.kind))
 		return "", nil, false
 	}
 	if key.readOnly && r.Method != http.MethodGet && r.Method != http.MethodHead {

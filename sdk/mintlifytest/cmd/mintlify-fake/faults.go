@@ -36,7 +36,7 @@ func namesOfRoutes() (names map[string][]string, routes, areas string) {
 }
 
 // faultKinds are the kinds -fault takes, each with what its VALUE is.
-const faultKinds = "rate-limit, server-error, client-error, malformed, odd-field, drop, reset, stall or latency"
+const faultKinds = "rate-limit, server-error, client-error, malformed, odd-field, drop, reset, stall, latency or slow-stream"
 
 // parseFault reads a fault spec:
 //
@@ -99,6 +99,9 @@ func parseFault(spec string) ([]mintlifytest.Fault, error) {
 		noValue()
 	case "latency":
 		f.Kind = mintlifytest.FaultLatency
+		f.Latency, err = time.ParseDuration(value)
+	case "slow-stream":
+		f.Kind = mintlifytest.FaultSlowStream
 		f.Latency, err = time.ParseDuration(value)
 	default:
 		return nil, fmt.Errorf("fault %q: unknown kind %q (%s)", spec, kind, faultKinds)

@@ -31,10 +31,13 @@ var usage = strings.NewReplacer(
 	"{{AREAS}}", wrap(areaList+".", "    "),
 	"{{BUDGETS}}", budgetList(),
 ).Replace(`mintlify-fake serves a fake of Mintlify's API on loopback: agent jobs, the
-whole analytics export, deployments, previews and automations, and static
-exports (their archives included), with the API's key check, errors, rate
-limits and paging. It prints the environment the Terraform provider reads
-(MINTLIFY_BASE_URL, MINTLIFY_API_KEY, MINTLIFY_PROJECT_ID) and serves until
+whole analytics export, deployments, previews and automations, static
+exports (their archives included), search, page content, the assistant and
+Mintlify Index, with the API's key check, errors, rate limits and paging.
+It prints the environment the Terraform provider and the SDK read
+(MINTLIFY_BASE_URL, MINTLIFY_API_KEY, MINTLIFY_PROJECT_ID,
+MINTLIFY_ASSISTANT_API_KEY, MINTLIFY_DOMAIN, MINTLIFY_INDEX_API_KEY,
+MINTLIFY_INDEX_BASE_URL) and serves until
 interrupted; -env-file writes the same as "export NAME=value" lines, for a
 shell to source.
 
@@ -98,6 +101,24 @@ DEPLOYMENTS, PREVIEWS AND AUTOMATIONS
   Any other id is 404; one with characters other than letters, digits,
   - and _ is malformed: 400.
 
+SEARCH, PAGES AND THE ASSISTANT
+  The fake serves every API on one host: the admin API at its root, the
+  discovery API (search, page content, the assistant; assistant keys) under
+  /discovery, and Mintlify Index (Index keys) under /api/universal-search:
+    discovery base URL   $MINTLIFY_BASE_URL/discovery
+    Index base URL       $MINTLIFY_BASE_URL/api/universal-search
+  Each API takes its own key kind only (another kind: 401). The demo site,
+  $MINTLIFY_DOMAIN, has a dozen pages (/quickstart, /installation,
+  /deploy/deployments, /api/keys, /changelog/v2, ...; /internal/runbook for
+  the group "staff" only). Search ranks them the same way every time. The
+  assistant answers from them, streamed (v2: AI SDK v5 UI message stream;
+  v1: v4 data stream), with a thread id; markers in the question script it:
+    [fake:cut=N]        the connection breaks after N parts
+    [fake:slow=200ms]   the parts come this far apart
+    [fake:error]        an error part halfway, and no finish
+    [fake:size=10MB]    the answer's text padded to this size (B, KB, MB)
+    [fake:keepalive]    a keep-alive comment before each part (v2)
+
 RATE LIMITS
   Like the API, in sliding windows; past a limit, 429 with Retry-After.
   The budgets (NAME: limit, what draws from it):
@@ -124,6 +145,7 @@ FAULTS
                                its body, then break the connection
     stall                      never answer, until the client gives up
     latency=DELAY              wait, then answer normally
+    slow-stream=DELAY          an assistant answer's parts come DELAY apart
   route is a route:
 {{ROUTES}}
   or an area, for all its routes:
@@ -342,15 +364,20 @@ func run(ctx context.Context, o options, out, info io.Writer) error {
 	}
 	env := fmt.Sprintf("MINTLIFY_BASE_URL=http://%s\nMINTLIFY_API_KEY=%s\nMINTLIFY_PROJECT_ID=%s\n",
 		ln.Addr(), mintlifytest.DemoAPIKey, mintlifytest.DemoProjectID)
+	// The discovery API and the Index, on the same host (see SEARCH, PAGES
+	// AND THE ASSISTANT in -h).
+	env += fmt.Sprintf("MINTLIFY_ASSISTANT_API_KEY=%s\nMINTLIFY_DOMAIN=%s\nMINTLIFY_INDEX_API_KEY=%s\nMINTLIFY_INDEX_BASE_URL=http://%s/api/universal-search\n",
+		mintlifytest.DemoAssistantKey, mintlifytest.DemoDomain, mintlifytest.DemoIndexKey, ln.Addr())
 	fmt.Fprint(out, env)
 	first := cfg.Analytics.End.AddDate(0, 0, -cfg.Analytics.Days)
 	deploy := cfg.DefaultDeployment
 	if deploy == (mintlifytest.DeploymentScript{}) {
 		deploy = mintlifytest.DefaultDeploymentScript
 	}
-	fmt.Fprintf(info, "mintlify-fake: analytics data from %s to %s; jobs run %s; deployments %s; static exports %s; -h for scripts, limits and faults\n",
+	fmt.Fprintf(info, "mintlify-fake: analytics data from %s to %s; jobs run %s; deployments %s; static exports %s; discovery at %s/discovery, Index at %s/api/universal-search; -h for scripts, limits and faults\n",
 		first.Format(time.DateOnly), cfg.Analytics.End.AddDate(0, 0, -1).Format(time.DateOnly), cfg.DefaultJob.ActiveFor,
-		deploy.Queued+deploy.Building, cfg.StaticExports.Default.QueuedFor+cfg.StaticExports.Default.RunFor)
+		deploy.Queued+deploy.Building, cfg.StaticExports.Default.QueuedFor+cfg.StaticExports.Default.RunFor,
+		"http://"+ln.Addr().String(), "http://"+ln.Addr().String())
 	if o.envFile != "" {
 		exports := strings.ReplaceAll("export "+strings.TrimSuffix(env, "\n"), "\n", "\nexport ") + "\n"
 		if err := os.WriteFile(o.envFile, []byte(exports), 0o600); err != nil {

@@ -49,7 +49,7 @@ func TestRun_servesAndPrintsTheEnvironment(t *testing.T) {
 	go func() { done <- run(ctx, defaults(), &out, &info) }()
 	var env string
 	for start := time.Now(); time.Since(start) < 5*time.Second; time.Sleep(10 * time.Millisecond) {
-		if env = out.String(); strings.Count(env, "\n") == 3 {
+		if env = out.String(); strings.HasSuffix(env, "\n") { // the environment is printed in one write
 			break
 		}
 	}
@@ -124,6 +124,7 @@ func TestParseFault(t *testing.T) {
 		"server-error=500": {{Kind: mintlifytest.FaultServerError, Status: 500}},
 		"server-error=599": {{Kind: mintlifytest.FaultServerError, Status: 599}},
 		"drop,p=1":         {{Kind: mintlifytest.FaultDropConnection, Probability: 1}},
+		"slow-stream=50ms,route=assistant-message": {{Route: mintlifytest.RouteAssistantMessage, Kind: mintlifytest.FaultSlowStream, Latency: 50 * time.Millisecond}},
 	}
 	for spec, want := range good {
 		got, err := parseFault(spec)
@@ -259,7 +260,7 @@ func TestParseFault_everyKind(t *testing.T) {
 		"stall=1s":                    `stall takes no value`,
 		"server-error,body=x":         `only malformed takes a body`,
 		"server-error,message=x":      `only client-error takes a message`,
-		"explode":                     `(rate-limit, server-error, client-error, malformed, odd-field, drop, reset, stall or latency)`,
+		"explode":                     `(rate-limit, server-error, client-error, malformed, odd-field, drop, reset, stall, latency or slow-stream)`,
 		"drop,route=nowhere":          `unknown route "nowhere" (a route: create-job, get-job, message, list-jobs, visitors,`,
 		"drop,route=nowhere,p=1":      `or an area: jobs (create-job, get-job, message, list-jobs); analytics (visitors,`,
 		"malformed,color=red,body={}": `unknown option "color" (route, method, p, requests, message or body)`,
@@ -347,7 +348,7 @@ func TestRun_envFileExportsForAShell(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	stdout := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	if len(lines) != 3 || len(stdout) != 3 {
+	if len(lines) != 7 || len(stdout) != 7 {
 		t.Fatalf("env file %q, stdout %q", data, out.String())
 	}
 	for i, l := range lines {
@@ -362,8 +363,8 @@ func TestRun_envFileExportsForAShell(t *testing.T) {
 	if _, err := exec.LookPath("sh"); err != nil {
 		t.Skip("no sh to source the file")
 	}
-	got, err := exec.Command("sh", "-c", `. "$1" && sh -c 'echo "$MINTLIFY_PROJECT_ID $MINTLIFY_API_KEY"'`, "sh", o.envFile).Output()
-	if err != nil || string(got) != "demo-project "+mintlifytest.DemoAPIKey+"\n" {
+	got, err := exec.Command("sh", "-c", `. "$1" && sh -c 'echo "$MINTLIFY_PROJECT_ID $MINTLIFY_API_KEY $MINTLIFY_ASSISTANT_API_KEY $MINTLIFY_DOMAIN"'`, "sh", o.envFile).Output()
+	if err != nil || string(got) != "demo-project "+mintlifytest.DemoAPIKey+" "+mintlifytest.DemoAssistantKey+" "+mintlifytest.DemoDomain+"\n" {
 		t.Errorf("a child of the sourcing shell sees %q (%v)", got, err)
 	}
 }

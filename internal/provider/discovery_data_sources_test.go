@@ -1,0 +1,416 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+	"github.com/hashicorp/terraform-plugin-log/tflogtest"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
+)
+
+// searchProvider configures the provider with the assistant key alone:
+// the discovery data sources need nothing else.
+func searchProvider(url string) string {
+	return fmt.Sprintf(`
+provider "mintlify" {
+  assistant_api_key = %q
+  base_url          = %q
+  domain            = %q
+}
+`, mintlifytest.DemoAssistantKey, url, mintlifytest.DemoDomain)
+}
+
+// clearDiscoveryEnv keeps a developer's discovery variables out of a test.
+func clearDiscoveryEnv(t *testing.T) {
+	clearEnv(t)
+	t.Setenv(EnvAssistantAPIKey, "")
+	t.Setenv(EnvDomain, "")
+}
+
+// checkStatus asserts a check block's result in state: "pass" or "fail",
+// and, when failing, that a problem says want.
+func checkStatus(name string, status tfjson.CheckStatus, want string) statecheck.StateCheck {
+	return checkState(func(s *tfjson.State) error {
+		for _, c := range s.Checks {
+			if c.Address.Kind != tfjson.CheckKindCheckBlock || c.Address.Name != name {
+				continue
+			}
+			if c.Status != status {
+				return fmt.Errorf("check %s is %s, want %s: %+v", name, c.Status, status, c.Instances)
+			}
+			var problems []string
+			for _, in := range c.Instances {
+				for _, p := range in.Problems {
+					problems = append(problems, p.Message)
+				}
+			}
+			if want != "" && !strings.Contains(strings.Join(problems, "\n"), want) {
+				return fmt.Errorf("check %s's problems %q do not say %q", name, problems, want)
+			}
+			return nil
+		}
+		return fmt.Errorf("no check %s in state (%d checks)", name, len(s.Checks))
+	})
+}
+
+// onlyDiscoveryRequests asserts that the fake saw requests of the
+// discovery API alone (the admin API was never called), each with the
+// demo organization's assistant key (another kind would be a 401).
+func onlyDiscoveryRequests(fs *mintlifytest.Fake, atLeast int) statecheck.StateCheck {
+	return checkState(func(*tfjson.State) error {
+		log := fs.RequestLog()
+		if len(log) < atLeast {
+			return fmt.Errorf("%d requests, want at least %d", len(log), atLeast)
+		}
+		for _, r := range log {
+			if !strings.HasPrefix(r.Path, "/discovery/v1/") || r.Org != mintlifytest.DemoOrg || r.Status != 200 && r.Status != 404 {
+				return fmt.Errorf("request %s %s (org %q) answered %d", r.Method, r.Path, r.Org, r.Status)
+			}
+		}
+		return nil
+	})
+}
+
+// releaseChecks are the guide's: a check block holds one data source, so
+// search and page content are two checks.
+const releaseChecks = `
+check "release_notes_are_found" {
+  data "mintlify_search" "release" {
+    query = "release notes version 3"
+  }
+
+  assert {
+    condition     = contains(data.mintlify_search.release.paths, "/changelog/v3")
+    error_message = "search does not find /changelog/v3"
+  }
+}
+
+check "release_notes_are_live" {
+  data "mintlify_page" "release" {
+    path = "/changelog/v3"
+  }
+
+  assert {
+    condition     = strcontains(data.mintlify_page.release.content, "Breaking changes")
+    error_message = "/changelog/v3 has no breaking changes section"
+  }
+}
+`
+
+// The recipe of the guide: a page deployed between two runs. Before, the
+// check fails (a warning: the run goes on); after, it passes. The data
+// sources work with the assistant key alone.
+func TestAccSearch_checkBlockSeesTheDeployedPage(t *testing.T) {
+	clearDiscoveryEnv(t)
+	fs, url, clk := startFake(t, mintlifytest.Config{})
+	deploy := func() {
+		fs.PutPage(mintlifytest.DemoDomain, mintlifytest.DocPage{Path: "/changelog/v3", Title: "Release notes: version 3", Version: "v3", Language: "en",
+			Content: "# Release notes: version 3\n\nVersion 3 ships the new editor.\n\n## Breaking changes\n\nThe v1 API is gone."})
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(clk),
+		Steps: []resource.TestStep{
+			{
+				Config:             searchProvider(url) + releaseChecks,
+				ExpectNonEmptyPlan: true, // a check's data sources are read again at every apply
+				ConfigStateChecks: []statecheck.StateCheck{
+					checkStatus("release_notes_are_found", tfjson.CheckStatusFail, "search does not find /changelog/v3"),
+					checkStatus("release_notes_are_live", tfjson.CheckStatusFail, ""),
+					onlyDiscoveryRequests(fs, 2),
+				},
+			},
+			{
+				PreConfig:          deploy,
+				Config:             searchProvider(url) + releaseChecks,
+				ExpectNonEmptyPlan: true, // a check's data sources are read again at every apply
+				ConfigStateChecks: []statecheck.StateCheck{
+					checkStatus("release_notes_are_found", tfjson.CheckStatusPass, ""),
+					checkStatus("release_notes_are_live", tfjson.CheckStatusPass, ""),
+					onlyDiscoveryRequests(fs, 4),
+				},
+			},
+		},
+	})
+}
+
+// The data sources' state is what the fake answers for the same query.
+func TestAccSearch_stateMatchesTheFake(t *testing.T) {
+	clearDiscoveryEnv(t)
+	fs, url, clk := startFake(t, mintlifytest.Config{})
+	th := 0.3
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(clk),
+		Steps: []resource.TestStep{{
+			Config: searchProvider(url) + `
+data "mintlify_search" "deploy" {
+  query           = "deploy preview"
+  page_size       = 2
+  score_threshold = 0.3
+}
+
+data "mintlify_search" "staff" {
+  query    = "rotate key"
+  language = "en"
+  groups   = ["staff"]
+}
+
+data "mintlify_search" "nothing" {
+  query  = "deploy"
+  domain = "demo-docs"
+  tag    = "changelog"
+}
+
+data "mintlify_page" "runbook" {
+  path   = "internal/runbook"
+  groups = ["staff"]
+}
+`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				searchMatchesFake(fs, "data.mintlify_search.deploy", mintlifytest.SearchQuery{Query: "deploy preview", PageSize: 2, ScoreThreshold: &th}),
+				searchMatchesFake(fs, "data.mintlify_search.staff", mintlifytest.SearchQuery{Query: "rotate key", Language: "en", Groups: []string{"staff"}}),
+				searchMatchesFake(fs, "data.mintlify_search.nothing", mintlifytest.SearchQuery{Query: "deploy", Tag: "changelog"}),
+				statecheck.ExpectKnownValue("data.mintlify_search.deploy", tfjsonPath("domain"), knownString(mintlifytest.DemoDomain)),
+				statecheck.ExpectKnownValue("data.mintlify_page.runbook", tfjsonPath("content"), knownString(mintlifytest.DemoPages()[11].Content)),
+			},
+		}},
+	})
+}
+
+// searchMatchesFake compares a mintlify_search in state with the fake's
+// own answer: paths, content and metadata (non-strings as JSON), in order.
+func searchMatchesFake(fs *mintlifytest.Fake, addr string, q mintlifytest.SearchQuery) statecheck.StateCheck {
+	return checkState(func(s *tfjson.State) error {
+		vals, ok := resourceValues(s.Values.RootModule, addr)
+		if !ok {
+			return fmt.Errorf("%s not in state", addr)
+		}
+		want := fs.SearchData(mintlifytest.DemoDomain, q)
+		got, _ := vals["results"].([]any)
+		paths, _ := vals["paths"].([]any)
+		if len(got) != len(want) || len(paths) != len(want) {
+			return fmt.Errorf("%s: %d results (%d paths) in state, %d on the server", addr, len(got), len(paths), len(want))
+		}
+		for i, w := range want {
+			g := got[i].(map[string]any)
+			meta := g["metadata"].(map[string]any)
+			if g["path"] != w.Path || paths[i] != w.Path || g["content"] != w.Content || meta["title"] != w.Metadata["title"] ||
+				meta["score"] != fmt.Sprint(w.Metadata["score"]) || len(meta) != len(w.Metadata) {
+				return fmt.Errorf("%s result %d: state %v, server %+v", addr, i, g, w)
+			}
+		}
+		return nil
+	})
+}
+
+// With only an assistant key, what needs the admin key says so at plan,
+// before any request; without an assistant key, the discovery data
+// sources say which key they need.
+func TestAccProvider_eachKeyServesItsOwnAPI(t *testing.T) {
+	clearDiscoveryEnv(t)
+	fs, url, clk := startFake(t, mintlifytest.Config{})
+	for name, tt := range map[string]struct {
+		config string
+		want   []string
+	}{
+		"a resource without the admin key": {searchProvider(url) + `
+resource "mintlify_agent_job" "x" {
+  project_id = "demo-project"
+  prompt     = "Document it"
+}`, []string{"Missing Mintlify API key", "needs an admin API key", "api_key", "MINTLIFY_API_KEY", "assistant_api_key"}},
+		"an analytics read without the admin key": {searchProvider(url) + `
+data "mintlify_unique_visitors" "x" {
+  project_id = "demo-project"
+}`, []string{"Missing Mintlify API key", "needs an admin API key"}},
+		"search without the assistant key": {providerBlock(url) + `
+data "mintlify_search" "x" {
+  domain = "demo-docs"
+  query  = "install"
+}`, []string{"Missing Mintlify assistant API key", "not the admin key", "assistant_api_key", "MINTLIFY_ASSISTANT_API_KEY"}},
+		"an admin key as the assistant key": {fmt.Sprintf(`
+provider "mintlify" {
+  assistant_api_key = %q
+  base_url          = %q
+}
+data "mintlify_page" "x" {
+  domain = "demo-docs"
+  path   = "/quickstart"
+}`, mintlifytest.DemoAPIKey, url), []string{"Invalid Mintlify assistant API key", "is an admin API key (mint_...), for the admin API, not an assistant API key (mint_dsc_...)"}},
+		"no domain anywhere": {fmt.Sprintf(`
+provider "mintlify" {
+  assistant_api_key = %q
+  base_url          = %q
+}
+data "mintlify_page" "x" {
+  path = "/quickstart"
+}`, mintlifytest.DemoAssistantKey, url), []string{"Missing domain", "MINTLIFY_DOMAIN"}},
+		"no key at all": {`
+data "mintlify_search" "x" {
+  domain = "demo-docs"
+  query  = "install"
+}`, []string{"Missing Mintlify API key", "assistant_api_key"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: testProviders(clk),
+				Steps:                    []resource.TestStep{{Config: tt.config, PlanOnly: true, ExpectError: wrapped(tt.want...)}},
+			})
+		})
+	}
+	if n := fs.TotalRequests(); n != 0 {
+		t.Errorf("%d requests", n)
+	}
+}
+
+// Every bad input is refused at plan, with the SDK's rule, and 0 requests.
+func TestAccSearch_badInputRefusedAtPlan(t *testing.T) {
+	clearDiscoveryEnv(t)
+	fs, url, clk := startFake(t, mintlifytest.Config{})
+	for config, want := range map[string][]string{
+		`data "mintlify_search" "x" {
+  query     = "install"
+  page_size = 51
+}`: {"page_size is 51; it must be a whole number from 1 to 50"},
+		`data "mintlify_search" "x" {
+  query     = "install"
+  page_size = 2.5
+}`: {"page_size is 2.5"},
+		`data "mintlify_search" "x" {
+  query           = "install"
+  score_threshold = 1.5
+}`: {"score_threshold is 1.5; it must be between 0 and 1"},
+		`data "mintlify_search" "x" {
+  query = "   "
+}`: {`query "   " must not be empty or only white space`},
+		`data "mintlify_search" "x" {
+  query  = "install"
+  domain = "a/b"
+}`: {`domain "a/b" may hold only ASCII letters`},
+		`data "mintlify_search" "x" {
+  query  = "install"
+  groups = ["staff", " "]
+}`: {"must not be empty or only white space"},
+		`data "mintlify_page" "x" {
+  path = ""
+}`: {`path "" must not be empty`},
+	} {
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: testProviders(clk),
+			Steps:                    []resource.TestStep{{Config: searchProvider(url) + config, PlanOnly: true, ExpectError: wrapped(want...)}},
+		})
+	}
+	if n := fs.TotalRequests(); n != 0 {
+		t.Errorf("%d requests", n)
+	}
+}
+
+// A page the site does not have fails the read, saying what to check; a
+// search that is rate limited says when to try again.
+func TestAccSearch_refusalsSayWhatToDo(t *testing.T) {
+	clearDiscoveryEnv(t)
+	fs, url, clk := startFake(t, mintlifytest.Config{})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(clk),
+		Steps: []resource.TestStep{{
+			Config: searchProvider(url) + `
+data "mintlify_page" "x" {
+  path = "/no-such-page"
+}`,
+			ExpectError: wrapped("Could not read page /no-such-page of demo-docs", "404", "Page not found", "check path and domain"),
+		}},
+	})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteDiscoverySearch, Kind: mintlifytest.FaultRateLimit, RetryAfter: 2 * time.Hour})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(clk),
+		Steps: []resource.TestStep{{
+			Config: searchProvider(url) + `
+data "mintlify_search" "x" {
+  query = "install"
+}`,
+			ExpectError: wrapped("Could not search demo-docs", "429", "10,000 requests per organization per hour", "Try again after"),
+		}},
+	})
+	if n := fs.Requests(mintlifytest.RouteDiscoverySearch); n != 1 {
+		t.Errorf("%d searches: a long rate limit is not waited through", n)
+	}
+}
+
+// Configured from the environment alone: the key, the domain and the
+// address (MINTLIFY_BASE_URL + /discovery).
+func TestAccSearch_configFromEnvironment(t *testing.T) {
+	clearDiscoveryEnv(t)
+	fs, url, clk := startFake(t, mintlifytest.Config{})
+	t.Setenv(EnvAssistantAPIKey, mintlifytest.DemoAssistantKey)
+	t.Setenv(EnvDomain, mintlifytest.DemoDomain)
+	t.Setenv(EnvBaseURL, url)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders(clk),
+		Steps: []resource.TestStep{{
+			Config: `
+provider "mintlify" {}
+data "mintlify_search" "x" {
+  query = "install the CLI"
+}`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.mintlify_search.x", tfjsonPath("domain"), knownString(mintlifytest.DemoDomain)),
+				searchMatchesFake(fs, "data.mintlify_search.x", mintlifytest.SearchQuery{Query: "install the CLI"}),
+			},
+		}},
+	})
+}
+
+func TestLogsNeverHoldTheAssistantKey(t *testing.T) {
+	const key = "mint_dsc_secret_0123456789"
+	var out bytes.Buffer
+	ctx := tflogtest.RootLogger(context.Background(), &out)
+	data := &providerData{apiKey: "mint_admin_secret", assistantKey: key}
+	ctx = data.logContext(ctx)
+	tflog.Info(ctx, "keys "+key+" and mint_admin_secret", map[string]any{"assistant_api_key": "anything", "note": "Bearer " + key})
+	logRequest(ctx, sdk.RequestInfo{Method: "POST", Path: "/v1/search/" + key, Attempt: 1, StatusCode: 200, Err: errors.New("echo " + key)})
+	raw := out.String()
+	if strings.Contains(raw, key) || strings.Contains(raw, "mint_admin_secret") || strings.Contains(raw, "anything") {
+		t.Fatalf("log holds a key:\n%s", raw)
+	}
+	if !strings.Contains(raw, `"@message":"keys *** and ***"`) || !strings.Contains(raw, `"assistant_api_key":"***"`) {
+		t.Errorf("masked values missing from the log:\n%s", raw)
+	}
+}
+
+func TestDiscoveryErrorDetail_advice(t *testing.T) {
+	retryAt := time.Date(2026, 11, 21, 13, 0, 0, 0, time.UTC)
+	for status, want := range map[int]string{
+		401: "check assistant_api_key (or MINTLIFY_ASSISTANT_API_KEY)",
+		403: "check domain",
+		404: "the 404 advice",
+		429: "10,000 requests per organization per hour). Try again after 2026-11-21 13:00:00 UTC.",
+		500: "500",
+	} {
+		err := fmt.Errorf("searching: %w", &sdk.APIError{StatusCode: status, Method: "POST", Path: "/v1/search/d", RetryAt: retryAt})
+		got := discoveryErrorDetail(err, "the 404 advice")
+		if !strings.Contains(got, want) {
+			t.Errorf("%d: %q, want %q", status, got, want)
+		}
+		// Advice ends with the guide, as every error's does; none, none.
+		if strings.HasSuffix(got, "\n\n"+seeTroubleshooting) != (status != 500) {
+			t.Errorf("%d: the guide's link: %q", status, got)
+		}
+	}
+	if got := discoveryErrorDetail(errors.New("plain"), "x"); got != "plain" {
+		t.Errorf("%q", got)
+	}
+	dial := fmt.Errorf("searching: %w", &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")})
+	if got := discoveryErrorDetail(dial, "x"); !strings.Contains(got, "check base_url") || !strings.HasSuffix(got, seeTroubleshooting) {
+		t.Errorf("unreachable: %q", got)
+	}
+}

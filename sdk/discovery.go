@@ -1,0 +1,388 @@
+package sdk
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// The discovery API: search, page content and the assistant of one
+// documentation site, with an assistant key.
+
+// DefaultDiscoveryBaseURL is the address of the discovery API.
+const DefaultDiscoveryBaseURL = "https://api.mintlify.com/discovery"
+
+// EnvAssistantAPIKey is the variable NewDiscoveryClientFromEnv reads the
+// assistant key from.
+const EnvAssistantAPIKey = "MINTLIFY_ASSISTANT_API_KEY" //nolint:gosec // the variable's name, not a credential
+
+// MaxSearchPageSize is the most results one search returns.
+const MaxSearchPageSize = 50
+
+// DiscoveryClient searches a documentation site, reads its pages and
+// streams its assistant's answers, with an assistant key (mint_dsc_...).
+// Search and page content cost no credits; assistant messages do. The
+// API allows 10,000 requests per organization per hour.
+//
+// It is safe for concurrent use. The zero value is not usable: every call
+// on it returns ErrNotConfigured.
+type DiscoveryClient struct {
+	// Assistant streams the assistant's answers.
+	Assistant AssistantService
+
+	core *core
+}
+
+// NewDiscoveryClient returns a client of the discovery API that
+// authenticates with key, an assistant API key (mint_dsc_...)
+// from the dashboard's API keys page. An admin or Index key is refused
+// here, before any request: each key goes only to its own API.
+//
+// Against the fake (mintlifytest), pass WithBaseURL(srv.URL +
+// "/discovery"): the fake serves every API on one host.
+func NewDiscoveryClient(key string, opts ...Option) (*DiscoveryClient, error) {
+	k, err := newCore(assistantKey, key, DefaultDiscoveryBaseURL, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &DiscoveryClient{Assistant: AssistantService{core: k}, core: k}, nil
+}
+
+// NewDiscoveryClientFromEnv is NewDiscoveryClient with the key from
+// MINTLIFY_ASSISTANT_API_KEY and, when MINTLIFY_BASE_URL is set, the
+// address MINTLIFY_BASE_URL + "/discovery" (the discovery API lives on the
+// admin API's host); opts come after, so they win.
+func NewDiscoveryClientFromEnv(opts ...Option) (*DiscoveryClient, error) {
+	key := os.Getenv(EnvAssistantAPIKey)
+	if key == "" {
+		return nil, &ValidationError{Field: "assistantKey", Rule: "is required: set " + EnvAssistantAPIKey + " to an assistant API key (mint_dsc_...) from the dashboard's API keys page"}
+	}
+	if base := os.Getenv(EnvBaseURL); base != "" {
+		opts = append([]Option{WithBaseURL(strings.TrimRight(base, "/") + "/discovery")}, opts...)
+	}
+	return NewDiscoveryClient(key, opts...)
+}
+
+// ValidateAssistantKey checks an assistant API key's form: printable
+// ASCII without white space, starting mint_dsc_. The server is the judge
+// of whether it is valid. The value is never echoed in the error.
+func ValidateAssistantKey(key string) error { return assistantKey.validate(key) }
+
+// BaseURL returns the address the client sends requests to ("" for a zero
+// client).
+func (c *DiscoveryClient) BaseURL() string {
+	if c == nil || c.core == nil {
+		return ""
+	}
+	return c.core.baseURL.String()
+}
+
+// ValidateDomain checks a documentation site's domain identifier (the
+// "domain" of domain.mintlify.site, at the end of the dashboard's URL):
+// 1 to 256 ASCII letters, digits and - _ . ~ :, sent as one path segment.
+func ValidateDomain(domain string) error { return validateID("domain", domain) }
+
+// SearchRequest is a search of a documentation site.
+type SearchRequest struct {
+	// Query is what to search for (required).
+	Query string
+	// PageSize is how many results to return, 1 to 50; 0 leaves it to the
+	// API (10).
+	PageSize int
+	// ScoreThreshold, when set, keeps only results scored at or above it
+	// (0 to 1).
+	ScoreThreshold *float64
+	// Filter narrows the results; its zero value does not.
+	Filter SearchFilter
+}
+
+// SearchFilter narrows a search. Empty fields are not sent.
+type SearchFilter struct {
+	Version  string
+	Language string
+	Tag      string
+	// Groups are the documentation groups the caller may see, on a site
+	// with authentication; without them a protected site returns public
+	// pages only.
+	Groups []string
+}
+
+// Validate checks the request before any request is sent.
+func (r SearchRequest) Validate() error {
+	if err := ValidateQuery(r.Query); err != nil {
+		return err
+	}
+	if err := ValidateSearchPageSize(r.PageSize); err != nil {
+		return err
+	}
+	if r.ScoreThreshold != nil {
+		if err := ValidateScoreThreshold(*r.ScoreThreshold); err != nil {
+			return err
+		}
+	}
+	return validateGroups("filter.groups", r.Filter.Groups)
+}
+
+// ValidateSearchPageSize checks a search's page size: 1 to 50, or 0 for
+// the API's default.
+func ValidateSearchPageSize(n int) error {
+	if n < 0 || n > MaxSearchPageSize {
+		return &ValidationError{Field: "pageSize", Value: strconv.Itoa(n), Rule: fmt.Sprintf("must be between 1 and %d", MaxSearchPageSize)}
+	}
+	return nil
+}
+
+// ValidateScoreThreshold checks a search's score threshold: 0 to 1.
+func ValidateScoreThreshold(v float64) error {
+	if math.IsNaN(v) || v < 0 || v > 1 {
+		return &ValidationError{Field: "scoreThreshold", Value: strconv.FormatFloat(v, 'g', -1, 64), Rule: "must be between 0 and 1"}
+	}
+	return nil
+}
+
+// validateGroups checks a list of documentation groups: no empty name.
+func validateGroups(field string, groups []string) error {
+	for i, g := range groups {
+		if err := requireNonEmpty(fmt.Sprintf("%s[%d]", field, i), g); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ValidateGroup checks the name of a documentation group (of a search's
+// filter, a page request, an assistant message's filter): it must hold
+// more than white space.
+func ValidateGroup(group string) error { return requireNonEmpty("group", group) }
+
+// ValidateQuery checks a search query: it must hold more than white space.
+func ValidateQuery(query string) error { return requireNonEmpty("query", query) }
+
+// SearchResults are the results of one search, best first.
+type SearchResults struct {
+	Results []SearchResult
+	// Problems name what the SDK could not read in the answer, such as
+	// `[2].path: missing`; the results are kept.
+	Problems []string
+	ResponseInfo
+}
+
+// SearchResult is one match.
+type SearchResult struct {
+	// Path is the page's path, as Page takes it.
+	Path string
+	// Content is the matching text.
+	Content string
+	// Metadata is what the API adds about the result (title, score, ...),
+	// as JSON values; nil when it sent none.
+	Metadata map[string]any
+}
+
+// Paths lists the results' paths, best first.
+func (r *SearchResults) Paths() []string {
+	out := make([]string, len(r.Results))
+	for i, res := range r.Results {
+		out[i] = res.Path
+	}
+	return out
+}
+
+type searchBody struct {
+	Query          string      `json:"query"`
+	PageSize       int         `json:"pageSize,omitempty"`
+	ScoreThreshold *float64    `json:"scoreThreshold,omitempty"`
+	Filter         *filterBody `json:"filter,omitempty"`
+}
+
+// filterBody is the filter of a search or an assistant message.
+type filterBody struct {
+	Version  string   `json:"version,omitempty"`
+	Language string   `json:"language,omitempty"`
+	Tag      string   `json:"tag,omitempty"`
+	Groups   []string `json:"groups,omitempty"`
+}
+
+func (f filterBody) orNil() *filterBody {
+	if f.Version == "" && f.Language == "" && f.Tag == "" && len(f.Groups) == 0 {
+		return nil
+	}
+	return &f
+}
+
+type rawSearchResult struct {
+	Content  text            `json:"content"`
+	Path     text            `json:"path"`
+	Metadata json.RawMessage `json:"metadata"`
+}
+
+// decodeSearchResults reads the answer of a search: a list of results.
+func decodeSearchResults(data []byte, out *SearchResults) error {
+	var raw []rawSearchResult
+	if err := json.Unmarshal(data, &raw); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return fieldProblems{"answer: want a list of results, got " + kindName(te.Value)}
+		}
+		return err
+	}
+	if raw == nil {
+		return fieldProblems{"answer: want a list of results, got null"}
+	}
+	var p fieldProblems
+	out.Results = make([]SearchResult, len(raw))
+	for i, r := range raw {
+		out.Results[i] = SearchResult{
+			Path:     required(&p, row("results", i, "path"), r.Path),
+			Content:  required(&p, row("results", i, "content"), r.Content),
+			Metadata: jsonObject(&p, row("results", i, "metadata"), r.Metadata),
+		}
+	}
+	out.Problems = p
+	return nil
+}
+
+// jsonObject reads an optional JSON object of any values.
+func jsonObject(p *fieldProblems, f field, raw json.RawMessage) map[string]any {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	if raw[0] != '{' {
+		p.add(f.String(), "want an object, got %s", rawKind(raw))
+		return nil
+	}
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber() // a score of 0.1 stays 0.1, an id of 2^60 stays whole
+	if err := dec.Decode(&m); err != nil {
+		p.add(f.String(), "not a JSON object")
+		return nil
+	}
+	return m
+}
+
+// Search searches the documentation of domain. It costs no credits. An
+// answer the SDK cannot read at all is a *MalformedResponseError; results
+// with a field it could not read are kept, the field named in Problems.
+func (c *DiscoveryClient) Search(ctx context.Context, domain string, req SearchRequest) (*SearchResults, error) {
+	k, err := c.ready()
+	if err != nil {
+		return nil, err
+	}
+	if err := ValidateDomain(domain); err != nil {
+		return nil, err
+	}
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	body := searchBody{Query: req.Query, PageSize: req.PageSize, ScoreThreshold: req.ScoreThreshold,
+		Filter: filterBody{Version: req.Filter.Version, Language: req.Filter.Language, Tag: req.Filter.Tag, Groups: req.Filter.Groups}.orNil()}
+	c0 := call{method: http.MethodPost, path: escapePath("v1", "search", domain), body: body}
+	data, info, err := k.roundTrip(ctx, c0)
+	if err == nil {
+		out := &SearchResults{}
+		if _, err = k.decodeWith(c0, data, out, func(b []byte) error { return decodeSearchResults(b, out) }); err == nil {
+			out.ResponseInfo = info
+			return out, nil
+		}
+	}
+	return nil, fmt.Errorf("searching %s: %w", domain, err)
+}
+
+// PageContent is the text of one documentation page.
+type PageContent struct {
+	Path    string
+	Content string
+	// Problems name what the SDK could not read in the answer; the
+	// content is still the page's.
+	Problems []string
+	ResponseInfo
+}
+
+type rawPage struct {
+	Path    text `json:"path"`
+	Content text `json:"content"`
+}
+
+// samePath reports whether two page paths name one page: a leading or
+// trailing slash makes no page.
+func samePath(a, b string) bool { return strings.Trim(a, "/") == strings.Trim(b, "/") }
+
+// decodePage reads the answer of a page request for path: the page's
+// content is required, and an answer for another page is refused.
+func decodePage(data []byte, path string, out *PageContent) error {
+	var p fieldProblems
+	var raw rawPage
+	if err := decodeRaw(data, &raw, &p); err != nil {
+		return err
+	}
+	var must fieldProblems
+	out.Content = required(&must, top("content"), raw.Content)
+	out.Path = orEmpty(&p, top("path"), raw.Path)
+	switch {
+	case !raw.Path.set && !p.names("path"):
+		p.add("path", "missing: the page asked for is assumed")
+		out.Path = path
+	case raw.Path.set && !samePath(out.Path, path):
+		must.add("path", "the answer is for page %q, not %q", clip(out.Path, maxEchoedValue), clip(path, maxEchoedValue))
+	case out.Path == "":
+		out.Path = path
+	}
+	out.Problems = p
+	if len(must) > 0 {
+		return append(must, p...)
+	}
+	return nil
+}
+
+// Page reads the full text of a page of domain, by its path (as Search
+// gives it). groups are the documentation groups the caller may see, on a
+// site with authentication (nil: public pages only). It costs no credits.
+// A page the site does not have is a 404: check with IsNotFound.
+func (c *DiscoveryClient) Page(ctx context.Context, domain, path string, groups []string) (*PageContent, error) {
+	k, err := c.ready()
+	if err != nil {
+		return nil, err
+	}
+	if err := ValidateDomain(domain); err != nil {
+		return nil, err
+	}
+	if err := ValidatePagePath(path); err != nil {
+		return nil, err
+	}
+	if err := validateGroups("groups", groups); err != nil {
+		return nil, err
+	}
+	c0 := call{method: http.MethodPost, path: escapePath("v1", "page", domain), body: pageBody{Path: path, Groups: groups}}
+	data, info, err := k.roundTrip(ctx, c0)
+	if err == nil {
+		out := &PageContent{}
+		if _, err = k.decodeWith(c0, data, out, func(b []byte) error { return decodePage(b, path, out) }); err == nil {
+			out.ResponseInfo = info
+			return out, nil
+		}
+	}
+	return nil, fmt.Errorf("getting page %s of %s: %w", path, domain, err)
+}
+
+type pageBody struct {
+	Path   string   `json:"path"`
+	Groups []string `json:"groups,omitempty"`
+}
+
+// ValidatePagePath checks a page's path: it must hold more than white
+// space.
+func ValidatePagePath(path string) error { return requireNonEmpty("path", path) }
+
+func (c *DiscoveryClient) ready() (*core, error) {
+	if c == nil {
+		return nil, ErrNotConfigured
+	}
+	return ready(c.core)
+}

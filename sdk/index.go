@@ -1,0 +1,566 @@
+package sdk
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Mintlify Index: search publisher-maintained documentation and the web,
+// assemble context within a token budget, and read results' contents,
+// with an Index key.
+
+// DefaultIndexBaseURL is the address of the Mintlify Index API.
+const DefaultIndexBaseURL = "https://leaves.mintlify.com/api/universal-search"
+
+// Environment variables NewIndexClientFromEnv reads.
+const (
+	EnvIndexAPIKey  = "MINTLIFY_INDEX_API_KEY" //nolint:gosec // the variable's name, not a credential
+	EnvIndexBaseURL = "MINTLIFY_INDEX_BASE_URL"
+)
+
+// Limits of the Index API's inputs.
+const (
+	// MaxIndexResults is the most results one Index search returns;
+	// DefaultIndexResults is what IndexSearchRequest's zero NumResults
+	// asks for.
+	MaxIndexResults     = 20
+	DefaultIndexResults = 10
+	// MaxIndexTokenBudget is the largest token budget of a context.
+	MaxIndexTokenBudget = 6000
+	// MaxIndexContentsItems is how many ids and URLs one contents request
+	// may name, together.
+	MaxIndexContentsItems = 20
+)
+
+// IndexClient searches Mintlify Index with an Index key (mint_us_...).
+// The API allows 10 requests per second and 1,000 per day per
+// organization: a one-second wait is waited out, a spent day's budget
+// fails at once with the time to try again (APIError.RetryAt).
+//
+// It is safe for concurrent use. The zero value is not usable: every call
+// on it returns ErrNotConfigured.
+type IndexClient struct {
+	core *core
+}
+
+// NewIndexClient returns a Mintlify Index client that authenticates with
+// key, an Index API key (mint_us_...). An admin or assistant key is
+// refused here, before any request: each key goes only to its own API.
+//
+// Against the fake (mintlifytest), pass WithBaseURL(srv.URL +
+// "/api/universal-search"): the fake serves every API on one host.
+func NewIndexClient(key string, opts ...Option) (*IndexClient, error) {
+	k, err := newCore(indexKey, key, DefaultIndexBaseURL, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &IndexClient{core: k}, nil
+}
+
+// NewIndexClientFromEnv is NewIndexClient with the key from
+// MINTLIFY_INDEX_API_KEY and, when set, the address from
+// MINTLIFY_INDEX_BASE_URL (the Index is on a host of its own, so
+// MINTLIFY_BASE_URL does not apply); opts come after, so they win.
+func NewIndexClientFromEnv(opts ...Option) (*IndexClient, error) {
+	key := os.Getenv(EnvIndexAPIKey)
+	if key == "" {
+		return nil, &ValidationError{Field: "indexKey", Rule: "is required: set " + EnvIndexAPIKey + " to a Mintlify Index API key (mint_us_...)"}
+	}
+	if base := os.Getenv(EnvIndexBaseURL); base != "" {
+		opts = append([]Option{WithBaseURL(base)}, opts...)
+	}
+	return NewIndexClient(key, opts...)
+}
+
+// ValidateIndexKey checks a Mintlify Index key's form: printable ASCII
+// without white space, starting mint_us_. The value is never echoed.
+func ValidateIndexKey(key string) error { return indexKey.validate(key) }
+
+// BaseURL returns the address the client sends requests to ("" for a zero
+// client).
+func (c *IndexClient) BaseURL() string {
+	if c == nil || c.core == nil {
+		return ""
+	}
+	return c.core.baseURL.String()
+}
+
+func (c *IndexClient) ready() (*core, error) {
+	if c == nil {
+		return nil, ErrNotConfigured
+	}
+	return ready(c.core)
+}
+
+// Domains narrows where the Index looks: nil fields are not sent.
+type Domains struct {
+	Include []string
+	Exclude []string
+}
+
+func (d Domains) validate() error {
+	for name, list := range map[string][]string{"includeDomains": d.Include, "excludeDomains": d.Exclude} {
+		for i, s := range list {
+			if strings.TrimSpace(s) == "" {
+				return &ValidationError{Field: fmt.Sprintf("%s[%d]", name, i), Rule: "must not be empty or only white space"}
+			}
+		}
+	}
+	return nil
+}
+
+// IndexSearchRequest is a search of Mintlify Index.
+type IndexSearchRequest struct {
+	// Query is what to search for (required).
+	Query string
+	// NumResults is how many results to return, 1 to 20; 0 asks for
+	// DefaultIndexResults.
+	NumResults int
+	// IncludeText returns each result's matching text (otherwise Text is
+	// empty); MaxCharacters, when above 0, includes it cut to that many
+	// characters.
+	IncludeText   bool
+	MaxCharacters int
+	Domains       Domains
+}
+
+// Validate checks the request before any request is sent.
+func (r IndexSearchRequest) Validate() error {
+	if err := requireNonEmpty("query", r.Query); err != nil {
+		return err
+	}
+	if r.NumResults < 0 || r.NumResults > MaxIndexResults {
+		return &ValidationError{Field: "numResults", Value: strconv.Itoa(r.NumResults), Rule: fmt.Sprintf("must be between 1 and %d", MaxIndexResults)}
+	}
+	if r.MaxCharacters < 0 {
+		return &ValidationError{Field: "text.maxCharacters", Value: strconv.Itoa(r.MaxCharacters), Rule: "must be 1 or more (0: no cut)"}
+	}
+	return r.Domains.validate()
+}
+
+type indexSearchBody struct {
+	Query          string   `json:"query"`
+	NumResults     int      `json:"numResults"`
+	Text           any      `json:"text,omitempty"`
+	IncludeDomains []string `json:"includeDomains,omitempty"`
+	ExcludeDomains []string `json:"excludeDomains,omitempty"`
+}
+
+type maxCharacters struct {
+	MaxCharacters int `json:"maxCharacters"`
+}
+
+// IndexResult is one result of the Index.
+type IndexResult struct {
+	// ID names a Mintlify result for Contents (IDs); web results are read
+	// by URL.
+	ID    string
+	URL   string
+	Title string
+	// Text is the matching content, when asked for; else "".
+	Text string
+	// Truncated says Text is shorter than the content, whose length is
+	// TotalCharacters (nil when the API did not say).
+	Truncated       bool
+	TotalCharacters *int64
+	// Score ranks search results (contents answers carry 0).
+	Score float64
+	// Source is "mintlify" or "web".
+	Source      string
+	SiteName    string
+	Breadcrumbs []string
+	// PublishedDate is as the source gives it (a timestamp, or a date
+	// for web contents); nil when none.
+	PublishedDate *string
+}
+
+// IndexSearchResults are the results of an Index search, best first.
+type IndexSearchResults struct {
+	// IndexRequestID is the Index's own id of the request (its
+	// requestId field); ResponseInfo.RequestID is the gateway's header.
+	IndexRequestID string
+	Results        []IndexResult
+	// Problems name what the SDK could not read in the answer; the
+	// results are kept.
+	Problems []string
+	ResponseInfo
+}
+
+type rawIndexResult struct {
+	ID              text    `json:"id"`
+	URL             text    `json:"url"`
+	Title           text    `json:"title"`
+	Text            text    `json:"text"`
+	Truncated       flag    `json:"truncated"`
+	TotalCharacters count   `json:"totalCharacters"`
+	Score           count   `json:"score"`
+	Source          text    `json:"source"`
+	SiteName        text    `json:"siteName"`
+	Breadcrumbs     *[]text `json:"breadcrumbs"`
+	PublishedDate   text    `json:"publishedDate"`
+}
+
+func readIndexResults(p *fieldProblems, name string, raw *[]rawIndexResult) []IndexResult {
+	in := list(p, name, raw)
+	out := make([]IndexResult, len(in))
+	for i, r := range in {
+		f := func(leaf string) field { return row(name, i, leaf) }
+		res := IndexResult{
+			ID:            required(p, f("id"), r.ID),
+			URL:           orEmpty(p, f("url"), r.URL),
+			Title:         orEmpty(p, f("title"), r.Title),
+			Text:          orEmpty(p, f("text"), r.Text),
+			Source:        orEmpty(p, f("source"), r.Source),
+			SiteName:      orEmpty(p, f("siteName"), r.SiteName),
+			PublishedDate: optional(p, f("publishedDate"), r.PublishedDate),
+			Score:         score(p, f("score"), r.Score),
+		}
+		if b := optionalBool(p, f("truncated"), r.Truncated); b != nil {
+			res.Truncated = *b
+		}
+		if r.TotalCharacters.set || r.TotalCharacters.kind != "" {
+			n := wholeCount(p, f("totalCharacters"), r.TotalCharacters)
+			res.TotalCharacters = &n
+		}
+		if r.Breadcrumbs != nil {
+			for j, b := range *r.Breadcrumbs {
+				res.Breadcrumbs = append(res.Breadcrumbs, required(p, field{list: name, index: i, name: fmt.Sprintf("breadcrumbs[%d]", j)}, b))
+			}
+		}
+		out[i] = res
+	}
+	return out
+}
+
+// score reads a relevance score: any finite number, negative ones too
+// (the API calls it relative). A missing score is 0.
+func score(p *fieldProblems, f field, c count) float64 {
+	if !c.set {
+		if c.kind != "" {
+			p.add(f.String(), "want a number, got %s", c.kind)
+		}
+		return 0
+	}
+	if c.odd == "" {
+		return float64(c.v)
+	}
+	v, err := strconv.ParseFloat(c.odd, 64)
+	if err != nil {
+		p.add(f.String(), "%q is not a finite number", c.odd)
+		return 0
+	}
+	return v
+}
+
+type rawIndexSearch struct {
+	RequestID text              `json:"requestId"`
+	Results   *[]rawIndexResult `json:"results"`
+}
+
+// Search searches Mintlify Index. Each call is one of the day's 1,000
+// requests.
+func (c *IndexClient) Search(ctx context.Context, req IndexSearchRequest) (*IndexSearchResults, error) {
+	k, err := c.ready()
+	if err != nil {
+		return nil, err
+	}
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	body := indexSearchBody{Query: req.Query, NumResults: req.NumResults, IncludeDomains: req.Domains.Include, ExcludeDomains: req.Domains.Exclude}
+	if body.NumResults == 0 {
+		body.NumResults = DefaultIndexResults
+	}
+	switch {
+	case req.MaxCharacters > 0:
+		body.Text = maxCharacters{req.MaxCharacters}
+	case req.IncludeText:
+		body.Text = true
+	}
+	out := &IndexSearchResults{}
+	err = indexCall(ctx, k, "/v1/search", body, &out.ResponseInfo, out, func(data []byte) error {
+		var p fieldProblems
+		var raw rawIndexSearch
+		if err := decodeRaw(data, &raw, &p); err != nil {
+			return err
+		}
+		out.IndexRequestID = orEmpty(&p, top("requestId"), raw.RequestID)
+		out.Results = readIndexResults(&p, "results", raw.Results)
+		out.Problems = p
+		if raw.Results == nil {
+			return p // no results list at all: nothing to trust
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("searching Mintlify Index: %w", err)
+	}
+	return out, nil
+}
+
+// indexCall posts body to path and decodes the answer with read.
+func indexCall(ctx context.Context, k *core, path string, body any, info *ResponseInfo, out any, read func([]byte) error) error {
+	c := call{method: http.MethodPost, path: path, body: body}
+	data, ri, err := k.roundTrip(ctx, c)
+	if err != nil {
+		return err
+	}
+	if _, err := k.decodeWith(c, data, out, read); err != nil {
+		return err
+	}
+	*info = ri
+	return nil
+}
+
+// ContextFormat is the form of an assembled context.
+type ContextFormat string
+
+// The formats of IndexContext.Response.
+const (
+	// ContextText is Markdown sections, each with its source (the
+	// default).
+	ContextText ContextFormat = "txt"
+	// ContextJSON is a serialized JSON object of result items.
+	ContextJSON ContextFormat = "json"
+)
+
+// IndexContextRequest asks for source-cited context on a question.
+type IndexContextRequest struct {
+	// Query is the question to research (required).
+	Query string
+	// Product is a product or company name, a retrieval hint.
+	Product string
+	// Format is ContextText (the default) or ContextJSON.
+	Format  ContextFormat
+	Domains Domains
+	// TokenBudget bounds the context's tokens, 1 to 6000; 0 leaves it to
+	// the API (3000).
+	TokenBudget int
+}
+
+// Validate checks the request before any request is sent.
+func (r IndexContextRequest) Validate() error {
+	if err := requireNonEmpty("query", r.Query); err != nil {
+		return err
+	}
+	if r.Product != "" {
+		if err := requireNonEmpty("product", r.Product); err != nil {
+			return err
+		}
+	}
+	if r.Format != "" && r.Format != ContextText && r.Format != ContextJSON {
+		return &ValidationError{Field: "format", Value: string(r.Format), Rule: `must be "txt" or "json"`}
+	}
+	if r.TokenBudget < 0 || r.TokenBudget > MaxIndexTokenBudget {
+		return &ValidationError{Field: "tokenBudget", Value: strconv.Itoa(r.TokenBudget), Rule: fmt.Sprintf("must be between 1 and %d", MaxIndexTokenBudget)}
+	}
+	return r.Domains.validate()
+}
+
+type indexContextBody struct {
+	Query          string        `json:"query"`
+	Product        string        `json:"product,omitempty"`
+	Format         ContextFormat `json:"format"`
+	IncludeDomains []string      `json:"includeDomains,omitempty"`
+	ExcludeDomains []string      `json:"excludeDomains,omitempty"`
+	TokenBudget    int           `json:"tokenBudget,omitempty"`
+}
+
+// IndexContext is context assembled for a question.
+type IndexContext struct {
+	IndexRequestID string
+	Query          string
+	// Response is the context: Markdown, or serialized JSON. It is empty
+	// when nothing fits the token budget.
+	Response     string
+	ResultsCount int64
+	OutputTokens int64
+	Problems     []string
+	ResponseInfo
+}
+
+type rawIndexContext struct {
+	RequestID    text  `json:"requestId"`
+	Query        text  `json:"query"`
+	Response     text  `json:"response"`
+	ResultsCount count `json:"resultsCount"`
+	OutputTokens count `json:"outputTokens"`
+}
+
+// Context assembles source-cited context for a question within a token
+// budget, in one request.
+func (c *IndexClient) Context(ctx context.Context, req IndexContextRequest) (*IndexContext, error) {
+	k, err := c.ready()
+	if err != nil {
+		return nil, err
+	}
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	body := indexContextBody{Query: req.Query, Product: req.Product, Format: req.Format, TokenBudget: req.TokenBudget,
+		IncludeDomains: req.Domains.Include, ExcludeDomains: req.Domains.Exclude}
+	if body.Format == "" {
+		body.Format = ContextText
+	}
+	out := &IndexContext{}
+	err = indexCall(ctx, k, "/v1/context", body, &out.ResponseInfo, out, func(data []byte) error {
+		var p, must fieldProblems
+		var raw rawIndexContext
+		if err := decodeRaw(data, &raw, &p); err != nil {
+			return err
+		}
+		out.IndexRequestID = orEmpty(&p, top("requestId"), raw.RequestID)
+		out.Query = orEmpty(&p, top("query"), raw.Query)
+		out.Response = required(&must, top("response"), raw.Response)
+		if raw.ResultsCount.set || raw.ResultsCount.kind != "" {
+			out.ResultsCount = wholeCount(&p, top("resultsCount"), raw.ResultsCount)
+		}
+		if raw.OutputTokens.set || raw.OutputTokens.kind != "" {
+			out.OutputTokens = wholeCount(&p, top("outputTokens"), raw.OutputTokens)
+		}
+		out.Problems = p
+		if len(must) > 0 {
+			return append(must, p...)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("building context from Mintlify Index: %w", err)
+	}
+	return out, nil
+}
+
+// IndexContentsRequest reads results' contents: Mintlify results by ID,
+// web results by URL, at most 20 together.
+type IndexContentsRequest struct {
+	IDs  []string
+	URLs []string
+	// MaxCharacters cuts each result's content (0: no cut); Query then
+	// chooses the sections most relevant to it.
+	MaxCharacters int
+	Query         string
+}
+
+// Validate checks the request before any request is sent.
+func (r IndexContentsRequest) Validate() error {
+	n := len(r.IDs) + len(r.URLs)
+	switch {
+	case n == 0:
+		return &ValidationError{Field: "ids", Rule: "or urls is required: name at least one result"}
+	case n > MaxIndexContentsItems:
+		return &ValidationError{Field: "ids", Value: strconv.Itoa(n), Rule: fmt.Sprintf("and urls name %d items together; the API takes at most %d", n, MaxIndexContentsItems)}
+	}
+	for i, id := range r.IDs {
+		if err := requireNonEmpty(fmt.Sprintf("ids[%d]", i), id); err != nil {
+			return err
+		}
+	}
+	for i, u := range r.URLs {
+		if !isWebURL(u) {
+			return &ValidationError{Field: fmt.Sprintf("urls[%d]", i), Value: u, Rule: "is not an absolute http(s) URL"}
+		}
+	}
+	if r.MaxCharacters < 0 {
+		return &ValidationError{Field: "maxCharacters", Value: strconv.Itoa(r.MaxCharacters), Rule: "must be 1 or more (0: no cut)"}
+	}
+	if r.Query != "" {
+		return requireNonEmpty("query", r.Query)
+	}
+	return nil
+}
+
+type indexContentsBody struct {
+	URLs          []string `json:"urls,omitempty"`
+	IDs           []string `json:"ids,omitempty"`
+	MaxCharacters int      `json:"maxCharacters,omitempty"`
+	Query         string   `json:"query,omitempty"`
+}
+
+// IndexContents are the contents read, and how each item fared.
+type IndexContents struct {
+	IndexRequestID string
+	// Results are the items read, in the order the API gave them.
+	Results []IndexResult
+	// Statuses say, for each item asked for, whether it was read.
+	Statuses []ContentStatus
+	Problems []string
+	ResponseInfo
+}
+
+// ContentStatus is how one item of a contents request fared.
+type ContentStatus struct {
+	// ID is the id or URL asked for.
+	ID string
+	// Status is "success" or "error".
+	Status string
+	// ErrorTag and HTTPStatus say why an item failed (HTTPStatus nil when
+	// the upstream gave none).
+	ErrorTag   string
+	HTTPStatus *int64
+}
+
+// Failed reports whether the item could not be read.
+func (s ContentStatus) Failed() bool { return s.Status != "success" }
+
+type rawContentStatus struct {
+	ID     text `json:"id"`
+	Status text `json:"status"`
+	Error  *struct {
+		Tag            text  `json:"tag"`
+		HTTPStatusCode count `json:"httpStatusCode"`
+	} `json:"error"`
+}
+
+type rawIndexContents struct {
+	RequestID text                `json:"requestId"`
+	Results   *[]rawIndexResult   `json:"results"`
+	Statuses  *[]rawContentStatus `json:"statuses"`
+}
+
+// Contents reads the contents of results named by ID (Mintlify results)
+// or URL (any result). The answer says item by item which were read:
+// check Statuses.
+func (c *IndexClient) Contents(ctx context.Context, req IndexContentsRequest) (*IndexContents, error) {
+	k, err := c.ready()
+	if err != nil {
+		return nil, err
+	}
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	body := indexContentsBody{URLs: req.URLs, IDs: req.IDs, MaxCharacters: req.MaxCharacters, Query: req.Query}
+	out := &IndexContents{}
+	err = indexCall(ctx, k, "/v1/contents", body, &out.ResponseInfo, out, func(data []byte) error {
+		var p fieldProblems
+		var raw rawIndexContents
+		if err := decodeRaw(data, &raw, &p); err != nil {
+			return err
+		}
+		out.IndexRequestID = orEmpty(&p, top("requestId"), raw.RequestID)
+		out.Results = readIndexResults(&p, "results", raw.Results)
+		for i, s := range list(&p, "statuses", raw.Statuses) {
+			st := ContentStatus{ID: required(&p, row("statuses", i, "id"), s.ID), Status: required(&p, row("statuses", i, "status"), s.Status)}
+			if s.Error != nil {
+				st.ErrorTag = orEmpty(&p, row("statuses", i, "error.tag"), s.Error.Tag)
+				if s.Error.HTTPStatusCode.set || s.Error.HTTPStatusCode.kind != "" {
+					n := wholeCount(&p, row("statuses", i, "error.httpStatusCode"), s.Error.HTTPStatusCode)
+					st.HTTPStatus = &n
+				}
+			}
+			out.Statuses = append(out.Statuses, st)
+		}
+		out.Problems = p
+		if raw.Results == nil {
+			return p
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("getting contents from Mintlify Index: %w", err)
+	}
+	return out, nil
+}
