@@ -42,14 +42,15 @@ func jobStateAttributes(after string) map[string]schema.Attribute {
 			Computed:      true,
 			PlanModifiers: keep,
 		},
-		"source": schema.SingleNestedAttribute{
-			MarkdownDescription: "The repository the job works on.",
-			Computed:            true,
-			PlanModifiers:       []planmodifier.Object{objectplanmodifier.UseStateForUnknown()},
-			Attributes: map[string]schema.Attribute{
-				"repository": schema.StringAttribute{MarkdownDescription: "The repository's URL, as the API gives it.", Computed: true},
-				"ref":        schema.StringAttribute{MarkdownDescription: "The branch the agent works on; null when the API gives none.", Computed: true},
-			},
+		// An object attribute, not a nested one: Terraform 1.5 and 1.6
+		// crash generating configuration (-generate-config-out) for a
+		// resource with a computed nested attribute (fixed in 1.7.0).
+		"source": schema.ObjectAttribute{
+			MarkdownDescription: "The repository the job works on: `repository`, its URL as the API gives it, and " +
+				"`ref`, the branch the agent works on (null when the API gives none).",
+			Computed:       true,
+			AttributeTypes: sourceAttrTypes,
+			PlanModifiers:  []planmodifier.Object{objectplanmodifier.UseStateForUnknown()},
 		},
 		"model": schema.StringAttribute{
 			MarkdownDescription: "The AI model that runs the job.",
