@@ -33,15 +33,18 @@ type CacheOptions struct {
 	// by another user) is refused: the client then works without a cache
 	// and CacheProblem says why.
 	Dir string
-	// URL names an object store bucket shared by many machines, opened
-	// with gocloud.dev/blob: s3://, gs://, azblob:// or file://, with the
-	// store's own URL parameters (region, prefix, ...). Its credentials
-	// come from the store's standard chain (environment, files, instance
-	// roles), never from the URL. The program must import the drivers it
-	// needs (for example `_ "gocloud.dev/blob/s3blob"`). URL wins over
-	// Dir; a bucket that cannot be opened falls back to Dir (CacheProblem
-	// says why).
+	// URL names an object store bucket shared by many machines: s3://,
+	// gs://, azblob:// or file://, with the store's own URL parameters
+	// (region, prefix, ...), opened by OpenBucket. Its credentials come
+	// from the store's standard chain (environment, files, instance
+	// roles), never from the URL. URL wins over Dir; a bucket that cannot
+	// be opened falls back to Dir (CacheProblem says why).
 	URL string
+	// OpenBucket opens URL: cachebucket.Open (package sdk/cachebucket,
+	// through gocloud.dev/blob; the program imports the drivers it needs,
+	// for example `_ "gocloud.dev/blob/s3blob"`), or a CacheBucket of the
+	// program's own. The SDK links no object store itself.
+	OpenBucket func(ctx context.Context, url string) (CacheBucket, error)
 	// FreshFor is how long a cached answer is used instead of asking the
 	// API. 0 turns the cache off.
 	FreshFor time.Duration
@@ -189,7 +192,7 @@ type analyticsCache struct {
 func newAnalyticsCache(o CacheOptions, apiKey string, problems *problemLog) *analyticsCache {
 	c := &analyticsCache{opts: o, who: keyFingerprint(apiKey)}
 	if o.URL != "" {
-		store, err := openBucketStore(context.Background(), o.URL)
+		store, err := openBucketStore(context.Background(), o)
 		if err == nil {
 			c.store = &guardedStore{cacheStore: store, problems: problems}
 			return c

@@ -3,101 +3,65 @@ package sdk
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
 	"io/fs"
-	"net/url"
-	"os"
-	"path/filepath"
-
-	"gocloud.dev/blob"
-	"gocloud.dev/gcerrors"
 )
 
-// bucketStore keeps the cache's records as objects of a bucket that many
-// machines share, through gocloud.dev/blob: S3, GCS, Azure Blob or a
-// directory (file://). Objects are written whole by every store, so a
-// reader sees an old record or a new one.
-type bucketStore struct {
-	b     *blob.Bucket
-	name  string // the URL without its query, for messages
-	local string // file:// buckets: the directory, to check objects before opening them
+// CacheBucket is an object store the analytics cache shares between
+// machines. Package sdk/cachebucket opens one through gocloud.dev/blob
+// (S3, GCS, Azure Blob, file://); the SDK itself links no store. It is an
+// alias of an interface literal so that sdk/cachebucket can return one
+// without importing the SDK.
+type CacheBucket = interface {
+	// Get returns the object name, at most limit bytes: an error wrapping
+	// fs.ErrNotExist when there is none, fs.ErrInvalid for anything but a
+	// regular object of at most limit bytes.
+	Get(ctx context.Context, name string, limit int64) ([]byte, error)
+	// Put writes the object whole: a reader sees the old one or the new.
+	Put(ctx context.Context, name string, data []byte) error
+	// PutIfAbsent writes the object only when there is none, atomically
+	// where the store can, and says whether it wrote.
+	PutIfAbsent(ctx context.Context, name string, data []byte) (bool, error)
+	// Remove deletes the object; a missing one is not an error.
+	Remove(ctx context.Context, name string) error
+	// Where names the store in messages, never with credentials.
+	Where() string
 }
 
-// openBucketStore opens the bucket a cache URL names. Opening sends
-// nothing for S3 and Azure; GCS looks up its default credentials.
-func openBucketStore(ctx context.Context, raw string) (*bucketStore, error) {
-	u, err := url.Parse(raw)
+// bucketStore is a CacheBucket as the cache's store.
+type bucketStore struct{ b CacheBucket }
+
+// openBucketStore opens o.URL with o.OpenBucket.
+func openBucketStore(ctx context.Context, o CacheOptions) (*bucketStore, error) {
+	if o.OpenBucket == nil {
+		return nil, errors.New("the analytics cache bucket cannot be opened, so the cache directory is used instead: " +
+			"CacheOptions.OpenBucket is not set (pass cachebucket.Open from package sdk/cachebucket)")
+	}
+	b, err := o.OpenBucket(ctx, o.URL)
 	if err != nil {
 		return nil, err
 	}
-	shown := url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}
-	b, err := blob.OpenBucket(ctx, raw)
-	if err != nil {
-		return nil, fmt.Errorf("the analytics cache bucket %s could not be opened, so the cache directory is used instead: %w", shown.String(), err)
-	}
-	s := &bucketStore{b: b, name: shown.String()}
-	if u.Scheme == "file" {
-		s.local = filepath.Join(filepath.FromSlash(u.Path), filepath.FromSlash(u.Query().Get("prefix")))
-	}
-	return s, nil
+	return &bucketStore{b: b}, nil
 }
 
-func (s *bucketStore) where() string { return "bucket " + s.name }
+func (s *bucketStore) where() string { return s.b.Where() }
 
 func (s *bucketStore) get(ctx context.Context, name string, limit int64) ([]byte, error) {
-	if s.local != "" {
-		// gocloud's file:// driver follows links and would block on a
-		// FIFO: look first.
-		info, err := os.Lstat(filepath.Join(s.local, name))
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, errNotFound
-		}
-		if err != nil || !info.Mode().IsRegular() || info.Size() > limit {
-			return nil, errRefused
-		}
-	}
-	r, err := s.b.NewReader(ctx, name, nil)
-	if gcerrors.Code(err) == gcerrors.NotFound {
+	data, err := s.b.Get(ctx, name, limit)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, errNotFound
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	if r.Size() > limit {
+	case errors.Is(err, fs.ErrInvalid):
 		return nil, errRefused
 	}
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, errRefused
-	}
-	return data, nil
+	return data, err
 }
 
 func (s *bucketStore) put(ctx context.Context, name string, data []byte) error {
-	return s.b.WriteAll(ctx, name, data, &blob.WriterOptions{ContentType: "application/json"})
+	return s.b.Put(ctx, name, data)
 }
 
-// putIfAbsent is a conditional write: S3 (If-None-Match), GCS and Azure
-// make it atomic; gocloud's file:// driver checks, then renames.
 func (s *bucketStore) putIfAbsent(ctx context.Context, name string, data []byte) (bool, error) {
-	err := s.b.WriteAll(ctx, name, data, &blob.WriterOptions{ContentType: "application/json", IfNotExist: true})
-	switch gcerrors.Code(err) {
-	case gcerrors.OK:
-		return true, nil
-	case gcerrors.FailedPrecondition:
-		return false, nil
-	}
-	return false, err
+	return s.b.PutIfAbsent(ctx, name, data)
 }
 
-func (s *bucketStore) remove(ctx context.Context, name string) error {
-	if err := s.b.Delete(ctx, name); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
-		return err
-	}
-	return nil
-}
+func (s *bucketStore) remove(ctx context.Context, name string) error { return s.b.Remove(ctx, name) }

@@ -18,6 +18,7 @@ import (
 	_ "gocloud.dev/blob/fileblob"
 	_ "gocloud.dev/blob/s3blob"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/cachebucket"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -47,7 +48,7 @@ func s3Bucket(t *testing.T) string {
 
 func bucketOpts(url string) CacheOptions {
 	o := cacheOpts("")
-	o.URL = url
+	o.URL, o.OpenBucket = url, cachebucket.Open
 	return o
 }
 
@@ -150,6 +151,25 @@ func mustKey(t *testing.T, c *Client) string {
 	t.Helper()
 	e := c.Analytics.Visitors
 	return "page\x00" + c.core.requestURL(e.call(mintlifytest.DemoProjectID, VisitorsQuery{}.paging(), e.spec.start(VisitorsQuery{}.paging())))
+}
+
+// A URL without OpenBucket (the SDK links no store) falls back to the
+// directory, saying what to pass.
+func TestCacheBucket_urlWithoutAnOpenerUsesTheDirectory(t *testing.T) {
+	o := cacheOpts(t.TempDir())
+	o.URL, _ = fileBucket(t)
+	fs, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 10}}, WithAnalyticsCache(o))
+	if err := c.CacheProblem(); err == nil || !strings.Contains(err.Error(), "CacheOptions.OpenBucket is not set (pass cachebucket.Open from package sdk/cachebucket)") {
+		t.Errorf("problem: %v", err)
+	}
+	for range 2 {
+		if _, err := c.Analytics.Visitors.Page(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fs.Requests(mintlifytest.RouteVisitors) != 1 || len(entryFiles(t, o.Dir)) != 1 {
+		t.Errorf("the directory did not stand in: %d requests", fs.Requests(mintlifytest.RouteVisitors))
+	}
 }
 
 // A bucket that cannot be opened falls back to the directory; one that

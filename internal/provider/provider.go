@@ -26,6 +26,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/cachebucket"
 )
 
 // Environment variables read when the provider block leaves a setting out.
@@ -326,7 +327,7 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 	// gets every option but it.
 	common := opts
 	if dir := cacheDir(cfg.CacheDir); (dir != "" || bucket != "") && durations["cache_ttl"] > 0 {
-		opts = append(opts[:len(opts):len(opts)], sdk.WithAnalyticsCache(sdk.CacheOptions{Dir: dir, URL: bucket, FreshFor: durations["cache_ttl"], MaxStale: durations["cache_max_stale"]}))
+		opts = append(opts[:len(opts):len(opts)], sdk.WithAnalyticsCache(sdk.CacheOptions{Dir: dir, URL: bucket, OpenBucket: cachebucket.Open, FreshFor: durations["cache_ttl"], MaxStale: durations["cache_max_stale"]}))
 		tflog.Debug(ctx, "analytics cache", map[string]any{"dir": dir, "bucket": bucket != "", "ttl": durations["cache_ttl"].String(), "max_stale": durations["cache_max_stale"].String()})
 	}
 	data := &providerData{apiKey: apiKey, assistantKey: assistantKey, waitOptions: p.waitOptions, pages: p.pages}
