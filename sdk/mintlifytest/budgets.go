@@ -3,6 +3,7 @@ package mintlifytest
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -185,7 +186,7 @@ func retryAfterSeconds(d time.Duration) int64 {
 	return max(int64((d+time.Second-1)/time.Second), 1)
 }
 
-// per names a window: "hour", "10s".
+// per names a window: "hour", "10s", "2h".
 func per(d time.Duration) string {
 	switch d {
 	case time.Second:
@@ -197,5 +198,8 @@ func per(d time.Duration) string {
 	case 24 * time.Hour:
 		return "day"
 	}
-	return d.String()
+	return strings.TrimSuffix(d.String(), "0m0s")
 }
+
+// Per names the budget's window as its 429s do: "hour", "10s".
+func (s BudgetSpec) Per() string { return per(s.Window) }

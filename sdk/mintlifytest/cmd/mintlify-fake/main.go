@@ -173,23 +173,9 @@ func budgetList() string {
 		if s.PerProject {
 			scope = "project"
 		}
-		fmt.Fprintf(&b, "    %-13s %d per %s per %s:\n%s\n", s.Budget, s.Limit, window(s.Window), scope, wrap(s.Covers, "                  "))
+		fmt.Fprintf(&b, "    %-13s %d per %s per %s:\n%s\n", s.Budget, s.Limit, s.Per(), scope, wrap(s.Covers, "                  "))
 	}
 	return strings.TrimSuffix(b.String(), "\n")
-}
-
-func window(d time.Duration) string {
-	switch d {
-	case time.Second:
-		return "second"
-	case time.Minute:
-		return "minute"
-	case time.Hour:
-		return "hour"
-	case 24 * time.Hour:
-		return "day"
-	}
-	return strings.TrimSuffix(d.String(), "0m0s")
 }
 
 // wrap fills text into lines of at most 76 columns after indent.
