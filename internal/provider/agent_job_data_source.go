@@ -6,7 +6,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -72,20 +71,12 @@ func (d *agentJobDataSource) Configure(_ context.Context, req datasource.Configu
 }
 
 func (d *agentJobDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if d.data == nil && req.ClientCapabilities.DeferralAllowed {
-		resp.Deferred = &datasource.Deferred{Reason: datasource.DeferredReasonProviderConfigUnknown}
-		return
-	}
-	if !requireConfigured(d.data, &resp.Diagnostics) {
-		return
-	}
 	var m agentJobDataModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	projectID, _ := d.data.projectOrDefault(m.ProjectID, path.Root("project_id"), &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	ctx, ok := beginRead(ctx, d.data, req, resp, &m, &m.ProjectID)
+	if !ok {
 		return
 	}
-	ctx = d.data.logContext(ctx)
+	projectID := m.ProjectID.ValueString()
 	jobID := m.ID.ValueString()
 	job, err := d.data.client.AgentJobs.Get(ctx, projectID, jobID)
 	switch {
@@ -102,7 +93,6 @@ func (d *agentJobDataSource) Read(ctx context.Context, req datasource.ReadReques
 	notes := newProblemNotes("agent job", jobID)
 	notes.add(job.Problems)
 	notes.warn(&resp.Diagnostics)
-	m.ProjectID = types.StringValue(projectID)
 	resp.Diagnostics.Append(m.applyJob(job)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

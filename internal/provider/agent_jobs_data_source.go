@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -96,21 +95,16 @@ func (d *agentJobsDataSource) Configure(_ context.Context, req datasource.Config
 }
 
 func (d *agentJobsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if d.data == nil && req.ClientCapabilities.DeferralAllowed {
-		resp.Deferred = &datasource.Deferred{Reason: datasource.DeferredReasonProviderConfigUnknown}
-		return
-	}
-	if !requireConfigured(d.data, &resp.Diagnostics) {
-		return
-	}
 	var m agentJobsModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	projectID, _ := d.data.projectOrDefault(m.ProjectID, path.Root("project_id"), &resp.Diagnostics)
+	ctx, ok := beginRead(ctx, d.data, req, resp, &m, &m.ProjectID)
+	if !ok {
+		return
+	}
+	projectID := m.ProjectID.ValueString()
 	f := m.filter(ctx, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx = d.data.logContext(ctx)
 	limit := numberValue(m.MaxResults)
 	var rows []attr.Value
 	var problems listingProblems
@@ -131,7 +125,6 @@ func (d *agentJobsDataSource) Read(ctx context.Context, req datasource.ReadReque
 	}
 	m.ID = types.StringValue(queryID(projectID, map[string]string{"statuses": strings.Join(statuses, ","),
 		"created_after": f.rawAfter, "created_before": f.rawBefore, "max_results": fmt.Sprint(limit)}))
-	m.ProjectID = types.StringValue(projectID)
 	m.Jobs = listOf(listedJobType, rows)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

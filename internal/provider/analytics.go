@@ -141,22 +141,31 @@ func (b *analyticsBase) ConfigValidators(context.Context) []datasource.ConfigVal
 // q) and resolves the project. It returns false when the read must stop:
 // deferred because the provider's settings are not known yet, or an error.
 func (b *analyticsBase) begin(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse, model any, q *analyticsQueryModel) (context.Context, bool) {
+	return beginRead(ctx, b.data, req, resp, model, &q.ProjectID)
+}
+
+// beginRead starts the read of a data source that works on a project:
+// deferred where Terraform can defer it while the provider's settings are
+// unknown, an error when the provider is not configured; else the
+// configuration read into model and *projectID resolved (the provider's
+// project when unset). It returns false when the read must stop.
+func beginRead(ctx context.Context, data *providerData, req datasource.ReadRequest, resp *datasource.ReadResponse, model any, projectID *types.String) (context.Context, bool) {
 	// Terraform reads data sources at plan even when the provider's
 	// settings are still unknown. Where it can defer the read, defer it.
-	if b.data == nil && req.ClientCapabilities.DeferralAllowed {
+	if data == nil && req.ClientCapabilities.DeferralAllowed {
 		resp.Deferred = &datasource.Deferred{Reason: datasource.DeferredReasonProviderConfigUnknown}
 		return ctx, false
 	}
-	if !requireConfigured(b.data, &resp.Diagnostics) {
+	if !requireConfigured(data, &resp.Diagnostics) {
 		return ctx, false
 	}
 	resp.Diagnostics.Append(req.Config.Get(ctx, model)...)
 	if resp.Diagnostics.HasError() {
 		return ctx, false
 	}
-	projectID, ok := b.data.projectOrDefault(q.ProjectID, path.Root("project_id"), &resp.Diagnostics)
-	q.ProjectID = types.StringValue(projectID)
-	return b.data.logContext(ctx), ok
+	project, ok := data.projectOrDefault(*projectID, path.Root("project_id"), &resp.Diagnostics)
+	*projectID = types.StringValue(project)
+	return data.logContext(ctx), ok
 }
 
 // readEach reads every page of a query with read (an SDK endpoint's
