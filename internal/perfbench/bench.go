@@ -86,9 +86,13 @@ func startFake(cfg mintlifytest.Config) (*fake, error) {
 
 func (f *fake) close() { _ = f.srv.Close() }
 
-func (f *fake) providerBlock(extra string) string {
+func (f *fake) providerBlock(extra string) string { return providerBlock(f.url, extra) }
+
+// providerBlock configures the provider for the demo key and project at
+// url, with extra settings.
+func providerBlock(url, extra string) string {
 	return "terraform {\n  required_providers {\n    mintlify = { source = \"mintlify/mintlify\" }\n  }\n}\n" + fmt.Sprintf("provider \"mintlify\" {\n  api_key    = %q\n  base_url   = %q\n  project_id = %q\n%s}\n",
-		mintlifytest.DemoAPIKey, f.url, mintlifytest.DemoProjectID, extra)
+		mintlifytest.DemoAPIKey, url, mintlifytest.DemoProjectID, extra)
 }
 
 type applyResult struct {

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-
-	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
 // capError is the SDK's error for a read stopped at a cap.
@@ -92,9 +90,7 @@ func (b *bench) measureEndless() ([]*endlessCase, error) {
 		if err != nil {
 			return nil, err
 		}
-		config := "terraform {\n  required_providers {\n    mintlify = { source = \"mintlify/mintlify\" }\n  }\n}\n" +
-			fmt.Sprintf("provider \"mintlify\" {\n  api_key    = %q\n  base_url   = %q\n  project_id = %q\n}\n", mintlifytest.DemoAPIKey, url, mintlifytest.DemoProjectID) +
-			"data \"mintlify_search_queries\" \"all\" {}\n"
+		config := providerBlock(url, "") + "data \"mintlify_search_queries\" \"all\" {}\n"
 		res, err := b.apply(config, b.provider)
 		stop()
 		if err == nil {
