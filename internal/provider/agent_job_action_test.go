@@ -85,15 +85,7 @@ func (h *actionHarness) url() string { return h.baseURL }
 func (h *actionHarness) dynamic(s *tfprotov6.Schema, vals map[string]tftypes.Value) *tfprotov6.DynamicValue {
 	h.t.Helper()
 	typ := s.ValueType().(tftypes.Object) //nolint:forcetypeassert // a schema's type is an object
-	all := map[string]tftypes.Value{}
-	for name, at := range typ.AttributeTypes {
-		if v, ok := vals[name]; ok {
-			all[name] = v
-		} else {
-			all[name] = tftypes.NewValue(at, nil)
-		}
-	}
-	dv, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, all))
+	dv, err := tfprotov6.NewDynamicValue(typ, objectValue(typ, vals, false))
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -235,13 +227,19 @@ func TestAction_agentJobOutcomes(t *testing.T) {
 	}
 }
 
+// messageFinishedJob sends prompt, with the message action, to a job that
+// finished a minute ago; it returns that job's id and what the action said.
+func (h *actionHarness) messageFinishedJob(prompt string) (id string, progress []string, diags []*tfprotov6.Diagnostic) {
+	id = h.fs.CreateJob(mintlifytest.DemoProjectID, "[fake:active=1m] First round")
+	h.clk.Advance(time.Minute)
+	progress, diags = h.invoke(context.Background(), "mintlify_agent_job_message", map[string]tftypes.Value{"job_id": str(id), "prompt": str(prompt)})
+	return id, progress, diags
+}
+
 // An archived job that had opened a pull request names it.
 func TestAction_archivedJobNamesItsPullRequest(t *testing.T) {
 	h := newActionHarness(t, mintlifytest.Config{}, true)
-	id := h.fs.CreateJob(mintlifytest.DemoProjectID, "[fake:active=1m] First round")
-	h.clk.Advance(time.Minute)
-	vals := map[string]tftypes.Value{"job_id": str(id), "prompt": str("[fake:archived] Shelve it")}
-	progress, diags := h.invoke(context.Background(), "mintlify_agent_job_message", vals)
+	id, progress, diags := h.messageFinishedJob("[fake:archived] Shelve it")
 	sameLines(t, "progress", progress, id, `Message sent to agent job ID in project "demo-project"; the job is active.`,
 		"Agent job ID is now archived (was active).", "Agent job ID is archived: pull request https://github.com/acme/demo-project/pull/101")
 	if got, want := diagsText(diags), "warning: Agent job archived: Agent job "+id+" was archived before it completed; pr_link is "+
@@ -314,9 +312,7 @@ func TestAction_agentJobTimeoutAndInterrupt(t *testing.T) {
 		if got := diagsText(diags); got != want {
 			t.Errorf("diagnostics %q, want %q", got, want)
 		}
-		if n := h.fs.Requests(mintlifytest.RouteGetJob); n != 2 {
-			t.Errorf("%d polls, want 2", n)
-		}
+		wantRequests(t, h.fs, mintlifytest.RouteGetJob, 2, "polls")
 	})
 }
 
@@ -413,17 +409,12 @@ func TestAction_invalidConfigFailsAtPlanWithNoRequest(t *testing.T) {
 
 func TestAction_agentJobMessage(t *testing.T) {
 	h := newActionHarness(t, mintlifytest.Config{}, true)
-	id := h.fs.CreateJob(mintlifytest.DemoProjectID, "[fake:active=1m] Done already")
-	h.clk.Advance(time.Minute)
-	vals := map[string]tftypes.Value{"job_id": str(id), "prompt": str("[fake:active=10m] Also the changelog")}
-	progress, diags := h.invoke(context.Background(), "mintlify_agent_job_message", vals)
+	id, progress, diags := h.messageFinishedJob("[fake:active=10m] Also the changelog")
 	if len(diags) > 0 {
 		t.Fatal(diagsText(diags))
 	}
 	sameLines(t, "progress", progress, id, `Message sent to agent job ID in project "demo-project"; the job is active.`, nowDone, prOpened)
-	if n := h.fs.Requests(mintlifytest.RouteSendMessage); n != 1 {
-		t.Errorf("%d messages", n)
-	}
+	wantRequests(t, h.fs, mintlifytest.RouteSendMessage, 1, "messages")
 }
 
 // The job action keeps a job whose 201 answer has one odd field: the job
@@ -464,10 +455,7 @@ func TestAction_oddMessageAnswers(t *testing.T) {
 	for _, key := range []string{"empty", "text", "html", "otherjob", "createdAt", "statusnum", "nostatus"} {
 		t.Run(key, func(t *testing.T) {
 			h := newHostileActionHarness(t, rewriteOdd)
-			id := h.fs.CreateJob(mintlifytest.DemoProjectID, "[fake:active=1m] First round")
-			h.clk.Advance(time.Minute)
-			vals := map[string]tftypes.Value{"job_id": str(id), "prompt": str("[odd:" + key + "] [fake:active=5m] Also the changelog")}
-			progress, diags := h.invoke(context.Background(), "mintlify_agent_job_message", vals)
+			id, progress, diags := h.messageFinishedJob("[odd:" + key + "] [fake:active=5m] Also the changelog")
 			want := []string{`Message sent to agent job ID in project "demo-project"; the job is active.`, nowDone, prOpened}
 			if key != "createdAt" {
 				want = []string{`Message sent to agent job ID in project "demo-project"; the job is of a status the API's answers did not give.`,
@@ -482,9 +470,7 @@ func TestAction_oddMessageAnswers(t *testing.T) {
 			if !strings.HasPrefix(got, wantDiag) || strings.Count(got, "\n") != 1 {
 				t.Errorf("diagnostics %q, want %q", got, wantDiag)
 			}
-			if n := h.fs.Requests(mintlifytest.RouteSendMessage); n != 1 {
-				t.Errorf("%d messages", n)
-			}
+			wantRequests(t, h.fs, mintlifytest.RouteSendMessage, 1, "messages")
 		})
 	}
 }

@@ -35,8 +35,7 @@ resource "mintlify_agent_job" %q {
 // configuration that plans as an import and nothing else; applying it, and
 // planning again, starts no job.
 func TestAccAgentJob_generatedConfigurationAdoptsWithoutANewJob(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	id := fs.CreateJob(mintlifytest.DemoProjectID, "[fake:active=1m] From the dashboard")
 	clk.Advance(2 * time.Minute) // the job finishes
 	importBlock := fmt.Sprintf(`
@@ -62,10 +61,8 @@ import {
 			},
 			// The same configuration, written out, applied: an import only.
 			{
-				Config: generatedJob(url, "adopted") + importBlock,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop),
-				}},
+				Config:           generatedJob(url, "adopted") + importBlock,
+				ConfigPlanChecks: plansAction(addr, plancheck.ResourceActionNoop),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonPath("id"), knownString(id)),
 					statecheck.ExpectKnownValue(addr, tfjsonPath("prompt"), knownvalue.Null()),
@@ -81,46 +78,33 @@ import {
   from = mintlify_agent_job.adopted
   to   = mintlify_agent_job.test
 }`,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionUpdate),
-				}},
+				ConfigPlanChecks: plansAction(jobAddr, plancheck.ResourceActionUpdate),
 			},
 			// Changing it after that starts a new job, as for any job.
 			{
-				Config: jobConfig(url, "Something else", ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionReplace),
-				}},
+				Config:           jobConfig(url, "Something else", ""),
+				ConfigPlanChecks: plansAction(jobAddr, plancheck.ResourceActionReplace),
 			},
 		},
 	})
-	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 1 {
-		t.Errorf("%d jobs started; want 1, by the last step only", n)
-	}
+	wantRequests(t, fs, mintlifytest.RouteCreateJob, 1, "jobs started by the last step only")
 }
 
 // A resource without a prompt that is not adopted would start a job with
 // no instruction: refused at plan, with no request.
 func TestAccAgentJob_noPromptAndNoImportFailsAtPlan(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config:      generatedJob(url, "test"),
-			ExpectError: wrapped("Missing prompt", "A new agent job needs a prompt", "adopt an existing job instead of starting one"),
-		}},
-	})
-	if n := fs.TotalRequests(); n != 0 {
-		t.Errorf("%d requests", n)
-	}
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
+	runSteps(t, clk, []resource.TestStep{{
+		Config:      generatedJob(url, "test"),
+		ExpectError: wrapped("Missing prompt", "A new agent job needs a prompt", "adopt an existing job instead of starting one"),
+	}})
+	wantNoRequests(t, fs, "at plan")
 }
 
 // Terraform 1.12+: the identity is in state from the create on, and an
 // import block's identity adopts the job, as the id does.
 func TestAccAgentJob_identity(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(clk),
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
@@ -149,7 +133,5 @@ func TestAccAgentJob_identity(t *testing.T) {
 			},
 		},
 	})
-	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 1 {
-		t.Errorf("%d jobs started, want 1", n)
-	}
+	wantRequests(t, fs, mintlifytest.RouteCreateJob, 1, "jobs started")
 }

@@ -157,7 +157,5 @@ func TestDataSource_agentJobReadsOneJob(t *testing.T) {
 	_, diags = h.readData("mintlify_agent_job", map[string]tftypes.Value{"id": str("not-a-job")})
 	contains(t, "unknown job", diagsText(diags), "Agent job not found", `Mintlify has no agent job "not-a-job" in project "demo-project" (404)`,
 		"takes to be the jobs' v2 ids")
-	if n := h.fs.Requests(mintlifytest.RouteGetJob); n != 2 {
-		t.Errorf("%d v2 reads, want 2", n)
-	}
+	wantRequests(t, h.fs, mintlifytest.RouteGetJob, 2, "v2 reads")
 }

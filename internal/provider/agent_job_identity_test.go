@@ -200,9 +200,7 @@ func TestIdentity_importByIdentityOrByID(t *testing.T) {
 			}
 		})
 	}
-	if n := h.fs.Requests(mintlifytest.RouteCreateJob); n != 0 {
-		t.Errorf("%d jobs started by imports", n)
-	}
+	wantRequests(t, h.fs, mintlifytest.RouteCreateJob, 0, "jobs started by imports")
 }
 
 func TestIdentity_badImportsFailBeforeAnyRequest(t *testing.T) {
@@ -292,9 +290,7 @@ func TestIdentity_generatedConfigurationPlansNothing(t *testing.T) {
 	if len(plan.Diagnostics) > 0 || len(plan.RequiresReplace) > 0 || h.state(plan.PlannedState)["prompt"] != "From the dashboard" {
 		t.Errorf("adopting a prompt: replace %v, %s", plan.RequiresReplace, diagsText(plan.Diagnostics))
 	}
-	if n := h.fs.Requests(mintlifytest.RouteCreateJob); n != 0 {
-		t.Errorf("%d jobs started", n)
-	}
+	wantRequests(t, h.fs, mintlifytest.RouteCreateJob, 0, "jobs started")
 }
 
 // A prompt left out of the configuration of a job Terraform started keeps

@@ -31,13 +31,10 @@ func triggersConfig(url, triggers string) string {
 }
 
 func TestAccAgentJob_triggersStartANewJobExactlyWhenTheyChange(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	posts := func(want int) func() {
 		return func() {
-			if n := fs.Requests(mintlifytest.RouteCreateJob); n != want {
-				t.Errorf("before this step: %d POSTs, want %d", n, want)
-			}
+			wantRequests(t, fs, mintlifytest.RouteCreateJob, want, "POSTs before this step")
 		}
 	}
 	step := func(triggers string, action plancheck.ResourceActionType, postsBefore int) resource.TestStep {
@@ -52,146 +49,116 @@ func TestAccAgentJob_triggersStartANewJobExactlyWhenTheyChange(t *testing.T) {
 			ConfigStateChecks: []statecheck.StateCheck{jobInStateMatchesServer(fs, jobAddr)},
 		}
 	}
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			step(`{ commit = "abc123" }`, plancheck.ResourceActionCreate, 0),
-			step(`{ commit = "abc123" }`, plancheck.ResourceActionNoop, 1),    // unchanged: nothing
-			step(`{ commit = "def456" }`, plancheck.ResourceActionReplace, 1), // changed value: a new job
-			step(`{ commit = "def456", tag = "v2" }`, plancheck.ResourceActionReplace, 2),
-			step(`{ tag = "v2" }`, plancheck.ResourceActionReplace, 3), // a key removed
-			step(`{}`, plancheck.ResourceActionReplace, 4),
-			// Empty and null are both "no triggers": switching between them
-			// starts no job. (Terraform plans the switch as an update of
-			// state: a provider may not plan a value a null config lacks.)
-			step(``, plancheck.ResourceActionUpdate, 5),
-			step(`{}`, plancheck.ResourceActionUpdate, 5),
-			step(`{}`, plancheck.ResourceActionNoop, 5),
-		},
+	runSteps(t, clk, []resource.TestStep{
+		step(`{ commit = "abc123" }`, plancheck.ResourceActionCreate, 0),
+		step(`{ commit = "abc123" }`, plancheck.ResourceActionNoop, 1),    // unchanged: nothing
+		step(`{ commit = "def456" }`, plancheck.ResourceActionReplace, 1), // changed value: a new job
+		step(`{ commit = "def456", tag = "v2" }`, plancheck.ResourceActionReplace, 2),
+		step(`{ tag = "v2" }`, plancheck.ResourceActionReplace, 3), // a key removed
+		step(`{}`, plancheck.ResourceActionReplace, 4),
+		// Empty and null are both "no triggers": switching between them
+		// starts no job. (Terraform plans the switch as an update of
+		// state: a provider may not plan a value a null config lacks.)
+		step(``, plancheck.ResourceActionUpdate, 5),
+		step(`{}`, plancheck.ResourceActionUpdate, 5),
+		step(`{}`, plancheck.ResourceActionNoop, 5),
 	})
-	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 5 {
-		t.Errorf("POSTs = %d, want 5", n)
-	}
+	wantRequests(t, fs, mintlifytest.RouteCreateJob, 5, "POSTs")
 }
 
 func TestAccAgentJob_importAdoptsTriggersWithoutAJob(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	id := fs.CreateJob(mintlifytest.DemoProjectID, "Written in the dashboard")
 	cfg := triggersConfig(url, `{ commit = "abc123" }`)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{Config: cfg, ResourceName: jobAddr, ImportState: true, ImportStateId: id, ImportStatePersist: true},
-			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionUpdate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("id"), knownString(id)),
-					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("triggers"), knownvalue.MapExact(map[string]knownvalue.Check{"commit": knownString("abc123")})),
-					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("wait_for_completion"), knownvalue.Bool(true)),
-				},
-			},
-			{Config: cfg, PlanOnly: true},
-			// After the adoption, a new commit is a new job, as always.
-			{
-				Config: triggersConfig(url, `{ commit = "def456" }`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionReplace),
-				}},
-			},
+	runSteps(t, clk, []resource.TestStep{
+		importStep(cfg, jobAddr, id),
+		adoptStep(cfg, jobAddr, id,
+			statecheck.ExpectKnownValue(jobAddr, tfjsonPath("triggers"), knownvalue.MapExact(map[string]knownvalue.Check{"commit": knownString("abc123")})),
+			statecheck.ExpectKnownValue(jobAddr, tfjsonPath("wait_for_completion"), knownvalue.Bool(true))),
+		{Config: cfg, PlanOnly: true},
+		// After the adoption, a new commit is a new job, as always.
+		{
+			Config:           triggersConfig(url, `{ commit = "def456" }`),
+			ConfigPlanChecks: plansAction(jobAddr, plancheck.ResourceActionReplace),
 		},
 	})
-	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 1 {
-		t.Errorf("POSTs = %d, want only the one after the triggers changed", n)
-	}
+	wantRequests(t, fs, mintlifytest.RouteCreateJob, 1, "POSTs: only the one after the triggers changed")
 }
 
 func TestAccAgentJob_withoutWaitingReturnsAtOnceAndRefreshesPlanNothing(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	cfg := jobConfig(url, "[fake:active=30m] Fire and forget", "  wait_for_completion = false")
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("active")),
-					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("pr_link"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("wait_for_completion"), knownvalue.Bool(false)),
-				},
-			},
-			{
-				// The job finishes on its own; the refresh records it, plans nothing.
-				PreConfig: func() {
-					if n := fs.Requests(mintlifytest.RouteCreateJob); n != 1 {
-						t.Errorf("POSTs = %d", n)
-					}
-					if !clk.Now().Equal(epoch) {
-						t.Errorf("the apply waited until %s", clk.Now())
-					}
-					clk.Advance(30 * time.Minute) // the job finishes meanwhile
-				},
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("completed")),
-					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("pr_link"), knownvalue.StringRegexp(regexp.MustCompile(`/pull/\d+$`))),
-					jobInStateMatchesServer(fs, jobAddr),
-				},
-			},
-			// Waiting or not starts nothing when it changes.
-			{
-				Config: jobConfig(url, "[fake:active=30m] Fire and forget", ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionUpdate),
-				}},
+	runSteps(t, clk, []resource.TestStep{
+		{
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("active")),
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("pr_link"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("wait_for_completion"), knownvalue.Bool(false)),
 			},
 		},
+		{
+			// The job finishes on its own; the refresh records it, plans nothing.
+			PreConfig: func() {
+				wantRequests(t, fs, mintlifytest.RouteCreateJob, 1, "POSTs")
+				if !clk.Now().Equal(epoch) {
+					t.Errorf("the apply waited until %s", clk.Now())
+				}
+				clk.Advance(30 * time.Minute) // the job finishes meanwhile
+			},
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply:             []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("completed")),
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("pr_link"), knownvalue.StringRegexp(regexp.MustCompile(`/pull/\d+$`))),
+				jobInStateMatchesServer(fs, jobAddr),
+			},
+		},
+		// Waiting or not starts nothing when it changes.
+		{
+			Config:           jobConfig(url, "[fake:active=30m] Fire and forget", ""),
+			ConfigPlanChecks: plansAction(jobAddr, plancheck.ResourceActionUpdate),
+		},
 	})
-	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 1 {
-		t.Errorf("POSTs = %d, want 1", n)
-	}
+	wantRequests(t, fs, mintlifytest.RouteCreateJob, 1, "POSTs")
 }
 
 func TestAccAgentJob_failedWithoutWaitingIsKeptAndNotRerun(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	cfg := jobConfig(url, "[fake:failed] [fake:active=10m] Try", "  wait_for_completion = false")
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{Config: cfg},
-			{
-				PreConfig: func() { clk.Advance(10 * time.Minute) }, // the job fails meanwhile
-				Config:    cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("failed"))},
+	runSteps(t, clk, []resource.TestStep{
+		{Config: cfg},
+		{
+			PreConfig: func() { clk.Advance(10 * time.Minute) }, // the job fails meanwhile
+			Config:    cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
+			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("failed"))},
 		},
 	})
-	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 1 {
-		t.Errorf("POSTs = %d: a failed job ran again by itself", n)
-	}
+	wantRequests(t, fs, mintlifytest.RouteCreateJob, 1, "POSTs: a failed job ran again by itself")
+}
+
+// failedJobResource is the agent job resource on a fake that holds one
+// job of the demo project, failed a minute ago; id is that job's.
+func failedJobResource(t *testing.T) (r *agentJobResource, id string) {
+	t.Helper()
+	clk := newTestClock()
+	srv := mintlifytest.NewServer(mintlifytest.Config{Clock: clk})
+	t.Cleanup(srv.Close)
+	id = srv.CreateJob(mintlifytest.DemoProjectID, "[fake:failed] [fake:active=1m]")
+	clk.Advance(time.Minute)
+	return &agentJobResource{data: clientFor(t, srv.URL)}, id
 }
 
 // The refresh that sees a job turn failed warns, naming it; it does not
 // warn again once state says failed.
 func TestAgentJobRead_warnsWhenAJobHasFailed(t *testing.T) {
-	clk := newTestClock()
-	srv := mintlifytest.NewServer(mintlifytest.Config{Clock: clk})
-	defer srv.Close()
-	id := srv.CreateJob(mintlifytest.DemoProjectID, "[fake:failed] [fake:active=1m]")
-	clk.Advance(time.Minute)
-	r := &agentJobResource{data: clientFor(t, srv.URL)}
+	r, id := failedJobResource(t)
 	for prior, wantWarning := range map[string]bool{"active": true, "failed": false} {
 		resp := readResource(t, r, map[string]tftypes.Value{"id": str(id), "project_id": str(mintlifytest.DemoProjectID),
 			"prompt": str("x"), "status": str(prior), "wait_for_completion": tftypes.NewValue(tftypes.Bool, false)})
@@ -229,21 +196,15 @@ func TestAgentJobRead_vanishedJobIsKeptWithAWarning(t *testing.T) {
 }
 
 func TestAccAgentJob_importOfAnUnknownJobIsAnError(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config:        jobConfig(url, "x", ""),
-			ResourceName:  jobAddr,
-			ImportState:   true,
-			ImportStateId: "demo-project/no-such-job",
-			ExpectError:   wrapped(`Cannot import the agent job`, `Mintlify has no agent job "no-such-job" in project "demo-project" (404)`, `PROJECT_ID/JOB_ID`),
-		}},
-	})
-	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 0 {
-		t.Errorf("%d POSTs", n)
-	}
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
+	runSteps(t, clk, []resource.TestStep{{
+		Config:        jobConfig(url, "x", ""),
+		ResourceName:  jobAddr,
+		ImportState:   true,
+		ImportStateId: "demo-project/no-such-job",
+		ExpectError:   wrapped(`Cannot import the agent job`, `Mintlify has no agent job "no-such-job" in project "demo-project" (404)`, `PROJECT_ID/JOB_ID`),
+	}})
+	wantRequests(t, fs, mintlifytest.RouteCreateJob, 0, "POSTs")
 }
 
 // A refresh the API refuses for any reason but 404 is an error, and the
@@ -308,20 +269,16 @@ func TestAgentJobDelete_saysOnlyWhatApplies(t *testing.T) {
 }
 
 func TestAccAgentJob_stateHoldsTheSpecsRepositoryURL(t *testing.T) {
-	clearEnv(t)
-	_, url, clk := startFake(t, mintlifytest.Config{})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config: jobConfig(url, "x", ""),
-			ConfigStateChecks: []statecheck.StateCheck{checkState(func(s *tfjson.State) error {
-				vals, _ := resourceValues(s.Values.RootModule, jobAddr)
-				src, _ := vals["source"].(map[string]any)
-				if src["repository"] != "https://github.com/acme/demo-project" {
-					return fmt.Errorf("source %v", src)
-				}
-				return nil
-			})},
-		}},
-	})
+	_, url, clk := startAccFake(t, mintlifytest.Config{})
+	runSteps(t, clk, []resource.TestStep{{
+		Config: jobConfig(url, "x", ""),
+		ConfigStateChecks: []statecheck.StateCheck{checkState(func(s *tfjson.State) error {
+			vals, _ := resourceValues(s.Values.RootModule, jobAddr)
+			src, _ := vals["source"].(map[string]any)
+			if src["repository"] != "https://github.com/acme/demo-project" {
+				return fmt.Errorf("source %v", src)
+			}
+			return nil
+		})},
+	}})
 }

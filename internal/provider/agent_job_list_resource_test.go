@@ -240,9 +240,7 @@ func TestList_stopsAtTerraformsLimit(t *testing.T) {
 			if len(diags) > 0 || !cmp.Equal(want[:tt.want], ids(results), cmp.Comparer(sameStrings)) {
 				t.Fatalf("%d results %s", len(results), diagsText(diags))
 			}
-			if n := h.fs.Requests(mintlifytest.RouteListJobs); n != tt.requests {
-				t.Errorf("%d listings, want %d", n, tt.requests)
-			}
+			wantRequests(t, h.fs, mintlifytest.RouteListJobs, tt.requests, "listings")
 		})
 	}
 }
@@ -399,9 +397,7 @@ func TestList_badFiltersFailBeforeAnyRequest(t *testing.T) {
 		_, diags := h.query(tt.vals, false, 100)
 		contains(t, "diagnostics", diagsText(diags), tt.want)
 	}
-	if n := h.fs.TotalRequests(); n != 0 {
-		t.Errorf("%d requests for bad filters", n)
-	}
+	wantNoRequests(t, h.fs, "for bad filters")
 }
 
 func TestJobDisplayName(t *testing.T) {

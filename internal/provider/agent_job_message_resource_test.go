@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	tfjson "github.com/hashicorp/terraform-json"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -37,11 +36,7 @@ resource "mintlify_agent_job_message" "test" {
 // messageMatchesServer checks the message's state against the job on the
 // server, and that its id is JOB_ID/SENT_AT.
 func messageMatchesServer(fs *mintlifytest.Fake) statecheck.StateCheck {
-	return checkState(func(s *tfjson.State) error {
-		vals, ok := resourceValues(s.Values.RootModule, messageAddr)
-		if !ok {
-			return fmt.Errorf("%s not in state", messageAddr)
-		}
+	return valuesInState(messageAddr, func(vals map[string]any) error {
 		if want := fmt.Sprint(vals["job_id"]) + "/" + fmt.Sprint(vals["sent_at"]); vals["id"] != want {
 			return fmt.Errorf("id %v, want %s", vals["id"], want)
 		}
@@ -54,37 +49,33 @@ func messageMatchesServer(fs *mintlifytest.Fake) statecheck.StateCheck {
 }
 
 func TestAccAgentJobMessage_sendsOnceAndWaitsForTheNewRound(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	cfg := messageConfig(url, "[fake:active=10m] Also add a changelog entry", "")
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(messageAddr, tfjsonPath("status"), knownString("completed")),
-					statecheck.ExpectKnownValue(messageAddr, tfjsonPath("pr_link"), knownvalue.StringRegexp(regexp.MustCompile(`^https://github.com/acme/demo-project/pull/101$`))),
-					statecheck.ExpectKnownValue(messageAddr, tfjsonPath("project_id"), knownString(mintlifytest.DemoProjectID)),
-					messageMatchesServer(fs),
-				},
+	runSteps(t, clk, []resource.TestStep{
+		{
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(messageAddr, tfjsonPath("status"), knownString("completed")),
+				statecheck.ExpectKnownValue(messageAddr, tfjsonPath("pr_link"), knownvalue.StringRegexp(regexp.MustCompile(`^https://github.com/acme/demo-project/pull/101$`))),
+				statecheck.ExpectKnownValue(messageAddr, tfjsonPath("project_id"), knownString(mintlifytest.DemoProjectID)),
+				messageMatchesServer(fs),
 			},
-			// A second plan is empty; a refresh reads the job, sends nothing.
-			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
-			// A new prompt is a new message to the same job.
-			{
-				Config: messageConfig(url, "And fix the typo", ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(messageAddr, plancheck.ResourceActionReplace),
-					plancheck.ExpectResourceAction("mintlify_agent_job.docs", plancheck.ResourceActionNoop),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{messageMatchesServer(fs)},
-			},
-			// triggers: a changed value sends another message.
-			{Config: messageConfig(url, "And fix the typo", `  triggers = { commit = "a1" }`)},
-			{Config: messageConfig(url, "And fix the typo", `  triggers = { commit = "a1" }`), PlanOnly: true},
-			{Config: messageConfig(url, "And fix the typo", `  triggers = { commit = "b2" }`)},
 		},
+		// A second plan is empty; a refresh reads the job, sends nothing.
+		{Config: cfg, ConfigPlanChecks: plansNothing()},
+		// A new prompt is a new message to the same job.
+		{
+			Config: messageConfig(url, "And fix the typo", ""),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(messageAddr, plancheck.ResourceActionReplace),
+				plancheck.ExpectResourceAction("mintlify_agent_job.docs", plancheck.ResourceActionNoop),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{messageMatchesServer(fs)},
+		},
+		// triggers: a changed value sends another message.
+		{Config: messageConfig(url, "And fix the typo", `  triggers = { commit = "a1" }`)},
+		{Config: messageConfig(url, "And fix the typo", `  triggers = { commit = "a1" }`), PlanOnly: true},
+		{Config: messageConfig(url, "And fix the typo", `  triggers = { commit = "b2" }`)},
 	})
 	if jobs, msgs := fs.Requests(mintlifytest.RouteCreateJob), fs.Requests(mintlifytest.RouteSendMessage); jobs != 1 || msgs != 4 {
 		t.Errorf("%d job POSTs and %d messages, want 1 and 4", jobs, msgs)
@@ -92,79 +83,50 @@ func TestAccAgentJobMessage_sendsOnceAndWaitsForTheNewRound(t *testing.T) {
 }
 
 func TestAccAgentJobMessage_failedRoundTaintsTheMessage(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	cfg := messageConfig(url, "[fake:failed] Break it", "")
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{Config: cfg, ExpectError: wrapped(`Agent job failed`, `ended with status "failed"`, `The message stays in state, tainted: the next apply sends it again`)},
-			{
-				Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(messageAddr, plancheck.ResourceActionReplace),
-				}},
-			},
-		},
+	runSteps(t, clk, []resource.TestStep{
+		{Config: cfg, ExpectError: wrapped(`Agent job failed`, `ended with status "failed"`, `The message stays in state, tainted: the next apply sends it again`)},
+		planAfterApply(cfg, plancheck.ExpectResourceAction(messageAddr, plancheck.ResourceActionReplace)),
 	})
-	if n := fs.Requests(mintlifytest.RouteSendMessage); n != 1 {
-		t.Errorf("%d messages", n)
-	}
+	wantRequests(t, fs, mintlifytest.RouteSendMessage, 1, "messages")
 }
 
 func TestAccAgentJobMessage_timeoutKeepsTheMessage(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	// The job is not waited for: the message's wait is the only one.
 	cfg := strings.Replace(messageConfig(url, "[fake:never] Keep going", "  timeouts {\n    create = \"2m\"\n  }"),
 		`prompt = "Update the docs"`, `prompt = "Update the docs"`+"\n  wait_for_completion = false", 1)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{Config: cfg, ExpectError: wrapped(`Timed out waiting for the agent job`, `The message to agent job`, `was sent and is saved in state (tainted, so the next apply sends it again; run`,
-				`It was still active after 2m. This can take a while: raise the limit with`, `create = "60m"`)},
-			{
-				Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(messageAddr, plancheck.ResourceActionReplace),
-				}},
-			},
-		},
+	runSteps(t, clk, []resource.TestStep{
+		{Config: cfg, ExpectError: wrapped(`Timed out waiting for the agent job`, `The message to agent job`, `was sent and is saved in state (tainted, so the next apply sends it again; run`,
+			`It was still active after 2m. This can take a while: raise the limit with`, `create = "60m"`)},
+		planAfterApply(cfg, plancheck.ExpectResourceAction(messageAddr, plancheck.ResourceActionReplace)),
 	})
-	if n := fs.Requests(mintlifytest.RouteSendMessage); n != 1 {
-		t.Errorf("%d messages", n)
-	}
+	wantRequests(t, fs, mintlifytest.RouteSendMessage, 1, "messages")
 	if waited := clk.Now().Sub(epoch); waited != 2*time.Minute {
 		t.Errorf("the wait lasted %s of the clock, want 2m", waited)
 	}
 }
 
 func TestAccAgentJobMessage_withoutWaiting(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	cfg := messageConfig(url, "[fake:active=20m] Later", "  wait_for_completion = false")
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{Config: cfg, ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(messageAddr, tfjsonPath("status"), knownString("active"))}},
-			{
-				PreConfig:         func() { clk.Advance(20 * time.Minute) }, // the new round ends meanwhile
-				Config:            cfg,
-				ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(messageAddr, tfjsonPath("status"), knownString("completed"))},
-			},
+	runSteps(t, clk, []resource.TestStep{
+		{Config: cfg, ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(messageAddr, tfjsonPath("status"), knownString("active"))}},
+		{
+			PreConfig:         func() { clk.Advance(20 * time.Minute) }, // the new round ends meanwhile
+			Config:            cfg,
+			ConfigPlanChecks:  plansNothing(),
+			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(messageAddr, tfjsonPath("status"), knownString("completed"))},
 		},
 	})
-	if n := fs.Requests(mintlifytest.RouteSendMessage); n != 1 {
-		t.Errorf("%d messages", n)
-	}
+	wantRequests(t, fs, mintlifytest.RouteSendMessage, 1, "messages")
 }
 
 // A 404 to a message is about the job: the advice says to check job_id,
 // not project_id.
 func TestAccAgentJobMessage_toAnUnknownJobIsA404(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	rec := &diagRecorder{}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: recordingProviders(clk, rec),
@@ -181,9 +143,7 @@ resource "mintlify_agent_job_message" "test" {
 	if got := rec.text(); strings.Contains(got, "Check project_id") || strings.Count(got, "\n\n"+jobNotFound+"\n") != 1 {
 		t.Errorf("diagnostics:\n%s", got)
 	}
-	if n := fs.Requests(mintlifytest.RouteSendMessage); n != 1 {
-		t.Errorf("%d messages", n)
-	}
+	wantRequests(t, fs, mintlifytest.RouteSendMessage, 1, "messages")
 }
 
 // A message is never sent twice, whatever the network does.
@@ -201,17 +161,11 @@ func TestAccAgentJobMessage_neverDuplicatedUnderFaults(t *testing.T) {
 		"429 refused, then accepted": {mintlifytest.Fault{Kind: mintlifytest.FaultRateLimit, RetryAfter: 30 * time.Second, Requests: []int{1}}, nil, 2},
 	} {
 		t.Run(name, func(t *testing.T) {
-			clearEnv(t)
-			fs, url, clk := startFake(t, mintlifytest.Config{})
+			fs, url, clk := startAccFake(t, mintlifytest.Config{})
 			tt.fault.Route = mintlifytest.RouteSendMessage
 			fs.InjectFault(tt.fault)
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testProviders(clk),
-				Steps:                    []resource.TestStep{{Config: messageConfig(url, "Once only", ""), ExpectError: tt.wantErr}},
-			})
-			if n := fs.Requests(mintlifytest.RouteSendMessage); n != tt.messages {
-				t.Errorf("%d message POSTs, want %d", n, tt.messages)
-			}
+			runSteps(t, clk, []resource.TestStep{{Config: messageConfig(url, "Once only", ""), ExpectError: tt.wantErr}})
+			wantRequests(t, fs, mintlifytest.RouteSendMessage, tt.messages, "message POSTs")
 			if retried := slices.Contains(clk.slept(), 30*time.Second); retried != (tt.messages == 2) {
 				t.Errorf("the Retry-After was waited on the clock: %v (sleeps %v)", retried, clk.slept())
 			}
@@ -220,8 +174,7 @@ func TestAccAgentJobMessage_neverDuplicatedUnderFaults(t *testing.T) {
 }
 
 func TestAccAgentJobMessage_invalidInputFailsAtPlan(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	for _, tt := range []struct{ body, want string }{
 		{`job_id = ".."` + "\n  prompt = \"x\"", `job_id ".." is not allowed`},
 		{`job_id = "j"` + "\n  prompt = \" \"", `prompt " " must not be empty or only white space`},
@@ -231,13 +184,8 @@ func TestAccAgentJobMessage_invalidInputFailsAtPlan(t *testing.T) {
 		{`job_id = "j"` + "\n  prompt = \"x\"\n  timeouts {\n    create = \"0s\"\n  }", `timeouts.create "0s" must be a duration from 1m to 24h, such as "30m".`},
 		{`job_id = "j"` + "\n  prompt = \"x\"\n  timeouts {\n    create = \"100000h\"\n  }", `timeouts.create "100000h" must be a duration from 1m to 24h, such as "30m".`},
 	} {
-		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testProviders(clk),
-			Steps: []resource.TestStep{{Config: providerBlock(url) + "resource \"mintlify_agent_job_message\" \"test\" {\n  " + tt.body + "\n}\n",
-				PlanOnly: true, ExpectError: wrapped(tt.want)}},
-		})
+		runSteps(t, clk, []resource.TestStep{{Config: providerBlock(url) + "resource \"mintlify_agent_job_message\" \"test\" {\n  " + tt.body + "\n}\n",
+			PlanOnly: true, ExpectError: wrapped(tt.want)}})
 	}
-	if n := fs.TotalRequests(); n != 0 {
-		t.Errorf("%d requests for invalid configuration", n)
-	}
+	wantNoRequests(t, fs, "for invalid configuration")
 }

@@ -20,73 +20,50 @@ import (
 const jobAddr = "mintlify_agent_job.test"
 
 func jobConfig(url, prompt, extra string) string {
-	return providerBlock(url) + fmt.Sprintf(`
-resource "mintlify_agent_job" "test" {
-  prompt = %q
-%s
-}
-`, prompt, extra)
+	return resourceConfig(url, "mintlify_agent_job", "prompt", prompt, extra)
 }
 
 // jobKeptTainted is the step after a failed create: the server's job is in
 // state, and tainted, so the next apply plans its replacement.
 func jobKeptTainted(fs *mintlifytest.Fake, cfg string) resource.TestStep {
-	return resource.TestStep{
-		Config:             cfg,
-		PlanOnly:           true,
-		ExpectNonEmptyPlan: true,
-		ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
-			priorStateHoldsServerJob(fs, jobAddr),
-			plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionReplace),
-		}},
-	}
+	return planAfterApply(cfg, priorStateHoldsServerJob(fs, jobAddr), plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionReplace))
 }
 
 func TestAccAgentJob_completedWithPRLink(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{
-				Config: jobConfig(url, "Document the new endpoints", ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionCreate),
-					plancheck.ExpectKnownValue(jobAddr, tfjsonPath("project_id"), knownString(mintlifytest.DemoProjectID)),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("completed")),
-					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("pr_link"), knownvalue.StringRegexp(regexp.MustCompile(`^https://github.com/acme/demo-project/pull/\d+$`))),
-					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("prompt"), knownString("Document the new endpoints")),
-					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("source"), knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"repository": knownString("https://github.com/acme/demo-project"), "ref": knownString("main"),
-					})),
-					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("model"), knownString("claude-sonnet-4-5")),
-					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("created_at"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$`))),
-					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("archived_at"), knownvalue.Null()),
-					jobInStateMatchesServer(fs, jobAddr),
-				},
-			},
-			// The same configuration again plans nothing and sends no POST.
-			{
-				Config: jobConfig(url, "Document the new endpoints", ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectEmptyPlan(),
-				}},
-			},
-			// A new prompt is a new job.
-			{
-				Config: jobConfig(url, "Document the changelog too", ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionReplace),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{jobInStateMatchesServer(fs, jobAddr)},
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
+	runSteps(t, clk, []resource.TestStep{
+		{
+			Config: jobConfig(url, "Document the new endpoints", ""),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionCreate),
+				plancheck.ExpectKnownValue(jobAddr, tfjsonPath("project_id"), knownString(mintlifytest.DemoProjectID)),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("completed")),
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("pr_link"), knownvalue.StringRegexp(regexp.MustCompile(`^https://github.com/acme/demo-project/pull/\d+$`))),
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("prompt"), knownString("Document the new endpoints")),
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("source"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"repository": knownString("https://github.com/acme/demo-project"), "ref": knownString("main"),
+				})),
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("model"), knownString("claude-sonnet-4-5")),
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("created_at"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$`))),
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("archived_at"), knownvalue.Null()),
+				jobInStateMatchesServer(fs, jobAddr),
 			},
 		},
+		// The same configuration again plans nothing and sends no POST.
+		{
+			Config:           jobConfig(url, "Document the new endpoints", ""),
+			ConfigPlanChecks: plansNothing(),
+		},
+		// A new prompt is a new job.
+		{
+			Config:            jobConfig(url, "Document the changelog too", ""),
+			ConfigPlanChecks:  plansAction(jobAddr, plancheck.ResourceActionReplace),
+			ConfigStateChecks: []statecheck.StateCheck{jobInStateMatchesServer(fs, jobAddr)},
+		},
 	})
-	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 2 {
-		t.Errorf("POSTs = %d, want 2", n)
-	}
+	wantRequests(t, fs, mintlifytest.RouteCreateJob, 2, "POSTs")
 	uaRE := regexp.MustCompile(`^terraform-provider-mintlify/test Terraform/\d+\.\d+\.\d+ mintlify-go-sdk/\S+$`)
 	for _, r := range fs.RequestLog() {
 		if !uaRE.MatchString(r.UserAgent) {
@@ -95,73 +72,57 @@ func TestAccAgentJob_completedWithPRLink(t *testing.T) {
 	}
 }
 
-func TestAccAgentJob_noChangeLeavesPRLinkNull(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config: jobConfig(url, "[fake:nochange] Check the docs are fine", ""),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("completed")),
-				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("pr_link"), knownvalue.Null()),
-				jobInStateMatchesServer(fs, jobAddr),
-			},
-		}},
-	})
+// A job that changes nothing completes with no pull request; an archived
+// one succeeds too, with the time it was archived.
+func TestAccAgentJob_unchangedAndArchivedJobsSucceed(t *testing.T) {
+	for _, tt := range []struct {
+		name, prompt, status, attr string
+		want                       knownvalue.Check
+	}{
+		{"nochange", "[fake:nochange] Check the docs are fine", "completed", "pr_link", knownvalue.Null()},
+		{"archived", "[fake:archived] Tidy up", "archived", "archived_at", knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-`))},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fs, url, clk := startAccFake(t, mintlifytest.Config{})
+			runSteps(t, clk, []resource.TestStep{{
+				Config: jobConfig(url, tt.prompt, ""),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString(tt.status)),
+					statecheck.ExpectKnownValue(jobAddr, tfjsonPath(tt.attr), tt.want),
+					jobInStateMatchesServer(fs, jobAddr),
+				},
+			}})
+		})
+	}
 }
 
 func TestAccAgentJob_failedJobStaysInState(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	cfg := jobConfig(url, "[fake:failed] Rewrite everything", "")
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{
-				Config:      cfg,
-				ExpectError: wrapped(`Agent job failed`, `ended with status "failed". It stays in state, tainted: the next apply starts a new job. See the job in the Mintlify dashboard for the agent's error.`),
-			},
-			jobKeptTainted(fs, cfg),
+	runSteps(t, clk, []resource.TestStep{
+		{
+			Config:      cfg,
+			ExpectError: wrapped(`Agent job failed`, `ended with status "failed". It stays in state, tainted: the next apply starts a new job. See the job in the Mintlify dashboard for the agent's error.`),
 		},
-	})
-}
-
-func TestAccAgentJob_archivedSucceeds(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config: jobConfig(url, "[fake:archived] Tidy up", ""),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("archived")),
-				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("archived_at"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-`))),
-				jobInStateMatchesServer(fs, jobAddr),
-			},
-		}},
+		jobKeptTainted(fs, cfg),
 	})
 }
 
 // The wait is bounded by timeouts.create on the clock the SDK runs on:
 // here the fake's, so two minutes of waiting take no wall time.
 func TestAccAgentJob_createTimeoutKeepsJob(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	cfg := jobConfig(url, "[fake:never] Take forever", `  timeouts {
     create = "2m"
   }`)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ExpectError: wrapped(`Timed out waiting for the agent job`, `was created and is saved in state (tainted, so the next apply starts a new job; run`+
-					" `terraform untaint` "+`to keep this one instead). It was still active after 2m. This can take a while: raise the limit with`,
-					`timeouts {`, `create = "60m"`),
-			},
-			jobKeptTainted(fs, cfg),
+	runSteps(t, clk, []resource.TestStep{
+		{
+			Config: cfg,
+			ExpectError: wrapped(`Timed out waiting for the agent job`, `was created and is saved in state (tainted, so the next apply starts a new job; run`+
+				" `terraform untaint` "+`to keep this one instead). It was still active after 2m. This can take a while: raise the limit with`,
+				`timeouts {`, `create = "60m"`),
 		},
+		jobKeptTainted(fs, cfg),
 	})
 	// The wait began after the POST, and ended when two minutes had passed.
 	if waited := clk.Now().Sub(epoch); waited != 2*time.Minute {
@@ -184,20 +145,16 @@ func TestAccAgentJob_defaultTimeoutIsThirtyMinutes(t *testing.T) {
 		{"30m1s", wrapped(`Timed out waiting for the agent job`, `It was still active after 30m.`)},
 	} {
 		t.Run(tt.active, func(t *testing.T) {
-			clearEnv(t)
-			fs, url, clk := startFake(t, mintlifytest.Config{})
+			fs, url, clk := startAccFake(t, mintlifytest.Config{})
 			checks := []statecheck.StateCheck{statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("completed")), jobInStateMatchesServer(fs, jobAddr)}
 			if tt.wantErr != nil {
 				checks = nil
 			}
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testProviders(clk),
-				Steps: []resource.TestStep{{
-					Config:            jobConfig(url, "[fake:active="+tt.active+"] Rewrite the guides", ""),
-					ExpectError:       tt.wantErr,
-					ConfigStateChecks: checks,
-				}},
-			})
+			runSteps(t, clk, []resource.TestStep{{
+				Config:            jobConfig(url, "[fake:active="+tt.active+"] Rewrite the guides", ""),
+				ExpectError:       tt.wantErr,
+				ConfigStateChecks: checks,
+			}})
 			if waited := clk.Now().Sub(epoch); waited != 30*time.Minute {
 				t.Errorf("the wait lasted %s of the clock, want 30m", waited)
 			}
@@ -206,8 +163,7 @@ func TestAccAgentJob_defaultTimeoutIsThirtyMinutes(t *testing.T) {
 }
 
 func TestAccAgentJob_importByProjectAndIDAdoptsPrompt(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	fs.AddProject(oddProject, mintlifytest.DemoOrg, mintlifytest.Dataset{})
 	id := fs.CreateJob(oddProject, "Written outside Terraform")
 	cfg := providerBlock(url) + `
@@ -216,83 +172,55 @@ resource "mintlify_agent_job" "test" {
   prompt     = "Written outside Terraform"
 }
 `
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{
-				Config:             cfg,
-				ResourceName:       jobAddr,
-				ImportState:        true,
-				ImportStateId:      oddProject + "/" + id,
-				ImportStatePersist: true,
-				ImportStateCheck: func(states []*terraform.InstanceState) error {
-					if len(states) != 1 || states[0].ID != id || states[0].Attributes["project_id"] != oddProject || states[0].Attributes["status"] == "" {
-						return fmt.Errorf("imported %+v", states)
-					}
-					return nil
-				},
-			},
-			// The API does not return the prompt: the configured one is
-			// adopted in place, with no new job. After that, nothing to do.
-			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionUpdate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("id"), knownString(id)),
-					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("prompt"), knownString("Written outside Terraform")),
-					jobInStateMatchesServer(fs, jobAddr),
-				},
-			},
-			{
-				Config:   cfg,
-				PlanOnly: true,
+	runSteps(t, clk, []resource.TestStep{
+		{
+			Config:             cfg,
+			ResourceName:       jobAddr,
+			ImportState:        true,
+			ImportStateId:      oddProject + "/" + id,
+			ImportStatePersist: true,
+			ImportStateCheck: func(states []*terraform.InstanceState) error {
+				if len(states) != 1 || states[0].ID != id || states[0].Attributes["project_id"] != oddProject || states[0].Attributes["status"] == "" {
+					return fmt.Errorf("imported %+v", states)
+				}
+				return nil
 			},
 		},
+		// The API does not return the prompt: the configured one is
+		// adopted in place, with no new job. After that, nothing to do.
+		adoptStep(cfg, jobAddr, id,
+			statecheck.ExpectKnownValue(jobAddr, tfjsonPath("prompt"), knownString("Written outside Terraform")),
+			jobInStateMatchesServer(fs, jobAddr)),
+		{
+			Config:   cfg,
+			PlanOnly: true,
+		},
 	})
-	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 0 {
-		t.Errorf("import created %d jobs", n)
-	}
+	wantRequests(t, fs, mintlifytest.RouteCreateJob, 0, "jobs created by the import")
 }
 
 func TestAccAgentJob_importByIDAloneUsesProviderProject(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	id := fs.CreateJob(mintlifytest.DemoProjectID, "[fake:nochange]")
 	clk.Advance(3 * time.Minute) // the job finishes, at the very end of its 3 minutes
 	cfg := jobConfig(url, "Imported prompt", "")
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{
-				Config:             cfg,
-				ResourceName:       jobAddr,
-				ImportState:        true,
-				ImportStateId:      id,
-				ImportStatePersist: true,
-			},
-			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionUpdate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("project_id"), knownString(mintlifytest.DemoProjectID)),
-					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("completed")),
-					statecheck.ExpectKnownValue(jobAddr, tfjsonPath("pr_link"), knownvalue.Null()),
-				},
+	runSteps(t, clk, []resource.TestStep{
+		importStep(cfg, jobAddr, id),
+		{
+			Config:           cfg,
+			ConfigPlanChecks: plansAction(jobAddr, plancheck.ResourceActionUpdate),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("project_id"), knownString(mintlifytest.DemoProjectID)),
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("completed")),
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("pr_link"), knownvalue.Null()),
 			},
 		},
 	})
-	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 0 {
-		t.Errorf("import created %d jobs", n)
-	}
+	wantRequests(t, fs, mintlifytest.RouteCreateJob, 0, "jobs created by the import")
 }
 
 func TestAccAgentJob_importBlockPlansNoReplacement(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	id := fs.CreateJob(mintlifytest.DemoProjectID, "x")
 	cfg := jobConfig(url, "Adopted", "") + fmt.Sprintf(`
 import {
@@ -300,39 +228,28 @@ import {
   id = "demo-project/%s"
 }
 `, id)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config: cfg,
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionUpdate),
-			}},
-			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(jobAddr, tfjsonPath("id"), knownString(id))},
-		}},
-	})
-	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 0 {
-		t.Errorf("import created %d jobs", n)
-	}
+	runSteps(t, clk, []resource.TestStep{{
+		Config:            cfg,
+		ConfigPlanChecks:  plansAction(jobAddr, plancheck.ResourceActionUpdate),
+		ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(jobAddr, tfjsonPath("id"), knownString(id))},
+	}})
+	wantRequests(t, fs, mintlifytest.RouteCreateJob, 0, "jobs created by the import")
 }
 
 // oddProject is a project id with every kind of character an id may hold.
 const oddProject = "Acme.Docs_v2~eu:1"
 
 func TestAccAgentJob_projectIDOfEveryAllowedCharacter(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	fs.AddProject(oddProject, mintlifytest.DemoOrg, mintlifytest.Dataset{})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config: jobConfig(url, "Hello", `  project_id = "`+oddProject+`"`),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("project_id"), knownString(oddProject)),
-				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("source").AtMapKey("repository"), knownString("https://github.com/acme/acme-docs-v2-eu-1")),
-				jobInStateMatchesServer(fs, jobAddr),
-			},
-		}},
-	})
+	runSteps(t, clk, []resource.TestStep{{
+		Config: jobConfig(url, "Hello", `  project_id = "`+oddProject+`"`),
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(jobAddr, tfjsonPath("project_id"), knownString(oddProject)),
+			statecheck.ExpectKnownValue(jobAddr, tfjsonPath("source").AtMapKey("repository"), knownString("https://github.com/acme/acme-docs-v2-eu-1")),
+			jobInStateMatchesServer(fs, jobAddr),
+		},
+	}})
 	if n := len(fs.JobIDs(oddProject)); n != 1 {
 		t.Errorf("jobs in the project: %d", n)
 	}
@@ -344,53 +261,38 @@ func TestAccAgentJob_projectIDOfEveryAllowedCharacter(t *testing.T) {
 }
 
 func TestAccAgentJob_providerProjectChangeReplaces(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	fs.AddProject("second", mintlifytest.DemoOrg, mintlifytest.Dataset{})
-	other := fmt.Sprintf(`
-provider "mintlify" {
-  api_key    = %q
-  base_url   = %q
-  project_id = "second"
-}
+	other := adminProvider(mintlifytest.DemoAPIKey, url, "second") + `
 resource "mintlify_agent_job" "test" {
   prompt = "Same prompt"
 }
-`, mintlifytest.DemoAPIKey, url)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{Config: jobConfig(url, "Same prompt", "")},
-			{
-				Config: other,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(jobAddr, plancheck.ResourceActionReplace),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(jobAddr, tfjsonPath("project_id"), knownString("second"))},
-			},
+`
+	runSteps(t, clk, []resource.TestStep{
+		{Config: jobConfig(url, "Same prompt", "")},
+		{
+			Config:            other,
+			ConfigPlanChecks:  plansAction(jobAddr, plancheck.ResourceActionReplace),
+			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(jobAddr, tfjsonPath("project_id"), knownString("second"))},
 		},
 	})
 }
 
 func TestAccAgentJob_survivesInjectedFaultsWithoutDuplicatePOST(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	// The first POST is refused with 429 (retried when the server said:
 	// the server did nothing), polls meet a 502 page and a dropped
 	// connection (retried: reads are safe).
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultRateLimit, RetryAfter: 45 * time.Second, Requests: []int{1}})
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultServerError, Requests: []int{1}})
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultDropConnection, Requests: []int{3}})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config: jobConfig(url, "[fake:active=5m] Survive", ""),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("completed")),
-				jobInStateMatchesServer(fs, jobAddr),
-			},
-		}},
-	})
+	runSteps(t, clk, []resource.TestStep{{
+		Config: jobConfig(url, "[fake:active=5m] Survive", ""),
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("completed")),
+			jobInStateMatchesServer(fs, jobAddr),
+		},
+	}})
 	if posts, jobs := fs.Requests(mintlifytest.RouteCreateJob), len(fs.JobIDs(mintlifytest.DemoProjectID)); posts != 2 || jobs != 1 {
 		t.Errorf("POSTs = %d (want the refused one and one more), jobs = %d (want 1)", posts, jobs)
 	}
@@ -401,58 +303,41 @@ func TestAccAgentJob_survivesInjectedFaultsWithoutDuplicatePOST(t *testing.T) {
 }
 
 func TestAccAgentJob_postServerErrorIsNotRetried(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultServerError, Requests: []int{1}})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config:      jobConfig(url, "x", ""),
-			ExpectError: wrapped(`Could not create the agent job`, `502 Bad Gateway`, `the job may exist`),
-		}},
-	})
-	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 1 {
-		t.Errorf("POSTs = %d, want 1: a POST that may have reached the server is not repeated", n)
-	}
+	runSteps(t, clk, []resource.TestStep{{
+		Config:      jobConfig(url, "x", ""),
+		ExpectError: wrapped(`Could not create the agent job`, `502 Bad Gateway`, `the job may exist`),
+	}})
+	wantRequests(t, fs, mintlifytest.RouteCreateJob, 1, "POSTs: a POST that may have reached the server is not repeated")
 }
 
 func TestAccAgentJob_lostCreateResponseWarnsOfAPossibleJob(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultDropConnection, Requests: []int{1}})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config:      jobConfig(url, "x", ""),
-			ExpectError: wrapped(`Could not create the agent job`, `the job may exist`, `The v2 API cannot list jobs`, `Mintlify dashboard`, `GET /v1/agent/{projectId}/jobs`, `terraform import ADDRESS PROJECT_ID/JOB_ID`),
-		}},
-	})
-	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 1 {
-		t.Errorf("POSTs = %d, want 1: a POST whose answer was lost is not repeated", n)
-	}
+	runSteps(t, clk, []resource.TestStep{{
+		Config:      jobConfig(url, "x", ""),
+		ExpectError: wrapped(`Could not create the agent job`, `the job may exist`, `The v2 API cannot list jobs`, `Mintlify dashboard`, `GET /v1/agent/{projectId}/jobs`, `terraform import ADDRESS PROJECT_ID/JOB_ID`),
+	}})
+	wantRequests(t, fs, mintlifytest.RouteCreateJob, 1, "POSTs: a POST whose answer was lost is not repeated")
 }
 
 func TestAccAgentJob_rateLimitedCreateSaysWhenToRetry(t *testing.T) {
-	clearEnv(t)
-	_, url, clk := startFake(t, mintlifytest.Config{JobBudget: 1})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config: providerBlock(url) + `
+	_, url, clk := startAccFake(t, mintlifytest.Config{JobBudget: 1})
+	runSteps(t, clk, []resource.TestStep{{
+		Config: providerBlock(url) + `
 resource "mintlify_agent_job" "a" { prompt = "one" }
 resource "mintlify_agent_job" "b" {
   prompt     = "two"
   depends_on = [mintlify_agent_job.a]
 }
 `,
-			ExpectError: wrapped(`429 Too Many Requests`, `try again after`, `100 per project per hour`, `Try again after`),
-		}},
-	})
+		ExpectError: wrapped(`429 Too Many Requests`, `try again after`, `100 per project per hour`, `Try again after`),
+	}})
 }
 
 func TestAccAgentJob_invalidInputFailsAtPlan(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	for _, tt := range []struct{ prompt, extra, want string }{
 		{"", "", `prompt "" must not be empty or only white space`},
 		{"   ", "", `prompt "   " must not be empty or only white space`},
@@ -471,24 +356,16 @@ func TestAccAgentJob_invalidInputFailsAtPlan(t *testing.T) {
 		{"x", "  timeouts {\n    create = \"100000h\"\n  }", `timeouts.create "100000h" must be a duration from 1m to 24h, such as "30m".`},
 		{"x", "  timeouts {\n    create = \"24h0m1s\"\n  }", `timeouts.create "24h0m1s" must be a duration from 1m to 24h, such as "30m".`},
 	} {
-		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testProviders(clk),
-			Steps:                    []resource.TestStep{{Config: jobConfig(url, tt.prompt, tt.extra), PlanOnly: true, ExpectError: wrapped(tt.want)}},
-		})
+		runSteps(t, clk, []resource.TestStep{{Config: jobConfig(url, tt.prompt, tt.extra), PlanOnly: true, ExpectError: wrapped(tt.want)}})
 	}
-	if n := fs.TotalRequests(); n != 0 {
-		t.Errorf("%d requests sent for invalid configuration", n)
-	}
+	wantNoRequests(t, fs, "for invalid configuration")
 }
 
 // The bounds of timeouts.create are themselves allowed.
 func TestAccAgentJob_timeoutBoundsAreAllowed(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config: providerBlock(url) + `
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
+	runSteps(t, clk, []resource.TestStep{{
+		Config: providerBlock(url) + `
 resource "mintlify_agent_job" "shortest" {
   prompt = "x"
   timeouts {
@@ -502,65 +379,48 @@ resource "mintlify_agent_job" "longest" {
   }
 }
 `,
-			PlanOnly:           true,
-			ExpectNonEmptyPlan: true,
-		}},
-	})
-	if n := fs.TotalRequests(); n != 0 {
-		t.Errorf("%d requests at plan", n)
-	}
+		PlanOnly:           true,
+		ExpectNonEmptyPlan: true,
+	}})
+	wantNoRequests(t, fs, "at plan")
 }
 
 func TestAccAgentJob_missingProject(t *testing.T) {
-	clearEnv(t)
-	_, url, clk := startFake(t, mintlifytest.Config{})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config: fmt.Sprintf(`
-provider "mintlify" {
-  api_key  = %q
-  base_url = %q
-}
+	_, url, clk := startAccFake(t, mintlifytest.Config{})
+	runSteps(t, clk, []resource.TestStep{{
+		Config: adminProvider(mintlifytest.DemoAPIKey, url, "") + `
 resource "mintlify_agent_job" "test" { prompt = "x" }
-`, mintlifytest.DemoAPIKey, url),
-			ExpectError: wrapped(`Missing project_id`, `MINTLIFY_PROJECT_ID`),
-		}},
-	})
+`,
+		ExpectError: wrapped(`Missing project_id`, `MINTLIFY_PROJECT_ID`),
+	}})
 }
 
 // A job that vanished from the API is history: it stays in state, with a
 // warning, and nothing plans a new job.
 func TestAccAgentJob_goneFromServerStaysInStateAndPlansNothing(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	cfg := jobConfig(url, "x", "")
 	var id string
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{Config: cfg, Check: func(s *terraform.State) error { id = s.RootModule().Resources[jobAddr].Primary.ID; return nil }},
-			{
-				// The project is replaced by an empty one: the job 404s.
-				PreConfig: func() { fs.AddProject(mintlifytest.DemoProjectID, mintlifytest.DemoOrg, mintlifytest.Dataset{}) },
-				Config:    cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					checkState(func(s *tfjson.State) error {
-						vals, ok := resourceValues(s.Values.RootModule, jobAddr)
-						if !ok || vals["id"] != id || vals["status"] != "completed" {
-							return fmt.Errorf("state after the 404: %v", vals)
-						}
-						return nil
-					}),
-				},
+	runSteps(t, clk, []resource.TestStep{
+		{Config: cfg, Check: func(s *terraform.State) error { id = s.RootModule().Resources[jobAddr].Primary.ID; return nil }},
+		{
+			// The project is replaced by an empty one: the job 404s.
+			PreConfig: func() { fs.AddProject(mintlifytest.DemoProjectID, mintlifytest.DemoOrg, mintlifytest.Dataset{}) },
+			Config:    cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PreApply:             []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				checkState(func(s *tfjson.State) error {
+					vals, ok := resourceValues(s.Values.RootModule, jobAddr)
+					if !ok || vals["id"] != id || vals["status"] != "completed" {
+						return fmt.Errorf("state after the 404: %v", vals)
+					}
+					return nil
+				}),
 			},
 		},
 	})
-	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 1 {
-		t.Errorf("POSTs = %d: a vanished job started another", n)
-	}
+	wantRequests(t, fs, mintlifytest.RouteCreateJob, 1, "POSTs: a vanished job started another")
 }

@@ -134,48 +134,38 @@ max_results = 30`, reasonIn("processing"), 2},
 		t.Run(fmt.Sprintf("%d jobs %s", tt.jobs, tt.args), func(t *testing.T) {
 			fs, url, clk := startFake(t, mintlifytest.Config{})
 			seedMix(t, fs, tt.jobs)
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testProviders(clk),
-				Steps: []resource.TestStep{{
-					Config:            jobsConfig(url, tt.args),
-					ConfigStateChecks: []statecheck.StateCheck{jobsMatchServer(fs, tt.keep, maxResults(tt.args))},
-				}},
-			})
+			runSteps(t, clk, []resource.TestStep{{
+				Config:            jobsConfig(url, tt.args),
+				ConfigStateChecks: []statecheck.StateCheck{jobsMatchServer(fs, tt.keep, maxResults(tt.args))},
+			}})
 			reads, requests := listingReads(fs)
 			if reads == 0 || requests != reads*tt.wantRequests {
 				t.Errorf("%d requests over %d reads; want %d a read", requests, reads, tt.wantRequests)
 			}
-			if n := fs.Requests(mintlifytest.RouteGetJob); n != 0 {
-				t.Errorf("%d v2 reads", n)
-			}
+			wantRequests(t, fs, mintlifytest.RouteGetJob, 0, "v2 reads")
 		})
 	}
 }
 
 func TestAccAgentJobs_idProjectAndEmptyList(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	fs.AddProject("other", mintlifytest.DemoOrg, mintlifytest.Dataset{})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config: jobsConfig(url, `project_id = "other"
+	runSteps(t, clk, []resource.TestStep{{
+		Config: jobsConfig(url, `project_id = "other"
 statuses = ["failed"]
 created_after = "2026-11-01"
 max_results = 5`),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("data.mintlify_agent_jobs.test", tfjsonPath("id"),
-					knownString("other?created_after=2026-11-01&max_results=5&statuses=failed")),
-				statecheck.ExpectKnownValue("data.mintlify_agent_jobs.test", tfjsonPath("project_id"), knownString("other")),
-				statecheck.ExpectKnownValue("data.mintlify_agent_jobs.test", tfjsonPath("jobs"), knownvalue.ListSizeExact(0)),
-			},
-		}},
-	})
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("data.mintlify_agent_jobs.test", tfjsonPath("id"),
+				knownString("other?created_after=2026-11-01&max_results=5&statuses=failed")),
+			statecheck.ExpectKnownValue("data.mintlify_agent_jobs.test", tfjsonPath("project_id"), knownString("other")),
+			statecheck.ExpectKnownValue("data.mintlify_agent_jobs.test", tfjsonPath("jobs"), knownvalue.ListSizeExact(0)),
+		},
+	}})
 }
 
 func TestAccAgentJobs_badFiltersFailAtPlan(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	for args, want := range map[string]string{
 		`statuses = ["done"]`:        `"done" must be one of active, completed, archived, failed`,
 		`created_after = "tomorrow"`: `created_after "tomorrow"`,
@@ -183,30 +173,22 @@ func TestAccAgentJobs_badFiltersFailAtPlan(t *testing.T) {
 created_before = "2026-11-01"`: `created_after "2026-11-02" must be before created_before "2026-11-01"`,
 		`max_results = 0`: "max_results is 0; it must be a whole number, at least 1",
 	} {
-		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testProviders(clk),
-			Steps:                    []resource.TestStep{{Config: jobsConfig(url, args), ExpectError: wrapped(want)}},
-		})
+		runSteps(t, clk, []resource.TestStep{{Config: jobsConfig(url, args), ExpectError: wrapped(want)}})
 	}
-	if n := fs.TotalRequests(); n != 0 {
-		t.Errorf("%d requests for bad filters", n)
-	}
+	wantNoRequests(t, fs, "for bad filters")
 }
 
 func TestAccAgentJob_dataSourceReadsOneJob(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	id, err := fs.SeedJob(mintlifytest.DemoProjectID, mintlifytest.JobSeed{Status: mintlifytest.JobArchived,
 		PRLink: "https://github.com/acme/demo-project/pull/9", CreatedAt: time.Date(2026, 11, 1, 8, 0, 0, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	const addr = "data.mintlify_agent_job.test"
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{
-				Config: providerBlock(url) + fmt.Sprintf(`
+	runSteps(t, clk, []resource.TestStep{
+		{
+			Config: providerBlock(url) + fmt.Sprintf(`
 data "mintlify_agent_job" "test" {
   id = %q
 }
@@ -215,25 +197,24 @@ output "gate" {
   value = data.mintlify_agent_job.test.status == "archived" ? "go" : "wait"
 }
 `, id),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonPath("project_id"), knownString(mintlifytest.DemoProjectID)),
-					statecheck.ExpectKnownValue(addr, tfjsonPath("status"), knownString("archived")),
-					statecheck.ExpectKnownValue(addr, tfjsonPath("pr_link"), knownString("https://github.com/acme/demo-project/pull/9")),
-					statecheck.ExpectKnownValue(addr, tfjsonPath("created_at"), knownString("2026-11-01T08:00:00Z")),
-					statecheck.ExpectKnownValue(addr, tfjsonPath("archived_at"), knownString("2026-11-01T08:00:00Z")),
-					statecheck.ExpectKnownValue(addr, tfjsonPath("model"), knownString("claude-sonnet-4-5")),
-					statecheck.ExpectKnownValue(addr, tfjsonPath("source"), knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"repository": knownString("https://github.com/acme/demo-project"), "ref": knownString("main"),
-					})),
-					statecheck.ExpectKnownOutputValue("gate", knownString("go")),
-					checkState(func(s *tfjson.State) error {
-						raw, _ := fs.Job(mintlifytest.DemoProjectID, id)
-						var job map[string]any
-						_ = json.Unmarshal(raw, &job)
-						vals, _ := resourceValues(s.Values.RootModule, addr)
-						return compareJob(fs, map[string]any{"project_id": vals["project_id"], "id": job["id"], "status": vals["status"], "pr_link": vals["pr_link"]})
-					}),
-				},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonPath("project_id"), knownString(mintlifytest.DemoProjectID)),
+				statecheck.ExpectKnownValue(addr, tfjsonPath("status"), knownString("archived")),
+				statecheck.ExpectKnownValue(addr, tfjsonPath("pr_link"), knownString("https://github.com/acme/demo-project/pull/9")),
+				statecheck.ExpectKnownValue(addr, tfjsonPath("created_at"), knownString("2026-11-01T08:00:00Z")),
+				statecheck.ExpectKnownValue(addr, tfjsonPath("archived_at"), knownString("2026-11-01T08:00:00Z")),
+				statecheck.ExpectKnownValue(addr, tfjsonPath("model"), knownString("claude-sonnet-4-5")),
+				statecheck.ExpectKnownValue(addr, tfjsonPath("source"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"repository": knownString("https://github.com/acme/demo-project"), "ref": knownString("main"),
+				})),
+				statecheck.ExpectKnownOutputValue("gate", knownString("go")),
+				checkState(func(s *tfjson.State) error {
+					raw, _ := fs.Job(mintlifytest.DemoProjectID, id)
+					var job map[string]any
+					_ = json.Unmarshal(raw, &job)
+					vals, _ := resourceValues(s.Values.RootModule, addr)
+					return compareJob(fs, map[string]any{"project_id": vals["project_id"], "id": job["id"], "status": vals["status"], "pr_link": vals["pr_link"]})
+				}),
 			},
 		},
 	})
@@ -243,18 +224,11 @@ output "gate" {
 			`Mintlify has no agent job "not-a-job" in project "demo-project" (404)`, "takes to be the jobs' v2 ids"),
 		"id = \"a/b\"": wrapped(`id "a/b" may hold only`),
 	} {
-		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testProviders(clk),
-			Steps: []resource.TestStep{{
-				Config:      providerBlock(url) + "\ndata \"mintlify_agent_job\" \"test\" {\n  " + cfg + "\n}\n",
-				ExpectError: want,
-			}},
-		})
+		runSteps(t, clk, []resource.TestStep{{
+			Config:      providerBlock(url) + "\ndata \"mintlify_agent_job\" \"test\" {\n  " + cfg + "\n}\n",
+			ExpectError: want,
+		}})
 	}
-	if n := fs.Requests(mintlifytest.RouteGetJob); n != 4 {
-		t.Errorf("%d v2 reads; want 3 of the job (plan, apply, refresh) and 1 of the unknown one", n)
-	}
-	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 0 {
-		t.Errorf("%d jobs started", n)
-	}
+	wantRequests(t, fs, mintlifytest.RouteGetJob, 4, "v2 reads: 3 of the job (plan, apply, refresh) and 1 of the unknown one")
+	wantRequests(t, fs, mintlifytest.RouteCreateJob, 0, "jobs started")
 }

@@ -57,11 +57,7 @@ var pagedSources = []pagedSource{
 // fake holds for the same query, cut to maxResults rows.
 func (ps pagedSource) matchesFake(fs *mintlifytest.Fake, q url.Values, maxResults int) statecheck.StateCheck {
 	addr := "data.mintlify_" + ps.name + ".test"
-	return checkState(func(s *tfjson.State) error {
-		vals, ok := resourceValues(s.Values.RootModule, addr)
-		if !ok {
-			return fmt.Errorf("%s not in state", addr)
-		}
+	return valuesInState(addr, func(vals map[string]any) error {
 		raw, err := fs.Data(mintlifytest.DemoProjectID, ps.route, q)
 		if err != nil {
 			return err
@@ -151,16 +147,13 @@ func TestAccAnalyticsDataSources_rowsAndRequests(t *testing.T) {
 				if n != tt.rows {
 					t.Fatalf("the data set holds %d rows, want %d: the test no longer tests the boundary", n, tt.rows)
 				}
-				resource.Test(t, resource.TestCase{
-					ProtoV6ProviderFactories: testProviders(clk),
-					Steps: []resource.TestStep{{
-						Config: ps.config(serverURL, "  "+tt.args),
-						ConfigStateChecks: []statecheck.StateCheck{
-							ps.matchesFake(fs, nil, tt.maxResults),
-							statecheck.ExpectKnownValue("data.mintlify_"+ps.name+".test", tfjsonPath("project_id"), knownString(mintlifytest.DemoProjectID)),
-						},
-					}},
-				})
+				runSteps(t, clk, []resource.TestStep{{
+					Config: ps.config(serverURL, "  "+tt.args),
+					ConfigStateChecks: []statecheck.StateCheck{
+						ps.matchesFake(fs, nil, tt.maxResults),
+						statecheck.ExpectKnownValue("data.mintlify_"+ps.name+".test", tfjsonPath("project_id"), knownString(mintlifytest.DemoProjectID)),
+					},
+				}})
 				rows, size := n, ps.largest
 				if tt.maxResults > 0 {
 					rows = min(rows, tt.maxResults)
@@ -184,32 +177,28 @@ func TestAccAnalyticsDataSources_rowsAndRequests(t *testing.T) {
 }
 
 func TestAccAnalyticsDataSources_filtersAndDates(t *testing.T) {
-	clearEnv(t)
-	fs, serverURL, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 40, Feedback: 600, SearchTerms: 50, Conversations: 300, Seed: 8}})
+	fs, serverURL, clk := startAccFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 40, Feedback: 600, SearchTerms: 50, Conversations: 300, Seed: 8}})
 	feedback := pagedSources[2]
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{
-				Config: feedback.config(serverURL, `
+	runSteps(t, clk, []resource.TestStep{
+		{
+			Config: feedback.config(serverURL, `
   source    = "contextual"
   statuses  = ["pending", "resolved"]
   date_from = "2026-10-01"
   date_to   = "2026-10-15T00:00:00+02:00"
 `),
-				ConfigStateChecks: []statecheck.StateCheck{
-					feedback.matchesFake(fs, url.Values{"source": {"contextual"}, "status": {"pending,resolved"}, "dateFrom": {"2026-10-01"}, "dateTo": {"2026-10-15T00:00:00+02:00"}}, 0),
-					statecheck.ExpectKnownValue("data.mintlify_feedback.test", tfjsonPath("id"),
-						knownString("demo-project?date_from=2026-10-01&date_to=2026-10-15T00%3A00%3A00%2B02%3A00&source=contextual&statuses=pending%2Cresolved")),
-				},
+			ConfigStateChecks: []statecheck.StateCheck{
+				feedback.matchesFake(fs, url.Values{"source": {"contextual"}, "status": {"pending,resolved"}, "dateFrom": {"2026-10-01"}, "dateTo": {"2026-10-15T00:00:00+02:00"}}, 0),
+				statecheck.ExpectKnownValue("data.mintlify_feedback.test", tfjsonPath("id"),
+					knownString("demo-project?date_from=2026-10-01&date_to=2026-10-15T00%3A00%3A00%2B02%3A00&source=contextual&statuses=pending%2Cresolved")),
 			},
-			{
-				Config: pagedSources[0].config(serverURL, `
+		},
+		{
+			Config: pagedSources[0].config(serverURL, `
   date_from = "2026-10-01T00:00:00"
   date_to   = "2026-10-08"
 `),
-				ConfigStateChecks: []statecheck.StateCheck{pagedSources[0].matchesFake(fs, url.Values{"dateFrom": {"2026-10-01T00:00:00"}, "dateTo": {"2026-10-08"}}, 0)},
-			},
+			ConfigStateChecks: []statecheck.StateCheck{pagedSources[0].matchesFake(fs, url.Values{"dateFrom": {"2026-10-01T00:00:00"}, "dateTo": {"2026-10-08"}}, 0)},
 		},
 	})
 	for _, r := range fs.RequestLog() {
@@ -235,33 +224,30 @@ func TestAccFeedbackByPage_oneRequestAndHasMore(t *testing.T) {
 		t.Run(fmt.Sprintf("%d paths %s", tt.paths, tt.args), func(t *testing.T) {
 			fs, serverURL, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: tt.paths, Feedback: tt.feedback, Seed: 2}})
 			addr := "data.mintlify_feedback_by_page.test"
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testProviders(clk),
-				Steps: []resource.TestStep{{
-					Config: providerBlock(serverURL) + "data \"mintlify_feedback_by_page\" \"test\" {\n  " + tt.args + "\n}\n",
-					ConfigStateChecks: []statecheck.StateCheck{
-						checkState(func(s *tfjson.State) error {
-							vals, _ := resourceValues(s.Values.RootModule, addr)
-							raw, _ := fs.Data(mintlifytest.DemoProjectID, mintlifytest.RouteFeedbackByPage, nil)
-							var want struct {
-								Feedback []map[string]any `json:"feedback"`
+			runSteps(t, clk, []resource.TestStep{{
+				Config: providerBlock(serverURL) + "data \"mintlify_feedback_by_page\" \"test\" {\n  " + tt.args + "\n}\n",
+				ConfigStateChecks: []statecheck.StateCheck{
+					checkState(func(s *tfjson.State) error {
+						vals, _ := resourceValues(s.Values.RootModule, addr)
+						raw, _ := fs.Data(mintlifytest.DemoProjectID, mintlifytest.RouteFeedbackByPage, nil)
+						var want struct {
+							Feedback []map[string]any `json:"feedback"`
+						}
+						_ = decodeNumbers(raw, &want)
+						got := vals["pages"].([]any)
+						if len(got) != tt.wantRows || vals["has_more"] != tt.wantMore {
+							return fmt.Errorf("%d pages, has_more %v", len(got), vals["has_more"])
+						}
+						for i, g := range got {
+							if err := sameFields(g.(map[string]any), want.Feedback[i], map[string]string{"path": "path", "thumbs_up": "thumbsUp",
+								"thumbs_down": "thumbsDown", "code": "code", "total": "total"}, nil); err != nil {
+								return fmt.Errorf("page %d: %w", i, err)
 							}
-							_ = decodeNumbers(raw, &want)
-							got := vals["pages"].([]any)
-							if len(got) != tt.wantRows || vals["has_more"] != tt.wantMore {
-								return fmt.Errorf("%d pages, has_more %v", len(got), vals["has_more"])
-							}
-							for i, g := range got {
-								if err := sameFields(g.(map[string]any), want.Feedback[i], map[string]string{"path": "path", "thumbs_up": "thumbsUp",
-									"thumbs_down": "thumbsDown", "code": "code", "total": "total"}, nil); err != nil {
-									return fmt.Errorf("page %d: %w", i, err)
-								}
-							}
-							return nil
-						}),
-					},
-				}},
-			})
+						}
+						return nil
+					}),
+				},
+			}})
 			if reads, requests := readsAndRequests(fs, mintlifytest.RouteFeedbackByPage); requests != reads || reads == 0 {
 				t.Errorf("%d requests over %d reads", requests, reads)
 			}
@@ -270,33 +256,28 @@ func TestAccFeedbackByPage_oneRequestAndHasMore(t *testing.T) {
 }
 
 func TestAccAssistantCallerStats_matchTheServer(t *testing.T) {
-	clearEnv(t)
-	fs, serverURL, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Conversations: 400, Seed: 2}})
+	fs, serverURL, clk := startAccFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Conversations: 400, Seed: 2}})
 	addr := "data.mintlify_assistant_caller_stats.test"
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config: providerBlock(serverURL) + "data \"mintlify_assistant_caller_stats\" \"test\" {\n  date_from = \"2026-10-01\"\n}\n",
-			ConfigStateChecks: []statecheck.StateCheck{checkState(func(s *tfjson.State) error {
-				vals, _ := resourceValues(s.Values.RootModule, addr)
-				raw, _ := fs.Data(mintlifytest.DemoProjectID, mintlifytest.RouteCallerStats, url.Values{"dateFrom": {"2026-10-01"}})
-				var want map[string]any
-				_ = decodeNumbers(raw, &want)
-				if fmt.Sprint(want["total"]) == "0" {
-					return fmt.Errorf("no conversations in October: nothing is compared")
-				}
-				return sameFields(vals, want, map[string]string{"web": "web", "api": "api", "other": "other", "total": "total"}, nil)
-			})},
-		}},
-	})
+	runSteps(t, clk, []resource.TestStep{{
+		Config: providerBlock(serverURL) + "data \"mintlify_assistant_caller_stats\" \"test\" {\n  date_from = \"2026-10-01\"\n}\n",
+		ConfigStateChecks: []statecheck.StateCheck{checkState(func(s *tfjson.State) error {
+			vals, _ := resourceValues(s.Values.RootModule, addr)
+			raw, _ := fs.Data(mintlifytest.DemoProjectID, mintlifytest.RouteCallerStats, url.Values{"dateFrom": {"2026-10-01"}})
+			var want map[string]any
+			_ = decodeNumbers(raw, &want)
+			if fmt.Sprint(want["total"]) == "0" {
+				return fmt.Errorf("no conversations in October: nothing is compared")
+			}
+			return sameFields(vals, want, map[string]string{"web": "web", "api": "api", "other": "other", "total": "total"}, nil)
+		})},
+	}})
 	if n := fs.Requests(mintlifytest.RouteCallerStats); n == 0 {
 		t.Error("no request")
 	}
 }
 
 func TestAccAnalyticsDataSources_invalidInputFailsAtPlanWithNoRequest(t *testing.T) {
-	clearEnv(t)
-	fs, serverURL, clk := startFake(t, mintlifytest.Config{})
+	fs, serverURL, clk := startAccFake(t, mintlifytest.Config{})
 	for _, tt := range []struct{ source, args, want string }{
 		{"page_views", "page_size = 251", "page_size is 251; it must be a whole number from 1 to 250."},
 		{"search_queries", "page_size = 101", "page_size is 101; it must be a whole number from 1 to 100."},
@@ -317,25 +298,16 @@ func TestAccAnalyticsDataSources_invalidInputFailsAtPlanWithNoRequest(t *testing
 		{"feedback", `statuses = ["pending", null]`, `This attribute contains a null value.`},
 		{"feedback_by_page", `statuses = [null]`, `Null List Value`},
 	} {
-		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testProviders(clk),
-			Steps: []resource.TestStep{{Config: providerBlock(serverURL) + "data \"mintlify_" + tt.source + "\" \"test\" {\n  " + tt.args + "\n}\n",
-				PlanOnly: true, ExpectError: wrapped(tt.want)}},
-		})
+		runSteps(t, clk, []resource.TestStep{{Config: providerBlock(serverURL) + "data \"mintlify_" + tt.source + "\" \"test\" {\n  " + tt.args + "\n}\n",
+			PlanOnly: true, ExpectError: wrapped(tt.want)}})
 	}
-	if n := fs.TotalRequests(); n != 0 {
-		t.Errorf("%d requests sent for invalid configuration", n)
-	}
+	wantNoRequests(t, fs, "for invalid configuration")
 }
 
 func TestAccAnalyticsDataSources_rateLimitSaysWhenToRetry(t *testing.T) {
-	clearEnv(t)
-	_, serverURL, clk := startFake(t, mintlifytest.Config{AnalyticsBudget: 1, Analytics: mintlifytest.Dataset{SearchTerms: 150}})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config:      pagedSources[1].config(serverURL, ""),
-			ExpectError: wrapped(`Could not read search queries`, `429 Too Many Requests`, `try again after`, `100 per organization per hour`),
-		}},
-	})
+	_, serverURL, clk := startAccFake(t, mintlifytest.Config{AnalyticsBudget: 1, Analytics: mintlifytest.Dataset{SearchTerms: 150}})
+	runSteps(t, clk, []resource.TestStep{{
+		Config:      pagedSources[1].config(serverURL, ""),
+		ExpectError: wrapped(`Could not read search queries`, `429 Too Many Requests`, `try again after`, `100 per organization per hour`),
+	}})
 }

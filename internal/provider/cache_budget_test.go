@@ -53,8 +53,7 @@ func totalsMatchServer(fs *mintlifytest.Fake, addr, list string, views bool) sta
 // max_results = 0 reads the totals only: one request of one row, whatever
 // the site's size, and no rows in state.
 func TestAccPathCounts_totalsOnlyIsOneRequest(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 5000}})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 5000}})
 	cfg := providerBlock(url) + `
 data "mintlify_unique_visitors" "totals" {
   max_results = 0
@@ -65,13 +64,10 @@ data "mintlify_page_views" "totals" {
   max_results = 0
 }
 `
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{Config: cfg, ConfigStateChecks: []statecheck.StateCheck{
-			totalsMatchServer(fs, "data.mintlify_unique_visitors.totals", "visitors", false),
-			totalsMatchServer(fs, "data.mintlify_page_views.totals", "views", true),
-		}}},
-	})
+	runSteps(t, clk, []resource.TestStep{{Config: cfg, ConfigStateChecks: []statecheck.StateCheck{
+		totalsMatchServer(fs, "data.mintlify_unique_visitors.totals", "visitors", false),
+		totalsMatchServer(fs, "data.mintlify_page_views.totals", "views", true),
+	}}})
 	for _, route := range []string{mintlifytest.RouteVisitors, mintlifytest.RouteViews} {
 		reads, requests := readsAndRequests(fs, route)
 		if reads == 0 || requests != reads {
@@ -92,20 +88,17 @@ func TestAccCache_aSpentBudgetCostsOneRequest(t *testing.T) {
 	t.Setenv(EnvCacheTTL, "1ns") // every copy is stale at once
 	fs, url, clk := startFake(t, mintlifytest.Config{Clock: newTickingClock(time.Millisecond), Analytics: mintlifytest.Dataset{Paths: cachePaths, SearchTerms: 150}})
 	cfg := visitorsConfig(url, "") + "\ndata \"mintlify_search_queries\" \"test\" {}\n"
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{Config: cfg},
-			{
-				PreConfig: func() {
-					fs.ResetCounters()
-					fs.InjectFault(mintlifytest.Fault{Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Hour})
-				},
-				Config:            cfg,
-				ConfigStateChecks: []statecheck.StateCheck{visitorsMatchServer(fs, "", "", 0)},
+	runSteps(t, clk, []resource.TestStep{
+		{Config: cfg},
+		{
+			PreConfig: func() {
+				fs.ResetCounters()
+				fs.InjectFault(mintlifytest.Fault{Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Hour})
 			},
-			{Config: cfg, PlanOnly: true},
+			Config:            cfg,
+			ConfigStateChecks: []statecheck.StateCheck{visitorsMatchServer(fs, "", "", 0)},
 		},
+		{Config: cfg, PlanOnly: true},
 	})
 	if hits := fs.FaultHits()[0]; hits != 1 {
 		t.Errorf("%d refused requests over three steps of plans, applies and refreshes, want 1", hits)
@@ -121,16 +114,11 @@ func TestAccCache_aBudgetSpentMidReadServesTheWholeCopy(t *testing.T) {
 	// 7 an hour: the first read takes 5, the next gets 2 pages, then no more.
 	fs, url, clk := startFake(t, mintlifytest.Config{Clock: newTickingClock(time.Millisecond), AnalyticsBudget: 7, Analytics: mintlifytest.Dataset{Paths: cachePaths}})
 	cfg := visitorsConfig(url, "")
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config:            cfg,
-			ConfigStateChecks: []statecheck.StateCheck{visitorsMatchServer(fs, "", "", 0)},
-		}},
-	})
-	if n := fs.Requests(mintlifytest.RouteVisitors); n != 8 {
-		t.Errorf("%d requests, want 5 + 2 + the refusal", n)
-	}
+	runSteps(t, clk, []resource.TestStep{{
+		Config:            cfg,
+		ConfigStateChecks: []statecheck.StateCheck{visitorsMatchServer(fs, "", "", 0)},
+	}})
+	wantRequests(t, fs, mintlifytest.RouteVisitors, 8, "5 + 2 + the refusal")
 }
 
 // cache_url: runners with empty directories share one bucket; the bucket
@@ -145,10 +133,7 @@ func TestAccCache_runnersShareABucket(t *testing.T) {
 		return strings.Replace(visitorsConfig(url, ""), "provider \"mintlify\" {", fmt.Sprintf("provider \"mintlify\" {\n  cache_dir = %q\n  cache_url = %q", dir, "file://"+filepath.ToSlash(bucket)), 1)
 	}
 	for i, dir := range dirs {
-		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testProviders(clk),
-			Steps:                    []resource.TestStep{{Config: config(dir), ConfigStateChecks: []statecheck.StateCheck{visitorsMatchServer(fs, "", "", 0)}}},
-		})
+		runSteps(t, clk, []resource.TestStep{{Config: config(dir), ConfigStateChecks: []statecheck.StateCheck{visitorsMatchServer(fs, "", "", 0)}}})
 		if n := fs.Requests(mintlifytest.RouteVisitors); n != 5 {
 			t.Errorf("runner %d: %d requests in all, want one read's 5", i, n)
 		}
@@ -159,24 +144,11 @@ func TestAccCache_runnersShareABucket(t *testing.T) {
 }
 
 func TestAccCache_cacheURLIsValidatedAtPlan(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
-	for _, tt := range []struct{ block, env, want string }{
+	wantRefusedAtPlan(t, EnvCacheURL, []badSetting{
 		{`cache_url = "ftp://bucket"`, "", `cache_url "ftp://bucket" must use one of the schemes s3://, gs://, azblob://, file://`},
 		{`cache_url = "s3://AKIA:secret@bucket"`, "", `must not carry credentials`},
 		{"", "https://example.com/bucket", `Invalid MINTLIFY_CACHE_URL`},
-	} {
-		t.Setenv(EnvCacheURL, tt.env)
-		cfg := strings.Replace(providerBlock(url), "provider \"mintlify\" {", "provider \"mintlify\" {\n  "+tt.block, 1) +
-			"data \"mintlify_unique_visitors\" \"test\" {}\n"
-		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testProviders(clk),
-			Steps:                    []resource.TestStep{{Config: cfg, PlanOnly: true, ExpectError: wrapped(tt.want)}},
-		})
-	}
-	if n := fs.TotalRequests(); n != 0 {
-		t.Errorf("%d requests", n)
-	}
+	})
 }
 
 // A cache directory others can write is refused, with one warning per

@@ -27,12 +27,9 @@ func TestAccCache_twoAppliesReadThePagesOnce(t *testing.T) {
 			t.Setenv(EnvCacheTTL, tt.ttl)
 			fs, url, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: cachePaths}})
 			cfg := visitorsConfig(url, "")
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testProviders(clk),
-				Steps: []resource.TestStep{
-					{Config: cfg, ConfigStateChecks: []statecheck.StateCheck{visitorsMatchServer(fs, "", "", 0)}},
-					{PreConfig: fs.ResetCounters, Config: cfg, ConfigStateChecks: []statecheck.StateCheck{visitorsMatchServer(fs, "", "", 0)}},
-				},
+			runSteps(t, clk, []resource.TestStep{
+				{Config: cfg, ConfigStateChecks: []statecheck.StateCheck{visitorsMatchServer(fs, "", "", 0)}},
+				{PreConfig: fs.ResetCounters, Config: cfg, ConfigStateChecks: []statecheck.StateCheck{visitorsMatchServer(fs, "", "", 0)}},
 			})
 			// The second step's plan, apply and refresh all read the data
 			// source: with the cache, none of them asks the API again.
@@ -52,24 +49,21 @@ func TestAccCache_staleCopyStandsInForARateLimitedPlanAndDestroy(t *testing.T) {
 	t.Setenv(EnvCacheTTL, "1s")
 	fs, url, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: cachePaths}})
 	cfg := visitorsConfig(url, "")
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{Config: cfg},
-			{
-				// The hour's budget is spent: every analytics read is refused
-				// for an hour, far longer than the provider waits.
-				PreConfig: func() {
-					clk.Advance(1100 * time.Millisecond) // the copy is no longer fresh
-					fs.ResetCounters()
-					fs.InjectFault(mintlifytest.Fault{Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Hour})
-				},
-				Config:            cfg,
-				ConfigStateChecks: []statecheck.StateCheck{visitorsMatchServer(fs, "", "", 0)},
+	runSteps(t, clk, []resource.TestStep{
+		{Config: cfg},
+		{
+			// The hour's budget is spent: every analytics read is refused
+			// for an hour, far longer than the provider waits.
+			PreConfig: func() {
+				clk.Advance(1100 * time.Millisecond) // the copy is no longer fresh
+				fs.ResetCounters()
+				fs.InjectFault(mintlifytest.Fault{Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Hour})
 			},
-			// The test's destroy also reads the data source, under the same
-			// rate limit: it succeeds with the copy too.
+			Config:            cfg,
+			ConfigStateChecks: []statecheck.StateCheck{visitorsMatchServer(fs, "", "", 0)},
 		},
+		// The test's destroy also reads the data source, under the same
+		// rate limit: it succeeds with the copy too.
 	})
 	if n := fs.FaultHits()[0]; n == 0 {
 		t.Error("the API was never asked: the copy was used while still fresh, which tests nothing")
@@ -81,35 +75,38 @@ func TestAccCache_withoutACopyTheRateLimitIsAClearError(t *testing.T) {
 	t.Setenv(EnvCacheTTL, "10m")
 	fs, url, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 10}})
 	fs.InjectFault(mintlifytest.Fault{Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Hour})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config:      visitorsConfig(url, ""),
-			ExpectError: wrapped(`Could not read unique visitors`, `429 Too Many Requests`, `try again after`, `Until then, every plan that reads this data source fails`, `terraform destroy -refresh=false`),
-		}},
-	})
+	runSteps(t, clk, []resource.TestStep{{
+		Config:      visitorsConfig(url, ""),
+		ExpectError: wrapped(`Could not read unique visitors`, `429 Too Many Requests`, `try again after`, `Until then, every plan that reads this data source fails`, `terraform destroy -refresh=false`),
+	}})
+}
+
+// badSetting is a provider setting (block, an HCL line) or an environment
+// variable's value (env) that is refused at plan, saying want.
+type badSetting struct{ block, env, want string }
+
+// wantRefusedAtPlan plans a read of unique visitors with each bad setting
+// (env in the variable envVar): each is refused at plan, before any
+// request.
+func wantRefusedAtPlan(t *testing.T, envVar string, bad []badSetting) {
+	t.Helper()
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
+	for _, tt := range bad {
+		t.Setenv(envVar, tt.env)
+		cfg := strings.Replace(providerBlock(url), "provider \"mintlify\" {", "provider \"mintlify\" {\n  "+tt.block, 1) +
+			"data \"mintlify_unique_visitors\" \"test\" {}\n"
+		runSteps(t, clk, []resource.TestStep{{Config: cfg, PlanOnly: true, ExpectError: wrapped(tt.want)}})
+	}
+	wantNoRequests(t, fs, "for invalid settings")
 }
 
 func TestAccCache_settingsAreValidated(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
-	for _, tt := range []struct{ block, env, want string }{
+	wantRefusedAtPlan(t, EnvCacheTTL, []badSetting{
 		{`cache_ttl = "soon"`, "", `cache_ttl "soon" must be a non-negative duration`},
 		{`cache_max_stale = "-1h"`, "", `cache_max_stale "-1h" must be a non-negative duration`},
 		{`request_timeout = "1.5d"`, "", `request_timeout "1.5d" must be a non-negative duration`},
 		{"", "ten minutes", `MINTLIFY_CACHE_TTL "ten minutes" must be a non-negative duration`},
-	} {
-		t.Setenv(EnvCacheTTL, tt.env)
-		cfg := strings.Replace(providerBlock(url), "provider \"mintlify\" {", "provider \"mintlify\" {\n  "+tt.block, 1) +
-			"data \"mintlify_unique_visitors\" \"test\" {}\n"
-		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testProviders(clk),
-			Steps:                    []resource.TestStep{{Config: cfg, PlanOnly: true, ExpectError: wrapped(tt.want)}},
-		})
-	}
-	if n := fs.TotalRequests(); n != 0 {
-		t.Errorf("%d requests", n)
-	}
+	})
 }
 
 func TestNoteCache_warnsOfAStaleCopyWithItsAgeAndWhenTheBudgetFreesUp(t *testing.T) {

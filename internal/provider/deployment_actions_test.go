@@ -60,9 +60,7 @@ func TestAction_deploymentTimeoutNamesWhatGoesOn(t *testing.T) {
 	id := h.fs.DeploymentIDs(mintlifytest.DemoProjectID)[0]
 	contains(t, "diagnostics", diagsText(diags), "Timed out waiting for the deployment", "Deployment "+id+" goes on at Mintlify",
 		"mintlify_deployment_status", "still in_progress after 2m", `timeout = "60m"`)
-	if n := h.fs.Requests(mintlifytest.RouteTriggerUpdate); n != 1 {
-		t.Errorf("%d triggers", n)
-	}
+	wantRequests(t, h.fs, mintlifytest.RouteTriggerUpdate, 1, "triggers")
 }
 
 func TestAction_deploymentInterruptedNamesWhatGoesOn(t *testing.T) {
@@ -131,9 +129,7 @@ func TestAction_automationRunWhoseAnswerIsLostMayHaveRun(t *testing.T) {
 	h := newDeployActionHarness(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteTriggerAutomation, Kind: mintlifytest.FaultDropConnection}}})
 	_, diags := h.invoke(context.Background(), "mintlify_automation_run", map[string]tftypes.Value{"automation_id": str(mintlifytest.DemoAutomationID)})
 	contains(t, "diagnostics", diagsText(diags), "Could not run the automation", "the run may have been queued", "run history")
-	if n := h.fs.Requests(mintlifytest.RouteTriggerAutomation); n != 1 {
-		t.Errorf("%d triggers: one that may have reached Mintlify is never sent again", n)
-	}
+	wantRequests(t, h.fs, mintlifytest.RouteTriggerAutomation, 1, "triggers: one that may have reached Mintlify is never sent again")
 }
 
 func TestAction_deploymentsInvalidConfigFailsAtPlanWithNoRequest(t *testing.T) {

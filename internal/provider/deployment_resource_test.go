@@ -54,11 +54,7 @@ func triggers(commit string) string { return fmt.Sprintf("  triggers = { commit 
 // deploymentInStateMatchesServer checks that the deployment in state at
 // addr is one the fake holds, with its status and commit.
 func deploymentInStateMatchesServer(fs *mintlifytest.Fake, addr string) statecheck.StateCheck {
-	return checkState(func(s *tfjson.State) error {
-		vals, ok := resourceValues(s.Values.RootModule, addr)
-		if !ok {
-			return fmt.Errorf("%s not in state", addr)
-		}
+	return valuesInState(addr, func(vals map[string]any) error {
 		return compareDeployment(fs, vals)
 	})
 }
@@ -103,54 +99,47 @@ func TestAccDeployment_deploysExactlyWhenTriggersChange(t *testing.T) {
 	clearEnv(t)
 	fs, url, clk := startDeployFake(t, mintlifytest.Config{})
 	var first string
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{
-				Config: deployConfig(url, triggers("a1")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(deployAddr, plancheck.ResourceActionCreate),
-					plancheck.ExpectKnownValue(deployAddr, tfjsonPath("project_id"), knownString(mintlifytest.DemoProjectID)),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(deployAddr, tfjsonPath("status"), knownString("success")),
-					statecheck.ExpectKnownValue(deployAddr, tfjsonPath("id"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{24}$`))),
-					statecheck.ExpectKnownValue(deployAddr, tfjsonPath("subdomain"), knownString("demo-project")),
-					statecheck.ExpectKnownValue(deployAddr, tfjsonPath("source"), knownString("api")),
-					statecheck.ExpectKnownValue(deployAddr, tfjsonPath("created_at"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT`))),
-					statecheck.ExpectKnownValue(deployAddr, tfjsonPath("ended_at"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT`))),
-					deploymentInStateMatchesServer(fs, deployAddr),
-				},
-				Check: func(s *terraform.State) error { first = s.RootModule().Resources[deployAddr].Primary.ID; return nil },
+	runSteps(t, clk, []resource.TestStep{
+		{
+			Config: deployConfig(url, triggers("a1")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(deployAddr, plancheck.ResourceActionCreate),
+				plancheck.ExpectKnownValue(deployAddr, tfjsonPath("project_id"), knownString(mintlifytest.DemoProjectID)),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(deployAddr, tfjsonPath("status"), knownString("success")),
+				statecheck.ExpectKnownValue(deployAddr, tfjsonPath("id"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{24}$`))),
+				statecheck.ExpectKnownValue(deployAddr, tfjsonPath("subdomain"), knownString("demo-project")),
+				statecheck.ExpectKnownValue(deployAddr, tfjsonPath("source"), knownString("api")),
+				statecheck.ExpectKnownValue(deployAddr, tfjsonPath("created_at"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT`))),
+				statecheck.ExpectKnownValue(deployAddr, tfjsonPath("ended_at"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT`))),
+				deploymentInStateMatchesServer(fs, deployAddr),
 			},
-			// The same triggers plan nothing and send nothing.
-			{
-				Config:           deployConfig(url, triggers("a1")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			},
-			// wait_for_completion only updates state: no deployment.
-			{
-				Config: deployConfig(url, triggers("a1")+"\n  wait_for_completion = false"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(deployAddr, plancheck.ResourceActionUpdate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{checkState(func(s *tfjson.State) error {
-					if vals, _ := resourceValues(s.Values.RootModule, deployAddr); vals["id"] != first {
-						return fmt.Errorf("id %v, want %s", vals["id"], first)
-					}
-					return nil
-				})},
-			},
-			// New triggers: a new deployment, not waited for.
-			{
-				Config: deployConfig(url, triggers("b2")+"\n  wait_for_completion = false"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(deployAddr, plancheck.ResourceActionReplace),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(deployAddr, tfjsonPath("status"), knownString("queued")),
-					statecheck.ExpectKnownValue(deployAddr, tfjsonPath("ended_at"), knownvalue.Null()),
-				},
+			Check: func(s *terraform.State) error { first = s.RootModule().Resources[deployAddr].Primary.ID; return nil },
+		},
+		// The same triggers plan nothing and send nothing.
+		{
+			Config:           deployConfig(url, triggers("a1")),
+			ConfigPlanChecks: plansNothing(),
+		},
+		// wait_for_completion only updates state: no deployment.
+		{
+			Config:           deployConfig(url, triggers("a1")+"\n  wait_for_completion = false"),
+			ConfigPlanChecks: plansAction(deployAddr, plancheck.ResourceActionUpdate),
+			ConfigStateChecks: []statecheck.StateCheck{checkState(func(s *tfjson.State) error {
+				if vals, _ := resourceValues(s.Values.RootModule, deployAddr); vals["id"] != first {
+					return fmt.Errorf("id %v, want %s", vals["id"], first)
+				}
+				return nil
+			})},
+		},
+		// New triggers: a new deployment, not waited for.
+		{
+			Config:           deployConfig(url, triggers("b2")+"\n  wait_for_completion = false"),
+			ConfigPlanChecks: plansAction(deployAddr, plancheck.ResourceActionReplace),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(deployAddr, tfjsonPath("status"), knownString("queued")),
+				statecheck.ExpectKnownValue(deployAddr, tfjsonPath("ended_at"), knownvalue.Null()),
 			},
 		},
 	})
@@ -166,35 +155,23 @@ func TestAccDeployment_failureIsTaintedWithItsIDKept(t *testing.T) {
 	clearEnv(t)
 	fs, url, clk := startDeployFake(t, mintlifytest.Config{DefaultDeployment: failingDeployment})
 	cfg := deployConfig(url, triggers("a1"))
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ExpectError: wrapped(`Deployment failed`, `of project "demo-project" ended with status "failure": Build failed`,
-					`Error: quickstart.mdx:12: broken link to /missing-page`, `Build failed after 42 pages`, `tainted`),
-			},
-			{
-				Config:             cfg,
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(deployAddr, plancheck.ResourceActionReplace),
-					checkPlan(func(p *tfjson.Plan) error {
-						vals, ok := resourceValues(p.PriorState.Values.RootModule, deployAddr)
-						ids := fs.DeploymentIDs(mintlifytest.DemoProjectID)
-						if !ok || len(ids) != 1 || vals["id"] != ids[0] || vals["status"] != "failure" {
-							return fmt.Errorf("state holds %v, the server %v", vals, ids)
-						}
-						return nil
-					}),
-				}},
-			},
+	runSteps(t, clk, []resource.TestStep{
+		{
+			Config: cfg,
+			ExpectError: wrapped(`Deployment failed`, `of project "demo-project" ended with status "failure": Build failed`,
+				`Error: quickstart.mdx:12: broken link to /missing-page`, `Build failed after 42 pages`, `tainted`),
 		},
+		planAfterApply(cfg,
+			plancheck.ExpectResourceAction(deployAddr, plancheck.ResourceActionReplace),
+			valuesInPriorState(deployAddr, func(vals map[string]any) error {
+				ids := fs.DeploymentIDs(mintlifytest.DemoProjectID)
+				if len(ids) != 1 || vals["id"] != ids[0] || vals["status"] != "failure" {
+					return fmt.Errorf("state holds %v, the server %v", vals, ids)
+				}
+				return nil
+			})),
 	})
-	if n := fs.Requests(mintlifytest.RouteTriggerUpdate); n != 1 {
-		t.Errorf("%d update POSTs", n)
-	}
+	wantRequests(t, fs, mintlifytest.RouteTriggerUpdate, 1, "update POSTs")
 }
 
 // The 10-per-10-s budget of deployments and automation runs is spent when
@@ -220,16 +197,13 @@ func TestAccDeployment_rateLimitWaitedOutWithoutADuplicatePOST(t *testing.T) {
 		}
 	}
 	before := len(fs.DeploymentIDs(mintlifytest.DemoProjectID))
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config: deployConfig(url, triggers("a1")),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(deployAddr, tfjsonPath("status"), knownString("success")),
-				deploymentInStateMatchesServer(fs, deployAddr),
-			},
-		}},
-	})
+	runSteps(t, clk, []resource.TestStep{{
+		Config: deployConfig(url, triggers("a1")),
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(deployAddr, tfjsonPath("status"), knownString("success")),
+			deploymentInStateMatchesServer(fs, deployAddr),
+		},
+	}})
 	if accepted, refused := postsTo(fs, mintlifytest.RouteTriggerUpdate); accepted != 5+1 || refused != 1 {
 		t.Errorf("update POSTs: %d accepted, %d refused; want the 5 before, then one refused and one accepted", accepted, refused)
 	}
@@ -243,46 +217,30 @@ func TestAccDeployment_importByStatusIDAdoptsTriggers(t *testing.T) {
 	fs, url, clk := startDeployFake(t, mintlifytest.Config{})
 	id := fs.TriggerDeployment(mintlifytest.DemoProjectID) // from the dashboard
 	cfg := deployConfig(url, triggers("a1"))
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{
-				Config:             cfg,
-				ResourceName:       deployAddr,
-				ImportState:        true,
-				ImportStateId:      id,
-				ImportStatePersist: true,
-				ImportStateCheck: func(states []*terraform.InstanceState) error {
-					if len(states) != 1 || states[0].ID != id || states[0].Attributes["project_id"] != mintlifytest.DemoProjectID ||
-						states[0].Attributes["source"] != "dashboard" || states[0].Attributes["status"] == "" {
-						return fmt.Errorf("imported %+v", states)
-					}
-					return nil
-				},
-			},
-			// The configured triggers are adopted in place: no deployment.
-			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(deployAddr, plancheck.ResourceActionUpdate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(deployAddr, tfjsonPath("id"), knownString(id)),
-					deploymentInStateMatchesServer(fs, deployAddr),
-				},
-			},
-			// After that, triggers deploy again as usual.
-			{
-				Config: deployConfig(url, triggers("b2")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(deployAddr, plancheck.ResourceActionReplace),
-				}},
+	runSteps(t, clk, []resource.TestStep{
+		{
+			Config:             cfg,
+			ResourceName:       deployAddr,
+			ImportState:        true,
+			ImportStateId:      id,
+			ImportStatePersist: true,
+			ImportStateCheck: func(states []*terraform.InstanceState) error {
+				if len(states) != 1 || states[0].ID != id || states[0].Attributes["project_id"] != mintlifytest.DemoProjectID ||
+					states[0].Attributes["source"] != "dashboard" || states[0].Attributes["status"] == "" {
+					return fmt.Errorf("imported %+v", states)
+				}
+				return nil
 			},
 		},
+		// The configured triggers are adopted in place: no deployment.
+		adoptStep(cfg, deployAddr, id, deploymentInStateMatchesServer(fs, deployAddr)),
+		// After that, triggers deploy again as usual.
+		{
+			Config:           deployConfig(url, triggers("b2")),
+			ConfigPlanChecks: plansAction(deployAddr, plancheck.ResourceActionReplace),
+		},
 	})
-	if n := fs.Requests(mintlifytest.RouteTriggerUpdate); n != 1 {
-		t.Errorf("%d update POSTs, want 1: importing deploys nothing", n)
-	}
+	wantRequests(t, fs, mintlifytest.RouteTriggerUpdate, 1, "update POSTs: importing deploys nothing")
 }
 
 func TestAccDeployment_importOfAnUnknownStatusFails(t *testing.T) {
@@ -292,13 +250,10 @@ func TestAccDeployment_importOfAnUnknownStatusFails(t *testing.T) {
 		"000000000000000000000000": `Mintlify has no deployment status "000000000000000000000000" \(404\)`,
 		"a/b":                      `Import by the deployment's status id: statusId "a/b" may hold only`,
 	} {
-		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testProviders(clk),
-			Steps: []resource.TestStep{{
-				Config: deployConfig(url, ""), ResourceName: deployAddr, ImportState: true, ImportStateId: id,
-				ExpectError: regexp.MustCompile(want),
-			}},
-		})
+		runSteps(t, clk, []resource.TestStep{{
+			Config: deployConfig(url, ""), ResourceName: deployAddr, ImportState: true, ImportStateId: id,
+			ExpectError: regexp.MustCompile(want),
+		}})
 	}
 }
 
@@ -313,23 +268,15 @@ func TestAccDeployment_invalidInputFailsAtPlanWithNoRequest(t *testing.T) {
 		{previewConfig(url, "", ""), `branch "" is required`},
 		{providerBlock(url) + `data "mintlify_deployment_status" "x" { status_id = "../x" }`, `status_id "../x" may hold only`},
 	} {
-		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testProviders(clk),
-			Steps:                    []resource.TestStep{{Config: tt.cfg, PlanOnly: true, ExpectError: wrapped(tt.want)}},
-		})
+		runSteps(t, clk, []resource.TestStep{{Config: tt.cfg, PlanOnly: true, ExpectError: wrapped(tt.want)}})
 	}
-	if n := fs.TotalRequests(); n != 0 {
-		t.Errorf("%d requests sent for invalid configuration", n)
-	}
+	wantNoRequests(t, fs, "for invalid configuration")
 }
 
 func TestAccDeployment_destroyWarnsAndRemovesFromStateOnly(t *testing.T) {
 	clearEnv(t)
 	fs, url, clk := startDeployFake(t, mintlifytest.Config{})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps:                    []resource.TestStep{{Config: deployConfig(url, triggers("a1"))}},
-	})
+	runSteps(t, clk, []resource.TestStep{{Config: deployConfig(url, triggers("a1"))}})
 	// The destroy at the end of the test sent nothing to the API.
 	for _, r := range fs.RequestLog() {
 		if r.Route != mintlifytest.RouteTriggerUpdate && r.Route != mintlifytest.RouteUpdateStatus {

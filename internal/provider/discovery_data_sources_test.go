@@ -23,13 +23,14 @@ import (
 // searchProvider configures the provider with the assistant key alone:
 // the discovery data sources need nothing else.
 func searchProvider(url string) string {
-	return fmt.Sprintf(`
-provider "mintlify" {
-  assistant_api_key = %q
-  base_url          = %q
-  domain            = %q
+	return assistantProvider(mintlifytest.DemoAssistantKey, url, mintlifytest.DemoDomain)
 }
-`, mintlifytest.DemoAssistantKey, url, mintlifytest.DemoDomain)
+
+// assistantProvider configures the provider with the assistant key key
+// alone, for the API at url, with domain as the default docs site ("":
+// none).
+func assistantProvider(key, url, domain string) string {
+	return providerConfig("assistant_api_key", key, url, "domain", domain)
 }
 
 // clearDiscoveryEnv keeps a developer's discovery variables out of a test.
@@ -119,27 +120,24 @@ func TestAccSearch_checkBlockSeesTheDeployedPage(t *testing.T) {
 		fs.PutPage(mintlifytest.DemoDomain, mintlifytest.DocPage{Path: "/changelog/v3", Title: "Release notes: version 3", Version: "v3", Language: "en",
 			Content: "# Release notes: version 3\n\nVersion 3 ships the new editor.\n\n## Breaking changes\n\nThe v1 API is gone."})
 	}
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{
-				Config:             searchProvider(url) + releaseChecks,
-				ExpectNonEmptyPlan: true, // a check's data sources are read again at every apply
-				ConfigStateChecks: []statecheck.StateCheck{
-					checkStatus("release_notes_are_found", tfjson.CheckStatusFail, "search does not find /changelog/v3"),
-					checkStatus("release_notes_are_live", tfjson.CheckStatusFail, ""),
-					onlyDiscoveryRequests(fs, 2),
-				},
+	runSteps(t, clk, []resource.TestStep{
+		{
+			Config:             searchProvider(url) + releaseChecks,
+			ExpectNonEmptyPlan: true, // a check's data sources are read again at every apply
+			ConfigStateChecks: []statecheck.StateCheck{
+				checkStatus("release_notes_are_found", tfjson.CheckStatusFail, "search does not find /changelog/v3"),
+				checkStatus("release_notes_are_live", tfjson.CheckStatusFail, ""),
+				onlyDiscoveryRequests(fs, 2),
 			},
-			{
-				PreConfig:          deploy,
-				Config:             searchProvider(url) + releaseChecks,
-				ExpectNonEmptyPlan: true, // a check's data sources are read again at every apply
-				ConfigStateChecks: []statecheck.StateCheck{
-					checkStatus("release_notes_are_found", tfjson.CheckStatusPass, ""),
-					checkStatus("release_notes_are_live", tfjson.CheckStatusPass, ""),
-					onlyDiscoveryRequests(fs, 4),
-				},
+		},
+		{
+			PreConfig:          deploy,
+			Config:             searchProvider(url) + releaseChecks,
+			ExpectNonEmptyPlan: true, // a check's data sources are read again at every apply
+			ConfigStateChecks: []statecheck.StateCheck{
+				checkStatus("release_notes_are_found", tfjson.CheckStatusPass, ""),
+				checkStatus("release_notes_are_live", tfjson.CheckStatusPass, ""),
+				onlyDiscoveryRequests(fs, 4),
 			},
 		},
 	})
@@ -150,10 +148,8 @@ func TestAccSearch_stateMatchesTheFake(t *testing.T) {
 	clearDiscoveryEnv(t)
 	fs, url, clk := startFake(t, mintlifytest.Config{})
 	th := 0.3
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config: searchProvider(url) + `
+	runSteps(t, clk, []resource.TestStep{{
+		Config: searchProvider(url) + `
 data "mintlify_search" "deploy" {
   query           = "deploy preview"
   page_size       = 2
@@ -177,25 +173,20 @@ data "mintlify_page" "runbook" {
   groups = ["staff"]
 }
 `,
-			ConfigStateChecks: []statecheck.StateCheck{
-				searchMatchesFake(fs, "data.mintlify_search.deploy", mintlifytest.SearchQuery{Query: "deploy preview", PageSize: 2, ScoreThreshold: &th}),
-				searchMatchesFake(fs, "data.mintlify_search.staff", mintlifytest.SearchQuery{Query: "rotate key", Language: "en", Groups: []string{"staff"}}),
-				searchMatchesFake(fs, "data.mintlify_search.nothing", mintlifytest.SearchQuery{Query: "deploy", Tag: "changelog"}),
-				statecheck.ExpectKnownValue("data.mintlify_search.deploy", tfjsonPath("domain"), knownString(mintlifytest.DemoDomain)),
-				statecheck.ExpectKnownValue("data.mintlify_page.runbook", tfjsonPath("content"), knownString(mintlifytest.DemoPages()[11].Content)),
-			},
-		}},
-	})
+		ConfigStateChecks: []statecheck.StateCheck{
+			searchMatchesFake(fs, "data.mintlify_search.deploy", mintlifytest.SearchQuery{Query: "deploy preview", PageSize: 2, ScoreThreshold: &th}),
+			searchMatchesFake(fs, "data.mintlify_search.staff", mintlifytest.SearchQuery{Query: "rotate key", Language: "en", Groups: []string{"staff"}}),
+			searchMatchesFake(fs, "data.mintlify_search.nothing", mintlifytest.SearchQuery{Query: "deploy", Tag: "changelog"}),
+			statecheck.ExpectKnownValue("data.mintlify_search.deploy", tfjsonPath("domain"), knownString(mintlifytest.DemoDomain)),
+			statecheck.ExpectKnownValue("data.mintlify_page.runbook", tfjsonPath("content"), knownString(mintlifytest.DemoPages()[11].Content)),
+		},
+	}})
 }
 
 // searchMatchesFake compares a mintlify_search in state with the fake's
 // own answer: paths, content and metadata (non-strings as JSON), in order.
 func searchMatchesFake(fs *mintlifytest.Fake, addr string, q mintlifytest.SearchQuery) statecheck.StateCheck {
-	return checkState(func(s *tfjson.State) error {
-		vals, ok := resourceValues(s.Values.RootModule, addr)
-		if !ok {
-			return fmt.Errorf("%s not in state", addr)
-		}
+	return valuesInState(addr, func(vals map[string]any) error {
 		want := fs.SearchData(mintlifytest.DemoDomain, q)
 		got, _ := vals["results"].([]any)
 		paths, _ := vals["paths"].([]any)
@@ -238,23 +229,15 @@ data "mintlify_search" "x" {
   domain = "demo-docs"
   query  = "install"
 }`, []string{"Missing Mintlify assistant API key", "not the admin key", "assistant_api_key", "MINTLIFY_ASSISTANT_API_KEY"}},
-		"an admin key as the assistant key": {fmt.Sprintf(`
-provider "mintlify" {
-  assistant_api_key = %q
-  base_url          = %q
-}
+		"an admin key as the assistant key": {assistantProvider(mintlifytest.DemoAPIKey, url, "") + `
 data "mintlify_page" "x" {
   domain = "demo-docs"
   path   = "/quickstart"
-}`, mintlifytest.DemoAPIKey, url), []string{"Invalid Mintlify assistant API key", "is an admin API key (mint_...), for the admin API, not an assistant API key (mint_dsc_...)"}},
-		"no domain anywhere": {fmt.Sprintf(`
-provider "mintlify" {
-  assistant_api_key = %q
-  base_url          = %q
-}
+}`, []string{"Invalid Mintlify assistant API key", "is an admin API key (mint_...), for the admin API, not an assistant API key (mint_dsc_...)"}},
+		"no domain anywhere": {assistantProvider(mintlifytest.DemoAssistantKey, url, "") + `
 data "mintlify_page" "x" {
   path = "/quickstart"
-}`, mintlifytest.DemoAssistantKey, url), []string{"Missing domain", "MINTLIFY_DOMAIN"}},
+}`, []string{"Missing domain", "MINTLIFY_DOMAIN"}},
 		"no key at all": {`
 data "mintlify_search" "x" {
   domain = "demo-docs"
@@ -262,15 +245,10 @@ data "mintlify_search" "x" {
 }`, []string{"Missing Mintlify API key", "assistant_api_key"}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testProviders(clk),
-				Steps:                    []resource.TestStep{{Config: tt.config, PlanOnly: true, ExpectError: wrapped(tt.want...)}},
-			})
+			runSteps(t, clk, []resource.TestStep{{Config: tt.config, PlanOnly: true, ExpectError: wrapped(tt.want...)}})
 		})
 	}
-	if n := fs.TotalRequests(); n != 0 {
-		t.Errorf("%d requests", n)
-	}
+	wantNoRequests(t, fs, "for a wrong key")
 }
 
 // Every bad input is refused at plan, with the SDK's rule, and 0 requests.
@@ -305,14 +283,9 @@ func TestAccSearch_badInputRefusedAtPlan(t *testing.T) {
   path = ""
 }`: {`path "" must not be empty`},
 	} {
-		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testProviders(clk),
-			Steps:                    []resource.TestStep{{Config: searchProvider(url) + config, PlanOnly: true, ExpectError: wrapped(want...)}},
-		})
+		runSteps(t, clk, []resource.TestStep{{Config: searchProvider(url) + config, PlanOnly: true, ExpectError: wrapped(want...)}})
 	}
-	if n := fs.TotalRequests(); n != 0 {
-		t.Errorf("%d requests", n)
-	}
+	wantNoRequests(t, fs, "at plan")
 }
 
 // A page the site does not have fails the read, saying what to check; a
@@ -320,30 +293,22 @@ func TestAccSearch_badInputRefusedAtPlan(t *testing.T) {
 func TestAccSearch_refusalsSayWhatToDo(t *testing.T) {
 	clearDiscoveryEnv(t)
 	fs, url, clk := startFake(t, mintlifytest.Config{})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config: searchProvider(url) + `
+	runSteps(t, clk, []resource.TestStep{{
+		Config: searchProvider(url) + `
 data "mintlify_page" "x" {
   path = "/no-such-page"
 }`,
-			ExpectError: wrapped("Could not read page /no-such-page of demo-docs", "404", "Page not found", "check path and domain"),
-		}},
-	})
+		ExpectError: wrapped("Could not read page /no-such-page of demo-docs", "404", "Page not found", "check path and domain"),
+	}})
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteDiscoverySearch, Kind: mintlifytest.FaultRateLimit, RetryAfter: 2 * time.Hour})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config: searchProvider(url) + `
+	runSteps(t, clk, []resource.TestStep{{
+		Config: searchProvider(url) + `
 data "mintlify_search" "x" {
   query = "install"
 }`,
-			ExpectError: wrapped("Could not search demo-docs", "429", "10,000 requests per organization per hour", "Try again after"),
-		}},
-	})
-	if n := fs.Requests(mintlifytest.RouteDiscoverySearch); n != 1 {
-		t.Errorf("%d searches: a long rate limit is not waited through", n)
-	}
+		ExpectError: wrapped("Could not search demo-docs", "429", "10,000 requests per organization per hour", "Try again after"),
+	}})
+	wantRequests(t, fs, mintlifytest.RouteDiscoverySearch, 1, "searches: a long rate limit is not waited through")
 }
 
 // Configured from the environment alone: the key, the domain and the
@@ -354,20 +319,17 @@ func TestAccSearch_configFromEnvironment(t *testing.T) {
 	t.Setenv(EnvAssistantAPIKey, mintlifytest.DemoAssistantKey)
 	t.Setenv(EnvDomain, mintlifytest.DemoDomain)
 	t.Setenv(EnvBaseURL, url)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config: `
+	runSteps(t, clk, []resource.TestStep{{
+		Config: `
 provider "mintlify" {}
 data "mintlify_search" "x" {
   query = "install the CLI"
 }`,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("data.mintlify_search.x", tfjsonPath("domain"), knownString(mintlifytest.DemoDomain)),
-				searchMatchesFake(fs, "data.mintlify_search.x", mintlifytest.SearchQuery{Query: "install the CLI"}),
-			},
-		}},
-	})
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("data.mintlify_search.x", tfjsonPath("domain"), knownString(mintlifytest.DemoDomain)),
+			searchMatchesFake(fs, "data.mintlify_search.x", mintlifytest.SearchQuery{Query: "install the CLI"}),
+		},
+	}})
 }
 
 func TestLogsNeverHoldTheAssistantKey(t *testing.T) {
@@ -388,24 +350,16 @@ func TestLogsNeverHoldTheAssistantKey(t *testing.T) {
 }
 
 func TestDiscoveryErrorDetail_advice(t *testing.T) {
-	retryAt := time.Date(2026, 11, 21, 13, 0, 0, 0, time.UTC)
-	for status, want := range map[int]string{
+	wantAdvice(t, map[int]string{
 		401: "check assistant_api_key (or MINTLIFY_ASSISTANT_API_KEY)",
 		403: "check domain",
 		404: "the 404 advice",
 		429: "10,000 requests per organization per hour). Try again after 2026-11-21 13:00:00 UTC.",
 		500: "500",
-	} {
-		err := fmt.Errorf("searching: %w", &sdk.APIError{StatusCode: status, Method: "POST", Path: "/v1/search/d", RetryAt: retryAt})
-		got := discoveryErrorDetail(err, "the 404 advice")
-		if !strings.Contains(got, want) {
-			t.Errorf("%d: %q, want %q", status, got, want)
-		}
-		// Advice ends with the guide, as every error's does; none, none.
-		if strings.HasSuffix(got, "\n\n"+seeTroubleshooting) != (status != 500) {
-			t.Errorf("%d: the guide's link: %q", status, got)
-		}
-	}
+	}, func(status int) string {
+		err := fmt.Errorf("searching: %w", &sdk.APIError{StatusCode: status, Method: "POST", Path: "/v1/search/d", RetryAt: adviceRetryAt})
+		return discoveryErrorDetail(err, "the 404 advice")
+	})
 	if got := discoveryErrorDetail(errors.New("plain"), "x"); got != "plain" {
 		t.Errorf("%q", got)
 	}

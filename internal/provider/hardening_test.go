@@ -23,7 +23,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
@@ -146,23 +145,13 @@ func unexpectedAnswer(id, problems string) string {
 		"attributes that could not be read are empty.\n"
 }
 
-// A 201 whose id is right but one field is mistyped is still the job: it
-// is kept untainted, the odd field is named, the job is waited for by
-// reading it, and the next apply starts nothing.
-func TestAccHardening_oddCreateAnswerKeepsTheJobUntainted(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startHostile(t, rewriteOdd)
+// runOddAnswers applies cfg, whose instances addr[i] meet the odd answer
+// odd[i], and checks each instance in state with checkOne (given the
+// warnings so far); the provider must warn once per instance and give no
+// error. The same cfg again then plans nothing: no odd answer is retried.
+func runOddAnswers(t *testing.T, clk *testClock, cfg, addr string, odd []string, checkOne func(addr, key string, vals map[string]any, warnings string) error) {
+	t.Helper()
 	rec := &diagRecorder{}
-	odd := []string{"createdAt", "statusnum", "nostatus"}
-	cfg := providerBlock(url) + `
-locals {
-  odd = ["createdAt", "statusnum", "nostatus"]
-}
-resource "mintlify_agent_job" "test" {
-  count  = length(local.odd)
-  prompt = "[odd:${local.odd[count.index]}] Document it"
-}
-`
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: recordingProviders(clk, rec),
 		Steps: []resource.TestStep{
@@ -171,20 +160,13 @@ resource "mintlify_agent_job" "test" {
 				ConfigStateChecks: []statecheck.StateCheck{checkState(func(s *tfjson.State) error {
 					warnings := rec.text()
 					for i, key := range odd {
-						addr := fmt.Sprintf("%s[%d]", jobAddr, i)
-						vals, ok := resourceValues(s.Values.RootModule, addr)
+						instance := fmt.Sprintf("%s[%d]", addr, i)
+						vals, ok := resourceValues(s.Values.RootModule, instance)
 						if !ok {
-							return fmt.Errorf("%s not in state", addr)
+							return fmt.Errorf("%s not in state", instance)
 						}
-						if err := compareJob(fs, vals); err != nil {
-							return fmt.Errorf("%s: %w", addr, err)
-						}
-						// The wait read the job: the created_at the POST's answer lacked is there now.
-						if err := sameCreatedAt(fs, vals); err != nil || vals["status"] != "completed" {
-							return fmt.Errorf("%s: status %v, %w", addr, vals["status"], err)
-						}
-						if want := unexpectedAnswer(fmt.Sprint(vals["id"]), oddProblems[key]); strings.Count(warnings, want) != 1 {
-							return fmt.Errorf("%s: warnings lack %q:\n%s", addr, want, warnings)
+						if err := checkOne(instance, key, vals, warnings); err != nil {
+							return err
 						}
 					}
 					if n := rec.count("ApplyResourceChange", "Unexpected answer from Mintlify"); n != len(odd) || strings.Contains(warnings, "error:") {
@@ -195,13 +177,42 @@ resource "mintlify_agent_job" "test" {
 			},
 			{
 				Config:           cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigPlanChecks: plansNothing(),
 			},
 		},
 	})
-	if n := fs.Requests(mintlifytest.RouteCreateJob); n != len(odd) {
-		t.Errorf("%d POSTs, want %d: an odd answer started a second job", n, len(odd))
-	}
+}
+
+// A 201 whose id is right but one field is mistyped is still the job: it
+// is kept untainted, the odd field is named, the job is waited for by
+// reading it, and the next apply starts nothing.
+func TestAccHardening_oddCreateAnswerKeepsTheJobUntainted(t *testing.T) {
+	clearEnv(t)
+	fs, url, clk := startHostile(t, rewriteOdd)
+	odd := []string{"createdAt", "statusnum", "nostatus"}
+	cfg := providerBlock(url) + `
+locals {
+  odd = ["createdAt", "statusnum", "nostatus"]
+}
+resource "mintlify_agent_job" "test" {
+  count  = length(local.odd)
+  prompt = "[odd:${local.odd[count.index]}] Document it"
+}
+`
+	runOddAnswers(t, clk, cfg, jobAddr, odd, func(addr, key string, vals map[string]any, warnings string) error {
+		if err := compareJob(fs, vals); err != nil {
+			return fmt.Errorf("%s: %w", addr, err)
+		}
+		// The wait read the job: the created_at the POST's answer lacked is there now.
+		if err := sameCreatedAt(fs, vals); err != nil || vals["status"] != "completed" {
+			return fmt.Errorf("%s: status %v, %w", addr, vals["status"], err)
+		}
+		if want := unexpectedAnswer(fmt.Sprint(vals["id"]), oddProblems[key]); strings.Count(warnings, want) != 1 {
+			return fmt.Errorf("%s: warnings lack %q:\n%s", addr, want, warnings)
+		}
+		return nil
+	})
+	wantRequests(t, fs, mintlifytest.RouteCreateJob, len(odd), "POSTs: an odd answer started a second job")
 }
 
 // A 2xx answer to a message that is not the job (nothing, text, a page,
@@ -211,7 +222,6 @@ resource "mintlify_agent_job" "test" {
 func TestAccHardening_oddMessageAnswerIsRecordedAndNeverSentAgain(t *testing.T) {
 	clearEnv(t)
 	fs, url, clk := startHostile(t, rewriteOdd)
-	rec := &diagRecorder{}
 	odd := []string{"empty", "text", "html", "otherjob", "createdAt", "statusnum", "nostatus"}
 	cfg := providerBlock(url) + `
 locals {
@@ -228,42 +238,19 @@ resource "mintlify_agent_job_message" "test" {
   prompt = "[odd:${local.odd[count.index]}] Also the changelog"
 }
 `
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: recordingProviders(clk, rec),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigStateChecks: []statecheck.StateCheck{checkState(func(s *tfjson.State) error {
-					warnings := rec.text()
-					for i, key := range odd {
-						addr := fmt.Sprintf("%s[%d]", messageAddr, i)
-						vals, ok := resourceValues(s.Values.RootModule, addr)
-						if !ok {
-							return fmt.Errorf("%s not in state", addr)
-						}
-						jobID := fmt.Sprint(vals["job_id"])
-						if vals["id"] != jobID+"/"+fmt.Sprint(vals["sent_at"]) || vals["status"] != "completed" || vals["model"] != "claude-sonnet-4-5" {
-							return fmt.Errorf("%s: %v", addr, vals)
-						}
-						want := unexpectedAnswer(jobID, strings.ReplaceAll(oddProblems[key], "JOB", jobID))
-						if key == "text" || key == "html" { // the JSON decoder's words follow
-							want = strings.TrimSuffix(want, ". The agent job is kept as it is and nothing is run again because of it; the attributes that could not be read are empty.\n")
-						}
-						if strings.Count(warnings, want) != 1 {
-							return fmt.Errorf("%s: warnings lack %q:\n%s", addr, want, warnings)
-						}
-					}
-					if n := rec.count("ApplyResourceChange", "Unexpected answer from Mintlify"); n != len(odd) || strings.Contains(warnings, "error:") {
-						return fmt.Errorf("%d warnings, want %d:\n%s", n, len(odd), warnings)
-					}
-					return nil
-				})},
-			},
-			{
-				Config:           cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			},
-		},
+	runOddAnswers(t, clk, cfg, messageAddr, odd, func(addr, key string, vals map[string]any, warnings string) error {
+		jobID := fmt.Sprint(vals["job_id"])
+		if vals["id"] != jobID+"/"+fmt.Sprint(vals["sent_at"]) || vals["status"] != "completed" || vals["model"] != "claude-sonnet-4-5" {
+			return fmt.Errorf("%s: %v", addr, vals)
+		}
+		want := unexpectedAnswer(jobID, strings.ReplaceAll(oddProblems[key], "JOB", jobID))
+		if key == "text" || key == "html" { // the JSON decoder's words follow
+			want = strings.TrimSuffix(want, ". The agent job is kept as it is and nothing is run again because of it; the attributes that could not be read are empty.\n")
+		}
+		if strings.Count(warnings, want) != 1 {
+			return fmt.Errorf("%s: warnings lack %q:\n%s", addr, want, warnings)
+		}
+		return nil
 	})
 	if jobs, msgs := fs.Requests(mintlifytest.RouteCreateJob), fs.Requests(mintlifytest.RouteSendMessage); jobs != len(odd) || msgs != len(odd) {
 		t.Errorf("%d job POSTs and %d message POSTs, want %d of each: a message was sent again", jobs, msgs, len(odd))
@@ -277,13 +264,10 @@ func TestAccHardening_redirectedPOSTIsAnErrorNamingTheLocation(t *testing.T) {
 		http.Redirect(w, r, url+r.URL.Path, http.StatusFound)
 	}))
 	defer redirector.Close()
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config:      jobConfig(redirector.URL, "x", ""),
-			ExpectError: wrapped(`Could not create the agent job`, `302 Found: redirected to "`+url+`/v2/agent/demo-project/job"`, `a POST is never followed`),
-		}},
-	})
+	runSteps(t, clk, []resource.TestStep{{
+		Config:      jobConfig(redirector.URL, "x", ""),
+		ExpectError: wrapped(`Could not create the agent job`, `302 Found: redirected to "`+url+`/v2/agent/demo-project/job"`, `a POST is never followed`),
+	}})
 	if n := fs.TotalRequests(); n != 0 {
 		t.Errorf("the redirect was followed: %d requests at its target", n)
 	}
@@ -312,22 +296,16 @@ func TestJobWork_aRequestThatNeverLeftDoesNotClaimAJob(t *testing.T) {
 }
 
 func TestAccHardening_stalledReadEndsAtTheRequestTimeout(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 5}})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 5}})
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultLatency, Latency: time.Hour})
 	cfg := strings.Replace(providerBlock(url), "provider \"mintlify\" {", "provider \"mintlify\" {\n  request_timeout = \"300ms\"\n  max_retries = 1", 1) +
 		"data \"mintlify_unique_visitors\" \"test\" {}\n"
 	start := time.Now()
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps:                    []resource.TestStep{{Config: cfg, ExpectError: wrapped(`Could not read unique visitors`, `no response within 300ms (the request timeout)`)}},
-	})
+	runSteps(t, clk, []resource.TestStep{{Config: cfg, ExpectError: wrapped(`Could not read unique visitors`, `no response within 300ms (the request timeout)`)}})
 	if took := time.Since(start); took > 30*time.Second {
 		t.Errorf("took %s", took)
 	}
-	if n := fs.Requests(mintlifytest.RouteVisitors); n != 2 {
-		t.Errorf("%d attempts, want the first and one retry", n)
-	}
+	wantRequests(t, fs, mintlifytest.RouteVisitors, 2, "the first attempt and one retry")
 }
 
 // An answer echoing the key puts it nowhere: not in state, not in outputs.
@@ -343,28 +321,25 @@ func TestAccHardening_echoedKeyNeverReachesState(t *testing.T) {
 data "mintlify_unique_visitors" "test" {}
 output "model" { value = mintlify_agent_job.test.model }
 `
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config: cfg,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("model"), knownString("[REDACTED]")),
-				statecheck.ExpectKnownOutputValue("model", knownString("[REDACTED]")),
-				checkState(func(s *tfjson.State) error {
-					vals, _ := resourceValues(s.Values.RootModule, visitorsAddr)
-					if first := vals["visitors"].([]any)[0].(map[string]any)["path"]; first != "/[REDACTED]" {
-						return fmt.Errorf("first path %v", first)
-					}
-					// Nowhere in the whole state, outputs included.
-					all, err := json.Marshal(s)
-					if err != nil || strings.Contains(string(all), key) {
-						return fmt.Errorf("the state holds the key (%w)", err)
-					}
-					return nil
-				}),
-			},
-		}},
-	})
+	runSteps(t, clk, []resource.TestStep{{
+		Config: cfg,
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(jobAddr, tfjsonPath("model"), knownString("[REDACTED]")),
+			statecheck.ExpectKnownOutputValue("model", knownString("[REDACTED]")),
+			checkState(func(s *tfjson.State) error {
+				vals, _ := resourceValues(s.Values.RootModule, visitorsAddr)
+				if first := vals["visitors"].([]any)[0].(map[string]any)["path"]; first != "/[REDACTED]" {
+					return fmt.Errorf("first path %v", first)
+				}
+				// Nowhere in the whole state, outputs included.
+				all, err := json.Marshal(s)
+				if err != nil || strings.Contains(string(all), key) {
+					return fmt.Errorf("the state holds the key (%w)", err)
+				}
+				return nil
+			}),
+		},
+	}})
 }
 
 func TestAgentJobRead_hostileAnswers(t *testing.T) {
@@ -435,17 +410,13 @@ func TestAgentJobMessageRead_warnsOfOddFields(t *testing.T) {
 }
 
 func TestAccHardening_keyWithANewlineIsNamed(t *testing.T) {
-	clearEnv(t)
-	_, url, clk := startFake(t, mintlifytest.Config{})
+	_, url, clk := startAccFake(t, mintlifytest.Config{})
 	t.Setenv(EnvAPIKey, mintlifytest.DemoAPIKey+"\n")
 	t.Setenv(EnvBaseURL, url)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config:      `data "mintlify_unique_visitors" "x" { project_id = "p" }`,
-			ExpectError: wrapped(`Invalid Mintlify API key`, `contains a newline (often a trailing one, from a file or a secret store): remove it`),
-		}},
-	})
+	runSteps(t, clk, []resource.TestStep{{
+		Config:      `data "mintlify_unique_visitors" "x" { project_id = "p" }`,
+		ExpectError: wrapped(`Invalid Mintlify API key`, `contains a newline (often a trailing one, from a file or a secret store): remove it`),
+	}})
 }
 
 // Errors about the key are not attached to api_key: Terraform would print
@@ -472,36 +443,25 @@ func TestConfigure_keyErrorsPointAtNoLine(t *testing.T) {
 // key at all) is refused by Configure, saying which it is, before any
 // request.
 func TestAccProvider_keyOfAnotherKindIsRefusedBeforeAnyRequest(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	for key, want := range map[string]string{
 		"mint_dsc_0123456789": `The key (from api_key or MINTLIFY_API_KEY) is an assistant key (mint_dsc_...), for the discovery API, not an admin API key (mint_...): get one from the API keys page of the Mintlify dashboard.`,
 		"mint_us_0123456789":  `The key (from api_key or MINTLIFY_API_KEY) is a Mintlify Index key (mint_us_...), not an admin API key (mint_...): get one from the API keys page of the Mintlify dashboard.`,
 		"sk_live_0123456789":  `The key (from api_key or MINTLIFY_API_KEY) is not an admin API key: those start mint_ (get one from the API keys page of the Mintlify dashboard).`,
 	} {
-		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testProviders(clk),
-			Steps: []resource.TestStep{{
-				Config: fmt.Sprintf(`
-provider "mintlify" {
-  api_key    = %q
-  base_url   = %q
-  project_id = "demo-project"
-}
+		runSteps(t, clk, []resource.TestStep{{
+			Config: adminProvider(key, url, "demo-project") + `
 data "mintlify_unique_visitors" "x" {}
 resource "mintlify_agent_job" "x" { prompt = "x" }
-`, key, url),
-				ExpectError: wrapped(`Invalid Mintlify API key`, want),
-			}},
-		})
+`,
+			ExpectError: wrapped(`Invalid Mintlify API key`, want),
+		}})
 		resp := configureProvider(t, map[string]tftypes.Value{"api_key": str(key)})
 		if got := diagText(resp.Diagnostics, diag.SeverityError); got != "Invalid Mintlify API key: "+want+"\n" {
 			t.Errorf("%s: %q", key, got)
 		}
 	}
-	if n := fs.TotalRequests(); n != 0 {
-		t.Errorf("%d requests with a key of another kind", n)
-	}
+	wantNoRequests(t, fs, "with a key of another kind")
 }
 
 // A pull-request link that is not a web address is dropped by the SDK:
@@ -562,13 +522,10 @@ func TestAccSearchQueries_endlessServerStopsAtTheByteCap(t *testing.T) {
 	}))
 	t.Cleanup(ts.Close)
 	clk := newTestClock()
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config:      providerBlock(ts.URL) + "data \"mintlify_search_queries\" \"all\" {}\n",
-			ExpectError: wrapped(`took the read past the client's cap of 64 MiB per read: read fewer rows (a max_results) or raise the cap; stopped after`),
-		}},
-	})
+	runSteps(t, clk, []resource.TestStep{{
+		Config:      providerBlock(ts.URL) + "data \"mintlify_search_queries\" \"all\" {}\n",
+		ExpectError: wrapped(`took the read past the client's cap of 64 MiB per read: read fewer rows (a max_results) or raise the cap; stopped after`),
+	}})
 	// About 1.05 MiB an answer: the 64 MiB cap is passed on the 62nd (the
 	// 1,000-request cap would take 1,000). One read, tried once.
 	if n := requests.Load(); n < 61 || n > 63 {

@@ -123,6 +123,12 @@ func objectOf(t *testing.T, s interface {
 	if !ok {
 		t.Fatal("schema is not an object")
 	}
+	return objectValue(typ, vals, unknown)
+}
+
+// objectValue is a value of the object type typ from vals: every attribute
+// not given is null (or unknown, when unknown is set).
+func objectValue(typ tftypes.Object, vals map[string]tftypes.Value, unknown bool) tftypes.Value {
 	all := map[string]tftypes.Value{}
 	for name, at := range typ.AttributeTypes {
 		switch v, given := vals[name]; {

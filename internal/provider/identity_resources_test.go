@@ -179,9 +179,7 @@ func TestIdentity_deploymentImportByIdentityOrByID(t *testing.T) {
 	read := h.readAs(deploymentType, imported.State, imported.Identity, imported.Private)
 	contains(t, "wrong project", diagsText(read.Diagnostics), "Cannot import the deployment",
 		`is of project "other", not "demo-project" as the import's identity says`)
-	if n := h.fs.Requests(mintlifytest.RouteTriggerUpdate); n != 0 {
-		t.Errorf("%d deployments triggered by imports", n)
-	}
+	wantRequests(t, h.fs, mintlifytest.RouteTriggerUpdate, 0, "deployments triggered by imports")
 }
 
 func TestIdentity_badDeploymentAndExportImportsFailBeforeAnyRequest(t *testing.T) {
@@ -203,9 +201,7 @@ func TestIdentity_badDeploymentAndExportImportsFailBeforeAnyRequest(t *testing.T
 		_, diags := h.importAs(tt.typeName, tt.id, tt.identity)
 		contains(t, tt.typeName+" import", diagsText(diags), tt.want...)
 	}
-	if n := h.fs.TotalRequests(); n != 0 {
-		t.Errorf("%d requests", n)
-	}
+	wantNoRequests(t, h.fs, "for bad imports")
 }
 
 // A preview's identity is the status id of its latest deployment, the one
@@ -253,9 +249,7 @@ func TestIdentity_previewFollowsItsRedeploys(t *testing.T) {
 	if len(read.Diagnostics) > 0 || !cmp.Equal(want, h.identityOf(previewType, read.NewIdentity)) {
 		t.Errorf("import's read: %v %s", h.identityOf(previewType, read.NewIdentity), diagsText(read.Diagnostics))
 	}
-	if n := h.fs.Requests(mintlifytest.RoutePreview); n != 2 {
-		t.Errorf("%d previews triggered, want 2 (create, redeploy)", n)
-	}
+	wantRequests(t, h.fs, mintlifytest.RoutePreview, 2, "previews triggered (create, redeploy)")
 }
 
 // A static export's identity is its job id (the export API knows no
@@ -295,7 +289,5 @@ func TestIdentity_staticExportOnCreateReadAndImport(t *testing.T) {
 			t.Errorf("%s: read %v %v %s", name, st, h.identityOf(staticExportType, read.NewIdentity), diagsText(read.Diagnostics))
 		}
 	}
-	if n := h.fs.Requests(mintlifytest.RouteStartStaticExport); n != 2 {
-		t.Errorf("%d exports started, want 2 (the create, and the one started elsewhere)", n)
-	}
+	wantRequests(t, h.fs, mintlifytest.RouteStartStaticExport, 2, "exports started (the create, and the one started elsewhere)")
 }

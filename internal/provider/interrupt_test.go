@@ -88,9 +88,7 @@ func testInterrupt(ctx context.Context, t *testing.T, fs *mintlifytest.Fake, url
 	if len(ids) != 1 || fs.Requests(mintlifytest.RouteCreateJob) != 1 {
 		t.Fatalf("server has jobs %v", ids)
 	}
-	if n := fs.Requests(mintlifytest.RouteGetJob); n != wantPolls {
-		t.Errorf("%d polls, want %d", n, wantPolls)
-	}
+	wantRequests(t, fs, mintlifytest.RouteGetJob, wantPolls, "polls")
 	var id, status types.String
 	resp.State.GetAttribute(context.Background(), path.Root("id"), &id)
 	resp.State.GetAttribute(context.Background(), path.Root("status"), &status)

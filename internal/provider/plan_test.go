@@ -167,12 +167,7 @@ func TestAgentJobImportState(t *testing.T) {
 // failed on a 404, does not call the job newly failed, and records the
 // schema's default for wait_for_completion.
 func TestAgentJobRead_afterAnImport(t *testing.T) {
-	clk := newTestClock()
-	srv := mintlifytest.NewServer(mintlifytest.Config{Clock: clk})
-	defer srv.Close()
-	failed := srv.CreateJob(mintlifytest.DemoProjectID, "[fake:failed] [fake:active=1m]")
-	clk.Advance(time.Minute)
-	r := &agentJobResource{data: clientFor(t, srv.URL)}
+	r, failed := failedJobResource(t)
 
 	resp := readResource(t, r, map[string]tftypes.Value{"id": str("no-such-job"), "project_id": str(mintlifytest.DemoProjectID)})
 	want := `Cannot import the agent job: Mintlify has no agent job "no-such-job" in project "demo-project" (404). Check the job id ` +

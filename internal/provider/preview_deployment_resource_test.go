@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"testing"
 
-	tfjson "github.com/hashicorp/terraform-json"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -19,12 +18,7 @@ import (
 const previewAddr = "mintlify_preview_deployment.test"
 
 func previewConfig(url, branch, extra string) string {
-	return providerBlock(url) + fmt.Sprintf(`
-resource "mintlify_preview_deployment" "test" {
-  branch = %q
-%s
-}
-`, branch, extra)
+	return resourceConfig(url, "mintlify_preview_deployment", "branch", branch, extra)
 }
 
 // previewInState reads the preview's id and URL from state.
@@ -40,45 +34,40 @@ func TestAccPreviewDeployment_redeployKeepsItsURLWithANewID(t *testing.T) {
 	clearEnv(t)
 	fs, url, clk := startDeployFake(t, mintlifytest.Config{})
 	var firstID, firstURL, secondID, secondURL string
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{
-				Config: previewConfig(url, "feature/x", triggers("a1")),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(previewAddr, tfjsonPath("preview_url"), knownString("https://demo-project-feature-x.mintlify.app")),
-					statecheck.ExpectKnownValue(previewAddr, tfjsonPath("status"), knownString("success")),
-					statecheck.ExpectKnownValue(previewAddr, tfjsonPath("commit_ref"), knownString("feature/x")),
-					deploymentInStateMatchesServer(fs, previewAddr),
-				},
-				Check: previewInState(&firstID, &firstURL),
+	runSteps(t, clk, []resource.TestStep{
+		{
+			Config: previewConfig(url, "feature/x", triggers("a1")),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(previewAddr, tfjsonPath("preview_url"), knownString("https://demo-project-feature-x.mintlify.app")),
+				statecheck.ExpectKnownValue(previewAddr, tfjsonPath("status"), knownString("success")),
+				statecheck.ExpectKnownValue(previewAddr, tfjsonPath("commit_ref"), knownString("feature/x")),
+				deploymentInStateMatchesServer(fs, previewAddr),
 			},
-			{
-				Config:           previewConfig(url, "feature/x", triggers("a1")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			},
-			// A new commit redeploys in place: the URL is known at plan and
-			// stays; the id is the redeploy's status id.
-			{
-				Config: previewConfig(url, "feature/x", triggers("b2")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(previewAddr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue(previewAddr, tfjsonPath("preview_url"), knownString("https://demo-project-feature-x.mintlify.app")),
-					plancheck.ExpectUnknownValue(previewAddr, tfjsonPath("id")),
-					plancheck.ExpectUnknownValue(previewAddr, tfjsonPath("status")),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{deploymentInStateMatchesServer(fs, previewAddr)},
-				Check:             previewInState(&secondID, &secondURL),
-			},
-			// Another branch is another preview: a replacement.
-			{
-				Config: previewConfig(url, "feature/y", triggers("b2")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(previewAddr, plancheck.ResourceActionReplace),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(previewAddr, tfjsonPath("preview_url"), knownString("https://demo-project-feature-y.mintlify.app")),
-				},
+			Check: previewInState(&firstID, &firstURL),
+		},
+		{
+			Config:           previewConfig(url, "feature/x", triggers("a1")),
+			ConfigPlanChecks: plansNothing(),
+		},
+		// A new commit redeploys in place: the URL is known at plan and
+		// stays; the id is the redeploy's status id.
+		{
+			Config: previewConfig(url, "feature/x", triggers("b2")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(previewAddr, plancheck.ResourceActionUpdate),
+				plancheck.ExpectKnownValue(previewAddr, tfjsonPath("preview_url"), knownString("https://demo-project-feature-x.mintlify.app")),
+				plancheck.ExpectUnknownValue(previewAddr, tfjsonPath("id")),
+				plancheck.ExpectUnknownValue(previewAddr, tfjsonPath("status")),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{deploymentInStateMatchesServer(fs, previewAddr)},
+			Check:             previewInState(&secondID, &secondURL),
+		},
+		// Another branch is another preview: a replacement.
+		{
+			Config:           previewConfig(url, "feature/y", triggers("b2")),
+			ConfigPlanChecks: plansAction(previewAddr, plancheck.ResourceActionReplace),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(previewAddr, tfjsonPath("preview_url"), knownString("https://demo-project-feature-y.mintlify.app")),
 			},
 		},
 	})
@@ -97,64 +86,47 @@ func TestAccPreviewDeployment_failedRedeployKeepsTheOldTriggers(t *testing.T) {
 	clearEnv(t)
 	fs, url, clk := startDeployFake(t, mintlifytest.Config{})
 	failing := previewConfig(url, "feature/x", triggers("b2"))
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{Config: previewConfig(url, "feature/x", triggers("a1"))},
-			{
-				PreConfig: func() {
-					fs.SetDefaultDeployment(failingDeployment)
-				},
-				Config:      failing,
-				ExpectError: wrapped(`Preview deployment failed`, `ended with status "failure"`, `broken link`, `The triggers keep their old values in state`),
+	runSteps(t, clk, []resource.TestStep{
+		{Config: previewConfig(url, "feature/x", triggers("a1"))},
+		{
+			PreConfig: func() {
+				fs.SetDefaultDeployment(failingDeployment)
 			},
-			{
-				Config:             failing,
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(previewAddr, plancheck.ResourceActionUpdate),
-					checkPlan(func(p *tfjson.Plan) error {
-						vals, _ := resourceValues(p.PriorState.Values.RootModule, previewAddr)
-						rec, _ := fs.Preview(mintlifytest.DemoProjectID, "feature/x")
-						trig, _ := vals["triggers"].(map[string]any)
-						if len(rec.StatusIDs) != 2 || vals["id"] != rec.StatusIDs[1] || vals["status"] != "failure" || trig["commit"] != "a1" {
-							return fmt.Errorf("state %v; the fake %+v", vals, rec)
-						}
-						return nil
-					}),
-				}},
-			},
-			// Fixed: the next apply redeploys, once.
-			{
-				PreConfig: func() { fs.SetDefaultDeployment(testDeployment) },
-				Config:    failing,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(previewAddr, tfjsonPath("status"), knownString("success")),
-					statecheck.ExpectKnownValue(previewAddr, tfjsonPath("triggers"), knownvalue.MapExact(map[string]knownvalue.Check{"commit": knownString("b2")})),
-				},
+			Config:      failing,
+			ExpectError: wrapped(`Preview deployment failed`, `ended with status "failure"`, `broken link`, `The triggers keep their old values in state`),
+		},
+		planAfterApply(failing,
+			plancheck.ExpectResourceAction(previewAddr, plancheck.ResourceActionUpdate),
+			valuesInPriorState(previewAddr, func(vals map[string]any) error {
+				rec, _ := fs.Preview(mintlifytest.DemoProjectID, "feature/x")
+				trig, _ := vals["triggers"].(map[string]any)
+				if len(rec.StatusIDs) != 2 || vals["id"] != rec.StatusIDs[1] || vals["status"] != "failure" || trig["commit"] != "a1" {
+					return fmt.Errorf("state %v; the fake %+v", vals, rec)
+				}
+				return nil
+			})),
+		// Fixed: the next apply redeploys, once.
+		{
+			PreConfig: func() { fs.SetDefaultDeployment(testDeployment) },
+			Config:    failing,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(previewAddr, tfjsonPath("status"), knownString("success")),
+				statecheck.ExpectKnownValue(previewAddr, tfjsonPath("triggers"), knownvalue.MapExact(map[string]knownvalue.Check{"commit": knownString("b2")})),
 			},
 		},
 	})
-	if n := fs.Requests(mintlifytest.RoutePreview); n != 3 {
-		t.Errorf("%d preview POSTs, want 3", n)
-	}
+	wantRequests(t, fs, mintlifytest.RoutePreview, 3, "preview POSTs")
 }
 
 func TestAccPreviewDeployment_notOnThePlan(t *testing.T) {
 	clearEnv(t)
 	fs, url, clk := startDeployFake(t, mintlifytest.Config{PreviewsOffPlan: true})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config: previewConfig(url, "feature/x", ""),
-			ExpectError: wrapped(`Could not deploy the preview`, `403 Forbidden: Preview deployments are not available on your current plan`,
-				`the feature (previews, static exports, say) is not on the organization's plan`),
-		}},
-	})
-	if n := fs.Requests(mintlifytest.RoutePreview); n != 1 {
-		t.Errorf("%d preview POSTs", n)
-	}
+	runSteps(t, clk, []resource.TestStep{{
+		Config: previewConfig(url, "feature/x", ""),
+		ExpectError: wrapped(`Could not deploy the preview`, `403 Forbidden: Preview deployments are not available on your current plan`,
+			`the feature (previews, static exports, say) is not on the organization's plan`),
+	}})
+	wantRequests(t, fs, mintlifytest.RoutePreview, 1, "preview POSTs")
 }
 
 func TestAccPreviewDeployment_importAdoptsBranchAndTriggers(t *testing.T) {
@@ -162,27 +134,14 @@ func TestAccPreviewDeployment_importAdoptsBranchAndTriggers(t *testing.T) {
 	fs, url, clk := startDeployFake(t, mintlifytest.Config{})
 	id := fs.TriggerDeployment(mintlifytest.DemoProjectID)
 	cfg := previewConfig(url, "feature/x", triggers("a1"))
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{Config: cfg, ResourceName: previewAddr, ImportState: true, ImportStateId: id, ImportStatePersist: true},
-			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(previewAddr, plancheck.ResourceActionUpdate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(previewAddr, tfjsonPath("id"), knownString(id)),
-					statecheck.ExpectKnownValue(previewAddr, tfjsonPath("branch"), knownString("feature/x")),
-					statecheck.ExpectKnownValue(previewAddr, tfjsonPath("preview_url"), knownvalue.Null()),
-				},
-			},
-			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
-		},
+	runSteps(t, clk, []resource.TestStep{
+		importStep(cfg, previewAddr, id),
+		adoptStep(cfg, previewAddr, id,
+			statecheck.ExpectKnownValue(previewAddr, tfjsonPath("branch"), knownString("feature/x")),
+			statecheck.ExpectKnownValue(previewAddr, tfjsonPath("preview_url"), knownvalue.Null())),
+		{Config: cfg, ConfigPlanChecks: plansNothing()},
 	})
-	if n := fs.Requests(mintlifytest.RoutePreview); n != 0 {
-		t.Errorf("%d preview POSTs: importing deploys nothing", n)
-	}
+	wantRequests(t, fs, mintlifytest.RoutePreview, 0, "preview POSTs: importing deploys nothing")
 }
 
 func TestPreviewDelete_warnsThatThePreviewStays(t *testing.T) {
@@ -200,32 +159,22 @@ func TestAccPreviewDeployment_refusedRedeployKeepsThePriorState(t *testing.T) {
 	clearEnv(t)
 	fs, url, clk := startDeployFake(t, mintlifytest.Config{})
 	var id, previewURL string
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{Config: previewConfig(url, "feature/x", triggers("a1")), Check: previewInState(&id, &previewURL)},
-			{
-				PreConfig:   func() { fs.SetPreviewsOnPlan(mintlifytest.DemoOrg, false) },
-				Config:      previewConfig(url, "feature/x", triggers("b2")),
-				ExpectError: wrapped(`Could not redeploy the preview`, `403 Forbidden`),
-			},
-			{
-				Config:             previewConfig(url, "feature/x", triggers("b2")),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(previewAddr, plancheck.ResourceActionUpdate),
-					checkPlan(func(p *tfjson.Plan) error {
-						vals, _ := resourceValues(p.PriorState.Values.RootModule, previewAddr)
-						trig, _ := vals["triggers"].(map[string]any)
-						if vals["id"] != id || vals["preview_url"] != previewURL || vals["status"] != "success" || trig["commit"] != "a1" {
-							return fmt.Errorf("state after the refusal: %v", vals)
-						}
-						return nil
-					}),
-				}},
-			},
+	runSteps(t, clk, []resource.TestStep{
+		{Config: previewConfig(url, "feature/x", triggers("a1")), Check: previewInState(&id, &previewURL)},
+		{
+			PreConfig:   func() { fs.SetPreviewsOnPlan(mintlifytest.DemoOrg, false) },
+			Config:      previewConfig(url, "feature/x", triggers("b2")),
+			ExpectError: wrapped(`Could not redeploy the preview`, `403 Forbidden`),
 		},
+		planAfterApply(previewConfig(url, "feature/x", triggers("b2")),
+			plancheck.ExpectResourceAction(previewAddr, plancheck.ResourceActionUpdate),
+			valuesInPriorState(previewAddr, func(vals map[string]any) error {
+				trig, _ := vals["triggers"].(map[string]any)
+				if vals["id"] != id || vals["preview_url"] != previewURL || vals["status"] != "success" || trig["commit"] != "a1" {
+					return fmt.Errorf("state after the refusal: %v", vals)
+				}
+				return nil
+			})),
 	})
 	if accepted, refused := postsTo(fs, mintlifytest.RoutePreview); accepted != 1 || refused != 1 {
 		t.Errorf("preview POSTs: %d accepted, %d refused", accepted, refused)

@@ -139,14 +139,32 @@ func startFake(t *testing.T, cfg mintlifytest.Config) (*mintlifytest.Fake, strin
 	return srv.Fake, srv.URL, clk
 }
 
+// providerBlock configures the provider for the fake at url: the demo
+// admin key and project.
 func providerBlock(url string) string {
+	return adminProvider(mintlifytest.DemoAPIKey, url, mintlifytest.DemoProjectID)
+}
+
+// adminProvider configures the provider with the admin API key key, for
+// the API at url, with project as the default project ("": none).
+func adminProvider(key, url, project string) string {
+	return providerConfig("api_key", key, url, "project_id", project)
+}
+
+// providerConfig is a provider block for the API at url that authenticates
+// with keyAttr = key and, unless def is "", sets defaultAttr = def: the
+// default project, or docs site.
+func providerConfig(keyAttr, key, url, defaultAttr, def string) string {
+	defaultLine := ""
+	if def != "" {
+		defaultLine = fmt.Sprintf("  %s = %q\n", defaultAttr, def)
+	}
 	return fmt.Sprintf(`
 provider "mintlify" {
-  api_key    = %q
-  base_url   = %q
-  project_id = %q
-}
-`, mintlifytest.DemoAPIKey, url, mintlifytest.DemoProjectID)
+  %s = %q
+  base_url = %q
+%s}
+`, keyAttr, key, url, defaultLine)
 }
 
 // clearEnv keeps a developer's MINTLIFY_* variables out of a test, and
@@ -194,11 +212,7 @@ func (f checkPlan) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, 
 // jobInStateMatchesServer checks that the job in state is the one the fake
 // holds, with the same status and PR link: the provider lost nothing.
 func jobInStateMatchesServer(fs *mintlifytest.Fake, addr string) statecheck.StateCheck {
-	return checkState(func(s *tfjson.State) error {
-		vals, ok := resourceValues(s.Values.RootModule, addr)
-		if !ok {
-			return fmt.Errorf("%s not in state", addr)
-		}
+	return valuesInState(addr, func(vals map[string]any) error {
 		return compareJob(fs, vals)
 	})
 }
@@ -227,14 +241,7 @@ func compareJob(fs *mintlifytest.Fake, vals map[string]any) error {
 // priorStateHoldsServerJob checks, in a plan made after a failed apply, that
 // state kept the job the server created.
 func priorStateHoldsServerJob(fs *mintlifytest.Fake, addr string) plancheck.PlanCheck {
-	return checkPlan(func(p *tfjson.Plan) error {
-		if p.PriorState == nil || p.PriorState.Values == nil {
-			return fmt.Errorf("no prior state")
-		}
-		vals, ok := resourceValues(p.PriorState.Values.RootModule, addr)
-		if !ok {
-			return fmt.Errorf("%s is not in state: the job was lost", addr)
-		}
+	return valuesInPriorState(addr, func(vals map[string]any) error {
 		ids := fs.JobIDs(fmt.Sprint(vals["project_id"]))
 		if len(ids) != 1 || ids[0] != vals["id"] {
 			return fmt.Errorf("state holds job %v, the server has %v", vals["id"], ids)
@@ -288,124 +295,84 @@ func TestAccProvider_configFromEnvironment(t *testing.T) {
 	t.Setenv(EnvAPIKey, mintlifytest.DemoAPIKey)
 	t.Setenv(EnvBaseURL, url)
 	t.Setenv(EnvProjectID, mintlifytest.DemoProjectID)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config: `
+	runSteps(t, clk, []resource.TestStep{{
+		Config: `
 provider "mintlify" {}
 data "mintlify_unique_visitors" "all" {}
 resource "mintlify_agent_job" "env" {
   prompt = "Document the environment variables"
 }
 `,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("data.mintlify_unique_visitors.all", tfjsonPath("project_id"), knownString(mintlifytest.DemoProjectID)),
-				statecheck.ExpectKnownValue("mintlify_agent_job.env", tfjsonPath("project_id"), knownString(mintlifytest.DemoProjectID)),
-				statecheck.ExpectKnownValue("mintlify_agent_job.env", tfjsonPath("status"), knownString("completed")),
-				jobInStateMatchesServer(fs, "mintlify_agent_job.env"),
-			},
-		}},
-	})
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("data.mintlify_unique_visitors.all", tfjsonPath("project_id"), knownString(mintlifytest.DemoProjectID)),
+			statecheck.ExpectKnownValue("mintlify_agent_job.env", tfjsonPath("project_id"), knownString(mintlifytest.DemoProjectID)),
+			statecheck.ExpectKnownValue("mintlify_agent_job.env", tfjsonPath("status"), knownString("completed")),
+			jobInStateMatchesServer(fs, "mintlify_agent_job.env"),
+		},
+	}})
 }
 
 func TestAccProvider_missingKey(t *testing.T) {
 	clearEnv(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(nil),
-		Steps: []resource.TestStep{{
-			Config:      `data "mintlify_unique_visitors" "x" { project_id = "p" }`,
-			ExpectError: wrapped(`Missing Mintlify API key`, `api_key`, `MINTLIFY_API_KEY`),
-		}},
-	})
+	runSteps(t, nil, []resource.TestStep{{
+		Config:      `data "mintlify_unique_visitors" "x" { project_id = "p" }`,
+		ExpectError: wrapped(`Missing Mintlify API key`, `api_key`, `MINTLIFY_API_KEY`),
+	}})
 }
 
 func TestAccProvider_wrongKeyIs401WithAdvice(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config: fmt.Sprintf(`
-provider "mintlify" {
-  api_key  = "mint_wrong_key"
-  base_url = %q
-}
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
+	runSteps(t, clk, []resource.TestStep{{
+		Config: adminProvider("mint_wrong_key", url, "") + `
 data "mintlify_unique_visitors" "x" { project_id = "demo-project" }
-`, url),
-			ExpectError: wrapped(`401 Unauthorized`, `check api_key`),
-		}},
-	})
-	if n := fs.Requests(mintlifytest.RouteVisitors); n != 1 {
-		t.Errorf("requests = %d, want 1 (a 401 is not retried)", n)
-	}
+`,
+		ExpectError: wrapped(`401 Unauthorized`, `check api_key`),
+	}})
+	wantRequests(t, fs, mintlifytest.RouteVisitors, 1, "a 401 is not retried")
 }
 
 func TestAccProvider_refusesPlainHTTPOffLoopback(t *testing.T) {
 	clearEnv(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(nil),
-		Steps: []resource.TestStep{{
-			Config: `
+	runSteps(t, nil, []resource.TestStep{{
+		Config: `
 provider "mintlify" {
   api_key  = "mint_x"
   base_url = "http://api.mintlify.com"
 }
 data "mintlify_unique_visitors" "x" { project_id = "p" }
 `,
-			ExpectError: wrapped(`Invalid base_url`, `must use https`),
-		}},
-	})
+		ExpectError: wrapped(`Invalid base_url`, `must use https`),
+	}})
 }
 
 func TestAccProvider_invalidProjectFromEnvironment(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	for env, want := range map[string]string{
 		"  ":  `The default project (from project_id or MINTLIFY_PROJECT_ID) must not be empty or only white space: set a project id, or leave it unset.`,
 		"p/q": `The default project (from project_id or MINTLIFY_PROJECT_ID) "p/q" may hold only ASCII letters, digits and - _ . ~ : (no slash, white space or control character): set a project id, or leave it unset.`,
 	} {
 		t.Setenv(EnvProjectID, env)
-		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testProviders(clk),
-			Steps: []resource.TestStep{{
-				Config: fmt.Sprintf(`
-provider "mintlify" {
-  api_key  = %q
-  base_url = %q
-}
+		runSteps(t, clk, []resource.TestStep{{
+			Config: adminProvider(mintlifytest.DemoAPIKey, url, "") + `
 data "mintlify_unique_visitors" "x" {}
-`, mintlifytest.DemoAPIKey, url),
-				ExpectError: wrapped(`Invalid project_id`, want),
-			}},
-		})
+`,
+			ExpectError: wrapped(`Invalid project_id`, want),
+		}})
 	}
-	if n := fs.TotalRequests(); n != 0 {
-		t.Errorf("%d requests", n)
-	}
+	wantNoRequests(t, fs, "for an invalid project")
 }
 
 // The provider's own project_id is checked at plan by the same rule.
 func TestAccProvider_invalidProjectIsRefusedAtPlan(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config: fmt.Sprintf(`
-provider "mintlify" {
-  api_key    = %q
-  base_url   = %q
-  project_id = "acme docs"
-}
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
+	runSteps(t, clk, []resource.TestStep{{
+		Config: adminProvider(mintlifytest.DemoAPIKey, url, "acme docs") + `
 data "mintlify_unique_visitors" "x" {}
-`, mintlifytest.DemoAPIKey, url),
-			PlanOnly:    true,
-			ExpectError: wrapped(`project_id "acme docs" may hold only ASCII letters, digits and - _ . ~ : (no slash, white space or control character).`),
-		}},
-	})
-	if n := fs.TotalRequests(); n != 0 {
-		t.Errorf("%d requests", n)
-	}
+`,
+		PlanOnly:    true,
+		ExpectError: wrapped(`project_id "acme docs" may hold only ASCII letters, digits and - _ . ~ : (no slash, white space or control character).`),
+	}})
+	wantNoRequests(t, fs, "at plan")
 }
 
 // lateKeyProvider configures the provider with a key that comes from a
@@ -426,20 +393,14 @@ provider "mintlify" {
 // Terraform reads data sources at plan even when the provider's key is not
 // known yet; without deferral support the read must say what to do.
 func TestAccProvider_keyUnknownAtPlanForDataSource(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 3}})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config: lateKeyProvider(url) + `
+	fs, url, clk := startAccFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 3}})
+	runSteps(t, clk, []resource.TestStep{{
+		Config: lateKeyProvider(url) + `
 data "mintlify_unique_visitors" "x" {}
 `,
-			ExpectError: wrapped(`Provider not configured`, `not known yet`, `terraform apply -target=`),
-		}},
-	})
-	if n := fs.TotalRequests(); n != 0 {
-		t.Errorf("%d requests with no key", n)
-	}
+		ExpectError: wrapped(`Provider not configured`, `not known yet`, `terraform apply -target=`),
+	}})
+	wantNoRequests(t, fs, "with no key")
 }
 
 func TestUniqueVisitorsRead_defersWhenTerraformAllows(t *testing.T) {
@@ -457,18 +418,14 @@ func TestUniqueVisitorsRead_defersWhenTerraformAllows(t *testing.T) {
 }
 
 func TestAccProvider_keyUnknownAtPlan(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config: lateKeyProvider(url) + fmt.Sprintf(`
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
+	runSteps(t, clk, []resource.TestStep{{
+		Config: lateKeyProvider(url) + fmt.Sprintf(`
 resource "mintlify_agent_job" "late" {
   project_id = %q
   prompt     = "Runs once the key is known"
 }
 `, mintlifytest.DemoProjectID),
-			ConfigStateChecks: []statecheck.StateCheck{jobInStateMatchesServer(fs, "mintlify_agent_job.late")},
-		}},
-	})
+		ConfigStateChecks: []statecheck.StateCheck{jobInStateMatchesServer(fs, "mintlify_agent_job.late")},
+	}})
 }

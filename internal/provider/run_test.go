@@ -166,18 +166,15 @@ func TestWork_errorsWhileWaiting(t *testing.T) {
 			strings.Contains(got, "Timed out") || len(diags) != 1 {
 			t.Errorf("diagnostics %q", got)
 		}
-		if n := fs.Requests(mintlifytest.RouteGetJob); n != 1 {
-			t.Errorf("%d polls: the wait went on past a Retry-After longer than it had left", n)
-		}
+		wantRequests(t, fs, mintlifytest.RouteGetJob, 1, "polls: the wait went on past a Retry-After longer than it had left")
 	})
 }
 
 func TestDescribeStatus(t *testing.T) {
-	if got := describeStatus(""); got != "of a status the API's answers did not give" {
-		t.Errorf("describeStatus(\"\") = %q", got)
-	}
-	if got := describeStatus("active"); got != "active" {
-		t.Errorf("describeStatus(active) = %q", got)
+	for status, want := range map[string]string{"": "of a status the API's answers did not give", "active": "active"} {
+		if got := describeStatus(status); got != want {
+			t.Errorf("describeStatus(%q) = %q, want %q", status, got, want)
+		}
 	}
 }
 

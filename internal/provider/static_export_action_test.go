@@ -256,9 +256,7 @@ func TestStaticExportAction_brokenDownloadNeverLeavesAPartialFile(t *testing.T) 
 	if names := dirEntries(t, dir); len(names) != 1 {
 		t.Errorf("the directory holds %v", names)
 	}
-	if n := h.fs.Requests(mintlifytest.RouteDownloadBundle); n != 1+sdk.DefaultMaxRetries {
-		t.Errorf("%d download requests, want the first and %d resumes", n, sdk.DefaultMaxRetries)
-	}
+	wantRequests(t, h.fs, mintlifytest.RouteDownloadBundle, 1+sdk.DefaultMaxRetries, "the first download and a resume per retry")
 	assertNoLink(t, h.fs, "the diagnostics", text)
 }
 
@@ -364,9 +362,7 @@ func TestStaticExportAction_invalidConfigFailsAtPlanWithNoRequest(t *testing.T) 
 	} {
 		contains(t, "plan", diagsText(h.check("mintlify_static_export", tt.vals)), tt.want)
 	}
-	if n := h.fs.TotalRequests(); n != 0 {
-		t.Errorf("%d requests for invalid configuration", n)
-	}
+	wantNoRequests(t, h.fs, "for invalid configuration")
 	if names := dirEntries(t, dir); len(names) != 1 {
 		t.Errorf("planning wrote files: %v", names)
 	}
@@ -397,9 +393,7 @@ func TestStaticExportAction_unwritableOutputPathStartsNoExport(t *testing.T) {
 		}
 	}
 	contains(t, "diagnostics", diagsText(diags), "Cannot write output_path", "No export was started")
-	if n := h.fs.TotalRequests(); n != 0 {
-		t.Errorf("%d requests", n)
-	}
+	wantNoRequests(t, h.fs, "for an unwritable output path")
 }
 
 func TestStaticExportBundle_waitsThrough409ThenGivesTheLink(t *testing.T) {
@@ -420,9 +414,7 @@ func TestStaticExportBundle_waitsThrough409ThenGivesTheLink(t *testing.T) {
 	if len(links) != 1 || link != links[0] {
 		t.Fatalf("url is not the link the fake issued (%d issued)", len(links))
 	}
-	if n := h.fs.Requests(mintlifytest.RouteCreateBundle); n != 2 {
-		t.Errorf("%d bundle requests, want a 409 then the bundle", n)
-	}
+	wantRequests(t, h.fs, mintlifytest.RouteCreateBundle, 2, "a 409, then the bundle")
 	if at, err := time.Parse(time.RFC3339, expires); err != nil || !at.After(epoch.Add(5*time.Minute)) {
 		t.Errorf("expires_at %q", expires)
 	}

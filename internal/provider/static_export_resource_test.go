@@ -48,11 +48,7 @@ resource "mintlify_static_export" "test" {
 // exportInStateIsTheServers checks that state holds the fake's export,
 // with its status and page count: the provider lost nothing.
 func exportInStateIsTheServers(fs *mintlifytest.Fake) statecheck.StateCheck {
-	return checkState(func(s *tfjson.State) error {
-		vals, ok := resourceValues(s.Values.RootModule, exportAddr)
-		if !ok {
-			return fmt.Errorf("%s not in state", exportAddr)
-		}
+	return valuesInState(exportAddr, func(vals map[string]any) error {
 		return compareExport(fs, vals)
 	})
 }
@@ -81,27 +77,14 @@ func compareExport(fs *mintlifytest.Fake, vals map[string]any) error {
 // exportKeptTainted is the step after a failed create: the fake's export
 // is in state, and tainted, so the next apply plans its replacement.
 func exportKeptTainted(fs *mintlifytest.Fake, cfg string) resource.TestStep {
-	return resource.TestStep{
-		Config:             cfg,
-		PlanOnly:           true,
-		ExpectNonEmptyPlan: true,
-		ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
-			checkPlan(func(p *tfjson.Plan) error {
-				if p.PriorState == nil || p.PriorState.Values == nil {
-					return fmt.Errorf("no prior state")
-				}
-				vals, ok := resourceValues(p.PriorState.Values.RootModule, exportAddr)
-				if !ok {
-					return fmt.Errorf("%s is not in state: the export was lost", exportAddr)
-				}
-				if ids := fs.StaticExportIDs(); len(ids) != 1 || ids[0] != vals["id"] {
-					return fmt.Errorf("state holds export %v, the fake has %v", vals["id"], ids)
-				}
-				return nil
-			}),
-			plancheck.ExpectResourceAction(exportAddr, plancheck.ResourceActionReplace),
-		}},
-	}
+	return planAfterApply(cfg,
+		valuesInPriorState(exportAddr, func(vals map[string]any) error {
+			if ids := fs.StaticExportIDs(); len(ids) != 1 || ids[0] != vals["id"] {
+				return fmt.Errorf("state holds export %v, the fake has %v", vals["id"], ids)
+			}
+			return nil
+		}),
+		plancheck.ExpectResourceAction(exportAddr, plancheck.ResourceActionReplace))
 }
 
 func TestAccStaticExport_startedOncePerTriggersChange(t *testing.T) {
@@ -113,35 +96,30 @@ func TestAccStaticExport_startedOncePerTriggersChange(t *testing.T) {
   paths    = ["index", "guides/getting-started"]
   triggers = { release = %q }`, release))
 	}
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg("v1.0.0"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(exportAddr, tfjsonPath("status"), knownString("completed")),
-					statecheck.ExpectKnownValue(exportAddr, tfjsonPath("progress"), knownvalue.Float64Exact(100)),
-					statecheck.ExpectKnownValue(exportAddr, tfjsonPath("page_count"), knownvalue.Int64Exact(2)),
-					statecheck.ExpectKnownValue(exportAddr, tfjsonPath("id"), knownvalue.StringRegexp(regexp.MustCompile(`^se_[0-9a-f]{16}$`))),
-					statecheck.ExpectKnownValue(exportAddr, tfjsonPath("error"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(exportAddr, tfjsonPath("created_at"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT`))),
-					statecheck.ExpectKnownValue(exportAddr, tfjsonPath("updated_at"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT`))),
-					exportInStateIsTheServers(fs),
-				},
-			},
-			// The same configuration plans nothing and starts nothing.
-			{Config: cfg("v1.0.0"), ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
-			// A new release is a new export.
-			{
-				Config:            cfg("v1.1.0"),
-				ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(exportAddr, plancheck.ResourceActionReplace)}},
-				ConfigStateChecks: []statecheck.StateCheck{exportInStateIsTheServers(fs)},
+	runSteps(t, clk, []resource.TestStep{
+		{
+			Config: cfg("v1.0.0"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(exportAddr, tfjsonPath("status"), knownString("completed")),
+				statecheck.ExpectKnownValue(exportAddr, tfjsonPath("progress"), knownvalue.Float64Exact(100)),
+				statecheck.ExpectKnownValue(exportAddr, tfjsonPath("page_count"), knownvalue.Int64Exact(2)),
+				statecheck.ExpectKnownValue(exportAddr, tfjsonPath("id"), knownvalue.StringRegexp(regexp.MustCompile(`^se_[0-9a-f]{16}$`))),
+				statecheck.ExpectKnownValue(exportAddr, tfjsonPath("error"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(exportAddr, tfjsonPath("created_at"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT`))),
+				statecheck.ExpectKnownValue(exportAddr, tfjsonPath("updated_at"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT`))),
+				exportInStateIsTheServers(fs),
 			},
 		},
+		// The same configuration plans nothing and starts nothing.
+		{Config: cfg("v1.0.0"), ConfigPlanChecks: plansNothing()},
+		// A new release is a new export.
+		{
+			Config:            cfg("v1.1.0"),
+			ConfigPlanChecks:  plansAction(exportAddr, plancheck.ResourceActionReplace),
+			ConfigStateChecks: []statecheck.StateCheck{exportInStateIsTheServers(fs)},
+		},
 	})
-	if n := fs.Requests(mintlifytest.RouteStartStaticExport); n != 2 {
-		t.Errorf("%d exports started, want 2", n)
-	}
+	wantRequests(t, fs, mintlifytest.RouteStartStaticExport, 2, "exports started")
 	var body map[string]any
 	if log := fs.RequestsTo(mintlifytest.RouteStartStaticExport); len(log) == 0 || json.Unmarshal([]byte(log[0].Body), &body) != nil ||
 		fmt.Sprint(body) != "map[domain:docs.example.com paths:[guides/getting-started index] version:v1]" {
@@ -154,12 +132,9 @@ func TestAccStaticExport_failedStaysInStateTainted(t *testing.T) {
 	fs, url, clk := startExportFake(t, mintlifytest.Config{})
 	cfg := exportConfig(url, `  domain  = "docs.example.com"
   version = "[fake:failed]"`)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{Config: cfg, ExpectError: wrapped("Static export failed", `ended with status "failed": Rendering page`, "tainted: the next apply starts a new export")},
-			exportKeptTainted(fs, cfg),
-		},
+	runSteps(t, clk, []resource.TestStep{
+		{Config: cfg, ExpectError: wrapped("Static export failed", `ended with status "failed": Rendering page`, "tainted: the next apply starts a new export")},
+		exportKeptTainted(fs, cfg),
 	})
 }
 
@@ -169,30 +144,25 @@ func TestAccStaticExport_notWaitedForThenRefreshed(t *testing.T) {
 	cfg := exportConfig(url, `  domain              = "acme.mintlify.app"
   version             = "[fake:running=5m]"
   wait_for_completion = false`)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(exportAddr, tfjsonPath("status"), knownString("queued")),
-					statecheck.ExpectKnownValue(exportAddr, tfjsonPath("page_count"), knownvalue.Int64Exact(0)),
-				},
+	runSteps(t, clk, []resource.TestStep{
+		{
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(exportAddr, tfjsonPath("status"), knownString("queued")),
+				statecheck.ExpectKnownValue(exportAddr, tfjsonPath("page_count"), knownvalue.Int64Exact(0)),
 			},
-			{
-				PreConfig:        func() { clk.Advance(10 * time.Minute) }, // the export completes meanwhile
-				Config:           cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(exportAddr, tfjsonPath("status"), knownString("completed")),
-					exportInStateIsTheServers(fs),
-				},
+		},
+		{
+			PreConfig:        func() { clk.Advance(10 * time.Minute) }, // the export completes meanwhile
+			Config:           cfg,
+			ConfigPlanChecks: plansNothing(),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(exportAddr, tfjsonPath("status"), knownString("completed")),
+				exportInStateIsTheServers(fs),
 			},
 		},
 	})
-	if n := fs.Requests(mintlifytest.RouteStartStaticExport); n != 1 {
-		t.Errorf("%d exports started", n)
-	}
+	wantRequests(t, fs, mintlifytest.RouteStartStaticExport, 1, "exports started")
 }
 
 func TestAccStaticExport_importAdoptsTheConfiguration(t *testing.T) {
@@ -208,25 +178,16 @@ func TestAccStaticExport_importAdoptsTheConfiguration(t *testing.T) {
 	}
 	cfg := exportConfig(url, `  domain   = "docs.example.com"
   triggers = { release = "v1" }`)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{Config: cfg, ResourceName: exportAddr, ImportState: true, ImportStateId: e.ID, ImportStatePersist: true},
-			// The API does not return domain or triggers: they are adopted,
-			// in place, without a new export.
-			{
-				Config:            cfg,
-				ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(exportAddr, plancheck.ResourceActionUpdate)}},
-				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(exportAddr, tfjsonPath("id"), knownString(e.ID)), exportInStateIsTheServers(fs)},
-			},
-			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
-			{Config: cfg, ResourceName: exportAddr, ImportState: true, ImportStateId: "se_0000000000000000", ExpectError: wrapped("Cannot import the static export", `no static export "se_0000000000000000"`)},
-			{Config: cfg, ResourceName: exportAddr, ImportState: true, ImportStateId: "a/b", ExpectError: wrapped("Invalid import id", `import id "a/b"`)},
-		},
+	runSteps(t, clk, []resource.TestStep{
+		importStep(cfg, exportAddr, e.ID),
+		// The API does not return domain or triggers: they are adopted,
+		// in place, without a new export.
+		adoptStep(cfg, exportAddr, e.ID, exportInStateIsTheServers(fs)),
+		{Config: cfg, ConfigPlanChecks: plansNothing()},
+		{Config: cfg, ResourceName: exportAddr, ImportState: true, ImportStateId: "se_0000000000000000", ExpectError: wrapped("Cannot import the static export", `no static export "se_0000000000000000"`)},
+		{Config: cfg, ResourceName: exportAddr, ImportState: true, ImportStateId: "a/b", ExpectError: wrapped("Invalid import id", `import id "a/b"`)},
 	})
-	if n := fs.Requests(mintlifytest.RouteStartStaticExport); n != 1 {
-		t.Errorf("%d exports started: importing started one", n)
-	}
+	wantRequests(t, fs, mintlifytest.RouteStartStaticExport, 1, "exports started: importing started one")
 }
 
 func TestAccStaticExport_invalidInputFailsAtPlanWithNoRequest(t *testing.T) {
@@ -244,22 +205,17 @@ func TestAccStaticExport_invalidInputFailsAtPlanWithNoRequest(t *testing.T) {
 	} {
 		steps = append(steps, resource.TestStep{Config: exportConfig(url, "  "+body), PlanOnly: true, ExpectError: want})
 	}
-	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testProviders(clk), Steps: steps})
-	if n := fs.TotalRequests(); n != 0 {
-		t.Errorf("%d requests for invalid input", n)
-	}
+	runSteps(t, clk, steps)
+	wantNoRequests(t, fs, "for invalid input")
 }
 
 func TestAccStaticExport_notEnabledIs403WithAdvice(t *testing.T) {
 	clearEnv(t)
 	fs, url, clk := startExportFake(t, mintlifytest.Config{StaticExports: mintlifytest.StaticExportConfig{Disabled: true}})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config:      exportConfig(url, `  domain = "docs.example.com"`),
-			ExpectError: wrapped("Could not start the static export", "403 Forbidden", "Static export is not enabled for this organization", "Static export is an Enterprise feature"),
-		}},
-	})
+	runSteps(t, clk, []resource.TestStep{{
+		Config:      exportConfig(url, `  domain = "docs.example.com"`),
+		ExpectError: wrapped("Could not start the static export", "403 Forbidden", "Static export is not enabled for this organization", "Static export is an Enterprise feature"),
+	}})
 	if n := len(fs.StaticExportIDs()); n != 0 {
 		t.Errorf("%d exports", n)
 	}

@@ -115,43 +115,36 @@ func TestAccUniqueVisitors_rowCountsAndRequests(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%d paths %s", tt.paths, tt.args), func(t *testing.T) {
 			fs, url, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: tt.paths, Seed: 11}})
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testProviders(clk),
-				Steps: []resource.TestStep{{
-					Config: visitorsConfig(url, tt.args),
-					ConfigStateChecks: []statecheck.StateCheck{
-						visitorsMatchServer(fs, "", "", tt.maxResults),
-						statecheck.ExpectKnownValue(visitorsAddr, tfjsonPath("project_id"), knownString(mintlifytest.DemoProjectID)),
-					},
-				}},
-			})
+			runSteps(t, clk, []resource.TestStep{{
+				Config: visitorsConfig(url, tt.args),
+				ConfigStateChecks: []statecheck.StateCheck{
+					visitorsMatchServer(fs, "", "", tt.maxResults),
+					statecheck.ExpectKnownValue(visitorsAddr, tfjsonPath("project_id"), knownString(mintlifytest.DemoProjectID)),
+				},
+			}})
 			requestsPerRead(t, fs, tt.wantRequests)
 		})
 	}
 }
 
 func TestAccUniqueVisitors_dateFilter(t *testing.T) {
-	clearEnv(t)
-	fs, serverURL, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 300}})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{
-			{
-				Config: visitorsConfig(serverURL, `
+	fs, serverURL, clk := startAccFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 300}})
+	runSteps(t, clk, []resource.TestStep{
+		{
+			Config: visitorsConfig(serverURL, `
   date_from = "2026-10-01"
   date_to   = "2026-10-08"
 `),
-				ConfigStateChecks: []statecheck.StateCheck{
-					visitorsMatchServer(fs, "2026-10-01", "2026-10-08", 0),
-					statecheck.ExpectKnownValue(visitorsAddr, tfjsonPath("id"), knownString("demo-project?date_from=2026-10-01&date_to=2026-10-08")),
-				},
+			ConfigStateChecks: []statecheck.StateCheck{
+				visitorsMatchServer(fs, "2026-10-01", "2026-10-08", 0),
+				statecheck.ExpectKnownValue(visitorsAddr, tfjsonPath("id"), knownString("demo-project?date_from=2026-10-01&date_to=2026-10-08")),
 			},
-			{
-				Config: visitorsConfig(serverURL, `
+		},
+		{
+			Config: visitorsConfig(serverURL, `
   date_from = "2026-10-31T00:00:00Z"
 `),
-				ConfigStateChecks: []statecheck.StateCheck{visitorsMatchServer(fs, "2026-10-31T00:00:00Z", "", 0)},
-			},
+			ConfigStateChecks: []statecheck.StateCheck{visitorsMatchServer(fs, "2026-10-31T00:00:00Z", "", 0)},
 		},
 	})
 	for _, r := range fs.RequestLog() {
@@ -162,23 +155,18 @@ func TestAccUniqueVisitors_dateFilter(t *testing.T) {
 }
 
 func TestAccUniqueVisitors_projectIDOfEveryAllowedCharacter(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	fs.AddProject(oddProject, mintlifytest.DemoOrg, mintlifytest.Dataset{Paths: 7})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config: visitorsConfig(url, `  project_id = "`+oddProject+`"`),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(visitorsAddr, tfjsonPath("visitors"), knownvalue.ListSizeExact(7)),
-			},
-		}},
-	})
+	runSteps(t, clk, []resource.TestStep{{
+		Config: visitorsConfig(url, `  project_id = "`+oddProject+`"`),
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(visitorsAddr, tfjsonPath("visitors"), knownvalue.ListSizeExact(7)),
+		},
+	}})
 }
 
 func TestAccUniqueVisitors_invalidInputFailsAtPlanWithNoRequest(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 3}})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 3}})
 	for _, tt := range []struct{ args, want string }{
 		{"page_size = 0", "page_size is 0; it must be a whole number from 1 to 250."},
 		{"page_size = 251", "page_size is 251; it must be a whole number from 1 to 250."},
@@ -194,44 +182,29 @@ func TestAccUniqueVisitors_invalidInputFailsAtPlanWithNoRequest(t *testing.T) {
 		{`project_id = "."`, `project_id "." is not allowed`},
 		{`project_id = "acme docs/β"`, `project_id "acme docs/β" may hold only ASCII letters, digits and - _ . ~ : (no slash, white space or control character).`},
 	} {
-		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testProviders(clk),
-			Steps:                    []resource.TestStep{{Config: visitorsConfig(url, "  "+tt.args), PlanOnly: true, ExpectError: wrapped(tt.want)}},
-		})
+		runSteps(t, clk, []resource.TestStep{{Config: visitorsConfig(url, "  "+tt.args), PlanOnly: true, ExpectError: wrapped(tt.want)}})
 	}
-	if n := fs.TotalRequests(); n != 0 {
-		t.Errorf("%d requests sent for invalid configuration", n)
-	}
+	wantNoRequests(t, fs, "for invalid configuration")
 }
 
 func TestAccUniqueVisitors_rateLimitFailsAtOnceWithWhenToRetry(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{AnalyticsBudget: 2, Analytics: mintlifytest.Dataset{Paths: 1000}})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config:      visitorsConfig(url, ""),
-			ExpectError: wrapped(`Could not read unique visitors`, `429 Too Many Requests`, `rate limited; try again after`, `100 per organization per hour`),
-		}},
-	})
-	if n := fs.Requests(mintlifytest.RouteVisitors); n != 3 {
-		t.Errorf("requests = %d, want 2 pages and one refusal", n)
-	}
+	fs, url, clk := startAccFake(t, mintlifytest.Config{AnalyticsBudget: 2, Analytics: mintlifytest.Dataset{Paths: 1000}})
+	runSteps(t, clk, []resource.TestStep{{
+		Config:      visitorsConfig(url, ""),
+		ExpectError: wrapped(`Could not read unique visitors`, `429 Too Many Requests`, `rate limited; try again after`, `100 per organization per hour`),
+	}})
+	wantRequests(t, fs, mintlifytest.RouteVisitors, 3, "2 pages and one refusal")
 }
 
 func TestAccUniqueVisitors_survivesFaultsWithoutRereading(t *testing.T) {
-	clearEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 600}})
+	fs, url, clk := startAccFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 600}})
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultServerError, Requests: []int{1}})
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultDropConnection, Requests: []int{3}})
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Second, Requests: []int{5}})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders(clk),
-		Steps: []resource.TestStep{{
-			Config:            visitorsConfig(url, ""),
-			ConfigStateChecks: []statecheck.StateCheck{visitorsMatchServer(fs, "", "", 0)},
-		}},
-	})
+	runSteps(t, clk, []resource.TestStep{{
+		Config:            visitorsConfig(url, ""),
+		ConfigStateChecks: []statecheck.StateCheck{visitorsMatchServer(fs, "", "", 0)},
+	}})
 	// Every read is 3 pages; the 3 faulted requests are the only extra ones.
 	pages, okPages := 0, 0
 	for _, r := range fs.RequestLog() {
@@ -342,7 +315,5 @@ func TestNewWithPageSource_readsPagesFromTheSource(t *testing.T) {
 			t.Errorf("%s: %q", list, got)
 		}
 	}
-	if n := fs.TotalRequests(); n != 0 {
-		t.Errorf("%d requests: the source was not used", n)
-	}
+	wantNoRequests(t, fs, "(the source was not used)")
 }

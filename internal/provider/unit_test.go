@@ -102,23 +102,42 @@ func TestLogsNeverHoldTheKey(t *testing.T) {
 	}
 }
 
+// wantAdvice checks, for each status, that the detail explain gives of an
+// API error of that status (retry at adviceRetryAt for a 429) says want,
+// and ends with the troubleshooting guide's link unless it is a 500: there
+// is no advice for those.
+func wantAdvice(t *testing.T, wants map[int]string, explain func(status int) string) {
+	t.Helper()
+	for status, want := range wants {
+		got := explain(status)
+		if !strings.Contains(got, want) {
+			t.Errorf("%d: %q, want %q", status, got, want)
+		}
+		if strings.HasSuffix(got, "\n\n"+seeTroubleshooting) != (status != 500) {
+			t.Errorf("%d: the guide's link: %q", status, got)
+		}
+	}
+}
+
+var adviceRetryAt = time.Date(2026, 11, 21, 13, 0, 0, 0, time.UTC)
+
 func TestAddAPIError_advice(t *testing.T) {
-	retryAt := time.Date(2026, 11, 21, 13, 0, 0, 0, time.UTC)
-	for status, want := range map[int]string{
+	wantAdvice(t, map[int]string{
 		401: "check api_key (or MINTLIFY_API_KEY)",
 		403: "it may be read-only",
 		404: "Check project_id (or MINTLIFY_PROJECT_ID)",
 		429: "Try again after 2026-11-21 13:00:00 UTC.",
 		500: "500",
-	} {
+	}, func(status int) string {
 		var diags diag.Diagnostics
-		err := &sdk.APIError{StatusCode: status, Method: "GET", Path: "/x", RetryAt: retryAt, RetryAfter: time.Hour}
+		err := &sdk.APIError{StatusCode: status, Method: "GET", Path: "/x", RetryAt: adviceRetryAt, RetryAfter: time.Hour}
 		addAPIError(&diags, "summary", err)
-		if len(diags) != 1 || diags[0].Summary() != "summary" || !strings.Contains(diags[0].Detail(), want) || !strings.HasPrefix(diags[0].Detail(), err.Error()) ||
-			(status != 500) != strings.HasSuffix(diags[0].Detail(), seeTroubleshooting) {
+		if len(diags) != 1 || diags[0].Summary() != "summary" || !strings.HasPrefix(diags[0].Detail(), err.Error()) {
 			t.Errorf("%d: %v", status, diags)
+			return ""
 		}
-	}
+		return diags[0].Detail()
+	})
 	var diags diag.Diagnostics
 	addAPIError(&diags, "s", errors.New("dial tcp: refused"))
 	if diags[0].Detail() != "dial tcp: refused" {
