@@ -120,26 +120,24 @@ func TestAccSearch_checkBlockSeesTheDeployedPage(t *testing.T) {
 		fs.PutPage(mintlifytest.DemoDomain, mintlifytest.DocPage{Path: "/changelog/v3", Title: "Release notes: version 3", Version: "v3", Language: "en",
 			Content: "# Release notes: version 3\n\nVersion 3 ships the new editor.\n\n## Breaking changes\n\nThe v1 API is gone."})
 	}
+	// releaseStep applies the checks (after preConfig, when set): both end
+	// with status, the search's saying notFound when failing, and the
+	// discovery API has had requests requests in all.
+	releaseStep := func(preConfig func(), status tfjson.CheckStatus, notFound string, requests int) resource.TestStep {
+		return resource.TestStep{
+			PreConfig:          preConfig,
+			Config:             searchProvider(url) + releaseChecks,
+			ExpectNonEmptyPlan: true, // a check's data sources are read again at every apply
+			ConfigStateChecks: []statecheck.StateCheck{
+				checkStatus("release_notes_are_found", status, notFound),
+				checkStatus("release_notes_are_live", status, ""),
+				onlyDiscoveryRequests(fs, requests),
+			},
+		}
+	}
 	runSteps(t, clk, []resource.TestStep{
-		{
-			Config:             searchProvider(url) + releaseChecks,
-			ExpectNonEmptyPlan: true, // a check's data sources are read again at every apply
-			ConfigStateChecks: []statecheck.StateCheck{
-				checkStatus("release_notes_are_found", tfjson.CheckStatusFail, "search does not find /changelog/v3"),
-				checkStatus("release_notes_are_live", tfjson.CheckStatusFail, ""),
-				onlyDiscoveryRequests(fs, 2),
-			},
-		},
-		{
-			PreConfig:          deploy,
-			Config:             searchProvider(url) + releaseChecks,
-			ExpectNonEmptyPlan: true, // a check's data sources are read again at every apply
-			ConfigStateChecks: []statecheck.StateCheck{
-				checkStatus("release_notes_are_found", tfjson.CheckStatusPass, ""),
-				checkStatus("release_notes_are_live", tfjson.CheckStatusPass, ""),
-				onlyDiscoveryRequests(fs, 4),
-			},
-		},
+		releaseStep(nil, tfjson.CheckStatusFail, "search does not find /changelog/v3", 2),
+		releaseStep(deploy, tfjson.CheckStatusPass, "", 4),
 	})
 }
 
