@@ -17,7 +17,7 @@ var deploymentRuns = []time.Duration{time.Minute, 10 * time.Minute}
 // returns how late the waiter noticed the end, and how many polls it made.
 func waitForDeployment(tb testing.TB, run time.Duration) (late time.Duration, polls int) {
 	tb.Helper()
-	clk := &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)}
+	clk := newClock()
 	fs := mintlifytest.New(mintlifytest.Config{Clock: clk,
 		DefaultDeployment: mintlifytest.DeploymentScript{Queued: run / 10, Building: run - run/10, Outcome: mintlifytest.DeploySuccess}})
 	c := mustInProcessClient(tb, fs, clk)

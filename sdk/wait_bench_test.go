@@ -22,7 +22,7 @@ var agentJobRuns = []time.Duration{3 * time.Second, 30 * time.Second, 300 * time
 // run.
 func waitForAgentJob(tb testing.TB, run time.Duration) (late time.Duration, polls int) {
 	tb.Helper()
-	clk := &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)}
+	clk := newClock()
 	fs := mintlifytest.New(mintlifytest.Config{Clock: clk, DefaultJob: mintlifytest.JobScript{ActiveFor: run, Outcome: mintlifytest.OutcomeCompleted}})
 	c := mustInProcessClient(tb, fs, clk)
 	job, err := c.AgentJobs.Create(context.Background(), mintlifytest.DemoProjectID, "x")
