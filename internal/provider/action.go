@@ -46,6 +46,20 @@ func (a *actionBase) Configure(_ context.Context, req action.ConfigureRequest, r
 	a.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
+// ModifyPlan checks at plan that the action's project is known: set on
+// the action, or on the provider.
+func (a *actionBase) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
+	var projectID types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("project_id"), &projectID)...)
+	if a.data == nil || projectID.IsUnknown() {
+		return // the provider's settings are not known yet
+	}
+	if !a.data.requireAdminKey(&resp.Diagnostics) {
+		return
+	}
+	a.data.projectOrDefault(projectID, path.Root("project_id"), &resp.Diagnostics)
+}
+
 // waitingActionBase is the base of an action that waits for the work it
 // starts: its timeout is checked at plan too.
 type waitingActionBase struct {
@@ -74,20 +88,6 @@ func validateTimeout(ctx context.Context, config tfsdk.Config, diags *diag.Diagn
 	if err := checkWaitTimeout("timeout", timeout.ValueString(), d); err != nil {
 		diags.AddAttributeError(path.Root("timeout"), "Invalid timeout", err.Error()+".")
 	}
-}
-
-// ModifyPlan checks at plan that the action's project is known: set on
-// the action, or on the provider.
-func (a *actionBase) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
-	var projectID types.String
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("project_id"), &projectID)...)
-	if a.data == nil || projectID.IsUnknown() {
-		return // the provider's settings are not known yet
-	}
-	if !a.data.requireAdminKey(&resp.Diagnostics) {
-		return
-	}
-	a.data.projectOrDefault(projectID, path.Root("project_id"), &resp.Diagnostics)
 }
 
 // invokeConfig begins an Invoke: once the provider is configured, it
@@ -147,15 +147,15 @@ func actionWaitAttributes(wait, what string) map[string]schema.Attribute {
 // actionTimeoutAttribute is an action's timeout: what names what it waits for.
 func actionTimeoutAttribute(what string) schema.StringAttribute {
 	return schema.StringAttribute{
-		MarkdownDescription: "How long to wait for " + what + ", as " + timeoutBounds() + "; only when waiting. " +
+		MarkdownDescription: "How long to wait for " + what + ", as " + timeoutBoundsPhrase() + "; only when waiting. " +
 			"When it runs out the action fails, naming what it started, which goes on at Mintlify.",
 		Optional: true,
 	}
 }
 
-// timeoutBounds says, for a timeout's description, what it takes: "a
+// timeoutBoundsPhrase says, for a timeout's description, what it takes: "a
 // duration from `1m` to `24h` such as `45m` (default `30m`)".
-func timeoutBounds() string {
+func timeoutBoundsPhrase() string {
 	return fmt.Sprintf("a duration from `%s` to `%s` such as `45m` (default `%s`)",
 		shortDuration(minWaitTimeout), shortDuration(maxWaitTimeout), shortDuration(DefaultCreateTimeout))
 }

@@ -36,14 +36,14 @@ type staticExportAction struct {
 // staticExportActionModel is what to export, where to save its archive,
 // and whether to wait.
 type staticExportActionModel struct {
-	exportInputModel
+	exportActionInput
 	OutputPath types.String `tfsdk:"output_path"`
 	actionWaitModel
 }
 
-// exportInputModel is what an export is asked for: the attributes of
-// exportInputDescriptions, read by exportRequest.
-type exportInputModel struct {
+// exportActionInput is what the export is asked for: the attributes
+// exportInputDescriptions describes and exportRequest reads.
+type exportActionInput struct {
 	Domain  types.String `tfsdk:"domain"`
 	Version types.String `tfsdk:"version"`
 	Paths   types.Set    `tfsdk:"paths"`

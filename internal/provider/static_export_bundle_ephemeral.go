@@ -60,7 +60,7 @@ func (e *staticExportBundleEphemeral) Schema(_ context.Context, _ ephemeral.Sche
 				Validators:          []validator.String{exportIDValidator},
 			},
 			"timeout": schema.StringAttribute{
-				MarkdownDescription: "How long to wait for the export to complete when it has not yet, as " + timeoutBounds() + ".",
+				MarkdownDescription: "How long to wait for the export to complete when it has not yet, as " + timeoutBoundsPhrase() + ".",
 				Optional:            true,
 			},
 			"url": schema.StringAttribute{
