@@ -25,14 +25,8 @@ var (
 		description: "must be a Git branch name (git check-ref-format --branch)",
 		check:       sdk.ValidateBranch,
 	}
-	statusIDValidator = sdkRule{
-		description: idRule,
-		check:       sdk.ValidateStatusID,
-	}
-	automationIDValidator = sdkRule{
-		description: idRule,
-		check:       sdk.ValidateAutomationID,
-	}
+	statusIDValidator     = idValidator(sdk.ValidateStatusID)
+	automationIDValidator = idValidator(sdk.ValidateAutomationID)
 )
 
 // deploymentKind is what the runner knows of a deployment; noun is

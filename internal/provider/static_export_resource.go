@@ -94,15 +94,13 @@ func (r *staticExportResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				MarkdownDescription: domain,
 				Required:            true,
 				Validators:          []validator.String{domainValidator},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(exportInputChangeStartsNewExport,
-					"Changing the domain starts a new export.", "Changing the domain starts a new export.")},
+				PlanModifiers:       exportInputReplaces("domain"),
 			},
 			"version": schema.StringAttribute{
 				MarkdownDescription: version,
 				Optional:            true,
 				Validators:          []validator.String{exportVersionValidator},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(exportInputChangeStartsNewExport,
-					"Changing the version starts a new export.", "Changing the version starts a new export.")},
+				PlanModifiers:       exportInputReplaces("version"),
 			},
 			"paths": schema.SetAttribute{
 				MarkdownDescription: paths + " Their order does not matter.",
@@ -152,6 +150,14 @@ func (r *staticExportResource) Schema(ctx context.Context, _ resource.SchemaRequ
 		},
 		Blocks: map[string]schema.Block{"timeouts": timeoutsBlock(ctx, "the export")},
 	}
+}
+
+// exportInputReplaces is the plan modifier of a string input of the
+// export (what names it): a change starts a new export, except after an
+// import (exportInputChangeStartsNewExport).
+func exportInputReplaces(what string) []planmodifier.String {
+	description := "Changing the " + what + " starts a new export."
+	return []planmodifier.String{stringplanmodifier.RequiresReplaceIf(exportInputChangeStartsNewExport, description, description)}
 }
 
 // exportInputChangeStartsNewExport replaces the export when domain or
