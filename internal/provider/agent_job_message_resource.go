@@ -22,6 +22,7 @@ func NewAgentJobMessageResource() resource.Resource { return &agentJobMessageRes
 
 type agentJobMessageResource struct {
 	data *providerData
+	createTimeoutCheck
 }
 
 type agentJobMessageModel struct {
@@ -93,10 +94,6 @@ func (r *agentJobMessageResource) Schema(ctx context.Context, _ resource.SchemaR
 
 func (r *agentJobMessageResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
-}
-
-func (r *agentJobMessageResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	validateCreateTimeout(ctx, req.Config.GetAttribute, &resp.Diagnostics)
 }
 
 func (r *agentJobMessageResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {

@@ -24,6 +24,7 @@ func NewAgentJobResource() resource.Resource { return &agentJobResource{} }
 
 type agentJobResource struct {
 	data *providerData
+	createTimeoutCheck
 }
 
 type agentJobModel struct {
@@ -116,10 +117,6 @@ func triggersChangeStartsNewJob(ctx context.Context, req planmodifier.MapRequest
 
 func (r *agentJobResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
-}
-
-func (r *agentJobResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	validateCreateTimeout(ctx, req.Config.GetAttribute, &resp.Diagnostics)
 }
 
 func (r *agentJobResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {

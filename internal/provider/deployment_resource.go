@@ -22,6 +22,7 @@ func NewDeploymentResource() resource.Resource { return &deploymentResource{} }
 
 type deploymentResource struct {
 	data *providerData
+	createTimeoutCheck
 }
 
 // deploymentModel is the deployment resource's model, and the part of the
@@ -89,10 +90,6 @@ func (r *deploymentResource) IdentitySchema(_ context.Context, _ resource.Identi
 
 func (r *deploymentResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
-}
-
-func (r *deploymentResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	validateCreateTimeout(ctx, req.Config.GetAttribute, &resp.Diagnostics)
 }
 
 func (r *deploymentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {

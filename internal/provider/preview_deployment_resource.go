@@ -27,6 +27,7 @@ func NewPreviewDeploymentResource() resource.Resource { return &previewDeploymen
 // do and hide the URL until apply.
 type previewDeploymentResource struct {
 	data *providerData
+	createTimeoutCheck
 }
 
 // previewDeploymentModel is a deployment's model and what a preview adds.
@@ -120,10 +121,6 @@ func branchChangeReplaces(_ context.Context, req planmodifier.StringRequest, res
 
 func (r *previewDeploymentResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
-}
-
-func (r *previewDeploymentResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	validateCreateTimeout(ctx, req.Config.GetAttribute, &resp.Diagnostics)
 }
 
 // ModifyPlan resolves the project and, when the triggers change, plans the

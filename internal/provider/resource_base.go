@@ -15,7 +15,7 @@ import (
 // state, running as configured, saving state and identity) the same way.
 
 // startedResource is what every managed resource implements: the
-// provider's data, and timeouts.create checked at plan.
+// provider's data, and timeouts.create checked at plan (createTimeoutCheck).
 type startedResource interface {
 	resource.ResourceWithConfigure
 	resource.ResourceWithValidateConfig
@@ -39,6 +39,14 @@ var (
 	_ = []importableResource{(*agentJobResource)(nil), (*deploymentResource)(nil),
 		(*previewDeploymentResource)(nil), (*staticExportResource)(nil)}
 )
+
+// createTimeoutCheck gives a resource, by embedding, its ValidateConfig:
+// timeouts.create within the bounds of a wait, at plan, before any request.
+type createTimeoutCheck struct{}
+
+func (createTimeoutCheck) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	validateCreateTimeout(ctx, req.Config.GetAttribute, &resp.Diagnostics)
+}
 
 // readModel reads a request's plan or state (from) into model, once the
 // provider is configured. It is false when the request cannot go on: the

@@ -27,6 +27,7 @@ func NewStaticExportResource() resource.Resource { return &staticExportResource{
 
 type staticExportResource struct {
 	data *providerData
+	createTimeoutCheck
 }
 
 type staticExportModel struct {
@@ -174,10 +175,6 @@ func (r *staticExportResource) IdentitySchema(_ context.Context, _ resource.Iden
 
 func (r *staticExportResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
-}
-
-func (r *staticExportResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	validateCreateTimeout(ctx, req.Config.GetAttribute, &resp.Diagnostics)
 }
 
 func (r *staticExportResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
