@@ -75,6 +75,13 @@ type pagingModel struct {
 	MaxResults types.Number `tfsdk:"max_results"`
 }
 
+// pagedQueryModel holds the attributes every paged analytics data source
+// has: the query's and the paging's.
+type pagedQueryModel struct {
+	analyticsQueryModel
+	pagingModel
+}
+
 // queryAttributes are the schema of analyticsQueryModel.
 func queryAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{

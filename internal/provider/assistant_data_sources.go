@@ -29,8 +29,7 @@ type assistantConversationsDataSource = analyticsDataSource[assistantConversatio
 type assistantCallerStatsDataSource = analyticsDataSource[assistantCallerStatsModel, *assistantCallerStatsModel]
 
 type assistantConversationsModel struct {
-	analyticsQueryModel
-	pagingModel
+	pagedQueryModel
 	Conversations types.List `tfsdk:"conversations"`
 }
 

@@ -34,8 +34,7 @@ type feedbackFilterModel struct {
 }
 
 type feedbackModel struct {
-	analyticsQueryModel
-	pagingModel
+	pagedQueryModel
 	feedbackFilterModel
 	Feedback types.List `tfsdk:"feedback"`
 }

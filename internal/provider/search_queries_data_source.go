@@ -20,8 +20,7 @@ func NewSearchQueriesDataSource() datasource.DataSource { return &searchQueriesD
 type searchQueriesDataSource = analyticsDataSource[searchQueriesModel, *searchQueriesModel]
 
 type searchQueriesModel struct {
-	analyticsQueryModel
-	pagingModel
+	pagedQueryModel
 	TotalSearches types.Int64 `tfsdk:"total_searches"`
 	Searches      types.List  `tfsdk:"searches"`
 }

@@ -24,18 +24,21 @@ type uniqueVisitorsDataSource = analyticsDataSource[uniqueVisitorsModel, *unique
 
 type pageViewsDataSource = analyticsDataSource[pageViewsModel, *pageViewsModel]
 
+// pathCountsModel holds what both path-counts models have: all but the
+// rows, whose attribute each names its own way.
+type pathCountsModel struct {
+	pagedQueryModel
+	Totals types.Object `tfsdk:"totals"`
+}
+
 type uniqueVisitorsModel struct {
-	analyticsQueryModel
-	pagingModel
-	Totals   types.Object `tfsdk:"totals"`
-	Visitors types.List   `tfsdk:"visitors"`
+	pathCountsModel
+	Visitors types.List `tfsdk:"visitors"`
 }
 
 type pageViewsModel struct {
-	analyticsQueryModel
-	pagingModel
-	Totals types.Object `tfsdk:"totals"`
-	Views  types.List   `tfsdk:"views"`
+	pathCountsModel
+	Views types.List `tfsdk:"views"`
 }
 
 func (*uniqueVisitorsModel) typeName() string { return "_unique_visitors" }
@@ -95,31 +98,31 @@ func totalsOnly(p pagingModel) bool { return !p.MaxResults.IsNull() && numberVal
 // visitorsQuery is the SDK query a paged path-counts data source asks for.
 // Totals only are one row of the smallest page: every page carries the
 // totals, and the row is dropped.
-func visitorsQuery(q analyticsQueryModel, p pagingModel) sdk.VisitorsQuery {
-	if totalsOnly(p) {
+func visitorsQuery(q pagedQueryModel) sdk.VisitorsQuery {
+	if totalsOnly(q.pagingModel) {
 		return sdk.VisitorsQuery{DateFrom: q.DateFrom.ValueString(), DateTo: q.DateTo.ValueString(), Limit: 1, MaxResults: 1}
 	}
 	return sdk.VisitorsQuery{DateFrom: q.DateFrom.ValueString(), DateTo: q.DateTo.ValueString(),
-		Limit: numberValue(p.PageSize), MaxResults: numberValue(p.MaxResults)}
+		Limit: numberValue(q.PageSize), MaxResults: numberValue(q.MaxResults)}
 }
 
-func pathQueryID(q analyticsQueryModel, p pagingModel) string {
-	maxResults := fmt.Sprint(numberValue(p.MaxResults))
-	if totalsOnly(p) {
+func pathQueryID(q pagedQueryModel) string {
+	maxResults := fmt.Sprint(numberValue(q.MaxResults))
+	if totalsOnly(q.pagingModel) {
 		maxResults = "totals" // queryID leaves "0" out: it would read as no cap
 	}
 	return queryID(q.ProjectID.ValueString(), map[string]string{"date_from": q.DateFrom.ValueString(), "date_to": q.DateTo.ValueString(),
 		"max_results": maxResults})
 }
 
-// readPathCounts reads a path-counts export page by page into *totals and
-// *list (the rows); what names it in messages.
+// readPathCounts reads a path-counts export page by page into m and *list
+// (the rows); what names it in messages.
 func readPathCounts(ctx context.Context, data *providerData, diags *diag.Diagnostics, what string, read pageReader[sdk.VisitorsQuery, sdk.PathCountsPage],
-	m *analyticsQueryModel, p pagingModel, totals *types.Object, list *types.List) bool {
+	m *pathCountsModel, list *types.List) bool {
 	var rows []attr.Value
 	var counts sdk.Counts
-	only := totalsOnly(p)
-	ok := readEach(ctx, data, diags, what, read, m.ProjectID.ValueString(), visitorsQuery(*m, p), func() { rows = nil }, func(page *sdk.PathCountsPage) {
+	only := totalsOnly(m.pagingModel)
+	ok := readEach(ctx, data, diags, what, read, m.ProjectID.ValueString(), visitorsQuery(m.pagedQueryModel), func() { rows = nil }, func(page *sdk.PathCountsPage) {
 		if rows == nil {
 			counts, rows = page.Totals, make([]attr.Value, 0, len(page.Paths))
 		}
@@ -133,8 +136,8 @@ func readPathCounts(ctx context.Context, data *providerData, diags *diag.Diagnos
 	if !ok {
 		return false
 	}
-	m.ID = types.StringValue(pathQueryID(*m, p))
-	*totals, *list = countsObject(counts.Human, counts.AI, counts.Total), listOf(pathRowType, rows)
+	m.ID = types.StringValue(pathQueryID(m.pagedQueryModel))
+	m.Totals, *list = countsObject(counts.Human, counts.AI, counts.Total), listOf(pathRowType, rows)
 	return true
 }
 
@@ -146,7 +149,7 @@ func (m *uniqueVisitorsModel) read(ctx context.Context, data *providerData, diag
 	if data.pages != nil {
 		read = data.pages.Visitors
 	}
-	return readPathCounts(ctx, data, diags, "unique visitors", read, &m.analyticsQueryModel, m.pagingModel, &m.Totals, &m.Visitors)
+	return readPathCounts(ctx, data, diags, "unique visitors", read, &m.pathCountsModel, &m.Visitors)
 }
 
 func (m *pageViewsModel) read(ctx context.Context, data *providerData, diags *diag.Diagnostics) bool {
@@ -154,5 +157,5 @@ func (m *pageViewsModel) read(ctx context.Context, data *providerData, diags *di
 	if data.pages != nil {
 		read = data.pages.Views
 	}
-	return readPathCounts(ctx, data, diags, "page views", read, &m.analyticsQueryModel, m.pagingModel, &m.Totals, &m.Views)
+	return readPathCounts(ctx, data, diags, "page views", read, &m.pathCountsModel, &m.Views)
 }
