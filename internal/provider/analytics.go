@@ -129,8 +129,8 @@ func pagingAttributes(largest int, what string) map[string]schema.Attribute {
 	}
 }
 
-// analyticsBase is embedded by every analytics data source: it holds the
-// provider's data and does what every read does first.
+// analyticsBase is what analyticsDataSource holds: the provider's data, and
+// the date range's check at plan.
 type analyticsBase struct {
 	data *providerData
 }
