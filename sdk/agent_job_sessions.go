@@ -3,7 +3,6 @@ package sdk
 import (
 	"encoding/json"
 	"errors"
-	"strconv"
 	"time"
 )
 
@@ -48,12 +47,7 @@ type SessionsQuery struct {
 }
 
 // Validate checks the query before any request is sent.
-func (q SessionsQuery) Validate() error {
-	if q.Offset < 0 {
-		return &ValidationError{Field: "offset", Value: strconv.Itoa(q.Offset), Rule: "must be 0 or more"}
-	}
-	return validatePaging(q.paging(), MaxSessionsPageSize)
-}
+func (q SessionsQuery) Validate() error { return validatePaging(q.paging(), MaxSessionsPageSize) }
 
 func (q SessionsQuery) paging() pageParams {
 	return pageParams{limit: q.Limit, offset: q.Offset, maxResults: q.MaxResults}

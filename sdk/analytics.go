@@ -78,9 +78,12 @@ func validateMaxResults(n int) error {
 	return nil
 }
 
-// validatePaging checks what every paged query has: dates, page size and
-// a cap on rows.
+// validatePaging checks what every paged query has: an offset (0 for a
+// cursor-paged one), dates, page size and a cap on rows.
 func validatePaging(p pageParams, largest int) error {
+	if p.offset < 0 {
+		return &ValidationError{Field: "offset", Value: strconv.Itoa(p.offset), Rule: "must be 0 or more"}
+	}
 	if err := ValidatePageSize(p.limit, largest); err != nil {
 		return err
 	}

@@ -483,15 +483,7 @@ func TestDecode_malformedPageIsAnErrorOfTheRead(t *testing.T) {
 
 func TestPaging_cursorGuards(t *testing.T) {
 	page := func(ids []string, next string, more bool) http.HandlerFunc {
-		rows := make([]string, len(ids))
-		for i, id := range ids {
-			rows[i] = fmt.Sprintf(`{"id":%q,"path":"/","comment":null,"createdAt":null,"source":"agent","status":"pending"}`, id)
-		}
-		cursor := "null"
-		if next != "" {
-			cursor = `"` + next + `"`
-		}
-		return jsonResponse(200, fmt.Sprintf(`{"feedback":[%s],"nextCursor":%s,"hasMore":%v}`, strings.Join(rows, ","), cursor, more))
+		return jsonResponse(200, feedbackPage(next, more, ids...))
 	}
 	for name, tt := range map[string]struct {
 		responses    []http.HandlerFunc

@@ -1,7 +1,5 @@
 package sdk
 
-import "strconv"
-
 // VisitorsQuery selects rows of unique visitors or of page views (the two
 // endpoints take the same query).
 type VisitorsQuery struct {
@@ -20,12 +18,7 @@ type VisitorsQuery struct {
 }
 
 // Validate checks the query before any request is sent.
-func (q VisitorsQuery) Validate() error {
-	if q.Offset < 0 {
-		return &ValidationError{Field: "offset", Value: strconv.Itoa(q.Offset), Rule: "must be 0 or more"}
-	}
-	return validatePaging(q.paging(), MaxPageSize)
-}
+func (q VisitorsQuery) Validate() error { return validatePaging(q.paging(), MaxPageSize) }
 
 func (q VisitorsQuery) paging() pageParams {
 	return pageParams{dateFrom: q.DateFrom, dateTo: q.DateTo, limit: q.Limit, offset: q.Offset, maxResults: q.MaxResults}

@@ -241,10 +241,7 @@ func (s *AssistantService) Stream(ctx context.Context, domain string, req Assist
 	if err != nil {
 		return nil, err
 	}
-	if err := ValidateDomain(domain); err != nil {
-		return nil, err
-	}
-	if err := req.Validate(); err != nil {
+	if err := validateDomainRequest(domain, req); err != nil {
 		return nil, err
 	}
 	proto := req.protocol()

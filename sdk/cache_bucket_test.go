@@ -216,11 +216,7 @@ func TestCacheBucket_problemsFallBackAndAreReported(t *testing.T) {
 }
 
 func TestValidateCacheURL(t *testing.T) {
-	for _, ok := range []string{"s3://b", "s3://b?region=eu-west-1&prefix=x/", "gs://b", "azblob://c", "file:///srv/cache", "file:///srv/cache?create_dir=true"} {
-		if err := ValidateCacheURL(ok); err != nil {
-			t.Errorf("%s: %v", ok, err)
-		}
-	}
+	checkAccepted(t, ValidateCacheURL, "s3://b", "s3://b?region=eu-west-1&prefix=x/", "gs://b", "azblob://c", "file:///srv/cache", "file:///srv/cache?create_dir=true")
 	for bad, want := range map[string]string{
 		"":                       "must be a bucket URL",
 		"bucket":                 "must be a bucket URL",

@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strings"
 	"syscall"
@@ -36,17 +35,6 @@ func sources(t *testing.T, pages func(func(*PathCountsPage, error) bool)) []stri
 			out = append(out, "cache")
 		default:
 			out = append(out, "api")
-		}
-	}
-	return out
-}
-
-func hardeningFiles(dir string) []string {
-	all, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-	var out []string
-	for _, f := range all {
-		if regexp.MustCompile(`^[0-9a-f]{64}\.json$`).MatchString(filepath.Base(f)) {
-			out = append(out, f)
 		}
 	}
 	return out
@@ -244,7 +232,7 @@ func TestCacheHardening_readsOnlyRegularFiles(t *testing.T) {
 			if _, err := c.Analytics.Visitors.Page(ctx, p, VisitorsQuery{}); err != nil {
 				t.Fatal(err)
 			}
-			files := hardeningFiles(dir)
+			files := entryFiles(t, dir)
 			if len(files) != 1 {
 				t.Fatalf("files %v", files)
 			}
@@ -298,7 +286,7 @@ func TestCacheHardening_evictsOnlyItsOwnFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if files := hardeningFiles(dir); len(files) >= 9 {
+	if files := entryFiles(t, dir); len(files) >= 9 {
 		t.Fatalf("nothing was evicted: %d entries", len(files))
 	}
 	for name, body := range mine {

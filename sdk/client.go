@@ -179,6 +179,30 @@ type optionFunc func(*settings) error
 
 func (f optionFunc) apply(s *settings) error { return f(s) }
 
+// notNegative is the option of a count or duration for which 0 means none
+// (no retries, no bound) and a negative value can only be a mistake.
+func notNegative[T int | time.Duration](option string, v T, set func(*settings)) Option {
+	return optionFunc(func(s *settings) error {
+		if v < 0 {
+			return fmt.Errorf("sdk: %s: %v is negative", option, v)
+		}
+		set(s)
+		return nil
+	})
+}
+
+// atLeast is the option of a count or size with a floor; floorText is the
+// floor as the error says it ("1 MiB").
+func atLeast[T int | int64](option string, v, floor T, floorText string, set func(*settings)) Option {
+	return optionFunc(func(s *settings) error {
+		if v < floor {
+			return fmt.Errorf("sdk: %s: %d is below %s", option, v, floorText)
+		}
+		set(s)
+		return nil
+	})
+}
+
 // WithBaseURL sets the API address. It must be https, except for loopback
 // hosts (tests, the fake server) where plain http is allowed.
 func WithBaseURL(raw string) Option {
@@ -220,26 +244,14 @@ func WithUserAgent(ua string) Option {
 // WithMaxRetries sets how many times a retryable request is tried again
 // (0 disables retries).
 func WithMaxRetries(n int) Option {
-	return optionFunc(func(s *settings) error {
-		if n < 0 {
-			return fmt.Errorf("sdk: WithMaxRetries: %d is negative", n)
-		}
-		s.maxRetries = n
-		return nil
-	})
+	return notNegative("WithMaxRetries", n, func(s *settings) { s.maxRetries = n })
 }
 
 // WithMaxRetryAfter sets the longest Retry-After the client waits through.
 // A rate-limited response asking for a longer wait fails at once with an
 // *APIError that says when to try again.
 func WithMaxRetryAfter(d time.Duration) Option {
-	return optionFunc(func(s *settings) error {
-		if d < 0 {
-			return fmt.Errorf("sdk: WithMaxRetryAfter: %s is negative", d)
-		}
-		s.maxRetryAfter = d
-		return nil
-	})
+	return notNegative("WithMaxRetryAfter", d, func(s *settings) { s.maxRetryAfter = d })
 }
 
 // WithRetryBackoff sets the jittered exponential backoff between retries
@@ -256,13 +268,7 @@ func WithRetryBackoff(minDelay, maxDelay time.Duration) Option {
 
 // WithMaxResponseBytes caps how much of a response body is read.
 func WithMaxResponseBytes(n int64) Option {
-	return optionFunc(func(s *settings) error {
-		if n < 1024 {
-			return fmt.Errorf("sdk: WithMaxResponseBytes: %d is below 1024", n)
-		}
-		s.maxResponseBytes = n
-		return nil
-	})
+	return atLeast("WithMaxResponseBytes", n, 1024, "1024", func(s *settings) { s.maxResponseBytes = n })
 }
 
 // WithRequestTimeout bounds each HTTP attempt, from sending the request to
@@ -274,13 +280,7 @@ func WithMaxResponseBytes(n int64) Option {
 // and (an assistant's answer) by the same timeout between two reads: a
 // stream that stalls fails with a StreamError instead of hanging.
 func WithRequestTimeout(d time.Duration) Option {
-	return optionFunc(func(s *settings) error {
-		if d < 0 {
-			return fmt.Errorf("sdk: WithRequestTimeout: %s is negative", d)
-		}
-		s.requestTimeout = d
-		return nil
-	})
+	return notNegative("WithRequestTimeout", d, func(s *settings) { s.requestTimeout = d })
 }
 
 // WithSentRequestGrace sets how long a POST already sent is still awaited
@@ -289,13 +289,7 @@ func WithRequestTimeout(d time.Duration) Option {
 // once: the call then fails with an error for which MayHaveTakenEffect is
 // true.
 func WithSentRequestGrace(d time.Duration) Option {
-	return optionFunc(func(s *settings) error {
-		if d < 0 {
-			return fmt.Errorf("sdk: WithSentRequestGrace: %s is negative", d)
-		}
-		s.sentGrace = d
-		return nil
-	})
+	return notNegative("WithSentRequestGrace", d, func(s *settings) { s.sentGrace = d })
 }
 
 // WithMaxPagesPerRead caps the requests one paging read (an iterator or an
@@ -303,26 +297,14 @@ func WithSentRequestGrace(d time.Duration) Option {
 // DefaultMaxPagesPerRead). It guards the hourly analytics budget against a
 // server that never stops saying there is more.
 func WithMaxPagesPerRead(n int) Option {
-	return optionFunc(func(s *settings) error {
-		if n < 1 {
-			return fmt.Errorf("sdk: WithMaxPagesPerRead: %d is below 1", n)
-		}
-		s.maxPagesPerRead = n
-		return nil
-	})
+	return atLeast("WithMaxPagesPerRead", n, 1, "1", func(s *settings) { s.maxPagesPerRead = n })
 }
 
 // WithMaxBytesPerRead caps the bytes of the answers of one paging read
 // (default DefaultMaxBytesPerRead). All keeps every row of a read in
 // memory: this bounds it, whatever a server sends.
 func WithMaxBytesPerRead(n int64) Option {
-	return optionFunc(func(s *settings) error {
-		if n < 1<<20 {
-			return fmt.Errorf("sdk: WithMaxBytesPerRead: %d is below 1 MiB", n)
-		}
-		s.maxBytesPerRead = n
-		return nil
-	})
+	return atLeast("WithMaxBytesPerRead", n, 1<<20, "1 MiB", func(s *settings) { s.maxBytesPerRead = n })
 }
 
 // WithRequestHook registers a function called after every HTTP attempt,

@@ -86,16 +86,24 @@ func TestWithClock_retryAtIsOnTheClientsClock(t *testing.T) {
 	}
 }
 
-// With no grace, a POST on the wire is given up the moment the caller's
-// context ends: the call fails at once, saying the job may exist.
-func TestWithSentRequestGrace_zeroEndsAStalledPOSTAtOnce(t *testing.T) {
-	fs, c, _ := newFake(t, mintlifytest.Config{}, WithSentRequestGrace(0))
+// createWithStalledPOST creates a job with the given grace for a sent
+// POST, the fake stalling the POST for 30 s and the caller giving up after
+// 50 ms; it returns the fake, what Create returned and how long it took.
+func createWithStalledPOST(t *testing.T, grace time.Duration) (*mintlifytest.Fake, *AgentJob, time.Duration, error) {
+	t.Helper()
+	fs, c, _ := newFake(t, mintlifytest.Config{}, WithSentRequestGrace(grace))
 	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultLatency, Latency: 30 * time.Second})
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
 	job, err := c.AgentJobs.Create(ctx, mintlifytest.DemoProjectID, "x")
-	took := time.Since(start)
+	return fs, job, time.Since(start), err
+}
+
+// With no grace, a POST on the wire is given up the moment the caller's
+// context ends: the call fails at once, saying the job may exist.
+func TestWithSentRequestGrace_zeroEndsAStalledPOSTAtOnce(t *testing.T) {
+	fs, job, took, err := createWithStalledPOST(t, 0)
 	var reqErr *RequestError
 	if job != nil || !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "the caller stopped waiting (context deadline exceeded) and no answer came within 0s more") {
 		t.Fatalf("job %+v, err %v", job, err)

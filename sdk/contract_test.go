@@ -298,14 +298,8 @@ func TestContract_fakeAndSDKFollowTheSpec(t *testing.T) {
 		t.Errorf("listed %d jobs in %d pages, want 8 in 3", len(listed.Sessions), listed.Pages)
 	}
 	for _, q := range []string{"take=0", "take=101", "skip=-1", "take=1.5"} {
-		req, _ := http.NewRequest(http.MethodGet, ts.URL+"/v1/agent/"+project+"/jobs?"+q, nil)
-		req.Header.Set("Authorization", "Bearer "+mintlifytest.DemoAPIKey)
-		req.Header.Set(invalidRequestHeader, "1")
-		resp, err := http.DefaultClient.Do(req)
-		must(err)
-		resp.Body.Close()
-		if resp.StatusCode != 400 {
-			t.Errorf("jobs?%s: %d, want 400", q, resp.StatusCode)
+		if got := getRaw(t, ts.URL+"/v1/agent/"+project+"/jobs?"+q, mintlifytest.DemoAPIKey, true); got != 400 {
+			t.Errorf("jobs?%s: %d, want 400", q, got)
 		}
 	}
 
@@ -342,14 +336,8 @@ func TestContract_fakeAndSDKFollowTheSpec(t *testing.T) {
 	for _, q := range []string{"visitors?limit=0", "views?limit=251", "searches?limit=101", "feedback?source=email",
 		"feedback?status=open", "feedback/by-page?limit=0", "assistant?cursor=not-a-ulid", "assistant/caller-stats?dateFrom=soon",
 		"searches?cursor=bogus", "assistant/threads/not-a-ulid"} {
-		req, _ := http.NewRequest(http.MethodGet, ts.URL+"/v1/analytics/"+project+"/"+q, nil)
-		req.Header.Set("Authorization", "Bearer "+mintlifytest.DemoAPIKey)
-		req.Header.Set(invalidRequestHeader, "1")
-		resp, err := http.DefaultClient.Do(req)
-		must(err)
-		resp.Body.Close()
-		if resp.StatusCode != 400 {
-			t.Errorf("%s: %d, want 400", q, resp.StatusCode)
+		if got := getRaw(t, ts.URL+"/v1/analytics/"+project+"/"+q, mintlifytest.DemoAPIKey, true); got != 400 {
+			t.Errorf("%s: %d, want 400", q, got)
 		}
 	}
 	// The analytics budget is one per organization, for every endpoint.
@@ -478,16 +466,8 @@ func staticExportExchanges(t *testing.T, c *sdk.Client, fake *mintlifytest.Fake,
 	// A domain with a scheme, and a path with a leading slash, sent raw:
 	// the SDK refuses both before sending anything.
 	for _, body := range []string{`{"domain":"https://docs.example.com"}`, `{"domain":"docs.example.com","paths":["/index"]}`} {
-		req, _ := http.NewRequest(http.MethodPost, base+"/v1/static-export/jobs", strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+mintlifytest.DemoAPIKey)
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != 400 {
-			t.Errorf("%s: %d, want 400", body, resp.StatusCode)
+		if got := postRaw(t, base+"/v1/static-export/jobs", mintlifytest.DemoAPIKey, body, false); got != 400 {
+			t.Errorf("%s: %d, want 400", body, got)
 		}
 	}
 }
@@ -584,8 +564,21 @@ func TestContract_catchesExchangesOffTheSpec(t *testing.T) {
 func postRaw(t *testing.T, url, key, body string, invalid bool) int {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	req.Header.Set("Authorization", "Bearer "+key)
 	req.Header.Set("Content-Type", "application/json")
+	return sendRaw(t, req, key, invalid)
+}
+
+// getRaw is postRaw for a GET: a query the SDK would refuse.
+func getRaw(t *testing.T, url, key string, invalid bool) int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	return sendRaw(t, req, key, invalid)
+}
+
+// sendRaw sends req with a key and returns the answer's status.
+func sendRaw(t *testing.T, req *http.Request, key string, invalid bool) int {
+	t.Helper()
+	req.Header.Set("Authorization", "Bearer "+key)
 	if invalid {
 		req.Header.Set(invalidRequestHeader, "1")
 	}

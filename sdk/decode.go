@@ -175,17 +175,39 @@ func hasEscape(b []byte) bool {
 	return false
 }
 
-// required reads a required string.
-func required(p *fieldProblems, f field, t text) string {
+// leafPresent reports whether a required leaf is set; when it is not, it adds
+// the problem: what came instead (odd, when it was not of the kind want),
+// or that it is missing.
+func leafPresent(p *fieldProblems, f field, set bool, odd, want string) bool {
 	switch {
-	case t.set:
-		return t.v
-	case t.odd != "":
-		p.add(f.String(), "want a string, got %s", t.odd)
+	case set:
+		return true
+	case odd != "":
+		p.add(f.String(), "want %s, got %s", want, odd)
 	default:
 		p.add(f.String(), "missing")
 	}
-	return ""
+	return false
+}
+
+// optionalLeaf reads a leaf that may be absent or null (nil then); one of
+// another kind than want is a problem.
+func optionalLeaf[T any](p *fieldProblems, f field, v T, set bool, odd, want string) *T {
+	if odd != "" {
+		p.add(f.String(), "want %s or null, got %s", want, odd)
+	}
+	if !set {
+		return nil
+	}
+	return &v
+}
+
+// required reads a required string.
+func required(p *fieldProblems, f field, t text) string {
+	if !leafPresent(p, f, t.set, t.odd, "a string") {
+		return ""
+	}
+	return t.v
 }
 
 // nonEmpty reads a required string that must not be empty.
@@ -198,14 +220,7 @@ func nonEmpty(p *fieldProblems, f field, t text) string {
 
 // optional reads a string that may be absent or null (nil then).
 func optional(p *fieldProblems, f field, t text) *string {
-	if t.odd != "" {
-		p.add(f.String(), "want a string or null, got %s", t.odd)
-	}
-	if !t.set {
-		return nil
-	}
-	s := t.v
-	return &s
+	return optionalLeaf(p, f, t.v, t.set, t.odd, "a string")
 }
 
 // orEmpty reads a string that may be absent or null ("" then).
@@ -237,27 +252,12 @@ func (b *flag) UnmarshalJSON(data []byte) error {
 
 // requiredBool reads a required true or false.
 func requiredBool(p *fieldProblems, f field, b flag) bool {
-	switch {
-	case b.set:
-		return b.v
-	case b.odd != "":
-		p.add(f.String(), "want true or false, got %s", b.odd)
-	default:
-		p.add(f.String(), "missing")
-	}
-	return false
+	return leafPresent(p, f, b.set, b.odd, "true or false") && b.v
 }
 
 // optionalBool reads a true or false that may be absent or null.
 func optionalBool(p *fieldProblems, f field, b flag) *bool {
-	if b.odd != "" {
-		p.add(f.String(), "want true or false or null, got %s", b.odd)
-	}
-	if !b.set {
-		return nil
-	}
-	v := b.v
-	return &v
+	return optionalLeaf(p, f, b.v, b.set, b.odd, "true or false")
 }
 
 // count is a JSON number read without allocating in the common case: a
@@ -299,15 +299,7 @@ func (c *count) UnmarshalJSON(b []byte) error {
 
 // present reports a count that is missing or of another kind.
 func (c count) present(p *fieldProblems, f field) bool {
-	switch {
-	case c.set:
-		return true
-	case c.kind != "":
-		p.add(f.String(), "want a number, got %s", c.kind)
-	default:
-		p.add(f.String(), "missing")
-	}
-	return false
+	return leafPresent(p, f, c.set, c.kind, "a number")
 }
 
 // wholeCount reads a count the API types as a JSON number: 12, 12.0 and

@@ -275,10 +275,7 @@ func (c *DiscoveryClient) Search(ctx context.Context, domain string, req SearchR
 	if err != nil {
 		return nil, err
 	}
-	if err := ValidateDomain(domain); err != nil {
-		return nil, err
-	}
-	if err := req.Validate(); err != nil {
+	if err := validateDomainRequest(domain, req); err != nil {
 		return nil, err
 	}
 	body := searchBody{Query: req.Query, PageSize: req.PageSize, ScoreThreshold: req.ScoreThreshold,
@@ -379,6 +376,15 @@ type pageBody struct {
 // ValidatePagePath checks a page's path: it must hold more than white
 // space.
 func ValidatePagePath(path string) error { return requireNonEmpty("path", path) }
+
+// validateDomainRequest checks a discovery request about a site before it
+// is sent: the site's domain first, then the request itself.
+func validateDomainRequest(domain string, req interface{ Validate() error }) error {
+	if err := ValidateDomain(domain); err != nil {
+		return err
+	}
+	return req.Validate()
+}
 
 func (c *DiscoveryClient) ready() (*core, error) {
 	if c == nil {

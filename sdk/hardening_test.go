@@ -213,13 +213,7 @@ func TestGET_redirectLoopIsFinal(t *testing.T) {
 }
 
 func TestPOST_sentRequestIsAwaitedOnlyForAShortGrace(t *testing.T) {
-	fs, c, _ := newFake(t, mintlifytest.Config{}, WithSentRequestGrace(200*time.Millisecond))
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultLatency, Latency: 30 * time.Second})
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	start := time.Now()
-	job, err := c.AgentJobs.Create(ctx, mintlifytest.DemoProjectID, "x")
-	took := time.Since(start)
+	_, job, took, err := createWithStalledPOST(t, 200*time.Millisecond)
 	if job != nil || !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "no answer came within 200ms more") {
 		t.Fatalf("job %+v, err %v", job, err)
 	}

@@ -74,6 +74,16 @@ func newKeyedClient(t *testing.T, key, url string, clk *fakeClock, opts ...Optio
 }
 
 // newClock is a fake clock at epoch.
+// checkAccepted checks that validate accepts each value.
+func checkAccepted(t *testing.T, validate func(string) error, values ...string) {
+	t.Helper()
+	for _, v := range values {
+		if err := validate(v); err != nil {
+			t.Errorf("%q refused: %v", v, err)
+		}
+	}
+}
+
 func newClock() *fakeClock { return &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)} }
 
 // ignoreInfo leaves how an answer arrived out of comparisons of what it

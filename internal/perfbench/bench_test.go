@@ -45,11 +45,13 @@ func TestMedian(t *testing.T) {
 }
 
 func TestFirstLine(t *testing.T) {
-	if got := firstLine("terraform apply: exit 1\n  Warning: x\n  Error: Could not create\n  more"); got != "Error: Could not create" {
-		t.Errorf("got %q", got)
-	}
-	if got := firstLine("plain failure\nsecond"); got != "plain failure" {
-		t.Errorf("got %q", got)
+	for output, want := range map[string]string{
+		"terraform apply: exit 1\n  Warning: x\n  Error: Could not create\n  more": "Error: Could not create",
+		"plain failure\nsecond": "plain failure",
+	} {
+		if got := firstLine(output); got != want {
+			t.Errorf("firstLine(%q) = %q, want %q", output, got, want)
+		}
 	}
 }
 

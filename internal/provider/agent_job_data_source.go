@@ -6,19 +6,16 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
 
-var _ datasource.DataSourceWithConfigure = (*agentJobDataSource)(nil)
-
 // NewAgentJobDataSource is the mintlify_agent_job data source.
-func NewAgentJobDataSource() datasource.DataSource { return &agentJobDataSource{} }
-
-type agentJobDataSource struct {
-	data *providerData
+func NewAgentJobDataSource() datasource.DataSource {
+	return &describedDataSource[agentJobDataModel, *agentJobDataModel]{}
 }
 
 type agentJobDataModel struct {
@@ -27,12 +24,10 @@ type agentJobDataModel struct {
 	jobStateModel
 }
 
-func (d *agentJobDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_agent_job"
-}
+func (*agentJobDataModel) typeName() string { return "_agent_job" }
 
-func (d *agentJobDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+func (*agentJobDataModel) schema() schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: "One agent job, by id, as the v2 API reports it now: its status, pull request and " +
 			"more, for gating a pipeline on a job started elsewhere, or for dashboards. It reads the job on every " +
 			"plan (one request) and changes nothing. A job the project does not have is an error. To find job ids, " +
@@ -66,33 +61,28 @@ func (d *agentJobDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 	}
 }
 
-func (d *agentJobDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
+func (m *agentJobDataModel) begin(ctx context.Context, data *providerData, req datasource.ReadRequest, resp *datasource.ReadResponse) (context.Context, bool) {
+	return beginRead(ctx, data, req, resp, m, &m.ProjectID)
 }
 
-func (d *agentJobDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m agentJobDataModel
-	ctx, ok := beginRead(ctx, d.data, req, resp, &m, &m.ProjectID)
-	if !ok {
-		return
-	}
+func (m *agentJobDataModel) read(ctx context.Context, data *providerData, diags *diag.Diagnostics) bool {
 	projectID := m.ProjectID.ValueString()
 	jobID := m.ID.ValueString()
-	job, err := d.data.client.AgentJobs.Get(ctx, projectID, jobID)
+	job, err := data.client.AgentJobs.Get(ctx, projectID, jobID)
 	switch {
 	case sdk.IsNotFound(err):
-		resp.Diagnostics.AddError("Agent job not found",
+		diags.AddError("Agent job not found",
 			fmt.Sprintf("Mintlify has no agent job %q in project %q (404). Check id and project_id (the provider's "+
 				"project_id when it is not set here): the project must exist, belong to the key's organization, and "+
 				"hold the job.\n\n%s", jobID, projectID, listedIDAssumption))
-		return
+		return false
 	case err != nil:
-		addReadError(&resp.Diagnostics, "agent job "+jobID, err)
-		return
+		addReadError(diags, "agent job "+jobID, err)
+		return false
 	}
 	notes := newProblemNotes("agent job", jobID)
 	notes.add(job.Problems)
-	notes.warn(&resp.Diagnostics)
-	resp.Diagnostics.Append(m.applyJob(job)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	notes.warn(diags)
+	diags.Append(m.applyJob(job)...)
+	return true
 }

@@ -17,17 +17,12 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
 
-var (
-	_ resource.ResourceWithConfigure      = (*agentJobMessageResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*agentJobMessageResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*agentJobMessageResource)(nil)
-)
-
 // NewAgentJobMessageResource is the mintlify_agent_job_message resource.
 func NewAgentJobMessageResource() resource.Resource { return &agentJobMessageResource{} }
 
 type agentJobMessageResource struct {
 	data *providerData
+	createTimeoutCheck
 }
 
 type agentJobMessageModel struct {
@@ -101,26 +96,13 @@ func (r *agentJobMessageResource) Configure(_ context.Context, req resource.Conf
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
-func (r *agentJobMessageResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	validateCreateTimeout(ctx, req.Config.GetAttribute, &resp.Diagnostics)
-}
-
 func (r *agentJobMessageResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	planProjectID(ctx, r.data, req, resp)
 }
 
 func (r *agentJobMessageResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	if !requireConfigured(r.data, &resp.Diagnostics) {
-		return
-	}
 	var plan agentJobMessageModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := plan.Timeouts.Create(ctx, DefaultCreateTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	if !readModel(ctx, r.data, req.Plan, &plan, &resp.Diagnostics) {
 		return
 	}
 	projectID, jobID := plan.ProjectID.ValueString(), plan.JobID.ValueString()
@@ -129,22 +111,18 @@ func (r *agentJobMessageResource) Create(ctx context.Context, req resource.Creat
 		plan.ID, plan.SentAt = types.StringValue(jobID+"/"+sentAt), types.StringValue(sentAt)
 		return r.data.client.AgentJobs.SendMessage(ctx, projectID, jobID, plan.Prompt.ValueString())
 	})
-	w.doWait, w.timeout, w.words = plan.WaitForCompletion.ValueBool(), timeout, messageWords
+	w.words = messageWords
 	w.record = func(job *sdk.AgentJob) {
 		resp.Diagnostics.Append(plan.applyJob(job)...)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	}
-	w.run(ctx, &resp.Diagnostics)
+	runAsConfigured(ctx, w, plan.WaitForCompletion, plan.Timeouts, &resp.Diagnostics)
 }
 
 // Read refreshes the job's attributes as they stand now.
 func (r *agentJobMessageResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	if !requireConfigured(r.data, &resp.Diagnostics) {
-		return
-	}
 	var state agentJobMessageModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	if !readModel(ctx, r.data, req.State, &state, &resp.Diagnostics) {
 		return
 	}
 	ctx = r.data.logContext(ctx)
@@ -167,12 +145,7 @@ func (r *agentJobMessageResource) Read(ctx context.Context, req resource.ReadReq
 // Update records wait_for_completion or timeouts: every other input sends
 // a new message.
 func (r *agentJobMessageResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan agentJobMessageModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	recordPlan(ctx, &agentJobMessageModel{}, nil, req, resp) // a message has no identity
 }
 
 func (r *agentJobMessageResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

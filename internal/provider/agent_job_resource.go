@@ -19,19 +19,12 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
 
-var (
-	_ resource.ResourceWithConfigure      = (*agentJobResource)(nil)
-	_ resource.ResourceWithImportState    = (*agentJobResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*agentJobResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*agentJobResource)(nil)
-	_ resource.ResourceWithIdentity       = (*agentJobResource)(nil)
-)
-
 // NewAgentJobResource is the mintlify_agent_job resource.
 func NewAgentJobResource() resource.Resource { return &agentJobResource{} }
 
 type agentJobResource struct {
 	data *providerData
+	createTimeoutCheck
 }
 
 type agentJobModel struct {
@@ -126,10 +119,6 @@ func (r *agentJobResource) Configure(_ context.Context, req resource.ConfigureRe
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
-func (r *agentJobResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	validateCreateTimeout(ctx, req.Config.GetAttribute, &resp.Diagnostics)
-}
-
 func (r *agentJobResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
 	resp.IdentitySchema = agentJobIdentity.schema()
 }
@@ -157,40 +146,26 @@ func requirePromptToStart(ctx context.Context, req resource.ModifyPlanRequest, r
 }
 
 func (r *agentJobResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	if !requireConfigured(r.data, &resp.Diagnostics) {
-		return
-	}
 	var plan agentJobModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := plan.Timeouts.Create(ctx, DefaultCreateTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	if !readModel(ctx, r.data, req.Plan, &plan, &resp.Diagnostics) {
 		return
 	}
 	projectID := plan.ProjectID.ValueString()
 	w := jobWork(r.data, projectID, func(ctx context.Context) (*sdk.AgentJob, error) {
 		return r.data.client.AgentJobs.Create(ctx, projectID, plan.Prompt.ValueString())
 	})
-	w.doWait, w.timeout, w.words = plan.WaitForCompletion.ValueBool(), timeout, createWords
+	w.words = createWords
 	w.record = func(job *sdk.AgentJob) {
 		plan.ID = types.StringValue(job.ID)
 		resp.Diagnostics.Append(plan.applyJob(job)...)
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		agentJobIdentity.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics)
+		saveState(ctx, &plan, &resp.State, agentJobIdentity, resp.Identity, &resp.Diagnostics)
 	}
-	w.run(ctx, &resp.Diagnostics)
+	runAsConfigured(ctx, w, plan.WaitForCompletion, plan.Timeouts, &resp.Diagnostics)
 }
 
 func (r *agentJobResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	if !requireConfigured(r.data, &resp.Diagnostics) {
-		return
-	}
 	var state agentJobModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	if !readModel(ctx, r.data, req.State, &state, &resp.Diagnostics) {
 		return
 	}
 	ctx = r.data.logContext(ctx)
@@ -224,21 +199,14 @@ func (r *agentJobResource) Read(ctx context.Context, req resource.ReadRequest, r
 		state.WaitForCompletion = types.BoolValue(true) // imported: the schema's default
 	}
 	resp.Diagnostics.Append(state.applyJob(job)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	agentJobIdentity.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics)
+	saveState(ctx, &state, &resp.State, agentJobIdentity, resp.Identity, &resp.Diagnostics)
 }
 
 // Update only records the configuration: every input that matters to the
 // API forces a new job, so what reaches here is a prompt or triggers
 // adopted after an import, wait_for_completion, or new timeouts.
 func (r *agentJobResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan agentJobModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	agentJobIdentity.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics)
+	recordPlan(ctx, &agentJobModel{}, agentJobIdentity, req, resp)
 }
 
 func (r *agentJobResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

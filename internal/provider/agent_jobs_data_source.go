@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -15,16 +16,9 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
 
-var (
-	_ datasource.DataSourceWithConfigure        = (*agentJobsDataSource)(nil)
-	_ datasource.DataSourceWithConfigValidators = (*agentJobsDataSource)(nil)
-)
-
 // NewAgentJobsDataSource is the mintlify_agent_jobs data source.
-func NewAgentJobsDataSource() datasource.DataSource { return &agentJobsDataSource{} }
-
-type agentJobsDataSource struct {
-	data *providerData
+func NewAgentJobsDataSource() datasource.DataSource {
+	return &describedDataSource[agentJobsModel, *agentJobsModel]{}
 }
 
 type agentJobsModel struct {
@@ -34,12 +28,10 @@ type agentJobsModel struct {
 	Jobs       types.List   `tfsdk:"jobs"`
 }
 
-func (d *agentJobsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_agent_jobs"
-}
+func (*agentJobsModel) typeName() string { return "_agent_jobs" }
 
-func (d *agentJobsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+func (*agentJobsModel) schema() schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: "The project's agent jobs, however they were started (the dashboard, another pipeline, " +
 			"Terraform), newest first: for dashboards, and for finding jobs to adopt on Terraform versions before " +
 			"1.14 (which have no `terraform query`). One job by id, with its v2 details: the `mintlify_agent_job` " +
@@ -86,38 +78,33 @@ func (d *agentJobsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 	}
 }
 
-func (d *agentJobsDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
+func (*agentJobsModel) configValidators() []datasource.ConfigValidator {
 	return []datasource.ConfigValidator{createdRange{}}
 }
 
-func (d *agentJobsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
+func (m *agentJobsModel) begin(ctx context.Context, data *providerData, req datasource.ReadRequest, resp *datasource.ReadResponse) (context.Context, bool) {
+	return beginRead(ctx, data, req, resp, m, &m.ProjectID)
 }
 
-func (d *agentJobsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m agentJobsModel
-	ctx, ok := beginRead(ctx, d.data, req, resp, &m, &m.ProjectID)
-	if !ok {
-		return
-	}
+func (m *agentJobsModel) read(ctx context.Context, data *providerData, diags *diag.Diagnostics) bool {
 	projectID := m.ProjectID.ValueString()
-	f := m.filter(ctx, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
+	f := m.filter(ctx, diags)
+	if diags.HasError() {
+		return false
 	}
 	limit := numberValue(m.MaxResults)
 	var rows []attr.Value
 	var problems listingProblems
-	err := listJobs(ctx, d.data, projectID, f, func(s *sdk.AgentSession) bool {
+	err := listJobs(ctx, data, projectID, f, func(s *sdk.AgentSession) bool {
 		problems.add(s)
 		rows = append(rows, listedJob(s))
 		return limit == 0 || len(rows) < limit
 	})
 	if err != nil {
-		addReadError(&resp.Diagnostics, "the agent jobs", err)
-		return
+		addReadError(diags, "the agent jobs", err)
+		return false
 	}
-	problems.warn(&resp.Diagnostics)
+	problems.warn(diags)
 	tflog.Debug(ctx, "listed agent jobs", map[string]any{"project_id": projectID, "kept": len(rows)})
 	statuses := make([]string, len(f.statuses))
 	for i, s := range f.statuses {
@@ -126,5 +113,5 @@ func (d *agentJobsDataSource) Read(ctx context.Context, req datasource.ReadReque
 	m.ID = types.StringValue(queryID(projectID, map[string]string{"statuses": strings.Join(statuses, ","),
 		"created_after": f.rawAfter, "created_before": f.rawBefore, "max_results": fmt.Sprint(limit)}))
 	m.Jobs = listOf(listedJobType, rows)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	return true
 }

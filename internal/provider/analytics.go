@@ -75,6 +75,13 @@ type pagingModel struct {
 	MaxResults types.Number `tfsdk:"max_results"`
 }
 
+// pagedQueryModel holds the attributes every paged analytics data source
+// has: the query's and the paging's.
+type pagedQueryModel struct {
+	analyticsQueryModel
+	pagingModel
+}
+
 // queryAttributes are the schema of analyticsQueryModel.
 func queryAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
@@ -122,8 +129,8 @@ func pagingAttributes(largest int, what string) map[string]schema.Attribute {
 	}
 }
 
-// analyticsBase is embedded by every analytics data source: it holds the
-// provider's data and does what every read does first.
+// analyticsBase is what analyticsDataSource holds: the provider's data, and
+// the date range's check at plan.
 type analyticsBase struct {
 	data *providerData
 }
@@ -137,11 +144,45 @@ func (b *analyticsBase) ConfigValidators(context.Context) []datasource.ConfigVal
 	return []datasource.ConfigValidator{dateRangeValidator{}}
 }
 
-// begin reads the configuration into model (whose analyticsQueryModel is
-// q) and resolves the project. It returns false when the read must stop:
-// deferred because the provider's settings are not known yet, or an error.
-func (b *analyticsBase) begin(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse, model any, q *analyticsQueryModel) (context.Context, bool) {
-	return beginRead(ctx, b.data, req, resp, model, &q.ProjectID)
+// analyticsModel is the model of an analytics data source (a struct that
+// embeds analyticsQueryModel; P is its pointer), and says what the data
+// source is: its type name after the provider's ("_feedback"), its schema,
+// and its read. read runs once the configuration is in the model and the
+// project resolved; it fills the model, and returns false when it failed
+// (the error is in diags).
+type analyticsModel[M any] interface {
+	*M
+	query() *analyticsQueryModel
+	typeName() string
+	schema() schema.Schema
+	read(ctx context.Context, data *providerData, diags *diag.Diagnostics) bool
+}
+
+// query gives analyticsDataSource the attributes every model embeds.
+func (q *analyticsQueryModel) query() *analyticsQueryModel { return q }
+
+// analyticsDataSource is the analytics data source whose model is M: the
+// framework's methods are the same for every one, and ask M what differs.
+type analyticsDataSource[M any, P analyticsModel[M]] struct{ analyticsBase }
+
+var _ datasource.DataSourceWithConfigValidators = (*analyticsDataSource[feedbackModel, *feedbackModel])(nil)
+
+func (d *analyticsDataSource[M, P]) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + P(nil).typeName()
+}
+
+func (d *analyticsDataSource[M, P]) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = P(nil).schema()
+}
+
+// Read starts as every data source on a project does (beginRead), then
+// reads through the model, and sets the state only when that succeeded.
+func (d *analyticsDataSource[M, P]) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	m := P(new(M))
+	ctx, ok := beginRead(ctx, d.data, req, resp, m, &m.query().ProjectID)
+	if ok && m.read(ctx, d.data, &resp.Diagnostics) {
+		resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	}
 }
 
 // beginRead starts the read of a data source that works on a project:

@@ -7,15 +7,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
-)
-
-var (
-	_ datasource.DataSourceWithConfigValidators = (*assistantConversationsDataSource)(nil)
-	_ datasource.DataSourceWithConfigValidators = (*assistantCallerStatsDataSource)(nil)
 )
 
 // NewAssistantConversationsDataSource is the mintlify_assistant_conversations data source.
@@ -28,13 +24,12 @@ func NewAssistantCallerStatsDataSource() datasource.DataSource {
 	return &assistantCallerStatsDataSource{}
 }
 
-type assistantConversationsDataSource struct{ analyticsBase }
+type assistantConversationsDataSource = analyticsDataSource[assistantConversationsModel, *assistantConversationsModel]
 
-type assistantCallerStatsDataSource struct{ analyticsBase }
+type assistantCallerStatsDataSource = analyticsDataSource[assistantCallerStatsModel, *assistantCallerStatsModel]
 
 type assistantConversationsModel struct {
-	analyticsQueryModel
-	pagingModel
+	pagedQueryModel
 	Conversations types.List `tfsdk:"conversations"`
 }
 
@@ -54,16 +49,12 @@ var (
 	conversationRowType = types.ObjectType{AttrTypes: conversationTypes}
 )
 
-func (d *assistantConversationsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_assistant_conversations"
-}
+func (*assistantConversationsModel) typeName() string { return "_assistant_conversations" }
 
-func (d *assistantCallerStatsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_assistant_caller_stats"
-}
+func (*assistantCallerStatsModel) typeName() string { return "_assistant_caller_stats" }
 
-func (d *assistantConversationsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+func (*assistantConversationsModel) schema() schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: "Conversations with the documentation's AI assistant, newest first: each question, the " +
 			"answer, the pages it cited and whether it was answered.\n\n" + budgetNote,
 		Attributes: attributes(queryAttributes(), pagingAttributes(sdk.MaxConversationsPageSize, "conversations"), map[string]schema.Attribute{
@@ -93,8 +84,8 @@ func (d *assistantConversationsDataSource) Schema(_ context.Context, _ datasourc
 	}
 }
 
-func (d *assistantCallerStatsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+func (*assistantCallerStatsModel) schema() schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: "How many questions the documentation's AI assistant received in the range, by where they " +
 			"came from. One request per read.\n\n" + oneRequestBudgetNote,
 		Attributes: attributes(queryAttributes(), map[string]schema.Attribute{
@@ -106,16 +97,11 @@ func (d *assistantCallerStatsDataSource) Schema(_ context.Context, _ datasource.
 	}
 }
 
-func (d *assistantConversationsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m assistantConversationsModel
-	ctx, ok := d.begin(ctx, req, resp, &m, &m.analyticsQueryModel)
-	if !ok {
-		return
-	}
+func (m *assistantConversationsModel) read(ctx context.Context, data *providerData, diags *diag.Diagnostics) bool {
 	q := sdk.ConversationsQuery{DateFrom: m.DateFrom.ValueString(), DateTo: m.DateTo.ValueString(),
 		Limit: numberValue(m.PageSize), MaxResults: numberValue(m.MaxResults)}
 	var rows []attr.Value
-	if !readEach(ctx, d.data, &resp.Diagnostics, "assistant conversations", d.data.client.Analytics.Conversations.Each, m.ProjectID.ValueString(), q, func() { rows = nil },
+	if !readEach(ctx, data, diags, "assistant conversations", data.client.Analytics.Conversations.Each, m.ProjectID.ValueString(), q, func() { rows = nil },
 		func(p *sdk.ConversationsPage) {
 			for _, c := range p.Conversations {
 				sources := make([]attr.Value, len(c.Sources))
@@ -131,30 +117,25 @@ func (d *assistantConversationsDataSource) Read(ctx context.Context, req datasou
 				}))
 			}
 		}) {
-		return
+		return false
 	}
 	m.ID = types.StringValue(queryID(m.ProjectID.ValueString(), map[string]string{"date_from": q.DateFrom, "date_to": q.DateTo,
 		"max_results": fmt.Sprint(q.MaxResults)}))
 	m.Conversations = listOf(conversationRowType, rows)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	return true
 }
 
-func (d *assistantCallerStatsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m assistantCallerStatsModel
-	ctx, ok := d.begin(ctx, req, resp, &m, &m.analyticsQueryModel)
-	if !ok {
-		return
-	}
+func (m *assistantCallerStatsModel) read(ctx context.Context, data *providerData, diags *diag.Diagnostics) bool {
 	r := sdk.DateRange{DateFrom: m.DateFrom.ValueString(), DateTo: m.DateTo.ValueString()}
-	stats, err := d.data.client.Analytics.CallerStats(ctx, m.ProjectID.ValueString(), r)
+	stats, err := data.client.Analytics.CallerStats(ctx, m.ProjectID.ValueString(), r)
 	if err != nil {
-		d.data.noteCacheProblem(&resp.Diagnostics)
-		addReadError(&resp.Diagnostics, "assistant caller stats", err)
-		return
+		data.noteCacheProblem(diags)
+		addReadError(diags, "assistant caller stats", err)
+		return false
 	}
-	d.data.noteCacheProblem(&resp.Diagnostics)
-	noteCache(ctx, &resp.Diagnostics, "assistant caller stats", stats.Cache)
+	data.noteCacheProblem(diags)
+	noteCache(ctx, diags, "assistant caller stats", stats.Cache)
 	m.ID = types.StringValue(queryID(m.ProjectID.ValueString(), map[string]string{"date_from": r.DateFrom, "date_to": r.DateTo}))
 	m.Web, m.API, m.Other, m.Total = types.Int64Value(stats.Web), types.Int64Value(stats.API), types.Int64Value(stats.Other), types.Int64Value(stats.Total)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	return true
 }

@@ -6,36 +6,27 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
-	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
 
-var (
-	_ action.ActionWithConfigure  = (*automationRunAction)(nil)
-	_ action.ActionWithModifyPlan = (*automationRunAction)(nil)
-)
-
 // NewAutomationRunAction is the mintlify_automation_run action: it runs a
 // scheduled automation now.
-func NewAutomationRunAction() action.Action { return &automationRunAction{} }
+func NewAutomationRunAction() action.Action {
+	return &automationRunAction{actionBase{typeName: "_automation_run"}}
+}
 
 // automationRunAction has no timeout to check (it does not wait), so it
 // takes only actionBase's configuration and project check.
 type automationRunAction struct {
-	base actionBase
+	actionBase
 }
 
 type automationRunModel struct {
 	AutomationID types.String `tfsdk:"automation_id"`
 	ProjectID    types.String `tfsdk:"project_id"`
-}
-
-func (a *automationRunAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_automation_run"
 }
 
 func (a *automationRunAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
@@ -51,46 +42,22 @@ func (a *automationRunAction) Schema(_ context.Context, _ action.SchemaRequest, 
 			"Actions need Terraform 1.14 or later. They keep no state: an automation run leaves nothing for a " +
 			"resource to record.",
 		Attributes: map[string]schema.Attribute{
-			"automation_id": schema.StringAttribute{
-				MarkdownDescription: "The automation to run: its id, from the automation's settings panel on the " +
-					"dashboard's Automations page.",
-				Required:   true,
-				Validators: []validator.String{automationIDValidator},
-			},
-			"project_id": schema.StringAttribute{
-				MarkdownDescription: "The project the automation belongs to. Defaults to the provider's `project_id`.",
-				Optional:            true,
-				Validators:          []validator.String{projectIDValidator},
-			},
+			"automation_id": requiredActionString("The automation to run: its id, from the automation's settings panel on the "+
+				"dashboard's Automations page.", automationIDValidator),
+			"project_id": actionProjectAttribute("The project the automation belongs to"),
 		},
 	}
 }
 
-func (a *automationRunAction) Configure(ctx context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	a.base.Configure(ctx, req, resp)
-}
-
-func (a *automationRunAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
-	a.base.ModifyPlan(ctx, req, resp)
-}
-
 func (a *automationRunAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
-	data := a.base.data
-	if !requireConfigured(data, &resp.Diagnostics) {
-		return
-	}
 	var m automationRunModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	projectID, ok := data.projectOrDefault(m.ProjectID, path.Root("project_id"), &resp.Diagnostics)
+	projectID, ok := a.invokeConfig(ctx, req, resp, &m, &m.ProjectID)
 	if !ok {
 		return
 	}
-	ctx = data.logContext(ctx)
+	ctx = a.data.logContext(ctx)
 	automationID := m.AutomationID.ValueString()
-	run, err := data.client.Automations.Trigger(ctx, projectID, automationID)
+	run, err := a.data.client.Automations.Trigger(ctx, projectID, automationID)
 	if err != nil {
 		detail := apiErrorDetailFor(err, fmt.Sprintf("Check automation_id: automation %q must belong to project %q (or "+
 			"the provider's project_id), in the key's organization.", automationID, projectID))

@@ -17,21 +17,16 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
 
-var (
-	_ resource.ResourceWithConfigure      = (*deploymentResource)(nil)
-	_ resource.ResourceWithImportState    = (*deploymentResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*deploymentResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*deploymentResource)(nil)
-	_ resource.ResourceWithIdentity       = (*deploymentResource)(nil)
-)
-
 // NewDeploymentResource is the mintlify_deployment resource.
 func NewDeploymentResource() resource.Resource { return &deploymentResource{} }
 
 type deploymentResource struct {
 	data *providerData
+	createTimeoutCheck
 }
 
+// deploymentModel is the deployment resource's model, and the part of the
+// preview's that both resources read the same way (readDeploymentResource).
 type deploymentModel struct {
 	ID                types.String `tfsdk:"id"`
 	ProjectID         types.String `tfsdk:"project_id"`
@@ -97,26 +92,13 @@ func (r *deploymentResource) Configure(_ context.Context, req resource.Configure
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
-func (r *deploymentResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	validateCreateTimeout(ctx, req.Config.GetAttribute, &resp.Diagnostics)
-}
-
 func (r *deploymentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	planProjectID(ctx, r.data, req, resp)
 }
 
 func (r *deploymentResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	if !requireConfigured(r.data, &resp.Diagnostics) {
-		return
-	}
 	var plan deploymentModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := plan.Timeouts.Create(ctx, DefaultCreateTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	if !readModel(ctx, r.data, req.Plan, &plan, &resp.Diagnostics) {
 		return
 	}
 	projectID := plan.ProjectID.ValueString()
@@ -127,57 +109,29 @@ func (r *deploymentResource) Create(ctx context.Context, req resource.CreateRequ
 		}
 		return queued(projectID, started.StatusID, nil), nil
 	})
-	w.doWait, w.timeout = plan.WaitForCompletion.ValueBool(), timeout
 	w.words = deploymentWords("deployment", "Could not deploy",
 		"Deployment %s was queued and is saved in state (tainted, so the next apply deploys again; run `terraform untaint` to keep this one instead).",
 		"It stays in state, tainted: the next apply deploys again.")
 	w.record = func(d *sdk.Deployment) {
 		plan.ID = types.StringValue(d.ID)
 		plan.applyDeployment(d)
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		deploymentIdentity.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics)
+		saveState(ctx, &plan, &resp.State, deploymentIdentity, resp.Identity, &resp.Diagnostics)
 	}
-	w.run(ctx, &resp.Diagnostics)
+	runAsConfigured(ctx, w, plan.WaitForCompletion, plan.Timeouts, &resp.Diagnostics)
 }
 
 func (r *deploymentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	if !requireConfigured(r.data, &resp.Diagnostics) {
-		return
-	}
 	var state deploymentModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	// Only an import leaves the status unset: no create or read does.
-	importing := state.Status.IsNull()
-	project, ok := deploymentRead(ctx, r.data, "mintlify_deployment", "deployment", state.ID, state.ProjectID, importing, &state.deploymentStateModel, &resp.Diagnostics)
-	if ok {
-		if importing {
-			state.ProjectID = stringOrNull(project)
-			state.WaitForCompletion = types.BoolValue(true) // the schema's default
-		}
-		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	}
-	if !resp.Diagnostics.HasError() {
-		// Also when it vanished (state kept): state from before identities
-		// gets one.
-		deploymentIdentity.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics)
-	}
+	readDeploymentResource(ctx, r.data, "mintlify_deployment", "deployment", &state, &state, req, resp)
 }
 
 // Update only records the configuration: a change of triggers or project
 // replaces the deployment, so what reaches here is triggers adopted after
 // an import, wait_for_completion, or new timeouts.
 func (r *deploymentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan deploymentModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
+	if recordPlan(ctx, &deploymentModel{}, deploymentIdentity, req, resp) {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedKey, nil)...)
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	deploymentIdentity.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedKey, nil)...)
 }
 
 func (r *deploymentResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

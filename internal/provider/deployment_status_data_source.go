@@ -6,17 +6,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-var _ datasource.DataSourceWithConfigure = (*deploymentStatusDataSource)(nil)
-
 // NewDeploymentStatusDataSource is the mintlify_deployment_status data source.
-func NewDeploymentStatusDataSource() datasource.DataSource { return &deploymentStatusDataSource{} }
-
-type deploymentStatusDataSource struct {
-	data *providerData
+func NewDeploymentStatusDataSource() datasource.DataSource {
+	return &describedDataSource[deploymentStatusModel, *deploymentStatusModel]{}
 }
 
 type deploymentStatusModel struct {
@@ -45,15 +42,13 @@ var (
 		"files_changed": types.ObjectType{AttrTypes: filesChangedTypes}}
 )
 
-func (d *deploymentStatusDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_deployment_status"
-}
+func (*deploymentStatusModel) typeName() string { return "_deployment_status" }
 
-func (d *deploymentStatusDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+func (*deploymentStatusModel) schema() schema.Schema {
 	files := func(what string) schema.ListAttribute {
 		return schema.ListAttribute{MarkdownDescription: what, ElementType: types.StringType, Computed: true}
 	}
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		MarkdownDescription: "The status of one deployment or preview deployment, by its status id: every field the " +
 			"API reports, the log included. For pipelines whose deployment was started elsewhere (the dashboard, a " +
 			"Git push, another workspace, the `mintlify_deployment` action), and for a `check` block that asserts " +
@@ -115,29 +110,27 @@ func (d *deploymentStatusDataSource) Schema(_ context.Context, _ datasource.Sche
 	}
 }
 
-func (d *deploymentStatusDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
+// begin needs no project, and does not defer: the status is read by its id
+// alone.
+func (m *deploymentStatusModel) begin(ctx context.Context, data *providerData, req datasource.ReadRequest, resp *datasource.ReadResponse) (context.Context, bool) {
+	if !requireConfigured(data, &resp.Diagnostics) {
+		return ctx, false
+	}
+	resp.Diagnostics.Append(req.Config.Get(ctx, m)...)
+	return ctx, !resp.Diagnostics.HasError()
 }
 
-func (d *deploymentStatusDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if !requireConfigured(d.data, &resp.Diagnostics) {
-		return
-	}
-	var m deploymentStatusModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+func (m *deploymentStatusModel) read(ctx context.Context, data *providerData, diags *diag.Diagnostics) bool {
 	statusID := m.StatusID.ValueString()
-	dep, err := d.data.client.Deployments.Status(d.data.logContext(ctx), statusID)
+	dep, err := data.client.Deployments.Status(data.logContext(ctx), statusID)
 	if err != nil {
-		resp.Diagnostics.AddError("Could not read deployment status "+statusID, apiErrorDetailFor(err, "Check status_id: it must be "+
+		diags.AddError("Could not read deployment status "+statusID, apiErrorDetailFor(err, "Check status_id: it must be "+
 			"the status id a deployment or preview trigger returned, for a project of the key's organization."))
-		return
+		return false
 	}
 	notes := newProblemNotes("deployment", statusID)
 	notes.add(dep.Problems)
-	notes.warn(&resp.Diagnostics)
+	notes.warn(diags)
 	m.ID = types.StringValue(dep.ID)
 	m.ProjectID = stringOrNull(dep.ProjectID)
 	m.Status = stringOrNull(string(dep.Status))
@@ -164,7 +157,7 @@ func (d *deploymentStatusDataSource) Read(ctx context.Context, req datasource.Re
 			}),
 		})
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	return true
 }
 
 // stringListValue is a list of strings, empty (never null) when there are none.

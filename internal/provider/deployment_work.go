@@ -25,14 +25,8 @@ var (
 		description: "must be a Git branch name (git check-ref-format --branch)",
 		check:       sdk.ValidateBranch,
 	}
-	statusIDValidator = sdkRule{
-		description: idRule,
-		check:       sdk.ValidateStatusID,
-	}
-	automationIDValidator = sdkRule{
-		description: idRule,
-		check:       sdk.ValidateAutomationID,
-	}
+	statusIDValidator     = idValidator(sdk.ValidateStatusID)
+	automationIDValidator = idValidator(sdk.ValidateAutomationID)
 )
 
 // deploymentKind is what the runner knows of a deployment; noun is
@@ -232,6 +226,30 @@ func deploymentRead(ctx context.Context, data *providerData, typeName, noun stri
 		foundProject = d.ProjectID
 	}
 	return foundProject, true
+}
+
+// readDeploymentResource is the Read of both deployment resources: model
+// is the resource's whole model, read from and saved to state, and m its
+// deployment part. typeName names the resource ("mintlify_deployment").
+func readDeploymentResource(ctx context.Context, data *providerData, typeName, noun string, model any, m *deploymentModel, req resource.ReadRequest, resp *resource.ReadResponse) {
+	if !readModel(ctx, data, req.State, model, &resp.Diagnostics) {
+		return
+	}
+	// Only an import leaves the status unset: no create or read does.
+	importing := m.Status.IsNull()
+	project, ok := deploymentRead(ctx, data, typeName, noun, m.ID, m.ProjectID, importing, &m.deploymentStateModel, &resp.Diagnostics)
+	if ok {
+		if importing {
+			m.ProjectID = stringOrNull(project)
+			m.WaitForCompletion = types.BoolValue(true) // the schema's default
+		}
+		resp.Diagnostics.Append(resp.State.Set(ctx, model)...)
+	}
+	if !resp.Diagnostics.HasError() {
+		// Also when it vanished (state kept): state from before identities
+		// gets one.
+		deploymentIdentity.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics)
+	}
 }
 
 // importedKey marks, in private state, a resource imported and not yet

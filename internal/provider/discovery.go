@@ -43,24 +43,16 @@ func domainAttribute() schema.StringAttribute {
 	}
 }
 
-// discoveryBase is embedded by the discovery data sources.
-type discoveryBase struct {
-	data *providerData
-}
-
-func (b *discoveryBase) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	b.data = configuredData(req.ProviderData, &resp.Diagnostics)
-}
-
-// begin reads the configuration into model and resolves the domain
-// (*domain: the configured one, set to the one used). It returns false
-// when the read must stop: deferred, or an error.
-func (b *discoveryBase) begin(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse, model any, domain *types.String) (context.Context, bool) {
-	if b.data == nil && req.ClientCapabilities.DeferralAllowed {
+// beginDiscoveryRead begins a discovery data source's read: it reads the
+// configuration into model and resolves the domain (*domain: the configured
+// one, set to the one used). It returns false when the read must stop:
+// deferred, or an error.
+func beginDiscoveryRead(ctx context.Context, data *providerData, req datasource.ReadRequest, resp *datasource.ReadResponse, model any, domain *types.String) (context.Context, bool) {
+	if data == nil && req.ClientCapabilities.DeferralAllowed {
 		resp.Deferred = &datasource.Deferred{Reason: datasource.DeferredReasonProviderConfigUnknown}
 		return ctx, false
 	}
-	if !requireDiscovery(b.data, &resp.Diagnostics) {
+	if !requireDiscovery(data, &resp.Diagnostics) {
 		return ctx, false
 	}
 	resp.Diagnostics.Append(req.Config.Get(ctx, model)...)
@@ -68,14 +60,14 @@ func (b *discoveryBase) begin(ctx context.Context, req datasource.ReadRequest, r
 		return ctx, false
 	}
 	if domain.IsNull() || domain.IsUnknown() {
-		if b.data.domain == "" {
+		if data.domain == "" {
 			resp.Diagnostics.AddAttributeError(path.Root("domain"), "Missing domain",
 				"Set domain here, or on the provider (or the "+EnvDomain+" environment variable): the domain identifier of domain.mintlify.site.")
 			return ctx, false
 		}
-		*domain = types.StringValue(b.data.domain)
+		*domain = types.StringValue(data.domain)
 	}
-	return b.data.logContext(ctx), true
+	return data.logContext(ctx), true
 }
 
 // requireDiscovery reports whether the provider can read the discovery

@@ -17,20 +17,15 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
 
-var (
-	_ datasource.DataSourceWithConfigValidators = (*feedbackDataSource)(nil)
-	_ datasource.DataSourceWithConfigValidators = (*feedbackByPageDataSource)(nil)
-)
-
 // NewFeedbackDataSource is the mintlify_feedback data source.
 func NewFeedbackDataSource() datasource.DataSource { return &feedbackDataSource{} }
 
 // NewFeedbackByPageDataSource is the mintlify_feedback_by_page data source.
 func NewFeedbackByPageDataSource() datasource.DataSource { return &feedbackByPageDataSource{} }
 
-type feedbackDataSource struct{ analyticsBase }
+type feedbackDataSource = analyticsDataSource[feedbackModel, *feedbackModel]
 
-type feedbackByPageDataSource struct{ analyticsBase }
+type feedbackByPageDataSource = analyticsDataSource[feedbackByPageModel, *feedbackByPageModel]
 
 // feedbackFilterModel holds the filters both feedback data sources take.
 type feedbackFilterModel struct {
@@ -39,8 +34,7 @@ type feedbackFilterModel struct {
 }
 
 type feedbackModel struct {
-	analyticsQueryModel
-	pagingModel
+	pagedQueryModel
 	feedbackFilterModel
 	Feedback types.List `tfsdk:"feedback"`
 }
@@ -111,16 +105,12 @@ func (f feedbackFilterModel) params(statuses []sdk.FeedbackStatus) map[string]st
 	return map[string]string{"source": f.Source.ValueString(), "statuses": strings.Join(names, ",")}
 }
 
-func (d *feedbackDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_feedback"
-}
+func (*feedbackModel) typeName() string { return "_feedback" }
 
-func (d *feedbackByPageDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_feedback_by_page"
-}
+func (*feedbackByPageModel) typeName() string { return "_feedback_by_page" }
 
-func (d *feedbackDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+func (*feedbackModel) schema() schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: "Feedback readers left on the documentation, newest first as the API orders it. Entries " +
 			"have three shapes by `source`: every field of every shape is here, null where an entry's shape lacks it.\n\n" + budgetNote,
 		Attributes: attributes(queryAttributes(), pagingAttributes(sdk.MaxFeedbackPageSize, "entries"), filterAttributes(), map[string]schema.Attribute{
@@ -145,8 +135,8 @@ func (d *feedbackDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 	}
 }
 
-func (d *feedbackByPageDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+func (*feedbackByPageModel) schema() schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: "Feedback counts per documentation page: thumbs up and down (page-level feedback), " +
 			"code-snippet feedback and all feedback, most feedback first as the API orders them.\n\n" +
 			"The API lists at most 100 pages per request and has no paging for this export: a read is always one " +
@@ -174,20 +164,15 @@ func (d *feedbackByPageDataSource) Schema(_ context.Context, _ datasource.Schema
 	}
 }
 
-func (d *feedbackDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m feedbackModel
-	ctx, ok := d.begin(ctx, req, resp, &m, &m.analyticsQueryModel)
-	if !ok {
-		return
-	}
-	source, statuses := m.filter(ctx, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return // a filter that cannot be read must not become a read of everything
+func (m *feedbackModel) read(ctx context.Context, data *providerData, diags *diag.Diagnostics) bool {
+	source, statuses := m.filter(ctx, diags)
+	if diags.HasError() {
+		return false // a filter that cannot be read must not become a read of everything
 	}
 	q := sdk.FeedbackQuery{DateFrom: m.DateFrom.ValueString(), DateTo: m.DateTo.ValueString(), Source: source, Statuses: statuses,
 		Limit: numberValue(m.PageSize), MaxResults: numberValue(m.MaxResults)}
 	var rows []attr.Value
-	if !readEach(ctx, d.data, &resp.Diagnostics, "feedback", d.data.client.Analytics.Feedback.Each, m.ProjectID.ValueString(), q, func() { rows = nil },
+	if !readEach(ctx, data, diags, "feedback", data.client.Analytics.Feedback.Each, m.ProjectID.ValueString(), q, func() { rows = nil },
 		func(p *sdk.FeedbackPage) {
 			for _, f := range p.Feedback {
 				rows = append(rows, basetypes.NewObjectValueMust(feedbackAttrTypes, map[string]attr.Value{
@@ -199,35 +184,30 @@ func (d *feedbackDataSource) Read(ctx context.Context, req datasource.ReadReques
 				}))
 			}
 		}) {
-		return
+		return false
 	}
 	params := m.params(statuses)
 	params["date_from"], params["date_to"], params["max_results"] = q.DateFrom, q.DateTo, fmt.Sprint(q.MaxResults)
 	m.ID = types.StringValue(queryID(m.ProjectID.ValueString(), params))
 	m.Feedback = listOf(feedbackRowType, rows)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	return true
 }
 
-func (d *feedbackByPageDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m feedbackByPageModel
-	ctx, ok := d.begin(ctx, req, resp, &m, &m.analyticsQueryModel)
-	if !ok {
-		return
-	}
-	source, statuses := m.filter(ctx, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return // a filter that cannot be read must not become a read of everything
+func (m *feedbackByPageModel) read(ctx context.Context, data *providerData, diags *diag.Diagnostics) bool {
+	source, statuses := m.filter(ctx, diags)
+	if diags.HasError() {
+		return false // a filter that cannot be read must not become a read of everything
 	}
 	q := sdk.FeedbackByPageQuery{DateFrom: m.DateFrom.ValueString(), DateTo: m.DateTo.ValueString(), Source: source, Statuses: statuses,
 		Limit: numberValue(m.MaxResults)}
-	got, err := d.data.client.Analytics.FeedbackByPage(ctx, m.ProjectID.ValueString(), q)
+	got, err := data.client.Analytics.FeedbackByPage(ctx, m.ProjectID.ValueString(), q)
 	if err != nil {
-		d.data.noteCacheProblem(&resp.Diagnostics)
-		addReadError(&resp.Diagnostics, "feedback by page", err)
-		return
+		data.noteCacheProblem(diags)
+		addReadError(diags, "feedback by page", err)
+		return false
 	}
-	d.data.noteCacheProblem(&resp.Diagnostics)
-	noteCache(ctx, &resp.Diagnostics, "feedback by page", got.Cache)
+	data.noteCacheProblem(diags)
+	noteCache(ctx, diags, "feedback by page", got.Cache)
 	rows := make([]attr.Value, len(got.Pages))
 	for i, p := range got.Pages {
 		rows[i] = basetypes.NewObjectValueMust(pageFeedbackTypes, map[string]attr.Value{
@@ -236,7 +216,7 @@ func (d *feedbackByPageDataSource) Read(ctx context.Context, req datasource.Read
 		})
 	}
 	if got.HasMore && q.Limit == 0 {
-		resp.Diagnostics.AddWarning("More pages have feedback than the API lists",
+		diags.AddWarning("More pages have feedback than the API lists",
 			fmt.Sprintf("The Mintlify API lists at most %d pages per request and cannot page past them: pages holds the %d with the most feedback. Narrow the date range or filter by source or status to see the rest.",
 				sdk.MaxFeedbackByPageSize, len(rows)))
 	}
@@ -245,5 +225,5 @@ func (d *feedbackByPageDataSource) Read(ctx context.Context, req datasource.Read
 	m.ID = types.StringValue(queryID(m.ProjectID.ValueString(), params))
 	m.Pages = listOf(pageFeedbackRowType, rows)
 	m.HasMore = types.BoolValue(got.HasMore)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	return true
 }

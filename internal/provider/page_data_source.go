@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -14,12 +15,8 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
 
-var _ datasource.DataSourceWithConfigure = (*pageDataSource)(nil)
-
 // NewPageDataSource is the mintlify_page data source.
-func NewPageDataSource() datasource.DataSource { return &pageDataSource{} }
-
-type pageDataSource struct{ discoveryBase }
+func NewPageDataSource() datasource.DataSource { return &describedDataSource[pageModel, *pageModel]{} }
 
 type pageModel struct {
 	Domain  types.String `tfsdk:"domain"`
@@ -30,12 +27,10 @@ type pageModel struct {
 
 var pagePathValidator = sdkRule{description: "must not be empty or only white space", check: sdk.ValidatePagePath}
 
-func (d *pageDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_page"
-}
+func (*pageModel) typeName() string { return "_page" }
 
-func (d *pageDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+func (*pageModel) schema() schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: "The full text of one documentation page, by its path: for a `check` block that asserts a " +
 			"page is live and says what it should. A page the site does not have fails the read (in a `check` block: " +
 			"a warning, and the check fails).\n\n" + discoveryNote,
@@ -52,29 +47,28 @@ func (d *pageDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, r
 	}
 }
 
-func (d *pageDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m pageModel
-	ctx, ok := d.begin(ctx, req, resp, &m, &m.Domain)
-	if !ok {
-		return
-	}
-	groups := stringsOfList(ctx, m.Groups, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
+func (m *pageModel) begin(ctx context.Context, data *providerData, req datasource.ReadRequest, resp *datasource.ReadResponse) (context.Context, bool) {
+	return beginDiscoveryRead(ctx, data, req, resp, m, &m.Domain)
+}
+
+func (m *pageModel) read(ctx context.Context, data *providerData, diags *diag.Diagnostics) bool {
+	groups := stringsOfList(ctx, m.Groups, diags)
+	if diags.HasError() {
+		return false
 	}
 	domain, path := m.Domain.ValueString(), m.Path.ValueString()
-	page, err := d.data.discovery.Page(ctx, domain, path, groups)
+	page, err := data.discovery.Page(ctx, domain, path, groups)
 	if err != nil {
-		resp.Diagnostics.AddError(fmt.Sprintf("Could not read page %s of %s", path, domain), discoveryErrorDetail(err,
+		diags.AddError(fmt.Sprintf("Could not read page %s of %s", path, domain), discoveryErrorDetail(err,
 			fmt.Sprintf("%s has no page %s (or no search index yet, or the page needs groups the configuration does not give): "+
 				"check path and domain. A page just deployed can take a moment to be indexed.", domain, path)))
-		return
+		return false
 	}
 	if len(page.Problems) > 0 {
-		resp.Diagnostics.AddWarning("Unexpected answer from Mintlify",
+		diags.AddWarning("Unexpected answer from Mintlify",
 			fmt.Sprintf("The answer for page %s had fields the provider could not use: %s. The content is kept.", path, strings.Join(page.Problems, "; ")))
 	}
 	m.Content = types.StringValue(page.Content)
 	tflog.Debug(ctx, "read page", map[string]any{"domain": domain, "path": path, "bytes": len(page.Content), "requests": page.Attempts})
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	return true
 }

@@ -6,34 +6,24 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
-	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
 
-var (
-	_ action.ActionWithConfigure      = (*previewDeploymentAction)(nil)
-	_ action.ActionWithModifyPlan     = (*previewDeploymentAction)(nil)
-	_ action.ActionWithValidateConfig = (*previewDeploymentAction)(nil)
-)
-
 // NewPreviewDeploymentAction is the mintlify_preview_deployment action: it
 // deploys (or redeploys) the preview of a branch.
-func NewPreviewDeploymentAction() action.Action { return &previewDeploymentAction{} }
+func NewPreviewDeploymentAction() action.Action {
+	return &previewDeploymentAction{waitingActionBase{actionBase{typeName: "_preview_deployment"}}}
+}
 
 type previewDeploymentAction struct {
-	actionBase
+	waitingActionBase
 }
 
 type previewActionModel struct {
 	Branch types.String `tfsdk:"branch"`
 	deployActionModel
-}
-
-func (a *previewDeploymentAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_preview_deployment"
 }
 
 func (a *previewDeploymentAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
@@ -44,25 +34,14 @@ func (a *previewDeploymentAction) Schema(_ context.Context, _ action.SchemaReque
 			"the organization's plan. The trigger is never sent twice: a rate-limited one (5 per minute per " +
 			"organization) is sent again once the limit frees up.\n\n" + actionNote("preview"),
 		Attributes: attributes(deployActionAttributes("the preview"), map[string]schema.Attribute{
-			"branch": schema.StringAttribute{
-				MarkdownDescription: "The Git branch to preview, such as `feature/new-quickstart`.",
-				Required:            true,
-				Validators:          []validator.String{branchValidator},
-			},
+			"branch": requiredActionString("The Git branch to preview, such as `feature/new-quickstart`.", branchValidator),
 		}),
 	}
 }
 
 func (a *previewDeploymentAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
-	if !requireConfigured(a.data, &resp.Diagnostics) {
-		return
-	}
 	var m previewActionModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	projectID, ok := a.data.projectOrDefault(m.ProjectID, path.Root("project_id"), &resp.Diagnostics)
+	projectID, ok := a.invokeConfig(ctx, req, resp, &m, &m.ProjectID)
 	if !ok {
 		return
 	}
@@ -79,7 +58,7 @@ func (a *previewDeploymentAction) Invoke(ctx context.Context, req action.InvokeR
 	first := func(d *sdk.Deployment) string {
 		return fmt.Sprintf("Preview deployment %s of branch %q of project %q queued%s.", d.ID, branch, projectID, at(url))
 	}
-	if d := invokeDeployWork(ctx, resp, m.deployActionModel, w, actionDeployWords("preview deployment", "Could not deploy the preview",
+	if d := invokeWork(ctx, resp, m.actionWaitModel, w, actionDeployWords("preview deployment", "Could not deploy the preview",
 		"Invoke the action again to redeploy the preview."), first); d != nil && d.Status == sdk.DeploymentSuccess {
 		progress(resp, "The preview of branch %q is live%s%s.", branch, at(url), summaryOf(d))
 	}

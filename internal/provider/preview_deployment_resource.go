@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -18,14 +17,6 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
 
-var (
-	_ resource.ResourceWithConfigure      = (*previewDeploymentResource)(nil)
-	_ resource.ResourceWithImportState    = (*previewDeploymentResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*previewDeploymentResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*previewDeploymentResource)(nil)
-	_ resource.ResourceWithIdentity       = (*previewDeploymentResource)(nil)
-)
-
 // NewPreviewDeploymentResource is the mintlify_preview_deployment resource.
 func NewPreviewDeploymentResource() resource.Resource { return &previewDeploymentResource{} }
 
@@ -36,17 +27,14 @@ func NewPreviewDeploymentResource() resource.Resource { return &previewDeploymen
 // do and hide the URL until apply.
 type previewDeploymentResource struct {
 	data *providerData
+	createTimeoutCheck
 }
 
+// previewDeploymentModel is a deployment's model and what a preview adds.
 type previewDeploymentModel struct {
-	ID                types.String `tfsdk:"id"`
-	ProjectID         types.String `tfsdk:"project_id"`
-	Branch            types.String `tfsdk:"branch"`
-	Triggers          types.Map    `tfsdk:"triggers"`
-	WaitForCompletion types.Bool   `tfsdk:"wait_for_completion"`
-	PreviewURL        types.String `tfsdk:"preview_url"`
-	deploymentStateModel
-	Timeouts timeouts.Value `tfsdk:"timeouts"`
+	deploymentModel
+	Branch     types.String `tfsdk:"branch"`
+	PreviewURL types.String `tfsdk:"preview_url"`
 }
 
 func (r *previewDeploymentResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -135,10 +123,6 @@ func (r *previewDeploymentResource) Configure(_ context.Context, req resource.Co
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
-func (r *previewDeploymentResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	validateCreateTimeout(ctx, req.Config.GetAttribute, &resp.Diagnostics)
-}
-
 // ModifyPlan resolves the project and, when the triggers change, plans the
 // redeploy: a new id and new status facts, the same preview_url.
 func (r *previewDeploymentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -164,12 +148,8 @@ func (r *previewDeploymentResource) redeploys(ctx context.Context, state, plan f
 }
 
 func (r *previewDeploymentResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	if !requireConfigured(r.data, &resp.Diagnostics) {
-		return
-	}
 	var plan previewDeploymentModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
+	if !readModel(ctx, r.data, req.Plan, &plan, &resp.Diagnostics) {
 		return
 	}
 	defer func() { deploymentIdentity.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics) }()
@@ -182,11 +162,6 @@ func (r *previewDeploymentResource) Create(ctx context.Context, req resource.Cre
 // model (save) the moment the API answers and again when the wait ends.
 // prior is the state before a redeploy (nil on create).
 func (r *previewDeploymentResource) deploy(ctx context.Context, plan, prior *previewDeploymentModel, words workWords, save func(*previewDeploymentModel), diags *diag.Diagnostics) *sdk.Deployment {
-	timeout, d := plan.Timeouts.Create(ctx, DefaultCreateTimeout)
-	diags.Append(d...)
-	if diags.HasError() {
-		return nil
-	}
 	projectID, branch := plan.ProjectID.ValueString(), plan.Branch.ValueString()
 	w := deployWork(r.data, "preview deployment", func(ctx context.Context) (*sdk.Deployment, error) {
 		started, err := r.data.client.Deployments.Preview(ctx, projectID, branch)
@@ -206,38 +181,18 @@ func (r *previewDeploymentResource) deploy(ctx context.Context, plan, prior *pre
 		}
 		return queued(projectID, started.StatusID, started.Problems), nil
 	})
-	w.doWait, w.timeout, w.words = plan.WaitForCompletion.ValueBool(), timeout, words
+	w.words = words
 	w.record = func(d *sdk.Deployment) {
 		plan.ID = types.StringValue(d.ID)
 		plan.applyDeployment(d)
 		save(plan)
 	}
-	return w.run(ctx, diags)
+	return runAsConfigured(ctx, w, plan.WaitForCompletion, plan.Timeouts, diags)
 }
 
 func (r *previewDeploymentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	if !requireConfigured(r.data, &resp.Diagnostics) {
-		return
-	}
 	var state previewDeploymentModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	importing := state.Status.IsNull()
-	project, ok := deploymentRead(ctx, r.data, "mintlify_preview_deployment", "preview deployment", state.ID, state.ProjectID, importing, &state.deploymentStateModel, &resp.Diagnostics)
-	if ok {
-		if importing {
-			state.ProjectID = stringOrNull(project)
-			state.WaitForCompletion = types.BoolValue(true) // the schema's default
-		}
-		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	}
-	if !resp.Diagnostics.HasError() {
-		// Also when it vanished (state kept): state from before identities
-		// gets one.
-		deploymentIdentity.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics)
-	}
+	readDeploymentResource(ctx, r.data, "mintlify_preview_deployment", "preview deployment", &state, &state.deploymentModel, req, resp)
 }
 
 // Update redeploys the branch when its triggers changed; otherwise (new

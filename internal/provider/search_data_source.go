@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
@@ -18,12 +19,10 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
 
-var _ datasource.DataSourceWithConfigure = (*searchDataSource)(nil)
-
 // NewSearchDataSource is the mintlify_search data source.
-func NewSearchDataSource() datasource.DataSource { return &searchDataSource{} }
-
-type searchDataSource struct{ discoveryBase }
+func NewSearchDataSource() datasource.DataSource {
+	return &describedDataSource[searchModel, *searchModel]{}
+}
 
 type searchModel struct {
 	Domain         types.String  `tfsdk:"domain"`
@@ -58,12 +57,10 @@ func groupsAttribute(what string) schema.ListAttribute {
 	}
 }
 
-func (d *searchDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_search"
-}
+func (*searchModel) typeName() string { return "_search" }
 
-func (d *searchDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+func (*searchModel) schema() schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: "Searches a documentation site as its readers do, best match first: for a `check` block " +
 			"that asserts a page just deployed is found, or to feed page paths to other resources.\n\n" + discoveryNote,
 		Attributes: map[string]schema.Attribute{
@@ -110,26 +107,25 @@ func (d *searchDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 	}
 }
 
-func (d *searchDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m searchModel
-	ctx, ok := d.begin(ctx, req, resp, &m, &m.Domain)
-	if !ok {
-		return
-	}
+func (m *searchModel) begin(ctx context.Context, data *providerData, req datasource.ReadRequest, resp *datasource.ReadResponse) (context.Context, bool) {
+	return beginDiscoveryRead(ctx, data, req, resp, m, &m.Domain)
+}
+
+func (m *searchModel) read(ctx context.Context, data *providerData, diags *diag.Diagnostics) bool {
 	q := sdk.SearchRequest{Query: m.Query.ValueString(), PageSize: numberValue(m.PageSize), ScoreThreshold: m.ScoreThreshold.ValueFloat64Pointer(),
 		Filter: sdk.SearchFilter{Version: m.Version.ValueString(), Language: m.Language.ValueString(), Tag: m.Tag.ValueString(),
-			Groups: stringsOfList(ctx, m.Groups, &resp.Diagnostics)}}
-	if resp.Diagnostics.HasError() {
-		return
+			Groups: stringsOfList(ctx, m.Groups, diags)}}
+	if diags.HasError() {
+		return false
 	}
-	res, err := d.data.discovery.Search(ctx, m.Domain.ValueString(), q)
+	res, err := data.discovery.Search(ctx, m.Domain.ValueString(), q)
 	if err != nil {
-		resp.Diagnostics.AddError("Could not search "+m.Domain.ValueString(), discoveryErrorDetail(err,
+		diags.AddError("Could not search "+m.Domain.ValueString(), discoveryErrorDetail(err,
 			"The API knows no site "+m.Domain.ValueString()+", or it has no search index yet: check domain (the identifier at the end of the dashboard's URL)."))
-		return
+		return false
 	}
 	if len(res.Problems) > 0 {
-		resp.Diagnostics.AddWarning("Unexpected answer from Mintlify",
+		diags.AddWarning("Unexpected answer from Mintlify",
 			fmt.Sprintf("The search for %q had fields the provider could not use: %s. The results are kept; what could not be read is empty.",
 				q.Query, strings.Join(res.Problems, "; ")))
 	}
@@ -149,7 +145,7 @@ func (d *searchDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	m.Results = listOf(searchResultType, rows)
 	m.Paths = listOf(types.StringType, paths)
 	tflog.Debug(ctx, "searched", map[string]any{"domain": m.Domain.ValueString(), "results": len(rows), "requests": res.Attempts})
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	return true
 }
 
 // metadataString is a metadata value as a string attribute: a string as

@@ -7,22 +7,20 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
 
-var _ datasource.DataSourceWithConfigValidators = (*searchQueriesDataSource)(nil)
-
 // NewSearchQueriesDataSource is the mintlify_search_queries data source.
 func NewSearchQueriesDataSource() datasource.DataSource { return &searchQueriesDataSource{} }
 
-type searchQueriesDataSource struct{ analyticsBase }
+type searchQueriesDataSource = analyticsDataSource[searchQueriesModel, *searchQueriesModel]
 
 type searchQueriesModel struct {
-	analyticsQueryModel
-	pagingModel
+	pagedQueryModel
 	TotalSearches types.Int64 `tfsdk:"total_searches"`
 	Searches      types.List  `tfsdk:"searches"`
 }
@@ -33,12 +31,10 @@ var (
 	searchRowType = types.ObjectType{AttrTypes: searchAttrTypes}
 )
 
-func (d *searchQueriesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_search_queries"
-}
+func (*searchQueriesModel) typeName() string { return "_search_queries" }
 
-func (d *searchQueriesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+func (*searchQueriesModel) schema() schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: "What readers searched the documentation for: one row per search term, most searched first, " +
 			"with its click-through rate and the result clicked most.\n\n" + budgetNote,
 		Attributes: attributes(queryAttributes(), pagingAttributes(sdk.MaxSearchesPageSize, "search terms"), map[string]schema.Attribute{
@@ -58,17 +54,12 @@ func (d *searchQueriesDataSource) Schema(_ context.Context, _ datasource.SchemaR
 	}
 }
 
-func (d *searchQueriesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m searchQueriesModel
-	ctx, ok := d.begin(ctx, req, resp, &m, &m.analyticsQueryModel)
-	if !ok {
-		return
-	}
+func (m *searchQueriesModel) read(ctx context.Context, data *providerData, diags *diag.Diagnostics) bool {
 	q := sdk.SearchesQuery{DateFrom: m.DateFrom.ValueString(), DateTo: m.DateTo.ValueString(),
 		Limit: numberValue(m.PageSize), MaxResults: numberValue(m.MaxResults)}
 	var rows []attr.Value
 	var total int64
-	if !readEach(ctx, d.data, &resp.Diagnostics, "search queries", d.data.client.Analytics.Searches.Each, m.ProjectID.ValueString(), q, func() { rows, total = nil, 0 },
+	if !readEach(ctx, data, diags, "search queries", data.client.Analytics.Searches.Each, m.ProjectID.ValueString(), q, func() { rows, total = nil, 0 },
 		func(p *sdk.SearchesPage) {
 			total = p.TotalSearches
 			for _, r := range p.Searches {
@@ -78,11 +69,11 @@ func (d *searchQueriesDataSource) Read(ctx context.Context, req datasource.ReadR
 				}))
 			}
 		}) {
-		return
+		return false
 	}
 	m.ID = types.StringValue(queryID(m.ProjectID.ValueString(), map[string]string{"date_from": q.DateFrom, "date_to": q.DateTo,
 		"max_results": fmt.Sprint(q.MaxResults)}))
 	m.TotalSearches = types.Int64Value(total)
 	m.Searches = listOf(searchRowType, rows)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	return true
 }

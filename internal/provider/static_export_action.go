@@ -23,31 +23,30 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
 
-var (
-	_ action.ActionWithConfigure      = (*staticExportAction)(nil)
-	_ action.ActionWithModifyPlan     = (*staticExportAction)(nil)
-	_ action.ActionWithValidateConfig = (*staticExportAction)(nil)
-)
-
 // NewStaticExportAction is the mintlify_static_export action: it runs an
 // export and, with output_path, downloads its archive.
-func NewStaticExportAction() action.Action { return &staticExportAction{} }
+func NewStaticExportAction() action.Action {
+	return &staticExportAction{waitingActionBase{actionBase{typeName: "_static_export"}}}
+}
 
 type staticExportAction struct {
-	actionBase
+	waitingActionBase
 }
 
+// staticExportActionModel is what to export, where to save its archive,
+// and whether to wait.
 type staticExportActionModel struct {
-	Domain            types.String `tfsdk:"domain"`
-	Version           types.String `tfsdk:"version"`
-	Paths             types.Set    `tfsdk:"paths"`
-	OutputPath        types.String `tfsdk:"output_path"`
-	WaitForCompletion types.Bool   `tfsdk:"wait_for_completion"`
-	Timeout           types.String `tfsdk:"timeout"`
+	exportActionInput
+	OutputPath types.String `tfsdk:"output_path"`
+	actionWaitModel
 }
 
-func (a *staticExportAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_static_export"
+// exportActionInput is what the export is asked for: the attributes
+// exportInputDescriptions describes and exportRequest reads.
+type exportActionInput struct {
+	Domain  types.String `tfsdk:"domain"`
+	Version types.String `tfsdk:"version"`
+	Paths   types.Set    `tfsdk:"paths"`
 }
 
 func (a *staticExportAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
@@ -61,12 +60,10 @@ func (a *staticExportAction) Schema(_ context.Context, _ action.SchemaRequest, r
 			"whole and checked against the size announced, so a failed or interrupted download never leaves a " +
 			"partial file at `output_path`; a file already there is replaced only by a whole archive. The link it " +
 			"downloads from is never shown.\n\n" + actionNote("export"),
-		Attributes: map[string]schema.Attribute{
-			"domain": schema.StringAttribute{
-				MarkdownDescription: domain,
-				Required:            true,
-				Validators:          []validator.String{domainValidator},
-			},
+		Attributes: attributes(actionWaitAttributes("Whether the action waits until the export is `completed` or "+
+			"`failed` (default `true`), reporting its progress. With `false` it ends as soon as the API has accepted "+
+			"the export, reporting its id; `output_path` needs the wait.", "the export (and its archive to be packaged)"), map[string]schema.Attribute{
+			"domain": requiredActionString(domain, domainValidator),
 			"version": schema.StringAttribute{
 				MarkdownDescription: version,
 				Optional:            true,
@@ -86,21 +83,14 @@ func (a *staticExportAction) Schema(_ context.Context, _ action.SchemaRequest, r
 				Optional:   true,
 				Validators: []validator.String{outputPathValidator{}},
 			},
-			"wait_for_completion": schema.BoolAttribute{
-				MarkdownDescription: "Whether the action waits until the export is `completed` or `failed` (default " +
-					"`true`), reporting its progress. With `false` it ends as soon as the API has accepted the export, " +
-					"reporting its id; `output_path` needs the wait.",
-				Optional: true,
-			},
-			"timeout": actionTimeoutAttribute("the export (and its archive to be packaged)"),
-		},
+		}),
 	}
 }
 
 // ValidateConfig checks the timeout and output_path's form, with no
 // request sent.
 func (a *staticExportAction) ValidateConfig(ctx context.Context, req action.ValidateConfigRequest, resp *action.ValidateConfigResponse) {
-	a.actionBase.ValidateConfig(ctx, req, resp)
+	a.waitingActionBase.ValidateConfig(ctx, req, resp)
 	var m staticExportActionModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {
@@ -190,9 +180,6 @@ func (a *staticExportAction) Invoke(ctx context.Context, req action.InvokeReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	progress := func(format string, args ...any) {
-		resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf(format, args...)})
-	}
 	// The archive's file is made before the export starts: an export is
 	// never spent on a path that cannot be written.
 	var out *partialFile
@@ -207,14 +194,14 @@ func (a *staticExportAction) Invoke(ctx context.Context, req action.InvokeReques
 	}
 
 	w := exportWork(a.data, exportReq)
-	w.doWait = out != nil || m.WaitForCompletion.IsNull() || m.WaitForCompletion.ValueBool()
+	w.doWait = out != nil || m.waits()
 	w.timeout = actionTimeout(m.Timeout)
 	w.words = exportActionWords
 	shown, status := "", ""
 	w.record = func(e *sdk.StaticExport) {
 		if shown == "" { // the export as the POST answered; the wait's polls are reported by onPoll
 			shown, status = describeExport(e), string(e.Status)
-			progress("Static export %s of %s started; it is %s.", e.ID, exportReq.Domain, shown)
+			progress(resp, "Static export %s of %s started; it is %s.", e.ID, exportReq.Domain, shown)
 		}
 	}
 	// A message at each change of status, and as the progress passes each
@@ -226,9 +213,9 @@ func (a *staticExportAction) Invoke(ctx context.Context, req action.InvokeReques
 		case s == shown:
 			return
 		case string(e.Status) != status:
-			progress("Static export %s is now %s.", e.ID, s)
+			progress(resp, "Static export %s is now %s.", e.ID, s)
 		case t > tenth:
-			progress("Static export %s is %s.", e.ID, s)
+			progress(resp, "Static export %s is %s.", e.ID, s)
 		default:
 			return
 		}
@@ -237,15 +224,15 @@ func (a *staticExportAction) Invoke(ctx context.Context, req action.InvokeReques
 	e := w.run(ctx, &resp.Diagnostics)
 	if e == nil || !w.doWait || resp.Diagnostics.HasError() || out == nil {
 		if e != nil && e.Status == sdk.StaticExportStatusCompleted && out == nil {
-			progress("Static export %s is completed. Set output_path to download its archive, or use the mintlify_static_export_bundle ephemeral resource.", e.ID)
+			progress(resp, "Static export %s is completed. Set output_path to download its archive, or use the mintlify_static_export_bundle ephemeral resource.", e.ID)
 		}
 		return
 	}
-	a.download(ctx, resp, e.ID, out, w.timeout, progress)
+	a.download(ctx, resp, e.ID, out, w.timeout)
 }
 
 // download packages the export's archive and saves it at output_path.
-func (a *staticExportAction) download(ctx context.Context, resp *action.InvokeResponse, jobID string, out *partialFile, timeout time.Duration, progress func(string, ...any)) {
+func (a *staticExportAction) download(ctx context.Context, resp *action.InvokeResponse, jobID string, out *partialFile, timeout time.Duration) {
 	ctx = a.data.logContext(ctx)
 	b, err := a.data.client.StaticExports.CreateBundleWhenReady(ctx, jobID, append([]sdk.WaitOption{sdk.WithWaitTimeout(timeout)}, a.data.waitOptions...)...)
 	if err != nil {
@@ -257,7 +244,7 @@ func (a *staticExportAction) download(ctx context.Context, resp *action.InvokeRe
 	for _, p := range b.Problems {
 		tflog.Warn(ctx, "static export bundle: a field of the answer could not be read", map[string]any{"id": jobID, "problem": p})
 	}
-	progress("Downloading the archive of static export %s (%s) to %s.", jobID, byteSize(b.SizeBytes), out.dest)
+	progress(resp, "Downloading the archive of static export %s (%s) to %s.", jobID, byteSize(b.SizeBytes), out.dest)
 	// A message at every tenth of the archive (every 64 MiB when its size
 	// is not known), not at every buffer.
 	step := int64(64 << 20)
@@ -270,9 +257,9 @@ func (a *staticExportAction) download(ctx context.Context, resp *action.InvokeRe
 			return
 		}
 		if p.Total > 0 {
-			progress("Downloaded %s of %s (%d%%).", byteSize(p.Written), byteSize(p.Total), (p.Written*100+p.Total/2)/p.Total)
+			progress(resp, "Downloaded %s of %s (%d%%).", byteSize(p.Written), byteSize(p.Total), (p.Written*100+p.Total/2)/p.Total)
 		} else {
-			progress("Downloaded %s.", byteSize(p.Written))
+			progress(resp, "Downloaded %s.", byteSize(p.Written))
 		}
 		next = (p.Written/step + 1) * step
 	}
@@ -287,7 +274,7 @@ func (a *staticExportAction) download(ctx context.Context, resp *action.InvokeRe
 				"mintlify_static_export_bundle ephemeral resource (job_id = %q).", err, out.dest, byteSize(n), jobID))
 		return
 	}
-	progress("Saved the archive of static export %s to %s: %d bytes, SHA-256 %s.", jobID, out.dest, n, out.sum())
+	progress(resp, "Saved the archive of static export %s to %s: %d bytes, SHA-256 %s.", jobID, out.dest, n, out.sum())
 }
 
 // byteSize writes a size for people: 18.4 MB, 1 GiB.

@@ -60,10 +60,8 @@ func (e *staticExportBundleEphemeral) Schema(_ context.Context, _ ephemeral.Sche
 				Validators:          []validator.String{exportIDValidator},
 			},
 			"timeout": schema.StringAttribute{
-				MarkdownDescription: "How long to wait for the export to complete when it has not yet, as a duration " +
-					"from `" + shortDuration(minWaitTimeout) + "` to `" + shortDuration(maxWaitTimeout) + "` such as `45m` (default `" +
-					shortDuration(DefaultCreateTimeout) + "`).",
-				Optional: true,
+				MarkdownDescription: "How long to wait for the export to complete when it has not yet, as " + timeoutBoundsPhrase() + ".",
+				Optional:            true,
 			},
 			"url": schema.StringAttribute{
 				MarkdownDescription: "The presigned link to the archive. Anyone holding it can download the docs until " +

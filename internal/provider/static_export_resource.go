@@ -22,18 +22,12 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
 
-var (
-	_ resource.ResourceWithConfigure      = (*staticExportResource)(nil)
-	_ resource.ResourceWithImportState    = (*staticExportResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*staticExportResource)(nil)
-	_ resource.ResourceWithIdentity       = (*staticExportResource)(nil)
-)
-
 // NewStaticExportResource is the mintlify_static_export resource.
 func NewStaticExportResource() resource.Resource { return &staticExportResource{} }
 
 type staticExportResource struct {
 	data *providerData
+	createTimeoutCheck
 }
 
 type staticExportModel struct {
@@ -94,15 +88,13 @@ func (r *staticExportResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				MarkdownDescription: domain,
 				Required:            true,
 				Validators:          []validator.String{domainValidator},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(exportInputChangeStartsNewExport,
-					"Changing the domain starts a new export.", "Changing the domain starts a new export.")},
+				PlanModifiers:       exportInputReplaces("domain"),
 			},
 			"version": schema.StringAttribute{
 				MarkdownDescription: version,
 				Optional:            true,
 				Validators:          []validator.String{exportVersionValidator},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(exportInputChangeStartsNewExport,
-					"Changing the version starts a new export.", "Changing the version starts a new export.")},
+				PlanModifiers:       exportInputReplaces("version"),
 			},
 			"paths": schema.SetAttribute{
 				MarkdownDescription: paths + " Their order does not matter.",
@@ -154,6 +146,14 @@ func (r *staticExportResource) Schema(ctx context.Context, _ resource.SchemaRequ
 	}
 }
 
+// exportInputReplaces is the plan modifier of a string input of the
+// export (what names it): a change starts a new export, except after an
+// import (exportInputChangeStartsNewExport).
+func exportInputReplaces(what string) []planmodifier.String {
+	description := "Changing the " + what + " starts a new export."
+	return []planmodifier.String{stringplanmodifier.RequiresReplaceIf(exportInputChangeStartsNewExport, description, description)}
+}
+
 // exportInputChangeStartsNewExport replaces the export when domain or
 // version change, except on the first apply after an import: the API does
 // not return them, and importing never starts an export.
@@ -177,43 +177,28 @@ func (r *staticExportResource) Configure(_ context.Context, req resource.Configu
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
-func (r *staticExportResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	validateCreateTimeout(ctx, req.Config.GetAttribute, &resp.Diagnostics)
-}
-
 func (r *staticExportResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	if !requireConfigured(r.data, &resp.Diagnostics) {
-		return
-	}
 	var plan staticExportModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
+	if !readModel(ctx, r.data, req.Plan, &plan, &resp.Diagnostics) {
 		return
 	}
-	timeout, diags := plan.Timeouts.Create(ctx, DefaultCreateTimeout)
-	resp.Diagnostics.Append(diags...)
 	exportReq, diags := exportRequest(ctx, plan.Domain, plan.Version, plan.Paths)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	w := exportWork(r.data, exportReq)
-	w.doWait, w.timeout, w.words = plan.WaitForCompletion.ValueBool(), timeout, exportCreateWords
+	w.words = exportCreateWords
 	w.record = func(e *sdk.StaticExport) {
 		plan.applyExport(e)
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		staticExportIdentity.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics)
+		saveState(ctx, &plan, &resp.State, staticExportIdentity, resp.Identity, &resp.Diagnostics)
 	}
-	w.run(ctx, &resp.Diagnostics)
+	runAsConfigured(ctx, w, plan.WaitForCompletion, plan.Timeouts, &resp.Diagnostics)
 }
 
 func (r *staticExportResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	if !requireConfigured(r.data, &resp.Diagnostics) {
-		return
-	}
 	var state staticExportModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	if !readModel(ctx, r.data, req.State, &state, &resp.Diagnostics) {
 		return
 	}
 	ctx = r.data.logContext(ctx)
@@ -248,21 +233,14 @@ func (r *staticExportResource) Read(ctx context.Context, req resource.ReadReques
 		state.WaitForCompletion = types.BoolValue(true) // imported: the schema's default
 	}
 	state.applyExport(e)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	staticExportIdentity.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics)
+	saveState(ctx, &state, &resp.State, staticExportIdentity, resp.Identity, &resp.Diagnostics)
 }
 
 // Update only records the configuration: every input that matters to the
 // API starts a new export, so what reaches here is an input adopted after
 // an import, wait_for_completion, or new timeouts.
 func (r *staticExportResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan staticExportModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	staticExportIdentity.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics)
+	recordPlan(ctx, &staticExportModel{}, staticExportIdentity, req, resp)
 }
 
 func (r *staticExportResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

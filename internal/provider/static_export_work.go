@@ -105,17 +105,15 @@ var (
 		timeoutSetting: "timeouts.create",
 		raiseTimeout:   resourceTimeoutExample,
 	}
-	exportActionWords = workWords{
+	exportActionWords = actionWords(workWords{
 		startFailed: "Could not start the static export",
 		mayHaveTakenEffect: "The request may have reached Mintlify before it failed, so the export may have started: " +
 			"invoking the action again starts another.",
-		kept:           "Static export %s goes on at Mintlify: an action keeps no state; its bundle can be fetched later with the mintlify_static_export_bundle ephemeral resource.",
-		failed:         "Invoke the action again to start a new export.",
-		notFound:       exportStartNotFound,
-		forbidden:      exportForbidden,
-		timeoutSetting: "the action's timeout",
-		raiseTimeout:   `  timeout = "60m"`,
-	}
+		kept:      "Static export %s goes on at Mintlify: an action keeps no state; its bundle can be fetched later with the mintlify_static_export_bundle ephemeral resource.",
+		failed:    "Invoke the action again to start a new export.",
+		notFound:  exportStartNotFound,
+		forbidden: exportForbidden,
+	})
 )
 
 // Plan-time rules of an export's inputs: the SDK's own.
@@ -133,10 +131,7 @@ var (
 			return sdk.ValidateStaticExportVersion(s)
 		},
 	}
-	exportIDValidator = sdkRule{
-		description: idRule,
-		check:       sdk.ValidateStaticExportID,
-	}
+	exportIDValidator = idValidator(sdk.ValidateStaticExportID)
 )
 
 // pathsValidator checks paths at plan with the SDK's rule for each page

@@ -7,16 +7,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
-)
-
-var (
-	_ datasource.DataSourceWithConfigure        = (*uniqueVisitorsDataSource)(nil)
-	_ datasource.DataSourceWithConfigValidators = (*uniqueVisitorsDataSource)(nil)
-	_ datasource.DataSourceWithConfigure        = (*pageViewsDataSource)(nil)
 )
 
 // NewUniqueVisitorsDataSource is the mintlify_unique_visitors data source.
@@ -25,31 +20,30 @@ func NewUniqueVisitorsDataSource() datasource.DataSource { return &uniqueVisitor
 // NewPageViewsDataSource is the mintlify_page_views data source.
 func NewPageViewsDataSource() datasource.DataSource { return &pageViewsDataSource{} }
 
-type uniqueVisitorsDataSource struct{ analyticsBase }
+type uniqueVisitorsDataSource = analyticsDataSource[uniqueVisitorsModel, *uniqueVisitorsModel]
 
-type pageViewsDataSource struct{ analyticsBase }
+type pageViewsDataSource = analyticsDataSource[pageViewsModel, *pageViewsModel]
+
+// pathCountsModel holds what both path-counts models have: all but the
+// rows, whose attribute each names its own way.
+type pathCountsModel struct {
+	pagedQueryModel
+	Totals types.Object `tfsdk:"totals"`
+}
 
 type uniqueVisitorsModel struct {
-	analyticsQueryModel
-	pagingModel
-	Totals   types.Object `tfsdk:"totals"`
-	Visitors types.List   `tfsdk:"visitors"`
+	pathCountsModel
+	Visitors types.List `tfsdk:"visitors"`
 }
 
 type pageViewsModel struct {
-	analyticsQueryModel
-	pagingModel
-	Totals types.Object `tfsdk:"totals"`
-	Views  types.List   `tfsdk:"views"`
+	pathCountsModel
+	Views types.List `tfsdk:"views"`
 }
 
-func (d *uniqueVisitorsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_unique_visitors"
-}
+func (*uniqueVisitorsModel) typeName() string { return "_unique_visitors" }
 
-func (d *pageViewsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_page_views"
-}
+func (*pageViewsModel) typeName() string { return "_page_views" }
 
 // pathCountsSchema is the schema both data sources share: totals and one
 // row per path, with words for what is counted.
@@ -85,14 +79,14 @@ func pathCountsSchema(description, list, unit string, total string) schema.Schem
 	}
 }
 
-func (d *uniqueVisitorsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = pathCountsSchema("Unique visitors of a project's documentation: site-wide totals and one row per page "+
+func (*uniqueVisitorsModel) schema() schema.Schema {
+	return pathCountsSchema("Unique visitors of a project's documentation: site-wide totals and one row per page "+
 		"path, each split into human and AI traffic.", "visitors", "unique visitors",
 		"Unique visitors, deduplicated across human and AI traffic: not necessarily `human + ai`.")
 }
 
-func (d *pageViewsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = pathCountsSchema("Page views of a project's documentation: content view events, site-wide and per "+
+func (*pageViewsModel) schema() schema.Schema {
+	return pathCountsSchema("Page views of a project's documentation: content view events, site-wide and per "+
 		"page path, split into human and AI traffic. Events, not visitors: one visitor reading a page twice counts twice.",
 		"views", "view events", "All view events: `human + ai`.")
 }
@@ -104,33 +98,33 @@ func totalsOnly(p pagingModel) bool { return !p.MaxResults.IsNull() && numberVal
 // visitorsQuery is the SDK query a paged path-counts data source asks for.
 // Totals only are one row of the smallest page: every page carries the
 // totals, and the row is dropped.
-func visitorsQuery(q analyticsQueryModel, p pagingModel) sdk.VisitorsQuery {
-	if totalsOnly(p) {
+func visitorsQuery(q pagedQueryModel) sdk.VisitorsQuery {
+	if totalsOnly(q.pagingModel) {
 		return sdk.VisitorsQuery{DateFrom: q.DateFrom.ValueString(), DateTo: q.DateTo.ValueString(), Limit: 1, MaxResults: 1}
 	}
 	return sdk.VisitorsQuery{DateFrom: q.DateFrom.ValueString(), DateTo: q.DateTo.ValueString(),
-		Limit: numberValue(p.PageSize), MaxResults: numberValue(p.MaxResults)}
+		Limit: numberValue(q.PageSize), MaxResults: numberValue(q.MaxResults)}
 }
 
-func pathQueryID(q analyticsQueryModel, p pagingModel) string {
-	maxResults := fmt.Sprint(numberValue(p.MaxResults))
-	if totalsOnly(p) {
+func pathQueryID(q pagedQueryModel) string {
+	maxResults := fmt.Sprint(numberValue(q.MaxResults))
+	if totalsOnly(q.pagingModel) {
 		maxResults = "totals" // queryID leaves "0" out: it would read as no cap
 	}
 	return queryID(q.ProjectID.ValueString(), map[string]string{"date_from": q.DateFrom.ValueString(), "date_to": q.DateTo.ValueString(),
 		"max_results": maxResults})
 }
 
-// readPathCounts reads a path-counts export page by page into totals and
-// rows; what names it in messages.
-func readPathCounts(ctx context.Context, data *providerData, resp *datasource.ReadResponse, what string, read pageReader[sdk.VisitorsQuery, sdk.PathCountsPage],
-	m *analyticsQueryModel, p pagingModel) (types.Object, types.List, bool) {
+// readPathCounts reads a path-counts export page by page into m and *list
+// (the rows); what names it in messages.
+func readPathCounts(ctx context.Context, data *providerData, diags *diag.Diagnostics, what string, read pageReader[sdk.VisitorsQuery, sdk.PathCountsPage],
+	m *pathCountsModel, list *types.List) bool {
 	var rows []attr.Value
-	var totals sdk.Counts
-	only := totalsOnly(p)
-	ok := readEach(ctx, data, &resp.Diagnostics, what, read, m.ProjectID.ValueString(), visitorsQuery(*m, p), func() { rows = nil }, func(page *sdk.PathCountsPage) {
+	var counts sdk.Counts
+	only := totalsOnly(m.pagingModel)
+	ok := readEach(ctx, data, diags, what, read, m.ProjectID.ValueString(), visitorsQuery(m.pagedQueryModel), func() { rows = nil }, func(page *sdk.PathCountsPage) {
 		if rows == nil {
-			totals, rows = page.Totals, make([]attr.Value, 0, len(page.Paths))
+			counts, rows = page.Totals, make([]attr.Value, 0, len(page.Paths))
 		}
 		if only {
 			return
@@ -140,38 +134,28 @@ func readPathCounts(ctx context.Context, data *providerData, resp *datasource.Re
 		}
 	})
 	if !ok {
-		return types.Object{}, types.List{}, false
+		return false
 	}
-	m.ID = types.StringValue(pathQueryID(*m, p))
-	return countsObject(totals.Human, totals.AI, totals.Total), listOf(pathRowType, rows), true
+	m.ID = types.StringValue(pathQueryID(m.pagedQueryModel))
+	m.Totals, *list = countsObject(counts.Human, counts.AI, counts.Total), listOf(pathRowType, rows)
+	return true
 }
 
-func (d *uniqueVisitorsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m uniqueVisitorsModel
-	ctx, ok := d.begin(ctx, req, resp, &m, &m.analyticsQueryModel)
-	if !ok {
-		return
+// Each export is read from the API, or in the benchmark's floor build from
+// its PageSource.
+
+func (m *uniqueVisitorsModel) read(ctx context.Context, data *providerData, diags *diag.Diagnostics) bool {
+	read := data.client.Analytics.Visitors.Each
+	if data.pages != nil {
+		read = data.pages.Visitors
 	}
-	read := d.data.client.Analytics.Visitors.Each
-	if d.data.pages != nil {
-		read = d.data.pages.Visitors
-	}
-	if m.Totals, m.Visitors, ok = readPathCounts(ctx, d.data, resp, "unique visitors", read, &m.analyticsQueryModel, m.pagingModel); ok {
-		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-	}
+	return readPathCounts(ctx, data, diags, "unique visitors", read, &m.pathCountsModel, &m.Visitors)
 }
 
-func (d *pageViewsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m pageViewsModel
-	ctx, ok := d.begin(ctx, req, resp, &m, &m.analyticsQueryModel)
-	if !ok {
-		return
+func (m *pageViewsModel) read(ctx context.Context, data *providerData, diags *diag.Diagnostics) bool {
+	read := data.client.Analytics.Views.Each
+	if data.pages != nil {
+		read = data.pages.Views
 	}
-	read := d.data.client.Analytics.Views.Each
-	if d.data.pages != nil {
-		read = d.data.pages.Views
-	}
-	if m.Totals, m.Views, ok = readPathCounts(ctx, d.data, resp, "page views", read, &m.analyticsQueryModel, m.pagingModel); ok {
-		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-	}
+	return readPathCounts(ctx, data, diags, "page views", read, &m.pathCountsModel, &m.Views)
 }

@@ -36,19 +36,18 @@ var (
 		description: "must not be empty or only white space",
 		check:       sdk.ValidatePrompt,
 	}
-	projectIDValidator = sdkRule{
-		description: idRule,
-		check:       sdk.ValidateProjectID,
-	}
-	jobIDValidator = sdkRule{
-		description: idRule,
-		check:       sdk.ValidateJobID,
-	}
-	cacheURLValidator = sdkRule{
+	projectIDValidator = idValidator(sdk.ValidateProjectID)
+	jobIDValidator     = idValidator(sdk.ValidateJobID)
+	cacheURLValidator  = sdkRule{
 		description: "must be an s3://, gs://, azblob:// or file:// bucket URL without credentials",
 		check:       sdk.ValidateCacheURL,
 	}
 )
+
+// idValidator checks an id by one of the SDK's id rules, which all say idRule.
+func idValidator(check func(string) error) sdkRule {
+	return sdkRule{description: idRule, check: check}
+}
 
 func (v sdkRule) Description(context.Context) string         { return v.description }
 func (v sdkRule) MarkdownDescription(context.Context) string { return v.description }

@@ -415,35 +415,57 @@ func (d *dataset) day(i, day uint64) (h, a, both int64) {
 	return h, a, both
 }
 
-// visitors computes (once per range) the rows of the days in s, ordered
-// by total visitors, most first, then by path: a stable order.
-func (d *dataset) visitors(s span) pathResult {
-	if d.rows.Visitors != nil {
-		return seededPathRows(d.rows.Visitors, s)
+// pathCounts is a per-path count (visitors, views) over the days in s: a
+// test's seeded rows when it gave some, else build's from the data set,
+// computed once per range, ordered by total, most first, then by path (a
+// stable order).
+func (d *dataset) pathCounts(name string, seeded []PathDay, s span, build func(from, to int) pathResult) pathResult {
+	if seeded != nil {
+		return seededPathRows(seeded, s)
 	}
 	from, to := d.days(s)
-	return cached(d, fmt.Sprintf("visitors %d %d", from, to), func() pathResult {
-		var r pathResult
-		var sumH, sumA, sumBoth int64
-		if to > from {
-			r.rows = make([]PathRow, len(d.paths))
-			for i, path := range d.paths {
-				row := PathRow{Path: path}
-				for day := from; day < to; day++ {
-					h, a, both := d.day(uint64(i), uint64(day)) //nolint:gosec // both are non-negative indexes
-					row.Human += h
-					row.AI += a
-					row.Total += h + a - both
-					sumBoth += both
-				}
-				sumH += row.Human
-				sumA += row.AI
-				r.rows[i] = row
-			}
-		}
+	return cached(d, fmt.Sprintf("%s %d %d", name, from, to), func() pathResult {
+		r := build(from, to)
 		sortPathRows(r.rows)
+		return r
+	})
+}
+
+// rowsPerPath makes a row per path of the data set, adding up addDay over
+// the days [from, to); none when the range holds no day.
+func (d *dataset) rowsPerPath(from, to int, addDay func(row *PathRow, path, day uint64)) []PathRow {
+	if to <= from {
+		return nil
+	}
+	rows := make([]PathRow, len(d.paths))
+	for i, path := range d.paths {
+		rows[i] = PathRow{Path: path}
+		for day := from; day < to; day++ {
+			addDay(&rows[i], uint64(i), uint64(day)) //nolint:gosec // both are non-negative indexes
+		}
+	}
+	return rows
+}
+
+// visitors computes unique visitors per path.
+func (d *dataset) visitors(s span) pathResult {
+	return d.pathCounts("visitors", d.rows.Visitors, s, func(from, to int) pathResult {
+		var sumBoth int64
+		rows := d.rowsPerPath(from, to, func(row *PathRow, path, day uint64) {
+			h, a, both := d.day(path, day)
+			row.Human += h
+			row.AI += a
+			row.Total += h + a - both
+			sumBoth += both
+		})
+		var sumH, sumA int64
+		for _, row := range rows {
+			sumH += row.Human
+			sumA += row.AI
+		}
 		// Site-wide uniques are fewer than the sum over pages: one visitor
 		// reads several pages. And total is deduplicated across human and AI.
+		r := pathResult{rows: rows}
 		r.totals.Human = sumH * 6 / 10
 		r.totals.AI = sumA * 7 / 10
 		r.totals.Total = r.totals.Human + r.totals.AI - sumBoth*6/10
@@ -454,30 +476,20 @@ func (d *dataset) visitors(s span) pathResult {
 // views computes content view events: each visitor of a day views the
 // page one to three times. Events add up: totals are sums.
 func (d *dataset) views(s span) pathResult {
-	if d.rows.Views != nil {
-		return seededPathRows(d.rows.Views, s)
-	}
-	from, to := d.days(s)
-	return cached(d, fmt.Sprintf("views %d %d", from, to), func() pathResult {
-		var r pathResult
-		if to > from {
-			r.rows = make([]PathRow, len(d.paths))
-			for i, path := range d.paths {
-				row := PathRow{Path: path}
-				for day := from; day < to; day++ {
-					h, a, _ := d.day(uint64(i), uint64(day)) //nolint:gosec // non-negative indexes
-					x := d.rnd(2, uint64(i)<<20^uint64(day)) //nolint:gosec // non-negative indexes
-					row.Human += h * int64(1+x%3)            //nolint:gosec // below 3
-					row.AI += a * int64(1+(x>>8)%2)          //nolint:gosec // below 2
-				}
-				row.Total = row.Human + row.AI
-				r.totals.Human += row.Human
-				r.totals.AI += row.AI
-				r.rows[i] = row
-			}
+	return d.pathCounts("views", d.rows.Views, s, func(from, to int) pathResult {
+		r := pathResult{rows: d.rowsPerPath(from, to, func(row *PathRow, path, day uint64) {
+			h, a, _ := d.day(path, day)
+			x := d.rnd(2, path<<20^day)
+			row.Human += h * int64(1+x%3)   //nolint:gosec // below 3
+			row.AI += a * int64(1+(x>>8)%2) //nolint:gosec // below 2
+		})}
+		for i := range r.rows {
+			row := &r.rows[i]
+			row.Total = row.Human + row.AI
+			r.totals.Human += row.Human
+			r.totals.AI += row.AI
 		}
 		r.totals.Total = r.totals.Human + r.totals.AI
-		sortPathRows(r.rows)
 		return r
 	})
 }

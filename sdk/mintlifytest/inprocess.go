@@ -405,22 +405,18 @@ func (p *pipe) read(b []byte) (int, error) {
 }
 
 // closeWrite ends the body: reads return err once the buffer is read.
-func (p *pipe) closeWrite(err error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.werr == nil {
-		p.werr = err
-	}
-	signal(p.data)
-	signal(p.room)
-}
+func (p *pipe) closeWrite(err error) { p.end(&p.werr, err) }
 
 // fail makes every read return err at once, and every write fail.
-func (p *pipe) fail(err error) {
+func (p *pipe) fail(err error) { p.end(&p.rerr, err) }
+
+// end sets one side's error (the first one set stays) and wakes both
+// sides, so that a blocked read or write sees it.
+func (p *pipe) end(side *error, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.rerr == nil {
-		p.rerr = err
+	if *side == nil {
+		*side = err
 	}
 	signal(p.data)
 	signal(p.room)

@@ -42,6 +42,16 @@ func (h *harness) bundle(id string) (link string, size int64) {
 	return got["bundleUrl"].(string), int64(got["sizeBytes"].(float64)) //nolint:forcetypeassert // the 200's shape
 }
 
+// completedBundle starts an export with body, lets it complete (a minute
+// on the clock) and makes its bundle: the export's id, its link and size.
+func (h *harness) completedBundle(body string) (id, link string, size int64) {
+	h.t.Helper()
+	id = h.startExport(body)
+	h.clk.Advance(time.Minute)
+	link, size = h.bundle(id)
+	return id, link, size
+}
+
 // fetch GETs a link with no key, with the given headers (name, value, ...).
 func fetch(t *testing.T, link string, headers ...string) (*http.Response, []byte, error) {
 	t.Helper()
@@ -253,9 +263,7 @@ func TestCreateBundle_conflictUntilCompleted(t *testing.T) {
 
 func TestBundleDownload_servesTheArchiveWithoutAKey(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startExport(`{"domain":"docs.example.com","version":"v1"}`)
-	h.clk.Advance(time.Minute)
-	link, size := h.bundle(id)
+	id, link, size := h.completedBundle(`{"domain":"docs.example.com","version":"v1"}`)
 	resp, data, err := fetch(t, link)
 	if err != nil || resp.StatusCode != 200 || int64(len(data)) != size || resp.ContentLength != size {
 		t.Fatalf("%d, %d bytes of %d: %v", resp.StatusCode, len(data), size, err)
@@ -299,9 +307,7 @@ func TestBundleDownload_servesTheArchiveWithoutAKey(t *testing.T) {
 
 func TestBundleDownload_expiredOrAlteredLinksAre403AsFromS3(t *testing.T) {
 	h := newHarness(t, Config{StaticExports: StaticExportConfig{LinkTTL: time.Hour}})
-	id := h.startExport(`{"domain":"docs.example.com"}`)
-	h.clk.Advance(time.Minute)
-	link, _ := h.bundle(id)
+	id, link, _ := h.completedBundle(`{"domain":"docs.example.com"}`)
 	u, _ := url.Parse(link)
 	sig := u.Query().Get("X-Amz-Signature")
 	alter := func(key, value string) string {
@@ -350,9 +356,7 @@ func TestBundleDownload_expiredOrAlteredLinksAre403AsFromS3(t *testing.T) {
 
 func TestBundleDownload_ranges(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startExport(`{"domain":"docs.example.com","version":"[fake:bundle=300KiB]"}`)
-	h.clk.Advance(time.Minute)
-	link, size := h.bundle(id)
+	id, link, size := h.completedBundle(`{"domain":"docs.example.com","version":"[fake:bundle=300KiB]"}`)
 	whole := archiveOf(t, h.srv, id)
 	resp, _, _ := fetch(t, link)
 	etag := resp.Header.Get("ETag")
@@ -385,9 +389,7 @@ func TestBundleDownload_ranges(t *testing.T) {
 
 func TestBundleDownload_resetCutsTheDownloadMidway(t *testing.T) {
 	h := newHarness(t, Config{Faults: []Fault{{Route: RouteDownloadBundle, Kind: FaultReset, Requests: []int{1, 2}}}})
-	id := h.startExport(`{"domain":"docs.example.com","version":"[fake:bundle=1MiB]"}`)
-	h.clk.Advance(time.Minute)
-	link, size := h.bundle(id)
+	id, link, size := h.completedBundle(`{"domain":"docs.example.com","version":"[fake:bundle=1MiB]"}`)
 	whole := archiveOf(t, h.srv, id)
 	resp, data, err := fetch(t, link)
 	if !errors.Is(err, io.ErrUnexpectedEOF) || resp.ContentLength != size || int64(len(data)) != size/2 || !bytes.Equal(data, whole[:size/2]) {
@@ -407,9 +409,7 @@ func TestBundleDownload_resetCutsTheDownloadMidway(t *testing.T) {
 
 func TestBundle_largeArchivesStreamWithFlatMemory(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startExport(`{"domain":"docs.example.com","version":"[fake:bundle=256MiB]"}`)
-	h.clk.Advance(time.Minute)
-	link, size := h.bundle(id)
+	id, link, size := h.completedBundle(`{"domain":"docs.example.com","version":"[fake:bundle=256MiB]"}`)
 	if size < 256<<20 || size > 256<<20+64<<10 {
 		t.Errorf("size %d for 256 MiB", size)
 	}

@@ -58,13 +58,9 @@ func TestRun_servesAndPrintsTheEnvironment(t *testing.T) {
 		!strings.Contains(env, "MINTLIFY_PROJECT_ID=demo-project\n") {
 		t.Fatalf("env %q", env)
 	}
-	req, _ := http.NewRequest(http.MethodGet, base+"/v1/analytics/demo-project/visitors", nil)
-	req.Header.Set("Authorization", "Bearer "+mintlifytest.DemoAPIKey)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("%v %v", resp, err)
+	if status, body := callDemo(http.MethodGet, base+"/v1/analytics/demo-project/visitors"); status != 200 {
+		t.Fatalf("%d %s", status, body)
 	}
-	resp.Body.Close()
 	// The first and last day of data, and how long jobs run.
 	if want := "mintlify-fake: analytics data from 2026-08-03 to 2026-10-31; jobs run 1s;"; !strings.HasPrefix(info.String(), want) {
 		t.Errorf("info %q, want it to start %q", info.String(), want)
@@ -73,6 +69,20 @@ func TestRun_servesAndPrintsTheEnvironment(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Errorf("run: %v", err)
 	}
+}
+
+// callDemo sends a request with the demo key and returns the answer's
+// status and body (0 and the error when none came).
+func callDemo(method, link string) (int, string) {
+	req, _ := http.NewRequest(method, link, nil)
+	req.Header.Set("Authorization", "Bearer "+mintlifytest.DemoAPIKey)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, err.Error()
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
 }
 
 type syncBuffer struct {
@@ -109,6 +119,30 @@ func TestOptions_checked(t *testing.T) {
 	}
 }
 
+// checkFaultsParsed checks that each spec parses into its rules.
+func checkFaultsParsed(t *testing.T, want map[string][]mintlifytest.Fault) {
+	t.Helper()
+	for spec, rules := range want {
+		got, err := parseFault(spec)
+		if err != nil {
+			t.Errorf("%s: %v", spec, err)
+		} else if diff := cmp.Diff(rules, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", spec, diff)
+		}
+	}
+}
+
+// checkFaultsRefused checks that each spec is refused with an error
+// holding its text.
+func checkFaultsRefused(t *testing.T, want map[string]string) {
+	t.Helper()
+	for spec, text := range want {
+		if _, err := parseFault(spec); err == nil || !strings.Contains(err.Error(), text) {
+			t.Errorf("%s: err = %v, want %q", spec, err, text)
+		}
+	}
+}
+
 func TestParseFault(t *testing.T) {
 	good := map[string][]mintlifytest.Fault{
 		"rate-limit":                         {{Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Hour}},
@@ -126,18 +160,11 @@ func TestParseFault(t *testing.T) {
 		"drop,p=1":         {{Kind: mintlifytest.FaultDropConnection, Probability: 1}},
 		"slow-stream=50ms,route=assistant-message": {{Route: mintlifytest.RouteAssistantMessage, Kind: mintlifytest.FaultSlowStream, Latency: 50 * time.Millisecond}},
 	}
-	for spec, want := range good {
-		got, err := parseFault(spec)
-		if err != nil {
-			t.Errorf("%s: %v", spec, err)
-		} else if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", spec, diff)
-		}
-	}
+	checkFaultsParsed(t, good)
 	if got, _ := parseFault("drop,route=analytics"); len(got) != len(mintlifytest.AnalyticsRoutes) {
 		t.Errorf("route=analytics: %d rules", len(got))
 	}
-	for spec, want := range map[string]string{
+	checkFaultsRefused(t, map[string]string{
 		"explode":            `unknown kind "explode"`,
 		"rate-limit=soon":    `invalid duration`,
 		"server-error=404":   `404 is not a 5xx status`,
@@ -152,11 +179,7 @@ func TestParseFault(t *testing.T) {
 		"drop,requests=x":    `requests are positions from 1`,
 		"drop,color=red":     `unknown option "color"`,
 		"server-error=abc":   `invalid syntax`,
-	} {
-		if _, err := parseFault(spec); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: err = %v, want %q", spec, err, want)
-		}
-	}
+	})
 	var ff faultFlags
 	if err := ff.Set("drop"); err != nil || len(ff) != 1 || ff.String() != "1 faults" {
 		t.Errorf("flag: %v %v", ff, err)
@@ -167,42 +190,26 @@ func TestControlRoutes(t *testing.T) {
 	fake := mintlifytest.New(mintlifytest.Config{AnalyticsBudget: 1})
 	ts := httptest.NewServer(withControl(fake))
 	defer ts.Close()
-	call := func(method, path string) (int, string) {
-		t.Helper()
-		req, _ := http.NewRequest(method, ts.URL+path, nil)
-		req.Header.Set("Authorization", "Bearer "+mintlifytest.DemoAPIKey)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return 0, err.Error()
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
-	}
+	call := func(method, path string) (int, string) { return callDemo(method, ts.URL+path) }
 	call("GET", "/v1/analytics/demo-project/views")
-	if s, _ := call("GET", "/v1/analytics/demo-project/views"); s != 429 {
-		t.Fatalf("budget not spent: %d", s)
-	}
-	if s, body := call("POST", "/_fake/reset"); s != 200 || !strings.Contains(body, "a new hour starts now") {
-		t.Fatalf("reset: %d %s", s, body)
-	}
-	if s, _ := call("GET", "/v1/analytics/demo-project/views"); s != 200 {
-		t.Errorf("after reset: %d", s)
-	}
-	if s, body := call("POST", "/_fake/faults?spec=server-error=503,route=get-job"); s != 200 || !strings.Contains(body, "1 fault rules added") {
-		t.Fatalf("add fault: %d %s", s, body)
-	}
-	if s, _ := call("GET", "/v2/agent/demo-project/job/x"); s != 503 {
-		t.Errorf("injected fault: %d", s)
-	}
-	if s, body := call("POST", "/_fake/faults?spec=bogus"); s != 400 || !strings.Contains(body, "unknown kind") {
-		t.Errorf("bad spec: %d %s", s, body)
-	}
-	if s, _ := call("DELETE", "/_fake/faults"); s != 200 {
-		t.Errorf("clear: %d", s)
-	}
-	if s, _ := call("GET", "/v2/agent/demo-project/job/x"); s != 404 {
-		t.Errorf("after clear: %d", s)
+	// Each step depends on the ones before it: the first one off stops the test.
+	for _, step := range []struct {
+		name, method, path string
+		status             int
+		body               string // what the body must hold, if anything
+	}{
+		{"budget not spent", "GET", "/v1/analytics/demo-project/views", 429, ""},
+		{"reset", "POST", "/_fake/reset", 200, "a new hour starts now"},
+		{"after reset", "GET", "/v1/analytics/demo-project/views", 200, ""},
+		{"add fault", "POST", "/_fake/faults?spec=server-error=503,route=get-job", 200, "1 fault rules added"},
+		{"injected fault", "GET", "/v2/agent/demo-project/job/x", 503, ""},
+		{"bad spec", "POST", "/_fake/faults?spec=bogus", 400, "unknown kind"},
+		{"clear", "DELETE", "/_fake/faults", 200, ""},
+		{"after clear", "GET", "/v2/agent/demo-project/job/x", 404, ""},
+	} {
+		if s, body := call(step.method, step.path); s != step.status || !strings.Contains(body, step.body) {
+			t.Fatalf("%s: %d %s", step.name, s, body)
+		}
 	}
 	_, body := call("GET", "/_fake/requests")
 	var counts map[string]int
@@ -242,15 +249,8 @@ func TestParseFault_everyKind(t *testing.T) {
 		"odd-field=status,route=create-job,p=0.1": {{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultOddField, Field: "status", Probability: 0.1}},
 		"drop,route=thread":                       {{Route: mintlifytest.RouteAssistantThread, Kind: mintlifytest.FaultDropConnection}},
 	}
-	for spec, want := range good {
-		got, err := parseFault(spec)
-		if err != nil {
-			t.Errorf("%s: %v", spec, err)
-		} else if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", spec, diff)
-		}
-	}
-	for spec, want := range map[string]string{
+	checkFaultsParsed(t, good)
+	checkFaultsRefused(t, map[string]string{
 		"client-error=500":            `500 is not a 4xx status`,
 		"client-error=399":            `399 is not a 4xx status`,
 		"malformed=404":               `404 is not a 2xx status`,
@@ -264,11 +264,7 @@ func TestParseFault_everyKind(t *testing.T) {
 		"drop,route=nowhere":          `unknown route "nowhere" (a route: create-job, get-job, message, list-jobs, visitors,`,
 		"drop,route=nowhere,p=1":      `or an area: jobs (create-job, get-job, message, list-jobs); analytics (visitors,`,
 		"malformed,color=red,body={}": `unknown option "color" (route, method, p, requests, message or body)`,
-	} {
-		if _, err := parseFault(spec); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: err = %v, want %q", spec, err, want)
-		}
-	}
+	})
 	// Every route and area of the fake's table has its name.
 	for _, r := range mintlifytest.Routes() {
 		if got, err := parseFault("drop,route=" + r.Name); err != nil || len(got) != 1 || got[0].Route != r.Pattern {
@@ -316,14 +312,11 @@ func TestLimitFlag(t *testing.T) {
 	defer ts.Close()
 	statuses := []int{}
 	for range 2 {
-		req, _ := http.NewRequest("GET", ts.URL+"/v1/analytics/demo-project/views", nil)
-		req.Header.Set("Authorization", "Bearer "+mintlifytest.DemoAPIKey)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
+		status, body := callDemo("GET", ts.URL+"/v1/analytics/demo-project/views")
+		if status == 0 {
+			t.Fatal(body)
 		}
-		resp.Body.Close()
-		statuses = append(statuses, resp.StatusCode)
+		statuses = append(statuses, status)
 	}
 	if !cmp.Equal(statuses, []int{200, 429}) {
 		t.Errorf("-limit analytics=1 over -analytics-limit 100: %v", statuses)
@@ -402,17 +395,7 @@ func TestControlRoutes_newFaultsAndEveryRouteCounted(t *testing.T) {
 	fake := mintlifytest.New(mintlifytest.Config{})
 	ts := httptest.NewServer(withControl(fake))
 	defer ts.Close()
-	do := func(method, path string) (int, string) {
-		req, _ := http.NewRequest(method, ts.URL+path, nil)
-		req.Header.Set("Authorization", "Bearer "+mintlifytest.DemoAPIKey)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return 0, err.Error()
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
-	}
+	do := func(method, path string) (int, string) { return callDemo(method, ts.URL+path) }
 	if s, body := do("POST", "/_fake/faults?spec="+url.QueryEscape("client-error=409,route=get-job,message=Busy")); s != 200 || !strings.Contains(body, "1 fault rules added") {
 		t.Fatalf("%d %s", s, body)
 	}
