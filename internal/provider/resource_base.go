@@ -48,8 +48,8 @@ func (createTimeoutCheck) ValidateConfig(ctx context.Context, req resource.Valid
 	validateCreateTimeout(ctx, req.Config.GetAttribute, &resp.Diagnostics)
 }
 
-// readModel reads a request's plan or state (from) into model, once the
-// provider is configured. It is false when the request cannot go on: the
+// readModel reads a request's plan, state or configuration (from) into
+// model, once the provider is configured. It is false when the request cannot go on: the
 // diagnostics say why.
 func readModel(ctx context.Context, data *providerData, from interface {
 	Get(context.Context, any) diag.Diagnostics

@@ -167,12 +167,8 @@ func checkOutputPath(p string) error {
 }
 
 func (a *staticExportAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
-	if !requireConfigured(a.data, &resp.Diagnostics) {
-		return
-	}
 	var m staticExportActionModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	if !readModel(ctx, a.data, req.Config, &m, &resp.Diagnostics) {
 		return
 	}
 	exportReq, diags := exportRequest(ctx, m.Domain, m.Version, m.Paths)

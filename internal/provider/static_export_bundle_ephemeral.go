@@ -91,12 +91,8 @@ func (e *staticExportBundleEphemeral) ValidateConfig(ctx context.Context, req ep
 }
 
 func (e *staticExportBundleEphemeral) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {
-	if !requireConfigured(e.data, &resp.Diagnostics) {
-		return
-	}
 	var m staticExportBundleModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	if !readModel(ctx, e.data, req.Config, &m, &resp.Diagnostics) {
 		return
 	}
 	ctx = e.data.logContext(ctx)
