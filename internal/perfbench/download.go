@@ -401,7 +401,7 @@ func (b *bench) measureOnly(what, out, readme string) error {
 	case "assistant":
 		return b.measureAssistantOnly(out, readme)
 	default:
-		return fmt.Errorf(`-only %q: the sections that can be measured alone are: "download", "assistant", "waits", "budget", "soak"`, what)
+		return fmt.Errorf(`-only %q: the sections that can be measured alone are: "download", "assistant", "scale", "waits", "budget", "soak", "endless"`, what)
 	}
 	size := int64(downloadSize)
 	if b.quick {

@@ -37,7 +37,7 @@ func main() {
 	runs := flag.Int("runs", 3, "runs per timed figure (the median is reported)")
 	quick := flag.Bool("quick", false, "smaller data sets and fewer applies, to try the harness")
 	limit := flag.Duration("timeout", 30*time.Minute, "stop everything after this long")
-	only := flag.String("only", "", `measure one section alone: "download" or "assistant" (each spliced into the existing report and its README lines), "waits" (the waits for jobs and deployments), "budget" (the analytics budget, section 8), "soak" (the fault soak, section 6) or "endless" (a server that never stops paging, section 10) (printed, writing nothing)`)
+	only := flag.String("only", "", `measure one section alone: "download" or "assistant" (each spliced into the existing report and its README lines), "waits" (the waits for jobs and deployments), "scale" (the 100,000-row applies against the floor, section 2), "budget" (the analytics budget, section 8), "soak" (the fault soak, section 6) or "endless" (a server that never stops paging, section 10) (printed, writing nothing)`)
 	flag.Parse()
 	// The assistant's section is Go benchmarks of ./sdk alone: no terraform,
 	// no provider build.
@@ -59,6 +59,25 @@ func main() {
 		}
 		var w strings.Builder
 		(&results{wait: wait}).writeWaits(func(format string, args ...any) { fmt.Fprintf(&w, format, args...) })
+		fmt.Print(w.String())
+		return
+	}
+	if *only == "scale" {
+		var res results
+		paths := 100000
+		if *quick {
+			paths = 10000
+		}
+		for i, s := range []source{visitorsSource, viewsSource} {
+			log.Printf("%d/2 read cost at %d rows of %s (%d runs each, provider and floor)", i+1, paths, s.name, b.runs)
+			scale, err := b.measureScale(s, paths)
+			if err != nil {
+				log.Fatal(err)
+			}
+			res.scales = append(res.scales, scale)
+		}
+		var w strings.Builder
+		res.writeScales(func(format string, args ...any) { fmt.Fprintf(&w, format, args...) })
 		fmt.Print(w.String())
 		return
 	}
