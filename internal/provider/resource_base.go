@@ -49,8 +49,8 @@ func (createTimeoutCheck) ValidateConfig(ctx context.Context, req resource.Valid
 }
 
 // readModel reads a request's plan, state or configuration (from) into
-// model, once the provider is configured. It is false when the request cannot go on: the
-// diagnostics say why.
+// model, once the provider is configured. It is false when the request
+// cannot go on: the diagnostics say why.
 func readModel(ctx context.Context, data *providerData, from interface {
 	Get(context.Context, any) diag.Diagnostics
 }, model any, diags *diag.Diagnostics) bool {
