@@ -107,7 +107,7 @@ func (r *agentJobMessageResource) Create(ctx context.Context, req resource.Creat
 	}
 	projectID, jobID := plan.ProjectID.ValueString(), plan.JobID.ValueString()
 	w := jobWork(r.data, projectID, func(ctx context.Context) (*sdk.AgentJob, error) {
-		sentAt := time.Now().UTC().Format(time.RFC3339Nano)
+		sentAt := r.data.now().UTC().Format(time.RFC3339Nano)
 		plan.ID, plan.SentAt = types.StringValue(jobID+"/"+sentAt), types.StringValue(sentAt)
 		return r.data.client.AgentJobs.SendMessage(ctx, projectID, jobID, plan.Prompt.ValueString())
 	})

@@ -59,6 +59,19 @@ func TestAccAgentJobMessage_sendsOnceAndWaitsForTheNewRound(t *testing.T) {
 				statecheck.ExpectKnownValue(messageAddr, tfjsonPath("pr_link"), knownvalue.StringRegexp(regexp.MustCompile(`^https://github.com/acme/demo-project/pull/101$`))),
 				statecheck.ExpectKnownValue(messageAddr, tfjsonPath("project_id"), knownString(mintlifytest.DemoProjectID)),
 				messageMatchesServer(fs),
+				// sent_at is read on the clock the provider's client runs
+				// on (here the fake's), not the wall clock: with no retry,
+				// the moment the fake received the message.
+				valuesInState(messageAddr, func(vals map[string]any) error {
+					rec, _ := fs.JobRecord(mintlifytest.DemoProjectID, fmt.Sprint(vals["job_id"]))
+					if len(rec.Messages) != 1 {
+						return fmt.Errorf("the fake received %d messages, want 1", len(rec.Messages))
+					}
+					if want := rec.Messages[0].At.UTC().Format(time.RFC3339Nano); vals["sent_at"] != want {
+						return fmt.Errorf("sent_at %v, want %s (when the fake received it)", vals["sent_at"], want)
+					}
+					return nil
+				}),
 			},
 		},
 		// A second plan is empty; a refresh reads the job, sends nothing.

@@ -238,7 +238,7 @@ func readEach[Q sdk.PageQuery, P any](ctx context.Context, data *providerData, d
 		addReadError(diags, what, err)
 		return false
 	}
-	noteCache(ctx, diags, what, info.Cache)
+	noteCache(ctx, data, diags, what, info.Cache)
 	tflog.Debug(ctx, "read "+what, map[string]any{"pages": info.Pages, "requests": info.Attempts})
 	return true
 }
@@ -246,7 +246,7 @@ func readEach[Q sdk.PageQuery, P any](ctx context.Context, data *providerData, d
 // noteCache tells the user where an analytics answer came from: a warning
 // for a stale copy served instead of a rate-limited read, a debug line for
 // a fresh one. what names the data ("unique visitors").
-func noteCache(ctx context.Context, diags *diag.Diagnostics, what string, status sdk.CacheStatus) {
+func noteCache(ctx context.Context, data *providerData, diags *diag.Diagnostics, what string, status sdk.CacheStatus) {
 	switch {
 	case status.Stale:
 		when := "when the limit resets"
@@ -257,13 +257,14 @@ func noteCache(ctx context.Context, diags *diag.Diagnostics, what string, status
 			fmt.Sprintf("The Mintlify API refused to read %s: the organization's analytics requests are spent (100 an hour, "+
 				"shared by every analytics endpoint); the budget frees up %s. The values shown are a cached copy fetched %s "+
 				"ago (%s), and may be out of date. The copy is used while it is younger than cache_max_stale.",
-				what, when, age(status.StoredAt), status.StoredAt.UTC().Format(time.RFC3339)))
+				what, when, age(data.now(), status.StoredAt), status.StoredAt.UTC().Format(time.RFC3339)))
 	case status.Hit:
-		tflog.Debug(ctx, "analytics read from cache", map[string]any{"data": what, "age": age(status.StoredAt)})
+		tflog.Debug(ctx, "analytics read from cache", map[string]any{"data": what, "age": age(data.now(), status.StoredAt)})
 	}
 }
 
-func age(t time.Time) string { return time.Since(t).Round(time.Second).String() }
+// age is how long before now t was, to the second.
+func age(now, t time.Time) string { return now.Sub(t).Round(time.Second).String() }
 
 // queryID names a query in a stable, readable way: the project, then the
 // parameters that are set.

@@ -134,7 +134,7 @@ func (m *assistantCallerStatsModel) read(ctx context.Context, data *providerData
 		return false
 	}
 	data.noteCacheProblem(diags)
-	noteCache(ctx, diags, "assistant caller stats", stats.Cache)
+	noteCache(ctx, data, diags, "assistant caller stats", stats.Cache)
 	m.ID = types.StringValue(queryID(m.ProjectID.ValueString(), map[string]string{"date_from": r.DateFrom, "date_to": r.DateTo}))
 	m.Web, m.API, m.Other, m.Total = types.Int64Value(stats.Web), types.Int64Value(stats.API), types.Int64Value(stats.Other), types.Int64Value(stats.Total)
 	return true

@@ -110,10 +110,14 @@ func TestAccCache_settingsAreValidated(t *testing.T) {
 }
 
 func TestNoteCache_warnsOfAStaleCopyWithItsAgeAndWhenTheBudgetFreesUp(t *testing.T) {
-	stored := time.Now().Add(-2*time.Hour - 13*time.Minute)
+	// The age is read on the provider's clock, the one the SDK's client
+	// and its cache run on, not the wall clock.
+	clk := newTestClock()
+	data := &providerData{clock: clk}
+	stored := clk.Now().Add(-2*time.Hour - 13*time.Minute)
 	retryAt := time.Date(2026, 11, 22, 13, 0, 0, 0, time.UTC)
 	var diags diag.Diagnostics
-	noteCache(context.Background(), &diags, "unique visitors", sdk.CacheStatus{Hit: true, Stale: true, StoredAt: stored,
+	noteCache(context.Background(), data, &diags, "unique visitors", sdk.CacheStatus{Hit: true, Stale: true, StoredAt: stored,
 		RateLimit: &sdk.APIError{StatusCode: 429, RetryAt: retryAt}})
 	got := diagText(diags, diag.SeverityWarning)
 	for _, want := range []string{"Mintlify unique visitors served from cache", "The Mintlify API refused to read unique visitors",
@@ -124,7 +128,7 @@ func TestNoteCache_warnsOfAStaleCopyWithItsAgeAndWhenTheBudgetFreesUp(t *testing
 	}
 	for _, quiet := range []sdk.CacheStatus{{}, {Hit: true, StoredAt: stored}} {
 		var d diag.Diagnostics
-		noteCache(context.Background(), &d, "x", quiet)
+		noteCache(context.Background(), data, &d, "x", quiet)
 		if len(d) != 0 {
 			t.Errorf("%+v: %v", quiet, d)
 		}

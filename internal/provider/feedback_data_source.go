@@ -207,7 +207,7 @@ func (m *feedbackByPageModel) read(ctx context.Context, data *providerData, diag
 		return false
 	}
 	data.noteCacheProblem(diags)
-	noteCache(ctx, diags, "feedback by page", got.Cache)
+	noteCache(ctx, data, diags, "feedback by page", got.Cache)
 	rows := make([]attr.Value, len(got.Pages))
 	for i, p := range got.Pages {
 		rows[i] = basetypes.NewObjectValueMust(pageFeedbackTypes, map[string]attr.Value{

@@ -64,7 +64,10 @@ var (
 type mintlifyProvider struct {
 	version string
 	// Tests make polling and retries fast; production uses the SDK defaults.
-	sdkOptions  []sdk.Option
+	sdkOptions []sdk.Option
+	// clock is the time the SDK's client runs on, when a test sets one
+	// (with sdk.WithClock in sdkOptions); nil: the wall clock.
+	clock       sdk.Clock
 	waitOptions []sdk.WaitOption
 	// pages replaces the API as the data sources' source of pages in the
 	// benchmark's floor build (NewWithPageSource); nil otherwise.
@@ -106,9 +109,21 @@ type providerData struct {
 	discovery    *sdk.DiscoveryClient
 	assistantKey string // kept only to mask it in logs
 	domain       string // default for the discovery data sources; "" when none
+	// clock is the SDK client's clock (nil: the wall clock): the time a
+	// message is sent, and a cached copy's age, read on the same clock as
+	// the client's waits and the cache's entries.
+	clock sdk.Clock
 	// cacheWarned is set once the cache's problem (client.CacheProblem)
 	// has been shown: once per provider process.
 	cacheWarned atomic.Bool
+}
+
+// now is the time on the provider's clock.
+func (d *providerData) now() time.Time {
+	if d.clock != nil {
+		return d.clock.Now()
+	}
+	return time.Now()
 }
 
 // logContext masks the API key in every log line written with the returned
@@ -330,7 +345,7 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 		opts = append(opts[:len(opts):len(opts)], sdk.WithAnalyticsCache(sdk.CacheOptions{Dir: dir, URL: bucket, OpenBucket: cachebucket.Open, FreshFor: durations["cache_ttl"], MaxStale: durations["cache_max_stale"]}))
 		tflog.Debug(ctx, "analytics cache", map[string]any{"dir": dir, "bucket": bucket != "", "ttl": durations["cache_ttl"].String(), "max_stale": durations["cache_max_stale"].String()})
 	}
-	data := &providerData{apiKey: apiKey, assistantKey: assistantKey, waitOptions: p.waitOptions, pages: p.pages}
+	data := &providerData{apiKey: apiKey, assistantKey: assistantKey, waitOptions: p.waitOptions, pages: p.pages, clock: p.clock}
 	if apiKey != "" {
 		client, err := sdk.NewClient(apiKey, append(append([]sdk.Option{sdk.WithBaseURL(baseURL)}, opts...), p.sdkOptions...)...)
 		if err != nil {
