@@ -65,8 +65,8 @@ type mintlifyProvider struct {
 	version string
 	// Tests make polling and retries fast; production uses the SDK defaults.
 	sdkOptions []sdk.Option
-	// clock is the time the SDK's client runs on, when a test sets one
-	// (with sdk.WithClock in sdkOptions); nil: the wall clock.
+	// clock, when a test sets one, is the time both SDK clients and the
+	// provider itself run on (sdk.WithClock); nil: the wall clock.
 	clock       sdk.Clock
 	waitOptions []sdk.WaitOption
 	// pages replaces the API as the data sources' source of pages in the
@@ -337,6 +337,9 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 		// The attribute's validator has said it at plan; this is the variable.
 		resp.Diagnostics.AddError("Invalid "+EnvCacheURL, strings.Replace(err.Error(), "cacheURL", EnvCacheURL, 1)+".")
 		return
+	}
+	if p.clock != nil {
+		opts = append(opts, sdk.WithClock(p.clock))
 	}
 	// The cache is the admin API's analytics only: the discovery client
 	// gets every option but it.

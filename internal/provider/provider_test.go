@@ -26,7 +26,7 @@ import (
 func testProvider(clk *testClock) *mintlifyProvider {
 	p := &mintlifyProvider{version: "test"}
 	if clk != nil {
-		p.sdkOptions, p.clock = []sdk.Option{sdk.WithClock(clk)}, clk
+		p.clock = clk
 	} else {
 		p.sdkOptions = []sdk.Option{sdk.WithRetryBackoff(5*time.Millisecond, 20*time.Millisecond)}
 	}
