@@ -1,12 +1,5 @@
 terraform {
   required_version = ">= 1.14"
-
-  required_providers {
-    mintlify = {
-      source  = "mintlify/mintlify"
-      version = "~> 0.1"
-    }
-  }
 }
 
 # Run the agent on every release, without a resource in state: the action

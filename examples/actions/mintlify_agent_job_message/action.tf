@@ -1,12 +1,5 @@
 terraform {
   required_version = ">= 1.14"
-
-  required_providers {
-    mintlify = {
-      source  = "mintlify/mintlify"
-      version = "~> 0.1"
-    }
-  }
 }
 
 # Send a follow-up to a job started earlier (by a resource, an action or

@@ -1,10 +1,5 @@
 terraform {
-  required_providers {
-    mintlify = {
-      source  = "mintlify/mintlify"
-      version = "~> 0.1"
-    }
-  }
+  required_version = ">= 1.14"
 }
 
 # Export the docs and save the archive, from a pipeline step:

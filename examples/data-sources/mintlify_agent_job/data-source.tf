@@ -1,12 +1,3 @@
-terraform {
-  required_providers {
-    mintlify = {
-      source  = "mintlify/mintlify"
-      version = "~> 0.1"
-    }
-  }
-}
-
 # Gate a pipeline on a job started elsewhere (the dashboard, another
 # pipeline): its id comes from a variable, or from mintlify_agent_jobs.
 variable "docs_job_id" {

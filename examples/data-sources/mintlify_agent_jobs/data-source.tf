@@ -1,12 +1,3 @@
-terraform {
-  required_providers {
-    mintlify = {
-      source  = "mintlify/mintlify"
-      version = "~> 0.1"
-    }
-  }
-}
-
 # The project's failed agent jobs of November, newest first, however they
 # were started: a dashboard of what needs a second look.
 data "mintlify_agent_jobs" "failed" {

@@ -1,12 +1,3 @@
-terraform {
-  required_providers {
-    mintlify = {
-      source  = "mintlify/mintlify"
-      version = "~> 0.1"
-    }
-  }
-}
-
 # Where the assistant's questions came from in October.
 data "mintlify_assistant_caller_stats" "october" {
   date_from = "2026-10-01"

@@ -1,12 +1,3 @@
-terraform {
-  required_providers {
-    mintlify = {
-      source  = "mintlify/mintlify"
-      version = "~> 0.1"
-    }
-  }
-}
-
 # Questions the AI assistant could not answer from the docs last week.
 data "mintlify_assistant_conversations" "last_week" {
   date_from = "2026-10-25"

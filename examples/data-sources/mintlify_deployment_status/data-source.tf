@@ -1,12 +1,3 @@
-terraform {
-  required_providers {
-    mintlify = {
-      source  = "mintlify/mintlify"
-      version = "~> 0.1"
-    }
-  }
-}
-
 # Read a deployment started elsewhere (the dashboard, a Git push, another
 # workspace) by its status id: every field, the log included.
 variable "status_id" {

@@ -1,12 +1,3 @@
-terraform {
-  required_providers {
-    mintlify = {
-      source  = "mintlify/mintlify"
-      version = "~> 0.1"
-    }
-  }
-}
-
 # Open page-level feedback of the last month, with the readers' comments.
 data "mintlify_feedback" "open" {
   date_from = "2026-10-01"

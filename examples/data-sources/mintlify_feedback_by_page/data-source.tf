@@ -1,12 +1,3 @@
-terraform {
-  required_providers {
-    mintlify = {
-      source  = "mintlify/mintlify"
-      version = "~> 0.1"
-    }
-  }
-}
-
 # The pages with the most feedback, and how many readers found them helpful.
 data "mintlify_feedback_by_page" "top" {
   date_from   = "2026-10-01"

@@ -1,12 +1,3 @@
-terraform {
-  required_providers {
-    mintlify = {
-      source  = "mintlify/mintlify"
-      version = "~> 0.1"
-    }
-  }
-}
-
 # The pricing page is live and names the current plans.
 check "pricing_page_is_current" {
   data "mintlify_page" "pricing" {

@@ -1,12 +1,3 @@
-terraform {
-  required_providers {
-    mintlify = {
-      source  = "mintlify/mintlify"
-      version = "~> 0.1"
-    }
-  }
-}
-
 # Page views (events, not visitors) in October, and the pages AI traffic
 # reads most.
 data "mintlify_page_views" "october" {

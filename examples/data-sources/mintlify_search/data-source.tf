@@ -1,12 +1,3 @@
-terraform {
-  required_providers {
-    mintlify = {
-      source  = "mintlify/mintlify"
-      version = "~> 0.1"
-    }
-  }
-}
-
 # A smoke test of the live docs, run by every plan and apply: readers who
 # search for "install" must find the quickstart. Inside a check block a
 # failed assertion (or read) is a warning, not a failed run.

@@ -1,12 +1,3 @@
-terraform {
-  required_providers {
-    mintlify = {
-      source  = "mintlify/mintlify"
-      version = "~> 0.1"
-    }
-  }
-}
-
 # What readers searched for last week, most searched first, and the terms
 # whose results nobody clicked: pages to write.
 data "mintlify_search_queries" "last_week" {

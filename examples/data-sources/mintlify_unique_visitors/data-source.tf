@@ -1,12 +1,3 @@
-terraform {
-  required_providers {
-    mintlify = {
-      source  = "mintlify/mintlify"
-      version = "~> 0.1"
-    }
-  }
-}
-
 # Unique visitors for October 2026 (date_to is exclusive).
 data "mintlify_unique_visitors" "october" {
   date_from = "2026-10-01"

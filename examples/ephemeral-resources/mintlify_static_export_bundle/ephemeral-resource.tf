@@ -1,10 +1,5 @@
 terraform {
-  required_providers {
-    mintlify = {
-      source  = "mintlify/mintlify"
-      version = "~> 0.1"
-    }
-  }
+  required_version = ">= 1.10"
 }
 
 # Download a release's archive with curl, without the presigned link ever

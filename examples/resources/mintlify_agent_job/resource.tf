@@ -1,12 +1,3 @@
-terraform {
-  required_providers {
-    mintlify = {
-      source  = "mintlify/mintlify"
-      version = "~> 0.1"
-    }
-  }
-}
-
 # Ask the agent to update the docs for each release: a new job runs exactly
 # when the commit changes (and never by itself otherwise).
 variable "commit_sha" {

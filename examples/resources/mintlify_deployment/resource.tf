@@ -1,12 +1,3 @@
-terraform {
-  required_providers {
-    mintlify = {
-      source  = "mintlify/mintlify"
-      version = "~> 0.1"
-    }
-  }
-}
-
 # Publish the docs whenever the docs repository's commit changes: one
 # deployment per new commit, none when the same commit is applied again.
 variable "docs_commit" {

@@ -1,12 +1,3 @@
-terraform {
-  required_providers {
-    mintlify = {
-      source  = "mintlify/mintlify"
-      version = "~> 0.1"
-    }
-  }
-}
-
 # A preview of each pull request's branch: CI passes the branch and its head
 # commit. A new commit redeploys the preview in place, under the same URL.
 variable "branch" {

@@ -1,12 +1,3 @@
-terraform {
-  required_providers {
-    mintlify = {
-      source  = "mintlify/mintlify"
-      version = "~> 0.1"
-    }
-  }
-}
-
 # A static copy of the docs for each release: a new export runs exactly when
 # the release changes (and never by itself otherwise).
 variable "release" {
