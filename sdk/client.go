@@ -43,7 +43,10 @@
 // organization per hour, job creations 100 per project per hour. Paging
 // uses the largest page and never reads a page twice; POSTs are never sent
 // twice once they may have reached the server; WithAnalyticsCache spends
-// the analytics budget once per answer across processes.
+// the analytics budget once per answer across processes. Once the API
+// refuses for longer than the client waits, the analytics, discovery and
+// Index clients remember until when their budget is spent and send
+// nothing on it until then (IsNotSent).
 //
 // # Testing
 //
