@@ -179,8 +179,8 @@ func minTime(a, b time.Time) time.Time {
 }
 
 // budgetedRoundTrip is roundTrip on budget b: see budgetedExchange.
-func (k *core) budgetedRoundTrip(ctx context.Context, c call, b *spentBudget, also ...*spentBudget) ([]byte, ResponseInfo, error) {
-	a, info, err := k.budgetedExchange(ctx, c, false, b, also)
+func (k *core) budgetedRoundTrip(ctx context.Context, c call, b *spentBudget) ([]byte, ResponseInfo, error) {
+	a, info, err := k.budgetedExchange(ctx, c, false, b, nil)
 	return a.data, info, err
 }
 

@@ -82,7 +82,7 @@ func TestBudget_indexDaySpentSendsNothingUntilRetryAt(t *testing.T) {
 // remembered: the gate stays open and nothing is held spent. A short 429
 // that is not waited out (no retries left) is remembered until its time.
 func TestBudget_shortRateLimitWaitedOutIsNotRemembered(t *testing.T) {
-	srv, c, clk := newIndexFake(t, mintlifytest.Config{})
+	srv, c, _ := newIndexFake(t, mintlifytest.Config{})
 	ctx := context.Background()
 	for i := range 11 {
 		if _, err := c.Search(ctx, IndexSearchRequest{Query: "deploy"}); err != nil {
@@ -96,7 +96,7 @@ func TestBudget_shortRateLimitWaitedOutIsNotRemembered(t *testing.T) {
 		t.Errorf("a 429 waited out was remembered: spent until %v, open %v", b.spentUntil, b.open)
 	}
 
-	srv, c, clk = newIndexFake(t, mintlifytest.Config{}, WithMaxRetries(0))
+	srv, c, clk := newIndexFake(t, mintlifytest.Config{}, WithMaxRetries(0))
 	for range 10 {
 		_, _ = c.Search(ctx, IndexSearchRequest{Query: "deploy"})
 	}
