@@ -27,7 +27,10 @@ import (
 // AssistantService streams the documentation assistant's answers. Every
 // message costs credits, so a message is never sent twice once it may
 // have reached the server: only a 429 refusal, or a connection that never
-// opened, is tried again.
+// opened, is tried again. Messages draw from the organization's discovery
+// budget and from 10,000 per IP per day: while the client knows either is
+// spent (a refused search or page read, a refused message), a message is
+// not sent and fails at once with a NotSent 429.
 type AssistantService struct {
 	core *core
 }
@@ -235,7 +238,8 @@ func (r AssistantRequest) body() assistantBody {
 // The message costs credits: it is never sent twice once it may have
 // reached the server (MayHaveTakenEffect tells, when Stream fails). A 429
 // is waited out when its Retry-After is short (WithMaxRetryAfter), else
-// it fails at once with the time to retry (APIError.RetryAt).
+// it fails at once with the time to retry (APIError.RetryAt), and later
+// messages fail with NotSent, sending nothing, until then.
 func (s *AssistantService) Stream(ctx context.Context, domain string, req AssistantRequest) (*AssistantStream, error) {
 	k, err := ready(s.core)
 	if err != nil {
@@ -246,7 +250,9 @@ func (s *AssistantService) Stream(ctx context.Context, domain string, req Assist
 	}
 	proto := req.protocol()
 	c := call{method: http.MethodPost, path: escapePath(string(proto), "assistant", domain, "message"), body: req.body()}
-	resp, info, err := k.stream(ctx, c) //nolint:bodyclose // the stream owns the body: Close, Parts and Collect close it
+	// A 429 on a message may be the per-IP daily limit, which leaves
+	// search and page reads going: it is remembered for messages alone.
+	resp, info, err := k.budgetedStream(ctx, c, k.messages, k.budget) //nolint:bodyclose // the stream owns the body: Close, Parts and Collect close it
 	if err != nil {
 		return nil, fmt.Errorf("asking the assistant of %s: %w", domain, err)
 	}

@@ -10,21 +10,25 @@ import (
 	"time"
 )
 
-// The known-spent analytics budget.
+// Known-spent budgets.
 //
-// The organization's analytics requests (100 an hour) are shared by every
-// program that reads them. When the API refuses one with a rate limit, it
-// says until when (Retry-After); until then every analytics request would
-// be refused too, and each refusal may count against the budget. So the
-// client remembers that time, in memory and beside the cache (a file in
-// the directory, an object in the bucket), per base URL and API key (the
-// key's fingerprint, never the key): until then, no analytics request is
-// sent, by this program or any other sharing the cache. A read then serves
-// a copy younger than MaxStale, or fails at once with a 429 *APIError
-// whose NotSent is set.
+// Each API a client speaks has a rate-limited budget, shared by every
+// program that uses it: the organization's analytics (100 requests an
+// hour), its discovery API (10,000 an hour; assistant messages also
+// 10,000 per IP a day), the Index (10 a second, 1,000 a day). When the API
+// refuses a request with a rate limit longer than the client waits, it
+// says until when (Retry-After); until then every request on that budget
+// would be refused too, and each refusal may count against it. So the
+// client remembers that time (a spentBudget) and sends no request on the
+// budget until then: a call fails at once with a 429 *APIError whose
+// NotSent is set, naming the budget. The analytics budget is also written
+// beside the analytics cache (a file in the directory, an object in the
+// bucket), per base URL and API key (the key's fingerprint, never the
+// key), so that other programs sharing the cache know it too; a read then
+// serves a copy younger than MaxStale when there is one.
 //
-// A program that does not yet know whether the budget is spent sends one
-// analytics request at a time (the probe) until one gets an answer: the
+// A client that does not yet know whether a budget is spent sends one
+// request on it at a time (the probe) until one gets an answer: the
 // concurrent reads of a plan then cost one refused request in all, not one
 // each.
 
@@ -37,13 +41,30 @@ const maxSpentAhead = 24 * time.Hour
 // cache, since nobody said how long the budget is spent.
 const unknownSpentHold = time.Minute
 
-// analyticsBudget is what a client knows of the analytics budget.
-type analyticsBudget struct {
+// The budgets' names, as NotSent errors say them.
+const (
+	analyticsBudgetName         = "the organization's analytics budget"
+	discoveryBudgetName         = "the organization's discovery budget"
+	assistantMessagesBudgetName = "the assistant's message budget"
+	indexBudgetName             = "the Index's budget"
+)
+
+// spentBudget is what a client knows of one rate-limited budget: until
+// when it is spent, and whether requests on it go out together or one at
+// a time.
+type spentBudget struct {
+	// name is the budget in the words of errors: "the organization's
+	// discovery budget".
+	name string
+	// besideCache: a refusal is also recorded beside the analytics cache,
+	// and read from there (the analytics budget alone).
+	besideCache bool
+
 	mu         sync.Mutex
 	spentUntil time.Time
-	// open is set once an analytics request got an answer other than a
-	// rate limit: requests then go out together. Until then (and after a
-	// refusal) one goes at a time.
+	// open is set once a request got an answer other than a rate limit:
+	// requests then go out together. Until then (and after a refusal) one
+	// goes at a time.
 	open      bool
 	probing   bool
 	probeDone chan struct{}
@@ -51,13 +72,56 @@ type analyticsBudget struct {
 
 // until returns when the budget frees up if it is known to be spent at
 // now, else the zero time.
-func (b *analyticsBudget) until(now time.Time) time.Time {
+func (b *spentBudget) until(now time.Time) time.Time {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.spentUntil.After(now) {
 		return b.spentUntil
 	}
 	return time.Time{}
+}
+
+// hold remembers that the budget is spent until then, and closes the gate
+// (one request at a time once it frees up). It returns until when the
+// budget is now held spent.
+func (b *spentBudget) hold(until time.Time) time.Time {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if until.After(b.spentUntil) {
+		b.spentUntil = until
+	}
+	b.open = false
+	return b.spentUntil
+}
+
+// enter lets a request through: at once when requests are going through;
+// as the probe when none is in flight; otherwise it returns a channel
+// closed when the probe in flight is answered.
+func (b *spentBudget) enter() (wait <-chan struct{}, probe bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch {
+	case b.open:
+		return nil, false
+	case !b.probing:
+		b.probing, b.probeDone = true, make(chan struct{})
+		return nil, true
+	}
+	return b.probeDone, false
+}
+
+// settle ends a request: answered says the API answered it with anything
+// but a rate limit, which opens the gate.
+func (b *spentBudget) settle(probe, answered bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if answered {
+		b.open = true
+	}
+	if probe {
+		b.probing = false
+		close(b.probeDone)
+	}
 }
 
 // budgetName names the spent-budget record of a base URL and key.
@@ -69,9 +133,9 @@ func (c *analyticsCache) budgetName(base string) string {
 // refresh reads the spent budget another program recorded beside the
 // cache. A record from the future, or spent further ahead than
 // maxSpentAhead, is not believed.
-func (b *analyticsBudget) refresh(ctx context.Context, k *core) {
+func (b *spentBudget) refresh(ctx context.Context, k *core) {
 	c := k.cache
-	if c == nil {
+	if c == nil || !b.besideCache {
 		return
 	}
 	base := k.baseURL.String()
@@ -87,23 +151,21 @@ func (b *analyticsBudget) refresh(ctx context.Context, k *core) {
 	}
 }
 
-// record remembers that the budget is spent until then (at most
-// maxSpentAhead from now; a time already past is ignored), and writes it
-// beside the cache when persist is set.
-func (b *analyticsBudget) record(ctx context.Context, k *core, until time.Time, persist bool) {
+// record remembers a rate limit the API answered: spent until its RetryAt
+// (at most maxSpentAhead from now; a time already past is ignored), or
+// for unknownSpentHold when it did not say. A known time is written beside
+// the cache when the budget is kept there.
+func (b *spentBudget) record(ctx context.Context, k *core, refused *APIError) {
 	now := k.clock.Now()
+	until, said := refused.RetryAt, !refused.RetryAt.IsZero()
+	if !said {
+		until = now.Add(unknownSpentHold)
+	}
 	if !until.After(now) {
 		return
 	}
-	until = minTime(until, now.Add(maxSpentAhead))
-	b.mu.Lock()
-	if until.After(b.spentUntil) {
-		b.spentUntil = until
-	}
-	b.open = false
-	until = b.spentUntil
-	b.mu.Unlock()
-	if c := k.cache; persist && c != nil {
+	until = b.hold(minTime(until, now.Add(maxSpentAhead)))
+	if c := k.cache; said && b.besideCache && c != nil {
 		base := k.baseURL.String()
 		c.save(ctx, c.budgetName(base), record{Kind: kindBudget, Key: base, At: now, Until: until})
 	}
@@ -116,92 +178,87 @@ func minTime(a, b time.Time) time.Time {
 	return b
 }
 
-// enter lets an analytics request through: at once when requests are
-// going through; as the probe when none is in flight; otherwise it
-// returns a channel closed when the probe in flight is answered.
-func (b *analyticsBudget) enter() (wait <-chan struct{}, probe bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	switch {
-	case b.open:
-		return nil, false
-	case !b.probing:
-		b.probing, b.probeDone = true, make(chan struct{})
-		return nil, true
-	}
-	return b.probeDone, false
+// budgetedRoundTrip is roundTrip on budget b: see budgetedExchange.
+func (k *core) budgetedRoundTrip(ctx context.Context, c call, b *spentBudget) ([]byte, ResponseInfo, error) {
+	a, info, err := k.budgetedExchange(ctx, c, false, b, nil)
+	return a.data, info, err
 }
 
-// settle ends a request: answered says the API answered it with anything
-// but a rate limit, which opens the gate.
-func (b *analyticsBudget) settle(probe, answered bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if answered {
-		b.open = true
-	}
-	if probe {
-		b.probing = false
-		close(b.probeDone)
-	}
+// budgetedStream is stream on budget b: see budgetedExchange.
+func (k *core) budgetedStream(ctx context.Context, c call, b *spentBudget, also ...*spentBudget) (*http.Response, ResponseInfo, error) {
+	a, info, err := k.budgetedExchange(ctx, c, true, b, also)
+	return a.resp, info, err
 }
 
-// analyticsGet sends an analytics GET unless the budget is known to be
-// spent (then it fails at once with a NotSent 429), one at a time while it
-// is not known whether the budget is spent, and remembers a rate limit the
-// API answered.
-func (k *core) analyticsGet(ctx context.Context, c call) ([]byte, ResponseInfo, error) {
+// budgetedExchange sends a call on budget b unless b, or one of the
+// budgets also, is known to be spent (then it fails at once with a NotSent
+// 429 naming it); one at a time while it is not known whether b is spent;
+// and remembers in b a rate limit the API answered. A short rate limit is
+// waited out inside exchange: only the final refusal is remembered. The
+// call is sent once (exchange's own retries aside): a caller waiting for
+// the probe has sent nothing yet.
+func (k *core) budgetedExchange(ctx context.Context, c call, stream bool, b *spentBudget, also []*spentBudget) (attemptResult, ResponseInfo, error) {
 	for {
-		if until := k.budget.until(k.clock.Now()); !until.IsZero() {
-			return nil, ResponseInfo{}, k.notSent(c, until)
+		if err := k.knownSpent(c, b, also); err != nil {
+			return attemptResult{}, ResponseInfo{}, err
 		}
-		wait, probe := k.budget.enter()
+		wait, probe := b.enter()
 		if wait != nil {
 			select {
 			case <-wait:
 				continue
 			case <-ctx.Done():
-				return nil, ResponseInfo{}, &RequestError{Method: c.method, Path: c.path, Err: ctx.Err()}
+				return attemptResult{}, ResponseInfo{}, &RequestError{Method: c.method, Path: c.path, Err: ctx.Err()}
 			}
 		}
-		data, info, err := k.roundTrip(ctx, c)
+		a, info, err := k.exchange(ctx, c, stream)
 		var apiErr *APIError
 		limited := errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusTooManyRequests
 		if limited {
-			if apiErr.RetryAt.IsZero() {
-				k.budget.record(ctx, k, k.clock.Now().Add(unknownSpentHold), false)
-			} else {
-				k.budget.record(ctx, k, apiErr.RetryAt, true)
-			}
+			b.record(ctx, k, apiErr)
 		}
-		k.budget.settle(probe, err == nil || (apiErr != nil && !limited))
-		return data, info, err
+		b.settle(probe, err == nil || (apiErr != nil && !limited))
+		return a, info, err
 	}
 }
 
-// notSent is the error of an analytics request not sent because the
-// budget is known to be spent until then.
-func (k *core) notSent(c call, until time.Time) *APIError {
+// knownSpent is the NotSent error of a call on b when b or one of also is
+// known to be spent (the one that frees up last), else nil.
+func (k *core) knownSpent(c call, b *spentBudget, also []*spentBudget) *APIError {
+	now := k.clock.Now()
+	var spent *spentBudget
+	var until time.Time
+	for _, s := range append([]*spentBudget{b}, also...) {
+		if u := s.until(now); u.After(until) {
+			spent, until = s, u
+		}
+	}
+	if spent == nil {
+		return nil
+	}
 	return &APIError{StatusCode: http.StatusTooManyRequests, Method: c.method, Path: c.path,
-		Message:    "the organization's analytics budget is spent",
-		RetryAfter: until.Sub(k.clock.Now()), RetryAt: until, NotSent: true}
+		Budget: spent.name, RetryAfter: until.Sub(now), RetryAt: until, NotSent: true}
 }
 
 // RateLimitedByAPI reports whether err is a rate limit the API answered
 // (a 429 that was sent, unlike one with NotSent). The client then knows
-// the budget is spent: when such an error ends an analytics read after
-// some of its pages were handed out, reading again sends no request. It
-// is served whole by the cache's copy (younger than MaxStale), or fails
-// at once with NotSent. PagedEndpoint.All reads again by itself; a caller
-// of Each or Pages may do the same.
+// the budget is spent, until APIError.RetryAt: a later call on that budget
+// (analytics, discovery, Index) sends no request and fails at once with
+// NotSent. When such an error ends an analytics read after some of its
+// pages were handed out, reading again is served whole by the cache's
+// copy (younger than MaxStale), or fails at once with NotSent.
+// PagedEndpoint.All reads again by itself; a caller of Each or Pages may
+// do the same.
 func RateLimitedByAPI(err error) bool {
 	var apiErr *APIError
 	return errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusTooManyRequests && !apiErr.NotSent
 }
 
 // IsNotSent reports whether err is a rate limit the client answered
-// itself, sending nothing, because the analytics budget is known to be
-// spent (APIError.NotSent).
+// itself, sending nothing, because the budget it would draw from was
+// known to be spent (APIError.NotSent; APIError.Budget names it): the
+// organization's analytics or discovery budget, the assistant's message
+// budget, or the Index's.
 func IsNotSent(err error) bool {
 	var apiErr *APIError
 	return errors.As(err, &apiErr) && apiErr.NotSent

@@ -402,7 +402,7 @@ func readThrough[P any](ctx context.Context, k *core, key string, codec pageCode
 	var stored time.Time
 	served := 0
 	api := func(call call) (*P, int64, error) {
-		data, info, err := k.analyticsGet(ctx, call)
+		data, info, err := k.budgetedRoundTrip(ctx, call, k.budget)
 		if err != nil {
 			return nil, int64(len(data)), err
 		}

@@ -43,7 +43,10 @@
 // organization per hour, job creations 100 per project per hour. Paging
 // uses the largest page and never reads a page twice; POSTs are never sent
 // twice once they may have reached the server; WithAnalyticsCache spends
-// the analytics budget once per answer across processes.
+// the analytics budget once per answer across processes. Once the API
+// refuses for longer than the client waits, the analytics, discovery and
+// Index clients remember until when their budget is spent and send
+// nothing on it until then (IsNotSent).
 //
 // # Testing
 //
@@ -131,12 +134,16 @@ type core struct {
 	// secrets are strings never to let out of an answer (the key, and any
 	// other secret the client holds): redacted wherever a server echoes one.
 	secrets []string
-	// cache is the analytics cache (nil: none); budget what the client
-	// knows of the analytics budget; problems why the cache is not working
-	// as configured.
+	// cache is the analytics cache (nil: none); problems why it is not
+	// working as configured.
 	cache    *analyticsCache
-	budget   *analyticsBudget
 	problems *problemLog
+	// budget is what the client knows of its API's budget (the
+	// organization's analytics budget for an admin client: the admin
+	// API's other calls draw from budgets of their own, not remembered);
+	// messages of the assistant's message budget (discovery clients only).
+	budget   *spentBudget
+	messages *spentBudget
 }
 
 // settings are what options set.
@@ -357,7 +364,8 @@ func newCore(kind keyKind, key, defaultBase string, opts []Option) (*core, error
 	if err := kind.validate(key); err != nil {
 		return nil, err
 	}
-	k := &core{settings: defaultSettings(defaultBase), apiKey: key, secrets: []string{key}, budget: &analyticsBudget{}, problems: &problemLog{}}
+	k := &core{settings: defaultSettings(defaultBase), apiKey: key, secrets: []string{key}, problems: &problemLog{},
+		budget: &spentBudget{name: kind.budget, besideCache: kind.budgetBesideCache}}
 	for _, opt := range opts {
 		if opt == nil {
 			continue
@@ -451,12 +459,17 @@ type keyKind struct {
 	// longest prefix a key has decides its kind (mint_dsc_ is not mint_).
 	others [][2]string
 	where  string // where to get one
+	// budget names the budget the key's calls draw from, as errors say
+	// it; budgetBesideCache records it beside the analytics cache.
+	budget            string
+	budgetBesideCache bool
 }
 
 var adminKey = keyKind{
 	name: "an admin API key", field: "apiKey", prefix: "mint_",
 	others: [][2]string{{"mint_dsc_", "an assistant key (mint_dsc_...), for the discovery API"}, {"mint_us_", "a Mintlify Index key (mint_us_...)"}},
 	where:  "the API keys page of the Mintlify dashboard",
+	budget: analyticsBudgetName, budgetBesideCache: true,
 }
 
 // assistantKey and indexKey are the keys of the discovery API (search,
@@ -467,11 +480,13 @@ var (
 		name: "an assistant API key", field: "assistantKey", prefix: "mint_dsc_",
 		others: [][2]string{{"mint_us_", "a Mintlify Index key (mint_us_...)"}, {"mint_", "an admin API key (mint_...), for the admin API"}},
 		where:  "the API keys page of the Mintlify dashboard",
+		budget: discoveryBudgetName,
 	}
 	indexKey = keyKind{
 		name: "a Mintlify Index API key", field: "indexKey", prefix: "mint_us_",
 		others: [][2]string{{"mint_dsc_", "an assistant key (mint_dsc_...), for the discovery API"}, {"mint_", "an admin API key (mint_...), for the admin API"}},
 		where:  "the Mintlify Index settings of the dashboard",
+		budget: indexBudgetName,
 	}
 )
 

@@ -29,7 +29,16 @@ const MaxSearchPageSize = 50
 // DiscoveryClient searches a documentation site, reads its pages and
 // streams its assistant's answers, with an assistant key (mint_dsc_...).
 // Search and page content cost no credits; assistant messages do. The
-// API allows 10,000 requests per organization per hour.
+// API allows 10,000 requests per organization per hour (search, page
+// content and assistant messages together), and assistant messages also
+// 10,000 per IP per day. A short rate limit is waited out
+// (WithMaxRetryAfter); once the API refuses for longer, the client
+// remembers until when: a refused search or page read stops search, page
+// reads and assistant messages, a refused message stops messages only
+// (it may be the per-IP limit), and until then such a call sends nothing
+// and fails at once with a NotSent 429 (IsNotSent) naming the budget and
+// APIError.RetryAt. While it is not known whether the budget is spent,
+// calls go one at a time until one is answered.
 //
 // It is safe for concurrent use. The zero value is not usable: every call
 // on it returns ErrNotConfigured.
@@ -52,6 +61,7 @@ func NewDiscoveryClient(key string, opts ...Option) (*DiscoveryClient, error) {
 	if err != nil {
 		return nil, err
 	}
+	k.messages = &spentBudget{name: assistantMessagesBudgetName}
 	return &DiscoveryClient{Assistant: AssistantService{core: k}, core: k}, nil
 }
 
@@ -281,7 +291,7 @@ func (c *DiscoveryClient) Search(ctx context.Context, domain string, req SearchR
 	body := searchBody{Query: req.Query, PageSize: req.PageSize, ScoreThreshold: req.ScoreThreshold,
 		Filter: filterBody{Version: req.Filter.Version, Language: req.Filter.Language, Tag: req.Filter.Tag, Groups: req.Filter.Groups}.orNil()}
 	c0 := call{method: http.MethodPost, path: escapePath("v1", "search", domain), body: body}
-	data, info, err := k.roundTrip(ctx, c0)
+	data, info, err := k.budgetedRoundTrip(ctx, c0, k.budget)
 	if err == nil {
 		out := &SearchResults{}
 		if _, err = k.decodeWith(c0, data, out, func(b []byte) error { return decodeSearchResults(b, out) }); err == nil {
@@ -357,7 +367,7 @@ func (c *DiscoveryClient) Page(ctx context.Context, domain, path string, groups 
 		return nil, err
 	}
 	c0 := call{method: http.MethodPost, path: escapePath("v1", "page", domain), body: pageBody{Path: path, Groups: groups}}
-	data, info, err := k.roundTrip(ctx, c0)
+	data, info, err := k.budgetedRoundTrip(ctx, c0, k.budget)
 	if err == nil {
 		out := &PageContent{}
 		if _, err = k.decodeWith(c0, data, out, func(b []byte) error { return decodePage(b, path, out) }); err == nil {

@@ -27,10 +27,15 @@ type APIError struct {
 	// against a rate-limited budget, each one counted.
 	Attempts int
 	// NotSent is set on a 429 the client answered itself, sending nothing:
-	// the organization's analytics budget was known to be spent until
-	// RetryAt (the API said so to this program or, through the analytics
-	// cache, to another one sharing it). Attempts is 0.
+	// the budget the request would draw from (Budget) was known to be
+	// spent until RetryAt (the API said so to this program or, for the
+	// analytics budget, through the analytics cache to another one sharing
+	// it). Attempts is 0.
 	NotSent bool
+	// Budget names the budget of a NotSent error, as its text says it:
+	// "the organization's analytics budget", "the organization's discovery
+	// budget", "the assistant's message budget" or "the Index's budget".
+	Budget string
 }
 
 // ErrorDetail is one entry of an error body's "details" list.
@@ -53,7 +58,11 @@ func (e *APIError) Error() string {
 		}
 	}
 	if e.NotSent {
-		b.WriteString(" (not sent: the analytics budget is known to be spent, as the API said when it refused an earlier request")
+		budget := e.Budget
+		if budget == "" {
+			budget = "the budget"
+		}
+		fmt.Fprintf(&b, " (not sent: %s is known to be spent, as the API said when it refused an earlier request", budget)
 		if !e.RetryAt.IsZero() {
 			fmt.Fprintf(&b, "; try again after %s, in %s", e.RetryAt.UTC().Format(time.RFC3339), e.RetryAfter.Round(time.Second))
 		}

@@ -39,7 +39,11 @@ const (
 // IndexClient searches Mintlify Index with an Index key (mint_us_...).
 // The API allows 10 requests per second and 1,000 per day per
 // organization: a one-second wait is waited out, a spent day's budget
-// fails at once with the time to try again (APIError.RetryAt).
+// fails at once with the time to try again (APIError.RetryAt). The client
+// remembers that time: until then every Index call sends nothing and
+// fails at once with a NotSent 429 (IsNotSent). While it is not known
+// whether the budget is spent, calls go one at a time until one is
+// answered, so concurrent calls on a spent day cost one refusal.
 //
 // It is safe for concurrent use. The zero value is not usable: every call
 // on it returns ErrNotConfigured.
@@ -305,7 +309,7 @@ func (c *IndexClient) Search(ctx context.Context, req IndexSearchRequest) (*Inde
 // indexCall posts body to path and decodes the answer with read.
 func indexCall(ctx context.Context, k *core, path string, body any, info *ResponseInfo, out any, read func([]byte) error) error {
 	c := call{method: http.MethodPost, path: path, body: body}
-	data, ri, err := k.roundTrip(ctx, c)
+	data, ri, err := k.budgetedRoundTrip(ctx, c, k.budget)
 	if err != nil {
 		return err
 	}

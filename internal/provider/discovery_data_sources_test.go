@@ -309,6 +309,35 @@ data "mintlify_search" "x" {
 	wantRequests(t, fs, mintlifytest.RouteDiscoverySearch, 1, "searches: a long rate limit is not waited through")
 }
 
+// A spent discovery budget costs a plan one refused request, not one per
+// data source: the first read is refused, the others are not sent, and
+// each error says so and when to try again.
+func TestAccSearch_spentBudgetCostsOneRefusal(t *testing.T) {
+	clearDiscoveryEnv(t)
+	fs, url, clk := startFake(t, mintlifytest.Config{})
+	fs.InjectFault(mintlifytest.Fault{Kind: mintlifytest.FaultRateLimit, RetryAfter: 2 * time.Hour})
+	runSteps(t, clk, []resource.TestStep{{
+		Config: searchProvider(url) + `
+data "mintlify_search" "install" {
+  query = "install"
+}
+data "mintlify_search" "deploy" {
+  query = "deploy"
+}
+data "mintlify_search" "changelog" {
+  query = "changelog"
+}
+data "mintlify_page" "quickstart" {
+  path = "/quickstart"
+}`,
+		PlanOnly:    true,
+		ExpectError: wrapped("not sent: the organization's discovery budget is known to be spent", "This request was not sent", "Try again after"),
+	}})
+	if hits, n := fs.FaultHits()[0], fs.TotalRequests(); hits != 1 || n != 1 {
+		t.Errorf("%d refused requests (%d in all) for a plan of 4 discovery data sources, want 1", hits, n)
+	}
+}
+
 // Configured from the environment alone: the key, the domain and the
 // address (MINTLIFY_BASE_URL + /discovery).
 func TestAccSearch_configFromEnvironment(t *testing.T) {
@@ -352,12 +381,22 @@ func TestDiscoveryErrorDetail_advice(t *testing.T) {
 		401: "check assistant_api_key (or MINTLIFY_ASSISTANT_API_KEY)",
 		403: "check domain",
 		404: "the 404 advice",
-		429: "10,000 requests per organization per hour). Try again after 2026-11-21 13:00:00 UTC.",
+		429: "10,000 requests per organization per hour); until the time it gave, no other search or page read of this run is sent. Try again after 2026-11-21 13:00:00 UTC.",
 		500: "500",
 	}, func(status int) string {
 		err := fmt.Errorf("searching: %w", &sdk.APIError{StatusCode: status, Method: "POST", Path: "/v1/search/d", RetryAt: adviceRetryAt})
 		return discoveryErrorDetail(err, "the 404 advice")
 	})
+	notSent := discoveryErrorDetail(fmt.Errorf("searching: %w", &sdk.APIError{StatusCode: 429, Method: "POST", Path: "/v1/search/d",
+		RetryAt: adviceRetryAt, RetryAfter: time.Hour, NotSent: true, Budget: "the organization's discovery budget"}), "x")
+	for _, want := range []string{"not sent: the organization's discovery budget is known to be spent", "This request was not sent", "Try again after 2026-11-21 13:00:00 UTC."} {
+		if !strings.Contains(notSent, want) {
+			t.Errorf("not sent: %q lacks %q", notSent, want)
+		}
+	}
+	if strings.Contains(notSent, "analytics") || strings.Contains(notSent, "cache") || strings.Contains(notSent, "rate-limited this request") {
+		t.Errorf("not sent, worded as for analytics or as sent: %q", notSent)
+	}
 	if got := discoveryErrorDetail(errors.New("plain"), "x"); got != "plain" {
 		t.Errorf("%q", got)
 	}
