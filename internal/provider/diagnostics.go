@@ -80,6 +80,13 @@ func adviceFor(err error, notFound string) string {
 		return notFound
 	case http.StatusTooManyRequests:
 		advice := "The Mintlify API rate-limited this request (agent jobs: 100 per project per hour; analytics: 100 per organization per hour; deployments and automation runs: 10 per 10 seconds per organization; previews: 5 per minute per organization)."
+		if apiErr.NotSent {
+			// Only analytics reads are held back: the API refused an earlier
+			// one, here or on a machine sharing the cache.
+			advice = "This request was not sent: the API refused an earlier analytics request (100 per organization " +
+				"per hour, shared by every analytics endpoint and every runner), from this run or from another one " +
+				"sharing the cache, and nothing more is sent on that budget until the time it gave."
+		}
 		if !apiErr.RetryAt.IsZero() {
 			advice += " Try again after " + apiErr.RetryAt.UTC().Format("2006-01-02 15:04:05 MST") + "."
 		}

@@ -145,6 +145,21 @@ func TestAddAPIError_advice(t *testing.T) {
 	}
 }
 
+// An analytics read the SDK held back (its budget known to be spent)
+// says it was not sent, not that the API rate-limited it, and still when
+// to try again.
+func TestAddAPIError_notSentSaysSo(t *testing.T) {
+	err := &sdk.APIError{StatusCode: 429, Method: "GET", Path: "/x", NotSent: true, Budget: "the organization's analytics budget",
+		RetryAt: adviceRetryAt, RetryAfter: time.Hour}
+	var diags diag.Diagnostics
+	addAPIError(&diags, "summary", err)
+	d := diags[0].Detail()
+	if !strings.Contains(d, "This request was not sent") || strings.Contains(d, "rate-limited this request") ||
+		!strings.Contains(d, "Try again after 2026-11-21 13:00:00 UTC.") {
+		t.Errorf("detail: %s", d)
+	}
+}
+
 // A data source's rate-limited read also says how to work meanwhile,
 // after when to try again; its other errors read as addAPIError's.
 func TestAddReadError_rateLimitSaysHowToWorkMeanwhile(t *testing.T) {
