@@ -190,6 +190,31 @@ func TestBudget_concurrentReadsProbeOneAtATime(t *testing.T) {
 	}
 }
 
+// Any answer but a rate limit (an error the API wrote, a 404) tells the
+// budget is not spent and opens the gate; a connection that broke before
+// an answer tells nothing and leaves it closed.
+func TestBudget_anAnswerOpensTheGateABrokenConnectionDoesNot(t *testing.T) {
+	for _, tc := range []struct {
+		fault    mintlifytest.FaultKind
+		wantOpen bool
+	}{
+		{mintlifytest.FaultClientError, true},
+		{mintlifytest.FaultServerError, true},
+		{mintlifytest.FaultDropConnection, false},
+	} {
+		t.Run(string(tc.fault), func(t *testing.T) {
+			fs, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 10}}, WithMaxRetries(0))
+			fs.InjectFault(mintlifytest.Fault{Kind: tc.fault, Status: 404})
+			if _, err := c.Analytics.CallerStats(context.Background(), mintlifytest.DemoProjectID, DateRange{}); err == nil {
+				t.Fatal("no error")
+			}
+			if c.core.budget.open != tc.wantOpen {
+				t.Errorf("gate open %v after a %s, want %v", c.core.budget.open, tc.fault, tc.wantOpen)
+			}
+		})
+	}
+}
+
 // T is the server's, bounded: at most a day ahead, and a record from
 // beside the cache that says more, or a time already past, is not
 // believed.
@@ -225,13 +250,16 @@ func TestBudget_spentUntilIsBounded(t *testing.T) {
 			t.Errorf("record %d: %v, %d requests", i, err, fs.TotalRequests())
 		}
 	}
-	// A believable one holds: the read sends nothing (it serves the stale
-	// copy).
-	cache.save(ctx, name, record{Kind: kindBudget, Key: c.BaseURL(), At: clk.Now(), Until: clk.Now().Add(time.Hour)})
-	clk.Advance(11 * time.Minute)
-	fresh := newTestClient(t, c.BaseURL(), clk, WithAnalyticsCache(cacheOpts(dir)))
-	if page, err := fresh.Analytics.Visitors.Page(ctx, p, VisitorsQuery{}); err != nil || !page.Cache.Stale || !page.Cache.RateLimit.NotSent {
-		t.Errorf("a believable record: %v", err)
+	// Believable ones hold: the read sends nothing (it serves the stale
+	// copy). The second is a day ahead as written by a program whose clock
+	// runs half a minute ahead of this one's: within the skew allowed.
+	for i, ahead := range []time.Duration{time.Hour, maxSpentAhead + clockSkew/2} {
+		clk.Advance(11 * time.Minute)
+		cache.save(ctx, name, record{Kind: kindBudget, Key: c.BaseURL(), At: clk.Now(), Until: clk.Now().Add(ahead)})
+		fresh := newTestClient(t, c.BaseURL(), clk, WithAnalyticsCache(cacheOpts(dir)))
+		if page, err := fresh.Analytics.Visitors.Page(ctx, p, VisitorsQuery{}); err != nil || !page.Cache.Stale || !page.Cache.RateLimit.NotSent {
+			t.Errorf("believable record %d: %v", i, err)
+		}
 	}
 	if n := fs.TotalRequests(); n != 6 {
 		t.Errorf("%d requests, want 6", n)
