@@ -14,20 +14,10 @@ import (
 // The discovery and Index clients remember a spent budget as the
 // analytics client does (budget_test.go), in memory only.
 
-// newIndexFake starts the fake on loopback with a manual clock, and an
-// Index client for it (the fake serves the Index under
-// /api/universal-search).
+// newIndexFake starts the fake with an Index client for it (the fake
+// serves the Index under /api/universal-search).
 func newIndexFake(t *testing.T, cfg mintlifytest.Config, opts ...Option) (*mintlifytest.Server, *IndexClient, *fakeClock) {
-	t.Helper()
-	clk := newClock()
-	cfg.Clock = clk
-	srv := mintlifytest.NewServer(cfg)
-	t.Cleanup(srv.Close)
-	c, err := NewIndexClient(mintlifytest.DemoIndexKey, append([]Option{WithBaseURL(srv.URL + "/api/universal-search"), WithClock(clk)}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return srv, c, clk
+	return startFakeFor(t, cfg, NewIndexClient, mintlifytest.DemoIndexKey, "/api/universal-search", opts)
 }
 
 // wantNotSent checks err is a NotSent 429 that names budget and the time

@@ -15,19 +15,10 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
-// newDiscoveryFake starts the fake on loopback with a manual clock, and a
-// discovery client for it (the fake serves the API under /discovery).
+// newDiscoveryFake starts the fake with a discovery client for it (the
+// fake serves the API under /discovery).
 func newDiscoveryFake(t *testing.T, cfg mintlifytest.Config, opts ...Option) (*mintlifytest.Server, *DiscoveryClient, *fakeClock) {
-	t.Helper()
-	clk := newClock()
-	cfg.Clock = clk
-	srv := mintlifytest.NewServer(cfg)
-	t.Cleanup(srv.Close)
-	c, err := NewDiscoveryClient(mintlifytest.DemoAssistantKey, append([]Option{WithBaseURL(srv.URL + "/discovery"), WithClock(clk)}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return srv, c, clk
+	return startFakeFor(t, cfg, NewDiscoveryClient, mintlifytest.DemoAssistantKey, "/discovery", opts)
 }
 
 func TestFakeSearch_matchesTheFakesOwnData(t *testing.T) {
@@ -287,13 +278,7 @@ func TestFakeAssistant_faults(t *testing.T) {
 }
 
 func TestFakeIndex_searchContextContents(t *testing.T) {
-	clk := newClock()
-	srv := mintlifytest.NewServer(mintlifytest.Config{Clock: clk})
-	t.Cleanup(srv.Close)
-	c, err := NewIndexClient(mintlifytest.DemoIndexKey, WithBaseURL(srv.URL+"/api/universal-search"), WithClock(clk))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, c, _ := newIndexFake(t, mintlifytest.Config{})
 	ctx := context.Background()
 	res, err := c.Search(ctx, IndexSearchRequest{Query: "deploy preview", NumResults: 3, MaxCharacters: 40})
 	if err != nil || len(res.Results) == 0 || len(res.Problems) > 0 || res.IndexRequestID == "" {
@@ -328,10 +313,7 @@ func TestFakeIndex_searchContextContents(t *testing.T) {
 // The Index allows 10 requests a second: the 11th waits a second (on the
 // client's clock), and is not an error.
 func TestFakeIndex_perSecondBudgetWaitedOut(t *testing.T) {
-	clk := newClock()
-	srv := mintlifytest.NewServer(mintlifytest.Config{Clock: clk})
-	t.Cleanup(srv.Close)
-	c, _ := NewIndexClient(mintlifytest.DemoIndexKey, WithBaseURL(srv.URL+"/api/universal-search"), WithClock(clk))
+	srv, c, clk := newIndexFake(t, mintlifytest.Config{})
 	for i := range 11 {
 		if _, err := c.Search(context.Background(), IndexSearchRequest{Query: "deploy"}); err != nil {
 			t.Fatalf("search %d: %v", i+1, err)

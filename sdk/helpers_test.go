@@ -54,6 +54,21 @@ func newFake(t *testing.T, cfg mintlifytest.Config, opts ...Option) (*mintlifyte
 	return srv.Fake, c, clk
 }
 
+// startFakeFor starts the fake on loopback with a manual clock, and a
+// client of the API served under prefix, made by newClient with key.
+func startFakeFor[C any](t *testing.T, cfg mintlifytest.Config, newClient func(string, ...Option) (C, error), key, prefix string, opts []Option) (*mintlifytest.Server, C, *fakeClock) {
+	t.Helper()
+	clk := newClock()
+	cfg.Clock = clk
+	srv := mintlifytest.NewServer(cfg)
+	t.Cleanup(srv.Close)
+	c, err := newClient(key, append([]Option{WithBaseURL(srv.URL + prefix), WithClock(clk)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, c, clk
+}
+
 func newTestClient(t *testing.T, url string, clk *fakeClock, opts ...Option) *Client {
 	t.Helper()
 	return newKeyedClient(t, mintlifytest.DemoAPIKey, url, clk, opts...)
