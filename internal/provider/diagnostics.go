@@ -87,12 +87,18 @@ func adviceFor(err error, notFound string) string {
 				"per hour, shared by every analytics endpoint and every runner), from this run or from another one " +
 				"sharing the cache, and nothing more is sent on that budget until the time it gave."
 		}
-		if !apiErr.RetryAt.IsZero() {
-			advice += " Try again after " + apiErr.RetryAt.UTC().Format("2006-01-02 15:04:05 MST") + "."
-		}
-		return advice
+		return advice + tryAgainAfter(apiErr)
 	}
 	return ""
+}
+
+// tryAgainAfter ends a rate limit's advice with when it frees up, when
+// the API said.
+func tryAgainAfter(apiErr *sdk.APIError) string {
+	if apiErr.RetryAt.IsZero() {
+		return ""
+	}
+	return " Try again after " + apiErr.RetryAt.UTC().Format("2006-01-02 15:04:05 MST") + "."
 }
 
 // seeTroubleshooting ends every error that gives advice: the guide explains

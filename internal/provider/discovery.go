@@ -105,18 +105,14 @@ func discoveryErrorDetail(err error, notFound string) string {
 		advice = "The key may not read this site: check domain, or this machine's IP address is not on the key's allow list."
 	case apiErr.StatusCode == http.StatusNotFound:
 		advice = notFound
-	case apiErr.StatusCode == http.StatusTooManyRequests && apiErr.NotSent:
-		advice = "This request was not sent: the discovery API refused an earlier one of this run with a rate limit " +
-			"(10,000 requests per organization per hour), and no search or page read is sent until the time it gave."
-		if !apiErr.RetryAt.IsZero() {
-			advice += " Try again after " + apiErr.RetryAt.UTC().Format("2006-01-02 15:04:05 MST") + "."
-		}
 	case apiErr.StatusCode == http.StatusTooManyRequests:
 		advice = "The discovery API rate-limited this request (10,000 requests per organization per hour); until the " +
 			"time it gave, no other search or page read of this run is sent."
-		if !apiErr.RetryAt.IsZero() {
-			advice += " Try again after " + apiErr.RetryAt.UTC().Format("2006-01-02 15:04:05 MST") + "."
+		if apiErr.NotSent {
+			advice = "This request was not sent: the discovery API refused an earlier one of this run with a rate limit " +
+				"(10,000 requests per organization per hour), and no search or page read is sent until the time it gave."
 		}
+		advice += tryAgainAfter(apiErr)
 	}
 	if advice == "" {
 		return detail
