@@ -97,7 +97,35 @@ func (c *DiscoveryClient) BaseURL() string {
 // ValidateDomain checks a documentation site's domain identifier (the
 // "domain" of domain.mintlify.site, at the end of the dashboard's URL):
 // 1 to 256 ASCII letters, digits and - _ . ~ :, sent as one path segment.
-func ValidateDomain(domain string) error { return validateID("domain", domain) }
+// A URL or a path (the likeliest mistake: a site's address pasted whole)
+// is refused with what to write instead.
+func ValidateDomain(domain string) error {
+	err := validateID("domain", domain)
+	if ve, ok := err.(*ValidationError); ok && strings.Contains(domain, "/") {
+		ve.Rule = "is a URL or a path: write the domain identifier alone, as acme for acme.mintlify.site " +
+			"(the end of the dashboard's URL, app.mintlify.com/<organization>/<domain>)"
+		if id := mintlifySiteID(domain); id != "" {
+			ve.Rule += fmt.Sprintf(": write %q", id)
+		}
+	}
+	return err
+}
+
+// mintlifySiteID is the domain identifier in a URL of a Mintlify-hosted
+// site (acme in https://acme.mintlify.site/docs), or "".
+func mintlifySiteID(s string) string {
+	_, rest, ok := strings.Cut(s, "://")
+	if !ok {
+		rest = s
+	}
+	host, _, _ := strings.Cut(rest, "/")
+	for _, suffix := range []string{".mintlify.site", ".mintlify.app"} {
+		if id, ok := strings.CutSuffix(host, suffix); ok && id != "" && validateID("domain", id) == nil {
+			return id
+		}
+	}
+	return ""
+}
 
 // SearchRequest is a search of a documentation site.
 type SearchRequest struct {

@@ -165,7 +165,7 @@ func TestDiscovery_inputsRefusedBeforeAnyRequest(t *testing.T) {
 	nan, over := 0.0, 1.5
 	nan /= nan
 	for want, call := range map[string]func() error{
-		`domain "a/b" may hold only`:             func() error { _, err := c.Search(ctx, "a/b", SearchRequest{Query: "x"}); return err },
+		`domain "a/b" is a URL or a path`:        func() error { _, err := c.Search(ctx, "a/b", SearchRequest{Query: "x"}); return err },
 		"domain must not be empty":               func() error { _, err := c.Page(ctx, " ", "/x", nil); return err },
 		"query must not be empty":                func() error { _, err := c.Search(ctx, "d", SearchRequest{Query: " "}); return err },
 		`pageSize "51" must be between 1 and 50`: func() error { _, err := c.Search(ctx, "d", SearchRequest{Query: "x", PageSize: 51}); return err },
@@ -231,6 +231,32 @@ func TestDiscovery_inputsRefusedBeforeAnyRequest(t *testing.T) {
 	}
 	if n := rec.count(); n != 0 {
 		t.Errorf("%d requests sent", n)
+	}
+}
+
+// A site's address pasted whole is the likeliest wrong domain: the error
+// says to write the identifier alone, and which one when the URL shows it.
+func TestValidateDomain_aURLSaysWhatToWrite(t *testing.T) {
+	checkAccepted(t, ValidateDomain, "acme", "acme.mintlify.site", "docs.example.com", "a-b_c.d~e:f")
+	for in, want := range map[string]string{
+		"https://acme.mintlify.site/docs": `is a URL or a path: write the domain identifier alone, as acme for acme.mintlify.site (the end of the dashboard's URL, app.mintlify.com/<organization>/<domain>): write "acme"`,
+		"acme.mintlify.app/":              `: write "acme"`,
+		"http://docs-2.mintlify.site":     `: write "docs-2"`,
+		"https://docs.example.com/guide":  "is a URL or a path: write the domain identifier alone",
+		"https://.mintlify.site/":         "is a URL or a path: write the domain identifier alone",
+		"acme docs":                       "may hold only ASCII letters, digits and - _ . ~ :",
+		"":                                "must not be empty",
+	} {
+		err := ValidateDomain(in)
+		var ve *ValidationError
+		if !errors.As(err, &ve) || ve.Field != "domain" || !strings.Contains(err.Error(), want) {
+			t.Errorf("ValidateDomain(%q) = %v, want a domain error containing %q", in, err, want)
+		}
+	}
+	for _, in := range []string{"https://docs.example.com/guide", "https://.mintlify.site/", "https://a b.mintlify.site/"} {
+		if err := ValidateDomain(in); strings.Contains(err.Error(), ": write \"") {
+			t.Errorf("ValidateDomain(%q) = %v: names an identifier the URL does not show", in, err)
+		}
 	}
 }
 

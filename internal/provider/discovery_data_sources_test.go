@@ -271,8 +271,12 @@ func TestAccSearch_badInputRefusedAtPlan(t *testing.T) {
 }`: {`query "   " must not be empty or only white space`},
 		`data "mintlify_search" "x" {
   query  = "install"
-  domain = "a/b"
-}`: {`domain "a/b" may hold only ASCII letters`},
+  domain = "a b"
+}`: {`domain "a b" may hold only ASCII letters`},
+		`data "mintlify_search" "x" {
+  query  = "install"
+  domain = "https://demo-docs.mintlify.app/docs"
+}`: {`domain "https://demo-docs.mintlify.app/docs" is a URL or a path: write the domain identifier alone`, `write "demo-docs"`},
 		`data "mintlify_search" "x" {
   query  = "install"
   groups = ["staff", " "]
