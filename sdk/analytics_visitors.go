@@ -14,6 +14,8 @@ type VisitorsQuery struct {
 	Offset int
 	// MaxResults stops the paging helpers after this many rows (0: all).
 	// It is not sent; the last page is shrunk so no row is fetched in vain.
+	// For the site's totals alone, read one Page with Limit 1: every page
+	// carries Totals (the provider's max_results = 0 does that).
 	MaxResults int
 }
 
