@@ -127,6 +127,10 @@ RATE LIMITS
   -analytics-limit are agent-jobs and analytics. -1 turns a limit off. To
   start every window afresh without a restart:
     curl -X POST $MINTLIFY_BASE_URL/_fake/reset
+  A client that was refused remembers it: the provider sends no analytics
+  read until the Retry-After it was given, by its cache's record (delete
+  the budget-*.json files in its cache directory, or set
+  MINTLIFY_CACHE_TTL=0, to forget).
 
 FAULTS
   -fault KIND[=VALUE][,route=NAME][,method=GET|POST][,p=PROB][,requests=N;M]
