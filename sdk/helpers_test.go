@@ -2,6 +2,7 @@ package sdk
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -88,7 +89,6 @@ func newKeyedClient(t *testing.T, key, url string, clk *fakeClock, opts ...Optio
 	return c
 }
 
-// newClock is a fake clock at epoch.
 // checkAccepted checks that validate accepts each value.
 func checkAccepted(t *testing.T, validate func(string) error, values ...string) {
 	t.Helper()
@@ -98,6 +98,22 @@ func checkAccepted(t *testing.T, validate func(string) error, values ...string) 
 		}
 	}
 }
+
+// checkRefused checks that validate refuses each value of refusals with a
+// *ValidationError naming field (any field when "") whose text holds the
+// value's phrase.
+func checkRefused(t *testing.T, validate func(string) error, field string, refusals map[string]string) {
+	t.Helper()
+	for in, want := range refusals {
+		err := validate(in)
+		var ve *ValidationError
+		if !errors.As(err, &ve) || field != "" && ve.Field != field || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: err = %v, want a %s error containing %q", in, err, field, want)
+		}
+	}
+}
+
+// newClock is a fake clock at epoch.
 
 func newClock() *fakeClock { return &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)} }
 
