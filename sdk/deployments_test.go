@@ -205,6 +205,35 @@ func TestDeployments_statusOfAQueuedDeploymentHasNoEnd(t *testing.T) {
 	}
 }
 
+// An author's GitHub user id is optional: absent or null is nil with no
+// problem; a number is kept; any other kind is a problem, not a zero.
+func TestDeployments_authorGitHubUserID(t *testing.T) {
+	one := int64(1234)
+	for author, want := range map[string]struct {
+		id      *int64
+		problem string
+	}{
+		`{"name":"Ada"}`:                       {},
+		`{"name":"Ada","githubUserId":null}`:   {},
+		`{"name":"Ada","githubUserId":1234}`:   {id: &one},
+		`{"name":"Ada","githubUserId":"1234"}`: {problem: "author.githubUserId: want a number, got a string"},
+		`{"name":"Ada","githubUserId":-3}`:     {problem: "author.githubUserId: -3 is negative"},
+		`{"name":"Ada","githubUserId":[1234]}`: {problem: "author.githubUserId: want a number, got a list"},
+	} {
+		_, ts := newRecorder(t, jsonResponse(200, `{"_id":"s1","status":"queued","logs":[],"author":`+author+`}`))
+		got, err := newTestClient(t, ts.URL, nil).Deployments.Status(context.Background(), "s1")
+		if err != nil || got.Author == nil || got.Author.Name != "Ada" {
+			t.Fatalf("%s: %+v, %v", author, got, err)
+		}
+		if !cmp.Equal(got.Author.GitHubUserID, want.id) {
+			t.Errorf("%s: GitHubUserID %v, want %v", author, got.Author.GitHubUserID, want.id)
+		}
+		if problems := strings.Join(got.Problems, "\n"); want.problem == "" && problems != "" || !strings.Contains(problems, want.problem) {
+			t.Errorf("%s: problems %q, want %q", author, got.Problems, want.problem)
+		}
+	}
+}
+
 func TestDeployments_oddFieldsAreProblemsNotErrors(t *testing.T) {
 	body := `{"_id":"s1","status":"rolling_back","createdAt":12,"endedAt":"soon","logs":["ok",3,null],"summary":{},
 "author":{"name":"Ada","githubUserId":1.5},"commit":{"sha":"abc","filesChanged":{"added":"a.mdx"}},"source":"carrier-pigeon"}`

@@ -293,8 +293,10 @@ func TestDownloadBundle_interrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var buf bytes.Buffer
 	_, err := c.StaticExports.DownloadBundle(ctx, h.url, writerFunc(func(p []byte) (int, error) { cancel(); return buf.Write(p) }))
-	if !errors.Is(err, context.Canceled) || h.count() != 1 || !strings.Contains(err.Error(), "after 100 of 1048576 bytes") {
-		t.Errorf("%d requests: %v", h.count(), err)
+	var re *RequestError
+	if !errors.Is(err, context.Canceled) || h.count() != 1 || !strings.Contains(err.Error(), "after 100 of 1048576 bytes") ||
+		!errors.As(err, &re) || re.Attempts != 1 || !re.Sent {
+		t.Errorf("%d requests: %v (%+v)", h.count(), err, re)
 	}
 }
 
