@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -240,6 +241,73 @@ func TestDownloadBundle_sizeChecks(t *testing.T) {
 	}
 }
 
+// A resumed answer longer than the rest announced is cut at the size the
+// first answer gave: the bytes beyond it are never written.
+func TestDownloadBundle_aResumeLongerThanTheRestIsCut(t *testing.T) {
+	content := pattern(100)
+	var requests atomic.Int32
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("ETag", `"v1"`)
+		if requests.Add(1) == 1 {
+			w.Header().Set("Content-Length", "100")
+			_, _ = w.Write(content[:50])
+			w.(http.Flusher).Flush()
+			panic(http.ErrAbortHandler)
+		}
+		if r.Header.Get("Range") != "bytes=50-" {
+			t.Errorf("resumed with Range %q", r.Header.Get("Range"))
+		}
+		long := append(append([]byte{}, content[50:]...), pattern(20)...)
+		w.Header().Set("Content-Range", "bytes 50-99/100")
+		w.Header().Set("Content-Length", strconv.Itoa(len(long)))
+		w.WriteHeader(http.StatusPartialContent)
+		_, _ = w.Write(long)
+	}))
+	defer ts.Close()
+	c := newTestClient(t, "http://127.0.0.1:1", newClock())
+	var buf bytes.Buffer
+	n, err := c.StaticExports.DownloadBundle(context.Background(), ts.URL+"/b?sig=5ec2e7deadbeef0123", &buf)
+	if !IsMalformedResponse(err) || n != 100 || !bytes.Equal(buf.Bytes(), content) || requests.Load() != 2 ||
+		!strings.Contains(err.Error(), "the server sent more than the 100 bytes announced") {
+		t.Errorf("n %d, %d requests, %d bytes kept: %v", n, requests.Load(), buf.Len(), err)
+	}
+}
+
+// Without a request timeout (0), nothing watches the body: a pause in it
+// (here, until the first half is written) is waited out, not taken for a
+// stall.
+func TestDownloadBundle_noRequestTimeoutWaitsOutAPause(t *testing.T) {
+	content := pattern(1 << 16)
+	firstHalfWritten := make(chan struct{})
+	var requests atomic.Int32
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		w.Header().Set("Content-Length", strconv.Itoa(len(content)))
+		_, _ = w.Write(content[:len(content)/2])
+		w.(http.Flusher).Flush()
+		select {
+		case <-firstHalfWritten:
+		case <-r.Context().Done():
+			return
+		}
+		_, _ = w.Write(content[len(content)/2:])
+	}))
+	defer ts.Close()
+	c := newTestClient(t, "http://127.0.0.1:1", newClock(), WithRequestTimeout(0), WithMaxRetries(0))
+	var buf bytes.Buffer
+	var once sync.Once
+	n, err := c.StaticExports.DownloadBundle(context.Background(), ts.URL+"/b?sig=5ec2e7deadbeef0123", writerFunc(func(p []byte) (int, error) {
+		n, err := buf.Write(p)
+		if buf.Len() >= len(content)/2 {
+			once.Do(func() { close(firstHalfWritten) })
+		}
+		return n, err
+	}))
+	if err != nil || n != int64(len(content)) || !bytes.Equal(buf.Bytes(), content) || requests.Load() != 1 {
+		t.Errorf("n %d, %d requests: %v", n, requests.Load(), err)
+	}
+}
+
 func TestDownloadBundle_retriesAreBounded(t *testing.T) {
 	h := newBundleHost(t, &bundleHost{content: pattern(1 << 20), ranges: true, etag: `"v1"`, breaks: map[int]int{0: 10, 1: 10, 2: 10, 3: 10}})
 	c := newTestClient(t, "http://127.0.0.1:1", newClock(), WithMaxRetries(2))
@@ -387,6 +455,7 @@ func TestDownloadBundle_memoryStaysFlat(t *testing.T) {
 func TestParseContentRange(t *testing.T) {
 	for v, want := range map[string][3]int64{
 		"bytes 0-9/10":     {0, 10, 1},
+		"bytes 5-5/10":     {5, 10, 1},
 		"bytes 5-9/*":      {5, -1, 1},
 		"bytes 5-9/9":      {0, 0, 0},
 		"bytes 9-5/10":     {0, 0, 0},
