@@ -94,13 +94,19 @@ func TestPreview_sameBranchKeepsItsURLWithANewStatusID(t *testing.T) {
 	if alike["previewUrl"] == first["previewUrl"] || other["previewUrl"] == first["previewUrl"] {
 		t.Errorf("another branch shares the URL: %v %v", alike, other)
 	}
+	// Branches that slug alike are numbered in the order they come.
+	if third := post("Feature.X"); alike["previewUrl"] != "https://demo-project-feature-x-2.mintlify.app" ||
+		third["previewUrl"] != "https://demo-project-feature-x-3.mintlify.app" {
+		t.Errorf("branches alike: %v, then %v", alike["previewUrl"], third["previewUrl"])
+	}
 	rec, ok := h.srv.Preview(DemoProjectID, "feature/x")
 	if !ok || rec.URL != first["previewUrl"] || len(rec.StatusIDs) != 2 || rec.StatusIDs[1] != again["statusId"] {
 		t.Errorf("Preview = %+v", rec)
 	}
 	h.clk.Advance(time.Hour)
 	_, st := h.status(again["statusId"].(string))
-	if st["status"] != "success" || st["commit"].(map[string]any)["ref"] != "feature/x" {
+	// The second deployment of the fake: its pull request is #102.
+	if commit := st["commit"].(map[string]any); st["status"] != "success" || commit["ref"] != "feature/x" || commit["message"] != "Update the docs (#102)" {
 		t.Errorf("preview status %v", st)
 	}
 	if _, st := h.status(other["statusId"].(string)); st["status"] != "failure" {

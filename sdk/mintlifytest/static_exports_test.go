@@ -448,3 +448,25 @@ func TestParseByteSize(t *testing.T) {
 		}
 	}
 }
+
+// An archive's size is a formula of its tar's length, announced before a
+// byte is made: it must be the length of the stream, at tar lengths around
+// a whole number of stored blocks, where rounding up and rounding down plus
+// one part.
+func TestArchive_sizeIsTheStreamsLength(t *testing.T) {
+	const whole = storedBlock * 512 // the first tar length (a multiple of 512) of whole stored blocks
+	for _, tarSize := range []int64{10 * 512, whole - 512, whole, whole + 512} {
+		fill := tarSize - 512 - 1024 // one header, the content (whole tar blocks), the end
+		a, err := newArchive([]archiveFile{{name: "a.bin", fill: fill}}, time.Unix(0, 0), 1)
+		if err != nil || a.tarSize != tarSize {
+			t.Fatalf("tar of %d: %d, %v", tarSize, a.tarSize, err)
+		}
+		var c countWriter
+		if err := a.writeRange(&c, 0, 1<<62); err != nil {
+			t.Fatal(err)
+		}
+		if c.n != a.size() {
+			t.Errorf("tar of %d bytes: the stream is %d bytes, size() says %d", tarSize, c.n, a.size())
+		}
+	}
+}
