@@ -470,3 +470,27 @@ func TestArchive_sizeIsTheStreamsLength(t *testing.T) {
 		}
 	}
 }
+
+// Fill bytes are the export's own pseudo-random block: another export's
+// archive of the same files differs in them, and neither is zeros (which
+// any compressor, or a sloppy byte count, would get away with).
+func TestArchive_fillIsTheExportsOwn(t *testing.T) {
+	bytesOf := func(seed uint64) []byte {
+		a, err := newArchive([]archiveFile{{name: "a.bin", fill: 4096}}, time.Unix(0, 0), seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := a.writeRange(&b, 0, a.size()); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	one, two := bytesOf(1), bytesOf(2)
+	// One stored block: the gzip header, the block's 5-byte header, the
+	// tar header, then the content.
+	content := func(b []byte) []byte { return b[gzipHeaderLen+5+512 : gzipHeaderLen+5+512+4096] }
+	if bytes.Equal(content(one), content(two)) || bytes.Count(content(one), []byte{0}) > 64 {
+		t.Errorf("fill of seed 1 %x..., of seed 2 %x...", content(one)[:16], content(two)[:16])
+	}
+}
