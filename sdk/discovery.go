@@ -101,7 +101,8 @@ func (c *DiscoveryClient) BaseURL() string {
 // is refused with what to write instead.
 func ValidateDomain(domain string) error {
 	err := validateID("domain", domain)
-	if ve, ok := err.(*ValidationError); ok && strings.Contains(domain, "/") {
+	var ve *ValidationError
+	if errors.As(err, &ve) && strings.Contains(domain, "/") {
 		ve.Rule = "is a URL or a path: write the domain identifier alone, as acme for acme.mintlify.site " +
 			"(the end of the dashboard's URL, app.mintlify.com/<organization>/<domain>)"
 		if id := mintlifySiteID(domain); id != "" {
