@@ -47,11 +47,7 @@ var epoch = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 // for it whose waits run on the same clock.
 func newFake(t *testing.T, cfg mintlifytest.Config, opts ...Option) (*mintlifytest.Fake, *Client, *fakeClock) {
 	t.Helper()
-	clk := &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)}
-	cfg.Clock = clk
-	srv := mintlifytest.NewServer(cfg)
-	t.Cleanup(srv.Close)
-	c := newTestClient(t, srv.URL, clk, opts...)
+	srv, c, clk := startFakeFor(t, cfg, NewClient, mintlifytest.DemoAPIKey, "", opts)
 	return srv.Fake, c, clk
 }
 
@@ -114,7 +110,6 @@ func checkRefused(t *testing.T, validate func(string) error, field string, refus
 }
 
 // newClock is a fake clock at epoch.
-
 func newClock() *fakeClock { return &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)} }
 
 // ignoreInfo leaves how an answer arrived out of comparisons of what it
