@@ -84,64 +84,8 @@ func onlyDiscoveryRequests(fs *mintlifytest.Fake, atLeast int) statecheck.StateC
 	})
 }
 
-// releaseChecks are the guide's: a check block holds one data source, so
-// search and page content are two checks.
-const releaseChecks = `
-check "release_notes_are_found" {
-  data "mintlify_search" "release" {
-    query = "release notes version 3"
-  }
-
-  assert {
-    condition     = contains(data.mintlify_search.release.paths, "/changelog/v3")
-    error_message = "search does not find /changelog/v3"
-  }
-}
-
-check "release_notes_are_live" {
-  data "mintlify_page" "release" {
-    path = "/changelog/v3"
-  }
-
-  assert {
-    condition     = strcontains(data.mintlify_page.release.content, "Breaking changes")
-    error_message = "/changelog/v3 has no breaking changes section"
-  }
-}
-`
-
-// The recipe of the guide: a page deployed between two runs. Before, the
-// check fails (a warning: the run goes on); after, it passes. The data
-// sources work with the assistant key alone.
-func TestAccSearch_checkBlockSeesTheDeployedPage(t *testing.T) {
-	clearDiscoveryEnv(t)
-	fs, url, clk := startFake(t, mintlifytest.Config{})
-	deploy := func() {
-		fs.PutPage(mintlifytest.DemoDomain, mintlifytest.DocPage{Path: "/changelog/v3", Title: "Release notes: version 3", Version: "v3", Language: "en",
-			Content: "# Release notes: version 3\n\nVersion 3 ships the new editor.\n\n## Breaking changes\n\nThe v1 API is gone."})
-	}
-	// releaseStep applies the checks (after preConfig, when set): both end
-	// with status, the search's saying notFound when failing, and the
-	// discovery API has had requests requests in all.
-	releaseStep := func(preConfig func(), status tfjson.CheckStatus, notFound string, requests int) resource.TestStep {
-		return resource.TestStep{
-			PreConfig:          preConfig,
-			Config:             searchProvider(url) + releaseChecks,
-			ExpectNonEmptyPlan: true, // a check's data sources are read again at every apply
-			ConfigStateChecks: []statecheck.StateCheck{
-				checkStatus("release_notes_are_found", status, notFound),
-				checkStatus("release_notes_are_live", status, ""),
-				onlyDiscoveryRequests(fs, requests),
-			},
-		}
-	}
-	runSteps(t, clk, []resource.TestStep{
-		releaseStep(nil, tfjson.CheckStatusFail, "search does not find /changelog/v3", 2),
-		releaseStep(deploy, tfjson.CheckStatusPass, "", 4),
-	})
-}
-
-// The data sources' state is what the fake answers for the same query.
+// The data sources' state is what the fake answers for the same query,
+// with the assistant key alone.
 func TestAccSearch_stateMatchesTheFake(t *testing.T) {
 	clearDiscoveryEnv(t)
 	fs, url, clk := startFake(t, mintlifytest.Config{})
@@ -177,6 +121,7 @@ data "mintlify_page" "runbook" {
 			searchMatchesFake(fs, "data.mintlify_search.nothing", mintlifytest.SearchQuery{Query: "deploy", Tag: "changelog"}),
 			statecheck.ExpectKnownValue("data.mintlify_search.deploy", tfjsonPath("domain"), knownString(mintlifytest.DemoDomain)),
 			statecheck.ExpectKnownValue("data.mintlify_page.runbook", tfjsonPath("content"), knownString(mintlifytest.DemoPages()[11].Content)),
+			onlyDiscoveryRequests(fs, 4), // the assistant key alone serves them
 		},
 	}})
 }

@@ -35,12 +35,25 @@ func guideBlocks(t *testing.T, guide string) []string {
 	return blocks
 }
 
-// The recipe of "Checking a deployment with search", as printed, against
-// the fake's demo site: the deployment succeeds and both checks pass, with
-// the two keys of the guide's "Keys" section.
-func TestAccGuide_checkingADeploymentWithSearchPasses(t *testing.T) {
+// The recipe of "Checking a deployment with search", as printed, with the
+// two keys of its "Keys" section, over two runs: the first deploys a
+// commit without the release notes, and both checks fail (warnings: the
+// run goes on); the second deploys the commit that adds them, and both
+// pass. Each check's data source is read once by an apply, and once by a
+// plan that does not replace the deployment (the test's own checks plan
+// again after each apply): 1 of each, then 4, nothing more.
+func TestAccGuide_checkingADeploymentWithSearchSeesTheDeployedPage(t *testing.T) {
 	clearDiscoveryEnv(t)
-	fs, url, clk := startDeployFake(t, mintlifytest.Config{})
+	var notes mintlifytest.DocPage
+	var site []mintlifytest.DocPage
+	for _, p := range mintlifytest.DemoPages() {
+		if p.Path == "/changelog/v2" {
+			notes = p
+		} else {
+			site = append(site, p)
+		}
+	}
+	fs, url, clk := startDeployFake(t, mintlifytest.Config{Pages: site})
 	provider := fmt.Sprintf(`
 provider "mintlify" {
   api_key           = %q
@@ -50,20 +63,39 @@ provider "mintlify" {
   base_url          = %q
 }
 `, mintlifytest.DemoAPIKey, mintlifytest.DemoProjectID, mintlifytest.DemoAssistantKey, mintlifytest.DemoDomain, url)
-	runSteps(t, clk, []resource.TestStep{{
-		Config:             provider + guideBlocks(t, "checking-a-deployment-with-search")[0],
-		ConfigVariables:    config.Variables{"commit_sha": config.StringVariable("4f2a9c1")},
-		ExpectNonEmptyPlan: true, // a check's data sources are read again at every apply
-		ConfigStateChecks: []statecheck.StateCheck{
-			statecheck.ExpectKnownValue("mintlify_deployment.docs", tfjsonPath("status"), knownString("success")),
-			checkStatus("release_notes_are_found", tfjson.CheckStatusPass, ""),
-			checkStatus("release_notes_are_live", tfjson.CheckStatusPass, ""),
-			statecheck.ExpectKnownValue("mintlify_deployment.docs", tfjsonPath("triggers"),
-				knownvalue.MapExact(map[string]knownvalue.Check{"commit": knownString("4f2a9c1")})),
-		},
-	}})
-	if accepted, refused := postsTo(fs, mintlifytest.RouteTriggerUpdate); accepted != 1 || refused != 0 {
-		t.Errorf("deployments: %d accepted, %d refused; want 1", accepted, refused)
+	recipe := provider + guideBlocks(t, "checking-a-deployment-with-search")[0]
+	// run applies the recipe for commit (after preConfig, when set): the
+	// deployment succeeds, both checks end with status, the search's saying
+	// notFound when failing, and the API has had reads searches and reads
+	// page reads in all.
+	run := func(preConfig func(), commit string, status tfjson.CheckStatus, notFound string, reads int) resource.TestStep {
+		return resource.TestStep{
+			PreConfig:          preConfig,
+			Config:             recipe,
+			ConfigVariables:    config.Variables{"commit_sha": config.StringVariable(commit)},
+			ExpectNonEmptyPlan: true, // a check's data sources are read again at every apply
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("mintlify_deployment.docs", tfjsonPath("status"), knownString("success")),
+				statecheck.ExpectKnownValue("mintlify_deployment.docs", tfjsonPath("triggers"),
+					knownvalue.MapExact(map[string]knownvalue.Check{"commit": knownString(commit)})),
+				checkStatus("release_notes_are_found", status, notFound),
+				checkStatus("release_notes_are_live", status, ""),
+				checkState(func(*tfjson.State) error {
+					search, page := fs.Requests(mintlifytest.RouteDiscoverySearch), fs.Requests(mintlifytest.RouteDiscoveryPage)
+					if search != reads || page != reads {
+						return fmt.Errorf("%d searches and %d page reads, want %d of each", search, page, reads)
+					}
+					return nil
+				}),
+			},
+		}
+	}
+	runSteps(t, clk, []resource.TestStep{
+		run(nil, "4f2a9c1", tfjson.CheckStatusFail, "not /changelog/v2.", 1),
+		run(func() { fs.PutPage(mintlifytest.DemoDomain, notes) }, "9d1e7b3", tfjson.CheckStatusPass, "", 4),
+	})
+	if accepted, refused := postsTo(fs, mintlifytest.RouteTriggerUpdate); accepted != 2 || refused != 0 {
+		t.Errorf("deployments: %d accepted, %d refused; want 2", accepted, refused)
 	}
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -40,20 +39,11 @@ func TestOptions_staticExports(t *testing.T) {
 // The standalone fake serves an export's archive at the link it gives,
 // with no key.
 func TestRun_servesStaticExportsAndTheirArchives(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	o := defaults()
 	o.export = mintlifytest.ExportScript{RunFor: time.Millisecond, Pages: 3}
 	o.bundleSize = "100KiB"
-	var out syncBuffer
-	done := make(chan error, 1)
-	go func() { done <- run(ctx, o, &out, io.Discard) }()
-	var base string
-	for start := time.Now(); time.Since(start) < 5*time.Second && base == ""; time.Sleep(10 * time.Millisecond) {
-		if env := out.String(); strings.HasSuffix(env, "\n") { // the environment is printed in one write
-			base = strings.TrimPrefix(strings.Split(env, "\n")[0], "MINTLIFY_BASE_URL=")
-		}
-	}
+	env, _ := startRun(t, o)
+	base := strings.TrimPrefix(strings.Split(env, "\n")[0], "MINTLIFY_BASE_URL=")
 	call := func(method, path, body string) map[string]any {
 		t.Helper()
 		req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
@@ -82,9 +72,5 @@ func TestRun_servesStaticExportsAndTheirArchives(t *testing.T) {
 	resp.Body.Close()
 	if err != nil || resp.StatusCode != 200 || float64(len(data)) != bundle["sizeBytes"] || len(data) < 100<<10 {
 		t.Errorf("%d, %d bytes: %v", resp.StatusCode, len(data), err)
-	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Error(err)
 	}
 }

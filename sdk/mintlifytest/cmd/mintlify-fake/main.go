@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -207,7 +208,7 @@ func main() {
 	}
 	o := options{}
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:0", "address to listen on (loopback only; port 0 picks a free one)")
-	fs.StringVar(&o.envFile, "env-file", "", "also write the environment to this file (0600), as \"export NAME=value\" lines for a shell to source")
+	fs.StringVar(&o.envFile, "env-file", "", "also write the environment to this file (0600, whole before anything is printed), as \"export NAME=value\" lines for a shell to source")
 	fs.IntVar(&o.data.Paths, "paths", 1200, "documentation pages (rows of visitors and views)")
 	fs.IntVar(&o.data.SearchTerms, "search-terms", 300, "distinct search terms")
 	fs.IntVar(&o.data.Feedback, "feedback", 500, "feedback entries")
@@ -358,6 +359,14 @@ func run(ctx context.Context, o options, out, info io.Writer) error {
 	// AND THE ASSISTANT in -h).
 	env += fmt.Sprintf("MINTLIFY_ASSISTANT_API_KEY=%s\nMINTLIFY_DOMAIN=%s\nMINTLIFY_INDEX_API_KEY=%s\nMINTLIFY_INDEX_BASE_URL=http://%s/api/universal-search\n",
 		mintlifytest.DemoAssistantKey, mintlifytest.DemoDomain, mintlifytest.DemoIndexKey, ln.Addr())
+	// The file is whole before anything is printed: a script that waits
+	// for either may read it at once.
+	if o.envFile != "" {
+		exports := strings.ReplaceAll("export "+strings.TrimSuffix(env, "\n"), "\n", "\nexport ") + "\n"
+		if err := writeWhole(o.envFile, exports); err != nil {
+			return err
+		}
+	}
 	fmt.Fprint(out, env)
 	first := cfg.Analytics.End.AddDate(0, 0, -cfg.Analytics.Days)
 	deploy := cfg.DefaultDeployment
@@ -368,12 +377,6 @@ func run(ctx context.Context, o options, out, info io.Writer) error {
 		first.Format(time.DateOnly), cfg.Analytics.End.AddDate(0, 0, -1).Format(time.DateOnly), cfg.DefaultJob.ActiveFor,
 		deploy.Queued+deploy.Building, cfg.StaticExports.Default.QueuedFor+cfg.StaticExports.Default.RunFor,
 		"http://"+ln.Addr().String(), "http://"+ln.Addr().String())
-	if o.envFile != "" {
-		exports := strings.ReplaceAll("export "+strings.TrimSuffix(env, "\n"), "\n", "\nexport ") + "\n"
-		if err := os.WriteFile(o.envFile, []byte(exports), 0o600); err != nil {
-			return err
-		}
-	}
 	httpSrv := &http.Server{Handler: withControl(fake), ReadHeaderTimeout: 10 * time.Second}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -388,6 +391,27 @@ func run(ctx context.Context, o options, out, info io.Writer) error {
 		return err
 	}
 	return nil
+}
+
+// writeWhole writes text to a file readable by its owner alone (0600), by
+// renaming a finished copy into place: a script that waits for the file
+// to be non-empty never reads half of it.
+func writeWhole(name, text string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(name), ".mintlify-fake-*") // 0600
+	if err != nil {
+		return err
+	}
+	_, err = tmp.WriteString(text)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), name)
+	}
+	if err != nil {
+		_ = os.Remove(tmp.Name())
+	}
+	return err
 }
 
 // withControl adds the fake's control routes, under /_fake/, to the API.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -12,7 +13,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -43,16 +43,7 @@ func TestRun_refusesAddressesOffLoopback(t *testing.T) {
 }
 
 func TestRun_servesAndPrintsTheEnvironment(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	var out, info syncBuffer
-	done := make(chan error, 1)
-	go func() { done <- run(ctx, defaults(), &out, &info) }()
-	var env string
-	for start := time.Now(); time.Since(start) < 5*time.Second; time.Sleep(10 * time.Millisecond) {
-		if env = out.String(); strings.HasSuffix(env, "\n") { // the environment is printed in one write
-			break
-		}
-	}
+	env, info := startRun(t, defaults())
 	base := strings.TrimPrefix(strings.Split(env, "\n")[0], "MINTLIFY_BASE_URL=")
 	if !strings.HasPrefix(base, "http://127.0.0.1:") || !strings.Contains(env, "MINTLIFY_API_KEY="+mintlifytest.DemoAPIKey+"\n") ||
 		!strings.Contains(env, "MINTLIFY_PROJECT_ID=demo-project\n") {
@@ -62,13 +53,37 @@ func TestRun_servesAndPrintsTheEnvironment(t *testing.T) {
 		t.Fatalf("%d %s", status, body)
 	}
 	// The first and last day of data, and how long jobs run.
-	if want := "mintlify-fake: analytics data from 2026-08-03 to 2026-10-31; jobs run 1s;"; !strings.HasPrefix(info.String(), want) {
-		t.Errorf("info %q, want it to start %q", info.String(), want)
+	if want := "mintlify-fake: analytics data from 2026-08-03 to 2026-10-31; jobs run 1s;"; !strings.HasPrefix(info, want) {
+		t.Errorf("info %q, want it to start %q", info, want)
 	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Errorf("run: %v", err)
+}
+
+// startRun runs the command with o until the test ends, and returns what
+// it printed: the environment and the information line. It waits on the
+// information line, which run writes last, so that the environment (and
+// -env-file) is whole when it returns.
+func startRun(t *testing.T, o options) (env, info string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var out bytes.Buffer
+	infoR, infoW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := run(ctx, o, &out, infoW)
+		infoW.Close() // a run that failed ends the read below
+		done <- err
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("run: %v", err)
+		}
+	})
+	info, err := bufio.NewReader(infoR).ReadString('\n')
+	if err != nil {
+		t.Fatalf("no information line (%v); stdout %q", err, out.String())
 	}
+	return out.String(), info
 }
 
 // callDemo sends a request with the demo key and returns the answer's
@@ -84,18 +99,6 @@ func callDemo(method, link string) (int, string) {
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b)
 }
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
 func TestOptions_checked(t *testing.T) {
 	for want, change := range map[string]func(*options){
@@ -323,26 +326,25 @@ func TestLimitFlag(t *testing.T) {
 	}
 }
 
-// The env file is what a shell sources: every variable exported.
+// The env file is what a shell sources: every variable exported. It is
+// whole once the environment is printed (renamed into place, leaving
+// nothing else in its folder).
 func TestRun_envFileExportsForAShell(t *testing.T) {
 	o := defaults()
-	o.envFile = t.TempDir() + "/fake.env"
-	ctx, cancel := context.WithCancel(context.Background())
-	var out syncBuffer
-	done := make(chan error, 1)
-	go func() { done <- run(ctx, o, &out, io.Discard) }()
-	var data []byte
-	for start := time.Now(); time.Since(start) < 5*time.Second && len(data) == 0; time.Sleep(10 * time.Millisecond) {
-		data, _ = os.ReadFile(o.envFile)
-	}
-	cancel()
-	if err := <-done; err != nil {
+	dir := t.TempDir()
+	o.envFile = dir + "/fake.env"
+	env, _ := startRun(t, o)
+	data, err := os.ReadFile(o.envFile)
+	if err != nil {
 		t.Fatal(err)
 	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("%d files beside the env file", len(entries)-1)
+	}
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-	stdout := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	stdout := strings.Split(strings.TrimSuffix(env, "\n"), "\n")
 	if len(lines) != 7 || len(stdout) != 7 {
-		t.Fatalf("env file %q, stdout %q", data, out.String())
+		t.Fatalf("env file %q, stdout %q", data, env)
 	}
 	for i, l := range lines {
 		if l != "export "+stdout[i] {
