@@ -198,37 +198,19 @@ data "mintlify_search" "x" {
 func TestAccSearch_badInputRefusedAtPlan(t *testing.T) {
 	clearDiscoveryEnv(t)
 	fs, url, clk := startFake(t, mintlifytest.Config{})
+	// search is a search for "install" with one more argument.
+	search := func(arg string) string {
+		return "data \"mintlify_search\" \"x\" {\n  query = \"install\"\n  " + arg + "\n}"
+	}
 	for config, want := range map[string][]string{
-		`data "mintlify_search" "x" {
-  query     = "install"
-  page_size = 51
-}`: {"page_size is 51; it must be a whole number from 1 to 50"},
-		`data "mintlify_search" "x" {
-  query     = "install"
-  page_size = 2.5
-}`: {"page_size is 2.5"},
-		`data "mintlify_search" "x" {
-  query           = "install"
-  score_threshold = 1.5
-}`: {"score_threshold is 1.5; it must be between 0 and 1"},
-		`data "mintlify_search" "x" {
-  query = "   "
-}`: {`query "   " must not be empty or only white space`},
-		`data "mintlify_search" "x" {
-  query  = "install"
-  domain = "a b"
-}`: {`domain "a b" may hold only ASCII letters`},
-		`data "mintlify_search" "x" {
-  query  = "install"
-  domain = "https://demo-docs.mintlify.app/docs"
-}`: {`domain "https://demo-docs.mintlify.app/docs" is a URL or a path: write the domain identifier alone`, `write "demo-docs"`},
-		`data "mintlify_search" "x" {
-  query  = "install"
-  groups = ["staff", " "]
-}`: {"must not be empty or only white space"},
-		`data "mintlify_page" "x" {
-  path = ""
-}`: {`path "" must not be empty`},
+		search(`page_size = 51`):                                 {"page_size is 51; it must be a whole number from 1 to 50"},
+		search(`page_size = 2.5`):                                {"page_size is 2.5"},
+		search(`score_threshold = 1.5`):                          {"score_threshold is 1.5; it must be between 0 and 1"},
+		search(`domain = "a b"`):                                 {`domain "a b" may hold only ASCII letters`},
+		search(`domain = "https://demo-docs.mintlify.app/docs"`): {`domain "https://demo-docs.mintlify.app/docs" is a URL or a path: write the domain identifier alone`, `write "demo-docs"`},
+		search(`groups = ["staff", " "]`):                        {"must not be empty or only white space"},
+		`data "mintlify_search" "x" { query = "   " }`:           {`query "   " must not be empty or only white space`},
+		`data "mintlify_page" "x" { path = "" }`:                 {`path "" must not be empty`},
 	} {
 		runSteps(t, clk, []resource.TestStep{{Config: searchProvider(url) + config, PlanOnly: true, ExpectError: wrapped(want...)}})
 	}

@@ -36,17 +36,9 @@ type staticExportAction struct {
 // staticExportActionModel is what to export, where to save its archive,
 // and whether to wait.
 type staticExportActionModel struct {
-	exportActionInput
+	exportInput
 	OutputPath types.String `tfsdk:"output_path"`
 	actionWaitModel
-}
-
-// exportActionInput is what the export is asked for: the attributes
-// exportInputDescriptions describes and exportRequest reads.
-type exportActionInput struct {
-	Domain  types.String `tfsdk:"domain"`
-	Version types.String `tfsdk:"version"`
-	Paths   types.Set    `tfsdk:"paths"`
 }
 
 func (a *staticExportAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
@@ -171,9 +163,8 @@ func (a *staticExportAction) Invoke(ctx context.Context, req action.InvokeReques
 	if !readModel(ctx, a.data, req.Config, &m, &resp.Diagnostics) {
 		return
 	}
-	exportReq, diags := exportRequest(ctx, m.Domain, m.Version, m.Paths)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	exportReq, ok := m.request(ctx, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	// The archive's file is made before the export starts: an export is

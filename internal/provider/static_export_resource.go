@@ -31,10 +31,8 @@ type staticExportResource struct {
 }
 
 type staticExportModel struct {
-	ID                types.String   `tfsdk:"id"`
-	Domain            types.String   `tfsdk:"domain"`
-	Version           types.String   `tfsdk:"version"`
-	Paths             types.Set      `tfsdk:"paths"`
+	ID types.String `tfsdk:"id"`
+	exportInput
 	Triggers          types.Map      `tfsdk:"triggers"`
 	WaitForCompletion types.Bool     `tfsdk:"wait_for_completion"`
 	Status            types.String   `tfsdk:"status"`
@@ -182,9 +180,8 @@ func (r *staticExportResource) Create(ctx context.Context, req resource.CreateRe
 	if !readModel(ctx, r.data, req.Plan, &plan, &resp.Diagnostics) {
 		return
 	}
-	exportReq, diags := exportRequest(ctx, plan.Domain, plan.Version, plan.Paths)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	exportReq, ok := plan.request(ctx, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	w := exportWork(r.data, exportReq)

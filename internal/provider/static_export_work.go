@@ -72,14 +72,22 @@ func pages(n int64) string {
 	return strconv.FormatInt(n, 10) + " pages"
 }
 
-// exportRequest is what a configuration asks for.
-func exportRequest(ctx context.Context, domain, version types.String, paths types.Set) (sdk.StaticExportRequest, diag.Diagnostics) {
-	req := sdk.StaticExportRequest{Domain: domain.ValueString(), Version: version.ValueString()}
-	var diags diag.Diagnostics
-	if !paths.IsNull() {
-		diags = paths.ElementsAs(ctx, &req.Paths, false)
+// exportInput is what an export is asked for, in the resource and the
+// action alike: the attributes exportInputDescriptions describes.
+type exportInput struct {
+	Domain  types.String `tfsdk:"domain"`
+	Version types.String `tfsdk:"version"`
+	Paths   types.Set    `tfsdk:"paths"`
+}
+
+// request is the export the configuration asks for; false when the paths
+// could not be read (the reason is in diags).
+func (in exportInput) request(ctx context.Context, diags *diag.Diagnostics) (sdk.StaticExportRequest, bool) {
+	req := sdk.StaticExportRequest{Domain: in.Domain.ValueString(), Version: in.Version.ValueString()}
+	if !in.Paths.IsNull() {
+		diags.Append(in.Paths.ElementsAs(ctx, &req.Paths, false)...)
 	}
-	return req, diags
+	return req, !diags.HasError()
 }
 
 // What the resource and the action say of an export's outcomes.
