@@ -190,6 +190,9 @@ func wantStreamError(t *testing.T, err error, problem StreamProblem, contains st
 	if !errors.As(err, &se) || se.Problem != problem || !strings.Contains(err.Error(), contains) {
 		t.Fatalf("err = %v, want a %q StreamError saying %q", err, problem, contains)
 	}
+	if se.Err == nil && strings.Contains(err.Error(), "<nil>") {
+		t.Errorf("err = %v: an error of its own it does not have", err)
+	}
 	if !MayHaveTakenEffect(err) {
 		t.Errorf("MayHaveTakenEffect(%v) = false: the message was sent", err)
 	}
@@ -223,6 +226,18 @@ func TestAssistantStream_cutStreamsAreErrorsNeverShortAnswers(t *testing.T) {
 				t.Errorf("error not final: %v", again)
 			}
 		})
+	}
+}
+
+// A read that fails says why, after what it says of the stream.
+func TestAssistantStream_aFailedReadSaysWhy(t *testing.T) {
+	reset := errors.New("connection reset by peer")
+	body := io.MultiReader(strings.NewReader("data: {\"type\":\"start\"}\n\n"), iotest.ErrReader(reset))
+	s, _ := streamOf(t, AssistantV2, body)
+	_, err := s.Collect()
+	wantStreamError(t, err, StreamCut, "after 1 part, reading the stream failed before its finish part; the answer is incomplete: connection reset by peer")
+	if !errors.Is(err, reset) {
+		t.Errorf("%v does not wrap the read's error", err)
 	}
 }
 
@@ -312,6 +327,38 @@ func TestAssistantStream_closeFromAnotherGoroutineStopsIt(t *testing.T) {
 	}
 }
 
+// With no request timeout, a stream may pause as long as it likes.
+func TestAssistantStream_noRequestTimeoutWaitsOutAPause(t *testing.T) {
+	resume, closed := make(chan struct{}), make(chan struct{})
+	body := &trackedBody{Reader: io.MultiReader(strings.NewReader("data: {\"type\":\"start\"}\n\n"),
+		readerFunc(func(p []byte) (int, error) {
+			select {
+			case <-resume:
+				return 0, io.EOF // on to the rest
+			case <-closed:
+				return 0, errors.New("read on closed body")
+			}
+		}),
+		strings.NewReader("data: {\"type\":\"finish\"}\n\n")), onClose: func() { close(closed) }}
+	k, _ := newCore(assistantKey, testAssistantKey, DefaultDiscoveryBaseURL, []Option{WithRequestTimeout(0)})
+	s := newAssistantStream(context.Background(), k, call{method: "POST", path: "/v2/assistant/a/message"}, AssistantV2, body, ResponseInfo{})
+	if p, err := s.Next(); err != nil || p.Type != PartStart {
+		t.Fatalf("%v %v", p, err)
+	}
+	go func() {
+		time.Sleep(20 * time.Millisecond) // a pause, longer than no time at all
+		close(resume)
+	}()
+	if p, err := s.Next(); err != nil || p.Type != PartFinish {
+		t.Fatalf("after the pause: %v %v", p, err)
+	}
+}
+
+// readerFunc is a Read method.
+type readerFunc func([]byte) (int, error)
+
+func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
+
 func TestAssistantStream_stalledStreamFailsAfterTheRequestTimeout(t *testing.T) {
 	body := newBlockingBody("data: {\"type\":\"start\"}\n\n: ping\n\n")
 	k, _ := newCore(assistantKey, testAssistantKey, DefaultDiscoveryBaseURL, []Option{WithRequestTimeout(30 * time.Millisecond)})
@@ -346,6 +393,36 @@ func TestAssistantStream_memoryIsBounded(t *testing.T) {
 			t.Errorf("%d parts, %v", len(parts), err)
 		}
 	})
+	t.Run("Collect up to the cap", func(t *testing.T) {
+		var b strings.Builder
+		for range 8 {
+			fmt.Fprintf(&b, "data: {\"type\":\"text-delta\",\"id\":\"t\",\"delta\":%q}\n\n", strings.Repeat("y", 256))
+		}
+		b.WriteString("data: {\"type\":\"finish\"}\n\n")
+		s, _ := streamOf(t, AssistantV2, strings.NewReader(b.String()), WithMaxResponseBytes(2048))
+		if a, err := s.Collect(); err != nil || len(a.Text) != 2048 {
+			t.Errorf("%d bytes: %v", len(a.Text), err)
+		}
+	})
+	// Collect keeps every kind of part, so each counts toward the cap.
+	for kind, part := range map[string]string{
+		"data":        `{"type":"data-notes","id":"d","data":%q}`,
+		"unknown":     `{"type":"sparkles","glitter":%q}`,
+		"error":       `{"type":"error","errorText":%q}`,
+		"tool input":  `{"type":"tool-input-available","toolCallId":"c","toolName":"search","input":{"q":%q}}`,
+		"tool output": `{"type":"tool-output-available","toolCallId":"c","output":[%q]}`,
+	} {
+		t.Run("Collect past the cap in "+kind+" parts", func(t *testing.T) {
+			var b strings.Builder
+			for range 10 {
+				fmt.Fprintf(&b, "data: "+part+"\n\n", strings.Repeat("z", 300))
+			}
+			b.WriteString("data: {\"type\":\"finish\"}\n\n")
+			s, _ := streamOf(t, AssistantV2, strings.NewReader(b.String()), WithMaxResponseBytes(2048))
+			_, err := s.Collect()
+			wantStreamError(t, err, StreamTooLarge, "grew past 2048 bytes")
+		})
+	}
 }
 
 func TestAssistantStream_errorPartsFailCollect(t *testing.T) {
