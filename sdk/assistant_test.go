@@ -572,6 +572,63 @@ func TestAssistantStream_keyIsRedactedEvenSplitAcrossDeltas(t *testing.T) {
 	}
 }
 
+// A delta held back whole (it ends like the start of the key) makes no
+// part until what follows shows it is not the key: the next delta of its
+// kind, or, in v1, whose text has no block ends, any part of another kind
+// (a tool's own input for its deltas). An empty delta is passed on as
+// it came. The first message id is the answer's.
+func TestAssistantStream_deltasHeldBackWholeMakeNoPart(t *testing.T) {
+	summary := func(parts []AssistantPart) []string {
+		var out []string
+		for _, p := range parts {
+			out = append(out, fmt.Sprintf("%s %q%s", p.Type, p.Text, p.MessageID))
+		}
+		return out
+	}
+	var v2 strings.Builder
+	for _, d := range []string{"a", "mint_d", "x", ""} {
+		fmt.Fprintf(&v2, "data: {\"type\":\"text-delta\",\"id\":\"t\",\"delta\":%q}\n\n", d)
+	}
+	for _, d := range []string{"b", "mint_d", "y", ""} {
+		fmt.Fprintf(&v2, "data: {\"type\":\"tool-input-delta\",\"toolCallId\":\"c\",\"inputTextDelta\":%q}\n\n", d)
+	}
+	v2.WriteString("data: {\"type\":\"text-end\",\"id\":\"t\"}\n\ndata: {\"type\":\"finish\"}\n\n")
+	s, _ := streamOf(t, AssistantV2, strings.NewReader(v2.String()))
+	parts, err := readAll(s)
+	want := []string{`text-delta "a"`, `text-delta "mint_dx"`, `text-delta ""`,
+		`tool-input-delta "b"`, `tool-input-delta "mint_dy"`, `tool-input-delta ""`, `text-end ""`, `finish ""`}
+	if diff := cmp.Diff(want, summary(parts)); err != nil || diff != "" {
+		t.Errorf("v2 (-want +got), %v:\n%s", err, diff)
+	}
+	v1 := `0:""
+f:{}
+f:{"messageId":"m1"}
+0:"I like mint_d"
+g:"hmm"
+0:"ew"
+0:"x mint_d"
+b:{"toolCallId":"c","toolName":"search"}
+c:{"toolCallId":"c","argsTextDelta":"mint_d"}
+9:{"toolCallId":"c","toolName":"search","args":{}}
+f:{"messageId":"m2"}
+0:"y mint_d"
+d:{"finishReason":"stop"}
+`
+	s, _ = streamOf(t, AssistantV1, strings.NewReader(v1))
+	parts, err = readAll(s)
+	want = []string{`text-delta ""`, `start-step ""`, `start-step ""m1`,
+		`text-delta "I like "`, `reasoning-delta "hm"`, `text-delta "mint_dew"`, `text-delta "x "`,
+		`reasoning-delta "m"`, `text-delta "mint_d"`, `tool-input-start ""`, `tool-input-delta "mint_d"`, `tool-input-available ""`,
+		`start-step ""m2`, `text-delta "y "`, `text-delta "mint_d"`, `finish ""`}
+	if diff := cmp.Diff(want, summary(parts)); err != nil || diff != "" {
+		t.Errorf("v1 (-want +got), %v:\n%s", err, diff)
+	}
+	s, _ = streamOf(t, AssistantV1, strings.NewReader(v1))
+	if a, err := s.Collect(); err != nil || a.MessageID != "m1" || a.Text != "I like mint_dewx mint_dy mint_d" {
+		t.Errorf("v1 Collect: %q %q, %v", a.MessageID, a.Text, err)
+	}
+}
+
 // Held-back text (a delta that ends like the start of the key) is handed
 // out at the block's end when it turns out not to be the key; a cut
 // stream drops it.
