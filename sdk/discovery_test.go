@@ -229,6 +229,18 @@ func TestDiscovery_inputsRefusedBeforeAnyRequest(t *testing.T) {
 	if err := (AssistantRequest{Question: "q", CurrentPath: strings.Repeat("é", 200)}).Validate(); err != nil {
 		t.Errorf("200 characters: %v", err)
 	}
+	// Both ends of each range are taken (a page size of 0 is the API's
+	// default).
+	for _, n := range []int{0, 1, MaxSearchPageSize} {
+		if err := ValidateSearchPageSize(n); err != nil {
+			t.Errorf("page size %d: %v", n, err)
+		}
+	}
+	for _, v := range []float64{0, 1} {
+		if err := ValidateScoreThreshold(v); err != nil {
+			t.Errorf("score threshold %g: %v", v, err)
+		}
+	}
 	if n := rec.count(); n != 0 {
 		t.Errorf("%d requests sent", n)
 	}
