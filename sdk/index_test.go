@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 const testIndexKey = "mint_us_0123456789abcdef"
@@ -105,6 +106,19 @@ func TestIndexContext_sendsTheBudgetAndReadsTheContext(t *testing.T) {
 	if _, err := newIndexTestClient(t, ts.URL, nil).Context(context.Background(), IndexContextRequest{Query: "q", Format: ContextJSON}); !IsMalformedResponse(err) || !strings.Contains(err.Error(), "response: missing") {
 		t.Errorf("%v", err)
 	}
+	// The counts are optional; one of the wrong kind is a problem, not a
+	// failure.
+	for body, want := range map[string][]string{
+		`{"requestId":"r","query":"q","response":"x"}`: nil,
+		`{"requestId":"r","query":"q","response":"x","resultsCount":"3","outputTokens":"9"}`: {
+			`resultsCount: want a number, got a string`, `outputTokens: want a number, got a string`},
+	} {
+		_, ts = newRecorder(t, jsonResponse(200, body))
+		got, err := newIndexTestClient(t, ts.URL, nil).Context(context.Background(), IndexContextRequest{Query: "q"})
+		if err != nil || got.Response != "x" || got.ResultsCount != 0 || got.OutputTokens != 0 || !cmp.Equal(got.Problems, want, cmpopts.EquateEmpty()) {
+			t.Errorf("%s: %+v, %v", body, got, err)
+		}
+	}
 }
 
 func TestIndexContents_readsItemsAndTheirStatuses(t *testing.T) {
@@ -169,6 +183,9 @@ func TestIndex_inputsRefusedBeforeAnyRequest(t *testing.T) {
 		if err := call(); !IsValidation(err) || !strings.Contains(err.Error(), want) {
 			t.Errorf("err = %v, want %q", err, want)
 		}
+	}
+	if err := (IndexContextRequest{Query: "q", TokenBudget: MaxIndexTokenBudget}).Validate(); err != nil {
+		t.Errorf("the largest token budget: %v", err)
 	}
 	if _, err := c.Contents(ctx, IndexContentsRequest{IDs: many[:20]}); IsValidation(err) {
 		t.Errorf("20 items: %v", err)
