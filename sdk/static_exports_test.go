@@ -20,31 +20,36 @@ import (
 )
 
 func TestValidateStaticExportDomain(t *testing.T) {
-	checkAccepted(t, ValidateStaticExportDomain, "docs.example.com", "acme.mintlify.app", "DOCS.Example.com", "a-b.c1.io", "xn--bcher-kva.example", strings.Repeat("a", 63)+".io")
+	checkAccepted(t, ValidateStaticExportDomain, "docs.example.com", "acme.mintlify.app", "DOCS.Example.com", "a-b.c1.io", "xn--bcher-kva.example", strings.Repeat("a", 63)+".io",
+		"az.AZ.09.example", // each end of each range of characters
+		strings.Repeat(strings.Repeat("a", 63)+".", 3)+strings.Repeat("b", 61)) // 253 characters
 	checkRefused(t, ValidateStaticExportDomain, "domain", map[string]string{
-		"":                                  "domain is required: the deployment's hostname",
-		"   ":                               "domain is required",
-		"https://docs.example.com":          `must be a bare hostname, without a scheme, port, path or trailing slash: write "docs.example.com"`,
-		"https://docs.example.com/docs/":    `write "docs.example.com"`,
-		"docs.example.com/":                 `write "docs.example.com"`,
-		"docs.example.com/docs":             `write "docs.example.com"`,
-		"docs.example.com:443":              `write "docs.example.com"`,
-		"docs.example.com.":                 `write "docs.example.com"`,
-		"docs.example.com?x=1":              `write "docs.example.com"`,
-		"docs example.com":                  "must not contain white space",
-		"docs.\x00example.com":              "must not contain control characters",
-		"docs.bücher.de":                    "must be ASCII: write an internationalized domain in its xn-- (punycode) form",
-		"docs_x.example.com":                "letters, digits, hyphens and dots only",
-		"user@docs.example.com":             "letters, digits, hyphens and dots only",
-		".docs.example.com":                 "has an empty label",
-		"docs..example.com":                 "has an empty label",
-		"-docs.example.com":                 "starts or ends with a hyphen",
-		"docs-.example.com":                 "starts or ends with a hyphen",
-		strings.Repeat("a", 64) + ".io":     "has a label longer than 63 characters",
-		strings.Repeat("abc.", 64) + "io":   "is longer than 253 characters",
-		"localhost":                         "must be a full hostname, such as docs.example.com",
-		"https://":                          "letters, digits, hyphens and dots only",
-		"docs.example.com:notaport/landing": `write "docs.example.com"`,
+		"":                                     "domain is required: the deployment's hostname",
+		"   ":                                  "domain is required",
+		"https://docs.example.com":             `must be a bare hostname, without a scheme, port, path or trailing slash: write "docs.example.com"`,
+		"https://docs.example.com/docs/":       `write "docs.example.com"`,
+		"docs.example.com/":                    `write "docs.example.com"`,
+		"docs.example.com/docs":                `write "docs.example.com"`,
+		"docs.example.com:443":                 `write "docs.example.com"`,
+		"docs.example.com.":                    `write "docs.example.com"`,
+		"docs.example.com?x=1":                 `write "docs.example.com"`,
+		"docs example.com":                     "must not contain white space",
+		"docs.\x00example.com":                 "must not contain control characters",
+		"docs.bücher.de":                       "must be ASCII: write an internationalized domain in its xn-- (punycode) form",
+		"docs_x.example.com":                   "letters, digits, hyphens and dots only",
+		"user@docs.example.com":                "letters, digits, hyphens and dots only",
+		".docs.example.com":                    "has an empty label",
+		"docs..example.com":                    "has an empty label",
+		"-docs.example.com":                    "starts or ends with a hyphen",
+		"docs-.example.com":                    "starts or ends with a hyphen",
+		strings.Repeat("a", 64) + ".io":        "has a label longer than 63 characters",
+		strings.Repeat("abc.", 64) + "io":      "is longer than 253 characters",
+		"localhost":                            "must be a full hostname, such as docs.example.com",
+		"https://":                             "letters, digits, hyphens and dots only",
+		"docs.example.com:notaport/landing":    `write "docs.example.com"`,
+		"https://user@docs.example.com:8443/x": `write "docs.example.com"`,
+		"://docs.example.com":                  `write "docs.example.com"`,
+		"https:///docs":                        "letters, digits, hyphens and dots only", // no host to suggest
 	})
 }
 
