@@ -354,6 +354,26 @@ func TestAssistantStream_noRequestTimeoutWaitsOutAPause(t *testing.T) {
 	}
 }
 
+// The longest end of a text that starts a secret, whichever secret it is;
+// a whole secret is not a start (it was redacted already).
+func TestSecretPrefixAtEnd(t *testing.T) {
+	secrets := []string{"mint_dsc_0123", "sk-9876543"}
+	for s, want := range map[string]int{
+		"":                 0,
+		"no secret here":   0,
+		"the key is mint_": 5,
+		"the key is m":     1,
+		"mint_dsc_0123":    0,
+		"or sk-98":         5,
+		"mint_ then sk":    2,
+		"sk-9876543 mint":  4,
+	} {
+		if got := secretPrefixAtEnd(s, secrets); got != want {
+			t.Errorf("%q: %d, want %d", s, got, want)
+		}
+	}
+}
+
 // readerFunc is a Read method.
 type readerFunc func([]byte) (int, error)
 
@@ -391,6 +411,21 @@ func TestAssistantStream_memoryIsBounded(t *testing.T) {
 		s, _ = streamOf(t, AssistantV2, strings.NewReader(b.String()), WithMaxResponseBytes(2048))
 		if parts, err := readAll(s); err != nil || len(parts) != 12 {
 			t.Errorf("%d parts, %v", len(parts), err)
+		}
+	})
+	t.Run("a line at the cap", func(t *testing.T) {
+		head := `data: {"type":"text-delta","id":"t","delta":"`
+		line := head + strings.Repeat("x", 2048-len(head)-2) + `"}`
+		s, _ := streamOf(t, AssistantV2, strings.NewReader(line+"\r\n\r\ndata: {\"type\":\"finish\"}\n\n"), WithMaxResponseBytes(2048))
+		if parts, err := readAll(s); err != nil || len(parts) != 2 || len(parts[0].Text) != 2048-len(head)-2 {
+			t.Errorf("%d parts, %v", len(parts), err)
+		}
+	})
+	t.Run("a line longer than the read buffer", func(t *testing.T) {
+		text := strings.Repeat("0123456789abcdef", 10<<10) // 160 KiB: the buffer holds 64
+		s, _ := streamOf(t, AssistantV2, strings.NewReader("data: {\"type\":\"text-delta\",\"id\":\"t\",\"delta\":\""+text+"\"}\n\ndata: {\"type\":\"finish\"}\n\n"))
+		if a, err := s.Collect(); err != nil || a.Text != text {
+			t.Errorf("%d bytes of %d: %v", len(a.Text), len(text), err)
 		}
 	})
 	t.Run("Collect up to the cap", func(t *testing.T) {

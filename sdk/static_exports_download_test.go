@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"runtime"
 	"strconv"
 	"strings"
@@ -469,5 +470,16 @@ func TestParseContentRange(t *testing.T) {
 		if got := [3]int64{start, total, map[bool]int64{true: 1}[ok]}; got != want {
 			t.Errorf("%q: %v, want %v", v, got, want)
 		}
+	}
+}
+
+// A query value of 8 characters or more may be a signature and is kept
+// out of messages; a shorter one (an expiry in seconds) is not.
+func TestLinkSecrets_valuesOfEightOrMore(t *testing.T) {
+	u, _ := url.Parse("https://b.test/x?sig=abcd%2F567&exp=3600&id=1234567")
+	got := linkSecrets(u)
+	want := []string{u.String(), u.RawQuery, "abcd/567", "abcd%2F567"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
