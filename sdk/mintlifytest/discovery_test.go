@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -250,6 +251,12 @@ func TestAssistant_v1StreamAsSent(t *testing.T) {
 	if last := lines[len(lines)-1]; !strings.HasPrefix(last, `d:{"finishReason":"stop"`) || !strings.HasSuffix(last, `"threadId":"thread_000001"}`) {
 		t.Errorf("finish %s", last)
 	}
+	// The source's id, and the usage a model would report: about a token
+	// for 4 characters of the question and of the answer.
+	usage := fmt.Sprintf(`"usage":{"completionTokens":%d,"promptTokens":%d}`, len(a.Text)/4+1, len("How do I deploy?")/4+1)
+	if !strings.Contains(string(data), `h:{"sourceType":"url","id":"src_1",`) || strings.Count(string(data), usage) != 2 {
+		t.Errorf("no source src_1, or not twice %s:\n%s", usage, data)
+	}
 }
 
 func TestAssistant_threadsAndFilters(t *testing.T) {
@@ -275,7 +282,8 @@ func TestAssistant_threadsAndFilters(t *testing.T) {
 	_, _ = io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	answers := h.srv.AssistantAnswers()
-	if a := answers[len(answers)-1]; len(a.Sources) != 2 || a.Sources[1] != "https://demo-docs.mintlify.site/internal/runbook" {
+	if a := answers[len(answers)-1]; len(a.Sources) != 2 || a.Sources[1] != "https://demo-docs.mintlify.site/internal/runbook" ||
+		!strings.Contains(strings.Join(a.Parts, "\n"), `"sourceId":"src_1"`) || !strings.Contains(strings.Join(a.Parts, "\n"), `"sourceId":"src_2"`) {
 		t.Errorf("a staff answer: %+v", a)
 	}
 	resp = h.ask(messagePath, "zzz", "")
@@ -329,10 +337,35 @@ func TestAssistant_scripts(t *testing.T) {
 	if last := got[len(got)-1]; last != `{"type":"error","errorText":"The assistant is unavailable: try again later."}` || done || err != nil || h.srv.AssistantAnswers()[1].Complete {
 		t.Errorf("error: last %s, done %v, %v", last, done, err)
 	}
+	// The error comes half-way through the text, in both protocols.
+	for path, kind := range map[string]struct{ delta, err string }{
+		messagePath:   {`{"type":"text-delta"`, `{"type":"error"`},
+		messagePathV1: {"0:", "3:"},
+	} {
+		deltas := func(question string) (n int, last string) {
+			resp := h.ask(path, question, "")
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			answers := h.srv.AssistantAnswers()
+			parts := answers[len(answers)-1].Parts
+			for _, p := range parts {
+				if strings.HasPrefix(strings.TrimPrefix(p, "data: "), kind.delta) {
+					n++
+				}
+			}
+			return n, parts[len(parts)-1]
+		}
+		full, _ := deltas("How do I deploy?")
+		half, last := deltas("[fake:error] How do I deploy?")
+		if full < 4 || half != full/2 || !strings.HasPrefix(last, kind.err) {
+			t.Errorf("%s: %d deltas before the error (of %d), last part %s", path, half, full, last)
+		}
+	}
 	resp = h.ask(messagePath, "[fake:size=1MB] [fake:keepalive] How do I deploy?", "")
 	data, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	a = h.srv.AssistantAnswers()[2]
+	answers := h.srv.AssistantAnswers()
+	a = answers[len(answers)-1]
 	if len(a.Text) != 1<<20 || strings.Count(string(data), ": keep-alive\n\n") != len(a.Parts)+0 || !strings.HasSuffix(string(data), "data: [DONE]\n\n") {
 		t.Errorf("size: %d bytes of text, %d keep-alives for %d parts", len(a.Text), strings.Count(string(data), ": keep-alive"), len(a.Parts))
 	}
@@ -407,5 +440,52 @@ func TestDiscovery_sharedHourlyBudget(t *testing.T) {
 	h.clk.Advance(time.Hour)
 	if status, _, _ := h.send("POST", searchPath, `{"query":"x"}`, DemoAssistantKey); status != 200 {
 		t.Errorf("an hour later: %d", status)
+	}
+}
+
+// The rules of a term's match, at their edges: a plural's singular counts
+// from 4 letters, an English ending from a 4-letter term.
+func TestMatches_edges(t *testing.T) {
+	for _, tt := range []struct {
+		term  string
+		words []string
+		want  bool
+	}{
+		{"nodes", []string{"node"}, true}, // a singular of 4 letters
+		{"keys", []string{"key"}, false},  // of 3: too short to trust
+		{"edit", []string{"editing"}, true},
+		{"add", []string{"adding"}, false},
+		{"key", []string{"keys"}, true},
+		{"box", []string{"boxes"}, true},
+		{"deploy", []string{"deployments"}, true},
+		{"install", []string{"installez"}, false},
+	} {
+		if got := matches(tt.term, tt.words); got != tt.want {
+			t.Errorf("matches(%q, %q) = %v, want %v", tt.term, tt.words, got, tt.want)
+		}
+	}
+}
+
+// A search result shows the first of the paragraphs that match best.
+func TestSnippet_firstOfTheBest(t *testing.T) {
+	p := &DocPage{Content: "# Deploy\n\nNothing here.\n\nDeploy from main.\n\nDeploy from a branch.\n\nDeploy a preview of a branch."}
+	if got := snippet(p, "deploy"); got != "Deploy from main." {
+		t.Errorf("deploy: %q", got)
+	}
+	if got := snippet(p, "deploy branch"); got != "Deploy from a branch." {
+		t.Errorf("deploy branch: %q", got)
+	}
+}
+
+// An answer streams three words a delta, or 4 KiB pieces when padded to a
+// size; nothing is lost or doubled, and no delta is empty.
+func TestSplitDeltas(t *testing.T) {
+	if got, want := splitDeltas("one two three four five six", 0), []string{"one two three ", "four five six"}; !cmp.Equal(got, want) {
+		t.Errorf("words: %q", got)
+	}
+	text := strings.Repeat("x", 10000)
+	got := splitDeltas(text, len(text))
+	if len(got) != 3 || len(got[0]) != 4096 || len(got[1]) != 4096 || strings.Join(got, "") != text {
+		t.Errorf("padded: %d deltas", len(got))
 	}
 }
