@@ -45,6 +45,7 @@ func TestDiscoverySearch_rankingAndFilters(t *testing.T) {
 		`{"query":"rotate key"}`:                                          {"/api/keys", "/api/search"},
 		`{"query":"rotate key","filter":{"groups":["staff"]}}`:            {"/api/keys", "/internal/runbook", "/api/search"},
 		`{"query":"preview deployments","scoreThreshold":0.9}`:            {"/deploy/preview-deployments"},
+		`{"query":"install the CLI","scoreThreshold":0.67}`:               {"/installation"}, // a score at the threshold is kept
 		`{"query":"the of and"}`:                                          {},
 		`{"query":"How do I deploy?"}`:                                    {"/deploy/deployments", "/deploy/preview-deployments", "/quickstart"},
 		`{"query":"zzz"}`:                                                 {},
@@ -487,5 +488,23 @@ func TestSplitDeltas(t *testing.T) {
 	got := splitDeltas(text, len(text))
 	if len(got) != 3 || len(got[0]) != 4096 || len(got[1]) != 4096 || strings.Join(got, "") != text {
 		t.Errorf("padded: %d deltas", len(got))
+	}
+}
+
+// A message's text is its text parts (not its reasoning or files), else
+// its content: a v1 client sends content alone.
+func TestMessage_text(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"content":"old","parts":[{"type":"text","text":"How do I "},{"type":"reasoning","text":"hmm"},{"type":"text","text":"deploy?"}]}`: "How do I deploy?",
+		`{"content":"How do I deploy?"}`:                                      "How do I deploy?",
+		`{"content":"How do I deploy?","parts":[{"type":"file","text":"x"}]}`: "How do I deploy?",
+	} {
+		var m message
+		if err := json.Unmarshal([]byte(body), &m); err != nil {
+			t.Fatal(err)
+		}
+		if got := m.text(); got != want {
+			t.Errorf("%s: %q, want %q", body, got, want)
+		}
 	}
 }
