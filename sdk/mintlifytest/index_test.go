@@ -2,9 +2,11 @@ package mintlifytest
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -111,6 +113,15 @@ func TestIndexContext_withinTheBudget(t *testing.T) {
 			}
 		}
 	}
+	// A context that takes the budget exactly is kept whole.
+	for _, format := range []string{"txt", "json"} {
+		_, full := h.index("context", `{"query":"deploy preview","format":"`+format+`","tokenBudget":3000}`)
+		exact := int(full["outputTokens"].(float64))
+		_, out := h.index("context", `{"query":"deploy preview","format":"`+format+`","tokenBudget":`+jsonNumber(exact)+`}`)
+		if exact >= 3000 || out["response"] != full["response"] {
+			t.Errorf("%s in exactly %d tokens: %v", format, exact, out)
+		}
+	}
 	_, def := h.index("context", `{"query":"deploy preview","format":"txt"}`)
 	_, big := h.index("context", `{"query":"deploy preview","format":"txt","tokenBudget":3000}`)
 	if def["response"] != big["response"] {
@@ -147,6 +158,19 @@ func TestIndexContents(t *testing.T) {
 	if web := out["results"].([]any)[1].(map[string]any); web["publishedDate"] != "2026-03-14" {
 		t.Errorf("a date by URL, as the source gives it: %v", web["publishedDate"])
 	}
+	// The query moves the start only of a text it cuts: a text within
+	// maxCharacters, or with none given, is whole.
+	_, whole := h.index("contents", `{"ids":["demo-docs:/quickstart"]}`)
+	text := whole["results"].([]any)[0].(map[string]any)["text"].(string)
+	for _, body := range []string{
+		`{"ids":["demo-docs:/quickstart"],"query":"push"}`,
+		`{"ids":["demo-docs:/quickstart"],"query":"push","maxCharacters":` + jsonNumber(utf8.RuneCountInString(text)) + `}`,
+	} {
+		_, out := h.index("contents", body)
+		if r := out["results"].([]any)[0].(map[string]any); r["text"] != text || r["truncated"] == true {
+			t.Errorf("%s: %v", body, r)
+		}
+	}
 	many := `{"ids":[` + strings.TrimSuffix(strings.Repeat(`"a",`, 21), ",") + `]}`
 	if status, out := h.index("contents", many); status != 400 || out["error"] != "A request may reference at most 20 items across urls and ids" {
 		t.Errorf("21 items: %d %v", status, out)
@@ -182,5 +206,35 @@ func TestIndex_budgets(t *testing.T) {
 	}
 	if status, _, out := h.call("POST", "/api/universal-search/v1/search", `{"query":"x","numResults":1}`, DemoAPIKey); status != 401 || len(out) != 1 {
 		t.Errorf("an admin key: %d %v", status, out)
+	}
+}
+
+// positive reads a whole number from 1 to hi, or of at least 1 when hi is
+// 0; and a text's tokens are a quarter of its characters, rounded up.
+func TestPositiveAndTokens(t *testing.T) {
+	for _, tt := range []struct {
+		v    float64
+		hi   int
+		want string // the error, or the number read
+	}{
+		{1, 20, "1"}, {20, 20, "20"}, {21, 20, "x: must be an integer from 1 to 20"}, {1.5, 20, "x: must be an integer from 1 to 20"},
+		{100000, 0, "100000"}, {0, 0, "x: must be an integer of at least 1"}, {-3, 0, "x: must be an integer of at least 1"},
+	} {
+		n, err := positive("x", &tt.v, tt.hi)
+		got := strconv.Itoa(n)
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tt.want {
+			t.Errorf("positive(%g, %d) = %s, want %s", tt.v, tt.hi, got, tt.want)
+		}
+	}
+	if n, err := positive("x", nil, 20); n != 0 || err != nil {
+		t.Errorf("not given: %d, %v", n, err)
+	}
+	for s, want := range map[string]int{"": 0, "a": 1, "abcd": 1, "abcde": 2, "abcdefgh": 2} {
+		if got := tokens(s); got != want {
+			t.Errorf("tokens(%q) = %d, want %d", s, got, want)
+		}
 	}
 }
