@@ -233,13 +233,25 @@ func readEach[Q sdk.PageQuery, P any](ctx context.Context, data *providerData, d
 			err = again // the copy, or another failure; else the API's own refusal says more
 		}
 	}
+	if !readEnded(ctx, data, diags, what, err, func() sdk.CacheStatus { return info.Cache }) {
+		return false
+	}
+	tflog.Debug(ctx, "read "+what, map[string]any{"pages": info.Pages, "requests": info.Attempts})
+	return true
+}
+
+// readEnded ends every analytics read, paged or not, the same way: a
+// problem with the cache said (once per process), then the read's error as
+// the data source's ("Could not read "+what), or else where the answer
+// came from (cache, read only when there was no error). It is false when
+// the read failed.
+func readEnded(ctx context.Context, data *providerData, diags *diag.Diagnostics, what string, err error, cache func() sdk.CacheStatus) bool {
 	data.noteCacheProblem(diags)
 	if err != nil {
 		addReadError(diags, what, err)
 		return false
 	}
-	noteCache(ctx, data, diags, what, info.Cache)
-	tflog.Debug(ctx, "read "+what, map[string]any{"pages": info.Pages, "requests": info.Attempts})
+	noteCache(ctx, data, diags, what, cache())
 	return true
 }
 

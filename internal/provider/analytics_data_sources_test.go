@@ -6,11 +6,16 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -310,4 +315,44 @@ func TestAccAnalyticsDataSources_rateLimitSaysWhenToRetry(t *testing.T) {
 		Config:      pagedSources[1].config(serverURL, ""),
 		ExpectError: wrapped(`Could not read search queries`, `429 Too Many Requests`, `try again after`, `100 per organization per hour`),
 	}})
+}
+
+// The analytics reads of one request (caller stats, feedback by page) end
+// as the paged reads do (readEnded): a stale copy standing in for a
+// refused read is used and said, and a failure names what was read.
+func TestOneRequestReads_endAsPagedReadsDo(t *testing.T) {
+	fs, serverURL, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 30, Feedback: 400, Conversations: 400, Seed: 2}})
+	for _, tt := range []struct {
+		what string
+		d    func(analyticsBase) datasource.DataSource
+	}{
+		{"assistant caller stats", func(b analyticsBase) datasource.DataSource { return &assistantCallerStatsDataSource{b} }},
+		{"feedback by page", func(b analyticsBase) datasource.DataSource { return &feedbackByPageDataSource{b} }},
+	} {
+		// A client of its own: the other's knows the budget is spent.
+		data := clientFor(t, serverURL, sdk.WithClock(clk),
+			sdk.WithAnalyticsCache(sdk.CacheOptions{Dir: t.TempDir(), FreshFor: time.Minute, MaxStale: time.Hour}))
+		data.clock = clk
+		d := tt.d(analyticsBase{data: data})
+		fs.ClearFaults()
+		vals := map[string]tftypes.Value{"date_from": str("2026-10-01")}
+		if resp := readWith(t, d, vals); len(resp.Diagnostics) != 0 {
+			t.Fatalf("%s, fresh: %v", tt.what, resp.Diagnostics)
+		}
+		// The copy is no longer fresh, and the hour's budget is spent.
+		clk.Advance(2 * time.Minute)
+		fs.InjectFault(mintlifytest.Fault{Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Hour})
+		resp := readWith(t, d, vals)
+		if got := diagText(resp.Diagnostics, diag.SeverityWarning); resp.Diagnostics.HasError() ||
+			!strings.HasPrefix(got, "Mintlify "+tt.what+" served from cache: ") || !strings.Contains(got, "fetched 2m0s ago") {
+			t.Errorf("%s, refused with a copy: %v", tt.what, resp.Diagnostics)
+		}
+		// Another date range has no copy: the refusal is the read's error.
+		vals["date_from"] = str("2026-09-01")
+		resp = readWith(t, d, vals)
+		if got := diagText(resp.Diagnostics, diag.SeverityError); !strings.HasPrefix(got, "Could not read "+tt.what+": ") ||
+			!strings.Contains(got, "429 Too Many Requests") {
+			t.Errorf("%s, refused without a copy: %q", tt.what, got)
+		}
+	}
 }

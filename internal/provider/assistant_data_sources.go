@@ -128,13 +128,9 @@ func (m *assistantConversationsModel) read(ctx context.Context, data *providerDa
 func (m *assistantCallerStatsModel) read(ctx context.Context, data *providerData, diags *diag.Diagnostics) bool {
 	r := sdk.DateRange{DateFrom: m.DateFrom.ValueString(), DateTo: m.DateTo.ValueString()}
 	stats, err := data.client.Analytics.CallerStats(ctx, m.ProjectID.ValueString(), r)
-	if err != nil {
-		data.noteCacheProblem(diags)
-		addReadError(diags, "assistant caller stats", err)
+	if !readEnded(ctx, data, diags, "assistant caller stats", err, func() sdk.CacheStatus { return stats.Cache }) {
 		return false
 	}
-	data.noteCacheProblem(diags)
-	noteCache(ctx, data, diags, "assistant caller stats", stats.Cache)
 	m.ID = types.StringValue(queryID(m.ProjectID.ValueString(), map[string]string{"date_from": r.DateFrom, "date_to": r.DateTo}))
 	m.Web, m.API, m.Other, m.Total = types.Int64Value(stats.Web), types.Int64Value(stats.API), types.Int64Value(stats.Other), types.Int64Value(stats.Total)
 	return true

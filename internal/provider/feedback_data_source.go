@@ -201,13 +201,9 @@ func (m *feedbackByPageModel) read(ctx context.Context, data *providerData, diag
 	q := sdk.FeedbackByPageQuery{DateFrom: m.DateFrom.ValueString(), DateTo: m.DateTo.ValueString(), Source: source, Statuses: statuses,
 		Limit: numberValue(m.MaxResults)}
 	got, err := data.client.Analytics.FeedbackByPage(ctx, m.ProjectID.ValueString(), q)
-	if err != nil {
-		data.noteCacheProblem(diags)
-		addReadError(diags, "feedback by page", err)
+	if !readEnded(ctx, data, diags, "feedback by page", err, func() sdk.CacheStatus { return got.Cache }) {
 		return false
 	}
-	data.noteCacheProblem(diags)
-	noteCache(ctx, data, diags, "feedback by page", got.Cache)
 	rows := make([]attr.Value, len(got.Pages))
 	for i, p := range got.Pages {
 		rows[i] = basetypes.NewObjectValueMust(pageFeedbackTypes, map[string]attr.Value{
