@@ -191,17 +191,7 @@ func (d *analyticsDataSource[M, P]) Read(ctx context.Context, req datasource.Rea
 // configuration read into model and *projectID resolved (the provider's
 // project when unset). It returns false when the read must stop.
 func beginRead(ctx context.Context, data *providerData, req datasource.ReadRequest, resp *datasource.ReadResponse, model any, projectID *types.String) (context.Context, bool) {
-	// Terraform reads data sources at plan even when the provider's
-	// settings are still unknown. Where it can defer the read, defer it.
-	if data == nil && req.ClientCapabilities.DeferralAllowed {
-		resp.Deferred = &datasource.Deferred{Reason: datasource.DeferredReasonProviderConfigUnknown}
-		return ctx, false
-	}
-	if !requireConfigured(data, &resp.Diagnostics) {
-		return ctx, false
-	}
-	resp.Diagnostics.Append(req.Config.Get(ctx, model)...)
-	if resp.Diagnostics.HasError() {
+	if !readConfig(ctx, data, req, resp, model, requireConfigured) {
 		return ctx, false
 	}
 	project, ok := data.projectOrDefault(*projectID, path.Root("project_id"), &resp.Diagnostics)

@@ -110,14 +110,11 @@ func (*deploymentStatusModel) schema() schema.Schema {
 	}
 }
 
-// begin needs no project, and does not defer: the status is read by its id
-// alone.
+// begin needs no project: the status is read by its id alone. Like every
+// data source, it defers while the provider's settings are unknown: its
+// key and address are unknown then too.
 func (m *deploymentStatusModel) begin(ctx context.Context, data *providerData, req datasource.ReadRequest, resp *datasource.ReadResponse) (context.Context, bool) {
-	if !requireConfigured(data, &resp.Diagnostics) {
-		return ctx, false
-	}
-	resp.Diagnostics.Append(req.Config.Get(ctx, m)...)
-	return ctx, !resp.Diagnostics.HasError()
+	return ctx, readConfig(ctx, data, req, resp, m, requireConfigured)
 }
 
 func (m *deploymentStatusModel) read(ctx context.Context, data *providerData, diags *diag.Diagnostics) bool {

@@ -48,15 +48,7 @@ func domainAttribute() schema.StringAttribute {
 // one, set to the one used). It returns false when the read must stop:
 // deferred, or an error.
 func beginDiscoveryRead(ctx context.Context, data *providerData, req datasource.ReadRequest, resp *datasource.ReadResponse, model any, domain *types.String) (context.Context, bool) {
-	if data == nil && req.ClientCapabilities.DeferralAllowed {
-		resp.Deferred = &datasource.Deferred{Reason: datasource.DeferredReasonProviderConfigUnknown}
-		return ctx, false
-	}
-	if !requireDiscovery(data, &resp.Diagnostics) {
-		return ctx, false
-	}
-	resp.Diagnostics.Append(req.Config.Get(ctx, model)...)
-	if resp.Diagnostics.HasError() {
+	if !readConfig(ctx, data, req, resp, model, requireDiscovery) {
 		return ctx, false
 	}
 	if domain.IsNull() || domain.IsUnknown() {

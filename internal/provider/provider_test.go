@@ -403,16 +403,22 @@ data "mintlify_unique_visitors" "x" {}
 	wantNoRequests(t, fs, "with no key")
 }
 
-func TestUniqueVisitorsRead_defersWhenTerraformAllows(t *testing.T) {
-	d := &uniqueVisitorsDataSource{}
-	for _, allowed := range []bool{true, false} {
-		resp := &datasource.ReadResponse{}
-		d.Read(context.Background(), datasource.ReadRequest{ClientCapabilities: datasource.ReadClientCapabilities{DeferralAllowed: allowed}}, resp)
-		if allowed && (resp.Deferred == nil || resp.Deferred.Reason != datasource.DeferredReasonProviderConfigUnknown || resp.Diagnostics.HasError()) {
-			t.Errorf("deferral allowed: deferred %+v, diagnostics %v", resp.Deferred, resp.Diagnostics)
-		}
-		if !allowed && (resp.Deferred != nil || !resp.Diagnostics.HasError()) {
-			t.Errorf("deferral not allowed: deferred %+v, diagnostics %v", resp.Deferred, resp.Diagnostics)
+// Every data source, read while the provider's settings are unknown (no
+// Configure), defers where Terraform allows it and fails where it does not.
+func TestDataSourceRead_defersWhenTerraformAllows(t *testing.T) {
+	for _, newDataSource := range (&mintlifyProvider{}).DataSources(context.Background()) {
+		d := newDataSource()
+		var meta datasource.MetadataResponse
+		d.Metadata(context.Background(), datasource.MetadataRequest{ProviderTypeName: "mintlify"}, &meta)
+		for _, allowed := range []bool{true, false} {
+			resp := &datasource.ReadResponse{}
+			d.Read(context.Background(), datasource.ReadRequest{ClientCapabilities: datasource.ReadClientCapabilities{DeferralAllowed: allowed}}, resp)
+			if allowed && (resp.Deferred == nil || resp.Deferred.Reason != datasource.DeferredReasonProviderConfigUnknown || resp.Diagnostics.HasError()) {
+				t.Errorf("%s, deferral allowed: deferred %+v, diagnostics %v", meta.TypeName, resp.Deferred, resp.Diagnostics)
+			}
+			if !allowed && (resp.Deferred != nil || !resp.Diagnostics.HasError()) {
+				t.Errorf("%s, deferral not allowed: deferred %+v, diagnostics %v", meta.TypeName, resp.Deferred, resp.Diagnostics)
+			}
 		}
 	}
 }
