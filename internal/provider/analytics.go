@@ -185,11 +185,10 @@ func (d *analyticsDataSource[M, P]) Read(ctx context.Context, req datasource.Rea
 	}
 }
 
-// beginRead starts the read of a data source that works on a project:
-// deferred where Terraform can defer it while the provider's settings are
-// unknown, an error when the provider is not configured; else the
-// configuration read into model and *projectID resolved (the provider's
-// project when unset). It returns false when the read must stop.
+// beginRead starts the read of a data source that works on a project: an
+// error when the provider is not configured; else the configuration read
+// into model and *projectID resolved (the provider's project when unset).
+// It returns false when the read must stop.
 func beginRead(ctx context.Context, data *providerData, req datasource.ReadRequest, resp *datasource.ReadResponse, model any, projectID *types.String) (context.Context, bool) {
 	if !readConfig(ctx, data, req, resp, model, requireConfigured) {
 		return ctx, false

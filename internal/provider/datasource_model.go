@@ -63,18 +63,14 @@ func (d *describedDataSource[M, P]) Read(ctx context.Context, req datasource.Rea
 	}
 }
 
-// readConfig begins the read of every data source: deferred where
-// Terraform can defer it while the provider's settings are unknown (it
-// reads data sources at plan even then), stopped when the provider cannot
-// serve it (ready says why: requireConfigured for the admin API,
-// requireDiscovery for search and page), else the configuration read into
+// readConfig begins the read of every data source: stopped when the
+// provider cannot serve it (ready says why: requireConfigured for the admin
+// API, requireDiscovery for search and page; Terraform reads data sources
+// at plan even while the provider's settings are unknown, and defers them
+// itself where it can: see Configure), else the configuration read into
 // model. It is false when the read must stop.
 func readConfig(ctx context.Context, data *providerData, req datasource.ReadRequest, resp *datasource.ReadResponse, model any,
 	ready func(*providerData, *diag.Diagnostics) bool) bool {
-	if data == nil && req.ClientCapabilities.DeferralAllowed {
-		resp.Deferred = &datasource.Deferred{Reason: datasource.DeferredReasonProviderConfigUnknown}
-		return false
-	}
 	if !ready(data, &resp.Diagnostics) {
 		return false
 	}

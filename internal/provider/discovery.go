@@ -46,7 +46,7 @@ func domainAttribute() schema.StringAttribute {
 // beginDiscoveryRead begins a discovery data source's read: it reads the
 // configuration into model and resolves the domain (*domain: the configured
 // one, set to the one used). It returns false when the read must stop:
-// deferred, or an error.
+// the error is in resp.
 func beginDiscoveryRead(ctx context.Context, data *providerData, req datasource.ReadRequest, resp *datasource.ReadResponse, model any, domain *types.String) (context.Context, bool) {
 	if !readConfig(ctx, data, req, resp, model, requireDiscovery) {
 		return ctx, false

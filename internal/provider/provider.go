@@ -260,10 +260,16 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 	}
 	// A key or URL that comes from another resource is unknown until apply:
 	// configure nothing yet, Terraform calls Configure again with values.
+	// Where Terraform can defer, the framework defers every data source,
+	// ephemeral resource and resource plan of this provider meanwhile;
+	// elsewhere each says it is not configured (requireConfigured).
 	for _, v := range []interface{ IsUnknown() bool }{cfg.APIKey, cfg.BaseURL, cfg.ProjectID, cfg.MaxRetries, cfg.MaxRetryWait,
 		cfg.RequestTimeout, cfg.CacheDir, cfg.CacheURL, cfg.CacheTTL, cfg.CacheMaxStale, cfg.AssistantKey, cfg.Domain} {
 		if v.IsUnknown() {
 			tflog.Debug(ctx, "provider configuration has unknown values; configuring at apply")
+			if req.ClientCapabilities.DeferralAllowed {
+				resp.Deferred = &provider.Deferred{Reason: provider.DeferredReasonProviderConfigUnknown}
+			}
 			return
 		}
 	}

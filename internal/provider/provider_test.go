@@ -9,9 +9,9 @@ import (
 	"time"
 
 	tfjson "github.com/hashicorp/terraform-json"
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -403,22 +403,71 @@ data "mintlify_unique_visitors" "x" {}
 	wantNoRequests(t, fs, "with no key")
 }
 
-// Every data source, read while the provider's settings are unknown (no
-// Configure), defers where Terraform allows it and fails where it does not.
-func TestDataSourceRead_defersWhenTerraformAllows(t *testing.T) {
-	for _, newDataSource := range (&mintlifyProvider{}).DataSources(context.Background()) {
-		d := newDataSource()
-		var meta datasource.MetadataResponse
-		d.Metadata(context.Background(), datasource.MetadataRequest{ProviderTypeName: "mintlify"}, &meta)
-		for _, allowed := range []bool{true, false} {
-			resp := &datasource.ReadResponse{}
-			d.Read(context.Background(), datasource.ReadRequest{ClientCapabilities: datasource.ReadClientCapabilities{DeferralAllowed: allowed}}, resp)
-			if allowed && (resp.Deferred == nil || resp.Deferred.Reason != datasource.DeferredReasonProviderConfigUnknown || resp.Diagnostics.HasError()) {
-				t.Errorf("%s, deferral allowed: deferred %+v, diagnostics %v", meta.TypeName, resp.Deferred, resp.Diagnostics)
+// A provider whose settings are unknown at plan (a key from a resource not
+// applied yet), where Terraform allows deferral, defers everything that
+// needs them: every data source's read, every ephemeral resource's
+// opening, every resource's plan. Where Terraform does not, a data
+// source's read says what to do.
+func TestProvider_unknownSettingsDeferEverythingWhereTerraformAllows(t *testing.T) {
+	ctx := context.Background()
+	for _, allowed := range []bool{true, false} {
+		server, err := providerserver.NewProtocol6WithError(testProvider(nil))()
+		if err != nil {
+			t.Fatal(err)
+		}
+		schema, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+		if err != nil || len(schema.Diagnostics) > 0 {
+			t.Fatalf("schema: %v %v", err, schema.Diagnostics)
+		}
+		h := &actionHarness{t: t}
+		unknownKey := map[string]tftypes.Value{"api_key": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)}
+		conf, err := server.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{TerraformVersion: "1.14.0",
+			Config: h.dynamic(schema.Provider, unknownKey), ClientCapabilities: &tfprotov6.ConfigureProviderClientCapabilities{DeferralAllowed: allowed}})
+		if err != nil || len(conf.Diagnostics) > 0 {
+			t.Fatalf("configure: %v %v", err, conf.Diagnostics)
+		}
+		deferred := func(what string, d *tfprotov6.Deferred, diags []*tfprotov6.Diagnostic) {
+			t.Helper()
+			if d == nil || d.Reason != tfprotov6.DeferredReasonProviderConfigUnknown || len(diags) > 0 {
+				t.Errorf("%s, deferral allowed: deferred %+v, diagnostics %v", what, d, diags)
 			}
-			if !allowed && (resp.Deferred != nil || !resp.Diagnostics.HasError()) {
-				t.Errorf("%s, deferral not allowed: deferred %+v, diagnostics %v", meta.TypeName, resp.Deferred, resp.Diagnostics)
+		}
+		for name, s := range schema.DataSourceSchemas {
+			resp, err := server.ReadDataSource(ctx, &tfprotov6.ReadDataSourceRequest{TypeName: name, Config: h.dynamic(s, nil),
+				ClientCapabilities: &tfprotov6.ReadDataSourceClientCapabilities{DeferralAllowed: allowed}})
+			switch {
+			case err != nil:
+				t.Fatal(err)
+			case allowed:
+				deferred(name, resp.Deferred, resp.Diagnostics)
+			case resp.Deferred != nil || len(resp.Diagnostics) != 1 || resp.Diagnostics[0].Summary != "Provider not configured":
+				t.Errorf("%s, deferral not allowed: deferred %+v, diagnostics %v", name, resp.Deferred, resp.Diagnostics)
 			}
+		}
+		if !allowed {
+			continue
+		}
+		for name, s := range schema.EphemeralResourceSchemas {
+			resp, err := server.OpenEphemeralResource(ctx, &tfprotov6.OpenEphemeralResourceRequest{TypeName: name, Config: h.dynamic(s, nil),
+				ClientCapabilities: &tfprotov6.OpenEphemeralResourceClientCapabilities{DeferralAllowed: true}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			deferred(name, resp.Deferred, resp.Diagnostics)
+		}
+		for name, s := range schema.ResourceSchemas {
+			typ := s.ValueType()
+			none, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := server.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{TypeName: name, PriorState: &none,
+				ProposedNewState: h.dynamic(s, nil), Config: h.dynamic(s, nil),
+				ClientCapabilities: &tfprotov6.PlanResourceChangeClientCapabilities{DeferralAllowed: true}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			deferred(name, resp.Deferred, resp.Diagnostics)
 		}
 	}
 }
