@@ -288,6 +288,64 @@ func TestProvider_metadataAndSchema(t *testing.T) {
 			t.Errorf("%s is not sensitive", a.Name)
 		}
 	}
+	// Every attribute and block of every schema is described for the
+	// registry page, nested ones included.
+	blocks := map[string]*tfprotov6.SchemaBlock{"the provider": resp.Provider.Block}
+	for kind, schemas := range map[string]map[string]*tfprotov6.Schema{"resource": resp.ResourceSchemas,
+		"data source": resp.DataSourceSchemas, "ephemeral resource": resp.EphemeralResourceSchemas, "list resource": resp.ListResourceSchemas} {
+		for name, s := range schemas {
+			blocks[kind+" "+name] = s.Block
+		}
+	}
+	for name, s := range resp.ActionSchemas {
+		blocks["action "+name] = s.Schema.Block
+	}
+	for where, b := range blocks {
+		for _, what := range undescribed("", b) {
+			t.Errorf("%s: %s has no description", where, what)
+		}
+	}
+	ids, err := srv.GetResourceIdentitySchemas(context.Background(), &tfprotov6.GetResourceIdentitySchemasRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range ids.IdentitySchemas {
+		for _, a := range s.IdentityAttributes {
+			if a.Description == "" {
+				t.Errorf("identity of %s: %s has no description", name, a.Name)
+			}
+		}
+	}
+}
+
+// undescribed lists what has no description in a schema's block (at is
+// its path, "" at the top): the block itself below the top, its
+// attributes, their nested attributes, and its blocks.
+func undescribed(at string, b *tfprotov6.SchemaBlock) []string {
+	var out []string
+	if at != "" && b.Description == "" {
+		out = append(out, at)
+	}
+	var attrs func(at string, as []*tfprotov6.SchemaAttribute)
+	attrs = func(at string, as []*tfprotov6.SchemaAttribute) {
+		for _, a := range as {
+			if a.Description == "" {
+				out = append(out, at+a.Name)
+			}
+			if a.NestedType != nil {
+				attrs(at+a.Name+".", a.NestedType.Attributes)
+			}
+		}
+	}
+	prefix := ""
+	if at != "" {
+		prefix = at + "."
+	}
+	attrs(prefix, b.Attributes)
+	for _, nb := range b.BlockTypes {
+		out = append(out, undescribed(prefix+nb.TypeName, nb.Block)...)
+	}
+	return out
 }
 
 func TestAccProvider_configFromEnvironment(t *testing.T) {

@@ -59,7 +59,7 @@ func listOf(elem attr.Type, rows []attr.Value) types.List {
 // timeoutsBlock is the timeouts block of a resource that starts work at
 // Mintlify and waits for it: what names the work ("the job").
 func timeoutsBlock(ctx context.Context, what string) schema.Block {
-	return timeouts.Block(ctx, timeouts.Opts{
+	b := timeouts.Block(ctx, timeouts.Opts{
 		Create: true,
 		CreateDescription: fmt.Sprintf("How long to wait for %s to finish, as a duration from `%s` to `%s` such as "+
 			"`45m` (default `%s`; only when `wait_for_completion` is true). When it runs out the resource stays in "+
@@ -67,6 +67,13 @@ func timeoutsBlock(ctx context.Context, what string) schema.Block {
 			"that what it started is not lost.", what, shortDuration(minWaitTimeout), shortDuration(maxWaitTimeout),
 			shortDuration(DefaultCreateTimeout), sdk.DefaultSentRequestGrace),
 	})
+	// The library's block has no description of its own; the registry
+	// page would show none.
+	if nested, ok := b.(schema.SingleNestedBlock); ok {
+		nested.MarkdownDescription = "How long Terraform waits for " + what + " (`create`)."
+		return nested
+	}
+	return b
 }
 
 // triggersAttribute is the schema of triggers; what says what a change
