@@ -331,7 +331,7 @@ func TestAssistantStream_closeFromAnotherGoroutineStopsIt(t *testing.T) {
 func TestAssistantStream_noRequestTimeoutWaitsOutAPause(t *testing.T) {
 	resume, closed := make(chan struct{}), make(chan struct{})
 	body := &trackedBody{Reader: io.MultiReader(strings.NewReader("data: {\"type\":\"start\"}\n\n"),
-		readerFunc(func(p []byte) (int, error) {
+		readerFunc(func([]byte) (int, error) {
 			select {
 			case <-resume:
 				return 0, io.EOF // on to the rest
