@@ -63,12 +63,13 @@ func (d *describedDataSource[M, P]) Read(ctx context.Context, req datasource.Rea
 	}
 }
 
-// readConfig begins the read of every data source: stopped when the
-// provider cannot serve it (ready says why: requireConfigured for the admin
-// API, requireDiscovery for search and page; Terraform reads data sources
-// at plan even while the provider's settings are unknown, and defers them
-// itself where it can: see Configure), else the configuration read into
-// model. It is false when the read must stop.
+// readConfig begins the read of every data source: the configuration read
+// into model, once the provider can serve it (ready says why not:
+// requireConfigured for the admin API, requireDiscovery for search and
+// page). Terraform reads data sources at plan even while the provider's
+// settings are unknown; where it can defer them, the framework does (see
+// Configure) and the read never begins. It is false when the read must
+// stop.
 func readConfig(ctx context.Context, data *providerData, req datasource.ReadRequest, resp *datasource.ReadResponse, model any,
 	ready func(*providerData, *diag.Diagnostics) bool) bool {
 	if !ready(data, &resp.Diagnostics) {

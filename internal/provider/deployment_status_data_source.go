@@ -110,9 +110,7 @@ func (*deploymentStatusModel) schema() schema.Schema {
 	}
 }
 
-// begin needs no project: the status is read by its id alone. Like every
-// data source, it defers while the provider's settings are unknown: its
-// key and address are unknown then too.
+// begin needs no project: the status is read by its id alone.
 func (m *deploymentStatusModel) begin(ctx context.Context, data *providerData, req datasource.ReadRequest, resp *datasource.ReadResponse) (context.Context, bool) {
 	return ctx, readConfig(ctx, data, req, resp, m, requireConfigured)
 }
