@@ -319,11 +319,13 @@ func TestProvider_metadataAndSchema(t *testing.T) {
 }
 
 // undescribed lists what has no description in a schema's block (at is
-// its path, "" at the top): the block itself below the top, its
-// attributes, their nested attributes, and its blocks.
+// its path, "" at the top): the block itself, its attributes, their nested
+// attributes, and its blocks.
 func undescribed(at string, b *tfprotov6.SchemaBlock) []string {
 	var out []string
-	if at != "" && b.Description == "" {
+	if b.Description == "" && at == "" {
+		out = append(out, "the schema")
+	} else if b.Description == "" {
 		out = append(out, at)
 	}
 	var attrs func(at string, as []*tfprotov6.SchemaAttribute)
