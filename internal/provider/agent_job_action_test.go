@@ -92,6 +92,18 @@ func (h *actionHarness) dynamic(s *tfprotov6.Schema, vals map[string]tftypes.Val
 	return &dv
 }
 
+// nullValue encodes the null value of schema s: no object at all, as
+// Terraform sends for a resource not yet created or an empty config.
+func (h *actionHarness) nullValue(s *tfprotov6.Schema) *tfprotov6.DynamicValue {
+	h.t.Helper()
+	typ := s.ValueType()
+	dv, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, nil))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return &dv
+}
+
 func (h *actionHarness) config(action string, vals map[string]tftypes.Value) *tfprotov6.DynamicValue {
 	h.t.Helper()
 	s := h.schemas[action]

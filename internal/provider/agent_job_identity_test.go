@@ -97,12 +97,7 @@ func (h *protoHarness) null() *tfprotov6.DynamicValue {
 
 func (h *protoHarness) nullOf(typeName string) *tfprotov6.DynamicValue {
 	h.t.Helper()
-	typ := h.resourceType(typeName)
-	dv, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, nil))
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	return &dv
+	return h.nullValue(h.schema.ResourceSchemas[typeName])
 }
 
 func TestIdentity_schemaIsProjectAndID(t *testing.T) {

@@ -164,21 +164,17 @@ func TestAction_deploymentsInvalidConfigFailsAtPlanWithNoRequest(t *testing.T) {
 // optional, and Terraform sends no config object at all.
 func TestAction_deploymentWithoutAConfigBlock(t *testing.T) {
 	h := newDeployActionHarness(t, mintlifytest.Config{})
-	typ := h.schemas["mintlify_deployment"].ValueType()
-	null, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, nil))
-	if err != nil {
-		t.Fatal(err)
-	}
+	null := h.nullValue(h.schemas["mintlify_deployment"])
 	ctx := context.Background()
-	v, err := h.srv.ValidateActionConfig(ctx, &tfprotov6.ValidateActionConfigRequest{ActionType: "mintlify_deployment", Config: &null})
+	v, err := h.srv.ValidateActionConfig(ctx, &tfprotov6.ValidateActionConfigRequest{ActionType: "mintlify_deployment", Config: null})
 	if err != nil || len(v.Diagnostics) > 0 {
 		t.Fatalf("validate: %v %s", err, diagsText(v.Diagnostics))
 	}
-	p, err := h.srv.PlanAction(ctx, &tfprotov6.PlanActionRequest{ActionType: "mintlify_deployment", Config: &null})
+	p, err := h.srv.PlanAction(ctx, &tfprotov6.PlanActionRequest{ActionType: "mintlify_deployment", Config: null})
 	if err != nil || len(p.Diagnostics) > 0 {
 		t.Fatalf("plan: %v %s", err, diagsText(p.Diagnostics))
 	}
-	stream, err := h.srv.InvokeAction(ctx, &tfprotov6.InvokeActionRequest{ActionType: "mintlify_deployment", Config: &null})
+	stream, err := h.srv.InvokeAction(ctx, &tfprotov6.InvokeActionRequest{ActionType: "mintlify_deployment", Config: null})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -516,12 +516,7 @@ func TestProvider_unknownSettingsDeferEverythingWhereTerraformAllows(t *testing.
 			deferred(name, resp.Deferred, resp.Diagnostics)
 		}
 		for name, s := range schema.ResourceSchemas {
-			typ := s.ValueType()
-			none, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, nil))
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp, err := server.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{TypeName: name, PriorState: &none,
+			resp, err := server.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{TypeName: name, PriorState: h.nullValue(s),
 				ProposedNewState: h.dynamic(s, nil), Config: h.dynamic(s, nil),
 				ClientCapabilities: &tfprotov6.PlanResourceChangeClientCapabilities{DeferralAllowed: true}})
 			if err != nil {
