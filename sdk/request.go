@@ -431,7 +431,7 @@ func (k *core) backoff(attempt int) time.Duration {
 func (k *core) requestID(h http.Header) string {
 	for _, name := range requestIDHeaders {
 		if v := h.Get(name); v != "" {
-			return clip(k.redact(v), 200)
+			return DisplayLine(k.redact(v))
 		}
 	}
 	return ""
@@ -465,18 +465,18 @@ func (k *core) newAPIError(c call, status int, header http.Header, data []byte) 
 		if msg == "" || msg == "null" {
 			msg = eb.Message
 		}
-		e.Message = clip(k.redact(msg), snippetLen)
+		e.Message = DisplayLine(k.redact(msg))
 		for i, d := range eb.Details {
 			if i == maxErrorDetails {
 				e.Details = append(e.Details, ErrorDetail{Message: fmt.Sprintf("and %d more", len(eb.Details)-i)})
 				break
 			}
-			e.Details = append(e.Details, ErrorDetail{Message: clip(k.redact(d.Message), snippetLen)})
+			e.Details = append(e.Details, ErrorDetail{Message: DisplayLine(k.redact(d.Message))})
 		}
 		return e
 	}
 	if msg, ok := objectStorageError(data); ok {
-		e.Message = k.redact(clip(msg, snippetLen))
+		e.Message = DisplayLine(k.redact(msg))
 		return e
 	}
 	e.Message = k.snippet(data)
@@ -492,7 +492,8 @@ var (
 	whitespaceRE = regexp.MustCompile(`\s+`)
 )
 
-const snippetLen = 200
+// snippetLen is how much of an error body an error shows: one displayed line.
+const snippetLen = MaxDisplayLine
 
 // snippet turns a body that is not the API's JSON (an HTML 502 page from a
 // proxy, say) into one short readable line, with secrets redacted.
@@ -509,19 +510,7 @@ func (k *core) snippet(data []byte) string {
 		return r
 	}, s)
 	s = strings.TrimSpace(whitespaceRE.ReplaceAllString(s, " "))
-	return clip(k.redact(s), snippetLen)
-}
-
-// clip shortens s to at most n runes, marking the cut: a value a server
-// sent may be any length, and an error message must stay readable.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	if r := []rune(s); len(r) > n {
-		return strings.TrimSpace(string(r[:n])) + "…"
-	}
-	return s
+	return DisplayLine(k.redact(s))
 }
 
 // redact removes the client's secrets from text that came from the server,
