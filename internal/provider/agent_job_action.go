@@ -71,7 +71,7 @@ func invokeJobWork(ctx context.Context, resp *action.InvokeResponse, m actionWai
 	switch {
 	case job == nil:
 	case job.PRLink != nil:
-		progress(resp, "Agent job %s is %s: pull request %s", job.ID, job.Status, *job.PRLink)
+		progress(resp, "Agent job %s is %s: pull request %s", job.ID, describeStatus(string(job.Status)), describeLink(job.PRLink))
 	case job.Status == sdk.JobStatusCompleted:
 		progress(resp, "Agent job %s is completed and opened no pull request (the agent changed no files).", job.ID)
 	}

@@ -136,10 +136,10 @@ func (r *agentJobListResource) result(ctx context.Context, req list.ListRequest,
 		result.Diagnostics.AddWarning("Listed agent job not readable through v2",
 			fmt.Sprintf("Agent job %s in project %q is in Mintlify's job listing, but the v2 API answers 404 for it: the "+
 				"result holds what the listing says (status, pr_link, created_at, branch as source.ref), and importing it "+
-				"will fail. %s", s.ID, projectID, listedIDAssumption))
+				"will fail. %s", sdk.DisplayLine(s.ID), projectID, listedIDAssumption))
 		m.jobStateModel = listedJobState(s, &result.Diagnostics)
 	case err != nil:
-		addAPIError(&result.Diagnostics, "Could not read agent job "+s.ID, err)
+		addAPIError(&result.Diagnostics, "Could not read agent job "+sdk.DisplayLine(s.ID), err)
 		return result, true
 	default:
 		notes := newProblemNotes("agent job", s.ID)

@@ -21,10 +21,10 @@ var agentJobKind = workKind[sdk.AgentJob]{
 		switch j.Status {
 		case sdk.JobStatusFailed:
 			diags.AddError("Agent job failed",
-				fmt.Sprintf("Agent job %s ended with status %q. %s See the job in the Mintlify dashboard for the agent's error.", j.ID, j.Status, words.failed))
+				fmt.Sprintf("Agent job %s ended with status %s. %s See the job in the Mintlify dashboard for the agent's error.", sdk.DisplayLine(j.ID), quoted(string(j.Status)), words.failed))
 		case sdk.JobStatusArchived:
 			diags.AddWarning("Agent job archived",
-				fmt.Sprintf("Agent job %s was archived before it completed; pr_link is %s.", j.ID, describeLink(j.PRLink)))
+				fmt.Sprintf("Agent job %s was archived before it completed; pr_link is %s.", sdk.DisplayLine(j.ID), describeLink(j.PRLink)))
 		}
 	},
 }
@@ -46,7 +46,7 @@ func describeLink(link *string) string {
 	if link == nil {
 		return "null (the job opened no pull request)"
 	}
-	return *link
+	return sdk.DisplayLine(*link)
 }
 
 // What the job and message resources say.

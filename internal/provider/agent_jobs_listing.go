@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
@@ -148,26 +147,23 @@ func (p listingProblems) warn(diags *diag.Diagnostics) {
 	if len(p) == 0 {
 		return
 	}
-	shown := p
-	if len(shown) > 10 {
-		shown = append(shown[:10:10], fmt.Sprintf("and %d more", len(p)-10))
-	}
 	diags.AddWarning("Unexpected answer from Mintlify",
-		"The job listing had fields the provider could not use: "+strings.Join(shown, "; ")+". Those jobs are listed "+
+		"The job listing had fields the provider could not use: "+problemList(p)+". Those jobs are listed "+
 			"with the fields that could be read; the others are empty. A job without a creation time passes no "+
 			"created_after or created_before filter.")
 }
 
 // jobDisplayName is how a listed job reads in terraform query's output:
-// its title, status and day.
+// its title, status and day. The title and the listing's words are server
+// text: escaped and clipped.
 func jobDisplayName(s *sdk.AgentSession) string {
-	title := s.Title
+	title := sdk.DisplayLine(s.Title)
 	if title == "" {
-		title = "agent job " + s.ID
+		title = "agent job " + sdk.DisplayLine(s.ID)
 	}
 	status := string(s.Status())
 	if status == "" {
-		status = "halted: " + string(s.HaltReason)
+		status = "halted: " + sdk.DisplayLine(string(s.HaltReason))
 	}
 	if s.CreatedAt.IsZero() {
 		return fmt.Sprintf("%s (%s)", title, status)

@@ -77,9 +77,9 @@ func (a *automationRunAction) Invoke(ctx context.Context, req action.InvokeReque
 	notes.warn(&resp.Diagnostics)
 	job := ""
 	if run.JobID != "" {
-		job = ", job " + run.JobID
+		job = ", job " + sdk.DisplayLine(run.JobID)
 	}
 	progress(resp, "Automation %s of project %q queued: run %s%s. Follow it in the run history of the dashboard's "+
-		"Automations page (the API has no status for runs).", automationID, projectID, run.InstanceID, job)
+		"Automations page (the API has no status for runs).", automationID, projectID, sdk.DisplayLine(run.InstanceID), job)
 	tflog.Info(ctx, "automation run queued", map[string]any{"automation_id": automationID, "instance_id": run.InstanceID, "job_id": run.JobID})
 }

@@ -75,7 +75,7 @@ func summaryOf(d *sdk.Deployment) string {
 	if d.Summary == "" {
 		return ""
 	}
-	return ": " + d.Summary
+	return ": " + sdk.DisplayLine(d.Summary)
 }
 
 // actionDeployWords are what the deployment actions say: they keep no

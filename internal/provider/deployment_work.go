@@ -51,16 +51,18 @@ func deploymentKind(noun string) workKind[sdk.Deployment] {
 const failureLogLines = 10
 
 // deploymentFailure says which deployment failed and why, quoting its
-// summary and last log lines.
+// summary and last log lines: server text, escaped and clipped line by
+// line (a docs build's log can carry anything a contributor's file name
+// does), so that the error stays bounded.
 func deploymentFailure(noun string, d *sdk.Deployment) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s", capitalize(noun), d.ID)
+	fmt.Fprintf(&b, "%s %s", capitalize(noun), sdk.DisplayLine(d.ID))
 	if d.ProjectID != "" {
-		fmt.Fprintf(&b, " of project %q", d.ProjectID)
+		fmt.Fprintf(&b, " of project %s", quoted(d.ProjectID))
 	}
-	fmt.Fprintf(&b, " ended with status %q", d.Status)
+	fmt.Fprintf(&b, " ended with status %s", quoted(string(d.Status)))
 	if d.Summary != "" {
-		fmt.Fprintf(&b, ": %s", d.Summary)
+		fmt.Fprintf(&b, ": %s", sdk.DisplayLine(d.Summary))
 	}
 	b.WriteString(".")
 	if lines := d.LastLogs(failureLogLines); len(lines) > 0 {
@@ -71,10 +73,10 @@ func deploymentFailure(noun string, d *sdk.Deployment) string {
 			b.WriteString(" Its log:\n\n")
 		}
 		for _, l := range lines {
-			b.WriteString("    " + l + "\n")
+			b.WriteString("    " + sdk.DisplayLine(l) + "\n")
 		}
 		if cut {
-			b.WriteString("\nThe whole log is in the data source mintlify_deployment_status (status_id = \"" + d.ID + "\") and in the Mintlify dashboard.")
+			b.WriteString("\nThe whole log is in the data source mintlify_deployment_status (status_id = \"" + sdk.DisplayLine(d.ID) + "\") and in the Mintlify dashboard.")
 		}
 	} else {
 		b.WriteString(" The API gave no log lines: see the deployment in the Mintlify dashboard.")
@@ -205,8 +207,8 @@ func deploymentRead(ctx context.Context, data *providerData, typeName, noun stri
 		// An import identity named the project: the deployment must be in it.
 		if d.ProjectID != "" && d.ProjectID != want {
 			diags.AddError("Cannot import the "+noun,
-				fmt.Sprintf("Deployment status %s is of project %q, not %q as the import's identity says. Set identity.project_id "+
-					"to %q, or leave it out (the API's answer gives the project).", statusID, d.ProjectID, want, d.ProjectID))
+				fmt.Sprintf("Deployment status %s is of project %s, not %q as the import's identity says. Set identity.project_id "+
+					"to %s, or leave it out (the API's answer gives the project).", statusID, quoted(d.ProjectID), want, quoted(d.ProjectID)))
 			return "", false
 		}
 		foundProject = want // kept when the answer names none
@@ -214,7 +216,7 @@ func deploymentRead(ctx context.Context, data *providerData, typeName, noun stri
 	notes := newProblemNotes(noun, statusID)
 	notes.add(d.Problems)
 	if want := projectID.ValueString(); !importing && d.ProjectID != "" && want != "" && d.ProjectID != want {
-		notes.add([]string{fmt.Sprintf("projectId: the API says this deployment is of project %q, not %q as in state", d.ProjectID, want)})
+		notes.add([]string{fmt.Sprintf("projectId: the API says this deployment is of project %s, not %q as in state", quoted(d.ProjectID), want)})
 	}
 	notes.warn(diags)
 	if d.Status == sdk.DeploymentFailure && m.Status.ValueString() != string(sdk.DeploymentFailure) && !importing {

@@ -3,8 +3,10 @@ package provider
 import (
 	"crypto/x509"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
@@ -122,3 +124,59 @@ const rateLimitedReadAdvice = "Until then, every plan that reads this data sourc
 	"apply with -target=ADDRESS for each resource that does not depend on it; `terraform destroy -refresh=false` " +
 	"destroys without reading data sources. To read it less often, raise cache_ttl, or move dashboards into their " +
 	"own root module."
+
+// Server text (what an answer says: a status, a summary, log lines, a
+// title, an id not yet checked) is shown to a person only through
+// sdk.DisplayLine or sdk.DisplayText: escaped, so that it cannot act on a
+// terminal, and clipped, so that a diagnostic stays bounded whatever the
+// server sends. Data sources and state keep the full value.
+
+// quoted is server text quoted inside a sentence.
+func quoted(s string) string { return `"` + sdk.DisplayLine(s) + `"` }
+
+// maxProblemsShown bounds how many of an answer's odd fields one warning
+// names: the rest are counted.
+const maxProblemsShown = 10
+
+// problemList names the odd fields of answers in one run of text, at most
+// maxProblemsShown of them, each through shownProblem.
+func problemList(problems []string) string {
+	shown := make([]string, 0, min(len(problems), maxProblemsShown)+1)
+	for i, p := range problems {
+		if i == maxProblemsShown {
+			shown = append(shown, fmt.Sprintf("and %d more", len(problems)-maxProblemsShown))
+			break
+		}
+		shown = append(shown, shownProblem(p))
+	}
+	return strings.Join(shown, "; ")
+}
+
+// maxProblemRunes bounds one odd field as a warning names it.
+const maxProblemRunes = 1000
+
+// problemPiece is how many runes of a problem sdk.DisplayLine escapes at
+// a time: escaped, each takes at most 10 runes (\U0010ffff), so a piece
+// is never clipped.
+const problemPiece = sdk.MaxDisplayLine / 10
+
+// shownProblem is one odd field of an answer, escaped by sdk.DisplayLine
+// piece by piece and clipped at maxProblemRunes. A problem is the SDK's
+// sentence about an answer (a request's path, two ids, the server's
+// value quoted): longer than a quoted value, so not cut at one line's
+// length, but bounded all the same.
+func shownProblem(p string) string {
+	var b strings.Builder
+	runes, start := 0, 0
+	for i := range p {
+		if runes == maxProblemRunes {
+			return b.String() + sdk.DisplayLine(p[start:i]) + "…"
+		}
+		if runes%problemPiece == 0 && i > start {
+			b.WriteString(sdk.DisplayLine(p[start:i]))
+			start = i
+		}
+		runes++
+	}
+	return b.String() + sdk.DisplayLine(p[start:])
+}

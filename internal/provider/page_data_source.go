@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -66,7 +65,7 @@ func (m *pageModel) read(ctx context.Context, data *providerData, diags *diag.Di
 	}
 	if len(page.Problems) > 0 {
 		diags.AddWarning("Unexpected answer from Mintlify",
-			fmt.Sprintf("The answer for page %s had fields the provider could not use: %s. The content is kept.", path, strings.Join(page.Problems, "; ")))
+			fmt.Sprintf("The answer for page %s had fields the provider could not use: %s. The content is kept.", path, problemList(page.Problems)))
 	}
 	m.Content = types.StringValue(page.Content)
 	tflog.Debug(ctx, "read page", map[string]any{"domain": domain, "path": path, "bytes": len(page.Content), "requests": page.Attempts})

@@ -69,5 +69,5 @@ func at(url string) string {
 	if url == "" {
 		return ""
 	}
-	return " at " + url
+	return " at " + sdk.DisplayLine(url)
 }

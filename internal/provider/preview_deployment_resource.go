@@ -173,7 +173,7 @@ func (r *previewDeploymentResource) deploy(ctx context.Context, plan, prior *pre
 				diags.AddError("The preview's URL changed",
 					fmt.Sprintf("Mintlify redeployed the preview of branch %q under a new URL, %s (it was %s): the API "+
 						"documents that a redeploy keeps the URL. The new URL is saved in state; anything that uses "+
-						"preview_url picks it up on the next apply.", branch, started.PreviewURL, prior.PreviewURL.ValueString()))
+						"preview_url picks it up on the next apply.", branch, sdk.DisplayLine(started.PreviewURL), sdk.DisplayLine(prior.PreviewURL.ValueString())))
 			}
 			plan.PreviewURL = types.StringValue(started.PreviewURL)
 		} else if prior == nil {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -164,11 +163,13 @@ func (w work[O]) run(ctx context.Context, diags *diag.Diagnostics) *O {
 	return obj
 }
 
+// describeStatus is a status as messages show it: server text, escaped
+// and clipped (a status the provider does not know is shown as sent).
 func describeStatus(s string) string {
 	if s == "" {
 		return "of a status the API's answers did not give"
 	}
-	return s
+	return sdk.DisplayLine(s)
 }
 
 // problemNotes gathers what the SDK could not use in the API's answers
@@ -197,5 +198,5 @@ func (n *problemNotes) warn(diags *diag.Diagnostics) {
 	diags.AddWarning("Unexpected answer from Mintlify",
 		fmt.Sprintf("Mintlify's answers about %s %s had fields the provider could not use: %s. The %s is kept as it is "+
 			"and nothing is run again because of it; the attributes that could not be read are empty.",
-			n.noun, n.id, strings.Join(n.seen, "; "), n.noun))
+			n.noun, sdk.DisplayLine(n.id), problemList(n.seen), n.noun))
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -127,7 +126,7 @@ func (m *searchModel) read(ctx context.Context, data *providerData, diags *diag.
 	if len(res.Problems) > 0 {
 		diags.AddWarning("Unexpected answer from Mintlify",
 			fmt.Sprintf("The search for %q had fields the provider could not use: %s. The results are kept; what could not be read is empty.",
-				q.Query, strings.Join(res.Problems, "; ")))
+				q.Query, problemList(res.Problems)))
 	}
 	rows := make([]attr.Value, len(res.Results))
 	paths := make([]attr.Value, len(res.Results))

@@ -27,17 +27,18 @@ var staticExportKind = workKind[sdk.StaticExport]{
 	outcome: func(e *sdk.StaticExport, words workWords, diags *diag.Diagnostics) {
 		if e.Status == sdk.StaticExportStatusFailed {
 			diags.AddError("Static export failed",
-				fmt.Sprintf("Static export %s ended with status \"failed\": %s. %s", e.ID, exportFailure(e), words.failed))
+				fmt.Sprintf("Static export %s ended with status \"failed\": %s. %s", sdk.DisplayLine(e.ID), exportFailure(e), words.failed))
 		}
 	},
 }
 
-// exportFailure is the API's reason for a failed export, in a sentence.
+// exportFailure is the API's reason for a failed export, in a sentence:
+// server text, escaped and clipped.
 func exportFailure(e *sdk.StaticExport) string {
 	if e.Error == nil || strings.TrimSpace(*e.Error) == "" {
 		return "the API gave no reason"
 	}
-	return strings.TrimSuffix(*e.Error, ".")
+	return strings.TrimSuffix(sdk.DisplayLine(*e.Error), ".")
 }
 
 // exportWork is a run of a static export: the wait is the SDK's.
