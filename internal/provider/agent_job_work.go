@@ -58,6 +58,7 @@ var (
 			"listing, GET /v1/agent/{projectId}/jobs, shows them as sessions) before applying again, and if it is there, " +
 			"import it (terraform import ADDRESS PROJECT_ID/JOB_ID) instead of starting it twice.",
 		kept:           "Agent job %s was created and is saved in state (tainted, so the next apply starts a new job; run `terraform untaint` to keep this one instead).",
+		unknownOutcome: "Agent job %s was created and is saved in state, not tainted: " + outcomeUnknown + " nothing starts again by itself.",
 		failed:         "It stays in state, tainted: the next apply starts a new job.",
 		timeoutSetting: "timeouts.create",
 		raiseTimeout:   resourceTimeoutExample,
@@ -66,13 +67,21 @@ var (
 		startFailed: "Could not send the message to the agent job",
 		mayHaveTakenEffect: "The request may have reached Mintlify before it failed, so the message may have been " +
 			"sent. Check the job in the Mintlify dashboard before applying again, so as not to send it twice.",
-		kept:           "The message to agent job %s was sent and is saved in state (tainted, so the next apply sends it again; run `terraform untaint` to keep it instead).",
+		kept: "The message to agent job %s was sent and is saved in state (tainted, so the next apply sends it again; run `terraform untaint` to keep it instead).",
+		unknownOutcome: "The message to agent job %s was sent and is saved in state, not tainted: reading the job failed while " +
+			"waiting, so how its round of work ended is not known yet. The next refresh (terraform plan or terraform apply) " +
+			"reads it and records it; the message is not sent again by itself.",
 		failed:         "The message stays in state, tainted: the next apply sends it again.",
 		notFound:       jobNotFound,
 		timeoutSetting: "timeouts.create",
 		raiseTimeout:   resourceTimeoutExample,
 	}
 )
+
+// outcomeUnknown says, after "... is saved in state, not tainted:", why a
+// resource's run ended without an outcome and how it is learned.
+const outcomeUnknown = "reading its status failed while waiting, so how it ended is not known yet. The next refresh " +
+	"(terraform plan or terraform apply) reads it and records it;"
 
 // jobNotFound is the advice for a 404 of a message to a job.
 const jobNotFound = "Check job_id: the job must exist in the project (project_id, or the provider's), which must belong to the key's organization."

@@ -294,6 +294,7 @@ func deploymentWords(noun, startFailed, kept, failed string) workWords {
 			"queued. Check the project's deployments in the Mintlify dashboard before applying again; if it is there, " +
 			"import it by its status id instead of deploying twice.",
 		kept:           kept,
+		unknownOutcome: capitalize(noun) + " %s was queued and is saved in state, not tainted: " + outcomeUnknown + " nothing is deployed again by itself.",
 		failed:         failed,
 		timeoutSetting: "timeouts.create",
 		raiseTimeout:   resourceTimeoutExample,

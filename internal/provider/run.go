@@ -71,6 +71,12 @@ type workWords struct {
 	// "... goes on at Mintlify" for an action. It is formatted with the
 	// object's id.
 	kept string
+	// unknownOutcome, for a resource, says what became of an object whose
+	// status could not be read while waiting (formatted with its id): it
+	// is kept untainted, and the next refresh learns how it ended. An
+	// action, which keeps no state to refresh, leaves it empty: such a
+	// run is an error.
+	unknownOutcome string
 	// failed says what follows a failed object, after the sentence naming it.
 	failed string
 	// timeoutSetting names the setting that bounds the wait, and
@@ -153,8 +159,16 @@ func (w work[O]) run(ctx context.Context, diags *diag.Diagnostics) *O {
 			fmt.Sprintf("%s It was still %s after %s. This can take a while: raise the limit with\n\n%s", kept, describeStatus(last), shortDuration(w.timeout), w.words.raiseTimeout))
 		return obj
 	default:
-		// A 404 while waiting means the object itself went away.
+		// A read that failed while waiting (a 404, 5xx past the retries, an
+		// answer for another object) says nothing of how the work went: a
+		// resource keeps it untainted, so that nothing runs again by
+		// itself, and its next refresh learns the outcome.
 		gone := fmt.Sprintf("The %s is gone from the Mintlify API: check it in the Mintlify dashboard.", w.kind.noun)
+		if w.words.unknownOutcome != "" {
+			diags.AddWarning("Could not learn how the "+w.kind.noun+" ended",
+				fmt.Sprintf(w.words.unknownOutcome, id)+"\n\n"+apiErrorDetailFor(err, gone))
+			return obj
+		}
 		diags.AddError("Error while waiting for the "+w.kind.noun, apiErrorDetailFor(fmt.Errorf("%s %w", kept, err), gone))
 		return obj
 	}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"net/http"
 	"strings"
@@ -135,7 +136,10 @@ func TestWork_saysEachOddFieldOnceAndWaitsThroughUnknownStatuses(t *testing.T) {
 }
 
 // A poll the API refuses (the job is gone, or a rate limit longer than the
-// wait has left) ends the wait with the API's error, and keeps the job.
+// wait has left) ends the wait with the API's error, and keeps the job:
+// for a resource, with a warning (how the job ended is not known, and
+// the next refresh reads it); for an action, which keeps no state, as an
+// error.
 func TestWork_errorsWhileWaiting(t *testing.T) {
 	t.Run("the job is gone", func(t *testing.T) {
 		fs, url, clk := startFake(t, mintlifytest.Config{})
@@ -148,11 +152,12 @@ func TestWork_errorsWhileWaiting(t *testing.T) {
 			}
 		})
 		id := last.ID
-		want := "Error while waiting for the agent job: Agent job " + id + " was created and is saved in state (tainted, so the next " +
-			"apply starts a new job; run `terraform untaint` to keep this one instead). waiting for agent job " + id + ": getting agent job " +
-			id + ": GET /v2/agent/demo-project/job/" + id + ": 404 Not Found: Job not found [request id req_0000002]\n\n" +
-			"The agent job is gone from the Mintlify API: check it in the Mintlify dashboard.\n\n" + seeTroubleshooting + "\n"
-		if got := diagText(diags, diag.SeverityError); got != want || len(diags) != 1 {
+		want := "Could not learn how the agent job ended: Agent job " + id + " was created and is saved in state, not tainted: " +
+			"reading its status failed while waiting, so how it ended is not known yet. The next refresh (terraform plan " +
+			"or terraform apply) reads it and records it; nothing starts again by itself.\n\nwaiting for agent job " + id +
+			": getting agent job " + id + ": GET /v2/agent/demo-project/job/" + id + ": 404 Not Found: Job not found [request id " +
+			"req_0000002]\n\nThe agent job is gone from the Mintlify API: check it in the Mintlify dashboard.\n\n" + seeTroubleshooting + "\n"
+		if got := diagText(diags, diag.SeverityWarning); got != want || len(diags) != 1 {
 			t.Errorf("diagnostics %q, want %q", got, want)
 		}
 	})
@@ -160,14 +165,146 @@ func TestWork_errorsWhileWaiting(t *testing.T) {
 		fs, url, clk := startFake(t, mintlifytest.Config{})
 		fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultRateLimit, RetryAfter: 2 * time.Hour})
 		_, _, diags, last := runJob(t.Context(), t, url, clk, "x", nil)
-		got := diagText(diags, diag.SeverityError)
-		if !strings.HasPrefix(got, "Error while waiting for the agent job: Agent job "+last.ID+" was created and is saved in state") ||
+		got := diagText(diags, diag.SeverityWarning)
+		if !strings.HasPrefix(got, "Could not learn how the agent job ended: Agent job "+last.ID+" was created and is saved in state, not tainted") ||
 			!strings.Contains(got, "429 Too Many Requests") || !strings.Contains(got, "Try again after 2026-11-21 14:00:00 UTC.") ||
 			strings.Contains(got, "Timed out") || len(diags) != 1 {
 			t.Errorf("diagnostics %q", got)
 		}
 		wantRequests(t, fs, mintlifytest.RouteGetJob, 1, "polls: the wait went on past a Retry-After longer than it had left")
 	})
+	t.Run("an action", func(t *testing.T) {
+		fs, url, clk := startFake(t, mintlifytest.Config{})
+		fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultClientError, Status: 404})
+		_, _, diags, last := runJob(t.Context(), t, url, clk, "x", func(w *work[sdk.AgentJob]) { w.words = actionCreateWords })
+		got := diagText(diags, diag.SeverityError)
+		if !strings.HasPrefix(got, "Error while waiting for the agent job: Agent job "+last.ID+" goes on at Mintlify") ||
+			!strings.Contains(got, "404 Not Found") || len(diags) != 1 {
+			t.Errorf("diagnostics %q", got)
+		}
+	})
+}
+
+// A read that fails while waiting (a 404, 502s past the retries, an
+// answer for another object) says nothing of how the work went: every
+// resource that waits keeps what it started untainted, with a warning,
+// so that nothing runs again by itself; the next refresh learns the
+// outcome. An action, which keeps no state, fails.
+func TestWork_aFailedReadWhileWaitingIsNotAFailedRun(t *testing.T) {
+	type kind struct {
+		noun               string // the runner's ("" for the test's name)
+		route, otherAnswer string
+		run                func(t *testing.T, url string, clk *testClock, action bool) (diag.Diagnostics, string)
+	}
+	setUp := func(t *testing.T, url string, clk *testClock) *providerData {
+		data := clientFor(t, url, sdk.WithClock(clk), sdk.WithRetryBackoff(time.Second, time.Second))
+		data.waitOptions = nil
+		return data
+	}
+	kinds := map[string]kind{
+		"agent job": {route: mintlifytest.RouteGetJob, otherAnswer: `{"id":"someone-elses-job","status":"completed"}`,
+			run: func(t *testing.T, url string, clk *testClock, action bool) (diag.Diagnostics, string) {
+				data := setUp(t, url, clk)
+				w := jobWork(data, mintlifytest.DemoProjectID, func(ctx context.Context) (*sdk.AgentJob, error) {
+					return data.client.AgentJobs.Create(ctx, mintlifytest.DemoProjectID, "x")
+				})
+				w.words = map[bool]workWords{false: createWords, true: actionCreateWords}[action]
+				return runToEnd(t, w)
+			}},
+		"agent job message": {noun: "agent job", route: mintlifytest.RouteGetJob, otherAnswer: `{"id":"someone-elses-job","status":"completed"}`,
+			run: func(t *testing.T, url string, clk *testClock, action bool) (diag.Diagnostics, string) {
+				data := setUp(t, url, clk)
+				job, err := data.client.AgentJobs.Create(t.Context(), mintlifytest.DemoProjectID, "[fake:active=1s] x")
+				if err != nil {
+					t.Fatal(err)
+				}
+				clk.Advance(time.Minute)
+				w := jobWork(data, mintlifytest.DemoProjectID, func(ctx context.Context) (*sdk.AgentJob, error) {
+					return data.client.AgentJobs.SendMessage(ctx, mintlifytest.DemoProjectID, job.ID, "more")
+				})
+				w.words = map[bool]workWords{false: messageWords, true: actionMessageWords}[action]
+				return runToEnd(t, w)
+			}},
+		"deployment": {route: mintlifytest.RouteUpdateStatus, otherAnswer: `{"_id":"0123456789abcdef01234567","status":"success"}`,
+			run: func(t *testing.T, url string, clk *testClock, action bool) (diag.Diagnostics, string) {
+				data := setUp(t, url, clk)
+				w := deployWork(data, "deployment", func(ctx context.Context) (*sdk.Deployment, error) {
+					started, err := data.client.Deployments.Trigger(ctx, mintlifytest.DemoProjectID)
+					if err != nil {
+						return nil, err
+					}
+					return queued(mintlifytest.DemoProjectID, started.StatusID, nil), nil
+				})
+				w.words = map[bool]workWords{false: deploymentWords("deployment", "Could not deploy", "kept %s", "failed"),
+					true: actionDeployWords("deployment", "Could not deploy", "failed")}[action]
+				return runToEnd(t, w)
+			}},
+		"preview deployment": {route: mintlifytest.RouteUpdateStatus, otherAnswer: `{"_id":"0123456789abcdef01234567","status":"success"}`,
+			run: func(t *testing.T, url string, clk *testClock, action bool) (diag.Diagnostics, string) {
+				data := setUp(t, url, clk)
+				w := deployWork(data, "preview deployment", func(ctx context.Context) (*sdk.Deployment, error) {
+					started, err := data.client.Deployments.Preview(ctx, mintlifytest.DemoProjectID, "feature")
+					if err != nil {
+						return nil, err
+					}
+					return queued(mintlifytest.DemoProjectID, started.StatusID, nil), nil
+				})
+				w.words = map[bool]workWords{false: previewCreateWords, true: actionDeployWords("preview deployment", "x", "y")}[action]
+				return runToEnd(t, w)
+			}},
+		"static export": {route: mintlifytest.RouteGetStaticExport, otherAnswer: `{"jobId":"se_other","status":"completed"}`,
+			run: func(t *testing.T, url string, clk *testClock, action bool) (diag.Diagnostics, string) {
+				w := exportWork(setUp(t, url, clk), sdk.StaticExportRequest{Domain: "docs.example.com"})
+				w.words = map[bool]workWords{false: exportCreateWords, true: exportActionWords}[action]
+				return runToEnd(t, w)
+			}},
+	}
+	for name, k := range kinds {
+		noun := cmp.Or(k.noun, name)
+		for fault, f := range map[string]mintlifytest.Fault{
+			"404":              {Kind: mintlifytest.FaultClientError, Status: 404},
+			"502s in a row":    {Kind: mintlifytest.FaultServerError},
+			"another's answer": {Kind: mintlifytest.FaultMalformed, Body: k.otherAnswer},
+		} {
+			t.Run(name+", "+fault, func(t *testing.T) {
+				for _, action := range []bool{false, true} {
+					f.Route = k.route
+					fs, url, clk := startFake(t, mintlifytest.Config{DefaultDeployment: testDeployment, Faults: []mintlifytest.Fault{f}})
+					diags, id := k.run(t, url, clk, action)
+					errs, warnings := diagText(diags, diag.SeverityError), diagText(diags, diag.SeverityWarning)
+					if action {
+						if !strings.HasPrefix(errs, "Error while waiting for the "+noun+": ") || !strings.Contains(errs, id) {
+							t.Errorf("an action's failed read: errors %q, warnings %q", errs, warnings)
+						}
+						continue
+					}
+					summary := "Could not learn how the " + noun + " ended: "
+					if errs != "" || !strings.HasPrefix(warnings, summary) || !strings.Contains(warnings, id) ||
+						!strings.Contains(warnings, "not known") || !strings.Contains(warnings, "The next refresh (terraform plan or terraform apply) reads it") {
+						t.Errorf("a resource's failed read: errors %q, warnings %q", errs, warnings)
+					}
+					if fs.TotalRequests() == 0 {
+						t.Error("no request")
+					}
+				}
+			})
+		}
+	}
+}
+
+// runToEnd runs w, waiting for at most an hour, and returns its
+// diagnostics and the id it recorded.
+func runToEnd[O any](t *testing.T, w work[O]) (diag.Diagnostics, string) {
+	t.Helper()
+	var diags diag.Diagnostics
+	id := ""
+	w.doWait, w.timeout = true, time.Hour
+	w.record = func(o *O) { id = w.kind.id(o) }
+	w.run(t.Context(), &diags)
+	if id == "" {
+		t.Fatalf("nothing was recorded: %v", diags)
+	}
+	return diags, id
 }
 
 func TestDescribeStatus(t *testing.T) {

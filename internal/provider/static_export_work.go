@@ -108,6 +108,7 @@ var (
 			"(terraform import ADDRESS JOB_ID) instead of starting another.",
 		kept: "Static export %s was started and is saved in state (tainted, so the next apply starts a new export; " +
 			"run `terraform untaint` to keep this one instead).",
+		unknownOutcome: "Static export %s was started and is saved in state, not tainted: " + outcomeUnknown + " no new export starts by itself.",
 		failed:         "It stays in state, tainted: the next apply starts a new export.",
 		notFound:       exportStartNotFound,
 		forbidden:      exportForbidden,
