@@ -122,7 +122,7 @@ func (r *agentJobMessageResource) Create(ctx context.Context, req resource.Creat
 // Read refreshes the job's attributes as they stand now.
 func (r *agentJobMessageResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state agentJobMessageModel
-	if !readModel(ctx, r.data, req.State, &state, &resp.Diagnostics) {
+	if !readModel(ctx, r.data, req.State, &state, &resp.Diagnostics) || agentJobMessageReadIDs.unreadable(ctx, req, resp) {
 		return
 	}
 	ctx = r.data.logContext(ctx)

@@ -165,7 +165,7 @@ func (r *agentJobResource) Create(ctx context.Context, req resource.CreateReques
 
 func (r *agentJobResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state agentJobModel
-	if !readModel(ctx, r.data, req.State, &state, &resp.Diagnostics) {
+	if !readModel(ctx, r.data, req.State, &state, &resp.Diagnostics) || agentJobReadIDs.unreadable(ctx, req, resp) {
 		return
 	}
 	ctx = r.data.logContext(ctx)

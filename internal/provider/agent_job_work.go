@@ -14,6 +14,7 @@ import (
 var agentJobKind = workKind[sdk.AgentJob]{
 	noun:     "agent job",
 	id:       func(j *sdk.AgentJob) string { return j.ID },
+	validID:  sdk.ValidateJobID,
 	status:   func(j *sdk.AgentJob) string { return string(j.Status) },
 	known:    func(s string) bool { return sdk.JobStatus(s).Known() },
 	problems: func(j *sdk.AgentJob) []string { return j.Problems },

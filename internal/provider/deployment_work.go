@@ -35,6 +35,7 @@ func deploymentKind(noun string) workKind[sdk.Deployment] {
 	return workKind[sdk.Deployment]{
 		noun:     noun,
 		id:       func(d *sdk.Deployment) string { return d.ID },
+		validID:  sdk.ValidateStatusID,
 		status:   func(d *sdk.Deployment) string { return string(d.Status) },
 		known:    func(s string) bool { return sdk.DeploymentStatus(s).Known() },
 		problems: func(d *sdk.Deployment) []string { return d.Problems },
@@ -234,7 +235,7 @@ func deploymentRead(ctx context.Context, data *providerData, typeName, noun stri
 // is the resource's whole model, read from and saved to state, and m its
 // deployment part. typeName names the resource ("mintlify_deployment").
 func readDeploymentResource(ctx context.Context, data *providerData, typeName, noun string, model any, m *deploymentModel, req resource.ReadRequest, resp *resource.ReadResponse) {
-	if !readModel(ctx, data, req.State, model, &resp.Diagnostics) {
+	if !readModel(ctx, data, req.State, model, &resp.Diagnostics) || deploymentReadIDsOf(typeName).unreadable(ctx, req, resp) {
 		return
 	}
 	// Only an import leaves the status unset: no create or read does.

@@ -103,6 +103,16 @@ func tryAgainAfter(apiErr *sdk.APIError) string {
 	return " Try again after " + apiErr.RetryAt.UTC().Format("2006-01-02 15:04:05 MST") + "."
 }
 
+// ruleOf is the rule an SDK check says a value broke ("may hold only
+// ..."), or its whole error.
+func ruleOf(err error) string {
+	var ve *sdk.ValidationError
+	if errors.As(err, &ve) {
+		return ve.Rule
+	}
+	return err.Error()
+}
+
 // seeTroubleshooting ends every error that gives advice: the guide explains
 // keys, proxies, certificates and rate limits at length.
 const seeTroubleshooting = "See the Troubleshooting guide: https://registry.terraform.io/providers/mintlify/mintlify/latest/docs/guides/troubleshooting"

@@ -194,12 +194,7 @@ func (ri resourceIdentity) read(ctx context.Context, id *tfsdk.ResourceIdentity,
 			continue
 		}
 		if err := a.check(value); err != nil {
-			rule := err.Error()
-			var ve *sdk.ValidationError
-			if errors.As(err, &ve) {
-				rule = ve.Rule
-			}
-			problems = append(problems, fmt.Sprintf("identity.%s %q %s", a.name, value, rule))
+			problems = append(problems, fmt.Sprintf("identity.%s %q %s", a.name, value, ruleOf(err)))
 			continue
 		}
 		values[a.name] = value

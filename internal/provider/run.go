@@ -48,9 +48,12 @@ type work[O any] struct {
 
 // workKind is what the runner knows of one kind of object.
 type workKind[O any] struct {
-	noun   string // "agent job"
-	id     func(*O) string
-	status func(*O) string
+	noun string // "agent job"
+	id   func(*O) string
+	// validID is the SDK's rule for the object's id, the one its reads
+	// use (sdk.ValidateJobID, ...): an id that breaks it is never recorded.
+	validID func(string) error
+	status  func(*O) string
 	// known reports whether a status is one the provider knows.
 	known func(string) bool
 	// problems are the fields of the API's answer the SDK could not use.
@@ -111,6 +114,11 @@ func (w work[O]) run(ctx context.Context, diags *diag.Diagnostics) *O {
 		return nil
 	}
 	id := w.kind.id(obj)
+	if err := w.kind.validID(id); err != nil {
+		// Recorded, it would fail every later plan: no read could send it.
+		diags.AddError(w.words.startFailed, unreadableAnswer(w.kind.noun, id, err)+"\n\n"+w.words.mayHaveTakenEffect)
+		return nil
+	}
 	kept := fmt.Sprintf(w.words.kept, id)
 	problems := newProblemNotes(w.kind.noun, id)
 	// Record the object at once: whatever happens next, its id is kept.
@@ -175,6 +183,13 @@ func (w work[O]) run(ctx context.Context, diags *diag.Diagnostics) *O {
 	w.kind.outcome(obj, w.words, diags)
 	tflog.Info(ctx, w.kind.noun+" finished", map[string]any{"id": id, "status": w.kind.status(obj)})
 	return obj
+}
+
+// unreadableAnswer says that the request that starts work was answered
+// with an id no read can send, so nothing is recorded.
+func unreadableAnswer(noun, id string, err error) string {
+	return fmt.Sprintf("Mintlify answered with %s id %s, which %s: no later read could send it, so the provider keeps "+
+		"nothing of the answer.", noun, quoted(id), ruleOf(err))
 }
 
 // describeStatus is a status as messages show it: server text, escaped

@@ -195,7 +195,7 @@ func (r *staticExportResource) Create(ctx context.Context, req resource.CreateRe
 
 func (r *staticExportResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state staticExportModel
-	if !readModel(ctx, r.data, req.State, &state, &resp.Diagnostics) {
+	if !readModel(ctx, r.data, req.State, &state, &resp.Diagnostics) || staticExportReadIDs.unreadable(ctx, req, resp) {
 		return
 	}
 	ctx = r.data.logContext(ctx)

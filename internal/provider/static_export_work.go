@@ -21,6 +21,7 @@ import (
 var staticExportKind = workKind[sdk.StaticExport]{
 	noun:     "static export",
 	id:       func(e *sdk.StaticExport) string { return e.ID },
+	validID:  sdk.ValidateStaticExportID,
 	status:   func(e *sdk.StaticExport) string { return string(e.Status) },
 	known:    func(s string) bool { return sdk.StaticExportStatus(s).Known() },
 	problems: func(e *sdk.StaticExport) []string { return e.Problems },
@@ -172,13 +173,8 @@ func (pathsValidator) ValidateSet(_ context.Context, req validator.SetRequest, r
 			continue
 		}
 		if err := sdk.ValidateStaticExportPath(s.ValueString()); err != nil {
-			rule := err.Error()
-			var ve *sdk.ValidationError
-			if errors.As(err, &ve) {
-				rule = ve.Rule
-			}
 			resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+req.Path.String(),
-				fmt.Sprintf("%s holds %q, which %s.", req.Path, s.ValueString(), rule))
+				fmt.Sprintf("%s holds %q, which %s.", req.Path, s.ValueString(), ruleOf(err)))
 		}
 	}
 }
