@@ -88,10 +88,9 @@ func (r *agentJobListResource) List(ctx context.Context, req list.ListRequest, s
 	}
 	ctx = r.data.logContext(ctx)
 	stream.Results = func(push func(list.ListResult) bool) {
-		var problems listingProblems
+		var notes listingNotes
 		emitted, stopped := int64(0), false
-		err := listJobs(ctx, r.data, projectID, f, func(s *sdk.AgentSession) bool {
-			problems.add(s)
+		err := listJobs(ctx, r.data, projectID, f, &notes, func(s *sdk.AgentSession) bool {
 			result, fatal := r.result(ctx, req, projectID, s)
 			emitted++
 			if !push(result) || fatal {
@@ -107,7 +106,7 @@ func (r *agentJobListResource) List(ctx context.Context, req list.ListRequest, s
 		if err != nil {
 			addReadError(&end, "the agent jobs", err)
 		}
-		problems.warn(&end)
+		notes.warn(&end)
 		if len(end) > 0 {
 			push(list.ListResult{Diagnostics: end})
 		}

@@ -29,7 +29,12 @@ type protoHarness struct {
 
 func newProtoHarness(t *testing.T, cfg mintlifytest.Config, withProject bool) *protoHarness {
 	t.Helper()
-	h := newActionHarness(t, cfg, withProject)
+	return protoHarnessOf(t, newActionHarness(t, cfg, withProject))
+}
+
+// protoHarnessOf is the protocol harness over an action harness.
+func protoHarnessOf(t *testing.T, h *actionHarness) *protoHarness {
+	t.Helper()
 	ls, ok := h.srv.(tfprotov6.ProviderServerWithListResource) //nolint:staticcheck // as above
 	if !ok {
 		t.Fatalf("%T serves no list resources", h.srv)

@@ -94,9 +94,8 @@ func (m *agentJobsModel) read(ctx context.Context, data *providerData, diags *di
 	}
 	limit := numberValue(m.MaxResults)
 	var rows []attr.Value
-	var problems listingProblems
-	err := listJobs(ctx, data, projectID, f, func(s *sdk.AgentSession) bool {
-		problems.add(s)
+	var notes listingNotes
+	err := listJobs(ctx, data, projectID, f, &notes, func(s *sdk.AgentSession) bool {
 		rows = append(rows, listedJob(s))
 		return limit == 0 || len(rows) < limit
 	})
@@ -104,7 +103,7 @@ func (m *agentJobsModel) read(ctx context.Context, data *providerData, diags *di
 		addReadError(diags, "the agent jobs", err)
 		return false
 	}
-	problems.warn(diags)
+	notes.warn(diags)
 	tflog.Debug(ctx, "listed agent jobs", map[string]any{"project_id": projectID, "kept": len(rows)})
 	statuses := make([]string, len(f.statuses))
 	for i, s := range f.statuses {

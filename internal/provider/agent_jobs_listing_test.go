@@ -49,7 +49,7 @@ func TestJobFilter_match(t *testing.T) {
 
 // Many odd rows are said once, the first ten named.
 func TestListingProblems_saidOnceAndShort(t *testing.T) {
-	var p listingProblems
+	var p listingNotes
 	var diags diag.Diagnostics
 	p.warn(&diags)
 	if len(diags) != 0 {
@@ -64,7 +64,7 @@ func TestListingProblems_saidOnceAndShort(t *testing.T) {
 	if len(diags) != 1 || !strings.Contains(text, "job j9: createdAt: missing; and 2 more.") || strings.Contains(text, "j10") {
 		t.Errorf("%d diagnostics: %s", len(diags), text)
 	}
-	if len(p) != 12 {
-		t.Errorf("%d problems kept", len(p))
+	if len(p.problems) != 12 {
+		t.Errorf("%d problems kept", len(p.problems))
 	}
 }

@@ -59,10 +59,11 @@ func TestServerText_isEscapedAndBoundedWhereShown(t *testing.T) {
 	notes := newProblemNotes("agent job", "job_1"+hostileText)
 	notes.add([]string{megabyteLine(), "status: " + hostileText})
 	notes.warn(&diags)
-	var listed listingProblems
+	var listed listingNotes
 	listed.add(&sdk.AgentSession{ID: "a\x1b[2Jb", Problems: []string{megabyteLine()}})
+	listed.skipped = append(listed.skipped, quoted(megabyteLine()))
 	listed.warn(&diags)
-	if len(diags) != 5 {
+	if len(diags) != 6 {
 		t.Fatalf("%d diagnostics: %v", len(diags), diags)
 	}
 	for _, d := range diags {

@@ -2,12 +2,14 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -160,4 +162,53 @@ func TestWork_anAnswerWithAnUnreadableIDIsNeverRecorded(t *testing.T) {
 			"the provider keeps nothing of the answer", "import it")
 		assertShownSafely(t, "the error", text, 4096)
 	}
+}
+
+// One job whose listed id no request can send no longer costs the query
+// (terraform query -generate-config-out wrote nothing for the good jobs):
+// the list resource and the data source leave it out, name it in a
+// warning, and give the rest.
+func TestListing_skipsAndNamesIDsNoRequestCanSend(t *testing.T) {
+	bad := []string{"a/b", "x\u202ey\x1b[2J", strings.Repeat("z", 300)}
+	h := protoHarnessOf(t, newHostileActionHarness(t, func(r *http.Request, status int, body string) (int, string) {
+		if r.Method != http.MethodGet || !strings.HasPrefix(r.URL.Path, "/v1/agent/") {
+			return status, body
+		}
+		var page map[string][]map[string]any
+		if err := json.Unmarshal([]byte(body), &page); err != nil {
+			return status, body
+		}
+		for i, s := range page["allSessions"] {
+			if i < len(bad) {
+				s["sessionId"] = bad[i]
+			}
+		}
+		out, _ := json.Marshal(page)
+		return status, string(out)
+	}))
+	all := seedJobs(t, h.fs, 5, mintlifytest.JobCompleted)
+	good := all[len(bad):]
+	check := func(what string, got []string, diags []*tfprotov6.Diagnostic) {
+		t.Helper()
+		text := diagsText(diags)
+		if !cmp.Equal(good, got) || strings.Contains(text, "error") {
+			t.Errorf("%s: ids %v, want %v; %s", what, got, good, text)
+		}
+		contains(t, what, text, "Agent jobs left out of the listing", "gave 3 job(s) whose id no request can send", `"a/b" (may hold only`,
+			`"x\u202ey\x1b[2J"`, `"`+strings.Repeat("z", 200)+`…" (is longer than 256 characters`)
+		assertShownSafely(t, what, text, 8192)
+	}
+	results, diags := h.query(nil, true, 100)
+	for _, r := range results {
+		if len(r.diags) > 0 {
+			t.Errorf("result %s: %s", r.identity["id"], diagsText(r.diags))
+		}
+	}
+	check("terraform query", ids(results), diags)
+	if n := h.fs.Requests(mintlifytest.RouteGetJob); n != len(good) {
+		t.Errorf("%d v2 reads, want one per good job", n)
+	}
+	state, diags := h.readData("mintlify_agent_jobs", nil)
+	listedIDs, _ := listedJobs(t, state)
+	check("the data source", listedIDs, diags)
 }
