@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,7 +71,9 @@ func (a *staticExportAction) Schema(_ context.Context, _ action.SchemaRequest, r
 			"output_path": schema.StringAttribute{
 				MarkdownDescription: "Where to save the export's archive, such as `build/docs.tar.gz`; relative to " +
 					"the directory Terraform runs in. Its directory must exist when the action is planned (checked then, " +
-					"with no request sent). Leave it out to only run the export (fetch the archive later with the " +
+					"with no request sent), and the path must be a regular file, which the archive replaces, or nothing: " +
+					"a symbolic link, a named pipe (FIFO), a device or a directory is refused at plan, when the action " +
+					"starts and again just before the archive is renamed into place. Leave it out to only run the export (fetch the archive later with the " +
 					"`mintlify_static_export_bundle` ephemeral resource).",
 				Optional:   true,
 				Validators: []validator.String{outputPathValidator{}},
@@ -140,7 +143,11 @@ func (outputPathValidator) ValidateString(_ context.Context, req validator.Strin
 	}
 }
 
-// checkOutputPath is the file system's part of output_path's rule.
+// checkOutputPath is the file system's part of output_path's rule: its
+// directory exists, and the path itself is a regular file (replaced by
+// the archive) or nothing. A FIFO would hang the write or feed a reader,
+// a device (/dev/null, as root) would be replaced by a file, a symbolic
+// link would be replaced instead of the file it names: each is refused.
 func checkOutputPath(p string) error {
 	dir := filepath.Dir(p)
 	st, err := os.Stat(dir)
@@ -152,10 +159,40 @@ func checkOutputPath(p string) error {
 	case !st.IsDir():
 		return fmt.Errorf("output_path %q: %q is not a directory", p, dir)
 	}
-	if st, err := os.Stat(p); err == nil && st.IsDir() {
+	return checkOutputFile(p)
+}
+
+// checkOutputFile refuses a path that is there and is not a regular file
+// (os.Lstat: a link is judged itself, never what it names).
+func checkOutputFile(p string) error {
+	st, err := os.Lstat(p)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("output_path %q: %w", p, err)
+	case st.Mode().IsRegular():
+		return nil
+	case st.IsDir():
 		return fmt.Errorf("output_path %q is a directory: name the archive's file in it, such as %s", p, filepath.Join(p, "docs.tar.gz"))
 	}
-	return nil
+	return fmt.Errorf("output_path %q %s: the action writes the archive only to a regular file (which it replaces) or "+
+		"to a new one. Name another file, or remove this one first", p, fileKind(st.Mode()))
+}
+
+// fileKind says what a file that is not a regular one is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "is a symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "is a named pipe (FIFO)"
+	case m&fs.ModeDevice != 0:
+		return "is a device"
+	case m&fs.ModeSocket != 0:
+		return "is a socket"
+	}
+	return "is not a regular file (" + m.Type().String() + ")"
 }
 
 func (a *staticExportAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
@@ -288,7 +325,9 @@ type partialFile struct {
 	done bool
 }
 
-// createPartial makes the temporary file of a download to dest.
+// createPartial makes the temporary file of a download to dest. It is a
+// new file of the download's own: os.CreateTemp opens it with O_CREATE
+// and O_EXCL, which never follows a link nor opens what is already there.
 func createPartial(dest string) (*partialFile, error) {
 	if err := checkOutputPath(dest); err != nil {
 		return nil, err
@@ -319,6 +358,12 @@ func (p *partialFile) commit() error {
 	}
 	if err := p.f.Close(); err != nil {
 		return fmt.Errorf("saving %s: %w", p.dest, err)
+	}
+	// Checked again just before the rename: the path may have become a
+	// FIFO, a device or a link since the plan, or since the download
+	// started.
+	if err := checkOutputFile(p.dest); err != nil {
+		return err
 	}
 	if err := os.Rename(p.f.Name(), p.dest); err != nil {
 		return fmt.Errorf("saving %s: %w", p.dest, err)
