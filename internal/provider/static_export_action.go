@@ -55,7 +55,8 @@ func (a *staticExportAction) Schema(_ context.Context, _ action.SchemaRequest, r
 			"downloads from is never shown.\n\n" + actionNote("export"),
 		Attributes: attributes(actionWaitAttributes("Whether the action waits until the export is `completed` or "+
 			"`failed` (default `true`), reporting its progress. With `false` it ends as soon as the API has accepted "+
-			"the export, reporting its id; `output_path` needs the wait.", "the export (and its archive to be packaged)"), map[string]schema.Attribute{
+			"the export, reporting its id; `output_path` needs the wait.", "the export, the packaging of its archive and its "+
+			"download to `output_path` (the timeout bounds them together)"), map[string]schema.Attribute{
 			"domain": requiredActionString(domain, domainValidator),
 			"version": schema.StringAttribute{
 				MarkdownDescription: version,
@@ -222,8 +223,12 @@ func (a *staticExportAction) Invoke(ctx context.Context, req action.InvokeReques
 	w.timeout = actionTimeout(m.Timeout)
 	w.words = exportActionWords
 	shown, status := "", ""
+	// The timeout bounds the whole action from the POST's answer on, as it
+	// bounds a wait: the export, its bundle and the archive's download.
+	var deadline time.Time
 	w.record = func(e *sdk.StaticExport) {
 		if shown == "" { // the export as the POST answered; the wait's polls are reported by onPoll
+			deadline = a.data.now().Add(w.timeout)
 			shown, status = describeExport(e), string(e.Status)
 			progress(resp, "Static export %s of %s started; it is %s.", e.ID, exportReq.Domain, shown)
 		}
@@ -252,13 +257,15 @@ func (a *staticExportAction) Invoke(ctx context.Context, req action.InvokeReques
 		}
 		return
 	}
-	a.download(ctx, resp, e.ID, out, w.timeout)
+	a.download(ctx, resp, e.ID, out, deadline, w.timeout)
 }
 
-// download packages the export's archive and saves it at output_path.
-func (a *staticExportAction) download(ctx context.Context, resp *action.InvokeResponse, jobID string, out *partialFile, timeout time.Duration) {
+// download packages the export's archive and saves it at output_path, by
+// the deadline the action's timeout (of length timeout) set.
+func (a *staticExportAction) download(ctx context.Context, resp *action.InvokeResponse, jobID string, out *partialFile, deadline time.Time, timeout time.Duration) {
 	ctx = a.data.logContext(ctx)
-	b, err := a.data.client.StaticExports.CreateBundleWhenReady(ctx, jobID, append([]sdk.WaitOption{sdk.WithWaitTimeout(timeout)}, a.data.waitOptions...)...)
+	left := func() time.Duration { return max(deadline.Sub(a.data.now()), 0) }
+	b, err := a.data.client.StaticExports.CreateBundleWhenReady(ctx, jobID, append([]sdk.WaitOption{sdk.WithWaitTimeout(max(left(), time.Nanosecond))}, a.data.waitOptions...)...)
 	if err != nil {
 		summary, detail := bundleError(jobID, err)
 		resp.Diagnostics.AddError(summary, detail+"\n\nNothing was written to output_path.")
@@ -287,7 +294,19 @@ func (a *staticExportAction) download(ctx context.Context, resp *action.InvokeRe
 		}
 		next = (p.Written/step + 1) * step
 	}
-	n, err := a.data.client.StaticExports.DownloadBundle(ctx, b.URL, out, sdk.WithExpectedSize(b.SizeBytes), sdk.WithDownloadProgress(report))
+	// The download is bounded by what the timeout has left, on the wall
+	// clock: however slowly the server sends, the action ends on time.
+	dlCtx, cancel := context.WithTimeout(ctx, left())
+	defer cancel()
+	n, err := a.data.client.StaticExports.DownloadBundle(dlCtx, b.URL, out, sdk.WithExpectedSize(b.SizeBytes), sdk.WithDownloadProgress(report))
+	if err != nil && ctx.Err() == nil && dlCtx.Err() != nil {
+		resp.Diagnostics.AddError("Timed out downloading the archive of static export "+jobID,
+			fmt.Sprintf("The action's timeout (%s) ran out after %s of %s of the archive. Nothing was written to %s: the "+
+				"partial download was removed. The export is completed at Mintlify: raise timeout, or fetch its archive "+
+				"with the mintlify_static_export_bundle ephemeral resource (job_id = %q).", shortDuration(timeout), byteSize(n),
+				byteSize(b.SizeBytes), out.dest, jobID))
+		return
+	}
 	if err == nil {
 		err = out.commit()
 	}
