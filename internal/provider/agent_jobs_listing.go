@@ -67,7 +67,7 @@ var (
 		description: "must be one of active, completed, archived, failed",
 		check:       func(s string) error { return sdk.ValidateJobStatus(sdk.JobStatus(s)) },
 	}
-	statusesValidators = []validator.List{listvalidator.ValueStringsAre(jobStatusValidator)}
+	statusesValidators = []validator.List{listvalidator.NoNullValues(), listvalidator.ValueStringsAre(jobStatusValidator)}
 	timeValidators     = []validator.String{dateValidator}
 )
 

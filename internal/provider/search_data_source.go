@@ -52,7 +52,7 @@ func groupsAttribute(what string) schema.ListAttribute {
 			" limited to pages these groups can view. Without them a protected site serves public pages only.",
 		ElementType: types.StringType,
 		Optional:    true,
-		Validators:  []validator.List{listvalidator.ValueStringsAre(groupValidator)},
+		Validators:  []validator.List{listvalidator.NoNullValues(), listvalidator.ValueStringsAre(groupValidator)},
 	}
 }
 

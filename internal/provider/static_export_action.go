@@ -67,7 +67,7 @@ func (a *staticExportAction) Schema(_ context.Context, _ action.SchemaRequest, r
 				MarkdownDescription: paths,
 				ElementType:         types.StringType,
 				Optional:            true,
-				Validators:          []validator.Set{pathsValidator{}},
+				Validators:          pathsValidators,
 			},
 			"output_path": schema.StringAttribute{
 				MarkdownDescription: "Where to save the export's archive, such as `build/docs.tar.gz`; relative to " +

@@ -98,7 +98,7 @@ func (r *staticExportResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				MarkdownDescription: paths + " Their order does not matter.",
 				ElementType:         types.StringType,
 				Optional:            true,
-				Validators:          []validator.Set{pathsValidator{}},
+				Validators:          pathsValidators,
 				PlanModifiers: []planmodifier.Set{setplanmodifier.RequiresReplaceIf(func(ctx context.Context, req planmodifier.SetRequest, resp *setplanmodifier.RequiresReplaceIfFuncResponse) {
 					resp.RequiresReplace = !importedExport(ctx, req.State.GetAttribute, &resp.Diagnostics)
 				}, "Changing the paths starts a new export.", "Changing the paths starts a new export.")},

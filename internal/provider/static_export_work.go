@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -144,6 +145,10 @@ var (
 	}
 	exportIDValidator = idValidator(sdk.ValidateStaticExportID)
 )
+
+// pathsValidators are the plan-time rules of paths: no null element,
+// each a page path.
+var pathsValidators = []validator.Set{setvalidator.NoNullValues(), pathsValidator{}}
 
 // pathsValidator checks paths at plan with the SDK's rule for each page
 // path, and refuses an empty set (leave paths out to export every page).
