@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -85,6 +86,10 @@ func TestServerText_isEscapedAndBoundedWhereShown(t *testing.T) {
 		"a display name":   jobDisplayName(session),
 		"a nameless job":   jobDisplayName(&sdk.AgentSession{ID: "a\x1b[2J", HaltReason: sdk.HaltReason(hostileText)}),
 		"the export error": exportFailure(&sdk.StaticExport{Error: ptr(megabyteLine())}),
+		"a failed export's bundle": func() string {
+			summary, detail := bundleError("se_1", fmt.Errorf("creating the bundle of static export se_1: %w: %s", sdk.ErrStaticExportFailed, megabyteLine()))
+			return summary + ": " + detail
+		}(),
 	} {
 		assertShownSafely(t, what, text, 4*sdk.MaxDisplayLine*10)
 	}

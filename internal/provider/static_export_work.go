@@ -210,7 +210,8 @@ func bundleLogContext(ctx context.Context, b *sdk.StaticExportBundle) context.Co
 func bundleError(jobID string, err error) (summary, detail string) {
 	switch {
 	case errors.Is(err, sdk.ErrStaticExportFailed):
-		return "Static export failed", fmt.Sprintf("Static export %s failed, so it has no bundle: %s. Start a new export.", jobID, err)
+		// The error ends with the API's reason: server text.
+		return "Static export failed", fmt.Sprintf("Static export %s failed, so it has no bundle: %s. Start a new export.", jobID, sdk.DisplayLine(err.Error()))
 	case sdk.IsNotFound(err):
 		return "No such static export", apiErrorDetailFor(err, exportNotFound)
 	case errors.Is(err, context.DeadlineExceeded) && !sdk.IsRateLimited(err):
