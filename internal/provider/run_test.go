@@ -173,6 +173,22 @@ func TestWork_errorsWhileWaiting(t *testing.T) {
 		}
 		wantRequests(t, fs, mintlifytest.RouteGetJob, 1, "polls: the wait went on past a Retry-After longer than it had left")
 	})
+	t.Run("reads that stall past the request timeout", func(t *testing.T) {
+		fs, url, clk := startFake(t, mintlifytest.Config{})
+		fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultStall})
+		data := clientFor(t, url, sdk.WithClock(clk), sdk.WithRequestTimeout(20*time.Millisecond))
+		data.waitOptions = nil
+		w := jobWork(data, mintlifytest.DemoProjectID, func(ctx context.Context) (*sdk.AgentJob, error) {
+			return data.client.AgentJobs.Create(ctx, mintlifytest.DemoProjectID, "x")
+		})
+		w.words = createWords
+		diags, id := runToEnd(t, w)
+		got := diagText(diags, diag.SeverityWarning)
+		if !strings.HasPrefix(got, "Could not learn how the agent job ended: Agent job "+id+" was created and is saved in state, not tainted") ||
+			!strings.Contains(got, "no response within 20ms") || len(diags) != 1 {
+			t.Errorf("diagnostics %v", diags)
+		}
+	})
 	t.Run("an action", func(t *testing.T) {
 		fs, url, clk := startFake(t, mintlifytest.Config{})
 		fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultClientError, Status: 404})
