@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -15,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -211,4 +213,52 @@ func TestListing_skipsAndNamesIDsNoRequestCanSend(t *testing.T) {
 	state, diags := h.readData("mintlify_agent_jobs", nil)
 	listedIDs, _ := listedJobs(t, state)
 	check("the data source", listedIDs, diags)
+}
+
+// The same for a deployment's trigger and an export's start: whatever the
+// kind, the runner records no id a later read could not send.
+func TestWork_unreadableIDsOfDeploymentsAndExportsAreNeverRecorded(t *testing.T) {
+	for _, bad := range unreadableIDs {
+		_, url, clk := startHostile(t, func(r *http.Request, status int, body string) (int, string) {
+			if r.Method == http.MethodPost && status/100 == 2 {
+				body = regexp.MustCompile(`"(statusId|jobId)":"[^"]*"`).ReplaceAllString(body, `"$1":`+strconv.Quote(bad.id))
+			}
+			return status, body
+		})
+		data := clientFor(t, url, sdk.WithClock(clk))
+		deploy := deployWork(data, "deployment", func(ctx context.Context) (*sdk.Deployment, error) {
+			started, err := data.client.Deployments.Trigger(ctx, mintlifytest.DemoProjectID)
+			if err != nil {
+				return nil, err
+			}
+			return queued(mintlifytest.DemoProjectID, started.StatusID, nil), nil
+		})
+		deploy.words = deploymentWords("deployment", "Could not deploy", "kept %s", "failed")
+		export := exportWork(data, sdk.StaticExportRequest{Domain: "docs.example.com"})
+		export.words = exportCreateWords
+		for what, run := range map[string]func(*diag.Diagnostics) int{
+			"deployment":    func(d *diag.Diagnostics) int { return recordsOf(t, deploy, d) },
+			"static export": func(d *diag.Diagnostics) int { return recordsOf(t, export, d) },
+		} {
+			var diags diag.Diagnostics
+			if n := run(&diags); n != 0 {
+				t.Errorf("%s %s: %d records", what, bad.shown, n)
+			}
+			text := diagText(diags, diag.SeverityError)
+			if !strings.Contains(text, "Mintlify answered with "+what+" id "+bad.shown) && !strings.Contains(text, "malformed response") {
+				t.Errorf("%s %s: %s", what, bad.shown, text)
+			}
+			assertShownSafely(t, what, text, 4096)
+		}
+	}
+}
+
+// recordsOf runs w, waiting, and counts what it recorded.
+func recordsOf[O any](t *testing.T, w work[O], diags *diag.Diagnostics) int {
+	t.Helper()
+	n := 0
+	w.doWait, w.timeout = true, time.Hour
+	w.record = func(*O) { n++ }
+	w.run(t.Context(), diags)
+	return n
 }
