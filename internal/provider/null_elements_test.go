@@ -22,14 +22,9 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
-// schemaAttributes is what every framework schema (provider, resource,
-// data source, ephemeral resource, action, list resource) has: its
-// attributes, of the framework's internal attribute type.
-type schemaAttributes[A any] interface {
-	GetAttributes() map[string]A
-}
-
-// everySchema is every schema the provider serves, by name.
+// everySchema is every schema the provider serves, by name: each walks
+// its attributes (a map of the framework's internal attribute type, which
+// the walk reads through reflection and interfaces of its own).
 func everySchema(t *testing.T) map[string]func(walk func(at string, attrs any)) {
 	t.Helper()
 	ctx := context.Background()
