@@ -2,7 +2,6 @@ package sdk
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -119,7 +118,7 @@ func analyticsQuery(from, to string) url.Values {
 // and the known-spent budget, as a read of its own.
 func getOne[T any, PT answer[T]](ctx context.Context, k *core, what string, c call) (*T, error) {
 	codec := pageCodec[T]{
-		decode: func(data []byte, out *T) error { return json.Unmarshal(data, out) },
+		decode: decodeAnswer[T],
 		info:   func(out *T) *ResponseInfo { return PT(out).info() },
 	}
 	var out *T

@@ -51,8 +51,8 @@ func validateULID(fieldName, s string) error {
 
 // ConversationSource is a documentation page an answer referenced.
 type ConversationSource struct {
-	Title string `json:"title"`
-	URL   string `json:"url"`
+	Title string `json:"title" api:"optional"`
+	URL   string `json:"url" api:"optional"`
 }
 
 // Conversation is one turn of a conversation with the AI assistant.
@@ -64,7 +64,7 @@ type Conversation struct {
 	Response  string `json:"response"`
 	// ResponseType is "answer" or "clarifying_question" (the assistant
 	// asked back); "answer" when the API leaves it out, as it documents.
-	ResponseType string               `json:"responseType"`
+	ResponseType string               `json:"responseType" api:"default=answer"`
 	Sources      []ConversationSource `json:"sources"`
 	// ResolutionStatus is "answered" or "unanswered" (not covered by the
 	// documentation).
@@ -83,71 +83,10 @@ type ConversationsPage struct {
 	ResponseInfo
 }
 
-type rawConversation struct {
-	ID           text `json:"id"`
-	Timestamp    text `json:"timestamp"`
-	Query        text `json:"query"`
-	Response     text `json:"response"`
-	ResponseType text `json:"responseType"`
-	Sources      *[]struct {
-		Title text `json:"title"`
-		URL   text `json:"url"`
-	} `json:"sources"`
-	ResolutionStatus text `json:"resolutionStatus"`
-	QueryCategory    text `json:"queryCategory"`
-	PageURL          text `json:"pageUrl"`
-}
-
-type rawConversationsPage struct {
-	Conversations *[]rawConversation `json:"conversations"`
-	NextCursor    text               `json:"nextCursor"`
-	HasMore       flag               `json:"hasMore"`
-}
-
-// decodeConversations reads and checks a page of conversations.
-func decodeConversations(data []byte, pg *ConversationsPage) error {
-	var p fieldProblems
-	var raw rawConversationsPage
-	if err := decodeRaw(data, &raw, &p); err != nil {
-		return err
-	}
-	in := list(&p, "conversations", raw.Conversations)
-	*pg = ConversationsPage{Conversations: make([]Conversation, len(in))}
-	for i, r := range in {
-		at := func(name string) field { return row("conversations", i, name) }
-		conv := Conversation{
-			ID:               required(&p, at("id"), r.ID),
-			Timestamp:        required(&p, at("timestamp"), r.Timestamp),
-			Query:            required(&p, at("query"), r.Query),
-			Response:         required(&p, at("response"), r.Response),
-			ResponseType:     orEmpty(&p, at("responseType"), r.ResponseType),
-			ResolutionStatus: required(&p, at("resolutionStatus"), r.ResolutionStatus),
-			QueryCategory:    optional(&p, at("queryCategory"), r.QueryCategory),
-			PageURL:          optional(&p, at("pageUrl"), r.PageURL),
-		}
-		if conv.ResponseType == "" {
-			conv.ResponseType = "answer"
-		}
-		sources := list(&p, at("sources").String(), r.Sources)
-		conv.Sources = make([]ConversationSource, len(sources))
-		for j, s := range sources {
-			src := at("sources").String()
-			conv.Sources[j] = ConversationSource{
-				Title: orEmpty(&p, row(src, j, "title"), s.Title),
-				URL:   orEmpty(&p, row(src, j, "url"), s.URL),
-			}
-		}
-		pg.Conversations[i] = conv
-	}
-	pg.NextCursor = optional(&p, top("nextCursor"), raw.NextCursor)
-	pg.HasMore = requiredBool(&p, top("hasMore"), raw.HasMore)
-	return p.err()
-}
-
 var conversationsSpec = pageSpec[ConversationsPage, Conversation]{
 	what: "assistant conversations", keyName: "id", path: analyticsEndpoint("assistant"),
 	largest: MaxConversationsPageSize, cursor: true, cached: true,
-	decode: decodeConversations,
+	decode: decodeAnswer[ConversationsPage],
 	rows:   func(p *ConversationsPage) *[]Conversation { return &p.Conversations },
 	key:    func(r *Conversation) string { return r.ID },
 	more:   func(p *ConversationsPage) (bool, *string) { return p.HasMore, p.NextCursor },
@@ -168,36 +107,6 @@ type AssistantThread struct {
 	CreatedAt string          `json:"createdAt"`
 	Messages  []ThreadMessage `json:"messages"`
 	ResponseInfo
-}
-
-// UnmarshalJSON decodes and checks a thread: its id and every message.
-func (t *AssistantThread) UnmarshalJSON(data []byte) error {
-	var p fieldProblems
-	var raw struct {
-		ThreadID  text `json:"threadId"`
-		CreatedAt text `json:"createdAt"`
-		Messages  *[]struct {
-			ID        text `json:"id"`
-			Role      text `json:"role"`
-			Content   text `json:"content"`
-			CreatedAt text `json:"createdAt"`
-		} `json:"messages"`
-	}
-	if err := decodeRaw(data, &raw, &p); err != nil {
-		return err
-	}
-	*t = AssistantThread{ThreadID: required(&p, top("threadId"), raw.ThreadID), CreatedAt: required(&p, top("createdAt"), raw.CreatedAt)}
-	in := list(&p, "messages", raw.Messages)
-	t.Messages = make([]ThreadMessage, len(in))
-	for i, m := range in {
-		t.Messages[i] = ThreadMessage{
-			ID:        required(&p, row("messages", i, "id"), m.ID),
-			Role:      required(&p, row("messages", i, "role"), m.Role),
-			Content:   required(&p, row("messages", i, "content"), m.Content),
-			CreatedAt: required(&p, row("messages", i, "createdAt"), m.CreatedAt),
-		}
-	}
-	return p.err()
 }
 
 // Thread reads the transcript of one assistant conversation thread (a
@@ -231,27 +140,6 @@ type CallerStats struct {
 	Other int64 `json:"other"` // integrations, SDKs and the rest
 	Total int64 `json:"total"`
 	ResponseInfo
-}
-
-// UnmarshalJSON decodes and checks the counts: present, whole, not negative.
-func (s *CallerStats) UnmarshalJSON(data []byte) error {
-	var p fieldProblems
-	var raw struct {
-		Web   count `json:"web"`
-		API   count `json:"api"`
-		Other count `json:"other"`
-		Total count `json:"total"`
-	}
-	if err := decodeRaw(data, &raw, &p); err != nil {
-		return err
-	}
-	*s = CallerStats{
-		Web:   wholeCount(&p, top("web"), raw.Web),
-		API:   wholeCount(&p, top("api"), raw.API),
-		Other: wholeCount(&p, top("other"), raw.Other),
-		Total: wholeCount(&p, top("total"), raw.Total),
-	}
-	return p.err()
 }
 
 // CallerStats counts assistant queries in the range by caller: web, API

@@ -160,61 +160,10 @@ type FeedbackPage struct {
 	ResponseInfo
 }
 
-type rawFeedback struct {
-	ID        text `json:"id"`
-	Path      text `json:"path"`
-	Comment   text `json:"comment"`
-	CreatedAt text `json:"createdAt"`
-	Source    text `json:"source"`
-	Status    text `json:"status"`
-	Helpful   flag `json:"helpful"`
-	Contact   text `json:"contact"`
-	Code      text `json:"code"`
-	Filename  text `json:"filename"`
-	Lang      text `json:"lang"`
-}
-
-type rawFeedbackPage struct {
-	Feedback   *[]rawFeedback `json:"feedback"`
-	NextCursor text           `json:"nextCursor"`
-	HasMore    flag           `json:"hasMore"`
-}
-
-// decodeFeedback reads and checks a page: every entry with its id, path,
-// source and status.
-func decodeFeedback(data []byte, pg *FeedbackPage) error {
-	var p fieldProblems
-	var raw rawFeedbackPage
-	if err := decodeRaw(data, &raw, &p); err != nil {
-		return err
-	}
-	in := list(&p, "feedback", raw.Feedback)
-	*pg = FeedbackPage{Feedback: make([]Feedback, len(in))}
-	for i, r := range in {
-		at := func(name string) field { return row("feedback", i, name) }
-		pg.Feedback[i] = Feedback{
-			ID:        required(&p, at("id"), r.ID),
-			Path:      required(&p, at("path"), r.Path),
-			Comment:   optional(&p, at("comment"), r.Comment),
-			CreatedAt: optional(&p, at("createdAt"), r.CreatedAt),
-			Source:    FeedbackSource(required(&p, at("source"), r.Source)),
-			Status:    FeedbackStatus(required(&p, at("status"), r.Status)),
-			Helpful:   optionalBool(&p, at("helpful"), r.Helpful),
-			Contact:   optional(&p, at("contact"), r.Contact),
-			Code:      optional(&p, at("code"), r.Code),
-			Filename:  optional(&p, at("filename"), r.Filename),
-			Lang:      optional(&p, at("lang"), r.Lang),
-		}
-	}
-	pg.NextCursor = optional(&p, top("nextCursor"), raw.NextCursor)
-	pg.HasMore = requiredBool(&p, top("hasMore"), raw.HasMore)
-	return p.err()
-}
-
 var feedbackSpec = pageSpec[FeedbackPage, Feedback]{
 	what: "feedback", keyName: "id", path: analyticsEndpoint("feedback"),
 	largest: MaxFeedbackPageSize, cursor: true, cached: true,
-	decode: decodeFeedback,
+	decode: decodeAnswer[FeedbackPage],
 	rows:   func(p *FeedbackPage) *[]Feedback { return &p.Feedback },
 	key:    func(r *Feedback) string { return r.ID },
 	more:   func(p *FeedbackPage) (bool, *string) { return p.HasMore, p.NextCursor },
@@ -263,39 +212,6 @@ type FeedbackByPage struct {
 	// largest answer (100 pages) and reports HasMore as it came.
 	HasMore bool `json:"hasMore"`
 	ResponseInfo
-}
-
-type rawPageFeedback struct {
-	Path       text  `json:"path"`
-	ThumbsUp   count `json:"thumbsUp"`
-	ThumbsDown count `json:"thumbsDown"`
-	Code       count `json:"code"`
-	Total      count `json:"total"`
-}
-
-// UnmarshalJSON decodes and checks the answer: every page with its counts.
-func (fb *FeedbackByPage) UnmarshalJSON(data []byte) error {
-	var p fieldProblems
-	var raw struct {
-		Feedback *[]rawPageFeedback `json:"feedback"`
-		HasMore  flag               `json:"hasMore"`
-	}
-	if err := decodeRaw(data, &raw, &p); err != nil {
-		return err
-	}
-	in := list(&p, "feedback", raw.Feedback)
-	*fb = FeedbackByPage{Pages: make([]PageFeedback, len(in))}
-	for i, r := range in {
-		fb.Pages[i] = PageFeedback{
-			Path:       required(&p, row("feedback", i, "path"), r.Path),
-			ThumbsUp:   wholeCount(&p, row("feedback", i, "thumbsUp"), r.ThumbsUp),
-			ThumbsDown: wholeCount(&p, row("feedback", i, "thumbsDown"), r.ThumbsDown),
-			Code:       wholeCount(&p, row("feedback", i, "code"), r.Code),
-			Total:      wholeCount(&p, row("feedback", i, "total"), r.Total),
-		}
-	}
-	fb.HasMore = requiredBool(&p, top("hasMore"), raw.HasMore)
-	return p.err()
 }
 
 // FeedbackByPage reads feedback counts per documentation page, most

@@ -46,49 +46,12 @@ type SearchesPage struct {
 	ResponseInfo
 }
 
-type rawSearchTerm struct {
-	Query          text  `json:"searchQuery"`
-	Hits           count `json:"hits"`
-	CTR            count `json:"ctr"`
-	TopClickedPage text  `json:"topClickedPage"`
-	LastSearchedAt text  `json:"lastSearchedAt"`
-}
-
-type rawSearchesPage struct {
-	Searches      *[]rawSearchTerm `json:"searches"`
-	TotalSearches count            `json:"totalSearches"`
-	NextCursor    text             `json:"nextCursor"`
-}
-
-// decodeSearches reads and checks a page: every term with its counts.
-func decodeSearches(data []byte, pg *SearchesPage) error {
-	var p fieldProblems
-	var raw rawSearchesPage
-	if err := decodeRaw(data, &raw, &p); err != nil {
-		return err
-	}
-	in := list(&p, "searches", raw.Searches)
-	*pg = SearchesPage{Searches: make([]SearchTerm, len(in))}
-	for i, r := range in {
-		pg.Searches[i] = SearchTerm{
-			Query:          required(&p, row("searches", i, "searchQuery"), r.Query),
-			Hits:           wholeCount(&p, row("searches", i, "hits"), r.Hits),
-			CTR:            ratio(&p, row("searches", i, "ctr"), r.CTR),
-			TopClickedPage: optional(&p, row("searches", i, "topClickedPage"), r.TopClickedPage),
-			LastSearchedAt: required(&p, row("searches", i, "lastSearchedAt"), r.LastSearchedAt),
-		}
-	}
-	pg.TotalSearches = wholeCount(&p, top("totalSearches"), raw.TotalSearches)
-	pg.NextCursor = optional(&p, top("nextCursor"), raw.NextCursor)
-	return p.err()
-}
-
 // searchesSpec describes the searches endpoint: cursor paging, and "more"
 // only as a next cursor (the endpoint has no hasMore).
 var searchesSpec = pageSpec[SearchesPage, SearchTerm]{
 	what: "search queries", keyName: "search term", path: analyticsEndpoint("searches"),
 	largest: MaxSearchesPageSize, cursor: true, cached: true,
-	decode: decodeSearches,
+	decode: decodeAnswer[SearchesPage],
 	rows:   func(p *SearchesPage) *[]SearchTerm { return &p.Searches },
 	key:    func(r *SearchTerm) string { return r.Query },
 	more: func(p *SearchesPage) (bool, *string) {

@@ -37,7 +37,7 @@ type Counts struct {
 
 // PathCounts are the visitors or views of one page path.
 type PathCounts struct {
-	Path  string `json:"path"`
+	Path  string `json:"path" api:"nonempty"`
 	Human int64  `json:"human"`
 	AI    int64  `json:"ai"`
 	Total int64  `json:"total"`
@@ -56,79 +56,10 @@ type PathCountsPage struct {
 	ResponseInfo
 }
 
-// rawCounts and rawPathRow hold counts as the API sends them (JSON
-// numbers, possibly 12.0), remembering which were there.
-type rawCounts struct {
-	Human count `json:"human"`
-	AI    count `json:"ai"`
-	Total count `json:"total"`
-}
-
-type rawPathRow struct {
-	Path  text  `json:"path"`
-	Human count `json:"human"`
-	AI    count `json:"ai"`
-	Total count `json:"total"`
-}
-
-// rawVisitorsPage and rawViewsPage are the two exports' shapes.
-type rawVisitorsPage struct {
-	Totals   *rawCounts    `json:"totals"`
-	Visitors *[]rawPathRow `json:"visitors"`
-	HasMore  flag          `json:"hasMore"`
-}
-
-type rawViewsPage struct {
-	Totals  *rawCounts    `json:"totals"`
-	Views   *[]rawPathRow `json:"views"`
-	HasMore flag          `json:"hasMore"`
-}
-
-// decodePathCounts reads the shape both exports share: totals, the rows
-// under listName ("visitors" or "views") and hasMore, each required; every
-// count whole and not negative, every row with a path.
+// decodePathCounts reads the shape both exports share, its rows under
+// listName ("visitors" or "views").
 func decodePathCounts(data []byte, listName string, pg *PathCountsPage) error {
-	var p fieldProblems
-	var totals *rawCounts
-	var rows *[]rawPathRow
-	var more flag
-	if listName == "views" {
-		var raw rawViewsPage
-		if err := decodeRaw(data, &raw, &p); err != nil {
-			return err
-		}
-		totals, rows, more = raw.Totals, raw.Views, raw.HasMore
-	} else {
-		var raw rawVisitorsPage
-		if err := decodeRaw(data, &raw, &p); err != nil {
-			return err
-		}
-		totals, rows, more = raw.Totals, raw.Visitors, raw.HasMore
-	}
-	*pg = PathCountsPage{}
-	if totals == nil {
-		if !p.names("totals") { // of the wrong kind: already said
-			p.add("totals", "missing")
-		}
-	} else {
-		pg.Totals = Counts{
-			Human: wholeCount(&p, top("totals.human"), totals.Human),
-			AI:    wholeCount(&p, top("totals.ai"), totals.AI),
-			Total: wholeCount(&p, top("totals.total"), totals.Total),
-		}
-	}
-	in := list(&p, listName, rows)
-	pg.Paths = make([]PathCounts, len(in))
-	for i, r := range in {
-		pg.Paths[i] = PathCounts{
-			Path:  nonEmpty(&p, row(listName, i, "path"), r.Path),
-			Human: wholeCount(&p, row(listName, i, "human"), r.Human),
-			AI:    wholeCount(&p, row(listName, i, "ai"), r.AI),
-			Total: wholeCount(&p, row(listName, i, "total"), r.Total),
-		}
-	}
-	pg.HasMore = requiredBool(&p, top("hasMore"), more)
-	return p.err()
+	return decodeAnswerAs(data, pg, map[string]string{"paths": listName})
 }
 
 // pathCountsSpec describes the visitors or the views endpoint.
