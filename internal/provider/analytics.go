@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -14,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
@@ -280,25 +278,4 @@ func queryID(projectID string, params map[string]string) string {
 		return projectID + "?" + enc
 	}
 	return projectID
-}
-
-// Object types of the rows and totals the data sources return.
-var (
-	countAttrTypes = map[string]attr.Type{"human": types.Int64Type, "ai": types.Int64Type, "total": types.Int64Type}
-	pathAttrTypes  = map[string]attr.Type{"path": types.StringType, "human": types.Int64Type, "ai": types.Int64Type, "total": types.Int64Type}
-	pathRowType    = types.ObjectType{AttrTypes: pathAttrTypes}
-)
-
-// countsObject is a totals object.
-func countsObject(human, ai, total int64) types.Object {
-	return basetypes.NewObjectValueMust(countAttrTypes, map[string]attr.Value{
-		"human": types.Int64Value(human), "ai": types.Int64Value(ai), "total": types.Int64Value(total),
-	})
-}
-
-// pathRow is a row of per-path counts, converted once into a framework value.
-func pathRow(p string, human, ai, total int64) attr.Value {
-	return basetypes.NewObjectValueMust(pathAttrTypes, map[string]attr.Value{
-		"path": types.StringValue(p), "human": types.Int64Value(human), "ai": types.Int64Value(ai), "total": types.Int64Value(total),
-	})
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
@@ -40,14 +39,6 @@ type assistantCallerStatsModel struct {
 	Other types.Int64 `tfsdk:"other"`
 	Total types.Int64 `tfsdk:"total"`
 }
-
-var (
-	sourceRefTypes    = map[string]attr.Type{"title": types.StringType, "url": types.StringType}
-	conversationTypes = map[string]attr.Type{"id": types.StringType, "timestamp": types.StringType, "query": types.StringType,
-		"response": types.StringType, "response_type": types.StringType, "sources": types.ListType{ElemType: types.ObjectType{AttrTypes: sourceRefTypes}},
-		"resolution_status": types.StringType, "query_category": types.StringType, "page_url": types.StringType}
-	conversationRowType = types.ObjectType{AttrTypes: conversationTypes}
-)
 
 func (*assistantConversationsModel) typeName() string { return "_assistant_conversations" }
 
@@ -100,28 +91,17 @@ func (*assistantCallerStatsModel) schema() schema.Schema {
 func (m *assistantConversationsModel) read(ctx context.Context, data *providerData, diags *diag.Diagnostics) bool {
 	q := sdk.ConversationsQuery{DateFrom: m.DateFrom.ValueString(), DateTo: m.DateTo.ValueString(),
 		Limit: numberValue(m.PageSize), MaxResults: numberValue(m.MaxResults)}
+	elem := elemType(typeOf(m.schema().Attributes, "conversations"))
 	var rows []attr.Value
 	if !readEach(ctx, data, diags, "assistant conversations", data.client.Analytics.Conversations.Each, m.ProjectID.ValueString(), q, func() { rows = nil },
 		func(p *sdk.ConversationsPage) {
-			for _, c := range p.Conversations {
-				sources := make([]attr.Value, len(c.Sources))
-				for i, s := range c.Sources {
-					sources[i] = basetypes.NewObjectValueMust(sourceRefTypes, map[string]attr.Value{"title": types.StringValue(s.Title), "url": types.StringValue(s.URL)})
-				}
-				rows = append(rows, basetypes.NewObjectValueMust(conversationTypes, map[string]attr.Value{
-					"id": types.StringValue(c.ID), "timestamp": types.StringValue(c.Timestamp), "query": types.StringValue(c.Query),
-					"response": types.StringValue(c.Response), "response_type": types.StringValue(c.ResponseType),
-					"sources":           listOf(types.ObjectType{AttrTypes: sourceRefTypes}, sources),
-					"resolution_status": types.StringValue(c.ResolutionStatus), "query_category": types.StringPointerValue(c.QueryCategory),
-					"page_url": types.StringPointerValue(c.PageURL),
-				}))
-			}
+			rows = appendFlat(rows, elem, p.Conversations)
 		}) {
 		return false
 	}
 	m.ID = types.StringValue(queryID(m.ProjectID.ValueString(), map[string]string{"date_from": q.DateFrom, "date_to": q.DateTo,
 		"max_results": fmt.Sprint(q.MaxResults)}))
-	m.Conversations = listOf(conversationRowType, rows)
+	m.Conversations = listOf(elem, rows)
 	return true
 }
 

@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
@@ -53,13 +52,6 @@ var (
 	statusValidator = sdkRule{description: "must be one of " + joinValues(sdk.FeedbackStatuses),
 		check: func(s string) error { return sdk.ValidateFeedbackStatus(sdk.FeedbackStatus(s)) }}
 
-	feedbackAttrTypes = map[string]attr.Type{"id": types.StringType, "path": types.StringType, "comment": types.StringType,
-		"created_at": types.StringType, "source": types.StringType, "status": types.StringType, "helpful": types.BoolType,
-		"contact": types.StringType, "code": types.StringType, "filename": types.StringType, "lang": types.StringType}
-	feedbackRowType   = types.ObjectType{AttrTypes: feedbackAttrTypes}
-	pageFeedbackTypes = map[string]attr.Type{"path": types.StringType, "thumbs_up": types.Int64Type, "thumbs_down": types.Int64Type,
-		"code": types.Int64Type, "total": types.Int64Type}
-	pageFeedbackRowType = types.ObjectType{AttrTypes: pageFeedbackTypes}
 )
 
 func joinValues[T ~string](values []T) string {
@@ -171,25 +163,18 @@ func (m *feedbackModel) read(ctx context.Context, data *providerData, diags *dia
 	}
 	q := sdk.FeedbackQuery{DateFrom: m.DateFrom.ValueString(), DateTo: m.DateTo.ValueString(), Source: source, Statuses: statuses,
 		Limit: numberValue(m.PageSize), MaxResults: numberValue(m.MaxResults)}
+	elem := elemType(typeOf(m.schema().Attributes, "feedback"))
 	var rows []attr.Value
 	if !readEach(ctx, data, diags, "feedback", data.client.Analytics.Feedback.Each, m.ProjectID.ValueString(), q, func() { rows = nil },
 		func(p *sdk.FeedbackPage) {
-			for _, f := range p.Feedback {
-				rows = append(rows, basetypes.NewObjectValueMust(feedbackAttrTypes, map[string]attr.Value{
-					"id": types.StringValue(f.ID), "path": types.StringValue(f.Path), "comment": types.StringPointerValue(f.Comment),
-					"created_at": types.StringPointerValue(f.CreatedAt), "source": types.StringValue(string(f.Source)),
-					"status": types.StringValue(string(f.Status)), "helpful": types.BoolPointerValue(f.Helpful),
-					"contact": types.StringPointerValue(f.Contact), "code": types.StringPointerValue(f.Code),
-					"filename": types.StringPointerValue(f.Filename), "lang": types.StringPointerValue(f.Lang),
-				}))
-			}
+			rows = appendFlat(rows, elem, p.Feedback)
 		}) {
 		return false
 	}
 	params := m.params(statuses)
 	params["date_from"], params["date_to"], params["max_results"] = q.DateFrom, q.DateTo, fmt.Sprint(q.MaxResults)
 	m.ID = types.StringValue(queryID(m.ProjectID.ValueString(), params))
-	m.Feedback = listOf(feedbackRowType, rows)
+	m.Feedback = listOf(elem, rows)
 	return true
 }
 
@@ -204,22 +189,15 @@ func (m *feedbackByPageModel) read(ctx context.Context, data *providerData, diag
 	if !readEnded(ctx, data, diags, "feedback by page", err, func() sdk.CacheStatus { return got.Cache }) {
 		return false
 	}
-	rows := make([]attr.Value, len(got.Pages))
-	for i, p := range got.Pages {
-		rows[i] = basetypes.NewObjectValueMust(pageFeedbackTypes, map[string]attr.Value{
-			"path": types.StringValue(p.Path), "thumbs_up": types.Int64Value(p.ThumbsUp), "thumbs_down": types.Int64Value(p.ThumbsDown),
-			"code": types.Int64Value(p.Code), "total": types.Int64Value(p.Total),
-		})
-	}
 	if got.HasMore && q.Limit == 0 {
 		diags.AddWarning("More pages have feedback than the API lists",
 			fmt.Sprintf("The Mintlify API lists at most %d pages per request and cannot page past them: pages holds the %d with the most feedback. Narrow the date range or filter by source or status to see the rest.",
-				sdk.MaxFeedbackByPageSize, len(rows)))
+				sdk.MaxFeedbackByPageSize, len(got.Pages)))
 	}
 	params := m.params(statuses)
 	params["date_from"], params["date_to"], params["max_results"] = q.DateFrom, q.DateTo, fmt.Sprint(q.Limit)
 	m.ID = types.StringValue(queryID(m.ProjectID.ValueString(), params))
-	m.Pages = listOf(pageFeedbackRowType, rows)
+	m.Pages = flattenList(elemType(typeOf(m.schema().Attributes, "pages")), got.Pages)
 	m.HasMore = types.BoolValue(got.HasMore)
 	return true
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
@@ -24,12 +23,6 @@ type searchQueriesModel struct {
 	TotalSearches types.Int64 `tfsdk:"total_searches"`
 	Searches      types.List  `tfsdk:"searches"`
 }
-
-var (
-	searchAttrTypes = map[string]attr.Type{"query": types.StringType, "hits": types.Int64Type, "ctr": types.Float64Type,
-		"top_clicked_page": types.StringType, "last_searched_at": types.StringType}
-	searchRowType = types.ObjectType{AttrTypes: searchAttrTypes}
-)
 
 func (*searchQueriesModel) typeName() string { return "_search_queries" }
 
@@ -57,23 +50,19 @@ func (*searchQueriesModel) schema() schema.Schema {
 func (m *searchQueriesModel) read(ctx context.Context, data *providerData, diags *diag.Diagnostics) bool {
 	q := sdk.SearchesQuery{DateFrom: m.DateFrom.ValueString(), DateTo: m.DateTo.ValueString(),
 		Limit: numberValue(m.PageSize), MaxResults: numberValue(m.MaxResults)}
+	elem := elemType(typeOf(m.schema().Attributes, "searches"))
 	var rows []attr.Value
 	var total int64
 	if !readEach(ctx, data, diags, "search queries", data.client.Analytics.Searches.Each, m.ProjectID.ValueString(), q, func() { rows, total = nil, 0 },
 		func(p *sdk.SearchesPage) {
 			total = p.TotalSearches
-			for _, r := range p.Searches {
-				rows = append(rows, basetypes.NewObjectValueMust(searchAttrTypes, map[string]attr.Value{
-					"query": types.StringValue(r.Query), "hits": types.Int64Value(r.Hits), "ctr": types.Float64Value(r.CTR),
-					"top_clicked_page": types.StringPointerValue(r.TopClickedPage), "last_searched_at": types.StringValue(r.LastSearchedAt),
-				}))
-			}
+			rows = appendFlat(rows, elem, p.Searches)
 		}) {
 		return false
 	}
 	m.ID = types.StringValue(queryID(m.ProjectID.ValueString(), map[string]string{"date_from": q.DateFrom, "date_to": q.DateTo,
 		"max_results": fmt.Sprint(q.MaxResults)}))
 	m.TotalSearches = types.Int64Value(total)
-	m.Searches = listOf(searchRowType, rows)
+	m.Searches = listOf(elem, rows)
 	return true
 }

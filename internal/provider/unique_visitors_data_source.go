@@ -116,9 +116,10 @@ func pathQueryID(q pagedQueryModel) string {
 }
 
 // readPathCounts reads a path-counts export page by page into m and *list
-// (the rows); what names it in messages.
+// (the rows, attribute listName of schema s); what names it in messages.
 func readPathCounts(ctx context.Context, data *providerData, diags *diag.Diagnostics, what string, read pageReader[sdk.VisitorsQuery, sdk.PathCountsPage],
-	m *pathCountsModel, list *types.List) bool {
+	m *pathCountsModel, s schema.Schema, listName string, list *types.List) bool {
+	elem := elemType(typeOf(s.Attributes, listName))
 	var rows []attr.Value
 	var counts sdk.Counts
 	only := totalsOnly(m.pagingModel)
@@ -126,18 +127,15 @@ func readPathCounts(ctx context.Context, data *providerData, diags *diag.Diagnos
 		if rows == nil {
 			counts, rows = page.Totals, make([]attr.Value, 0, len(page.Paths))
 		}
-		if only {
-			return
-		}
-		for _, r := range page.Paths {
-			rows = append(rows, pathRow(r.Path, r.Human, r.AI, r.Total))
+		if !only {
+			rows = appendFlat(rows, elem, page.Paths)
 		}
 	})
 	if !ok {
 		return false
 	}
 	m.ID = types.StringValue(pathQueryID(m.pagedQueryModel))
-	m.Totals, *list = countsObject(counts.Human, counts.AI, counts.Total), listOf(pathRowType, rows)
+	m.Totals, *list = flattenObject(typeOf(s.Attributes, "totals"), counts), listOf(elem, rows)
 	return true
 }
 
@@ -149,7 +147,7 @@ func (m *uniqueVisitorsModel) read(ctx context.Context, data *providerData, diag
 	if data.pages != nil {
 		read = data.pages.Visitors
 	}
-	return readPathCounts(ctx, data, diags, "unique visitors", read, &m.pathCountsModel, &m.Visitors)
+	return readPathCounts(ctx, data, diags, "unique visitors", read, &m.pathCountsModel, m.schema(), "visitors", &m.Visitors)
 }
 
 func (m *pageViewsModel) read(ctx context.Context, data *providerData, diags *diag.Diagnostics) bool {
@@ -157,5 +155,5 @@ func (m *pageViewsModel) read(ctx context.Context, data *providerData, diags *di
 	if data.pages != nil {
 		read = data.pages.Views
 	}
-	return readPathCounts(ctx, data, diags, "page views", read, &m.pathCountsModel, &m.Views)
+	return readPathCounts(ctx, data, diags, "page views", read, &m.pathCountsModel, m.schema(), "views", &m.Views)
 }

@@ -1,0 +1,189 @@
+package provider
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+)
+
+// Flattening: SDK values into Terraform values, each field written once.
+//
+// A data source's rows are the SDK's own structs; their Terraform type is
+// the schema's (elemType, attrType). flattenList and flattenObject fill
+// each attribute of the schema's object type from the Go field of the
+// same name, matched ignoring case and underscores (page_url is PageURL,
+// github_user_id is GitHubUserID), so a new field of an answer is one
+// line in its SDK type and one attribute in the schema, and nothing in
+// between. Go types map as the framework's own reflection maps them:
+// string kinds to String, int64 to Int64, float64 to Float64, bool to
+// Bool, a struct to an Object, a slice to a List, and a nil pointer to a
+// null. The framework's types.ListValueFrom does the same through its
+// generic reflection at about 30 times the cost, which a 100,000-row read
+// would feel; here each (Go type, object type) pair is planned once.
+
+// flattenList converts a slice of structs (or of strings) into a list of
+// elem, the schema's element type.
+func flattenList(elem attr.Type, rows any) types.List {
+	return listOf(elem, appendFlat(nil, elem, rows))
+}
+
+// appendFlat appends rows (a slice), each converted into elem, to vals:
+// a read of many pages converts each page as it arrives.
+func appendFlat(vals []attr.Value, elem attr.Type, rows any) []attr.Value {
+	v := reflect.ValueOf(rows)
+	conv := converterFor(v.Type().Elem(), elem)
+	for i := range v.Len() {
+		vals = append(vals, conv(v.Index(i)))
+	}
+	return vals
+}
+
+// flattenObject converts a struct (or a pointer to one: nil is null) into
+// an object of type t, the schema's.
+func flattenObject(t attr.Type, row any) types.Object {
+	v := reflect.ValueOf(row)
+	return converterFor(v.Type(), t)(v).(types.Object)
+}
+
+// typeOf is the Terraform type of a schema's attribute: the one place a
+// row's type is written.
+func typeOf[A interface{ GetType() attr.Type }](attrs map[string]A, name string) attr.Type {
+	return attrs[name].GetType()
+}
+
+// elemType is the element type of a list type.
+func elemType(t attr.Type) attr.Type { return t.(types.ListType).ElemType }
+
+// converter turns one Go value into the Terraform value of its type.
+type converter func(reflect.Value) attr.Value
+
+type converterKey struct {
+	goType reflect.Type
+	tfType string
+}
+
+var converters sync.Map // converterKey -> converter
+
+func converterFor(goType reflect.Type, tfType attr.Type) converter {
+	key := converterKey{goType, tfType.String()}
+	if c, ok := converters.Load(key); ok {
+		return c.(converter)
+	}
+	c, _ := converters.LoadOrStore(key, makeConverter(goType, tfType))
+	return c.(converter)
+}
+
+func makeConverter(goType reflect.Type, tfType attr.Type) converter {
+	if goType.Kind() == reflect.Pointer {
+		inner := makeConverter(goType.Elem(), tfType)
+		null := nullOf(tfType)
+		return func(v reflect.Value) attr.Value {
+			if v.IsNil() {
+				return null
+			}
+			return inner(v.Elem())
+		}
+	}
+	mismatch := func() converter {
+		panic(fmt.Sprintf("provider: cannot flatten Go %s into Terraform %s", goType, tfType))
+	}
+	switch t := tfType.(type) {
+	case basetypes.StringType:
+		if goType.Kind() != reflect.String {
+			return mismatch()
+		}
+		return func(v reflect.Value) attr.Value { return types.StringValue(v.String()) }
+	case basetypes.Int64Type:
+		if goType.Kind() != reflect.Int64 && goType.Kind() != reflect.Int {
+			return mismatch()
+		}
+		return func(v reflect.Value) attr.Value { return types.Int64Value(v.Int()) }
+	case basetypes.Float64Type:
+		if goType.Kind() != reflect.Float64 {
+			return mismatch()
+		}
+		return func(v reflect.Value) attr.Value { return types.Float64Value(v.Float()) }
+	case basetypes.BoolType:
+		if goType.Kind() != reflect.Bool {
+			return mismatch()
+		}
+		return func(v reflect.Value) attr.Value { return types.BoolValue(v.Bool()) }
+	case basetypes.ListType:
+		if goType.Kind() != reflect.Slice {
+			return mismatch()
+		}
+		elem := makeConverter(goType.Elem(), t.ElemType)
+		return func(v reflect.Value) attr.Value {
+			vals := make([]attr.Value, v.Len())
+			for i := range vals {
+				vals[i] = elem(v.Index(i))
+			}
+			return listOf(t.ElemType, vals)
+		}
+	case basetypes.ObjectType:
+		if goType.Kind() != reflect.Struct {
+			return mismatch()
+		}
+		return objectConverter(goType, t)
+	}
+	return mismatch()
+}
+
+// objectConverter fills each attribute of t from the field of goType
+// whose name matches it.
+func objectConverter(goType reflect.Type, t basetypes.ObjectType) converter {
+	type attrField struct {
+		name  string
+		index []int
+		conv  converter
+	}
+	fields := make(map[string][]int)
+	for _, f := range reflect.VisibleFields(goType) {
+		if f.IsExported() && !f.Anonymous {
+			fields[matchName(f.Name)] = f.Index
+		}
+	}
+	plan := make([]attrField, 0, len(t.AttrTypes))
+	for name, at := range t.AttrTypes {
+		index, ok := fields[matchName(name)]
+		if !ok {
+			panic(fmt.Sprintf("provider: %s has no field for attribute %q", goType, name))
+		}
+		plan = append(plan, attrField{name, index, makeConverter(goType.FieldByIndex(index).Type, at)})
+	}
+	return func(v reflect.Value) attr.Value {
+		vals := make(map[string]attr.Value, len(plan))
+		for _, f := range plan {
+			vals[f.name] = f.conv(v.FieldByIndex(f.index))
+		}
+		return basetypes.NewObjectValueMust(t.AttrTypes, vals)
+	}
+}
+
+// matchName is a name as attributes and fields are matched: lower case,
+// without underscores.
+func matchName(s string) string { return strings.ReplaceAll(strings.ToLower(s), "_", "") }
+
+// nullOf is the null value of a Terraform type.
+func nullOf(t attr.Type) attr.Value {
+	switch t := t.(type) {
+	case basetypes.StringType:
+		return types.StringNull()
+	case basetypes.Int64Type:
+		return types.Int64Null()
+	case basetypes.Float64Type:
+		return types.Float64Null()
+	case basetypes.BoolType:
+		return types.BoolNull()
+	case basetypes.ListType:
+		return types.ListNull(t.ElemType)
+	case basetypes.ObjectType:
+		return types.ObjectNull(t.AttrTypes)
+	}
+	panic(fmt.Sprintf("provider: no null value for %s", t))
+}
