@@ -237,8 +237,10 @@ func (plan *typePlan) convert(p *fieldProblems, r, v reflect.Value, at where) {
 		case fp.list:
 			fp.convertList(p, rf, out, at)
 		case fp.elem != nil:
-			if rf.IsNil() {
-				if fp.rule != ruleOptional && !p.names(at.field(fp.name).String()) { // of the wrong kind: already said
+			if rf.IsNil() || len(*p) > 0 && p.names(at.field(fp.name).String()) {
+				// Missing, or of the wrong kind (already said: encoding/json
+				// leaves an empty object behind then).
+				if rf.IsNil() && fp.rule != ruleOptional && !p.names(at.field(fp.name).String()) {
 					p.add(at.field(fp.name).String(), "missing")
 				}
 				continue

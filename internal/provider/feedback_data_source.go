@@ -51,7 +51,6 @@ var (
 		check: func(s string) error { return sdk.ValidateFeedbackSource(sdk.FeedbackSource(s)) }}
 	statusValidator = sdkRule{description: "must be one of " + joinValues(sdk.FeedbackStatuses),
 		check: func(s string) error { return sdk.ValidateFeedbackStatus(sdk.FeedbackStatus(s)) }}
-
 )
 
 func joinValues[T ~string](values []T) string {
