@@ -249,25 +249,6 @@ func TestAgentJobRead_otherErrorsKeepTheJob(t *testing.T) {
 	}
 }
 
-func TestAgentJobDelete_saysOnlyWhatApplies(t *testing.T) {
-	r := &agentJobResource{}
-	for link, want := range map[string]string{
-		"":                         `The Mintlify API cannot delete agent jobs: job j-1 in project "p" remains at Mintlify.`,
-		"https://github.com/a/b/1": `The Mintlify API cannot delete agent jobs: job j-1 in project "p" remains at Mintlify, and so does its pull request https://github.com/a/b/1 (close it in your code host if it is no longer wanted).`,
-	} {
-		s := resourceSchema(t, r)
-		vals := map[string]tftypes.Value{"id": str("j-1"), "project_id": str("p"), "prompt": str("x")}
-		if link != "" {
-			vals["pr_link"] = str(link)
-		}
-		state := tfsdkState(s, objectOf(t, s, vals, false))
-		resp := deleteResource(t, r, state)
-		if got := diagText(resp.Diagnostics, diag.SeverityWarning); got != "Agent job removed from state only: "+want+"\n" {
-			t.Errorf("pr_link %q: %q", link, got)
-		}
-	}
-}
-
 func TestAccAgentJob_stateHoldsTheSpecsRepositoryURL(t *testing.T) {
 	_, url, clk := startAccFake(t, mintlifytest.Config{})
 	runSteps(t, clk, []resource.TestStep{{

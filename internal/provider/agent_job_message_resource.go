@@ -50,9 +50,10 @@ func (r *agentJobMessageResource) Schema(ctx context.Context, _ resource.SchemaR
 			"Creating the resource sends the message once (never again, even when the request may have reached " +
 			"Mintlify before it failed) and, unless `wait_for_completion = false`, waits until the job is `completed`, " +
 			"`archived` or `failed` again; the computed attributes are the job's as it stands after this message. " +
-			"Changing `prompt`, `job_id`, `project_id` or `triggers` sends a new message. A sent message cannot be " +
-			"taken back: destroying the resource removes it from state only. There is nothing to import: the API " +
-			"does not list a job's messages.",
+			"Changing `prompt`, `job_id`, `project_id` or `triggers` sends a new message. A refresh reads the job on " +
+			"every plan: another message can take it up again. A sent message cannot be taken back: destroying the " +
+			"resource removes it from state only (the provider logs it at `INFO`, with no warning). There is nothing " +
+			"to import: the API does not list a job's messages.",
 		Attributes: attributes(jobStateAttributes(" after this message"), map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "Identifies the message: `JOB_ID/SENT_AT`, the job's id and when the message was sent.",
@@ -151,7 +152,8 @@ func (r *agentJobMessageResource) Update(ctx context.Context, req resource.Updat
 func (r *agentJobMessageResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state agentJobMessageModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	resp.Diagnostics.AddWarning("Message removed from state only",
+	removedFromStateOnly(ctx, "Message",
 		fmt.Sprintf("A sent message cannot be taken back: the message to agent job %s in project %q, and the work it started, remain at Mintlify.",
-			state.JobID.ValueString(), state.ProjectID.ValueString()))
+			state.JobID.ValueString(), state.ProjectID.ValueString()),
+		map[string]any{"job_id": state.JobID.ValueString(), "id": state.ID.ValueString()})
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
@@ -51,7 +50,11 @@ func (r *agentJobResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"the resource tainted: the next apply runs a fresh job.\n\n" +
 			"A job runs again only when you say so: when `prompt`, `project_id` or `triggers` change, or with " +
 			"`terraform apply -replace`. The API has no update or delete for jobs: destroying the resource only removes " +
-			"it from state (the job and its pull request remain), and a job that vanishes from the API stays in state.\n\n" +
+			"it from state (the job and its pull request remain; the provider logs it at `INFO`, with no warning), and " +
+			"a job that vanishes from the API stays in state.\n\n" +
+			"A refresh reads the job on every plan, whatever its status: a follow-up message " +
+			"(`mintlify_agent_job_message`, from here or elsewhere) takes a completed or failed job up again, so its " +
+			"status, pull request and the rest can change after it has finished.\n\n" +
 			"Jobs started elsewhere (the dashboard, another pipeline) can be found with `terraform query` (the " +
 			"`mintlify_agent_job` list resource, Terraform 1.14+) or the `mintlify_agent_jobs` data source, and " +
 			"adopted by import: by `PROJECT_ID/JOB_ID`, or on Terraform 1.12+ by identity (`project_id`, `id`). " +
@@ -216,8 +219,7 @@ func (r *agentJobResource) Delete(ctx context.Context, req resource.DeleteReques
 	if link := state.PRLink.ValueString(); link != "" {
 		detail = strings.TrimSuffix(detail, ".") + fmt.Sprintf(", and so does its pull request %s (close it in your code host if it is no longer wanted).", link)
 	}
-	resp.Diagnostics.AddWarning("Agent job removed from state only", detail)
-	tflog.Info(ctx, "agent job removed from state", map[string]any{"job_id": state.ID.ValueString()})
+	removedFromStateOnly(ctx, "Agent job", detail, map[string]any{"job_id": state.ID.ValueString()})
 }
 
 // ImportState accepts PROJECT_ID/JOB_ID, or JOB_ID alone with the provider's

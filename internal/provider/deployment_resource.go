@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
@@ -51,9 +50,12 @@ func (r *deploymentResource) Schema(ctx context.Context, _ resource.SchemaReques
 			"A deployment runs again only when you say so: when `triggers` (or `project_id`) change, or with " +
 			"`terraform apply -replace`. Set `triggers` to what should publish the docs, such as the commit of the " +
 			"docs repository or a release tag.\n\n" +
+			"A refresh reads the deployment's status until it is `success` or `failure`. A finished deployment is a " +
+			"record that never changes, so from then on plans and refreshes (`-refresh-only` included) send no " +
+			"request for it; an import reads it once.\n\n" +
 			"A deployment cannot be undone or deleted through the API: destroying the resource only removes it from " +
-			"state (the published docs stay as they are), and a deployment that vanishes from the API stays in " +
-			"state. Deployments share a rate limit of 10 requests per 10 seconds per organization with automation " +
+			"state (the published docs stay as they are; the provider logs it at `INFO`, with no warning), and a " +
+			"deployment that vanishes from the API before it finishes stays in state. Deployments share a rate limit of 10 requests per 10 seconds per organization with automation " +
 			"triggers; a rate-limited trigger is sent again once the limit frees up, never twice.",
 		Attributes: attributes(deploymentStateAttributes(), map[string]schema.Attribute{
 			"id": schema.StringAttribute{
@@ -137,10 +139,10 @@ func (r *deploymentResource) Update(ctx context.Context, req resource.UpdateRequ
 func (r *deploymentResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state deploymentModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	resp.Diagnostics.AddWarning("Deployment removed from state only",
+	removedFromStateOnly(ctx, "Deployment",
 		fmt.Sprintf("A deployment cannot be undone or deleted through the Mintlify API: removing deployment %s of project %q "+
-			"from state changes nothing that is published.", state.ID.ValueString(), state.ProjectID.ValueString()))
-	tflog.Info(ctx, "deployment removed from state", map[string]any{"status_id": state.ID.ValueString()})
+			"from state changes nothing that is published.", state.ID.ValueString(), state.ProjectID.ValueString()),
+		map[string]any{"status_id": state.ID.ValueString()})
 }
 
 // ImportState takes the deployment's status id, or (Terraform 1.12+) an

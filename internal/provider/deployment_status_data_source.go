@@ -54,7 +54,9 @@ func (*deploymentStatusModel) schema() schema.Schema {
 			"Git push, another workspace, the `mintlify_deployment` action), and for a `check` block that asserts " +
 			"a deployment succeeded.\n\n" +
 			"One request per read, and it does not wait: a deployment still `queued` or `in_progress` is read as it " +
-			"is. No rate limit is published for this endpoint.",
+			"is. Like every data source it is read on every plan, finished or not; a deployment this configuration " +
+			"manages is better followed through its resource's attributes, which are not read again once it has " +
+			"finished. No rate limit is published for this endpoint.",
 		Attributes: map[string]schema.Attribute{
 			"status_id": schema.StringAttribute{
 				MarkdownDescription: "The status id a trigger returned: the `id` of a `mintlify_deployment` or " +

@@ -142,7 +142,8 @@ func deploymentStateAttributes() map[string]schema.Attribute {
 	}
 	return map[string]schema.Attribute{
 		"status": attr("The deployment's status: `queued`, `in_progress`, `success` or `failure`. `queued` right after " +
-			"the API accepted it; a refresh records later changes without planning anything."),
+			"the API accepted it; a refresh records later changes without planning anything, until it is `success` or " +
+			"`failure`, after which it is not read again."),
 		"summary":        attr("The API's summary of how the deployment went; null until it gives one."),
 		"subdomain":      attr("The subdomain of the docs being deployed; null until the API gives one."),
 		"commit_sha":     attr("The SHA of the commit deployed; null until the API gives one."),
@@ -236,6 +237,9 @@ func deploymentRead(ctx context.Context, data *providerData, typeName, noun stri
 // deployment part. typeName names the resource ("mintlify_deployment").
 func readDeploymentResource(ctx context.Context, data *providerData, typeName, noun string, model any, m *deploymentModel, req resource.ReadRequest, resp *resource.ReadResponse) {
 	if !readModel(ctx, data, req.State, model, &resp.Diagnostics) || deploymentReadIDsOf(typeName).unreadable(ctx, req, resp) {
+		return
+	}
+	if keepFinished(ctx, sdk.DeploymentStatus(m.Status.ValueString()).Terminal(), noun, m.ID.ValueString(), deploymentIdentity, req, resp) {
 		return
 	}
 	// Only an import leaves the status unset: no create or read does.

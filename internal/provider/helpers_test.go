@@ -195,11 +195,11 @@ func tfsdkState(s rschema.Schema, raw tftypes.Value) tfsdk.State {
 	return tfsdk.State{Schema: s, Raw: raw}
 }
 
-// deleteResource deletes a resource whose state is state.
-func deleteResource(t *testing.T, r resource.Resource, state tfsdk.State) *resource.DeleteResponse {
-	t.Helper()
+// deleteResource deletes a resource whose state is state, logging to
+// ctx's loggers.
+func deleteResource(ctx context.Context, r resource.Resource, state tfsdk.State) *resource.DeleteResponse {
 	resp := &resource.DeleteResponse{State: state}
-	r.Delete(context.Background(), resource.DeleteRequest{State: state}, resp)
+	r.Delete(ctx, resource.DeleteRequest{State: state}, resp)
 	return resp
 }
 

@@ -211,18 +211,6 @@ func TestAgentJobMessageRead_vanishedJobIsKeptWithAWarning(t *testing.T) {
 	}
 }
 
-// Deleting a message says it cannot be taken back.
-func TestAgentJobMessageDelete(t *testing.T) {
-	r := &agentJobMessageResource{}
-	s := resourceSchema(t, r)
-	state := tfsdkState(s, objectOf(t, s, map[string]tftypes.Value{"job_id": str("j-1"), "project_id": str("p"), "prompt": str("x")}, false))
-	resp := deleteResource(t, r, state)
-	want := `Message removed from state only: A sent message cannot be taken back: the message to agent job j-1 in project "p", and the work it started, remain at Mintlify.` + "\n"
-	if got := diagText(resp.Diagnostics, diag.SeverityWarning); got != want {
-		t.Errorf("%q", got)
-	}
-}
-
 // A duration setting comes from the attribute, else the environment, else
 // the default; a bad environment value names the variable.
 func TestDurationSetting(t *testing.T) {

@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
@@ -62,7 +61,11 @@ func (r *previewDeploymentResource) Schema(ctx context.Context, _ resource.Schem
 			"are known after apply. A redeploy that fails or times out keeps the old triggers in state, so the next " +
 			"apply tries it again. Changing `branch` (or `project_id`) replaces the resource with the other branch's " +
 			"preview.\n\n" +
-			"The API cannot delete a preview: destroying the resource only removes it from state. Previews are rate " +
+			"A refresh reads the status of the preview's latest deployment until it is `success` or `failure`. A " +
+			"finished deployment is a record that never changes, so from then on plans and refreshes " +
+			"(`-refresh-only` included) send no request for it, until the next redeploy; an import reads it once.\n\n" +
+			"The API cannot delete a preview: destroying the resource only removes it from state (the provider logs " +
+			"it at `INFO`, with no warning). Previews are rate " +
 			"limited to 5 per minute per organization; a rate-limited trigger is sent again once the limit frees " +
 			"up (up to a minute later), never twice.",
 		Attributes: attributes(deploymentStateAttributes(), map[string]schema.Attribute{
@@ -238,10 +241,10 @@ func (r *previewDeploymentResource) Delete(ctx context.Context, req resource.Del
 	if url := state.PreviewURL.ValueString(); url != "" {
 		where = " at " + url
 	}
-	resp.Diagnostics.AddWarning("Preview deployment removed from state only",
+	removedFromStateOnly(ctx, "Preview deployment",
 		fmt.Sprintf("The Mintlify API cannot delete a preview deployment or undo one: the preview of branch %q of project %q "+
-			"stays%s.", state.Branch.ValueString(), state.ProjectID.ValueString(), where))
-	tflog.Info(ctx, "preview deployment removed from state", map[string]any{"status_id": state.ID.ValueString()})
+			"stays%s.", state.Branch.ValueString(), state.ProjectID.ValueString(), where),
+		map[string]any{"status_id": state.ID.ValueString()})
 }
 
 // ImportState takes the status id of one of the preview's deployments, or

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -142,15 +140,6 @@ func TestAccPreviewDeployment_importAdoptsBranchAndTriggers(t *testing.T) {
 		{Config: cfg, ConfigPlanChecks: plansNothing()},
 	})
 	wantRequests(t, fs, mintlifytest.RoutePreview, 0, "preview POSTs: importing deploys nothing")
-}
-
-func TestPreviewDelete_warnsThatThePreviewStays(t *testing.T) {
-	r := NewPreviewDeploymentResource()
-	s := resourceSchema(t, r)
-	resp := deleteResource(t, r, tfsdkState(s, objectOf(t, s, map[string]tftypes.Value{"id": str("abc"), "project_id": str("demo-project"),
-		"branch": str("feature/x"), "preview_url": str("https://demo-project-feature-x.mintlify.app")}, false)))
-	contains(t, "warning", diagText(resp.Diagnostics, diag.SeverityWarning), "Preview deployment removed from state only",
-		`the preview of branch "feature/x" of project "demo-project" stays at https://demo-project-feature-x.mintlify.app`)
 }
 
 // A redeploy the API refuses changed nothing: state keeps the preview as

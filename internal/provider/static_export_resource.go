@@ -17,7 +17,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
@@ -74,8 +73,11 @@ func (r *staticExportResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"An export runs again only when you say so: when `domain`, `version`, `paths` or `triggers` change, or " +
 			"with `terraform apply -replace`. To download its archive, use the `mintlify_static_export_bundle` " +
 			"ephemeral resource (a presigned link kept out of plan and state), or the `mintlify_static_export` " +
-			"action with `output_path`. The API cannot delete exports: destroying the resource only removes it from " +
-			"state.",
+			"action with `output_path`.\n\n" +
+			"A refresh reads the export until it is `completed` or `failed`. A finished export is a record that never " +
+			"changes, so from then on plans and refreshes (`-refresh-only` included) send no request for it; an " +
+			"import reads it once. The API cannot delete exports: destroying the resource only removes it from " +
+			"state (the provider logs it at `INFO`, with no warning).",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The export's job id, such as `se_3f9a2c1b8e7d4a06`.",
@@ -110,7 +112,8 @@ func (r *staticExportResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"wait_for_completion": waitAttribute("the export", "`completed` or `failed`"),
 			"status": schema.StringAttribute{
 				MarkdownDescription: "The export's status: `queued`, `running`, `completed` or `failed`. A refresh " +
-					"records later changes without planning anything.",
+					"records later changes without planning anything, until it is `completed` or `failed`, after which " +
+					"it is not read again.",
 				Computed:      true,
 				PlanModifiers: keep,
 			},
@@ -200,6 +203,9 @@ func (r *staticExportResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	ctx = r.data.logContext(ctx)
 	jobID := state.ID.ValueString()
+	if keepFinished(ctx, sdk.StaticExportStatus(state.Status.ValueString()).Terminal(), "static export", jobID, staticExportIdentity, req, resp) {
+		return
+	}
 	importing := state.Status.IsNull() // only an import leaves it unset
 	e, err := r.data.client.StaticExports.Get(ctx, jobID)
 	switch {
@@ -243,10 +249,10 @@ func (r *staticExportResource) Update(ctx context.Context, req resource.UpdateRe
 func (r *staticExportResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state staticExportModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	resp.Diagnostics.AddWarning("Static export removed from state only",
+	removedFromStateOnly(ctx, "Static export",
 		fmt.Sprintf("The Mintlify API cannot delete static exports: export %s remains at Mintlify. Bundle links already "+
-			"made of it expire on their own.", state.ID.ValueString()))
-	tflog.Info(ctx, "static export removed from state", map[string]any{"job_id": state.ID.ValueString()})
+			"made of it expire on their own.", state.ID.ValueString()),
+		map[string]any{"job_id": state.ID.ValueString()})
 }
 
 // ImportState takes the export's job id, or (Terraform 1.12+) an
