@@ -130,9 +130,57 @@ type deploymentStateModel struct {
 	EndedAt       types.String `tfsdk:"ended_at"`
 }
 
-// deploymentStatePaths are the attributes of deploymentStateModel, for a
-// plan that redeploys: each will change.
-var deploymentStatePaths = []string{"status", "summary", "subdomain", "commit_sha", "commit_ref", "commit_message", "source", "created_at", "ended_at"}
+// byName is the model's attributes by name.
+func (m *deploymentStateModel) byName() map[string]*types.String {
+	return map[string]*types.String{"status": &m.Status, "summary": &m.Summary, "subdomain": &m.Subdomain,
+		"commit_sha": &m.CommitSHA, "commit_ref": &m.CommitRef, "commit_message": &m.CommitMessage,
+		"source": &m.Source, "created_at": &m.CreatedAt, "ended_at": &m.EndedAt}
+}
+
+// What a preview's redeploy (an update in place) does to its attributes:
+// the one rule its plan (ModifyPlan) and its apply (keepAcrossRedeploy)
+// follow, so that what the plan shows as known is what the apply saves.
+
+// redeployChanges are the attributes a redeploy of branch gives new
+// values, known after apply; every other computed attribute is planned as
+// state has it. id, status, summary, the commit's SHA and message and
+// the times are the new deployment's own. subdomain, commit_ref and
+// source are kept when prior (state's deployment facts) is a deployment
+// of that very branch (its commit_ref is the branch): the redeploy builds
+// the same branch of the same docs, so subdomain and commit_ref repeat,
+// and source too when it is `api`, as a redeploy's is (the provider
+// triggers it through the API). A preview imported from another
+// deployment's status id has none of them kept.
+func (prior deploymentStateModel) redeployChanges(branch string) []string {
+	changes := []string{"id", "status", "summary", "commit_sha", "commit_message", "created_at", "ended_at"}
+	if prior.CommitRef.IsNull() || prior.CommitRef.ValueString() != branch {
+		return append(changes, "subdomain", "commit_ref", "source")
+	}
+	if prior.Subdomain.IsNull() {
+		changes = append(changes, "subdomain")
+	}
+	if prior.Source.ValueString() != string(sdk.DeploymentSourceAPI) {
+		changes = append(changes, "source")
+	}
+	return changes
+}
+
+// keepAcrossRedeploy puts back into m, after a redeploy's answer was
+// applied to it, each attribute the plan kept (see redeployChanges) that
+// the answer left out: a trigger's answer gives the status alone, and a
+// field the API gave in an odd shape is empty. A value the API did give
+// is the one saved.
+func (m *deploymentStateModel) keepAcrossRedeploy(prior deploymentStateModel, branch string) {
+	now, before := m.byName(), prior.byName()
+	for _, name := range prior.redeployChanges(branch) {
+		delete(before, name)
+	}
+	for name, v := range before {
+		if now[name].IsNull() {
+			*now[name] = *v
+		}
+	}
+}
 
 // deploymentStateAttributes is the schema of deploymentStateModel.
 func deploymentStateAttributes() map[string]schema.Attribute {

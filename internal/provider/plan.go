@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -97,4 +98,15 @@ func triggersChanged(state, plan types.Map) bool {
 		return false
 	}
 	return !state.Equal(plan)
+}
+
+// planChanges plans an update in place that starts new work at Mintlify
+// (a preview's redeploy): the computed attributes named in changes will
+// get new values, known after apply. Every other computed attribute
+// keeps, through its UseStateForUnknown, the value state has, so that the
+// plan shows only what will change.
+func planChanges(ctx context.Context, plan *tfsdk.Plan, changes []string, diags *diag.Diagnostics) {
+	for _, name := range changes {
+		diags.Append(plan.SetAttribute(ctx, path.Root(name), types.StringUnknown())...)
+	}
 }

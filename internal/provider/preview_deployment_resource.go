@@ -57,8 +57,10 @@ func (r *previewDeploymentResource) Schema(ctx context.Context, _ resource.Schem
 			"`failure` is an error that quotes the last log lines and leaves the resource tainted.\n\n" +
 			"**Redeploys are updates in place.** When `triggers` change (the branch's head commit, say), the same " +
 			"branch is deployed again: the API keeps the preview's URL and gives the new deployment a new status id, " +
-			"so the plan shows an update, `preview_url` stays known and unchanged, and `id` and the status attributes " +
-			"are known after apply. A redeploy that fails or times out keeps the old triggers in state, so the next " +
+			"so the plan shows an update: `preview_url` stays known and unchanged, and so do `subdomain`, `commit_ref` " +
+			"and `source` when state holds a deployment of that branch triggered through the API; `id`, `status`, " +
+			"`summary`, `commit_sha`, `commit_message`, `created_at` and `ended_at` (the new deployment's own) are " +
+			"known after apply. A redeploy that fails or times out keeps the old triggers in state, so the next " +
 			"apply tries it again. Changing `branch` (or `project_id`) replaces the resource with the other branch's " +
 			"preview.\n\n" +
 			"A refresh reads the status of the preview's latest deployment until it is `success` or `failure`. A " +
@@ -106,7 +108,7 @@ func (r *previewDeploymentResource) Schema(ctx context.Context, _ resource.Schem
 			"preview_url": schema.StringAttribute{
 				MarkdownDescription: "Where the preview is served. It stays the same across redeploys of the branch. " +
 					"Null after an import (the API gives the URL only when a preview is triggered) until the next " +
-					"redeploy.",
+					"redeploy, whose plan shows it as known after apply.",
 				Computed:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
@@ -127,7 +129,9 @@ func (r *previewDeploymentResource) Configure(_ context.Context, req resource.Co
 }
 
 // ModifyPlan resolves the project and, when the triggers change, plans the
-// redeploy: a new id and new status facts, the same preview_url.
+// redeploy: a new id and the new deployment's own facts known after
+// apply, and the rest as they are (redeployChanges): the same preview_url,
+// subdomain and commit_ref.
 func (r *previewDeploymentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	planProjectID(ctx, r.data, req, resp)
 	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() || resp.Diagnostics.HasError() {
@@ -136,9 +140,19 @@ func (r *previewDeploymentResource) ModifyPlan(ctx context.Context, req resource
 	if !r.redeploys(ctx, req.State.GetAttribute, resp.Plan.GetAttribute, req.Private, &resp.Diagnostics) {
 		return
 	}
-	for _, name := range append([]string{"id"}, deploymentStatePaths...) {
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(name), types.StringUnknown())...)
+	var prior previewDeploymentModel
+	var branch types.String
+	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
+	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("branch"), &branch)...)
+	if resp.Diagnostics.HasError() {
+		return
 	}
+	changes := prior.redeployChanges(branch.ValueString())
+	if prior.PreviewURL.IsNull() {
+		// Imported: the API gives the URL only in a trigger's answer.
+		changes = append(changes, "preview_url")
+	}
+	planChanges(ctx, &resp.Plan, changes, &resp.Diagnostics)
 }
 
 // redeploys reports whether an update deploys the branch again: its
@@ -179,7 +193,7 @@ func (r *previewDeploymentResource) deploy(ctx context.Context, plan, prior *pre
 						"preview_url picks it up on the next apply.", branch, sdk.DisplayLine(started.PreviewURL), sdk.DisplayLine(prior.PreviewURL.ValueString())))
 			}
 			plan.PreviewURL = types.StringValue(started.PreviewURL)
-		} else if prior == nil {
+		} else if prior == nil || plan.PreviewURL.IsUnknown() {
 			plan.PreviewURL = types.StringNull() // the problem is in the warning
 		}
 		return queued(projectID, started.StatusID, started.Problems), nil
@@ -188,6 +202,9 @@ func (r *previewDeploymentResource) deploy(ctx context.Context, plan, prior *pre
 	w.record = func(d *sdk.Deployment) {
 		plan.ID = types.StringValue(d.ID)
 		plan.applyDeployment(d)
+		if prior != nil {
+			plan.keepAcrossRedeploy(prior.deploymentStateModel, branch)
+		}
 		save(plan)
 	}
 	return runAsConfigured(ctx, w, plan.WaitForCompletion, plan.Timeouts, diags)

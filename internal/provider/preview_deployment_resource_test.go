@@ -2,8 +2,11 @@ package provider
 
 import (
 	"fmt"
+	"slices"
 	"testing"
+	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -168,4 +171,103 @@ func TestAccPreviewDeployment_refusedRedeployKeepsThePriorState(t *testing.T) {
 	if accepted, refused := postsTo(fs, mintlifytest.RoutePreview); accepted != 1 || refused != 1 {
 		t.Errorf("preview POSTs: %d accepted, %d refused", accepted, refused)
 	}
+}
+
+// What a redeploy changes: the rule the plan and the apply share.
+func TestRedeployChanges_keepsOnlyWhatADeploymentOfTheBranchRepeats(t *testing.T) {
+	ofBranch := deploymentStateModel{Status: types.StringValue("success"), Subdomain: types.StringValue("acme"),
+		CommitRef: types.StringValue("feature/x"), Source: types.StringValue("api"), CommitSHA: types.StringValue("abc")}
+	own := []string{"id", "status", "summary", "commit_sha", "commit_message", "created_at", "ended_at"}
+	for name, tt := range map[string]struct {
+		prior deploymentStateModel
+		want  []string
+	}{
+		"a deployment of the branch, triggered through the API": {ofBranch, own},
+		"started elsewhere (source github)": {func() deploymentStateModel { m := ofBranch; m.Source = types.StringValue("github"); return m }(),
+			append(slices.Clone(own), "source")},
+		"no subdomain given": {func() deploymentStateModel { m := ofBranch; m.Subdomain = types.StringNull(); return m }(),
+			append(slices.Clone(own), "subdomain")},
+		"imported from another branch's deployment": {func() deploymentStateModel { m := ofBranch; m.CommitRef = types.StringValue("main"); return m }(),
+			append(slices.Clone(own), "subdomain", "commit_ref", "source")},
+		"not read since it was queued": {deploymentStateModel{Status: types.StringValue("queued")},
+			append(slices.Clone(own), "subdomain", "commit_ref", "source")},
+	} {
+		got := tt.prior.redeployChanges("feature/x")
+		slices.Sort(got)
+		slices.Sort(tt.want)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: changes %v, want %v", name, got, tt.want)
+		}
+	}
+	// The apply puts back what the plan kept and the answer left out; what
+	// the API did say is saved, and the new deployment's own facts are
+	// never taken from the old one.
+	m := deploymentStateModel{Status: types.StringValue("queued"), Subdomain: types.StringNull(), CommitRef: types.StringNull(),
+		Source: types.StringValue("api"), CommitSHA: types.StringNull()}
+	m.keepAcrossRedeploy(ofBranch, "feature/x")
+	if m.Subdomain.ValueString() != "acme" || m.CommitRef.ValueString() != "feature/x" || !m.CommitSHA.IsNull() || m.Status.ValueString() != "queued" {
+		t.Errorf("after a queued answer: %+v", m)
+	}
+	m = deploymentStateModel{Subdomain: types.StringValue("acme-renamed"), CommitRef: types.StringNull()}
+	m.keepAcrossRedeploy(func() deploymentStateModel { p := ofBranch; p.CommitRef = types.StringValue("main"); return p }(), "feature/x")
+	if m.Subdomain.ValueString() != "acme-renamed" || !m.CommitRef.IsNull() || !m.Source.IsNull() {
+		t.Errorf("after an answer of its own, the prior of another branch: %+v", m)
+	}
+}
+
+// A redeploy that does not wait saves the trigger's answer (a status
+// alone) and what the plan kept, as the plan showed it; the next refresh
+// reads the rest.
+func TestAccPreviewDeployment_redeployWithoutWaitingSavesWhatThePlanShowed(t *testing.T) {
+	clearEnv(t)
+	fs, url, clk := startDeployFake(t, mintlifytest.Config{})
+	runSteps(t, clk, []resource.TestStep{
+		{Config: previewConfig(url, "feature/x", triggers("a1"))},
+		{
+			Config: previewConfig(url, "feature/x", triggers("b2")+"\n  wait_for_completion = false"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				unknownAfterPlan(previewAddr, "id", "status", "summary", "commit_sha", "commit_message", "created_at", "ended_at"),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(previewAddr, tfjsonPath("status"), knownString("queued")),
+				statecheck.ExpectKnownValue(previewAddr, tfjsonPath("commit_ref"), knownString("feature/x")),
+				statecheck.ExpectKnownValue(previewAddr, tfjsonPath("subdomain"), knownString("demo-project")),
+				statecheck.ExpectKnownValue(previewAddr, tfjsonPath("source"), knownString("api")),
+				statecheck.ExpectKnownValue(previewAddr, tfjsonPath("commit_sha"), knownvalue.Null()),
+			},
+		},
+		{
+			PreConfig:         func() { clk.Advance(time.Minute) }, // the redeploy ends meanwhile
+			Config:            previewConfig(url, "feature/x", triggers("b2")+"\n  wait_for_completion = false"),
+			ConfigPlanChecks:  plansNothing(),
+			ConfigStateChecks: []statecheck.StateCheck{deploymentInStateMatchesServer(fs, previewAddr)},
+		},
+	})
+}
+
+// A preview imported by the status id of another deployment (the
+// project's own, of its deployment branch) has nothing a redeploy of the
+// configured branch repeats: the plan shows its facts as known after
+// apply, and the apply saves the new deployment's.
+func TestAccPreviewDeployment_importedFromAnotherDeploymentPlansItsFactsUnknown(t *testing.T) {
+	clearEnv(t)
+	fs, url, clk := startDeployFake(t, mintlifytest.Config{})
+	id := fs.TriggerDeployment(mintlifytest.DemoProjectID)
+	cfg := previewConfig(url, "feature/x", triggers("a1"))
+	runSteps(t, clk, []resource.TestStep{
+		importStep(cfg, previewAddr, id),
+		adoptStep(cfg, previewAddr, id, statecheck.ExpectKnownValue(previewAddr, tfjsonPath("commit_ref"), knownString("main"))),
+		{
+			Config: previewConfig(url, "feature/x", triggers("b2")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(previewAddr, plancheck.ResourceActionUpdate),
+				unknownAfterPlan(previewAddr, "id", "status", "summary", "commit_sha", "commit_message", "created_at", "ended_at",
+					"subdomain", "commit_ref", "source", "preview_url"),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(previewAddr, tfjsonPath("commit_ref"), knownString("feature/x")),
+				deploymentInStateMatchesServer(fs, previewAddr),
+			},
+		},
+	})
 }
