@@ -6,12 +6,17 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
+	tfjson "github.com/hashicorp/terraform-json"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflogtest"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
@@ -149,4 +154,72 @@ func TestDelete_removedFromStateOnlyIsLoggedNotWarned(t *testing.T) {
 			t.Errorf("%s: logged at INFO:\n%s\nwant\n%s", name, strings.Join(said, "\n"), tt.want)
 		}
 	}
+}
+
+// An import reads a finished deployment once; nothing reads it after.
+func TestAccDeployment_importedFinishedDeploymentIsReadOnce(t *testing.T) {
+	clearEnv(t)
+	fs, url, clk := startDeployFake(t, mintlifytest.Config{})
+	id := fs.TriggerDeployment(mintlifytest.DemoProjectID)
+	clk.Advance(time.Hour) // it has finished
+	cfg := deployConfig(url, triggers("a1"))
+	log := &requestLog{fs: fs}
+	runSteps(t, clk, []resource.TestStep{
+		importStep(cfg, deployAddr, id),
+		adoptStep(cfg, deployAddr, id, statecheck.ExpectKnownValue(deployAddr, tfjsonPath("status"), knownString("success"))),
+		{
+			PreConfig: log.setMark,
+			Config:    cfg,
+			PlanOnly:  true,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{checkPlan(func(*tfjson.Plan) error { return log.sent("plan", map[string]int{}) })},
+			},
+		},
+	})
+	wantRequests(t, fs, mintlifytest.RouteUpdateStatus, 1, "status reads: the import's alone")
+	wantRequests(t, fs, mintlifytest.RouteTriggerUpdate, 0, "deployments: importing deploys nothing")
+}
+
+// A redeploy that did not finish (timed out here; an interrupt leaves the
+// same state) keeps a status that is not final: the next plan reads it,
+// and the redeploy is tried again since the old triggers were kept. Once
+// finished, a plan reads nothing.
+func TestAccPreviewDeployment_unfinishedRedeployIsReadUntilItEnds(t *testing.T) {
+	clearEnv(t)
+	fs, url, clk := startDeployFake(t, mintlifytest.Config{})
+	log := &requestLog{fs: fs}
+	cfg := func(commit string) string {
+		return previewConfig(url, "feature/x", triggers(commit)+"\n  timeouts {\n    create = \"1m\"\n  }")
+	}
+	runSteps(t, clk, []resource.TestStep{
+		{Config: cfg("a1")},
+		{
+			PreConfig: func() {
+				fs.SetDefaultDeployment(mintlifytest.DeploymentScript{Queued: time.Second, Building: time.Hour, Outcome: mintlifytest.DeploySuccess})
+			},
+			Config:      cfg("b2"),
+			ExpectError: wrapped("Timed out waiting for the preview deployment"),
+		},
+		{
+			PreConfig: func() {
+				clk.Advance(2 * time.Hour) // the timed-out redeploy ends meanwhile
+				fs.SetDefaultDeployment(testDeployment)
+				log.setMark()
+			},
+			Config: cfg("b2"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(previewAddr, plancheck.ResourceActionUpdate),
+				checkPlan(func(*tfjson.Plan) error { return log.sent("plan", map[string]int{mintlifytest.RouteUpdateStatus: 1}) }),
+			}},
+		},
+		{
+			PreConfig: log.setMark,
+			Config:    cfg("b2"),
+			PlanOnly:  true,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{checkPlan(func(*tfjson.Plan) error { return log.sent("plan", map[string]int{}) })},
+			},
+		},
+	})
+	wantRequests(t, fs, mintlifytest.RoutePreview, 3, "previews: the first, the one that timed out, and its retry")
 }

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -8,6 +9,11 @@ import (
 	"testing"
 
 	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -260,4 +266,61 @@ func TestAccPipeline_quietCheapPlans(t *testing.T) {
 	wantRequests(t, fs, mintlifytest.RoutePreview, 6, "previews: one per branch per commit")
 	wantRequests(t, fs, mintlifytest.RouteStartStaticExport, 2, "exports: one per commit")
 	wantRequests(t, fs, mintlifytest.RouteCreateJob, 2, "jobs: one per commit")
+}
+
+// Every computed attribute of every resource is planned as state has it
+// unless something says it changes (a replacement, which plans a new
+// object, or planChanges): its plan modifiers keep the state's value when
+// the framework would mark it unknown. An attribute added without one
+// would show "(known after apply)" on every update.
+func TestSchemas_everyComputedAttributeKeepsItsStateValue(t *testing.T) {
+	ctx := context.Background()
+	for _, newResource := range (&mintlifyProvider{}).Resources(ctx) {
+		r := newResource()
+		s := resourceSchema(t, r)
+		state := tfsdk.State{Schema: s, Raw: objectOf(t, s, nil, false)}
+		for name, a := range s.Attributes {
+			if !a.IsComputed() {
+				continue
+			}
+			kept := false
+			switch a := a.(type) {
+			case rschema.StringAttribute:
+				kept = a.Default != nil || keeps(a.PlanModifiers, func(m planmodifier.String) bool {
+					resp := &planmodifier.StringResponse{PlanValue: types.StringUnknown()}
+					m.PlanModifyString(ctx, planmodifier.StringRequest{State: state, StateValue: types.StringValue("x"), PlanValue: types.StringUnknown(), ConfigValue: types.StringNull()}, resp)
+					return resp.PlanValue.Equal(types.StringValue("x"))
+				})
+			case rschema.BoolAttribute:
+				kept = a.Default != nil
+			case rschema.Int64Attribute:
+				kept = keeps(a.PlanModifiers, func(m planmodifier.Int64) bool {
+					resp := &planmodifier.Int64Response{PlanValue: types.Int64Unknown()}
+					m.PlanModifyInt64(ctx, planmodifier.Int64Request{State: state, StateValue: types.Int64Value(7), PlanValue: types.Int64Unknown(), ConfigValue: types.Int64Null()}, resp)
+					return resp.PlanValue.Equal(types.Int64Value(7))
+				})
+			case rschema.Float64Attribute:
+				kept = keeps(a.PlanModifiers, func(m planmodifier.Float64) bool {
+					resp := &planmodifier.Float64Response{PlanValue: types.Float64Unknown()}
+					m.PlanModifyFloat64(ctx, planmodifier.Float64Request{State: state, StateValue: types.Float64Value(7), PlanValue: types.Float64Unknown(), ConfigValue: types.Float64Null()}, resp)
+					return resp.PlanValue.Equal(types.Float64Value(7))
+				})
+			case rschema.ObjectAttribute:
+				v := types.ObjectValueMust(a.AttributeTypes, map[string]attr.Value{"repository": types.StringValue("r"), "ref": types.StringNull()})
+				kept = keeps(a.PlanModifiers, func(m planmodifier.Object) bool {
+					resp := &planmodifier.ObjectResponse{PlanValue: types.ObjectUnknown(a.AttributeTypes)}
+					m.PlanModifyObject(ctx, planmodifier.ObjectRequest{State: state, StateValue: v, PlanValue: types.ObjectUnknown(a.AttributeTypes), ConfigValue: types.ObjectNull(a.AttributeTypes)}, resp)
+					return resp.PlanValue.Equal(v)
+				})
+			}
+			if !kept {
+				t.Errorf("%T: computed attribute %s is not kept from state in a plan", r, name)
+			}
+		}
+	}
+}
+
+// keeps reports whether one of modifiers keeps the state's value.
+func keeps[M any](modifiers []M, keep func(M) bool) bool {
+	return slices.ContainsFunc(modifiers, keep)
 }
