@@ -29,8 +29,11 @@ type bench struct {
 	tf, provider, floor string
 	runs                int
 	quick               bool
-	work, devrc         string
-	seq                 int
+	// baseline, when set, is another build of the provider measured beside
+	// it (baselineLabel says which) where a section compares.
+	baseline, baselineLabel string
+	work, devrc             string
+	seq                     int
 }
 
 func newBench(ctx context.Context, tf, provider, floor string, runs int, quick bool) (*bench, error) {

@@ -400,8 +400,10 @@ func (b *bench) measureOnly(what, out, readme string) error {
 	case "download":
 	case "assistant":
 		return b.measureAssistantOnly(out, readme)
+	case "plans":
+		return b.measurePlansOnly(out, readme)
 	default:
-		return fmt.Errorf(`-only %q: the sections that can be measured alone are: "download", "assistant", "scale", "waits", "budget", "soak", "endless"`, what)
+		return fmt.Errorf(`-only %q: the sections that can be measured alone are: "download", "assistant", "plans", "scale", "waits", "budget", "soak", "endless"`, what)
 	}
 	size := int64(downloadSize)
 	if b.quick {

@@ -37,7 +37,9 @@ func main() {
 	runs := flag.Int("runs", 3, "runs per timed figure (the median is reported)")
 	quick := flag.Bool("quick", false, "smaller data sets and fewer applies, to try the harness")
 	limit := flag.Duration("timeout", 30*time.Minute, "stop everything after this long")
-	only := flag.String("only", "", `measure one section alone: "download" or "assistant" (each spliced into the existing report and its README lines), "waits" (the waits for jobs and deployments), "scale" (the 100,000-row applies against the floor, section 2), "budget" (the analytics budget, section 8), "soak" (the fault soak, section 6) or "endless" (a server that never stops paging, section 10) (printed, writing nothing)`)
+	baseline := flag.String("baseline", "", "another build of the provider (an earlier commit's) to measure beside it, as \"before\", where a section compares (section 12, requests per no-change plan)")
+	baselineLabel := flag.String("baseline-label", "an earlier build", "what -baseline is, as the report names it (\"main at d66eb1e\")")
+	only := flag.String("only", "", `measure one section alone: "download", "assistant" or "plans" (each spliced into the existing report and its README lines), "waits" (the waits for jobs and deployments), "scale" (the 100,000-row applies against the floor, section 2), "budget" (the analytics budget, section 8), "soak" (the fault soak, section 6) or "endless" (a server that never stops paging, section 10) (printed, writing nothing)`)
 	flag.Parse()
 	// The assistant's section is Go benchmarks of ./sdk alone: no terraform,
 	// no provider build.
@@ -50,6 +52,9 @@ func main() {
 	b, err := newBench(ctx, *terraform, *provider, *floor, *runs, *quick)
 	if err != nil {
 		log.Fatal(err)
+	}
+	if *baseline != "" {
+		b.baseline, b.baselineLabel = abs(*baseline), *baselineLabel
 	}
 	defer b.close()
 	if *only == "waits" {

@@ -25,6 +25,7 @@ type results struct {
 	download     *downloadResult
 	budget       *budgetResult
 	assistant    *assistantResult
+	plans        *plansResult
 }
 
 // measure takes every measurement.
@@ -40,7 +41,7 @@ func (b *bench) measure() (*results, error) {
 		}
 		scalePaths, soakApplies, manyJobs, cacheCommands, spentPlans, runners = 10000, 3, 20, 4, 4, 3
 	}
-	log.Println("1/12 requests per read, every paged data source")
+	log.Println("1/13 requests per read, every paged data source")
 	var reqs []requestRow
 	for _, s := range pagedSources {
 		rows, err := b.measureRequests(s, sizes[s.name])
@@ -51,7 +52,7 @@ func (b *bench) measure() (*results, error) {
 	}
 	var scales []*scaleResult
 	for i, s := range []source{visitorsSource, viewsSource} {
-		log.Printf("%d/12 read cost at %d rows of %s (%d runs each, provider and floor)", 2+i, scalePaths, s.name, b.runs)
+		log.Printf("%d/13 read cost at %d rows of %s (%d runs each, provider and floor)", 2+i, scalePaths, s.name, b.runs)
 		scale, err := b.measureScale(s, scalePaths)
 		if err != nil {
 			return nil, err
@@ -70,54 +71,59 @@ func (b *bench) measure() (*results, error) {
 		}
 		return reqs[i].paths < reqs[j].paths
 	})
-	log.Println("4/12 SDK decoding (go test -bench)")
+	log.Println("4/13 SDK decoding (go test -bench)")
 	decode, err := goBench(b.ctx, "DecodeVisitorsPage250", "-benchmem", "-count", "5")
 	if err != nil {
 		return nil, err
 	}
-	log.Println("5/12 waiting for jobs and deployments (go test -bench, on the fake's clock)")
+	log.Println("5/13 waiting for jobs and deployments (go test -bench, on the fake's clock)")
 	wait, err := b.measureWaits()
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("6/12 %d jobs in one apply", manyJobs)
+	log.Printf("6/13 %d jobs in one apply", manyJobs)
 	many, err := b.measureManyJobs(manyJobs, 3*time.Second)
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("7/12 fault soak: %d applies", soakApplies)
+	log.Printf("7/13 fault soak: %d applies", soakApplies)
 	soak, err := b.soak(soakApplies, 5, 2000)
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("8/12 the analytics cache: %d commands, and a plan and apply of %d paths", cacheCommands, scalePaths)
+	log.Printf("8/13 the analytics cache: %d commands, and a plan and apply of %d paths", cacheCommands, scalePaths)
 	cache, err := b.measureCache(cacheCommands, 1200, scalePaths)
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("9/12 the analytics budget: %d plans while it is spent, %d runners sharing a bucket, totals of %d paths", spentPlans, runners, scalePaths)
+	log.Printf("9/13 the analytics budget: %d plans while it is spent, %d runners sharing a bucket, totals of %d paths", spentPlans, runners, scalePaths)
 	budget, err := b.measureBudget(spentPlans, runners, scalePaths)
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("10/12 a %d MiB static export bundle, downloaded by curl, the SDK and the action", downloadSize>>20)
+	log.Printf("10/13 a %d MiB static export bundle, downloaded by curl, the SDK and the action", downloadSize>>20)
 	download, err := b.measureDownload(downloadSize)
 	if err != nil {
 		return nil, err
 	}
-	log.Println("11/12 servers that never stop paging")
+	log.Println("11/13 servers that never stop paging")
 	endless, err := b.measureEndless()
 	if err != nil {
 		return nil, err
 	}
-	log.Println("12/12 the assistant's streamed answer (go test -bench)")
+	log.Println("12/13 the assistant's streamed answer (go test -bench)")
 	assistant, err := b.measureAssistant()
+	if err != nil {
+		return nil, err
+	}
+	log.Println("13/13 requests per no-change plan of a release pipeline")
+	plans, err := b.measurePlans()
 	if err != nil {
 		return nil, err
 	}
 
 	return &results{date: time.Now().UTC(), runs: b.runs, machine: machine(b.ctx, b.tf), reqs: reqs, scales: scales,
-		decode: decode, wait: wait, many: many, soak: soak, cache: cache, download: download, budget: budget, endless: endless, assistant: assistant}, nil
+		decode: decode, wait: wait, many: many, soak: soak, cache: cache, download: download, budget: budget, endless: endless, assistant: assistant, plans: plans}, nil
 }
 
 // report renders docs/performance.md.
@@ -192,6 +198,9 @@ func (r *results) report() string {
 	}
 	if r.assistant != nil {
 		p("\n%s", r.assistant.section())
+	}
+	if r.plans != nil {
+		p("\n%s", r.plans.section())
 	}
 	return w.String()
 }

@@ -89,6 +89,9 @@ func (r *results) summary() string {
 	if a := r.assistant; a != nil {
 		a.summaryRows(row)
 	}
+	if pl := r.plans; pl != nil {
+		pl.summaryRow(row)
+	}
 	return w.String()
 }
 
