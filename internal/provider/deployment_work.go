@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -169,17 +170,22 @@ func (prior deploymentStateModel) redeployChanges(branch string) []string {
 // applied to it, each attribute the plan kept (see redeployChanges) that
 // the answer left out: a trigger's answer gives the status alone, and a
 // field the API gave in an odd shape is empty. A value the API did give
-// is the one saved.
-func (m *deploymentStateModel) keepAcrossRedeploy(prior deploymentStateModel, branch string) {
+// is the one saved: contradicted names those that differ from the plan's.
+func (m *deploymentStateModel) keepAcrossRedeploy(prior deploymentStateModel, branch string) (contradicted []string) {
 	now, before := m.byName(), prior.byName()
 	for _, name := range prior.redeployChanges(branch) {
 		delete(before, name)
 	}
 	for name, v := range before {
-		if now[name].IsNull() {
+		switch {
+		case now[name].IsNull():
 			*now[name] = *v
+		case !now[name].Equal(*v):
+			contradicted = append(contradicted, fmt.Sprintf("%s %q (it was %q)", name, now[name].ValueString(), v.ValueString()))
 		}
 	}
+	slices.Sort(contradicted)
+	return contradicted
 }
 
 // deploymentStateAttributes is the schema of deploymentStateModel.

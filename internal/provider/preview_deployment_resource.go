@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -199,15 +200,26 @@ func (r *previewDeploymentResource) deploy(ctx context.Context, plan, prior *pre
 		return queued(projectID, started.StatusID, started.Problems), nil
 	})
 	w.words = words
+	var contradicted []string // by the last answer recorded
 	w.record = func(d *sdk.Deployment) {
 		plan.ID = types.StringValue(d.ID)
 		plan.applyDeployment(d)
 		if prior != nil {
-			plan.keepAcrossRedeploy(prior.deploymentStateModel, branch)
+			contradicted = plan.keepAcrossRedeploy(prior.deploymentStateModel, branch)
 		}
 		save(plan)
 	}
-	return runAsConfigured(ctx, w, plan.WaitForCompletion, plan.Timeouts, diags)
+	d := runAsConfigured(ctx, w, plan.WaitForCompletion, plan.Timeouts, diags)
+	if len(contradicted) > 0 {
+		// Terraform refuses an apply whose result differs from what the
+		// plan showed as known: say why, in words, instead of its "bug in
+		// the provider".
+		diags.AddError("The redeployed preview is not what the plan showed",
+			fmt.Sprintf("Mintlify's answer about the redeploy of branch %q gives %s: a redeploy of the same branch was "+
+				"expected to keep it, so the plan showed it unchanged. State holds the API's values; this error says only "+
+				"that the plan did not show them.", branch, strings.Join(contradicted, ", ")))
+	}
+	return d
 }
 
 func (r *previewDeploymentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

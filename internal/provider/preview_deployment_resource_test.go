@@ -2,7 +2,10 @@ package provider
 
 import (
 	"fmt"
+	"net/http"
 	"slices"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -208,10 +211,18 @@ func TestRedeployChanges_keepsOnlyWhatADeploymentOfTheBranchRepeats(t *testing.T
 	if m.Subdomain.ValueString() != "acme" || m.CommitRef.ValueString() != "feature/x" || !m.CommitSHA.IsNull() || m.Status.ValueString() != "queued" {
 		t.Errorf("after a queued answer: %+v", m)
 	}
+	if got := m.keepAcrossRedeploy(ofBranch, "feature/x"); got != nil {
+		t.Errorf("contradicted %q", got)
+	}
 	m = deploymentStateModel{Subdomain: types.StringValue("acme-renamed"), CommitRef: types.StringNull()}
-	m.keepAcrossRedeploy(func() deploymentStateModel { p := ofBranch; p.CommitRef = types.StringValue("main"); return p }(), "feature/x")
-	if m.Subdomain.ValueString() != "acme-renamed" || !m.CommitRef.IsNull() || !m.Source.IsNull() {
-		t.Errorf("after an answer of its own, the prior of another branch: %+v", m)
+	got := m.keepAcrossRedeploy(func() deploymentStateModel { p := ofBranch; p.CommitRef = types.StringValue("main"); return p }(), "feature/x")
+	if m.Subdomain.ValueString() != "acme-renamed" || !m.CommitRef.IsNull() || !m.Source.IsNull() || got != nil {
+		t.Errorf("after an answer of its own, the prior of another branch: %+v, contradicted %q", m, got)
+	}
+	// An answer that contradicts what the plan kept is saved, and named.
+	m = deploymentStateModel{Subdomain: types.StringValue("acme-renamed"), CommitRef: types.StringValue("feature/x"), Source: types.StringValue("api")}
+	if got := m.keepAcrossRedeploy(ofBranch, "feature/x"); !slices.Equal(got, []string{`subdomain "acme-renamed" (it was "acme")`}) || m.Subdomain.ValueString() != "acme-renamed" {
+		t.Errorf("contradicted %q, subdomain %s", got, m.Subdomain)
 	}
 }
 
@@ -270,4 +281,35 @@ func TestAccPreviewDeployment_importedFromAnotherDeploymentPlansItsFactsUnknown(
 			},
 		},
 	})
+}
+
+// A redeploy whose answer contradicts what the plan kept (the project's
+// subdomain renamed between two deploys, say) saves the API's value and
+// says so in words, not with Terraform's "bug in the provider".
+func TestAccPreviewDeployment_redeployAnswerContradictingThePlanIsSavedAndSaid(t *testing.T) {
+	clearEnv(t)
+	var renamed atomic.Bool
+	fs, url, clk := startHostile(t, func(r *http.Request, status int, body string) (int, string) {
+		if renamed.Load() && r.Method == http.MethodGet && strings.Contains(r.URL.Path, "/update-status/") {
+			body = strings.Replace(body, `"subdomain":"demo-project"`, `"subdomain":"renamed-docs"`, 1)
+		}
+		return status, body
+	})
+	runSteps(t, clk, []resource.TestStep{
+		{Config: previewConfig(url, "feature/x", triggers("a1"))},
+		{
+			PreConfig:   func() { renamed.Store(true) },
+			Config:      previewConfig(url, "feature/x", triggers("b2")),
+			ExpectError: wrapped("The redeployed preview is not what the plan showed", `gives subdomain "renamed-docs" (it was "demo-project")`),
+		},
+		{
+			Config:           previewConfig(url, "feature/x", triggers("b2")),
+			ConfigPlanChecks: plansNothing(),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(previewAddr, tfjsonPath("subdomain"), knownString("renamed-docs")),
+				statecheck.ExpectKnownValue(previewAddr, tfjsonPath("status"), knownString("success")),
+			},
+		},
+	})
+	wantRequests(t, fs, mintlifytest.RoutePreview, 2, "previews: the first and the redeploy, once")
 }
