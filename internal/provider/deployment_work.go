@@ -143,24 +143,24 @@ func (m *deploymentStateModel) byName() map[string]*types.String {
 // follow, so that what the plan shows as known is what the apply saves.
 
 // redeployChanges are the attributes a redeploy of branch gives new
-// values, known after apply; every other computed attribute is planned as
-// state has it. id, status, summary, the commit's SHA and message and
-// the times are the new deployment's own. subdomain, commit_ref and
-// source are kept when prior (state's deployment facts) is a deployment
-// of that very branch (its commit_ref is the branch): the redeploy builds
-// the same branch of the same docs, so subdomain and commit_ref repeat,
-// and source too when it is `api`, as a redeploy's is (the provider
-// triggers it through the API). A preview imported from another
-// deployment's status id has none of them kept.
-func (prior deploymentStateModel) redeployChanges(branch string) []string {
+// values, known after apply, when m is state's deployment facts; every
+// other computed attribute is planned as state has it. id, status,
+// summary, the commit's SHA and message and the times are the new
+// deployment's own. subdomain, commit_ref and source are kept when m is a
+// deployment of that very branch (its commit_ref is the branch): the
+// redeploy builds the same branch of the same docs, so subdomain and
+// commit_ref repeat, and source too when it is `api`, as a redeploy's is
+// (the provider triggers it through the API). A preview imported from
+// another deployment's status id has none of them kept.
+func (m deploymentStateModel) redeployChanges(branch string) []string {
 	changes := []string{"id", "status", "summary", "commit_sha", "commit_message", "created_at", "ended_at"}
-	if prior.CommitRef.IsNull() || prior.CommitRef.ValueString() != branch {
+	if m.CommitRef.IsNull() || m.CommitRef.ValueString() != branch {
 		return append(changes, "subdomain", "commit_ref", "source")
 	}
-	if prior.Subdomain.IsNull() {
+	if m.Subdomain.IsNull() {
 		changes = append(changes, "subdomain")
 	}
-	if prior.Source.ValueString() != string(sdk.DeploymentSourceAPI) {
+	if m.Source.ValueString() != string(sdk.DeploymentSourceAPI) {
 		changes = append(changes, "source")
 	}
 	return changes

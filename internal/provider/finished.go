@@ -40,7 +40,7 @@ func keepFinished(ctx context.Context, final bool, noun, id string, identity res
 
 // removedFromStateOnly is the Delete of a resource whose object the API
 // cannot delete ("Agent job", what): detail says what remains at
-// Mintlify. It is the documented behaviour, so it is logged (at Info),
+// Mintlify. It is the documented behavior, so it is logged (at Info),
 // not a warning.
 func removedFromStateOnly(ctx context.Context, what, detail string, fields map[string]any) {
 	tflog.Info(ctx, what+" removed from state only: "+detail, fields)

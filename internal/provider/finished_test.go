@@ -109,7 +109,7 @@ func TestRead_finishedRecordGetsAnIdentityWithoutARead(t *testing.T) {
 	}
 }
 
-// Destroying what the API cannot delete is the documented behaviour: no
+// Destroying what the API cannot delete is the documented behavior: no
 // diagnostic, one INFO line in the log saying what remains at Mintlify.
 func TestDelete_removedFromStateOnlyIsLoggedNotWarned(t *testing.T) {
 	for _, tt := range []struct {
