@@ -96,7 +96,11 @@ type planKey struct {
 	wire string
 }
 
-var plans sync.Map // planKey -> *typePlan
+// plans are made once per type and kept.
+var plans = struct {
+	sync.Mutex
+	m map[planKey]*typePlan
+}{m: map[planKey]*typePlan{}}
 
 var (
 	textType         = reflect.TypeFor[text]()
@@ -108,12 +112,21 @@ var (
 // planFor returns the plan of t, with its top-level names respelled by
 // wire; plans are made once and kept.
 func planFor(t reflect.Type, wire map[string]string) *typePlan {
+	plans.Lock()
+	defer plans.Unlock()
+	return planLocked(t, wire)
+}
+
+// planLocked is planFor with plans locked: nested types are planned
+// inside the same lock.
+func planLocked(t reflect.Type, wire map[string]string) *typePlan {
 	key := planKey{t: t, wire: fmt.Sprint(wire)}
-	if p, ok := plans.Load(key); ok {
-		return p.(*typePlan)
+	if p, ok := plans.m[key]; ok {
+		return p
 	}
-	p, _ := plans.LoadOrStore(key, makePlan(t, wire))
-	return p.(*typePlan)
+	p := makePlan(t, wire)
+	plans.m[key] = p
+	return p
 }
 
 func makePlan(t reflect.Type, wire map[string]string) *typePlan {
@@ -177,7 +190,7 @@ func (fp *fieldPlan) classify(f reflect.StructField) reflect.Type {
 		}
 		return flagType
 	case reflect.Struct:
-		fp.rule, fp.elem = ruleObject, planFor(t, nil)
+		fp.rule, fp.elem = ruleObject, planLocked(t, nil)
 		if optional {
 			fp.rule = ruleOptional
 		}
@@ -191,7 +204,7 @@ func (fp *fieldPlan) classify(f reflect.StructField) reflect.Type {
 			fp.stringList = true
 			return reflect.PointerTo(reflect.SliceOf(textType))
 		}
-		fp.elem = planFor(t.Elem(), nil)
+		fp.elem = planLocked(t.Elem(), nil)
 		return reflect.PointerTo(reflect.SliceOf(fp.elem.raw))
 	}
 	panic(fmt.Sprintf("sdk: no decoding rule for field %s of type %s", f.Name, f.Type))
@@ -273,7 +286,8 @@ func (fp *fieldPlan) convertList(p *fieldProblems, rf, out reflect.Value, at whe
 	for i := range n {
 		rows.index = i
 		if fp.stringList {
-			out.Index(i).SetString(required(p, field{list: rows.list, index: i}, in.Index(i).Interface().(text)))
+			t, _ := in.Index(i).Addr().Interface().(*text) // a list of text, by plan
+			out.Index(i).SetString(required(p, field{list: rows.list, index: i}, *t))
 			continue
 		}
 		fp.elem.convert(p, in.Index(i), out.Index(i), rows)
@@ -281,13 +295,32 @@ func (fp *fieldPlan) convertList(p *fieldProblems, rf, out reflect.Value, at whe
 }
 
 func (fp *fieldPlan) convertLeaf(p *fieldProblems, raw any, out reflect.Value, f field) {
+	switch leaf := raw.(type) {
+	case *text:
+		fp.convertText(p, *leaf, out, f)
+	case *count:
+		if fp.rule == ruleRatio {
+			out.SetFloat(ratio(p, f, *leaf))
+		} else {
+			out.SetInt(wholeCount(p, f, *leaf))
+		}
+	case *flag:
+		if fp.rule == ruleBool {
+			out.SetBool(requiredBool(p, f, *leaf))
+		} else if b := optionalBool(p, f, *leaf); b != nil {
+			out.Set(reflect.ValueOf(b))
+		}
+	}
+}
+
+func (fp *fieldPlan) convertText(p *fieldProblems, t text, out reflect.Value, f field) {
 	switch fp.rule {
 	case ruleRequired:
-		out.SetString(required(p, f, *raw.(*text)))
+		out.SetString(required(p, f, t))
 	case ruleNonEmpty:
-		out.SetString(nonEmpty(p, f, *raw.(*text)))
-	case ruleOptional, ruleDefault:
-		s := optional(p, f, *raw.(*text))
+		out.SetString(nonEmpty(p, f, t))
+	default: // ruleOptional, ruleDefault
+		s := optional(p, f, t)
 		switch {
 		case out.Kind() == reflect.Pointer:
 			if s != nil {
@@ -297,16 +330,6 @@ func (fp *fieldPlan) convertLeaf(p *fieldProblems, raw any, out reflect.Value, f
 			out.SetString(*s)
 		default:
 			out.SetString(fp.def)
-		}
-	case ruleWhole:
-		out.SetInt(wholeCount(p, f, *raw.(*count)))
-	case ruleRatio:
-		out.SetFloat(ratio(p, f, *raw.(*count)))
-	case ruleBool:
-		out.SetBool(requiredBool(p, f, *raw.(*flag)))
-	case ruleOptionalBool:
-		if b := optionalBool(p, f, *raw.(*flag)); b != nil {
-			out.Set(reflect.ValueOf(b))
 		}
 	}
 }

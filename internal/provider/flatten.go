@@ -47,7 +47,11 @@ func appendFlat(vals []attr.Value, elem attr.Type, rows any) []attr.Value {
 // an object of type t, the schema's.
 func flattenObject(t attr.Type, row any) types.Object {
 	v := reflect.ValueOf(row)
-	return converterFor(v.Type(), t)(v).(types.Object)
+	obj, ok := converterFor(v.Type(), t)(v).(types.Object)
+	if !ok {
+		panic(fmt.Sprintf("provider: %s is not an object type", t))
+	}
+	return obj
 }
 
 // typeOf is the Terraform type of a schema's attribute: the one place a
@@ -57,7 +61,13 @@ func typeOf[A interface{ GetType() attr.Type }](attrs map[string]A, name string)
 }
 
 // elemType is the element type of a list type.
-func elemType(t attr.Type) attr.Type { return t.(types.ListType).ElemType }
+func elemType(t attr.Type) attr.Type {
+	list, ok := t.(types.ListType)
+	if !ok {
+		panic(fmt.Sprintf("provider: %s is not a list type", t))
+	}
+	return list.ElemType
+}
 
 // converter turns one Go value into the Terraform value of its type.
 type converter func(reflect.Value) attr.Value
@@ -67,15 +77,22 @@ type converterKey struct {
 	tfType string
 }
 
-var converters sync.Map // converterKey -> converter
+// converters are made once per type pair and kept.
+var converters = struct {
+	sync.Mutex
+	m map[converterKey]converter
+}{m: map[converterKey]converter{}}
 
 func converterFor(goType reflect.Type, tfType attr.Type) converter {
 	key := converterKey{goType, tfType.String()}
-	if c, ok := converters.Load(key); ok {
-		return c.(converter)
+	converters.Lock()
+	defer converters.Unlock()
+	c, ok := converters.m[key]
+	if !ok {
+		c = makeConverter(goType, tfType)
+		converters.m[key] = c
 	}
-	c, _ := converters.LoadOrStore(key, makeConverter(goType, tfType))
-	return c.(converter)
+	return c
 }
 
 func makeConverter(goType reflect.Type, tfType attr.Type) converter {

@@ -129,3 +129,19 @@ func BenchmarkFlatten_pathRows(b *testing.B) {
 		flattenList(elem, rows)
 	}
 }
+
+func TestFlatten_aTypeOfAnotherShapeIsAProgrammingError(t *testing.T) {
+	for name, f := range map[string]func(){
+		"object of a string type":  func() { flattenObject(types.StringType, "x") },
+		"element of a string type": func() { elemType(types.StringType) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			defer func() {
+				if r, _ := recover().(string); !strings.Contains(r, "is not") {
+					t.Errorf("recovered %q", r)
+				}
+			}()
+			f()
+		})
+	}
+}
