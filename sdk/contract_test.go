@@ -4,15 +4,16 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -31,10 +32,14 @@ import (
 
 // The contract tests hold the fake and the SDK to Mintlify's published
 // OpenAPI files: every request the SDK sends and every answer the fake
-// gives must be what the files allow. The files are not part of this
-// repository: they are read from MINTLIFY_SPEC_DIR, or ../shared/spec
-// beside it. Without them the tests skip, unless MINTLIFY_REQUIRE_SPEC=1
-// (as .ci/run sets when the folder is there).
+// gives must be what the files allow. The files are in the repository,
+// unchanged, beside Mintlify's MIT notice (internal/openapi, embedded
+// here: a clone with nothing beside it runs every contract test).
+// MINTLIFY_SPEC_DIR, when set, names a folder of newer copies to read
+// instead (internal/openapi/SOURCE.md says how to refresh them).
+
+//go:embed internal/openapi/*.json
+var embeddedSpecs embed.FS
 
 // undeclaredStatuses are answers the fake gives that a spec file does not
 // list for the operation. Each is documented on Mintlify's API reference
@@ -89,21 +94,24 @@ var specFiles = []struct{ file, errorSchema string }{
 
 func loadSpecs(t *testing.T) []spec {
 	t.Helper()
-	dir := os.Getenv("MINTLIFY_SPEC_DIR")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "spec")
+	files, err := fs.Sub(embeddedSpecs, "internal/openapi")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "analytics.openapi.json")); err != nil {
-		if os.Getenv("MINTLIFY_REQUIRE_SPEC") == "1" {
-			t.Fatalf("MINTLIFY_REQUIRE_SPEC=1 but the OpenAPI files are not in %s: %v", dir, err)
-		}
-		t.Skipf("contract tests skipped: Mintlify's OpenAPI files are not in %s (set MINTLIFY_SPEC_DIR to the folder holding admin-openapi.json and analytics.openapi.json)", dir)
+	where := "sdk/internal/openapi (embedded)"
+	if dir := os.Getenv("MINTLIFY_SPEC_DIR"); dir != "" {
+		files, where = os.DirFS(dir), "MINTLIFY_SPEC_DIR="+dir
+		t.Logf("contract: the OpenAPI files of %s", where)
 	}
 	var out []spec
 	for _, f := range specFiles {
 		file, errName := f.file, f.errorSchema
+		data, err := fs.ReadFile(files, file)
+		if err != nil {
+			t.Fatalf("the OpenAPI file %s of %s: %v", file, where, err)
+		}
 		loader := openapi3.NewLoader()
-		doc, err := loader.LoadFromFile(filepath.Join(dir, file))
+		doc, err := loader.LoadFromData(data)
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
