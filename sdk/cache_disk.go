@@ -13,6 +13,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/localfile"
 )
 
 // diskStore keeps the cache's records as files in one directory. Safe for
@@ -68,7 +70,7 @@ func (d *diskStore) verify(create bool) error {
 	if !info.IsDir() {
 		return fmt.Errorf("the analytics cache directory %s is not a directory; going on without a cache", d.dir)
 	}
-	if why := unsafeDir(info); why != "" {
+	if why := localfile.UnsafeDir(info); why != "" {
 		return fmt.Errorf("the analytics cache directory %s is refused: %s, who could plant answers in it; going on without a cache (make it the user's own, for example chmod go-w, or set another cache_dir)", d.dir, why)
 	}
 	d.verified = true
@@ -82,71 +84,26 @@ func (d *diskStore) get(_ context.Context, name string, limit int64) ([]byte, er
 		}
 		return nil, err
 	}
-	data, err := readRegular(filepath.Join(d.dir, name), limit)
-	if errors.Is(err, fs.ErrNotExist) {
+	return fromLocal(localfile.Read(filepath.Join(d.dir, name), limit))
+}
+
+// fromLocal is a localfile read in the words of a cacheStore.
+func fromLocal(data []byte, err error) ([]byte, error) {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, errNotFound
+	case errors.Is(err, localfile.ErrRefused):
+		return nil, errRefused
 	}
 	return data, err
 }
 
-// readRegular reads a regular file of at most limit bytes, refusing
-// anything else (errRefused) without blocking on it: links are not
-// followed and the file is opened non-blocking, so a FIFO or a device in
-// its place can neither hang the read nor be read.
-func readRegular(path string, limit int64) ([]byte, error) {
-	info, err := os.Lstat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() || info.Size() > limit {
-		return nil, errRefused
-	}
-	f, err := openNoFollow(path)
-	if err != nil {
-		return nil, errRefused // replaced between the two calls by a link or worse
-	}
-	defer f.Close()
-	if info, err = f.Stat(); err != nil || !info.Mode().IsRegular() || info.Size() > limit {
-		return nil, errRefused
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, errRefused
-	}
-	return data, nil
-}
-
-// temp writes data to a new private file in the directory.
-func (d *diskStore) temp(data []byte) (string, error) {
-	if err := d.verify(true); err != nil {
-		return "", err
-	}
-	tmp, err := os.CreateTemp(d.dir, ".tmp-*") // created 0600
-	if err != nil {
-		return "", err
-	}
-	_, werr := tmp.Write(data)
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		_ = os.Remove(tmp.Name())
-		return "", werr
-	}
-	return tmp.Name(), nil
-}
-
 // put writes a record atomically, then keeps the cache under its cap.
 func (d *diskStore) put(_ context.Context, name string, data []byte) error {
-	tmp, err := d.temp(data)
-	if err != nil {
+	if err := d.verify(true); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, filepath.Join(d.dir, name)); err != nil {
-		_ = os.Remove(tmp)
+	if err := localfile.Replace(filepath.Join(d.dir, name), data); err != nil {
 		return err
 	}
 	if entryNameRE.MatchString(name) {
@@ -158,18 +115,10 @@ func (d *diskStore) put(_ context.Context, name string, data []byte) error {
 // putIfAbsent links a new file into place: the link fails, atomically,
 // when the name exists.
 func (d *diskStore) putIfAbsent(_ context.Context, name string, data []byte) (bool, error) {
-	tmp, err := d.temp(data)
-	if err != nil {
+	if err := d.verify(true); err != nil {
 		return false, err
 	}
-	defer os.Remove(tmp)
-	if err := os.Link(tmp, filepath.Join(d.dir, name)); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return false, nil
-		}
-		return false, err
-	}
-	return true, nil
+	return localfile.CreateExclusive(filepath.Join(d.dir, name), data)
 }
 
 func (d *diskStore) remove(_ context.Context, name string) error {
@@ -237,7 +186,7 @@ func (d *diskStore) entries() []entryFile {
 // isCacheFile reports whether a file starts with the header of the cache's
 // files.
 func isCacheFile(path string) bool {
-	f, err := openNoFollow(path)
+	f, err := localfile.OpenNoFollow(path)
 	if err != nil {
 		return false
 	}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package sdk
+package localfile
 
 import (
 	"fmt"
@@ -8,14 +8,14 @@ import (
 	"syscall"
 )
 
-// openNoFollow opens a file for reading without following a link in its
+// OpenNoFollow opens a file for reading without following a link in its
 // place, and without blocking on a FIFO or a device.
-func openNoFollow(path string) (*os.File, error) {
+func OpenNoFollow(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0) //nolint:gosec // a name in the cache's own directory, opened without following links
 }
 
-// unsafeDir says why a cache directory is not this user's alone, or "".
-func unsafeDir(info os.FileInfo) string {
+// UnsafeDir says why a directory is not this user's alone, or "".
+func UnsafeDir(info os.FileInfo) string {
 	if perm := info.Mode().Perm(); perm&0o022 != 0 {
 		return fmt.Sprintf("others can write to it (mode %#o)", perm)
 	}
