@@ -15,7 +15,6 @@ import (
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	"gocloud.dev/blob"
-	_ "gocloud.dev/blob/fileblob"
 	_ "gocloud.dev/blob/s3blob"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/cachebucket"
@@ -25,7 +24,7 @@ import (
 // fileBucket is a file:// bucket in a new directory.
 func fileBucket(t *testing.T) (bucket, dir string) {
 	dir = t.TempDir()
-	return "file://" + filepath.ToSlash(dir) + "?metadata=skip", dir
+	return "file://" + filepath.ToSlash(dir), dir
 }
 
 // s3Bucket serves an S3-compatible API in-process (gofakes3) with one

@@ -103,7 +103,7 @@ func (d *diskStore) put(_ context.Context, name string, data []byte) error {
 	if err := d.verify(true); err != nil {
 		return err
 	}
-	if err := localfile.Replace(filepath.Join(d.dir, name), data); err != nil {
+	if err := localfile.Replace(filepath.Join(d.dir, name), data, 0o600); err != nil {
 		return err
 	}
 	if entryNameRE.MatchString(name) {
@@ -118,7 +118,7 @@ func (d *diskStore) putIfAbsent(_ context.Context, name string, data []byte) (bo
 	if err := d.verify(true); err != nil {
 		return false, err
 	}
-	return localfile.CreateExclusive(filepath.Join(d.dir, name), data)
+	return localfile.CreateExclusive(filepath.Join(d.dir, name), data, 0o600)
 }
 
 func (d *diskStore) remove(_ context.Context, name string) error {

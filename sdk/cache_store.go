@@ -107,9 +107,11 @@ func (g *guardedStore) remove(ctx context.Context, name string) error {
 // bounded: a lease lives leaseFor unless its holder extends it while it
 // reads, and nobody waits longer than leaseMaxWait in all; a holder that
 // died (its lease expired) or a wait past the bound makes the waiter read
-// itself. A store whose conditional write is not atomic (gocloud's
-// file:// bucket checks, then renames) may rarely let two programs both
-// take the lease: each then reads once, as without a lease.
+// itself. The conditional write is atomic on every store package
+// cachebucket opens (S3, GCS and Azure by their preconditions, a file://
+// directory by a link); a CacheBucket of a program's own that only checks,
+// then writes, may rarely let two programs both take the lease: each then
+// reads once, as without a lease.
 const (
 	leaseFor         = time.Minute
 	leaseExtendEvery = 15 * time.Second

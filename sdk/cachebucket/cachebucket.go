@@ -1,5 +1,6 @@
-// Package cachebucket opens the shared bucket of the SDK's analytics cache
-// through gocloud.dev/blob: S3, GCS, Azure Blob or a directory (file://).
+// Package cachebucket opens the shared bucket of the SDK's analytics cache:
+// S3, GCS or Azure Blob through gocloud.dev/blob, or a directory (file://)
+// that many machines mount.
 //
 // It is a package of its own so that programs without a shared cache do
 // not link gocloud and its dependencies. A program that wants one passes
@@ -13,6 +14,9 @@
 //	)
 //
 //	sdk.WithAnalyticsCache(sdk.CacheOptions{URL: "s3://bucket?region=us-east-1", OpenBucket: cachebucket.Open, FreshFor: 10 * time.Minute})
+//
+// A file:// bucket needs no driver: this package reads and writes its
+// files itself, as the cache directory's are (see Open).
 package cachebucket
 
 import (
@@ -24,10 +28,13 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/localfile"
 )
 
 // Store is sdk.CacheBucket, spelled out so that this package needs nothing
@@ -44,19 +51,41 @@ type Store = interface {
 // machines share. Objects are written whole by every store, so a reader
 // sees an old record or a new one. It implements sdk.CacheBucket.
 type Bucket struct {
-	b     *blob.Bucket
-	name  string // the URL without its query, for messages
-	local string // file:// buckets: the directory, to check objects before opening them
+	b    *blob.Bucket // S3, GCS, Azure
+	name string       // the URL without its query, for messages
+	// A file:// bucket: its directory and the names' prefix.
+	dir, prefix string
+	dirMode     fs.FileMode
 }
 
 // Open opens the bucket a cache URL names, as a *Bucket. Opening sends
 // nothing for S3 and Azure; GCS looks up its default credentials.
+//
+// A file:// URL names a directory (which must exist, unless create_dir is
+// set), with gocloud's parameters prefix, create_dir and dir_file_mode;
+// metadata and no_tmp_dir are accepted and change nothing. Its files are
+// read and written here rather than by gocloud's driver, which followed
+// links, blocked on FIFOs, read a sidecar file (NAME.attrs) before each
+// object outside any check, wrote each object in $TMPDIR and renamed it
+// across file systems (which fails when the directory is another mount),
+// and checked then renamed for a conditional write. Here only regular
+// files are read, never through a link nor in a way that can block; each
+// object is written beside its name and renamed (or, for a conditional
+// write, linked) into place; no sidecar is written or read.
 func Open(ctx context.Context, raw string) (Store, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, err
 	}
 	shown := url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}
+	if u.Scheme == "file" {
+		s, err := openDir(u)
+		if err != nil {
+			return nil, fmt.Errorf("the analytics cache bucket %s could not be opened, so the cache directory is used instead: %w", shown.String(), err)
+		}
+		s.name = shown.String()
+		return s, nil
+	}
 	b, err := blob.OpenBucket(ctx, raw)
 	if err != nil {
 		// gocloud's message repeats the URL whole: say it without its
@@ -64,11 +93,64 @@ func Open(ctx context.Context, raw string) (Store, error) {
 		why := strings.ReplaceAll(err.Error(), raw, shown.String())
 		return nil, fmt.Errorf("the analytics cache bucket %s could not be opened, so the cache directory is used instead: %s", shown.String(), why)
 	}
-	s := &Bucket{b: b, name: shown.String()}
-	if u.Scheme == "file" {
-		s.local = filepath.Join(filepath.FromSlash(u.Path), filepath.FromSlash(u.Query().Get("prefix")))
+	return &Bucket{b: b, name: shown.String()}, nil
+}
+
+// openDir opens a file:// bucket's directory.
+func openDir(u *url.URL) (*Bucket, error) {
+	s := &Bucket{dir: filepath.FromSlash(u.Path), dirMode: 0o777}
+	q := u.Query()
+	for k := range q {
+		switch k {
+		case "prefix", "create_dir", "dir_file_mode", "metadata", "no_tmp_dir":
+		default:
+			return nil, fmt.Errorf("the query parameter %q is not one of a file:// bucket's (prefix, create_dir, dir_file_mode)", k)
+		}
+	}
+	if m := q.Get("dir_file_mode"); m != "" {
+		mode, err := strconv.ParseUint(m, 0, 32)
+		if err != nil || mode > 0o777 {
+			return nil, fmt.Errorf("dir_file_mode %q is not a permission such as 0750", m)
+		}
+		s.dirMode = fs.FileMode(mode)
+	}
+	s.prefix = q.Get("prefix")
+	if s.prefix != "" && !fs.ValidPath(strings.TrimSuffix(s.prefix, "/")) {
+		return nil, fmt.Errorf("prefix %q must be a relative path without . or .. elements", s.prefix)
+	}
+	if q.Get("create_dir") != "" {
+		if err := os.MkdirAll(s.dir, s.dirMode); err != nil {
+			return nil, err
+		}
+	}
+	info, err := os.Stat(s.dir)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("%s is not a directory", s.dir)
 	}
 	return s, nil
+}
+
+// file is where a file:// bucket keeps the object name: its prefix, then
+// its name, under its directory; an error wrapping fs.ErrInvalid for a
+// name that would leave it.
+func (s *Bucket) file(name string) (string, error) {
+	key := s.prefix + name
+	if !fs.ValidPath(key) || key == "." || strings.HasSuffix(key, ".attrs") {
+		return "", fmt.Errorf("object name %q: %w", name, fs.ErrInvalid)
+	}
+	return filepath.Join(s.dir, filepath.FromSlash(key)), nil
+}
+
+// mkdirs makes the directories of a file:// object's name (a prefix
+// ending in /).
+func (s *Bucket) mkdirs(file string) error {
+	if dir := filepath.Dir(file); dir != s.dir {
+		return os.MkdirAll(dir, s.dirMode)
+	}
+	return nil
 }
 
 // Where names the bucket in messages, without its query.
@@ -78,16 +160,16 @@ func (s *Bucket) Where() string { return "bucket " + s.name }
 // fs.ErrNotExist when there is none, fs.ErrInvalid for anything but a
 // regular object of at most limit bytes.
 func (s *Bucket) Get(ctx context.Context, name string, limit int64) ([]byte, error) {
-	if s.local != "" {
-		// gocloud's file:// driver follows links and would block on a
-		// FIFO: look first.
-		info, err := os.Lstat(filepath.Join(s.local, name))
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fs.ErrNotExist
+	if s.b == nil {
+		file, err := s.file(name)
+		if err != nil {
+			return nil, err
 		}
-		if err != nil || !info.Mode().IsRegular() || info.Size() > limit {
+		data, err := localfile.Read(file, limit)
+		if errors.Is(err, localfile.ErrRefused) {
 			return nil, fs.ErrInvalid
 		}
+		return data, err
 	}
 	r, err := s.b.NewReader(ctx, name, nil)
 	if gcerrors.Code(err) == gcerrors.NotFound {
@@ -110,15 +192,42 @@ func (s *Bucket) Get(ctx context.Context, name string, limit int64) ([]byte, err
 	return data, nil
 }
 
+// objectMode is a file:// object's mode, less the umask, as any file the
+// user writes: the directory's own permissions say who reads the bucket.
+const objectMode = 0o666
+
 // Put writes the object name whole.
 func (s *Bucket) Put(ctx context.Context, name string, data []byte) error {
+	if s.b == nil {
+		file, err := s.file(name)
+		if err != nil {
+			return err
+		}
+		if err := s.mkdirs(file); err != nil {
+			return err
+		}
+		return localfile.Replace(file, data, objectMode)
+	}
 	return s.b.WriteAll(ctx, name, data, &blob.WriterOptions{ContentType: "application/json"})
 }
 
-// PutIfAbsent is a conditional write: S3 (If-None-Match), GCS and Azure
-// make it atomic; gocloud's file:// driver checks, then renames. It says
-// whether it wrote.
+// PutIfAbsent is a conditional write, atomic on every store: S3
+// (If-None-Match: *), GCS (the generation precondition 0), Azure
+// (If-None-Match: *) and, for file://, a link that fails when the name
+// exists. A store's refusal (412 Precondition Failed; gocloud's
+// FailedPrecondition) is "not written", no error. It says whether it
+// wrote.
 func (s *Bucket) PutIfAbsent(ctx context.Context, name string, data []byte) (bool, error) {
+	if s.b == nil {
+		file, err := s.file(name)
+		if err != nil {
+			return false, err
+		}
+		if err := s.mkdirs(file); err != nil {
+			return false, err
+		}
+		return localfile.CreateExclusive(file, data, objectMode)
+	}
 	err := s.b.WriteAll(ctx, name, data, &blob.WriterOptions{ContentType: "application/json", IfNotExist: true})
 	switch gcerrors.Code(err) {
 	case gcerrors.OK:
@@ -129,8 +238,21 @@ func (s *Bucket) PutIfAbsent(ctx context.Context, name string, data []byte) (boo
 	return false, err
 }
 
-// Remove deletes the object name; a missing one is not an error.
+// Remove deletes the object name; a missing one is not an error. In a
+// file:// bucket, the sidecar gocloud's driver wrote beside it goes too.
 func (s *Bucket) Remove(ctx context.Context, name string) error {
+	if s.b == nil {
+		file, err := s.file(name)
+		if err != nil {
+			return err
+		}
+		for _, f := range []string{file, file + ".attrs"} {
+			if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+		}
+		return nil
+	}
 	if err := s.b.Delete(ctx, name); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
 		return err
 	}

@@ -6,11 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
-
-	_ "gocloud.dev/blob/fileblob"
+	"time"
 )
 
 func TestBucket_objectsAtTheirEdges(t *testing.T) {
@@ -72,5 +72,198 @@ func TestOpen_aBucketThatCannotBeOpenedSaysWhichWithoutItsQuery(t *testing.T) {
 	_, err := Open(context.Background(), "nosuch://bucket/path?secret=x")
 	if err == nil || !strings.Contains(err.Error(), "bucket nosuch://bucket/path could not be opened") || strings.Contains(err.Error(), "secret") {
 		t.Errorf("error: %v", err)
+	}
+}
+
+// openFileBucket opens dir as a file:// bucket, its URL as a user writes it (no
+// query).
+func openFileBucket(t *testing.T, dir string) Store {
+	t.Helper()
+	b, err := Open(context.Background(), "file://"+filepath.ToSlash(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// otherFileSystem returns a new directory on another file system than
+// dir's, or skips: a shared mount (NFS, EFS) and $TMPDIR are usually two.
+func otherFileSystem(t *testing.T, dir string) string {
+	t.Helper()
+	var here syscall.Stat_t
+	if err := syscall.Stat(dir, &here); err != nil {
+		t.Fatal(err)
+	}
+	for _, base := range []string{"/dev/shm", os.Getenv("XDG_RUNTIME_DIR"), "/run/user/" + strconv.Itoa(os.Getuid())} {
+		var there syscall.Stat_t
+		if base == "" || syscall.Stat(base, &there) != nil || there.Dev == here.Dev {
+			continue
+		}
+		other, err := os.MkdirTemp(base, "cachebucket-test-")
+		if err != nil {
+			continue
+		}
+		t.Cleanup(func() { _ = os.RemoveAll(other) })
+		return other
+	}
+	t.Skipf("no writable directory on another file system than %s (tried /dev/shm, $XDG_RUNTIME_DIR, /run/user/UID)", dir)
+	return ""
+}
+
+// A file:// bucket on another file system than $TMPDIR (the NFS or EFS
+// mount runners share) stores its objects: gocloud's driver wrote each
+// in $TMPDIR, then renamed it across devices, which fails (EXDEV), so such
+// a bucket stored nothing and every runner spent the budget.
+func TestBucket_aDirectoryOnAnotherFileSystemThanTMPDIRStoresObjects(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", otherFileSystem(t, dir))
+	b := openFileBucket(t, dir)
+	if err := b.Put(ctx, "entry", []byte("one")); err != nil {
+		t.Errorf("Put: %v", err)
+	}
+	if ok, err := b.PutIfAbsent(ctx, "lease", []byte("two")); !ok || err != nil {
+		t.Errorf("PutIfAbsent: %v %v", ok, err)
+	}
+	for name, want := range map[string]string{"entry": "one", "lease": "two"} {
+		if got, err := b.Get(ctx, name, 10); string(got) != want || err != nil {
+			t.Errorf("%s: %q %v", name, got, err)
+		}
+	}
+	if left, _ := os.ReadDir(os.TempDir()); len(left) != 0 {
+		t.Errorf("temporary files left in $TMPDIR: %v", left)
+	}
+	if all, _ := os.ReadDir(dir); len(all) != 2 {
+		t.Errorf("the bucket holds %v, want its two objects alone (no temporaries, no sidecars)", all)
+	}
+}
+
+// gocloud's file:// driver reads a sidecar (NAME.attrs) before each
+// object, whatever its metadata option says, and outside the checks an
+// object gets: a FIFO there hung every read (and every plan) for good, a
+// 300 MiB one was decoded whole, and junk failed the read (and turned the
+// cache off). The bucket never reads them, and writes none.
+func TestBucket_sidecarsAreNeitherReadNorWritten(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	b := openFileBucket(t, dir)
+	if err := b.Put(ctx, "entry", []byte("one")); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := b.PutIfAbsent(ctx, "lease", []byte("two")); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	if sidecars, _ := filepath.Glob(filepath.Join(dir, "*.attrs")); len(sidecars) != 0 {
+		t.Errorf("sidecars written: %v", sidecars)
+	}
+	sidecar := filepath.Join(dir, "entry.attrs")
+	_ = os.Remove(sidecar)
+	if err := syscall.Mkfifo(sidecar, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if got, err := b.Get(ctx, "entry", 10); string(got) != "one" || err != nil {
+			t.Errorf("beside a FIFO sidecar: %q %v", got, err)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		// Let the stuck read go: a writer on the FIFO ends its open.
+		if f, err := os.OpenFile(sidecar, os.O_WRONLY, 0); err == nil {
+			_ = f.Close()
+		}
+		<-done
+		t.Fatal("Get blocked on a FIFO in the object's sidecar")
+	}
+	for what, junk := range map[string][]byte{"junk": []byte("not json"), "a large sidecar": []byte(`{"Metadata":{"a":"` + strings.Repeat("x", 8<<20) + `"}}`)} {
+		_ = os.Remove(sidecar)
+		if err := os.WriteFile(sidecar, junk, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := b.Get(ctx, "entry", 10); string(got) != "one" || err != nil {
+			t.Errorf("beside %s: %q %v", what, got, err)
+		}
+	}
+	// Removing an object removes a sidecar left from before.
+	if err := b.Remove(ctx, "entry"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(sidecar); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("sidecar left: %v", err)
+	}
+}
+
+// A file:// bucket's parameters are gocloud's: prefix (a folder, or the
+// start of each name), create_dir and dir_file_mode; metadata and
+// no_tmp_dir change nothing. Names never leave the directory.
+func TestOpen_fileBucketParameters(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	base := "file://" + filepath.ToSlash(dir)
+	for query, want := range map[string]string{
+		"?prefix=runners/":                   "runners/lease",
+		"?prefix=mint-":                      "mint-lease",
+		"?prefix=a/b/&metadata=skip":         "a/b/lease",
+		"?no_tmp_dir=1":                      "lease",
+		"?prefix=m/&dir_file_mode=0750":      "m/lease",
+		"/new/nested?create_dir=1&prefix=x/": "new/nested/x/lease",
+	} {
+		b, err := Open(ctx, base+query)
+		if err != nil {
+			t.Errorf("%s: %v", query, err)
+			continue
+		}
+		if ok, err := b.PutIfAbsent(ctx, "lease", []byte(query)); !ok || err != nil {
+			t.Errorf("%s: %v %v", query, ok, err)
+		}
+		if got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(want))); string(got) != query || err != nil {
+			t.Errorf("%s: %s holds %q, %v", query, want, got, err)
+		}
+		if got, err := b.Get(ctx, "lease", 100); string(got) != query || err != nil {
+			t.Errorf("%s: Get %q %v", query, got, err)
+		}
+		if err := b.Remove(ctx, "lease"); err != nil {
+			t.Errorf("%s: Remove %v", query, err)
+		}
+	}
+	if info, err := os.Stat(filepath.Join(dir, "m")); err != nil || info.Mode().Perm() != 0o750 {
+		t.Errorf("the prefix's folder, made with dir_file_mode=0750: %v %v", info.Mode(), err)
+	}
+	for query, want := range map[string]string{
+		"?prefix=../out/":             "must be a relative path",
+		"?prefix=/abs/":               "must be a relative path",
+		"?region=us-east-1":           `"region" is not one of a file:// bucket's`,
+		"?dir_file_mode=rwx":          "is not a permission",
+		"/missing":                    "no such file or directory",
+		"/missing?secret=do-not-show": `"secret" is not one of`,
+	} {
+		_, err := Open(ctx, base+query)
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "could not be opened, so the cache directory is used instead") || strings.Contains(err.Error(), "do-not-show") {
+			t.Errorf("%s: %v, want %q", query, err, want)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "file"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(ctx, base+"/file"); err == nil || !strings.Contains(err.Error(), "is not a directory") {
+		t.Errorf("a file as the bucket: %v", err)
+	}
+	b := openFileBucket(t, dir)
+	for _, name := range []string{"../escape", "a//b", "", "x.attrs", "/abs"} {
+		if _, err := b.Get(ctx, name, 10); !errors.Is(err, fs.ErrInvalid) {
+			t.Errorf("Get %q: %v", name, err)
+		}
+		if err := b.Put(ctx, name, nil); !errors.Is(err, fs.ErrInvalid) {
+			t.Errorf("Put %q: %v", name, err)
+		}
+		if _, err := b.PutIfAbsent(ctx, name, nil); !errors.Is(err, fs.ErrInvalid) {
+			t.Errorf("PutIfAbsent %q: %v", name, err)
+		}
+		if err := b.Remove(ctx, name); !errors.Is(err, fs.ErrInvalid) {
+			t.Errorf("Remove %q: %v", name, err)
+		}
 	}
 }

@@ -7,6 +7,7 @@
 package localfile
 
 import (
+	"crypto/rand"
 	"errors"
 	"io"
 	"io/fs"
@@ -50,10 +51,17 @@ func Read(path string, limit int64) ([]byte, error) {
 }
 
 // Temp writes data to a new file beside path (same directory, so the same
-// file system), readable and writable by its owner only, and returns its
-// name.
-func Temp(path string, data []byte) (string, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*") // created 0600
+// file system), created with perm (less the umask), and returns its name.
+func Temp(path string, data []byte, perm fs.FileMode) (string, error) {
+	var tmp *os.File
+	var err error
+	for range 10 {
+		name := filepath.Join(filepath.Dir(path), ".tmp-"+rand.Text())
+		tmp, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm) //nolint:gosec // a new name beside the cache's own file
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
 	if err != nil {
 		return "", err
 	}
@@ -68,10 +76,11 @@ func Temp(path string, data []byte) (string, error) {
 	return tmp.Name(), nil
 }
 
-// Replace writes data to path whole: a reader sees the old file or the
-// new one. A link in path's place is replaced, never followed.
-func Replace(path string, data []byte) error {
-	tmp, err := Temp(path, data)
+// Replace writes data to path whole, as a new file of mode perm (less the
+// umask): a reader sees the old file or the new one. A link in path's
+// place is replaced, never followed.
+func Replace(path string, data []byte, perm fs.FileMode) error {
+	tmp, err := Temp(path, data, perm)
 	if err != nil {
 		return err
 	}
@@ -82,11 +91,12 @@ func Replace(path string, data []byte) error {
 	return nil
 }
 
-// CreateExclusive writes data to path only when nothing is there, and
-// says whether it wrote: the file is written beside path, then linked into
-// place, which fails atomically when the name exists (on NFS too).
-func CreateExclusive(path string, data []byte) (bool, error) {
-	tmp, err := Temp(path, data)
+// CreateExclusive writes data to path, as a new file of mode perm (less
+// the umask), only when nothing is there, and says whether it wrote: the
+// file is written beside path, then linked into place, which fails
+// atomically when the name exists (on NFS too).
+func CreateExclusive(path string, data []byte, perm fs.FileMode) (bool, error) {
+	tmp, err := Temp(path, data, perm)
 	if err != nil {
 		return false, err
 	}
