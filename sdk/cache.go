@@ -3,6 +3,7 @@ package sdk
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -38,7 +39,11 @@ type CacheOptions struct {
 	// (region, prefix, ...), opened by OpenBucket. Its credentials come
 	// from the store's standard chain (environment, files, instance
 	// roles), never from the URL. URL wins over Dir; a bucket that cannot
-	// be opened falls back to Dir (CacheProblem says why).
+	// be opened falls back to Dir (CacheProblem says why). Every record is
+	// sealed with a key derived from the API key (an HMAC; the key itself
+	// is never written): whoever can write the bucket but has not the API
+	// key cannot plant an answer, a spent budget or a lease, whatever the
+	// store's permissions.
 	URL string
 	// OpenBucket opens URL: cachebucket.Open (package sdk/cachebucket,
 	// through gocloud.dev/blob; the program imports the drivers it needs,
@@ -183,14 +188,15 @@ func (p *problemLog) get() error {
 type analyticsCache struct {
 	opts  CacheOptions
 	store cacheStore
-	who   string // the key's fingerprint
+	who   string // the key's fingerprint, in names and records
+	seal  []byte // the key of records' seals (sealKey)
 }
 
 // newAnalyticsCache opens the store o names: the bucket, else (or when it
 // cannot be opened) the directory. It returns nil, with the reason noted
 // in problems, when neither can be used.
 func newAnalyticsCache(o CacheOptions, apiKey string, problems *problemLog) *analyticsCache {
-	c := &analyticsCache{opts: o, who: keyFingerprint(apiKey)}
+	c := &analyticsCache{opts: o, who: keyFingerprint(apiKey), seal: sealKey(apiKey)}
 	if o.URL != "" {
 		store, err := openBucketStore(context.Background(), o)
 		if err == nil {
@@ -219,6 +225,26 @@ func keyFingerprint(apiKey string) string {
 	return hex.EncodeToString(sum[:16])
 }
 
+// sealKey is the key of the seal each record carries (an HMAC of its
+// body): derived from the API key one way, and unlike the fingerprint
+// written nowhere. Whoever can write a shared store (a bucket's other
+// users, a directory others can write) but has not the API key cannot
+// make a record the cache trusts: no answer of theirs is served, no spent
+// budget of theirs stops a request, no lease of theirs holds up a reader.
+// Whoever has the key could ask the API itself.
+func sealKey(apiKey string) []byte {
+	m := hmac.New(sha256.New, []byte(apiKey))
+	m.Write([]byte("mintlify-analytics-cache/seal/v1"))
+	return m.Sum(nil)
+}
+
+// sealOf is the seal of a record's body.
+func (c *analyticsCache) sealOf(body []byte) []byte {
+	m := hmac.New(sha256.New, c.seal)
+	m.Write(body)
+	return m.Sum(nil)
+}
+
 // entryName names the entry of one read: everything that changes the
 // answer is in the read's key (base URL, project and endpoint in the path,
 // query, the read's row cap), with the key's fingerprint.
@@ -227,13 +253,15 @@ func (c *analyticsCache) entryName(readKey string) string {
 	return hex.EncodeToString(sum[:]) + ".json"
 }
 
-// cacheMagic starts every file the cache writes: with the name pattern, it
-// is how eviction knows a file is the cache's own.
-const cacheMagic = "mintlify-analytics-cache/2\n"
+// cacheMagic starts every record the cache writes, followed by the seal
+// of the record's body (hex) and a newline, then the body (JSON): with the
+// name pattern, it is how eviction knows a file is the cache's own.
+const cacheMagic = "mintlify-analytics-cache/3 "
 
-// legacyMagic starts the entries of the first format (a raw body per
-// page), which eviction may also remove.
-const legacyMagic = `{"format":1,"url":"`
+// olderMagics start the records of earlier formats, which are misses but
+// which eviction may remove: the second (unsealed) and the first (a raw
+// body per page).
+var olderMagics = []string{"mintlify-analytics-cache/2\n", `{"format":1,"url":"`}
 
 // Record kinds.
 const (
@@ -267,12 +295,15 @@ type pageCopy struct {
 	Value json.RawMessage `json:"value"`
 }
 
-func encodeRecord(r record) ([]byte, error) {
+// encode is a record as stored: the header, the body's seal, the body.
+func (c *analyticsCache) encode(r record) ([]byte, error) {
 	body, err := json.Marshal(r)
 	if err != nil {
 		return nil, err
 	}
-	return append([]byte(cacheMagic), body...), nil
+	out := make([]byte, 0, len(cacheMagic)+2*sha256.Size+1+len(body))
+	out = hex.AppendEncode(append(out, cacheMagic...), c.sealOf(body))
+	return append(append(out, '\n'), body...), nil
 }
 
 // clockSkew is how far in the future a record's time may be and still be
@@ -280,16 +311,21 @@ func encodeRecord(r record) ([]byte, error) {
 // Past it, the record is not trusted.
 const clockSkew = time.Minute
 
-// decodeRecord reads a record and checks it is the one asked for: of the
-// kind, about key, written with this API key, and not from the future. Any
-// other is a miss.
-func decodeRecord(data []byte, kind, key, who string, now time.Time) (record, bool) {
-	body, ok := bytes.CutPrefix(data, []byte(cacheMagic))
+// decode reads a record and checks it is the one asked for: sealed with
+// this API key, of the kind, about key, and not from the future. Any other
+// is a miss.
+func (c *analyticsCache) decode(data []byte, kind, key string, now time.Time) (record, bool) {
+	rest, ok := bytes.CutPrefix(data, []byte(cacheMagic))
 	if !ok {
 		return record{}, false
 	}
+	sealHex, body, ok := bytes.Cut(rest, []byte{'\n'})
+	seal := make([]byte, sha256.Size)
+	if n, err := hex.Decode(seal, sealHex); !ok || err != nil || n != sha256.Size || !hmac.Equal(seal, c.sealOf(body)) {
+		return record{}, false
+	}
 	var r record
-	if json.Unmarshal(body, &r) != nil || r.Kind != kind || r.Key != key || r.Who != who || r.At.IsZero() || r.At.After(now.Add(clockSkew)) {
+	if json.Unmarshal(body, &r) != nil || r.Kind != kind || r.Key != key || r.Who != c.who || r.At.IsZero() || r.At.After(now.Add(clockSkew)) {
 		return record{}, false
 	}
 	if r.At.After(now) {
@@ -304,14 +340,14 @@ func (c *analyticsCache) load(ctx context.Context, name, kind, key string, now t
 	if err != nil {
 		return record{}, false
 	}
-	return decodeRecord(data, kind, key, c.who, now)
+	return c.decode(data, kind, key, now)
 }
 
 // save writes a record, quietly: a cache that cannot be written is only a
 // cache that does not help.
 func (c *analyticsCache) save(ctx context.Context, name string, r record) {
 	r.Who = c.who
-	if data, err := encodeRecord(r); err == nil {
+	if data, err := c.encode(r); err == nil {
 		_ = c.store.put(ctx, name, data)
 	}
 }

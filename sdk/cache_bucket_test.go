@@ -123,9 +123,9 @@ func TestCacheBucket_badObjectsAreMisses(t *testing.T) {
 		t.Fatal(err)
 	}
 	var other []byte
-	if r, ok := decodeRecord(good, kindRead, mustKey(t, c), c.core.cache.who, clk.Now()); ok {
+	if r, ok := c.core.cache.decode(good, kindRead, mustKey(t, c), clk.Now()); ok {
 		r.Who = keyFingerprint("mint_someone_else")
-		other, _ = encodeRecord(r)
+		other, _ = cacheOfKey("mint_someone_else").encode(r)
 	} else {
 		t.Fatal("the entry does not decode")
 	}

@@ -194,10 +194,15 @@ func isCacheFile(path string) bool {
 	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
 		return false
 	}
-	head := make([]byte, max(len(cacheMagic), len(legacyMagic)))
+	head := make([]byte, 64)
 	n, _ := io.ReadFull(f, head)
 	head = head[:n]
-	return bytes.HasPrefix(head, []byte(cacheMagic)) || bytes.HasPrefix(head, []byte(legacyMagic))
+	for _, magic := range append([]string{cacheMagic}, olderMagics...) {
+		if bytes.HasPrefix(head, []byte(magic)) {
+			return true
+		}
+	}
+	return false
 }
 
 // evict removes the oldest of the cache's files until they take at most

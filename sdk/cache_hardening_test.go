@@ -2,6 +2,7 @@ package sdk
 
 import (
 	"context"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -293,5 +294,109 @@ func TestCacheHardening_evictsOnlyItsOwnFiles(t *testing.T) {
 		if data, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(data) != body {
 			t.Errorf("the user's %s was removed or changed: %v", name, err)
 		}
+	}
+}
+
+// forge is what whoever can write a shared bucket, but has not the API
+// key, can make of a genuine record: its first line (the header, whatever
+// it holds) kept, and its JSON body rewritten at will. The key's
+// fingerprint ("who") is in the body in clear, so it is copied.
+func forge(t *testing.T, genuine []byte, change func(r map[string]any)) []byte {
+	t.Helper()
+	header, body, ok := strings.Cut(string(genuine), "\n")
+	if !ok {
+		t.Fatalf("a record without a header line: %q", genuine)
+	}
+	var r map[string]any
+	if err := json.Unmarshal([]byte(body), &r); err != nil {
+		t.Fatal(err)
+	}
+	change(r)
+	forged, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append([]byte(header+"\n"), forged...)
+}
+
+// Whoever can write a shared bucket (a file:// directory others can
+// write, an S3 bucket's other users) but has not the API key cannot plant
+// a record the cache trusts: an entry of their own rows, dated now, with
+// the fingerprint copied from a genuine record, is a miss, read again from
+// the API and overwritten; a forged spent budget stops no request; a
+// forged lease holds up no reader.
+func TestCacheHardening_recordsForgedWithoutTheKeyAreNotTrusted(t *testing.T) {
+	fileURL, dir := fileBucket(t)
+	for name, url := range map[string]string{"file": fileURL, "s3": s3Bucket(t)} {
+		t.Run(name, func(t *testing.T) {
+			ctx, p := context.Background(), mintlifytest.DemoProjectID
+			fake, c, clk := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 10}}, WithAnalyticsCache(bucketOpts(url)))
+			want, err := c.Analytics.Visitors.Page(ctx, p, VisitorsQuery{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			store := c.core.cache.store
+			key := mustKey(t, c)
+			entry := c.core.cache.entryName(key)
+			genuine, err := store.get(ctx, entry, 1<<20)
+			if err != nil {
+				t.Fatal(err)
+			}
+			write := func(name string, data []byte) {
+				t.Helper()
+				if err := store.put(ctx, name, data); err != nil {
+					t.Fatal(err)
+				}
+				if url == fileURL {
+					_ = os.Chmod(filepath.Join(dir, name), 0o666)
+				}
+			}
+			now := clk.Now().Format(time.RFC3339Nano)
+
+			// An entry of the forger's rows, dated now.
+			write(entry, forge(t, genuine, func(r map[string]any) {
+				r["at"] = now
+				for _, page := range r["pages"].([]any) {
+					value := page.(map[string]any)["value"].(map[string]any)
+					for _, row := range value["paths"].([]any) {
+						row.(map[string]any)["path"] = "/poisoned"
+					}
+				}
+			}))
+			clk.Advance(time.Second)
+			got, err := c.Analytics.Visitors.Page(ctx, p, VisitorsQuery{})
+			if err != nil || got.Cache.Hit || !cmp.Equal(got.Paths, want.Paths) || fake.Requests(mintlifytest.RouteVisitors) != 2 {
+				t.Errorf("a forged entry: hit %v, %d requests, paths %v, %v", got.Cache.Hit, fake.Requests(mintlifytest.RouteVisitors), got.Paths[:1], err)
+			}
+			if again, _ := c.Analytics.Visitors.Page(ctx, p, VisitorsQuery{}); !again.Cache.Hit || !cmp.Equal(again.Paths, want.Paths) {
+				t.Errorf("the forged entry was not overwritten by the genuine one: %+v", again.Cache)
+			}
+
+			// A spent budget, until a day ahead.
+			base := c.core.baseURL.String()
+			write(c.core.cache.budgetName(base), forge(t, genuine, func(r map[string]any) {
+				r["kind"], r["key"], r["at"], r["until"] = kindBudget, base, now, clk.Now().Add(23*time.Hour).Format(time.RFC3339Nano)
+				delete(r, "pages")
+			}))
+			other := newTestClient(t, c.BaseURL(), clk, WithAnalyticsCache(bucketOpts(url)))
+			if _, err := other.Analytics.Views.Page(ctx, p, VisitorsQuery{}); err != nil {
+				t.Errorf("a forged spent budget stopped a read: %v", err)
+			}
+
+			// A lease on the next read, until 9999 (the forged budget gone,
+			// which would have spared the read the lease).
+			if err := store.remove(ctx, c.core.cache.budgetName(base)); err != nil {
+				t.Fatal(err)
+			}
+			clk.Advance(time.Hour)
+			write(c.core.cache.leaseName(key), forge(t, genuine, func(r map[string]any) {
+				r["kind"], r["at"], r["until"], r["token"] = kindLease, clk.Now().Format(time.RFC3339Nano), "9999-01-01T00:00:00Z", "forged"
+				delete(r, "pages")
+			}))
+			before := len(clk.Sleeps())
+			if _, err := c.Analytics.Visitors.Page(ctx, p, VisitorsQuery{}); err != nil || len(clk.Sleeps()) != before {
+				t.Errorf("a forged lease held the read up for %d polls (%v)", len(clk.Sleeps())-before, err)
+			}
+		})
 	}
 }

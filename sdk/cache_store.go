@@ -147,7 +147,7 @@ func (c *analyticsCache) acquire(ctx context.Context, k *core, readKey string) (
 				return nil, nil
 			}
 		}
-		data, err := encodeRecord(record{Kind: kindLease, Key: readKey, Who: c.who, At: now, Until: now.Add(leaseFor), Token: tok})
+		data, err := c.encode(record{Kind: kindLease, Key: readKey, Who: c.who, At: now, Until: now.Add(leaseFor), Token: tok})
 		if err != nil {
 			return nil, nil
 		}

@@ -2,6 +2,7 @@ package sdk
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -151,21 +152,35 @@ func TestCache_corruptOrForeignEntriesAreRefetched(t *testing.T) {
 		t.Fatalf("cache files %v, want one entry for the read", files)
 	}
 	good, _ := os.ReadFile(files[0])
+	header, body, _ := strings.Cut(string(good), "\n")
 	var rec record
-	if err := json.Unmarshal(good[len(cacheMagic):], &rec); err != nil || len(rec.Pages) != 2 {
+	if err := json.Unmarshal([]byte(body), &rec); err != nil || len(rec.Pages) != 2 {
 		t.Fatalf("entry %s: %v", good, err)
 	}
-	variant := func(change func(r *record)) string {
+	// Each variant is sealed with the key (by sealer): the checks past
+	// the seal refuse it.
+	variantBy := func(sealer *analyticsCache, change func(r *record)) string {
 		r := rec
 		r.Pages = slices.Clone(rec.Pages)
 		change(&r)
-		data, _ := encodeRecord(r)
+		data, _ := sealer.encode(r)
 		return string(data)
 	}
+	variant := func(change func(r *record)) string { return variantBy(c.core.cache, change) }
+	unchanged := func(*record) {}
+	flipped := []byte(header)
+	flipped[len(flipped)-1] ^= 1
 	for i, garbage := range []string{
 		"{not json",
 		cacheMagic + "{not json",
-		strings.TrimPrefix(string(good), cacheMagic), // no header
+		header + "\n{not json",
+		body,                                  // no header
+		"mintlify-analytics-cache/2\n" + body, // the unsealed format before
+		string(flipped) + "\n" + body,         // a seal one bit off
+		header[:len(header)-2] + "\n" + body,  // a seal cut short
+		strings.Replace(string(good), `"human":`, `"human":1`, 1),    // the body changed under its seal
+		variantBy(cacheOfKey("mint_someone_else"), unchanged),        // sealed with another key
+		variantBy(&analyticsCache{seal: []byte(rec.Who)}, unchanged), // sealed with the fingerprint
 		variant(func(r *record) { r.Kind = kindBudget }),
 		variant(func(r *record) { r.Key = strings.Replace(r.Key, "offset=0", "offset=1", 1) }), // another read's
 		variant(func(r *record) { r.Who = keyFingerprint("mint_someone_else") }),               // another key's
@@ -537,8 +552,16 @@ func TestCache_oversizedEntryIsAMiss(t *testing.T) {
 	}
 	files := entryFiles(t, dir)
 	good, _ := os.ReadFile(files[0])
-	// Still valid JSON: only its size is wrong.
-	padded := append(append([]byte{}, good...), []byte(strings.Repeat(" ", int(c.core.entryLimit())))...)
+	// Still valid JSON, sealed: only its size is wrong.
+	_, body, _ := strings.Cut(string(good), "\n")
+	pad := func(size int) []byte {
+		sealed := func(spaces int) []byte {
+			b := []byte(body + strings.Repeat(" ", spaces))
+			return append(hex.AppendEncode([]byte(cacheMagic), c.core.cache.sealOf(b)), append([]byte("\n"), b...)...)
+		}
+		return sealed(size - len(sealed(0)))
+	}
+	padded := pad(int(c.core.entryLimit()) + 1)
 	if err := os.WriteFile(files[0], padded, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -547,11 +570,19 @@ func TestCache_oversizedEntryIsAMiss(t *testing.T) {
 		t.Errorf("an oversized entry: %+v, %v", got.Cache, err)
 	}
 	// Just within the limit, it serves.
-	within := append(append([]byte{}, good...), []byte(strings.Repeat(" ", int(c.core.entryLimit())-len(good)))...)
+	within := pad(int(c.core.entryLimit()))
+	if len(within) != int(c.core.entryLimit()) {
+		t.Fatalf("%d bytes", len(within))
+	}
 	if err := os.WriteFile(files[0], within, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := c.Analytics.Visitors.All(ctx, p, VisitorsQuery{}); err != nil || !got.Cache.Hit {
 		t.Errorf("an entry at the limit: %+v, %v", got.Cache, err)
 	}
+}
+
+// cacheOfKey is the cache of another API key, to seal its records.
+func cacheOfKey(apiKey string) *analyticsCache {
+	return &analyticsCache{who: keyFingerprint(apiKey), seal: sealKey(apiKey)}
 }
