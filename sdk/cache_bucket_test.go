@@ -291,24 +291,51 @@ func (c *hookClock) Sleep(ctx context.Context, d time.Duration) error {
 	return c.fakeClock.Sleep(ctx, d)
 }
 
-// A lease whose holder died (expired) is taken over at once; one whose
-// holder never finishes is waited on at most leaseMaxWait.
+// A lease is trusted for leaseFor at most from when it was taken or last
+// extended (its time, or when this reader first saw it if that is
+// earlier), whatever its until says: a dead holder's lease expires after a
+// minute, as documented, even one dated until 9999 (a bug, a clock far
+// off), which held every reader for the whole leaseMaxWait. A holder that
+// keeps extending its lease but never finishes is waited on leaseMaxWait
+// at most.
 func TestCacheLease_deadOrStuckHoldersAreNotWaitedOnForever(t *testing.T) {
+	forever := time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, tt := range []struct {
 		name      string
-		until     time.Duration
+		at        time.Duration // from now
+		until     time.Time     // zero: at + leaseFor
+		extended  bool          // the holder extends it at every poll
 		wantSleep time.Duration
-	}{{"expired", -time.Second, 0}, {"stuck", time.Hour, leaseMaxWait}} {
+	}{
+		{name: "expired", at: -2 * time.Minute, wantSleep: 0},
+		{name: "until 9999, taken now", at: 0, until: forever, wantSleep: leaseFor},
+		{name: "until 9999, taken a minute ago", at: -time.Minute, until: forever, wantSleep: 0},
+		{name: "until 9999, dated 30s ahead", at: 30 * time.Second, until: forever, wantSleep: leaseFor},
+		{name: "kept alive, never finished", at: 0, extended: true, wantSleep: leaseMaxWait},
+	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			fs, c, clk := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 10}}, WithAnalyticsCache(cacheOpts(dir)))
+			srv, c, clk := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 10}})
 			ctx, p := context.Background(), mintlifytest.DemoProjectID
-			cache := c.core.cache
+			var cache *analyticsCache
 			key := mustKey(t, c)
-			now := clk.Now()
-			cache.save(ctx, cache.leaseName(key), record{Kind: kindLease, Key: key, At: now.Add(-time.Minute), Until: now.Add(tt.until), Token: "gone"})
-			if _, err := c.Analytics.Visitors.Page(ctx, p, VisitorsQuery{}); err != nil || fs.Requests(mintlifytest.RouteVisitors) != 1 {
-				t.Fatalf("%v, %d requests", err, fs.Requests(mintlifytest.RouteVisitors))
+			lease := func(at time.Time) {
+				until := tt.until
+				if until.IsZero() {
+					until = at.Add(leaseFor)
+				}
+				cache.save(ctx, cache.leaseName(key), record{Kind: kindLease, Key: key, At: at, Until: until, Token: "the holder"})
+			}
+			clock := &pollClock{fakeClock: clk, poll: func(now time.Time) {
+				if tt.extended {
+					lease(now)
+				}
+			}}
+			reader := newTestClient(t, c.BaseURL(), nil, WithClock(clock), WithAnalyticsCache(cacheOpts(dir)))
+			cache = reader.core.cache
+			lease(clk.Now().Add(tt.at))
+			if _, err := reader.Analytics.Visitors.Page(ctx, p, VisitorsQuery{}); err != nil || srv.Requests(mintlifytest.RouteVisitors) != 1 {
+				t.Fatalf("%v, %d requests", err, srv.Requests(mintlifytest.RouteVisitors))
 			}
 			var slept time.Duration
 			for _, d := range clk.Sleeps() {
@@ -317,11 +344,22 @@ func TestCacheLease_deadOrStuckHoldersAreNotWaitedOnForever(t *testing.T) {
 			if slept < tt.wantSleep || slept > tt.wantSleep+leasePoll {
 				t.Errorf("waited %s, want %s", slept, tt.wantSleep)
 			}
-			if _, err := os.Stat(filepath.Join(dir, cache.leaseName(key))); tt.name == "expired" && !os.IsNotExist(err) {
+			if _, err := os.Stat(filepath.Join(dir, cache.leaseName(key))); !tt.extended && !os.IsNotExist(err) {
 				t.Errorf("the lease taken over was not released: %v", err)
 			}
 		})
 	}
+}
+
+// pollClock runs poll before each Sleep.
+type pollClock struct {
+	*fakeClock
+	poll func(now time.Time)
+}
+
+func (c *pollClock) Sleep(ctx context.Context, d time.Duration) error {
+	c.poll(c.Now())
+	return c.fakeClock.Sleep(ctx, d)
 }
 
 // Six processes (clients of their own, on the real clock) that miss the

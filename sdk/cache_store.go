@@ -105,7 +105,8 @@ func (g *guardedStore) remove(ctx context.Context, name string) error {
 // poll the store for the holder's entry instead of reading the API, so a
 // fleet of runners that start together spends one read. The wait is
 // bounded: a lease lives leaseFor unless its holder extends it while it
-// reads, and nobody waits longer than leaseMaxWait in all; a holder that
+// reads (and is trusted that long at most, whatever its until says), and
+// nobody waits longer than leaseMaxWait in all; a holder that
 // died (its lease expired) or a wait past the bound makes the waiter read
 // itself. The conditional write is atomic on every store package
 // cachebucket opens (S3, GCS and Azure by their preconditions, a file://
@@ -137,6 +138,7 @@ func (c *analyticsCache) acquire(ctx context.Context, k *core, readKey string) (
 	name := c.leaseName(readKey)
 	tok := rand.Text()
 	start := k.clock.Now()
+	seen := leaseSightings{}
 	for i := range 1000 { // bounded in time below; this bounds a store that misbehaves
 		now := k.clock.Now()
 		if i > 0 {
@@ -169,7 +171,7 @@ func (c *analyticsCache) acquire(ctx context.Context, k *core, readKey string) (
 		case created:
 			// Our conditional write was overwritten at once: another
 			// program holds the lease (a store that checks, then writes).
-		case !held || !holder.Until.After(now):
+		case !held || !seen.expiry(holder, now).After(now):
 			// Released, expired (its holder died), or not a lease: look
 			// for the entry, then take the lease over.
 			_ = c.store.remove(ctx, name)
@@ -180,6 +182,25 @@ func (c *analyticsCache) acquire(ctx context.Context, k *core, readKey string) (
 		}
 	}
 	return nil, nil
+}
+
+// leaseSightings are when a waiter first saw each version of a lease (its
+// holder's token and until, which change when it is extended).
+type leaseSightings map[string]time.Time
+
+// expiry is when the waiter stops trusting a lease: its until, but at
+// most leaseFor after it was taken or last extended (its time, or when
+// first seen if that is earlier: a holder's clock ahead moves neither),
+// whatever its until says. A lease dated far ahead (a holder's bug, a
+// clock far off) then holds up nobody past the lifetime documented.
+func (s leaseSightings) expiry(l record, now time.Time) time.Time {
+	version := l.Token + "\x00" + l.Until.String()
+	first, ok := s[version]
+	if !ok {
+		first = now
+		s[version] = now
+	}
+	return minTime(l.Until, minTime(l.At, first).Add(leaseFor))
 }
 
 // extend keeps the lease alive while its holder reads.
