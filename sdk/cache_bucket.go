@@ -17,9 +17,15 @@ type CacheBucket = interface {
 	// regular object of at most limit bytes.
 	Get(ctx context.Context, name string, limit int64) ([]byte, error)
 	// Put writes the object whole: a reader sees the old one or the new.
+	// A write the store refuses for good (no such bucket, a credential
+	// that may only read) is an error wrapping fs.ErrPermission: the
+	// cache then goes on reading the bucket but writes nothing to it.
 	Put(ctx context.Context, name string, data []byte) error
 	// PutIfAbsent writes the object only when there is none, atomically
-	// where the store can, and says whether it wrote.
+	// where the store can, and says whether it wrote; it fails like Put,
+	// or with an error wrapping errors.ErrUnsupported when the store has
+	// no conditional write (the cache then takes no leases, and keeps
+	// using the bucket).
 	PutIfAbsent(ctx context.Context, name string, data []byte) (bool, error)
 	// Remove deletes the object; a missing one is not an error.
 	Remove(ctx context.Context, name string) error

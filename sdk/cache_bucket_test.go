@@ -2,6 +2,9 @@ package sdk
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -449,3 +452,145 @@ func TestCache_entriesRestoreEveryAnswerType(t *testing.T) {
 }
 
 func cmpDiff(a, b any) string { return cmp.Diff(a, b, ignoreInfo) }
+
+// scriptedBucket is a CacheBucket of a program's own, in memory, whose
+// writes fail with the errors a store gives.
+type scriptedBucket struct {
+	mu                  sync.Mutex
+	objects             map[string][]byte
+	putErr, ifAbsentErr error
+	writes              int // write requests sent (Put, PutIfAbsent, Remove)
+}
+
+func (b *scriptedBucket) Get(_ context.Context, name string, limit int64) ([]byte, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	data, ok := b.objects[name]
+	switch {
+	case !ok:
+		return nil, fs.ErrNotExist
+	case int64(len(data)) > limit:
+		return nil, fs.ErrInvalid
+	}
+	return data, nil
+}
+
+func (b *scriptedBucket) Put(_ context.Context, name string, data []byte) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.writes++
+	if b.putErr != nil {
+		return b.putErr
+	}
+	b.objects[name] = data
+	return nil
+}
+
+func (b *scriptedBucket) PutIfAbsent(_ context.Context, name string, data []byte) (bool, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.writes++
+	if b.ifAbsentErr != nil {
+		return false, b.ifAbsentErr
+	}
+	if _, ok := b.objects[name]; ok {
+		return false, nil
+	}
+	b.objects[name] = data
+	return true, nil
+}
+
+func (b *scriptedBucket) Remove(_ context.Context, name string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.writes++
+	if b.putErr != nil {
+		return b.putErr
+	}
+	delete(b.objects, name)
+	return nil
+}
+
+func (b *scriptedBucket) Where() string { return "bucket scripted://cache" }
+
+func (b *scriptedBucket) writesSent() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.writes
+}
+
+func scriptedOpts(b *scriptedBucket) CacheOptions {
+	o := cacheOpts("")
+	o.URL = "s3://cache"
+	o.OpenBucket = func(context.Context, string) (CacheBucket, error) { return b, nil }
+	return o
+}
+
+// A runner whose credential may read the bucket but not write it (a
+// pull-request plan's, say) still serves what other runners stored: the
+// first refused write stops the writes, not the reads, and says so once.
+// Before, that first refusal turned the bucket off for the rest of the
+// program, entries and all.
+func TestCacheBucket_aReadOnlyCredentialStillReads(t *testing.T) {
+	b := &scriptedBucket{objects: map[string][]byte{}}
+	fake, writer, clk := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 10}}, WithAnalyticsCache(scriptedOpts(b)))
+	ctx, p := context.Background(), mintlifytest.DemoProjectID
+	if _, err := writer.Analytics.Visitors.Page(ctx, p, VisitorsQuery{}); err != nil {
+		t.Fatal(err)
+	}
+	b.putErr = fmt.Errorf("the bucket cannot be written: 403 AccessDenied: %w", fs.ErrPermission)
+	b.ifAbsentErr = b.putErr
+	reader := newTestClient(t, writer.BaseURL(), clk, WithAnalyticsCache(scriptedOpts(b)))
+	// A miss: read from the API, nothing stored, one problem.
+	if got, err := reader.Analytics.Views.Page(ctx, p, VisitorsQuery{}); err != nil || got.Cache.Hit {
+		t.Fatalf("a miss: %+v %v", got.Cache, err)
+	}
+	problem := reader.CacheProblem()
+	if problem == nil || !strings.Contains(problem.Error(), "is read but not written by this program: answers other runners stored are used, none is stored for them: the bucket cannot be written: 403 AccessDenied") {
+		t.Errorf("problem: %v", problem)
+	}
+	writes := b.writesSent()
+	// What another runner stored still serves, and no write is tried again.
+	for range 2 {
+		if got, err := reader.Analytics.Visitors.Page(ctx, p, VisitorsQuery{}); err != nil || !got.Cache.Hit {
+			t.Errorf("an entry another runner stored: %+v %v", got.Cache, err)
+		}
+		if _, err := reader.Analytics.Searches.Page(ctx, p, SearchesQuery{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := b.writesSent(); n != writes {
+		t.Errorf("%d more writes after the store refused one", n-writes)
+	}
+	if n := fake.Requests(mintlifytest.RouteVisitors); n != 1 {
+		t.Errorf("%d requests for the stored read, want the writer's 1", n)
+	}
+}
+
+// A store without conditional writes (an S3-compatible one answering 501
+// to If-None-Match) takes no leases but still shares answers: the refusal
+// is said once and not sent again. Before, it turned the bucket off.
+func TestCacheBucket_noConditionalWritesTakesNoLeasesButSharesAnswers(t *testing.T) {
+	b := &scriptedBucket{objects: map[string][]byte{}, ifAbsentErr: fmt.Errorf("the store does not implement conditional writes: 501 NotImplemented: %w", errors.ErrUnsupported)}
+	fake, first, clk := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 10}}, WithAnalyticsCache(scriptedOpts(b)))
+	ctx, p := context.Background(), mintlifytest.DemoProjectID
+	for _, c := range []*Client{first, newTestClient(t, first.BaseURL(), clk, WithAnalyticsCache(scriptedOpts(b)))} {
+		if _, err := c.Analytics.Visitors.Page(ctx, p, VisitorsQuery{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := fake.Requests(mintlifytest.RouteVisitors); n != 1 {
+		t.Errorf("%d requests for two runners, want 1: the answer is shared without a lease", n)
+	}
+	problem := first.CacheProblem()
+	if problem == nil || !strings.Contains(problem.Error(), "takes no leases, so runners that miss the same read at the same time each read it (answers are still shared): the store does not implement conditional writes: 501 NotImplemented") {
+		t.Errorf("problem: %v", problem)
+	}
+	writes := b.writesSent()
+	if _, err := first.Analytics.Views.Page(ctx, p, VisitorsQuery{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := b.writesSent() - writes; n != 1 {
+		t.Errorf("%d writes for a new read, want its entry alone (no conditional write tried again)", n)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io/fs"
 	"sync/atomic"
 	"time"
 )
@@ -38,21 +39,44 @@ const storeTimeout = 15 * time.Second
 // guardedStore bounds each operation in time and, after the store's first
 // failure (anything but a miss), leaves it alone for the rest of the
 // client's life, noting why: a store that is down must not make every read
-// wait for it.
+// wait for it. Two failures leave it partly in use: writes refused for
+// good (fs.ErrPermission: no such bucket, a credential that may only read)
+// stop the writes but not the reads, so that a runner with a read-only
+// credential still uses what others stored; a store without conditional
+// writes (errors.ErrUnsupported) stops the leases alone.
 type guardedStore struct {
 	cacheStore
 	problems *problemLog
 	broken   atomic.Bool
+	readOnly atomic.Bool
+	noLeases atomic.Bool
 }
 
-func (g *guardedStore) fail(ctx context.Context, err error) {
-	if err == nil || errors.Is(err, errNotFound) || errors.Is(err, errRefused) || ctx.Err() != nil {
-		return // a miss, or the caller gave up: the store is not at fault
-	}
-	if !g.broken.Swap(true) {
-		g.problems.note(fmt.Errorf("the analytics cache (%s) failed, and is not used again by this program: %w", g.where(), err))
+// errStoreOff is an operation the guard did not send: the store, or this
+// use of it, was turned off by an earlier failure.
+var errStoreOff = errors.New("not sent: an earlier failure turned this use of the store off")
+
+func (g *guardedStore) fail(ctx context.Context, err error, write bool) {
+	switch {
+	case err == nil || errors.Is(err, errNotFound) || errors.Is(err, errRefused) || errors.Is(err, errStoreOff) || ctx.Err() != nil:
+		// a miss, or the caller gave up: the store is not at fault
+	case errors.Is(err, errors.ErrUnsupported):
+		if !g.noLeases.Swap(true) {
+			g.problems.note(fmt.Errorf("the analytics cache (%s) takes no leases, so runners that miss the same read at the same time each read it (answers are still shared): %w", g.where(), err))
+		}
+	case write && errors.Is(err, fs.ErrPermission):
+		if !g.readOnly.Swap(true) {
+			g.problems.note(fmt.Errorf("the analytics cache (%s) is read but not written by this program: answers other runners stored are used, none is stored for them: %w", g.where(), err))
+		}
+	default:
+		if !g.broken.Swap(true) {
+			g.problems.note(fmt.Errorf("the analytics cache (%s) failed, and is not used again by this program: %w", g.where(), err))
+		}
 	}
 }
+
+// writable says whether writes may still be sent.
+func (g *guardedStore) writable() bool { return !g.broken.Load() && !g.readOnly.Load() }
 
 func (g *guardedStore) get(ctx context.Context, name string, limit int64) ([]byte, error) {
 	if g.broken.Load() {
@@ -61,40 +85,40 @@ func (g *guardedStore) get(ctx context.Context, name string, limit int64) ([]byt
 	opCtx, cancel := context.WithTimeout(ctx, storeTimeout)
 	defer cancel()
 	data, err := g.cacheStore.get(opCtx, name, limit)
-	g.fail(ctx, err)
+	g.fail(ctx, err, false)
 	return data, err
 }
 
 func (g *guardedStore) put(ctx context.Context, name string, data []byte) error {
-	if g.broken.Load() {
-		return errNotFound
+	if !g.writable() {
+		return errStoreOff
 	}
 	opCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
 	err := g.cacheStore.put(opCtx, name, data)
-	g.fail(ctx, err)
+	g.fail(ctx, err, true)
 	return err
 }
 
 func (g *guardedStore) putIfAbsent(ctx context.Context, name string, data []byte) (bool, error) {
-	if g.broken.Load() {
-		return false, errNotFound
+	if !g.writable() || g.noLeases.Load() {
+		return false, errStoreOff
 	}
 	opCtx, cancel := context.WithTimeout(ctx, storeTimeout)
 	defer cancel()
 	ok, err := g.cacheStore.putIfAbsent(opCtx, name, data)
-	g.fail(ctx, err)
+	g.fail(ctx, err, true)
 	return ok, err
 }
 
 func (g *guardedStore) remove(ctx context.Context, name string) error {
-	if g.broken.Load() {
-		return errNotFound
+	if !g.writable() {
+		return errStoreOff
 	}
 	opCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
 	err := g.cacheStore.remove(opCtx, name)
-	g.fail(ctx, err)
+	g.fail(ctx, err, true)
 	return err
 }
 

@@ -398,15 +398,16 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 }
 
 // noteCacheProblem warns, once per provider process, that the analytics
-// cache is not working as configured: reads still work, but spend the
-// budget as without a cache.
+// cache is not working as configured (the SDK's problem says how much of
+// it still works): reads still work, but what the cache would have
+// answered spends the budget.
 func (d *providerData) noteCacheProblem(diags *diag.Diagnostics) {
 	if d == nil || d.client == nil {
 		return
 	}
 	if err := d.client.CacheProblem(); err != nil && !d.cacheWarned.Swap(true) {
 		diags.AddWarning("Mintlify analytics cache not used as configured",
-			err.Error()+". Analytics reads still work, but each spends the organization's hourly budget as without a cache.")
+			err.Error()+". Analytics reads still work, but each the cache does not answer spends the organization's hourly budget.\n\n"+seeTroubleshooting)
 	}
 }
 

@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -206,17 +207,19 @@ func (s *Bucket) Put(ctx context.Context, name string, data []byte) error {
 		if err := s.mkdirs(file); err != nil {
 			return err
 		}
-		return localfile.Replace(file, data, objectMode)
+		return refusedWrite(localfile.Replace(file, data, objectMode))
 	}
-	return s.b.WriteAll(ctx, name, data, &blob.WriterOptions{ContentType: "application/json"})
+	return refusedWrite(s.b.WriteAll(ctx, name, data, &blob.WriterOptions{ContentType: "application/json"}))
 }
 
 // PutIfAbsent is a conditional write, atomic on every store: S3
 // (If-None-Match: *), GCS (the generation precondition 0), Azure
 // (If-None-Match: *) and, for file://, a link that fails when the name
-// exists. A store's refusal (412 Precondition Failed; gocloud's
-// FailedPrecondition) is "not written", no error. It says whether it
-// wrote.
+// exists. A store's refusal because the object exists (412 Precondition
+// Failed, Azure's 409 BlobAlreadyExists; gocloud's FailedPrecondition) is
+// "not written", no error. A store that does not implement conditional
+// writes (an S3-compatible store answering 501 NotImplemented) is an error
+// wrapping errors.ErrUnsupported. It says whether it wrote.
 func (s *Bucket) PutIfAbsent(ctx context.Context, name string, data []byte) (bool, error) {
 	if s.b == nil {
 		file, err := s.file(name)
@@ -224,9 +227,10 @@ func (s *Bucket) PutIfAbsent(ctx context.Context, name string, data []byte) (boo
 			return false, err
 		}
 		if err := s.mkdirs(file); err != nil {
-			return false, err
+			return false, refusedWrite(err)
 		}
-		return localfile.CreateExclusive(file, data, objectMode)
+		ok, err := localfile.CreateExclusive(file, data, objectMode)
+		return ok, refusedWrite(err)
 	}
 	err := s.b.WriteAll(ctx, name, data, &blob.WriterOptions{ContentType: "application/json", IfNotExist: true})
 	switch gcerrors.Code(err) {
@@ -235,8 +239,47 @@ func (s *Bucket) PutIfAbsent(ctx context.Context, name string, data []byte) (boo
 	case gcerrors.FailedPrecondition:
 		return false, nil
 	}
-	return false, err
+	if notImplemented(err) {
+		return false, &classified{kind: errors.ErrUnsupported, why: "the store does not implement conditional writes (If-None-Match)", err: err}
+	}
+	return false, refusedWrite(err)
 }
+
+// notImplemented reports whether a store answered that it does not
+// implement what the request asked: gocloud's Unimplemented, or an HTTP
+// 501 (S3-compatible stores without If-None-Match).
+func notImplemented(err error) bool {
+	var status interface{ HTTPStatusCode() int }
+	var coded interface{ ErrorCode() string }
+	return gcerrors.Code(err) == gcerrors.Unimplemented ||
+		(errors.As(err, &status) && status.HTTPStatusCode() == http.StatusNotImplemented) ||
+		(errors.As(err, &coded) && coded.ErrorCode() == "NotImplemented")
+}
+
+// refusedWrite is a write's error, wrapping fs.ErrPermission when the
+// store refused it for good: the bucket does not exist, or the
+// credentials may not write to it (GCS answers both with a 403, which
+// gocloud calls NotFound). nil stays nil.
+func refusedWrite(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, fs.ErrPermission), gcerrors.Code(err) == gcerrors.PermissionDenied, gcerrors.Code(err) == gcerrors.NotFound:
+		return &classified{kind: fs.ErrPermission, why: "the bucket cannot be written: it does not exist, or these credentials may not write to it", err: err}
+	}
+	return err
+}
+
+// classified is a store's error with what it means for the cache (kind:
+// fs.ErrPermission, errors.ErrUnsupported) and why, in words.
+type classified struct {
+	kind error
+	why  string
+	err  error
+}
+
+func (e *classified) Error() string   { return e.why + ": " + e.err.Error() }
+func (e *classified) Unwrap() []error { return []error{e.kind, e.err} }
 
 // Remove deletes the object name; a missing one is not an error. In a
 // file:// bucket, the sidecar gocloud's driver wrote beside it goes too.

@@ -3,6 +3,8 @@ package cachebucket
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -264,6 +266,40 @@ func TestOpen_fileBucketParameters(t *testing.T) {
 		}
 		if err := b.Remove(ctx, name); !errors.Is(err, fs.ErrInvalid) {
 			t.Errorf("Remove %q: %v", name, err)
+		}
+	}
+}
+
+type httpStatusError int
+
+func (e httpStatusError) Error() string       { return "status " + strconv.Itoa(int(e)) }
+func (e httpStatusError) HTTPStatusCode() int { return int(e) }
+
+type apiCodeError string
+
+func (e apiCodeError) Error() string     { return "api error " + string(e) }
+func (e apiCodeError) ErrorCode() string { return string(e) }
+
+// What a store's refusal means for the cache: a write refused for good
+// (fs.ErrPermission), a store without conditional writes
+// (errors.ErrUnsupported), or anything else, passed on as it is. The
+// stores' own answers are in make test-stores.
+func TestErrors_classified(t *testing.T) {
+	if refusedWrite(nil) != nil || refusedWrite(io.EOF) != io.EOF {
+		t.Error("refusedWrite changed an error it does not classify")
+	}
+	for _, err := range []error{fs.ErrPermission, &fs.PathError{Op: "open", Path: "/x", Err: syscall.EACCES}} {
+		got := refusedWrite(err)
+		if !errors.Is(got, fs.ErrPermission) || !errors.Is(got, err) || !strings.HasPrefix(got.Error(), "the bucket cannot be written: it does not exist, or these credentials may not write to it: ") {
+			t.Errorf("%v: %v", err, got)
+		}
+	}
+	for err, want := range map[error]bool{
+		httpStatusError(501): true, fmt.Errorf("put: %w", httpStatusError(501)): true, apiCodeError("NotImplemented"): true,
+		httpStatusError(500): false, apiCodeError("AccessDenied"): false, io.EOF: false,
+	} {
+		if notImplemented(err) != want {
+			t.Errorf("notImplemented(%v) = %v", err, !want)
 		}
 	}
 }

@@ -9,6 +9,7 @@ package localfile
 import (
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -94,7 +95,9 @@ func Replace(path string, data []byte, perm fs.FileMode) error {
 // CreateExclusive writes data to path, as a new file of mode perm (less
 // the umask), only when nothing is there, and says whether it wrote: the
 // file is written beside path, then linked into place, which fails
-// atomically when the name exists (on NFS too).
+// atomically when the name exists (on NFS too). On a file system without
+// hard links (exFAT, SMB without Unix extensions) it fails with an error
+// wrapping errors.ErrUnsupported.
 func CreateExclusive(path string, data []byte, perm fs.FileMode) (bool, error) {
 	tmp, err := Temp(path, data, perm)
 	if err != nil {
@@ -104,6 +107,11 @@ func CreateExclusive(path string, data []byte, perm fs.FileMode) (bool, error) {
 	if err := os.Link(tmp, path); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return false, nil
+		}
+		if noLinks(err) {
+			// The temporary was written: the directory is writable, so a
+			// refusal here is the file system's, not a permission.
+			return false, fmt.Errorf("%s cannot hold hard links (%v), which the conditional write needs: %w", filepath.Dir(path), err, errors.ErrUnsupported)
 		}
 		return false, err
 	}

@@ -3,6 +3,7 @@
 package localfile
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"syscall"
@@ -23,4 +24,9 @@ func UnsafeDir(info os.FileInfo) string {
 		return fmt.Sprintf("it belongs to another user (uid %d)", st.Uid)
 	}
 	return ""
+}
+
+// noLinks reports whether a link failed because the file system has none.
+func noLinks(err error) bool {
+	return errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.ENOTSUP) || errors.Is(err, syscall.EOPNOTSUPP) || errors.Is(err, syscall.ENOSYS)
 }
