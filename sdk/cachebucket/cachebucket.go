@@ -20,15 +20,18 @@
 package cachebucket
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"iter"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -91,7 +94,7 @@ func Open(ctx context.Context, raw string) (Store, error) {
 	if err != nil {
 		// gocloud's message repeats the URL whole: say it without its
 		// query (parameters are the store's, and none is ours to show).
-		why := strings.ReplaceAll(err.Error(), raw, shown.String())
+		why := strings.ReplaceAll(oneLine(err).Error(), raw, shown.String())
 		return nil, fmt.Errorf("the analytics cache bucket %s could not be opened, so the cache directory is used instead: %s", shown.String(), why)
 	}
 	return &Bucket{b: b, name: shown.String()}, nil
@@ -177,7 +180,7 @@ func (s *Bucket) Get(ctx context.Context, name string, limit int64) ([]byte, err
 		return nil, fs.ErrNotExist
 	}
 	if err != nil {
-		return nil, err
+		return nil, oneLine(err)
 	}
 	defer r.Close()
 	if r.Size() > limit {
@@ -185,7 +188,7 @@ func (s *Bucket) Get(ctx context.Context, name string, limit int64) ([]byte, err
 	}
 	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
-		return nil, err
+		return nil, oneLine(err)
 	}
 	if int64(len(data)) > limit {
 		return nil, fs.ErrInvalid
@@ -209,7 +212,15 @@ func (s *Bucket) Put(ctx context.Context, name string, data []byte) error {
 		}
 		return refusedWrite(localfile.Replace(file, data, objectMode))
 	}
-	return refusedWrite(s.b.WriteAll(ctx, name, data, &blob.WriterOptions{ContentType: "application/json"}))
+	return refusedWrite(s.write(ctx, name, data, false))
+}
+
+// write uploads an object through the driver's Upload, not WriteAll:
+// gocloud v0.47's Azure writer panics (a nil pipe closed) when the upload
+// fails on WriteAll's path, as a conditional write does whenever another
+// runner holds the lease.
+func (s *Bucket) write(ctx context.Context, name string, data []byte, ifNotExist bool) error {
+	return s.b.Upload(ctx, name, bytes.NewReader(data), &blob.WriterOptions{ContentType: "application/json", IfNotExist: ifNotExist})
 }
 
 // PutIfAbsent is a conditional write, atomic on every store: S3
@@ -232,7 +243,7 @@ func (s *Bucket) PutIfAbsent(ctx context.Context, name string, data []byte) (boo
 		ok, err := localfile.CreateExclusive(file, data, objectMode)
 		return ok, refusedWrite(err)
 	}
-	err := s.b.WriteAll(ctx, name, data, &blob.WriterOptions{ContentType: "application/json", IfNotExist: true})
+	err := s.write(ctx, name, data, true)
 	switch gcerrors.Code(err) {
 	case gcerrors.OK:
 		return true, nil
@@ -249,37 +260,127 @@ func (s *Bucket) PutIfAbsent(ctx context.Context, name string, data []byte) (boo
 // implement what the request asked: gocloud's Unimplemented, or an HTTP
 // 501 (S3-compatible stores without If-None-Match).
 func notImplemented(err error) bool {
-	var status interface{ HTTPStatusCode() int }
 	var coded interface{ ErrorCode() string }
-	return gcerrors.Code(err) == gcerrors.Unimplemented ||
-		(errors.As(err, &status) && status.HTTPStatusCode() == http.StatusNotImplemented) ||
+	return gcerrors.Code(err) == gcerrors.Unimplemented || httpStatus(err) == http.StatusNotImplemented ||
 		(errors.As(err, &coded) && coded.ErrorCode() == "NotImplemented")
+}
+
+// httpStatus is the HTTP status a store's error carries, or 0. Each
+// store's library says it its own way, and this package links none of
+// them: AWS's errors have a method (HTTPStatusCode), Azure's a field
+// (azcore.ResponseError.StatusCode), Google's another (googleapi.Error's
+// Code), each read here by name.
+func httpStatus(err error) int {
+	var method interface{ HTTPStatusCode() int }
+	if errors.As(err, &method) {
+		return method.HTTPStatusCode()
+	}
+	for e := range errorChain(err) {
+		v := reflect.ValueOf(e)
+		if v.Kind() == reflect.Pointer && !v.IsNil() {
+			v = v.Elem()
+		}
+		if v.Kind() != reflect.Struct {
+			continue
+		}
+		for _, field := range []string{"StatusCode", "Code"} {
+			if f := v.FieldByName(field); f.IsValid() && f.CanInt() && f.Int() >= 100 && f.Int() < 600 {
+				return int(f.Int())
+			}
+		}
+	}
+	return 0
+}
+
+// errorChain yields err and every error it wraps, depth first.
+func errorChain(err error) iter.Seq[error] {
+	return func(yield func(error) bool) {
+		var walk func(error) bool
+		walk = func(e error) bool {
+			if e == nil {
+				return true
+			}
+			if !yield(e) {
+				return false
+			}
+			switch u := e.(type) {
+			case interface{ Unwrap() error }:
+				return walk(u.Unwrap())
+			case interface{ Unwrap() []error }:
+				for _, inner := range u.Unwrap() {
+					if !walk(inner) {
+						return false
+					}
+				}
+			}
+			return true
+		}
+		walk(err)
+	}
 }
 
 // refusedWrite is a write's error, wrapping fs.ErrPermission when the
 // store refused it for good: the bucket does not exist, or the
-// credentials may not write to it (GCS answers both with a 403, which
-// gocloud calls NotFound). nil stays nil.
+// credentials may not write to it (a 401, 403 or 404; gocloud calls GCS's
+// 403 NotFound, and Azure's 403 for a token without the permission
+// Unknown). nil stays nil.
 func refusedWrite(err error) error {
+	status := httpStatus(err)
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, fs.ErrPermission), gcerrors.Code(err) == gcerrors.PermissionDenied, gcerrors.Code(err) == gcerrors.NotFound:
+	case errors.Is(err, fs.ErrPermission), gcerrors.Code(err) == gcerrors.PermissionDenied, gcerrors.Code(err) == gcerrors.NotFound,
+		status == http.StatusUnauthorized, status == http.StatusForbidden, status == http.StatusNotFound:
 		return &classified{kind: fs.ErrPermission, why: "the bucket cannot be written: it does not exist, or these credentials may not write to it", err: err}
 	}
-	return err
+	return oneLine(err)
 }
 
-// classified is a store's error with what it means for the cache (kind:
-// fs.ErrPermission, errors.ErrUnsupported) and why, in words.
+// classified is a store's error, in one line, with what it means for the
+// cache (kind: fs.ErrPermission, errors.ErrUnsupported; nil: nothing in
+// particular) and why, in words.
 type classified struct {
 	kind error
 	why  string
 	err  error
 }
 
-func (e *classified) Error() string   { return e.why + ": " + e.err.Error() }
-func (e *classified) Unwrap() []error { return []error{e.kind, e.err} }
+func (e *classified) Error() string {
+	var b strings.Builder
+	if e.why != "" {
+		b.WriteString(e.why + ": ")
+	}
+	// Azure's errors (and others') print the whole exchange over many
+	// lines, the store's XML body included: one line of what it said.
+	sep := ""
+	for _, line := range strings.Split(e.err.Error(), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "<") {
+			break
+		}
+		if line != "" && !strings.HasPrefix(line, "---") {
+			b.WriteString(sep + line)
+			sep = "; "
+		}
+	}
+	return b.String()
+}
+
+func (e *classified) Unwrap() []error {
+	if e.kind == nil {
+		return []error{e.err}
+	}
+	return []error{e.kind, e.err}
+}
+
+// oneLine is a store's error as a classified one of no kind: its message
+// in one line. nil stays nil.
+func oneLine(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &classified{err: err}
+}
 
 // Remove deletes the object name; a missing one is not an error. In a
 // file:// bucket, the sidecar gocloud's driver wrote beside it goes too.
@@ -297,7 +398,7 @@ func (s *Bucket) Remove(ctx context.Context, name string) error {
 		return nil
 	}
 	if err := s.b.Delete(ctx, name); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
-		return err
+		return oneLine(err)
 	}
 	return nil
 }

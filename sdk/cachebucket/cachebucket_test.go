@@ -270,6 +270,18 @@ func TestOpen_fileBucketParameters(t *testing.T) {
 	}
 }
 
+// responseError and googleError carry their status in a field, as
+// Azure's and Google's libraries do.
+type responseError struct{ StatusCode int }
+
+func (e *responseError) Error() string {
+	return "PUT https://acct.blob.core.windows.net/c/lease\n----------\nRESPONSE 403: 403 This request is not authorized to perform this operation using this permission.\nERROR CODE: AuthorizationPermissionMismatch\n----------\n<?xml version=\"1.0\"?>\n<Error><Code>AuthorizationPermissionMismatch</Code></Error>\n----------"
+}
+
+type googleError struct{ Code int }
+
+func (e *googleError) Error() string { return "googleapi: Error " + strconv.Itoa(e.Code) }
+
 type httpStatusError int
 
 func (e httpStatusError) Error() string       { return "status " + strconv.Itoa(int(e)) }
@@ -285,10 +297,11 @@ func (e apiCodeError) ErrorCode() string { return string(e) }
 // (errors.ErrUnsupported), or anything else, passed on as it is. The
 // stores' own answers are in make test-stores.
 func TestErrors_classified(t *testing.T) {
-	if refusedWrite(nil) != nil || refusedWrite(io.EOF) != io.EOF {
-		t.Error("refusedWrite changed an error it does not classify")
+	if got := refusedWrite(io.EOF); refusedWrite(nil) != nil || !errors.Is(got, io.EOF) || errors.Is(got, fs.ErrPermission) || got.Error() != "EOF" {
+		t.Errorf("refusedWrite changed an error it does not classify: %v", got)
 	}
-	for _, err := range []error{fs.ErrPermission, &fs.PathError{Op: "open", Path: "/x", Err: syscall.EACCES}} {
+	for _, err := range []error{fs.ErrPermission, &fs.PathError{Op: "open", Path: "/x", Err: syscall.EACCES},
+		fmt.Errorf("put: %w", &responseError{StatusCode: 403}), &googleError{Code: 404}, httpStatusError(401)} {
 		got := refusedWrite(err)
 		if !errors.Is(got, fs.ErrPermission) || !errors.Is(got, err) || !strings.HasPrefix(got.Error(), "the bucket cannot be written: it does not exist, or these credentials may not write to it: ") {
 			t.Errorf("%v: %v", err, got)
@@ -301,5 +314,15 @@ func TestErrors_classified(t *testing.T) {
 		if notImplemented(err) != want {
 			t.Errorf("notImplemented(%v) = %v", err, !want)
 		}
+	}
+	// A store's error of many lines (Azure prints the whole exchange) is
+	// said in one, without the store's XML body.
+	want := "the bucket cannot be written: it does not exist, or these credentials may not write to it: PUT https://acct.blob.core.windows.net/c/lease; " +
+		"RESPONSE 403: 403 This request is not authorized to perform this operation using this permission.; ERROR CODE: AuthorizationPermissionMismatch"
+	if got := refusedWrite(&responseError{StatusCode: 403}).Error(); got != want {
+		t.Errorf("one line:\n%s\nwant\n%s", got, want)
+	}
+	if httpStatus(&responseError{StatusCode: 200000}) != 0 || httpStatus(io.EOF) != 0 || httpStatus(errors.Join(io.EOF, &googleError{Code: 412})) != 412 {
+		t.Error("httpStatus read a status where there is none, or missed a joined one")
 	}
 }

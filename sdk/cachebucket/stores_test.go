@@ -1,0 +1,353 @@
+package cachebucket_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"gocloud.dev/blob"
+	_ "gocloud.dev/blob/azureblob"
+	_ "gocloud.dev/blob/gcsblob"
+	_ "gocloud.dev/blob/s3blob"
+
+	"github.com/mintlify/terraform-provider-mintlify/internal/teststores"
+	"github.com/mintlify/terraform-provider-mintlify/sdk"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/cachebucket"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
+)
+
+// The shared bucket against real protocol servers on loopback (make
+// test-stores; see package teststores): S3, Azure Blob and GCS, each
+// through gocloud's driver and the store's own client library, with
+// credentials from the store's standard chain. Each store's subtests:
+// what the cache needs of an object store, ten processes racing for one
+// read, and what a user sees when the bucket is missing, the credential
+// may only read, there is none, or the store has no conditional write.
+func TestStores(t *testing.T) {
+	for _, name := range teststores.Names {
+		t.Run(name, func(t *testing.T) {
+			st := teststores.Start(t, name)
+			t.Logf("%s: %s", st.Server, st.Limits)
+			t.Run("objects", func(t *testing.T) { storeObjects(t, st) })
+			t.Run("ten processes racing for one read make one read", func(t *testing.T) { tenProcesses(t, st) })
+			t.Run("a missing bucket", func(t *testing.T) { missingBucket(t, st) })
+			t.Run("a read-only credential", func(t *testing.T) { readOnlyCredential(t, st) })
+			t.Run("no credentials", func(t *testing.T) { noCredentials(t, st) })
+			t.Run("no conditional write", func(t *testing.T) { noConditionalWrite(t, st) })
+		})
+	}
+}
+
+// openStore opens url with env set, as the provider does.
+func openStore(t *testing.T, url string, env map[string]string) cachebucket.Store {
+	t.Helper()
+	teststores.Setenv(t, env)
+	b, err := cachebucket.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// What the cache needs of a store: a miss, a conditional write that the
+// store refuses (412, or Azure's 409) as "someone else holds the lease",
+// exactly one winner among ten writers at once, size limits, overwrites
+// and removals.
+func storeObjects(t *testing.T, st *teststores.Store) {
+	ctx := context.Background()
+	b := openStore(t, st.NewBucket(t), st.Env())
+	if _, err := b.Get(ctx, "missing", 10); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing object: %v, want fs.ErrNotExist", err)
+	}
+	if err := b.Remove(ctx, "missing"); err != nil {
+		t.Errorf("removing a missing object: %v", err)
+	}
+	if ok, err := b.PutIfAbsent(ctx, "lease", []byte("one")); !ok || err != nil {
+		t.Fatalf("the first conditional write: %v %v", ok, err)
+	}
+	if ok, err := b.PutIfAbsent(ctx, "lease", []byte("two")); ok || err != nil {
+		t.Errorf("a conditional write over an object: %v %v, want not written and no error (the store's refusal is someone else's lease)", ok, err)
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	won, errs := 0, []error{}
+	for i := range 10 {
+		wg.Go(func() {
+			ok, err := b.PutIfAbsent(ctx, "race", fmt.Appendf(nil, "writer %d", i))
+			mu.Lock()
+			defer mu.Unlock()
+			if ok {
+				won++
+			}
+			if err != nil {
+				errs = append(errs, err)
+			}
+		})
+	}
+	wg.Wait()
+	if won != 1 || len(errs) != 0 {
+		t.Errorf("ten conditional writes at once: %d won, errors %v; want one winner, no error", won, errs)
+	}
+	if got, err := b.Get(ctx, "lease", 3); string(got) != "one" || err != nil {
+		t.Errorf("an object at the limit: %q %v", got, err)
+	}
+	if _, err := b.Get(ctx, "lease", 2); !errors.Is(err, fs.ErrInvalid) {
+		t.Errorf("an object over the limit: %v, want fs.ErrInvalid", err)
+	}
+	if err := b.Put(ctx, "lease", []byte("three")); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := b.Get(ctx, "lease", 10); string(got) != "three" {
+		t.Errorf("after Put: %q", got)
+	}
+	if err := b.Remove(ctx, "lease"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Get(ctx, "lease", 10); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a removed object: %v", err)
+	}
+}
+
+// runnerResult is what one runner process reports: each read it made
+// (rows, whether the bucket served it, its error) and the cache's problem.
+type runnerResult struct {
+	Reads []struct {
+		Rows int    `json:"rows"`
+		Hit  bool   `json:"hit"`
+		Err  string `json:"err"`
+	} `json:"reads"`
+	Problem string `json:"problem"`
+	Failed  string `json:"-"` // the process itself failed
+}
+
+const runnerEnv = "MINTLIFY_TEST_STORES_RUNNER"
+
+// TestStoresRunner is a runner in a process of its own, so that its
+// store's credential chain reads its own environment (gocloud's drivers
+// read it once per process): it makes the reads MINTLIFY_TEST_STORES_READS
+// names ("visitors", "views"), in order, from the fake through the
+// bucket, and prints what it got. It does nothing in a test run of its
+// own.
+func TestStoresRunner(_ *testing.T) {
+	if os.Getenv(runnerEnv) != "1" {
+		return
+	}
+	var res runnerResult
+	c, err := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(os.Getenv("MINTLIFY_TEST_STORES_API")),
+		sdk.WithAnalyticsCache(sdk.CacheOptions{URL: os.Getenv("MINTLIFY_TEST_STORES_BUCKET"), OpenBucket: cachebucket.Open, FreshFor: 10 * time.Minute}))
+	if err != nil {
+		fmt.Printf("\nrunner failed: %v\n", err)
+		return
+	}
+	for _, name := range strings.Split(os.Getenv("MINTLIFY_TEST_STORES_READS"), ",") {
+		endpoint := c.Analytics.Visitors
+		if name == "views" {
+			endpoint = c.Analytics.Views
+		}
+		got, err := endpoint.All(context.Background(), mintlifytest.DemoProjectID, sdk.VisitorsQuery{})
+		res.Reads = append(res.Reads, struct {
+			Rows int    `json:"rows"`
+			Hit  bool   `json:"hit"`
+			Err  string `json:"err"`
+		}{})
+		r := &res.Reads[len(res.Reads)-1]
+		if err != nil {
+			r.Err = err.Error()
+		} else {
+			r.Rows, r.Hit = len(got.Paths), got.Cache.Hit
+		}
+	}
+	if p := c.CacheProblem(); p != nil {
+		res.Problem = p.Error()
+	}
+	out, _ := json.Marshal(res)
+	fmt.Printf("\nrunner: %s\n", out)
+}
+
+// runners runs n runner processes at once, each with env, reading reads
+// (comma-separated) from srv through the bucket url.
+func runners(t *testing.T, n int, env map[string]string, srv *mintlifytest.Server, url, reads string) []runnerResult {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env = maps.Clone(env)
+	env[runnerEnv], env["MINTLIFY_TEST_STORES_API"], env["MINTLIFY_TEST_STORES_BUCKET"], env["MINTLIFY_TEST_STORES_READS"] = "1", srv.URL, url, reads
+	results := make([]runnerResult, n)
+	var wg sync.WaitGroup
+	for i := range results {
+		wg.Go(func() {
+			cmd := exec.Command(self, "-test.run=^TestStoresRunner$", "-test.count=1")
+			cmd.Env = teststores.Environ(env)
+			out, err := cmd.CombinedOutput()
+			_, line, found := strings.Cut(string(out), "\nrunner: ")
+			line, _, _ = strings.Cut(line, "\n")
+			if err != nil || !found || json.Unmarshal([]byte(line), &results[i]) != nil {
+				results[i].Failed = fmt.Sprintf("runner %d: %v\n%s", i, err, out)
+			}
+		})
+	}
+	wg.Wait()
+	for _, r := range results {
+		if r.Failed != "" {
+			t.Fatal(r.Failed)
+		}
+	}
+	return results
+}
+
+// Ten runner processes (each its own program, as ten CI runners are)
+// miss the same read at once: one takes the lease and reads, the others
+// wait for its entry. The fake answers slowly (300 ms a page) so that
+// all ten overlap the read.
+func tenProcesses(t *testing.T, st *teststores.Store) {
+	url := st.NewBucket(t)
+	srv := mintlifytest.NewServer(mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 1200}})
+	t.Cleanup(srv.Close)
+	srv.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultLatency, Latency: 300 * time.Millisecond})
+	hits := 0
+	for i, r := range runners(t, 10, st.Env(), srv, url, "visitors") {
+		if len(r.Reads) != 1 || r.Reads[0].Err != "" || r.Reads[0].Rows != 1200 || r.Problem != "" {
+			t.Errorf("runner %d: %+v", i, r)
+			continue
+		}
+		if r.Reads[0].Hit {
+			hits++
+		}
+	}
+	if n := srv.Requests(mintlifytest.RouteVisitors); n != 5 {
+		t.Errorf("%d requests for ten runners, want one read's 5", n)
+	}
+	if hits != 9 {
+		t.Errorf("%d runners served from the bucket, want 9", hits)
+	}
+	teststores.Setenv(t, st.Env())
+	b, err := blob.OpenBucket(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	for it := b.List(nil); ; {
+		obj, err := it.Next(context.Background())
+		if err != nil {
+			break
+		}
+		if strings.HasPrefix(obj.Key, "lease-") {
+			t.Errorf("a lease was left: %s", obj.Key)
+		}
+	}
+}
+
+// runner is one runner process with env reading reads, each wanted
+// whole (10 rows), from the bucket or not as hits says; it returns the
+// cache's problem ("" for none).
+func runner(t *testing.T, env map[string]string, srv *mintlifytest.Server, url, reads string, hits ...bool) string {
+	t.Helper()
+	r := runners(t, 1, env, srv, url, reads)[0]
+	if len(r.Reads) != len(hits) {
+		t.Fatalf("%d reads, want %d: %+v", len(r.Reads), len(hits), r)
+	}
+	for i, got := range r.Reads {
+		if got.Err != "" || got.Rows != 10 || got.Hit != hits[i] {
+			t.Errorf("read %d: %+v, want 10 rows, hit %v", i, got, hits[i])
+		}
+	}
+	return r.Problem
+}
+
+// wantProblem fails t unless problem holds each of want, and logs it:
+// the provider shows it as the warning "Mintlify analytics cache not used
+// as configured".
+func wantProblem(t *testing.T, problem string, want ...string) {
+	t.Helper()
+	if problem == "" {
+		t.Errorf("no cache problem, want one saying %q", want)
+		return
+	}
+	for _, w := range want {
+		if !strings.Contains(problem, w) {
+			t.Errorf("the cache problem does not say %q:\n%s", w, problem)
+		}
+	}
+	if strings.Contains(problem, "\n") {
+		t.Errorf("the cache problem spans lines:\n%s", problem)
+	}
+	t.Logf("what the user sees: %s", problem)
+}
+
+// newFake is the fake API with 10 paths (one page a read).
+func newFake(t *testing.T) *mintlifytest.Server {
+	srv := mintlifytest.NewServer(mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 10}})
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// A bucket that does not exist: reads still work and spend the budget,
+// and the user is told, once, that the bucket cannot be written.
+func missingBucket(t *testing.T, st *teststores.Store) {
+	srv := newFake(t)
+	problem := runner(t, st.Env(), srv, st.MissingBucket(), "visitors,visitors", false, false)
+	wantProblem(t, problem, "no-such-bucket", "is read but not written by this program", "the bucket cannot be written: it does not exist, or these credentials may not write to it")
+}
+
+// A credential that may read but not write (a pull-request runner's): what
+// a trusted runner stored serves it, a miss is read from the API and not
+// stored, and the user is told once.
+func readOnlyCredential(t *testing.T, st *teststores.Store) {
+	srv := newFake(t)
+	url := st.NewBucket(t)
+	if p := runner(t, st.Env(), srv, url, "visitors", false); p != "" {
+		t.Fatal(p)
+	}
+	problem := runner(t, st.ReadOnly(t), srv, url, "visitors,views,visitors,views", true, false, true, false)
+	wantProblem(t, problem, "is read but not written by this program: answers other runners stored are used, none is stored for them",
+		"the bucket cannot be written")
+	if n := srv.Requests(mintlifytest.RouteVisitors); n != 1 {
+		t.Errorf("%d requests, want the writer's 1", n)
+	}
+}
+
+// No credential anywhere the store's chain looks: reads still work, and
+// the user is told what the store's library found missing.
+func noCredentials(t *testing.T, st *teststores.Store) {
+	srv := newFake(t)
+	problem := runner(t, st.NoCredentials(), srv, st.NewBucket(t), "visitors,visitors", false, false)
+	switch st.Name {
+	case "gcs":
+		// gocloud's GCS driver, finding no credentials when the bucket is
+		// opened, prints a warning on stdout and goes on with an empty
+		// service account, whose every request fails to sign (before any
+		// is sent: the real GCS would say no more).
+		wantProblem(t, problem, "private key should be a PEM")
+	default:
+		wantProblem(t, problem, "credential")
+	}
+}
+
+// A store without conditional writes: no lease is taken, answers are
+// still shared, and the user is told that runners starting together each
+// read. GCS and Azure have always had them.
+func noConditionalWrite(t *testing.T, st *teststores.Store) {
+	url := st.NewBucket(t)
+	env, ok := st.NoConditionalWrites(t)
+	if !ok {
+		t.Skipf("%s always has conditional writes: nothing to test", st.Name)
+	}
+	srv := newFake(t)
+	problem := runner(t, env, srv, url, "visitors", false)
+	wantProblem(t, problem, "takes no leases, so runners that miss the same read at the same time each read it (answers are still shared)",
+		"the store does not implement conditional writes", "NotImplemented")
+	if p := runner(t, env, srv, url, "visitors", true); p != "" {
+		t.Errorf("a hit made a problem: %s", p)
+	}
+}
