@@ -105,7 +105,7 @@ func (s *Store) isolated(set map[string]string) map[string]string {
 	env["AWS_EC2_METADATA_DISABLED"] = "true"
 	env["AZURE_CONFIG_DIR"] = filepath.Join(home, "azure")
 	env["CLOUDSDK_CONFIG"] = filepath.Join(home, "gcloud")
-	env["AZURE_TOKEN_CREDENTIALS"] = "dev"   // Entra ID from a developer's tools only: no managed-identity probe of 169.254.169.254
+	env["AZURE_TOKEN_CREDENTIALS"] = "dev" // Entra ID from a developer's tools only: no managed-identity probe of 169.254.169.254
 	for k, v := range set {
 		env[k] = v
 	}
