@@ -107,7 +107,7 @@ func TestAccAgentJob_identity(t *testing.T) {
 	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(clk),
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{cliIdentity},
 		Steps: []resource.TestStep{
 			{
 				Config: jobConfig(url, "Document it", ""),

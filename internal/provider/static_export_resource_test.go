@@ -268,7 +268,7 @@ resource "terraform_data" "archive" {
 	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders(clk),
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_10_0)},
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{cliEphemeral},
 		Steps: []resource.TestStep{{
 			Config: cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
