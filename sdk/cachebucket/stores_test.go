@@ -36,7 +36,8 @@ func TestStores(t *testing.T) {
 	for _, name := range teststores.Names {
 		t.Run(name, func(t *testing.T) {
 			st := teststores.Start(t, name)
-			t.Logf("%s: %s", st.Server, st.Limits)
+			t.Logf("server: %s", st.Server)
+			t.Logf("what it cannot do that the store does: %s", st.Limits)
 			t.Run("objects", func(t *testing.T) { storeObjects(t, st) })
 			t.Run("ten processes racing for one read make one read", func(t *testing.T) { tenProcesses(t, st) })
 			t.Run("a missing bucket", func(t *testing.T) { missingBucket(t, st) })
