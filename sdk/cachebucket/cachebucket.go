@@ -392,13 +392,13 @@ func (s *Bucket) Remove(ctx context.Context, name string) error {
 		}
 		for _, f := range []string{file, file + ".attrs"} {
 			if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return err
+				return refusedWrite(err)
 			}
 		}
 		return nil
 	}
 	if err := s.b.Delete(ctx, name); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
-		return oneLine(err)
+		return refusedWrite(err)
 	}
 	return nil
 }
