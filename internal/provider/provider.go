@@ -210,10 +210,12 @@ func (p *mintlifyProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 					"credentials; Azure environment or managed identity), never from the URL. Falls back to `" + EnvCacheURL +
 					"`. Runners that miss the same read at once wait for the one that took its lease (at most 2 minutes; a " +
 					"dead runner's lease expires after 1 minute), so a fleet that starts together reads once. " +
-					"**Wins over `cache_dir`**; when the bucket cannot be opened, `cache_dir` is used, with a warning, " +
-					"and when it fails later, the provider goes on without a cache, with a warning. The known-spent " +
-					"budget is shared there too. Give the bucket a lifecycle rule that expires objects after " +
-					"`cache_max_stale`: the provider does not cap it.",
+					"**Wins over `cache_dir`**; when the bucket cannot be opened, `cache_dir` is used, with a warning; " +
+					"a bucket that cannot be written (missing, or a read-only credential) is still read, and one that " +
+					"fails otherwise is left alone for the rest of the command, each with a warning (see the " +
+					"Troubleshooting guide). Records are sealed with a key derived from the API key: whoever can write " +
+					"the bucket without it cannot plant answers. The known-spent budget is shared there too. Give the " +
+					"bucket a lifecycle rule that expires objects after `cache_max_stale`: the provider does not cap it.",
 				Optional:   true,
 				Validators: []validator.String{cacheURLValidator},
 			},
