@@ -10,10 +10,73 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 )
+
+// CheckObjects holds b to what the cache needs of a store: a miss, a
+// conditional write that the store refuses (S3's and GCS's 412, Azure's
+// 409) as "someone else holds the lease", exactly one winner among ten
+// writers at once, size limits, overwrites and removals. Exported for the
+// stores' tests (TestStores, in package cachebucket_test).
+func CheckObjects(t *testing.T, b Store) {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := b.Get(ctx, "missing", 10); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing object: %v, want fs.ErrNotExist", err)
+	}
+	if err := b.Remove(ctx, "missing"); err != nil {
+		t.Errorf("removing a missing object: %v", err)
+	}
+	if ok, err := b.PutIfAbsent(ctx, "lease", []byte("one")); !ok || err != nil {
+		t.Fatalf("the first conditional write: %v %v", ok, err)
+	}
+	if ok, err := b.PutIfAbsent(ctx, "lease", []byte("two")); ok || err != nil {
+		t.Errorf("a conditional write over an object: %v %v, want not written and no error (the store's refusal is someone else's lease)", ok, err)
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	won, errs := 0, []error{}
+	for i := range 10 {
+		wg.Go(func() {
+			ok, err := b.PutIfAbsent(ctx, "race", fmt.Appendf(nil, "writer %d", i))
+			mu.Lock()
+			defer mu.Unlock()
+			if ok {
+				won++
+			}
+			if err != nil {
+				errs = append(errs, err)
+			}
+		})
+	}
+	wg.Wait()
+	if won != 1 || len(errs) != 0 {
+		t.Errorf("ten conditional writes at once: %d won, errors %v; want one winner, no error", won, errs)
+	}
+	if got, err := b.Get(ctx, "lease", 3); string(got) != "one" || err != nil {
+		t.Errorf("an object at the limit: %q %v", got, err)
+	}
+	if _, err := b.Get(ctx, "lease", 2); !errors.Is(err, fs.ErrInvalid) {
+		t.Errorf("an object over the limit: %v, want fs.ErrInvalid", err)
+	}
+	if err := b.Put(ctx, "lease", []byte("three")); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := b.Get(ctx, "lease", 10); string(got) != "three" {
+		t.Errorf("after Put: %q", got)
+	}
+	for _, name := range []string{"lease", "race"} {
+		if err := b.Remove(ctx, name); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.Get(ctx, name, 10); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("a removed object: %v", err)
+		}
+	}
+}
 
 func TestBucket_objectsAtTheirEdges(t *testing.T) {
 	ctx := context.Background()
@@ -25,36 +88,7 @@ func TestBucket_objectsAtTheirEdges(t *testing.T) {
 	if got := b.Where(); got != "bucket file://"+filepath.ToSlash(dir) {
 		t.Errorf("Where() = %q: no query, the store named", got)
 	}
-	if _, err := b.Get(ctx, "missing", 10); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("missing object: %v, want fs.ErrNotExist", err)
-	}
-	if err := b.Remove(ctx, "missing"); err != nil {
-		t.Errorf("removing a missing object: %v", err)
-	}
-	if ok, err := b.PutIfAbsent(ctx, "lease", []byte("one")); !ok || err != nil {
-		t.Fatalf("first conditional write: %v %v", ok, err)
-	}
-	if ok, err := b.PutIfAbsent(ctx, "lease", []byte("two")); ok || err != nil {
-		t.Errorf("second conditional write: %v %v, want not written", ok, err)
-	}
-	if got, err := b.Get(ctx, "lease", 3); string(got) != "one" || err != nil {
-		t.Errorf("Get at the limit: %q %v", got, err)
-	}
-	if _, err := b.Get(ctx, "lease", 2); !errors.Is(err, fs.ErrInvalid) {
-		t.Errorf("object over the limit: %v, want fs.ErrInvalid", err)
-	}
-	if err := b.Put(ctx, "lease", []byte("three")); err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := b.Get(ctx, "lease", 10); string(got) != "three" {
-		t.Errorf("after Put: %q", got)
-	}
-	if err := b.Remove(ctx, "lease"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := b.Get(ctx, "lease", 10); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("removed object: %v", err)
-	}
+	CheckObjects(t, b)
 	// A link or a FIFO in a file:// bucket is refused without opening it
 	// (gocloud's driver would follow the link, or block on the FIFO).
 	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "link")); err != nil {

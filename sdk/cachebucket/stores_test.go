@@ -3,9 +3,7 @@ package cachebucket_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -59,63 +57,9 @@ func openStore(t *testing.T, url string, env map[string]string) cachebucket.Stor
 	return b
 }
 
-// What the cache needs of a store: a miss, a conditional write that the
-// store refuses (412, or Azure's 409) as "someone else holds the lease",
-// exactly one winner among ten writers at once, size limits, overwrites
-// and removals.
+// What the cache needs of a store (CheckObjects), of the store itself.
 func storeObjects(t *testing.T, st *teststores.Store) {
-	ctx := context.Background()
-	b := openStore(t, st.NewBucket(t), st.Env())
-	if _, err := b.Get(ctx, "missing", 10); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("a missing object: %v, want fs.ErrNotExist", err)
-	}
-	if err := b.Remove(ctx, "missing"); err != nil {
-		t.Errorf("removing a missing object: %v", err)
-	}
-	if ok, err := b.PutIfAbsent(ctx, "lease", []byte("one")); !ok || err != nil {
-		t.Fatalf("the first conditional write: %v %v", ok, err)
-	}
-	if ok, err := b.PutIfAbsent(ctx, "lease", []byte("two")); ok || err != nil {
-		t.Errorf("a conditional write over an object: %v %v, want not written and no error (the store's refusal is someone else's lease)", ok, err)
-	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	won, errs := 0, []error{}
-	for i := range 10 {
-		wg.Go(func() {
-			ok, err := b.PutIfAbsent(ctx, "race", fmt.Appendf(nil, "writer %d", i))
-			mu.Lock()
-			defer mu.Unlock()
-			if ok {
-				won++
-			}
-			if err != nil {
-				errs = append(errs, err)
-			}
-		})
-	}
-	wg.Wait()
-	if won != 1 || len(errs) != 0 {
-		t.Errorf("ten conditional writes at once: %d won, errors %v; want one winner, no error", won, errs)
-	}
-	if got, err := b.Get(ctx, "lease", 3); string(got) != "one" || err != nil {
-		t.Errorf("an object at the limit: %q %v", got, err)
-	}
-	if _, err := b.Get(ctx, "lease", 2); !errors.Is(err, fs.ErrInvalid) {
-		t.Errorf("an object over the limit: %v, want fs.ErrInvalid", err)
-	}
-	if err := b.Put(ctx, "lease", []byte("three")); err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := b.Get(ctx, "lease", 10); string(got) != "three" {
-		t.Errorf("after Put: %q", got)
-	}
-	if err := b.Remove(ctx, "lease"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := b.Get(ctx, "lease", 10); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("a removed object: %v", err)
-	}
+	cachebucket.CheckObjects(t, openStore(t, st.NewBucket(t), st.Env()))
 }
 
 // runnerResult is what one runner process reports: each read it made
