@@ -546,7 +546,7 @@ func TestCacheBucket_aReadOnlyCredentialStillReads(t *testing.T) {
 		t.Fatalf("a miss: %+v %v", got.Cache, err)
 	}
 	problem := reader.CacheProblem()
-	if problem == nil || !strings.Contains(problem.Error(), "is read but not written by this program: answers other runners stored are used, none is stored for them: the bucket cannot be written: 403 AccessDenied") {
+	if problem == nil || !strings.Contains(problem.Error(), "is read but not written by this program: answers already stored there are used, none is added: the bucket cannot be written: 403 AccessDenied") {
 		t.Errorf("problem: %v", problem)
 	}
 	writes := b.writesSent()

@@ -66,7 +66,7 @@ func (g *guardedStore) fail(ctx context.Context, err error, write bool) {
 		}
 	case write && errors.Is(err, fs.ErrPermission):
 		if !g.readOnly.Swap(true) {
-			g.problems.note(fmt.Errorf("the analytics cache (%s) is read but not written by this program: answers other runners stored are used, none is stored for them: %w", g.where(), err))
+			g.problems.note(fmt.Errorf("the analytics cache (%s) is read but not written by this program: answers already stored there are used, none is added: %w", g.where(), err))
 		}
 	default:
 		if !g.broken.Swap(true) {
