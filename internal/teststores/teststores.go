@@ -194,21 +194,32 @@ func binary(t *testing.T, variable, what string) string {
 		}
 		t.Skipf("%s is not set: make test-stores builds %s and runs this test", variable, what)
 	}
-	if _, err := os.Stat(path); err != nil {
+	if _, err := os.Stat(path); err != nil { //nolint:gosec // the server the Makefile built, named by the Makefile
 		t.Fatalf("%s=%s: %v", variable, path, err)
 	}
 	return path
 }
 
-// freePort is a loopback port nobody listens on now.
-func freePort(t *testing.T) int {
+// listen listens on a free loopback port.
+func listen(t *testing.T) net.Listener {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	l, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	return l
+}
+
+// freePort is a loopback port nobody listens on now.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l := listen(t)
 	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	addr, ok := l.Addr().(*net.TCPAddr)
+	if !ok {
+		t.Fatalf("a TCP listener's address is %T", l.Addr())
+	}
+	return addr.Port
 }
 
 // run starts a server process in the store's directory for the rest of
@@ -216,7 +227,9 @@ func freePort(t *testing.T) int {
 // by its id when t ends; its output is shown if it fails to start.
 func (s *Store) run(t *testing.T, port int, name string, args ...string) {
 	t.Helper()
-	cmd := exec.Command(name, args...) //nolint:gosec // a server the Makefile built, with the test's own arguments
+	// Ended (killed, by its process id) when t's context is, just before
+	// t's cleanups.
+	cmd := exec.CommandContext(t.Context(), name, args...) //nolint:gosec // a server the Makefile built, with the test's own arguments
 	cmd.Dir = s.dir
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -224,26 +237,29 @@ func (s *Store) run(t *testing.T, port int, name string, args ...string) {
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting %s: %v", name, err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-exited
-	})
+	exited := make(chan struct{})
+	var waited error
+	go func() {
+		waited = cmd.Wait()
+		close(exited)
+	}()
+	t.Cleanup(func() { <-exited })
 	deadline := time.Now().Add(90 * time.Second) // a busy 2-core machine starts node slowly
+	dialer := &net.Dialer{Timeout: time.Second}
 	for {
-		conn, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), time.Second)
+		conn, err := dialer.DialContext(t.Context(), "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 		if err == nil {
 			_ = conn.Close()
 			return
 		}
 		select {
-		case err := <-exited:
-			exited <- err
-			t.Fatalf("%s exited before listening: %v\n%s", filepath.Base(name), err, out.String())
+		case <-exited:
+			t.Fatalf("%s exited before listening: %v\n%s", filepath.Base(name), waited, out.String())
 		case <-time.After(100 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill() // its output is read once it has ended
+			<-exited
 			t.Fatalf("%s is not listening on %d after 90 s:\n%s", filepath.Base(name), port, out.String())
 		}
 	}
@@ -253,8 +269,8 @@ func (s *Store) run(t *testing.T, port int, name string, args ...string) {
 // given as the AWS chain's environment variables, and a second account
 // (cache-reader) that a bucket policy lets read but not write.
 const (
-	s3Access, s3Secret         = "mintlify-test", "mintlify-test-secret"
-	s3ReadAccess, s3ReadSecret = "cache-reader", "cache-reader-secret"
+	s3Access, s3Secret         = "mintlify-test", "mintlify-test-secret" //nolint:gosec // the test server's own account
+	s3ReadAccess, s3ReadSecret = "cache-reader", "cache-reader-secret"   //nolint:gosec // the test server's own account
 )
 
 func (s *Store) startS3(t *testing.T) {
@@ -482,20 +498,15 @@ func (s *Store) proxy(t *testing.T, refuse func(*http.Request) (status int, body
 	if err != nil {
 		t.Fatal(err)
 	}
-	rp := httputil.NewSingleHostReverseProxy(target)
-	if s.Name == "gcs" {
-		// fake-gcs-server tells path-style requests from others by their
-		// host (an S3 request's host is in its signature: kept).
-		direct := rp.Director
-		rp.Director = func(r *http.Request) {
-			direct(r)
-			r.Host = target.Host
+	rp := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+		r.SetURL(target)
+		if s.Name != "gcs" {
+			// An S3 request's host is in its signature; fake-gcs-server
+			// tells path-style requests from others by theirs.
+			r.Out.Host = r.In.Host
 		}
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	}}
+	l := listen(t)
 	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if status, body, refused := refuse(r); refused {
 			_, _ = io.Copy(io.Discard, r.Body)

@@ -123,11 +123,11 @@ func openDir(u *url.URL) (*Bucket, error) {
 		return nil, fmt.Errorf("prefix %q must be a relative path without . or .. elements", s.prefix)
 	}
 	if q.Get("create_dir") != "" {
-		if err := os.MkdirAll(s.dir, s.dirMode); err != nil {
+		if err := os.MkdirAll(s.dir, s.dirMode); err != nil { //nolint:gosec // the directory the user's cache_url names
 			return nil, err
 		}
 	}
-	info, err := os.Stat(s.dir)
+	info, err := os.Stat(s.dir) //nolint:gosec // the directory the user's cache_url names
 	if err != nil {
 		return nil, err
 	}
@@ -303,7 +303,7 @@ func errorChain(err error) iter.Seq[error] {
 			if !yield(e) {
 				return false
 			}
-			switch u := e.(type) {
+			switch u := e.(type) { //nolint:errorlint // this walks the chain itself, each error in turn
 			case interface{ Unwrap() error }:
 				return walk(u.Unwrap())
 			case interface{ Unwrap() []error }:

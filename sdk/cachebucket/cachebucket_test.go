@@ -135,7 +135,7 @@ func otherFileSystem(t *testing.T, dir string) string {
 		if base == "" || syscall.Stat(base, &there) != nil || there.Dev == here.Dev {
 			continue
 		}
-		other, err := os.MkdirTemp(base, "cachebucket-test-")
+		other, err := os.MkdirTemp(base, "cachebucket-test-") //nolint:usetesting // on that file system, not $TMPDIR's
 		if err != nil {
 			continue
 		}

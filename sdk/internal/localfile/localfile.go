@@ -111,7 +111,8 @@ func CreateExclusive(path string, data []byte, perm fs.FileMode) (bool, error) {
 		if noLinks(err) {
 			// The temporary was written: the directory is writable, so a
 			// refusal here is the file system's, not a permission.
-			return false, fmt.Errorf("%s cannot hold hard links (%v), which the conditional write needs: %w", filepath.Dir(path), err, errors.ErrUnsupported)
+			// %v: the link's error (EPERM) must not read as a permission.
+			return false, fmt.Errorf("%s cannot hold hard links (%v), which the conditional write needs: %w", filepath.Dir(path), err, errors.ErrUnsupported) //nolint:errorlint // see above
 		}
 		return false, err
 	}
