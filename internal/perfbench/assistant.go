@@ -26,8 +26,8 @@ const assistantHeading = "## 11. The assistant's streamed answer"
 
 // measureAssistantOnly measures the assistant's section alone (-only
 // assistant) and splices it into the report at out and its rows into
-// the README's table, leaving the other sections as they were.
-func (b *bench) measureAssistantOnly(out, readme string) error {
+// the summary table (CONTRIBUTING.md), leaving the other sections as they were.
+func (b *bench) measureAssistantOnly(out, summaryFile string) error {
 	a, err := b.measureAssistant()
 	if err != nil {
 		return err
@@ -40,23 +40,23 @@ func (b *bench) measureAssistantOnly(out, readme string) error {
 		return err
 	}
 	fmt.Println("wrote the assistant's section of", out)
-	if readme == "" {
+	if summaryFile == "" {
 		return nil
 	}
 	var rows strings.Builder
 	a.summaryRows(func(what, result string, args ...any) {
 		fmt.Fprintf(&rows, "| %s | %s |\n", what, fmt.Sprintf(result, args...))
 	})
-	old, err := os.ReadFile(readme) //nolint:gosec // a path the developer names
+	old, err := os.ReadFile(summaryFile) //nolint:gosec // a path the developer names
 	if err != nil {
 		return err
 	}
 	updated, err := spliceRows(old, "| assistant: ", rows.String())
 	if err != nil {
-		return fmt.Errorf("%s: %w", readme, err)
+		return fmt.Errorf("%s: %w", summaryFile, err)
 	}
-	fmt.Println("wrote the assistant's rows in", readme)
-	return os.WriteFile(readme, updated, 0o600) //nolint:gosec // a path the developer names
+	fmt.Println("wrote the assistant's rows in", summaryFile)
+	return os.WriteFile(summaryFile, updated, 0o600) //nolint:gosec // a path the developer names
 }
 
 // measureAssistant runs the two benchmarks, runs times each.
@@ -93,7 +93,7 @@ func (a *assistantResult) section() string {
 	return w.String()
 }
 
-// summaryRows are the README table's rows of the section.
+// summaryRows are the summary table's rows of the section.
 func (a *assistantResult) summaryRows(row func(what, result string, args ...any)) {
 	row("assistant: time to the first text part, SDK vs a raw HTTP read of the same stream", "%.0f µs vs %.0f µs: **%.0f µs** overhead",
 		a.firstText["sdk-us"], a.firstText["raw-us"], a.firstText["overhead-us"])
@@ -103,16 +103,16 @@ func (a *assistantResult) summaryRows(row func(what, result string, args ...any)
 
 // spliceRows replaces the summary table's rows that start with prefix by
 // rows, at the table's end.
-func spliceRows(readme []byte, prefix, rows string) ([]byte, error) {
-	end := bytes.Index(readme, []byte(summaryEnd))
+func spliceRows(summaryFile []byte, prefix, rows string) ([]byte, error) {
+	end := bytes.Index(summaryFile, []byte(summaryEnd))
 	if end < 0 {
-		return nil, errors.New("the README has no " + summaryEnd + " marker")
+		return nil, errors.New("the summary file has no " + summaryEnd + " marker")
 	}
 	var kept []string
-	for _, line := range strings.SplitAfter(string(readme[:end]), "\n") {
+	for _, line := range strings.SplitAfter(string(summaryFile[:end]), "\n") {
 		if !strings.HasPrefix(line, prefix) {
 			kept = append(kept, line)
 		}
 	}
-	return []byte(strings.Join(kept, "") + rows + string(readme[end:])), nil
+	return []byte(strings.Join(kept, "") + rows + string(summaryFile[end:])), nil
 }

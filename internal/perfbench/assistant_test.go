@@ -7,8 +7,8 @@ import (
 )
 
 func TestSpliceRows(t *testing.T) {
-	readme := "intro\n" + summaryStart + "\n| what | result |\n|---|---|\n| a | 1 |\n| assistant: old | 2 |\n| b | 3 |\n" + summaryEnd + "\nafter\n"
-	got, err := spliceRows([]byte(readme), "| assistant: ", "| assistant: new | 4 |\n")
+	summaryFile := "intro\n" + summaryStart + "\n| what | result |\n|---|---|\n| a | 1 |\n| assistant: old | 2 |\n| b | 3 |\n" + summaryEnd + "\nafter\n"
+	got, err := spliceRows([]byte(summaryFile), "| assistant: ", "| assistant: new | 4 |\n")
 	want := "intro\n" + summaryStart + "\n| what | result |\n|---|---|\n| a | 1 |\n| b | 3 |\n| assistant: new | 4 |\n" + summaryEnd + "\nafter\n"
 	if err != nil || string(got) != want {
 		t.Errorf("%v\n%s", err, got)

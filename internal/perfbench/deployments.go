@@ -22,7 +22,7 @@ func (r *results) deploymentWait(p func(format string, args ...any)) {
 	}
 }
 
-// deploymentWaitSummary is the README's row for it, when the run measured it.
+// deploymentWaitSummary is the summary row for it, when the run measured it.
 func (r *results) deploymentWaitSummary(row func(what, result string, args ...any)) {
 	var late, polls []string
 	for _, run := range deploymentRuns {

@@ -382,7 +382,7 @@ func (r *downloadResult) section(num int) string {
 	return w.String()
 }
 
-// summaryRow is the README's line on the download.
+// summaryRow is the summary line on the download.
 func (r *downloadResult) summaryRow() (what, result string) {
 	curl, sdkT := median(r.curl), median(r.sdk)
 	return "1 GiB static export bundle downloaded from the fake on loopback (SDK vs `curl -o`)",
@@ -393,15 +393,15 @@ func (r *downloadResult) summaryRow() (what, result string) {
 const downloadSection = 9
 
 // measureOnly measures one section and splices it into the report at out
-// (and its line into the README's summary, when readme is set), leaving
+// (and its line into the summary, when summaryFile is set), leaving
 // the others as the last full run wrote them.
-func (b *bench) measureOnly(what, out, readme string) error {
+func (b *bench) measureOnly(what, out, summaryFile string) error {
 	switch what {
 	case "download":
 	case "assistant":
-		return b.measureAssistantOnly(out, readme)
+		return b.measureAssistantOnly(out, summaryFile)
 	case "plans":
-		return b.measurePlansOnly(out, readme)
+		return b.measurePlansOnly(out, summaryFile)
 	default:
 		return fmt.Errorf(`-only %q: the sections that can be measured alone are: "download", "assistant", "plans", "scale", "waits", "budget", "soak", "endless"`, what)
 	}
@@ -424,24 +424,24 @@ func (b *bench) measureOnly(what, out, readme string) error {
 		return err
 	}
 	fmt.Println("wrote section", downloadSection, "of", out)
-	if readme == "" {
+	if summaryFile == "" {
 		return nil
 	}
-	old, err := os.ReadFile(readme) //nolint:gosec // a path the developer names
+	old, err := os.ReadFile(summaryFile) //nolint:gosec // a path the developer names
 	if err != nil {
 		return err
 	}
 	what, result := d.summaryRow()
 	updated, err := spliceSummaryRow(old, "| "+what+" |", fmt.Sprintf("| %s | %s |\n", what, result))
 	if err != nil {
-		return fmt.Errorf("%s: %w", readme, err)
+		return fmt.Errorf("%s: %w", summaryFile, err)
 	}
-	info, err := os.Stat(readme)
+	info, err := os.Stat(summaryFile)
 	if err != nil {
 		return err
 	}
-	fmt.Println("wrote its line in", readme)
-	return os.WriteFile(readme, updated, info.Mode().Perm()) //nolint:gosec // a path the developer names
+	fmt.Println("wrote its line in", summaryFile)
+	return os.WriteFile(summaryFile, updated, info.Mode().Perm()) //nolint:gosec // a path the developer names
 }
 
 // spliceSection replaces the report's section whose heading starts with
@@ -464,11 +464,11 @@ func spliceSection(report []byte, heading, section string) []byte {
 
 // spliceSummaryRow replaces the summary's line that starts with prefix, or
 // adds it at the end of the table.
-func spliceSummaryRow(readme []byte, prefix, row string) ([]byte, error) {
-	s := string(readme)
+func spliceSummaryRow(summaryFile []byte, prefix, row string) ([]byte, error) {
+	s := string(summaryFile)
 	start, end := strings.Index(s, summaryStart), strings.Index(s, summaryEnd)
 	if start < 0 || end < start {
-		return nil, errors.New("the README has no " + summaryStart + " ... " + summaryEnd + " block, in that order")
+		return nil, errors.New("the summary file has no " + summaryStart + " ... " + summaryEnd + " block, in that order")
 	}
 	block := s[start:end]
 	if i := strings.Index(block, "\n"+prefix); i >= 0 {

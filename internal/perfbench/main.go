@@ -30,7 +30,7 @@ func main() {
 		os.Exit(downloadChild(mode))
 	}
 	out := flag.String("out", "docs/performance.md", "report to write")
-	readme := flag.String("readme", "", "README whose summary block (between its make bench markers) to rewrite; none when empty")
+	summaryFile := flag.String("summary", "", "file whose summary block (between its make bench markers) to rewrite; none when empty")
 	provider := flag.String("provider", "", "provider binary (required)")
 	floor := flag.String("floor", "", "the floor build of the provider, from ./internal/perfbench/floor (required)")
 	terraform := flag.String("terraform", "terraform", "terraform binary")
@@ -39,7 +39,7 @@ func main() {
 	limit := flag.Duration("timeout", 30*time.Minute, "stop everything after this long")
 	baseline := flag.String("baseline", "", "another build of the provider (an earlier commit's) to measure beside it, as \"before\", where a section compares (section 12, requests per no-change plan)")
 	baselineLabel := flag.String("baseline-label", "an earlier build", "what -baseline is, as the report names it (\"main at d66eb1e\")")
-	only := flag.String("only", "", `measure one section alone: "download", "assistant" or "plans" (each spliced into the existing report and its README lines), "waits" (the waits for jobs and deployments), "scale" (the 100,000-row applies against the floor, section 2), "budget" (the analytics budget, section 8), "soak" (the fault soak, section 6) or "endless" (a server that never stops paging, section 10) (printed, writing nothing)`)
+	only := flag.String("only", "", `measure one section alone: "download", "assistant" or "plans" (each spliced into the existing report and its summary lines), "waits" (the waits for jobs and deployments), "scale" (the 100,000-row applies against the floor, section 2), "budget" (the analytics budget, section 8), "soak" (the fault soak, section 6) or "endless" (a server that never stops paging, section 10) (printed, writing nothing)`)
 	flag.Parse()
 	// The assistant's section is Go benchmarks of ./sdk alone: no terraform,
 	// no provider build.
@@ -125,7 +125,7 @@ func main() {
 		return
 	}
 	if *only != "" {
-		if err := b.measureOnly(*only, *out, *readme); err != nil {
+		if err := b.measureOnly(*only, *out, *summaryFile); err != nil {
 			log.Fatal(err)
 		}
 		return
@@ -141,15 +141,15 @@ func main() {
 		log.Fatal(err)
 	}
 	fmt.Println("wrote", *out)
-	if *readme != "" {
-		if err := rewriteSummary(*readme, res.summary()); err != nil {
+	if *summaryFile != "" {
+		if err := rewriteSummary(*summaryFile, res.summary()); err != nil {
 			log.Fatal(err)
 		}
-		fmt.Println("wrote the summary in", *readme)
+		fmt.Println("wrote the summary in", *summaryFile)
 	}
 }
 
-// rewriteSummary replaces the summary block of the README at path.
+// rewriteSummary replaces the summary block of the file at path.
 func rewriteSummary(path, table string) error {
 	old, err := os.ReadFile(path) //nolint:gosec // a path the developer names
 	if err != nil {

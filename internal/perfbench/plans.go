@@ -202,7 +202,7 @@ func (r *plansResult) section() string {
 	return w.String()
 }
 
-// summaryRow is the README table's row of the section.
+// summaryRow is the summary table's row of the section.
 func (r *plansResult) summaryRow(row func(what, result string, args ...any)) {
 	sizes, after, before := make([]string, len(r.rows)), make([]string, len(r.rows)), make([]string, len(r.rows))
 	for i, x := range r.rows {
@@ -215,12 +215,12 @@ func (r *plansResult) summaryRow(row func(what, result string, args ...any)) {
 	row(fmt.Sprintf("requests per no-change plan of a release pipeline with %s previews", strings.Join(sizes, " / ")), "%s", result)
 }
 
-// plansSummaryPrefix starts the README's row of the section.
+// plansSummaryPrefix starts the summary row of the section.
 const plansSummaryPrefix = "| requests per no-change plan of a release pipeline"
 
 // measurePlansOnly measures the section alone (-only plans) and splices
-// it into the report at out and its row into the README's table.
-func (b *bench) measurePlansOnly(out, readme string) error {
+// it into the report at out and its row into the summary table (CONTRIBUTING.md).
+func (b *bench) measurePlansOnly(out, summaryFile string) error {
 	r, err := b.measurePlans()
 	if err != nil {
 		return err
@@ -233,21 +233,21 @@ func (b *bench) measurePlansOnly(out, readme string) error {
 		return err
 	}
 	fmt.Println("wrote the plans' section of", out)
-	if readme == "" {
+	if summaryFile == "" {
 		return nil
 	}
 	var rows strings.Builder
 	r.summaryRow(func(what, result string, args ...any) {
 		fmt.Fprintf(&rows, "| %s | %s |\n", what, fmt.Sprintf(result, args...))
 	})
-	old, err := os.ReadFile(readme) //nolint:gosec // a path the developer names
+	old, err := os.ReadFile(summaryFile) //nolint:gosec // a path the developer names
 	if err != nil {
 		return err
 	}
 	updated, err := spliceRows(old, plansSummaryPrefix, rows.String())
 	if err != nil {
-		return fmt.Errorf("%s: %w", readme, err)
+		return fmt.Errorf("%s: %w", summaryFile, err)
 	}
-	fmt.Println("wrote the plans' row in", readme)
-	return os.WriteFile(readme, updated, 0o600) //nolint:gosec // a path the developer names
+	fmt.Println("wrote the plans' row in", summaryFile)
+	return os.WriteFile(summaryFile, updated, 0o600) //nolint:gosec // a path the developer names
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // results are every figure of one make bench run: report renders them
-// as docs/performance.md, summary as the README's table, so the two
+// as docs/performance.md, summary as the summary table (CONTRIBUTING.md), so the two
 // always agree.
 type results struct {
 	date         time.Time

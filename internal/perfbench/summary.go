@@ -9,15 +9,15 @@ import (
 	"time"
 )
 
-// The README's performance table sits between these markers; make bench
-// rewrites what is between them, so the README never quotes a figure that
+// The summary table of CONTRIBUTING.md sits between these markers; make bench
+// rewrites what is between them, so the summary never quotes a figure that
 // docs/performance.md (written by the same run) does not hold.
 const (
 	summaryStart = "<!-- make bench: summary start -->"
 	summaryEnd   = "<!-- make bench: summary end -->"
 )
 
-// summary renders the README's table: one line per section of the report.
+// summary renders the summary table (CONTRIBUTING.md): one line per section of the report.
 func (r *results) summary() string {
 	var w strings.Builder
 	row := func(what, result string, args ...any) {
@@ -104,17 +104,17 @@ func thousands(n int) string {
 	return s
 }
 
-// spliceSummary puts table between the README's markers, replacing what
+// spliceSummary puts table between the summary file's markers, replacing what
 // was there, and leaves every other byte as it was.
-func spliceSummary(readme []byte, table string) ([]byte, error) {
-	start := bytes.Index(readme, []byte(summaryStart))
-	end := bytes.Index(readme, []byte(summaryEnd))
+func spliceSummary(summaryFile []byte, table string) ([]byte, error) {
+	start := bytes.Index(summaryFile, []byte(summaryStart))
+	end := bytes.Index(summaryFile, []byte(summaryEnd))
 	if start < 0 || end < start {
-		return nil, errors.New("the README has no " + summaryStart + " ... " + summaryEnd + " block, in that order")
+		return nil, errors.New("the summary file has no " + summaryStart + " ... " + summaryEnd + " block, in that order")
 	}
 	var out bytes.Buffer
-	out.Write(readme[:start+len(summaryStart)])
+	out.Write(summaryFile[:start+len(summaryStart)])
 	out.WriteString("\n" + table)
-	out.Write(readme[end:])
+	out.Write(summaryFile[end:])
 	return out.Bytes(), nil
 }

@@ -70,8 +70,8 @@ func TestThousands(t *testing.T) {
 }
 
 func TestSpliceSummary(t *testing.T) {
-	readme := "# Title\n\n## Performance\n\n" + summaryStart + "\n| old |\n" + summaryEnd + "\n\n## Next\n"
-	got, err := spliceSummary([]byte(readme), "| new |\n")
+	summaryFile := "# Title\n\n## Performance\n\n" + summaryStart + "\n| old |\n" + summaryEnd + "\n\n## Next\n"
+	got, err := spliceSummary([]byte(summaryFile), "| new |\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestSpliceSummary(t *testing.T) {
 	}
 	again, err := spliceSummary(got, "| new |\n")
 	if err != nil || string(again) != want {
-		t.Errorf("splicing the same table twice changed the README: %v\n%s", err, again)
+		t.Errorf("splicing the same table twice changed the summary: %v\n%s", err, again)
 	}
 	for name, bad := range map[string]string{
 		"no markers":       "# Title\n",
@@ -94,14 +94,14 @@ func TestSpliceSummary(t *testing.T) {
 	}
 }
 
-// make bench rewrites the README last, after minutes of measuring: the
+// make bench rewrites the summary last, after minutes of measuring: the
 // block it needs is checked here, by every make test.
-func TestReadme_hasTheSummaryBlock(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+func TestContributing_hasTheSummaryBlock(t *testing.T) {
+	summaryFile, err := os.ReadFile(filepath.Join("..", "..", "CONTRIBUTING.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := spliceSummary(readme, "| x |\n"); err != nil {
+	if _, err := spliceSummary(summaryFile, "| x |\n"); err != nil {
 		t.Error(err)
 	}
 }
@@ -123,8 +123,8 @@ func TestSpliceSection(t *testing.T) {
 }
 
 func TestSpliceSummaryRow(t *testing.T) {
-	readme := "x\n" + summaryStart + "\n| what | result |\n|---|---|\n| a | 1 |\n" + summaryEnd + "\ny\n"
-	got, err := spliceSummaryRow([]byte(readme), "| b |", "| b | 2 |\n")
+	summaryFile := "x\n" + summaryStart + "\n| what | result |\n|---|---|\n| a | 1 |\n" + summaryEnd + "\ny\n"
+	got, err := spliceSummaryRow([]byte(summaryFile), "| b |", "| b | 2 |\n")
 	if err != nil || string(got) != "x\n"+summaryStart+"\n| what | result |\n|---|---|\n| a | 1 |\n| b | 2 |\n"+summaryEnd+"\ny\n" {
 		t.Fatalf("add: %q %v", got, err)
 	}

@@ -9,18 +9,18 @@ import (
 	"testing"
 )
 
-// The README's table of promises names, for each, the tests that hold it:
+// CONTRIBUTING.md's table of the README's promises names, for each, the tests that hold it:
 // every name must be a test of this repository, and every promise must
 // have one, so the table cannot rot into names of tests long gone.
-func TestReadme_everyPromiseNamesTestsThatExist(t *testing.T) {
+func TestContributing_everyPromiseNamesTestsThatExist(t *testing.T) {
 	root := filepath.Join("..", "..")
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	readme, err := os.ReadFile(filepath.Join(root, "CONTRIBUTING.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, table, ok := strings.Cut(string(readme), "## Promises and the tests that hold them")
 	if !ok {
-		t.Fatal("README.md has no section \"Promises and the tests that hold them\"")
+		t.Fatal("CONTRIBUTING.md has no section \"Promises and the tests that hold them\"")
 	}
 	table, _, _ = strings.Cut(table, "\n## ")
 	defined := map[string]bool{}
