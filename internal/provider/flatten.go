@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -21,22 +22,40 @@ import (
 // line in its SDK type and one attribute in the schema, and nothing in
 // between. Go types map as the framework's own reflection maps them:
 // string kinds to String, int64 to Int64, float64 to Float64, bool to
-// Bool, a struct to an Object, a slice to a List, and a nil pointer to a
-// null. The framework's types.ListValueFrom does the same through its
-// generic reflection at about 30 times the cost, which a 100,000-row read
-// would feel; here each (Go type, object type) pair is planned once.
+// Bool, a struct to an Object, a slice to a List, a map with string keys
+// to a Map, and a nil pointer to a null; a time.Time is a String in RFC
+// 3339 (UTC), the zero time null, as timeValue writes it. The framework's
+// types.ListValueFrom does the same through its generic reflection at
+// about 30 times the cost, which a 100,000-row read would feel; here each
+// (Go type, object type, rules) is planned once.
+//
+// A field that the schema shows differently from its SDK type (a method's
+// value, a value the provider renders) is a field of a small row struct
+// that embeds the SDK's and shadows that one field; the other fields are
+// still matched through the embedded struct.
+
+// flatRule changes one mapping for a whole conversion.
+type flatRule uint8
+
+const (
+	// emptyIsNull: an object's attribute filled from a Go string (not a
+	// pointer to one) is null when the string is empty. For SDK types
+	// whose "" means the API gave none; a list's or a map's elements keep
+	// "", and a pointer's value is kept as it is.
+	emptyIsNull flatRule = 1 << iota
+)
 
 // flattenList converts a slice of structs (or of strings) into a list of
 // elem, the schema's element type.
-func flattenList(elem attr.Type, rows any) types.List {
-	return listOf(elem, appendFlat(nil, elem, rows))
+func flattenList(elem attr.Type, rows any, rules ...flatRule) types.List {
+	return listOf(elem, appendFlat(nil, elem, rows, rules...))
 }
 
 // appendFlat appends rows (a slice), each converted into elem, to vals:
 // a read of many pages converts each page as it arrives.
-func appendFlat(vals []attr.Value, elem attr.Type, rows any) []attr.Value {
+func appendFlat(vals []attr.Value, elem attr.Type, rows any, rules ...flatRule) []attr.Value {
 	v := reflect.ValueOf(rows)
-	conv := converterFor(v.Type().Elem(), elem)
+	conv := converterFor(v.Type().Elem(), elem, rules)
 	for i := range v.Len() {
 		vals = append(vals, conv(v.Index(i)))
 	}
@@ -45,9 +64,9 @@ func appendFlat(vals []attr.Value, elem attr.Type, rows any) []attr.Value {
 
 // flattenObject converts a struct (or a pointer to one: nil is null) into
 // an object of type t, the schema's.
-func flattenObject(t attr.Type, row any) types.Object {
+func flattenObject(t attr.Type, row any, rules ...flatRule) types.Object {
 	v := reflect.ValueOf(row)
-	obj, ok := converterFor(v.Type(), t)(v).(types.Object)
+	obj, ok := converterFor(v.Type(), t, rules)(v).(types.Object)
 	if !ok {
 		panic(fmt.Sprintf("provider: %s is not an object type", t))
 	}
@@ -75,6 +94,7 @@ type converter func(reflect.Value) attr.Value
 type converterKey struct {
 	goType reflect.Type
 	tfType string
+	rules  flatRule
 }
 
 // converters are made once per type pair and kept.
@@ -83,21 +103,27 @@ var converters = struct {
 	m map[converterKey]converter
 }{m: map[converterKey]converter{}}
 
-func converterFor(goType reflect.Type, tfType attr.Type) converter {
-	key := converterKey{goType, tfType.String()}
+func converterFor(goType reflect.Type, tfType attr.Type, rules []flatRule) converter {
+	var all flatRule
+	for _, r := range rules {
+		all |= r
+	}
+	key := converterKey{goType, tfType.String(), all}
 	converters.Lock()
 	defer converters.Unlock()
 	c, ok := converters.m[key]
 	if !ok {
-		c = makeConverter(goType, tfType)
+		c = makeConverter(goType, tfType, all)
 		converters.m[key] = c
 	}
 	return c
 }
 
-func makeConverter(goType reflect.Type, tfType attr.Type) converter {
+var timeType = reflect.TypeFor[time.Time]()
+
+func makeConverter(goType reflect.Type, tfType attr.Type, rules flatRule) converter {
 	if goType.Kind() == reflect.Pointer {
-		inner := makeConverter(goType.Elem(), tfType)
+		inner := makeConverter(goType.Elem(), tfType, rules)
 		null := nullOf(tfType)
 		return func(v reflect.Value) attr.Value {
 			if v.IsNil() {
@@ -111,6 +137,12 @@ func makeConverter(goType reflect.Type, tfType attr.Type) converter {
 	}
 	switch t := tfType.(type) {
 	case basetypes.StringType:
+		if goType == timeType {
+			return func(v reflect.Value) attr.Value {
+				t := v.Interface().(time.Time)
+				return timeValue(&t)
+			}
+		}
 		if goType.Kind() != reflect.String {
 			return mismatch()
 		}
@@ -134,7 +166,7 @@ func makeConverter(goType reflect.Type, tfType attr.Type) converter {
 		if goType.Kind() != reflect.Slice {
 			return mismatch()
 		}
-		elem := makeConverter(goType.Elem(), t.ElemType)
+		elem := makeConverter(goType.Elem(), t.ElemType, rules)
 		return func(v reflect.Value) attr.Value {
 			vals := make([]attr.Value, v.Len())
 			for i := range vals {
@@ -142,18 +174,30 @@ func makeConverter(goType reflect.Type, tfType attr.Type) converter {
 			}
 			return listOf(t.ElemType, vals)
 		}
+	case basetypes.MapType:
+		if goType.Kind() != reflect.Map || goType.Key().Kind() != reflect.String {
+			return mismatch()
+		}
+		elem := makeConverter(goType.Elem(), t.ElemType, rules)
+		return func(v reflect.Value) attr.Value {
+			vals := make(map[string]attr.Value, v.Len())
+			for it := v.MapRange(); it.Next(); {
+				vals[it.Key().String()] = elem(it.Value())
+			}
+			return basetypes.NewMapValueMust(t.ElemType, vals)
+		}
 	case basetypes.ObjectType:
 		if goType.Kind() != reflect.Struct {
 			return mismatch()
 		}
-		return objectConverter(goType, t)
+		return objectConverter(goType, t, rules)
 	}
 	return mismatch()
 }
 
 // objectConverter fills each attribute of t from the field of goType
 // whose name matches it.
-func objectConverter(goType reflect.Type, t basetypes.ObjectType) converter {
+func objectConverter(goType reflect.Type, t basetypes.ObjectType, rules flatRule) converter {
 	type attrField struct {
 		name  string
 		index []int
@@ -171,7 +215,12 @@ func objectConverter(goType reflect.Type, t basetypes.ObjectType) converter {
 		if !ok {
 			panic(fmt.Sprintf("provider: %s has no field for attribute %q", goType, name))
 		}
-		plan = append(plan, attrField{name, index, makeConverter(goType.FieldByIndex(index).Type, at)})
+		ft := goType.FieldByIndex(index).Type
+		conv := makeConverter(ft, at, rules)
+		if rules&emptyIsNull != 0 && ft.Kind() == reflect.String {
+			conv = emptyNull(conv, nullOf(at))
+		}
+		plan = append(plan, attrField{name, index, conv})
 	}
 	return func(v reflect.Value) attr.Value {
 		vals := make(map[string]attr.Value, len(plan))
@@ -179,6 +228,16 @@ func objectConverter(goType reflect.Type, t basetypes.ObjectType) converter {
 			vals[f.name] = f.conv(v.FieldByIndex(f.index))
 		}
 		return basetypes.NewObjectValueMust(t.AttrTypes, vals)
+	}
+}
+
+// emptyNull is conv, with "" converted into null.
+func emptyNull(conv converter, null attr.Value) converter {
+	return func(v reflect.Value) attr.Value {
+		if v.Len() == 0 {
+			return null
+		}
+		return conv(v)
 	}
 }
 
@@ -199,6 +258,8 @@ func nullOf(t attr.Type) attr.Value {
 		return types.BoolNull()
 	case basetypes.ListType:
 		return types.ListNull(t.ElemType)
+	case basetypes.MapType:
+		return types.MapNull(t.ElemType)
 	case basetypes.ObjectType:
 		return types.ObjectNull(t.AttrTypes)
 	}

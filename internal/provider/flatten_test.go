@@ -3,6 +3,7 @@ package provider
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -88,6 +89,9 @@ func TestFlatten_aGoTypeThatCannotBeTheAttributesIsAProgrammingError(t *testing.
 		"string into list":   {types.ListType{ElemType: types.StringType}, []string{"x"}, "cannot flatten Go string"},
 		"string into object": {flatAuthorType, []string{"x"}, "cannot flatten Go string"},
 		"number type":        {types.NumberType, []int64{1}, "cannot flatten Go int64 into Terraform basetypes.NumberType"},
+		"slice into map":     {types.MapType{ElemType: types.StringType}, [][]string{{"x"}}, "cannot flatten Go []string"},
+		"map of int keys":    {types.MapType{ElemType: types.StringType}, []map[int]string{{1: "x"}}, "cannot flatten Go map[int]string"},
+		"time into int64":    {types.Int64Type, []time.Time{{}}, "cannot flatten Go time.Time"},
 		"attribute without a field": {types.ObjectType{AttrTypes: map[string]attr.Type{"nickname": types.StringType}},
 			[]flatAuthor{{}}, `provider.flatAuthor has no field for attribute "nickname"`},
 	} {
@@ -104,7 +108,7 @@ func TestFlatten_aGoTypeThatCannotBeTheAttributesIsAProgrammingError(t *testing.
 
 func TestFlatten_nullOfEveryKind(t *testing.T) {
 	for _, tf := range []attr.Type{types.StringType, types.Int64Type, types.Float64Type, types.BoolType,
-		types.ListType{ElemType: types.StringType}, flatAuthorType} {
+		types.ListType{ElemType: types.StringType}, types.MapType{ElemType: types.Int64Type}, flatAuthorType} {
 		if v := nullOf(tf); !v.IsNull() || !v.Type(t.Context()).Equal(tf) {
 			t.Errorf("nullOf(%s) = %s of %s", tf, v, v.Type(t.Context()))
 		}
@@ -115,6 +119,121 @@ func TestFlatten_nullOfEveryKind(t *testing.T) {
 		}
 	}()
 	nullOf(types.NumberType)
+}
+
+// A time is written as timeValue writes it: RFC 3339 in UTC, the zero
+// time (the answer did not say) and a nil pointer null.
+func TestFlatten_timesAsTimeValueWritesThem(t *testing.T) {
+	type stamped struct {
+		CreatedAt time.Time
+		EndedAt   *time.Time
+	}
+	stampedType := types.ObjectType{AttrTypes: map[string]attr.Type{"created_at": types.StringType, "ended_at": types.StringType}}
+	at := time.Date(2026, 10, 1, 9, 30, 0, 5, time.FixedZone("CEST", 2*3600))
+	for _, tc := range []struct {
+		row  stamped
+		want string
+	}{
+		{stamped{CreatedAt: at, EndedAt: &at}, `{"created_at":"2026-10-01T07:30:00.000000005Z","ended_at":"2026-10-01T07:30:00.000000005Z"}`},
+		{stamped{}, `{"created_at":<null>,"ended_at":<null>}`},
+		{stamped{EndedAt: &time.Time{}}, `{"created_at":<null>,"ended_at":<null>}`},
+	} {
+		got := flattenObject(stampedType, tc.row)
+		if got.String() != tc.want {
+			t.Errorf("flattened %v:\n got %s\nwant %s", tc.row, got, tc.want)
+		}
+		if want := timeValue(&tc.row.CreatedAt); !got.Attributes()["created_at"].Equal(want) {
+			t.Errorf("created_at %s, timeValue %s", got.Attributes()["created_at"], want)
+		}
+	}
+}
+
+// A map with string keys is a Map; no map is an empty one (as no slice is
+// an empty list), a nil pointer to one null.
+func TestFlatten_maps(t *testing.T) {
+	type tagged struct {
+		Labels map[string]string
+		Counts *map[string]int64
+	}
+	taggedType := types.ObjectType{AttrTypes: map[string]attr.Type{
+		"labels": types.MapType{ElemType: types.StringType}, "counts": types.MapType{ElemType: types.Int64Type}}}
+	counts := map[string]int64{"a": 1}
+	for _, tc := range []struct {
+		row  tagged
+		want string
+	}{
+		{tagged{Labels: map[string]string{"title": "Quickstart", "empty": ""}, Counts: &counts}, `{"counts":{"a":1},"labels":{"empty":"","title":"Quickstart"}}`},
+		{tagged{}, `{"counts":<null>,"labels":{}}`},
+	} {
+		got := flattenObject(taggedType, tc.row, emptyIsNull) // a map's elements keep ""
+		if got.String() != tc.want {
+			t.Errorf("flattened %v:\n got %s\nwant %s", tc.row, got, tc.want)
+		}
+		if labels := got.Attributes()["labels"]; labels.IsNull() || !labels.Type(t.Context()).Equal(taggedType.AttrTypes["labels"]) {
+			t.Errorf("labels %s of %s", labels, labels.Type(t.Context()))
+		}
+	}
+}
+
+// emptyIsNull makes an object's string attributes null when "", at every
+// depth, and leaves alone what is not an attribute's own string: a
+// pointer's value, a list's elements. Without it "" is "". The same types
+// with and without the rule are planned apart.
+func TestFlatten_emptyIsNull(t *testing.T) {
+	type commit struct {
+		SHA, Ref string
+		Files    []string
+	}
+	type status struct {
+		Summary string
+		Branch  *string
+		Commit  *commit
+		Commits []commit
+	}
+	commitType := types.ObjectType{AttrTypes: map[string]attr.Type{"sha": types.StringType, "ref": types.StringType,
+		"files": types.ListType{ElemType: types.StringType}}}
+	statusType := types.ObjectType{AttrTypes: map[string]attr.Type{"summary": types.StringType, "branch": types.StringType,
+		"commit": commitType, "commits": types.ListType{ElemType: commitType}}}
+	empty := ""
+	row := status{Branch: &empty, Commit: &commit{SHA: "abc", Files: []string{""}}, Commits: []commit{{Ref: "main"}}}
+	for rule, want := range map[flatRule]string{
+		emptyIsNull: `{"branch":"","commit":{"files":[""],"ref":<null>,"sha":"abc"},"commits":[{"files":[],"ref":"main","sha":<null>}],"summary":<null>}`,
+		0:           `{"branch":"","commit":{"files":[""],"ref":"","sha":"abc"},"commits":[{"files":[],"ref":"main","sha":""}],"summary":""}`,
+	} {
+		if got := flattenObject(statusType, row, rule); got.String() != want {
+			t.Errorf("rule %d:\n got %s\nwant %s", rule, got, want)
+		}
+	}
+	if got := flattenList(types.StringType, []string{"", "x"}, emptyIsNull); got.String() != `["","x"]` {
+		t.Errorf("a list of strings: %s", got)
+	}
+}
+
+// A row struct that embeds the SDK's type and shadows one field: the
+// shadowing field fills its attribute, the others come from the embedded
+// struct, by value or through a pointer.
+func TestFlatten_embeddedStructShadowedField(t *testing.T) {
+	type sdkRow struct {
+		Path     string
+		Metadata map[string]any
+	}
+	type byValue struct {
+		sdkRow
+		Metadata map[string]string
+	}
+	type byPointer struct {
+		*sdkRow
+		Metadata map[string]string
+	}
+	rowType := types.ObjectType{AttrTypes: map[string]attr.Type{"path": types.StringType, "metadata": types.MapType{ElemType: types.StringType}}}
+	in := sdkRow{Path: "/a", Metadata: map[string]any{"n": 1}}
+	want := `{"metadata":{"n":"1"},"path":"/a"}`
+	if got := flattenObject(rowType, byValue{in, map[string]string{"n": "1"}}); got.String() != want {
+		t.Errorf("by value: %s", got)
+	}
+	if got := flattenObject(rowType, byPointer{&in, map[string]string{"n": "1"}}); got.String() != want {
+		t.Errorf("by pointer: %s", got)
+	}
 }
 
 func BenchmarkFlatten_pathRows(b *testing.B) {
