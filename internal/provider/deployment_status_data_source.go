@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
 
 // NewDeploymentStatusDataSource is the mintlify_deployment_status data source.
@@ -128,6 +130,12 @@ func (m *deploymentStatusModel) read(ctx context.Context, data *providerData, di
 	notes := newProblemNotes("deployment", statusID)
 	notes.add(dep.Problems)
 	notes.warn(diags)
+	m.apply(dep)
+	return true
+}
+
+// apply copies what the API says of the deployment into the model.
+func (m *deploymentStatusModel) apply(dep *sdk.Deployment) {
 	m.ID = types.StringValue(dep.ID)
 	m.ProjectID = stringOrNull(dep.ProjectID)
 	m.Status = stringOrNull(string(dep.Status))
@@ -154,7 +162,6 @@ func (m *deploymentStatusModel) read(ctx context.Context, data *providerData, di
 			}),
 		})
 	}
-	return true
 }
 
 // stringListValue is a list of strings, empty (never null) when there are none.
