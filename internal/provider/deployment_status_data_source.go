@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -35,14 +34,6 @@ type deploymentStatusModel struct {
 	CreatedAt       types.String `tfsdk:"created_at"`
 	EndedAt         types.String `tfsdk:"ended_at"`
 }
-
-var (
-	stringList        = types.ListType{ElemType: types.StringType}
-	authorAttrTypes   = map[string]attr.Type{"name": types.StringType, "avatar_url": types.StringType, "github_user_id": types.Int64Type}
-	filesChangedTypes = map[string]attr.Type{"added": stringList, "modified": stringList, "removed": stringList}
-	commitAttrTypes   = map[string]attr.Type{"sha": types.StringType, "ref": types.StringType, "message": types.StringType,
-		"files_changed": types.ObjectType{AttrTypes: filesChangedTypes}}
-)
 
 func (*deploymentStatusModel) typeName() string { return "_deployment_status" }
 
@@ -134,41 +125,21 @@ func (m *deploymentStatusModel) read(ctx context.Context, data *providerData, di
 	return true
 }
 
-// apply copies what the API says of the deployment into the model.
+// apply copies what the API says of the deployment into the model: ""
+// (the API gave none) is null, but for the id; the author and the commit
+// take their types from the schema.
 func (m *deploymentStatusModel) apply(dep *sdk.Deployment) {
+	attrs := m.schema().Attributes
 	m.ID = types.StringValue(dep.ID)
 	m.ProjectID = stringOrNull(dep.ProjectID)
 	m.Status = stringOrNull(string(dep.Status))
 	m.Summary = stringOrNull(dep.Summary)
-	m.Logs = stringListValue(dep.Logs)
+	m.Logs = flattenList(elemType(typeOf(attrs, "logs")), dep.Logs)
 	m.Subdomain = stringOrNull(dep.Subdomain)
 	m.Screenshot, m.ScreenshotLight, m.ScreenshotDark = stringOrNull(dep.Screenshot), stringOrNull(dep.ScreenshotLight), stringOrNull(dep.ScreenshotDark)
 	m.Source = stringOrNull(string(dep.Source))
 	m.CreatedAt = timeValue(&dep.CreatedAt)
 	m.EndedAt = timeValue(dep.EndedAt)
-	m.Author = types.ObjectNull(authorAttrTypes)
-	if a := dep.Author; a != nil {
-		m.Author = types.ObjectValueMust(authorAttrTypes, map[string]attr.Value{
-			"name": stringOrNull(a.Name), "avatar_url": stringOrNull(a.AvatarURL), "github_user_id": types.Int64PointerValue(a.GitHubUserID),
-		})
-	}
-	m.Commit = types.ObjectNull(commitAttrTypes)
-	if c := dep.Commit; c != nil {
-		f := c.FilesChanged
-		m.Commit = types.ObjectValueMust(commitAttrTypes, map[string]attr.Value{
-			"sha": stringOrNull(c.SHA), "ref": stringOrNull(c.Ref), "message": stringOrNull(c.Message),
-			"files_changed": types.ObjectValueMust(filesChangedTypes, map[string]attr.Value{
-				"added": stringListValue(f.Added), "modified": stringListValue(f.Modified), "removed": stringListValue(f.Removed),
-			}),
-		})
-	}
-}
-
-// stringListValue is a list of strings, empty (never null) when there are none.
-func stringListValue(ss []string) types.List {
-	vals := make([]attr.Value, len(ss))
-	for i, s := range ss {
-		vals[i] = types.StringValue(s)
-	}
-	return listOf(types.StringType, vals)
+	m.Author = flattenObject(typeOf(attrs, "author"), dep.Author, emptyIsNull)
+	m.Commit = flattenObject(typeOf(attrs, "commit"), dep.Commit, emptyIsNull)
 }
