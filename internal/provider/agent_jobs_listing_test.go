@@ -68,3 +68,43 @@ func TestListingProblems_saidOnceAndShort(t *testing.T) {
 		t.Errorf("%d problems kept", len(p.problems))
 	}
 }
+
+// A listed job as the data source holds it: what the listing left out
+// ("") is null, the status is v2's word for the listing's (null for a
+// reason the provider does not know), the creation time RFC 3339.
+func TestListedJob_valuesAndNulls(t *testing.T) {
+	branch, link, empty := "docs/fix", "https://github.com/acme/docs/pull/7", ""
+	created := time.Date(2026, 10, 1, 9, 30, 0, 0, time.FixedZone("CEST", 2*3600))
+	for name, tc := range map[string]struct {
+		s    sdk.AgentSession
+		want string
+	}{
+		"every field": {
+			s: sdk.AgentSession{ID: "job_1", Subdomain: "acme", Branch: &branch, Halted: true, HaltReason: sdk.HaltReasonCompleted,
+				PRLink: &link, MessageToUser: "done", Title: "Fix", UserID: "u1", CreatedAt: created,
+				Todos: []sdk.SessionTodo{{}}, Problems: []string{"x"}},
+			want: `{"branch":"docs/fix","created_at":"2026-10-01T07:30:00Z","halt_reason":"completed","id":"job_1",` +
+				`"message_to_user":"done","pr_link":"https://github.com/acme/docs/pull/7","status":"completed",` +
+				`"subdomain":"acme","title":"Fix","user_id":"u1"}`,
+		},
+		"only an id": {
+			s: sdk.AgentSession{ID: "job_2", Halted: true},
+			want: `{"branch":<null>,"created_at":<null>,"halt_reason":<null>,"id":"job_2","message_to_user":<null>,` +
+				`"pr_link":<null>,"status":<null>,"subdomain":<null>,"title":<null>,"user_id":<null>}`,
+		},
+		"an unknown reason and an empty branch": {
+			s: sdk.AgentSession{ID: "job_3", HaltReason: "paused", Branch: &empty, Title: "x"},
+			want: `{"branch":"","created_at":<null>,"halt_reason":"paused","id":"job_3","message_to_user":<null>,` +
+				`"pr_link":<null>,"status":<null>,"subdomain":<null>,"title":"x","user_id":<null>}`,
+		},
+		"running, no reason given": {
+			s: sdk.AgentSession{ID: "job_4"},
+			want: `{"branch":<null>,"created_at":<null>,"halt_reason":<null>,"id":"job_4","message_to_user":<null>,` +
+				`"pr_link":<null>,"status":"active","subdomain":<null>,"title":<null>,"user_id":<null>}`,
+		},
+	} {
+		if got := listedJob(&tc.s); got.String() != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", name, got, tc.want)
+		}
+	}
+}
