@@ -159,7 +159,7 @@ func listedJobState(s *sdk.AgentSession, diags *diag.Diagnostics) jobStateModel 
 	})
 	diags.Append(d...)
 	return jobStateModel{
-		Status: orNull(string(s.Status())), Source: src, Model: types.StringNull(),
+		Status: stringOrNull(string(s.Status())), Source: src, Model: types.StringNull(),
 		PRLink: types.StringPointerValue(s.PRLink), CreatedAt: timeValue(&s.CreatedAt), ArchivedAt: types.StringNull(),
 	}
 }

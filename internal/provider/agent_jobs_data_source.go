@@ -93,10 +93,11 @@ func (m *agentJobsModel) read(ctx context.Context, data *providerData, diags *di
 		return false
 	}
 	limit := numberValue(m.MaxResults)
+	elem := elemType(typeOf(m.schema().Attributes, "jobs"))
 	var rows []attr.Value
 	var notes listingNotes
 	err := listJobs(ctx, data, projectID, f, &notes, func(s *sdk.AgentSession) bool {
-		rows = append(rows, listedJob(s))
+		rows = append(rows, listedJob(elem, s))
 		return limit == 0 || len(rows) < limit
 	})
 	if err != nil {
@@ -111,6 +112,6 @@ func (m *agentJobsModel) read(ctx context.Context, data *providerData, diags *di
 	}
 	m.ID = types.StringValue(queryID(projectID, map[string]string{"statuses": strings.Join(statuses, ","),
 		"created_after": f.rawAfter, "created_before": f.rawBefore, "max_results": fmt.Sprint(limit)}))
-	m.Jobs = listOf(listedJobType, rows)
+	m.Jobs = listOf(elem, rows)
 	return true
 }

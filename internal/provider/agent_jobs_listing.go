@@ -15,7 +15,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
@@ -237,30 +236,15 @@ func (createdRange) validate(ctx context.Context, config tfsdk.Config, diags *di
 	}
 }
 
-// Listed jobs as the data source gives them.
-var (
-	listedJobAttrTypes = map[string]attr.Type{
-		"id": types.StringType, "status": types.StringType, "halt_reason": types.StringType, "title": types.StringType,
-		"message_to_user": types.StringType, "branch": types.StringType, "pr_link": types.StringType,
-		"subdomain": types.StringType, "user_id": types.StringType, "created_at": types.StringType,
-	}
-	listedJobType = types.ObjectType{AttrTypes: listedJobAttrTypes}
-)
-
-// orNull is s, or null when empty (a field the listing left out).
-func orNull(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(s)
+// listedJobRow is a listed job as the data source shows it: the listing's
+// fields, and its status in v2's words.
+type listedJobRow struct {
+	*sdk.AgentSession
+	Status sdk.JobStatus
 }
 
-// listedJob is a listed job, converted once into a framework value.
-func listedJob(s *sdk.AgentSession) attr.Value {
-	return basetypes.NewObjectValueMust(listedJobAttrTypes, map[string]attr.Value{
-		"id": types.StringValue(s.ID), "status": orNull(string(s.Status())), "halt_reason": orNull(string(s.HaltReason)),
-		"title": orNull(s.Title), "message_to_user": orNull(s.MessageToUser), "branch": types.StringPointerValue(s.Branch),
-		"pr_link": types.StringPointerValue(s.PRLink), "subdomain": orNull(s.Subdomain), "user_id": orNull(s.UserID),
-		"created_at": timeValue(&s.CreatedAt),
-	})
+// listedJob is a listed job, converted once into elem, the schema's type:
+// what the listing left out ("") is null.
+func listedJob(elem attr.Type, s *sdk.AgentSession) attr.Value {
+	return flattenObject(elem, listedJobRow{s, s.Status()}, emptyIsNull)
 }

@@ -103,7 +103,7 @@ func TestListedJob_valuesAndNulls(t *testing.T) {
 				`"pr_link":<null>,"status":"active","subdomain":<null>,"title":<null>,"user_id":<null>}`,
 		},
 	} {
-		if got := listedJob(&tc.s); got.String() != tc.want {
+		if got := listedJob(elemType(typeOf((&agentJobsModel{}).schema().Attributes, "jobs")), &tc.s); got.String() != tc.want {
 			t.Errorf("%s:\n got %s\nwant %s", name, got, tc.want)
 		}
 	}
