@@ -83,6 +83,6 @@ func (m *agentJobDataModel) read(ctx context.Context, data *providerData, diags 
 	notes := newProblemNotes("agent job", jobID)
 	notes.add(job.Problems)
 	notes.warn(diags)
-	diags.Append(m.applyJob(job)...)
+	m.applyJob(job)
 	return true
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
@@ -126,8 +124,9 @@ func (r *agentJobListResource) result(ctx context.Context, req list.ListRequest,
 	m := agentJobModel{
 		ID: types.StringValue(s.ID), ProjectID: types.StringValue(projectID),
 		Prompt: types.StringNull(), Triggers: types.MapNull(types.StringType), WaitForCompletion: types.BoolValue(true),
-		Timeouts: timeouts.Value{Object: types.ObjectNull(map[string]attr.Type{"create": types.StringType})},
 	}
+	// No timeouts: null, of the resource schema's type, as the new result holds them.
+	result.Diagnostics.Append(result.Resource.GetAttribute(ctx, path.Root("timeouts"), &m.Timeouts)...)
 	job, err := r.data.client.AgentJobs.Get(ctx, projectID, s.ID)
 	switch {
 	case sdk.IsNotFound(err):
@@ -136,7 +135,7 @@ func (r *agentJobListResource) result(ctx context.Context, req list.ListRequest,
 			fmt.Sprintf("Agent job %s in project %q is in Mintlify's job listing, but the v2 API answers 404 for it: the "+
 				"result holds what the listing says (status, pr_link, created_at, branch as source.ref), and importing it "+
 				"will fail. %s", sdk.DisplayLine(s.ID), projectID, listedIDAssumption))
-		m.jobStateModel = listedJobState(s, &result.Diagnostics)
+		m.jobStateModel = listedJobState(s)
 	case err != nil:
 		addAPIError(&result.Diagnostics, "Could not read agent job "+sdk.DisplayLine(s.ID), err)
 		return result, true
@@ -144,7 +143,7 @@ func (r *agentJobListResource) result(ctx context.Context, req list.ListRequest,
 		notes := newProblemNotes("agent job", s.ID)
 		notes.add(job.Problems)
 		notes.warn(&result.Diagnostics)
-		result.Diagnostics.Append(m.applyJob(job)...)
+		m.applyJob(job)
 	}
 	result.Diagnostics.Append(result.Resource.Set(ctx, &m)...)
 	return result, false
@@ -153,11 +152,8 @@ func (r *agentJobListResource) result(ctx context.Context, req list.ListRequest,
 // listedJobState is what the listing says of a job, in the resource's
 // attributes: its v2 status as the listing's words map to it, and no
 // model, repository or archive time (the listing has none).
-func listedJobState(s *sdk.AgentSession, diags *diag.Diagnostics) jobStateModel {
-	src, d := types.ObjectValue(sourceAttrTypes, map[string]attr.Value{
-		"repository": types.StringNull(), "ref": types.StringPointerValue(s.Branch),
-	})
-	diags.Append(d...)
+func listedJobState(s *sdk.AgentSession) jobStateModel {
+	src := flattenObject(jobSourceType, struct{ Repository, Ref *string }{nil, s.Branch})
 	return jobStateModel{
 		Status: stringOrNull(string(s.Status())), Source: src, Model: types.StringNull(),
 		PRLink: types.StringPointerValue(s.PRLink), CreatedAt: timeValue(&s.CreatedAt), ArchivedAt: types.StringNull(),

@@ -114,7 +114,7 @@ func (r *agentJobMessageResource) Create(ctx context.Context, req resource.Creat
 	})
 	w.words = messageWords
 	w.record = func(job *sdk.AgentJob) {
-		resp.Diagnostics.Append(plan.applyJob(job)...)
+		plan.applyJob(job)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	}
 	runAsConfigured(ctx, w, plan.WaitForCompletion, plan.Timeouts, &resp.Diagnostics)
@@ -139,7 +139,7 @@ func (r *agentJobMessageResource) Read(ctx context.Context, req resource.ReadReq
 	notes := newProblemNotes("agent job", state.JobID.ValueString())
 	notes.add(job.Problems)
 	notes.warn(&resp.Diagnostics)
-	resp.Diagnostics.Append(state.applyJob(job)...)
+	state.applyJob(job)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 

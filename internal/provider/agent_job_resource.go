@@ -160,7 +160,7 @@ func (r *agentJobResource) Create(ctx context.Context, req resource.CreateReques
 	w.words = createWords
 	w.record = func(job *sdk.AgentJob) {
 		plan.ID = types.StringValue(job.ID)
-		resp.Diagnostics.Append(plan.applyJob(job)...)
+		plan.applyJob(job)
 		saveState(ctx, &plan, &resp.State, agentJobIdentity, resp.Identity, &resp.Diagnostics)
 	}
 	runAsConfigured(ctx, w, plan.WaitForCompletion, plan.Timeouts, &resp.Diagnostics)
@@ -201,7 +201,7 @@ func (r *agentJobResource) Read(ctx context.Context, req resource.ReadRequest, r
 	if state.WaitForCompletion.IsNull() {
 		state.WaitForCompletion = types.BoolValue(true) // imported: the schema's default
 	}
-	resp.Diagnostics.Append(state.applyJob(job)...)
+	state.applyJob(job)
 	saveState(ctx, &state, &resp.State, agentJobIdentity, resp.Identity, &resp.Diagnostics)
 }
 

@@ -139,7 +139,7 @@ func makeConverter(goType reflect.Type, tfType attr.Type, rules flatRule) conver
 	case basetypes.StringType:
 		if goType == timeType {
 			return func(v reflect.Value) attr.Value {
-				t := v.Interface().(time.Time)
+				t, _ := v.Interface().(time.Time)
 				return timeValue(&t)
 			}
 		}

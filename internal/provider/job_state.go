@@ -29,7 +29,10 @@ type jobStateModel struct {
 // jobEnds names the statuses a job's wait ends on, for descriptions.
 const jobEnds = "`completed`, `archived` or `failed`"
 
-var sourceAttrTypes = map[string]attr.Type{"repository": types.StringType, "ref": types.StringType}
+// jobSourceType is the type of a job's source, the schema's: both
+// resources', the mintlify_agent_job data source's and the list
+// resource's results.
+var jobSourceType = typeOf(jobStateAttributes(""), "source")
 
 // jobStateAttributes is the schema of jobStateModel; after says whose
 // state it is ("after this message", for the message resource).
@@ -49,7 +52,7 @@ func jobStateAttributes(after string) map[string]schema.Attribute {
 			MarkdownDescription: "The repository the job works on: `repository`, its URL as the API gives it, and " +
 				"`ref`, the branch the agent works on (null when the API gives none).",
 			Computed:       true,
-			AttributeTypes: sourceAttrTypes,
+			AttributeTypes: map[string]attr.Type{"repository": types.StringType, "ref": types.StringType},
 			PlanModifiers:  []planmodifier.Object{objectplanmodifier.UseStateForUnknown()},
 		},
 		"model": schema.StringAttribute{
@@ -77,18 +80,13 @@ func jobStateAttributes(after string) map[string]schema.Attribute {
 }
 
 // applyJob copies what the API says of a job into the model.
-func (m *jobStateModel) applyJob(job *sdk.AgentJob) diag.Diagnostics {
+func (m *jobStateModel) applyJob(job *sdk.AgentJob) {
 	m.Status = types.StringValue(string(job.Status))
 	m.Model = types.StringValue(job.Model)
 	m.PRLink = types.StringPointerValue(job.PRLink)
 	m.CreatedAt = timeValue(&job.CreatedAt)
 	m.ArchivedAt = timeValue(job.ArchivedAt)
-	src, diags := types.ObjectValue(sourceAttrTypes, map[string]attr.Value{
-		"repository": types.StringValue(job.Source.Repository),
-		"ref":        types.StringPointerValue(job.Source.Ref),
-	})
-	m.Source = src
-	return diags
+	m.Source = flattenObject(jobSourceType, job.Source)
 }
 
 // vanishedJob is the warning for a job the API no longer has: the
