@@ -3,6 +3,7 @@ package provider
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -146,6 +147,30 @@ func searchMatchesFake(fs *mintlifytest.Fake, addr string, q mintlifytest.Search
 		}
 		return nil
 	})
+}
+
+// The results as state holds them: metadata strings as they are, other
+// values as JSON (numbers as the API wrote them), no metadata an empty
+// map; paths in the results' order.
+func TestSearch_applyResultsKeepsMetadataAsStrings(t *testing.T) {
+	var m searchModel
+	m.applyResults(&sdk.SearchResults{Results: []sdk.SearchResult{
+		{Path: "/a", Content: "x", Metadata: map[string]any{"title": "A", "score": json.Number("0.10"), "big": json.Number("1152921504606846976"),
+			"draft": false, "none": nil, "tags": []any{"x", json.Number("1")}, "nested": map[string]any{"k": "v \"q\" <b>"}, "empty": ""}},
+		{Path: "", Content: ""},
+	}})
+	want := `[{"content":"x","metadata":{"big":"1152921504606846976","draft":"false","empty":"","nested":"{\"k\":\"v \\\"q\\\" \\u003cb\\u003e\"}",` +
+		`"none":"null","score":"0.10","tags":"[\"x\",1]","title":"A"},"path":"/a"},{"content":"","metadata":{},"path":""}]`
+	if got := m.Results.String(); got != want {
+		t.Errorf("results:\n got %s\nwant %s", got, want)
+	}
+	if got := m.Paths.String(); got != `["/a",""]` {
+		t.Errorf("paths: %s", got)
+	}
+	s := (&searchModel{}).schema()
+	if !m.Results.Type(t.Context()).Equal(s.Attributes["results"].GetType()) || !m.Paths.Type(t.Context()).Equal(s.Attributes["paths"].GetType()) {
+		t.Errorf("types %s and %s", m.Results.Type(t.Context()), m.Paths.Type(t.Context()))
+	}
 }
 
 // With only an assistant key, what needs the admin key says so at plan,

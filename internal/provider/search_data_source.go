@@ -128,6 +128,13 @@ func (m *searchModel) read(ctx context.Context, data *providerData, diags *diag.
 			fmt.Sprintf("The search for %q had fields the provider could not use: %s. The results are kept; what could not be read is empty.",
 				q.Query, problemList(res.Problems)))
 	}
+	m.applyResults(res)
+	tflog.Debug(ctx, "searched", map[string]any{"domain": m.Domain.ValueString(), "results": len(res.Results), "requests": res.Attempts})
+	return true
+}
+
+// applyResults copies the results into the model.
+func (m *searchModel) applyResults(res *sdk.SearchResults) {
 	rows := make([]attr.Value, len(res.Results))
 	paths := make([]attr.Value, len(res.Results))
 	for i, r := range res.Results {
@@ -143,8 +150,6 @@ func (m *searchModel) read(ctx context.Context, data *providerData, diags *diag.
 	}
 	m.Results = listOf(searchResultType, rows)
 	m.Paths = listOf(types.StringType, paths)
-	tflog.Debug(ctx, "searched", map[string]any{"domain": m.Domain.ValueString(), "results": len(rows), "requests": res.Attempts})
-	return true
 }
 
 // metadataString is a metadata value as a string attribute: a string as
