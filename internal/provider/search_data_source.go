@@ -6,13 +6,11 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
@@ -39,10 +37,6 @@ type searchModel struct {
 var (
 	queryValidator = sdkRule{description: "must not be empty or only white space", check: sdk.ValidateQuery}
 	groupValidator = sdkRule{description: "must not be empty or only white space", check: sdk.ValidateGroup}
-
-	searchResultAttrTypes = map[string]attr.Type{"path": types.StringType, "content": types.StringType,
-		"metadata": types.MapType{ElemType: types.StringType}}
-	searchResultType = types.ObjectType{AttrTypes: searchResultAttrTypes}
 )
 
 // groupsAttribute is the groups a reader may see, on a protected site.
@@ -133,23 +127,27 @@ func (m *searchModel) read(ctx context.Context, data *providerData, diags *diag.
 	return true
 }
 
-// applyResults copies the results into the model.
+// searchResultRow is a result as the data source shows it: its metadata's
+// values as strings.
+type searchResultRow struct {
+	*sdk.SearchResult
+	Metadata map[string]string
+}
+
+// applyResults copies the results into the model, in the schema's types.
 func (m *searchModel) applyResults(res *sdk.SearchResults) {
-	rows := make([]attr.Value, len(res.Results))
-	paths := make([]attr.Value, len(res.Results))
-	for i, r := range res.Results {
-		meta := make(map[string]attr.Value, len(r.Metadata))
+	rows := make([]searchResultRow, len(res.Results))
+	for i := range res.Results {
+		r := &res.Results[i]
+		meta := make(map[string]string, len(r.Metadata))
 		for k, v := range r.Metadata {
-			meta[k] = types.StringValue(metadataString(v))
+			meta[k] = metadataString(v)
 		}
-		rows[i] = basetypes.NewObjectValueMust(searchResultAttrTypes, map[string]attr.Value{
-			"path": types.StringValue(r.Path), "content": types.StringValue(r.Content),
-			"metadata": basetypes.NewMapValueMust(types.StringType, meta),
-		})
-		paths[i] = types.StringValue(r.Path)
+		rows[i] = searchResultRow{r, meta}
 	}
-	m.Results = listOf(searchResultType, rows)
-	m.Paths = listOf(types.StringType, paths)
+	attrs := m.schema().Attributes
+	m.Results = flattenList(elemType(typeOf(attrs, "results")), rows)
+	m.Paths = flattenList(elemType(typeOf(attrs, "paths")), res.Paths())
 }
 
 // metadataString is a metadata value as a string attribute: a string as
