@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -72,15 +71,13 @@ func adviceFor(err error, notFound string) string {
 			"machine reaches the internet only through a proxy, set HTTPS_PROXY in the environment of terraform."
 	case !errors.As(err, &apiErr):
 		return ""
-	}
-	switch apiErr.StatusCode {
-	case http.StatusUnauthorized:
+	case sdk.IsUnauthorized(err):
 		return "The API key was refused: check api_key (or " + EnvAPIKey + ") holds a current admin API key from the Mintlify dashboard."
-	case http.StatusForbidden:
+	case sdk.IsForbidden(err):
 		return "The key lacks permission: it may be read-only (reads only), or this machine's IP address is not on the key's allow list, or the feature (previews, static exports, say) is not on the organization's plan."
-	case http.StatusNotFound:
+	case sdk.IsNotFound(err):
 		return notFound
-	case http.StatusTooManyRequests:
+	case sdk.IsRateLimited(err):
 		advice := "The Mintlify API rate-limited this request (agent jobs: 100 per project per hour; analytics: 100 per organization per hour; deployments and automation runs: 10 per 10 seconds per organization; previews: 5 per minute per organization)."
 		if apiErr.NotSent {
 			// Only analytics reads are held back: the API refused an earlier

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"errors"
-	"net/http"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -91,13 +90,13 @@ func discoveryErrorDetail(err error, notFound string) string {
 	switch {
 	case !errors.As(err, &apiErr):
 		advice = adviceFor(err, notFound) // a proxy, a CA, an address: as for the admin API
-	case apiErr.StatusCode == http.StatusUnauthorized:
+	case sdk.IsUnauthorized(err):
 		advice = "The assistant API key was refused: check assistant_api_key (or " + EnvAssistantAPIKey + ") holds a current assistant key (mint_dsc_...) of the organization that owns the site."
-	case apiErr.StatusCode == http.StatusForbidden:
+	case sdk.IsForbidden(err):
 		advice = "The key may not read this site: check domain, or this machine's IP address is not on the key's allow list."
-	case apiErr.StatusCode == http.StatusNotFound:
+	case sdk.IsNotFound(err):
 		advice = notFound
-	case apiErr.StatusCode == http.StatusTooManyRequests:
+	case sdk.IsRateLimited(err):
 		advice = "The discovery API rate-limited this request (10,000 requests per organization per hour); until the " +
 			"time it gave, no other search or page read of this run is sent."
 		if apiErr.NotSent {
