@@ -58,15 +58,17 @@ func (a *agentJobAction) Invoke(ctx context.Context, req action.InvokeRequest, r
 	}
 	invokeJobWork(ctx, resp, m.actionWaitModel, jobWork(a.data, projectID, func(ctx context.Context) (*sdk.AgentJob, error) {
 		return a.data.client.AgentJobs.Create(ctx, projectID, m.Prompt.ValueString())
-	}), actionCreateWords, fmt.Sprintf("Agent job %%s created in project %q; it is %%s.", projectID))
+	}), actionCreateWords, func(id, status string) string {
+		return fmt.Sprintf("Agent job %s created in project %q; it is %s.", id, projectID, status)
+	})
 }
 
 // invokeJobWork runs agent work for an action, reporting its progress and
-// the pull request at the end: first is the first message, formatted with
-// the job's id and status.
-func invokeJobWork(ctx context.Context, resp *action.InvokeResponse, m actionWaitModel, w work[sdk.AgentJob], words workWords, first string) {
+// the pull request at the end: first says the first message, of the job's
+// id and its status in words.
+func invokeJobWork(ctx context.Context, resp *action.InvokeResponse, m actionWaitModel, w work[sdk.AgentJob], words workWords, first func(id, status string) string) {
 	job := invokeWork(ctx, resp, m, w, words, func(job *sdk.AgentJob) string {
-		return fmt.Sprintf(first, job.ID, describeStatus(string(job.Status)))
+		return first(job.ID, describeStatus(string(job.Status)))
 	})
 	switch {
 	case job == nil:
@@ -84,14 +86,19 @@ var (
 		startFailed: "Could not create the agent job",
 		mayHaveTakenEffect: "The request may have reached Mintlify before it failed, so the job may exist: look for " +
 			"it among the project's agent jobs in the Mintlify dashboard before invoking the action again.",
-		kept:   "Agent job %s goes on at Mintlify: an action keeps no state, so follow it in the Mintlify dashboard.",
+		kept: func(id string) string {
+			return "Agent job " + id + " goes on at Mintlify: an action keeps no state, so follow it in the Mintlify dashboard."
+		},
 		failed: "Invoke the action again to start a new job.",
 	})
 	actionMessageWords = actionWords(workWords{
 		startFailed: "Could not send the message to the agent job",
 		mayHaveTakenEffect: "The request may have reached Mintlify before it failed, so the message may have been " +
 			"sent: check the job in the Mintlify dashboard before invoking the action again.",
-		kept:     "The message to agent job %s was sent; the job goes on at Mintlify: an action keeps no state, so follow it in the Mintlify dashboard.",
+		kept: func(id string) string {
+			return "The message to agent job " + id + " was sent; the job goes on at Mintlify: an action keeps no state, so " +
+				"follow it in the Mintlify dashboard."
+		},
 		failed:   "Invoke the action again to send another message.",
 		notFound: jobNotFound,
 	})

@@ -47,5 +47,7 @@ func (a *agentJobMessageAction) Invoke(ctx context.Context, req action.InvokeReq
 	jobID := m.JobID.ValueString()
 	invokeJobWork(ctx, resp, m.actionWaitModel, jobWork(a.data, projectID, func(ctx context.Context) (*sdk.AgentJob, error) {
 		return a.data.client.AgentJobs.SendMessage(ctx, projectID, jobID, m.Prompt.ValueString())
-	}), actionMessageWords, fmt.Sprintf("Message sent to agent job %%s in project %q; the job is %%s.", projectID))
+	}), actionMessageWords, func(id, status string) string {
+		return fmt.Sprintf("Message sent to agent job %s in project %q; the job is %s.", id, projectID, status)
+	})
 }

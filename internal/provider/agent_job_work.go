@@ -58,8 +58,13 @@ var (
 			"cannot list jobs: look for it among the project's agent jobs in the Mintlify dashboard (the deprecated v1 " +
 			"listing, GET /v1/agent/{projectId}/jobs, shows them as sessions) before applying again, and if it is there, " +
 			"import it (terraform import ADDRESS PROJECT_ID/JOB_ID) instead of starting it twice.",
-		kept:           "Agent job %s was created and is saved in state (tainted, so the next apply starts a new job; run `terraform untaint` to keep this one instead).",
-		unknownOutcome: "Agent job %s was created and is saved in state, not tainted: " + outcomeUnknown + " nothing starts again by itself.",
+		kept: func(id string) string {
+			return "Agent job " + id + " was created and is saved in state (tainted, so the next apply starts a new job; run " +
+				"`terraform untaint` to keep this one instead)."
+		},
+		unknownOutcome: func(id string) string {
+			return "Agent job " + id + " was created and is saved in state, not tainted: " + outcomeUnknown + " nothing starts again by itself."
+		},
 		failed:         "It stays in state, tainted: the next apply starts a new job.",
 		timeoutSetting: "timeouts.create",
 		raiseTimeout:   resourceTimeoutExample,
@@ -68,10 +73,15 @@ var (
 		startFailed: "Could not send the message to the agent job",
 		mayHaveTakenEffect: "The request may have reached Mintlify before it failed, so the message may have been " +
 			"sent. Check the job in the Mintlify dashboard before applying again, so as not to send it twice.",
-		kept: "The message to agent job %s was sent and is saved in state (tainted, so the next apply sends it again; run `terraform untaint` to keep it instead).",
-		unknownOutcome: "The message to agent job %s was sent and is saved in state, not tainted: reading the job failed while " +
-			"waiting, so how its round of work ended is not known yet. The next refresh (terraform plan or terraform apply) " +
-			"reads it and records it; the message is not sent again by itself.",
+		kept: func(id string) string {
+			return "The message to agent job " + id + " was sent and is saved in state (tainted, so the next apply sends it " +
+				"again; run `terraform untaint` to keep it instead)."
+		},
+		unknownOutcome: func(id string) string {
+			return "The message to agent job " + id + " was sent and is saved in state, not tainted: reading the job failed " +
+				"while waiting, so how its round of work ended is not known yet. The next refresh (terraform plan or " +
+				"terraform apply) reads it and records it; the message is not sent again by itself."
+		},
 		failed:         "The message stays in state, tainted: the next apply sends it again.",
 		notFound:       jobNotFound,
 		timeoutSetting: "timeouts.create",

@@ -85,7 +85,10 @@ func actionDeployWords(noun, startFailed, failed string) workWords {
 		startFailed: startFailed,
 		mayHaveTakenEffect: "The request may have reached Mintlify before it failed, so the " + noun + " may have been " +
 			"queued: check the project's deployments in the Mintlify dashboard before invoking the action again.",
-		kept:   capitalize(noun) + " %s goes on at Mintlify: an action keeps no state, so follow it with the data source mintlify_deployment_status or in the Mintlify dashboard.",
+		kept: func(id string) string {
+			return capitalize(noun) + " " + id + " goes on at Mintlify: an action keeps no state, so follow it with the data " +
+				"source mintlify_deployment_status or in the Mintlify dashboard."
+		},
 		failed: failed,
 	})
 }

@@ -112,9 +112,10 @@ func (r *deploymentResource) Create(ctx context.Context, req resource.CreateRequ
 		}
 		return queued(projectID, started.StatusID, nil), nil
 	})
-	w.words = deploymentWords("deployment", "Could not deploy",
-		"Deployment %s was queued and is saved in state (tainted, so the next apply deploys again; run `terraform untaint` to keep this one instead).",
-		"It stays in state, tainted: the next apply deploys again.")
+	w.words = deploymentWords("deployment", "Could not deploy", func(id string) string {
+		return "Deployment " + id + " was queued and is saved in state (tainted, so the next apply deploys again; run " +
+			"`terraform untaint` to keep this one instead)."
+	}, "It stays in state, tainted: the next apply deploys again.")
 	w.record = func(d *sdk.Deployment) {
 		plan.ID = types.StringValue(d.ID)
 		plan.applyDeployment(d)

@@ -346,14 +346,17 @@ func wasImported(ctx context.Context, private privateState, diags *diag.Diagnost
 }
 
 // Words of the runner for deployments and previews.
-func deploymentWords(noun, startFailed, kept, failed string) workWords {
+func deploymentWords(noun, startFailed string, kept func(id string) string, failed string) workWords {
 	return workWords{
 		startFailed: startFailed,
 		mayHaveTakenEffect: "The request may have reached Mintlify before it failed, so the " + noun + " may have been " +
 			"queued. Check the project's deployments in the Mintlify dashboard before applying again; if it is there, " +
 			"import it by its status id instead of deploying twice.",
-		kept:           kept,
-		unknownOutcome: capitalize(noun) + " %s was queued and is saved in state, not tainted: " + outcomeUnknown + " nothing is deployed again by itself.",
+		kept: kept,
+		unknownOutcome: func(id string) string {
+			return capitalize(noun) + " " + id + " was queued and is saved in state, not tainted: " + outcomeUnknown +
+				" nothing is deployed again by itself."
+		},
 		failed:         failed,
 		timeoutSetting: "timeouts.create",
 		raiseTimeout:   resourceTimeoutExample,

@@ -285,10 +285,12 @@ func (r *previewDeploymentResource) ImportState(ctx context.Context, req resourc
 
 // What the preview resource says.
 var (
-	previewCreateWords = deploymentWords("preview deployment", "Could not deploy the preview",
-		"Preview deployment %s was queued and is saved in state (tainted, so the next apply deploys the preview again; run `terraform untaint` to keep this one instead).",
-		"It stays in state, tainted: the next apply deploys the preview again.")
-	previewRedeployWords = deploymentWords("preview deployment", "Could not redeploy the preview",
-		"Preview deployment %s was queued and is saved in state, with the triggers it had before, so the next apply redeploys the preview again.",
-		"The triggers keep their old values in state, so the next apply redeploys the preview again.")
+	previewCreateWords = deploymentWords("preview deployment", "Could not deploy the preview", func(id string) string {
+		return "Preview deployment " + id + " was queued and is saved in state (tainted, so the next apply deploys the " +
+			"preview again; run `terraform untaint` to keep this one instead)."
+	}, "It stays in state, tainted: the next apply deploys the preview again.")
+	previewRedeployWords = deploymentWords("preview deployment", "Could not redeploy the preview", func(id string) string {
+		return "Preview deployment " + id + " was queued and is saved in state, with the triggers it had before, so the " +
+			"next apply redeploys the preview again."
+	}, "The triggers keep their old values in state, so the next apply redeploys the preview again.")
 )

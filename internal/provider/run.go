@@ -69,17 +69,15 @@ type workWords struct {
 	// the agent job"); mayHaveTakenEffect the advice added when it may
 	// still have been carried out.
 	startFailed, mayHaveTakenEffect string
-	// kept says what became of an object whose run ends in an error after
-	// the request: "... is saved in state (tainted ...)" for a resource,
-	// "... goes on at Mintlify" for an action. It is formatted with the
-	// object's id.
-	kept string
-	// unknownOutcome, for a resource, says what became of an object whose
-	// status could not be read while waiting (formatted with its id): it
-	// is kept untainted, and the next refresh learns how it ended. An
-	// action, which keeps no state to refresh, leaves it empty: such a
-	// run is an error.
-	unknownOutcome string
+	// kept says what became of the object of this id when its run ends in
+	// an error after the request: "... is saved in state (tainted ...)" for
+	// a resource, "... goes on at Mintlify" for an action.
+	kept func(id string) string
+	// unknownOutcome, for a resource, says what became of the object of
+	// this id when its status could not be read while waiting: it is kept
+	// untainted, and the next refresh learns how it ended. An action, which
+	// keeps no state to refresh, leaves it nil: such a run is an error.
+	unknownOutcome func(id string) string
 	// failed says what follows a failed object, after the sentence naming it.
 	failed string
 	// timeoutSetting names the setting that bounds the wait, and
@@ -119,7 +117,7 @@ func (w work[O]) run(ctx context.Context, diags *diag.Diagnostics) *O {
 		diags.AddError(w.words.startFailed, unreadableAnswer(w.kind.noun, id, err)+"\n\n"+w.words.mayHaveTakenEffect)
 		return nil
 	}
-	kept := fmt.Sprintf(w.words.kept, id)
+	kept := w.words.kept(id)
 	problems := newProblemNotes(w.kind.noun, id)
 	// Record the object at once: whatever happens next, its id is kept.
 	w.record(obj)
@@ -172,9 +170,9 @@ func (w work[O]) run(ctx context.Context, diags *diag.Diagnostics) *O {
 		// resource keeps it untainted, so that nothing runs again by
 		// itself, and its next refresh learns the outcome.
 		gone := fmt.Sprintf("The %s is gone from the Mintlify API: check it in the Mintlify dashboard.", w.kind.noun)
-		if w.words.unknownOutcome != "" {
+		if w.words.unknownOutcome != nil {
 			diags.AddWarning("Could not learn how the "+w.kind.noun+" ended",
-				fmt.Sprintf(w.words.unknownOutcome, id)+"\n\n"+apiErrorDetailFor(err, gone))
+				w.words.unknownOutcome(id)+"\n\n"+apiErrorDetailFor(err, gone))
 			return obj
 		}
 		diags.AddError("Error while waiting for the "+w.kind.noun, apiErrorDetailFor(fmt.Errorf("%s %w", kept, err), gone))

@@ -251,7 +251,7 @@ func TestWork_aFailedReadWhileWaitingIsNotAFailedRun(t *testing.T) {
 					}
 					return queued(mintlifytest.DemoProjectID, started.StatusID, nil), nil
 				})
-				w.words = map[bool]workWords{false: deploymentWords("deployment", "Could not deploy", "kept %s", "failed"),
+				w.words = map[bool]workWords{false: deploymentWords("deployment", "Could not deploy", func(id string) string { return "kept " + id }, "failed"),
 					true: actionDeployWords("deployment", "Could not deploy", "failed")}[action]
 				return runToEnd(t, w)
 			}},

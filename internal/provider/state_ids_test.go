@@ -233,7 +233,7 @@ func TestWork_unreadableIDsOfDeploymentsAndExportsAreNeverRecorded(t *testing.T)
 			}
 			return queued(mintlifytest.DemoProjectID, started.StatusID, nil), nil
 		})
-		deploy.words = deploymentWords("deployment", "Could not deploy", "kept %s", "failed")
+		deploy.words = deploymentWords("deployment", "Could not deploy", func(id string) string { return "kept " + id }, "failed")
 		export := exportWork(data, sdk.StaticExportRequest{Domain: "docs.example.com"})
 		export.words = exportCreateWords
 		for what, run := range map[string]func(*diag.Diagnostics) int{

@@ -108,9 +108,14 @@ var (
 		mayHaveTakenEffect: "The request may have reached Mintlify before it failed, so the export may have started. " +
 			"The API cannot list static exports: if you learn its job id (from Mintlify), import it " +
 			"(terraform import ADDRESS JOB_ID) instead of starting another.",
-		kept: "Static export %s was started and is saved in state (tainted, so the next apply starts a new export; " +
-			"run `terraform untaint` to keep this one instead).",
-		unknownOutcome: "Static export %s was started and is saved in state, not tainted: " + outcomeUnknown + " no new export starts by itself.",
+		kept: func(id string) string {
+			return "Static export " + id + " was started and is saved in state (tainted, so the next apply starts a new " +
+				"export; run `terraform untaint` to keep this one instead)."
+		},
+		unknownOutcome: func(id string) string {
+			return "Static export " + id + " was started and is saved in state, not tainted: " + outcomeUnknown +
+				" no new export starts by itself."
+		},
 		failed:         "It stays in state, tainted: the next apply starts a new export.",
 		notFound:       exportStartNotFound,
 		forbidden:      exportForbidden,
@@ -121,7 +126,10 @@ var (
 		startFailed: "Could not start the static export",
 		mayHaveTakenEffect: "The request may have reached Mintlify before it failed, so the export may have started: " +
 			"invoking the action again starts another.",
-		kept:      "Static export %s goes on at Mintlify: an action keeps no state; its bundle can be fetched later with the mintlify_static_export_bundle ephemeral resource.",
+		kept: func(id string) string {
+			return "Static export " + id + " goes on at Mintlify: an action keeps no state; its bundle can be fetched later " +
+				"with the mintlify_static_export_bundle ephemeral resource."
+		},
 		failed:    "Invoke the action again to start a new export.",
 		notFound:  exportStartNotFound,
 		forbidden: exportForbidden,
