@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
 
 // results are every figure of one make bench run: report renders them
@@ -156,7 +158,7 @@ func (r *results) report() string {
 	p("Everything runs against the fake API (`sdk/mintlifytest`) on loopback, through real `terraform` runs of the built provider, with the analytics cache off unless section 7 says otherwise.\n\n")
 
 	p("## 1. Requests per data-source read\n\n")
-	p("Analytics requests are rate limited (100 per organization per hour, shared by every analytics endpoint). One read of each paged data source against data sets of N rows, default page size (the largest each endpoint serves), against the floor ceil(N / largest page):\n\n")
+	p("Analytics requests are rate limited (%s, shared by every analytics endpoint). One read of each paged data source against data sets of N rows, default page size (the largest each endpoint serves), against the floor ceil(N / largest page):\n\n", sdk.AnalyticsLimit)
 	p("| data source | rows | requests per read | floor | ratio | state |\n|---|---:|---:|---:|---:|---:|\n")
 	for _, row := range reqs {
 		p("| `mintlify_%s` | %d | %.0f | %d | %.2f | %s |\n", row.source, row.paths, row.perRead(), row.floor, row.ratio(), bytesText(row.stateBytes))

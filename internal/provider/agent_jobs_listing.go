@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
@@ -24,11 +25,12 @@ import (
 // it.
 
 // listingNote is the paragraph every page about the listing carries.
-const listingNote = "Jobs are read from Mintlify's v1 listing (`GET /v1/agent/{projectId}/jobs`), the only listing " +
+var listingNote = "Jobs are read from Mintlify's v1 listing (`GET /v1/agent/{projectId}/jobs`), the only listing " +
 	"the API has: it is marked deprecated, but its replacement (v2) reads one job by id and lists nothing. It " +
-	"takes no filters, so the provider reads it page by page at the largest size (100 jobs), newest first, and " +
-	"filters as it goes: a listing costs floor(N/100) + 1 requests for a project of N jobs (ceil(N/100), plus " +
-	"one request that comes back empty when N is a multiple of 100, since the API says neither how many jobs there " +
+	"takes no filters, so the provider reads it page by page at the largest size (" + pageOfJobs + " jobs), newest " +
+	"first, and filters as it goes: a listing costs floor(N/" + pageOfJobs + ") + 1 requests for a project of N jobs " +
+	"(ceil(N/" + pageOfJobs + "), plus one request that comes back empty when N is a multiple of " + pageOfJobs + ", " +
+	"since the API says neither how many jobs there " +
 	"are nor whether more follow a full page). It stops early once enough jobs are found. No rate limit is " +
 	"published for it, and it is never cached: a job's status changes by the minute.\n\n" +
 	"The listing's statuses are v1's (`haultReason`): `processing` is shown as `active`, `completed` as " +
@@ -36,6 +38,9 @@ const listingNote = "Jobs are read from Mintlify's v1 listing (`GET /v1/agent/{p
 	"each job as a session id, which the provider takes to be the job's v2 id; the API reference does not say so. " +
 	"A listed job whose id no request could send (a slash, white space or a control character in it, or more " +
 	"than 256 characters) is left out, and named in a warning: the other jobs are listed."
+
+// pageOfJobs is the listing's largest page.
+var pageOfJobs = strconv.Itoa(sdk.MaxSessionsPageSize)
 
 // listedIDAssumption is said wherever a listed id fails to read through v2.
 const listedIDAssumption = "If the id came from the job listing (terraform query, the mintlify_agent_jobs data source): the " +

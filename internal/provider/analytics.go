@@ -41,7 +41,7 @@ type pageReader[Q sdk.PageQuery, P any] func(ctx context.Context, projectID stri
 // source's documentation; oneRequestBudgetNote that of the two whose read is
 // always one request (feedback by page, assistant caller stats), where
 // advice about pages would mislead.
-const (
+var (
 	budgetNote = budgetLimits + "A read costs one request per page (ceil(rows / page size)); the provider pages at " +
 		"the largest size the endpoint allows, requests each page once, stops at `max_results`, and " + budgetCache +
 		" To spend less, set `max_results`, and keep dashboards in their own root module so that applying other " +
@@ -50,7 +50,7 @@ const (
 		"provider " + budgetCache + " To spend less, keep dashboards in their own root module so that applying " +
 		"other resources does not read them."
 
-	budgetLimits = "Analytics requests are rate limited: **100 per organization per hour, shared by every " +
+	budgetLimits = "Analytics requests are rate limited: **" + sdk.AnalyticsLimit.String() + ", shared by every " +
 		"analytics endpoint and every user of the organization**, and Terraform reads data sources on every `plan`, " +
 		"`apply`, `refresh`, `import` and `destroy`. "
 	budgetCache = "keeps answers in its cache (see the provider's `cache_ttl`) so that a `plan` and the `apply` " +
@@ -253,10 +253,10 @@ func noteCache(ctx context.Context, data *providerData, diags *diag.Diagnostics,
 			when = "at " + status.RateLimit.RetryAt.UTC().Format("2006-01-02 15:04:05 MST")
 		}
 		diags.AddWarning("Mintlify "+what+" served from cache",
-			fmt.Sprintf("The Mintlify API refused to read %s: the organization's analytics requests are spent (100 an hour, "+
+			fmt.Sprintf("The Mintlify API refused to read %s: the organization's analytics requests are spent (%s, "+
 				"shared by every analytics endpoint); the budget frees up %s. The values shown are a cached copy fetched %s "+
 				"ago (%s), and may be out of date. The copy is used while it is younger than cache_max_stale.",
-				what, when, age(data.now(), status.StoredAt), status.StoredAt.UTC().Format(time.RFC3339)))
+				what, sdk.AnalyticsLimit, when, age(data.now(), status.StoredAt), status.StoredAt.UTC().Format(time.RFC3339)))
 	case status.Hit:
 		tflog.Debug(ctx, "analytics read from cache", map[string]any{"data": what, "age": age(data.now(), status.StoredAt)})
 	}

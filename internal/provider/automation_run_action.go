@@ -37,7 +37,7 @@ func (a *automationRunAction) Schema(_ context.Context, _ action.SchemaRequest, 
 			"The action reports the run's instance id (as the dashboard's run history shows it) and its job id. It " +
 			"does not wait for the run to end: the API publishes no way to read a run's status, so there is " +
 			"nothing to poll; follow the run in the dashboard's Automations page. The trigger is never sent twice: " +
-			"a rate-limited one (10 per 10 seconds per organization, shared with deployments) is sent again once " +
+			"a rate-limited one (" + sdk.DeploymentLimit.String() + ", shared with deployments) is sent again once " +
 			"the limit frees up.\n\n" +
 			"Actions need Terraform 1.14 or later. They keep no state: an automation run leaves nothing for a " +
 			"resource to record.",

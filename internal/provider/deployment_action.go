@@ -42,7 +42,7 @@ func (a *deploymentAction) Schema(_ context.Context, _ action.SchemaRequest, res
 		MarkdownDescription: "Publishes the project's documentation: queues a deployment of its configured deployment " +
 			"branch. The action reports the status id at once, each change of status while it waits, and the " +
 			"outcome; a `failure` fails the action, quoting the last log lines. The trigger is never sent twice: a " +
-			"rate-limited one (10 per 10 seconds per organization, shared with automation triggers) is sent again " +
+			"rate-limited one (" + sdk.DeploymentLimit.String() + ", shared with automation triggers) is sent again " +
 			"once the limit frees up.\n\n" + actionNote("deployment"),
 		Attributes: deployActionAttributes("the deployment"),
 	}

@@ -56,7 +56,7 @@ func (r *deploymentResource) Schema(ctx context.Context, _ resource.SchemaReques
 			"A deployment cannot be undone or deleted through the API: destroying the resource only removes it from " +
 			"state (the published docs stay as they are; the provider logs it at `INFO`, with no warning), and a " +
 			"deployment that vanishes from the API before it finishes stays in state. Deployments share a rate " +
-			"limit of 10 requests per 10 seconds per organization with automation triggers; a rate-limited trigger " +
+			"limit of " + sdk.DeploymentLimit.Of("requests") + " with automation triggers; a rate-limited trigger " +
 			"is sent again once the limit frees up, never twice.",
 		Attributes: attributes(deploymentStateAttributes(), map[string]schema.Attribute{
 			"id": schema.StringAttribute{

@@ -78,12 +78,14 @@ func adviceFor(err error, notFound string) string {
 	case sdk.IsNotFound(err):
 		return notFound
 	case sdk.IsRateLimited(err):
-		advice := "The Mintlify API rate-limited this request (agent jobs: 100 per project per hour; analytics: 100 per organization per hour; deployments and automation runs: 10 per 10 seconds per organization; previews: 5 per minute per organization)."
+		advice := "The Mintlify API rate-limited this request (agent jobs: " + sdk.AgentJobLimit.String() + "; analytics: " +
+			sdk.AnalyticsLimit.String() + "; deployments and automation runs: " + sdk.DeploymentLimit.String() + "; previews: " +
+			sdk.PreviewLimit.String() + ")."
 		if apiErr.NotSent {
 			// Only analytics reads are held back: the API refused an earlier
 			// one, here or on a machine sharing the cache.
-			advice = "This request was not sent: the API refused an earlier analytics request (100 per organization " +
-				"per hour, shared by every analytics endpoint and every runner), from this run or from another one " +
+			advice = "This request was not sent: the API refused an earlier analytics request (" + sdk.AnalyticsLimit.String() +
+				", shared by every analytics endpoint and every runner), from this run or from another one " +
 				"sharing the cache, and nothing more is sent on that budget until the time it gave."
 		}
 		return advice + tryAgainAfter(apiErr)

@@ -24,9 +24,9 @@ const domainRule = "must be the domain identifier of domain.mintlify.site: 1 to 
 var siteDomainValidator = sdkRule{description: domainRule, check: sdk.ValidateDomain}
 
 // discoveryNote ends the discovery data sources' descriptions.
-const discoveryNote = "Needs the provider's `assistant_api_key` (an assistant key, `mint_dsc_...`), and works with it " +
-	"alone. Search and page content cost no credits; the discovery API allows 10,000 requests per organization per " +
-	"hour. Terraform reads data sources on every `plan` and `apply`: written inside a `check` block, a failed read " +
+var discoveryNote = "Needs the provider's `assistant_api_key` (an assistant key, `mint_dsc_...`), and works with it " +
+	"alone. Search and page content cost no credits; the discovery API allows " + sdk.DiscoveryLimit.Of("requests") +
+	". Terraform reads data sources on every `plan` and `apply`: written inside a `check` block, a failed read " +
 	"or assertion is a warning that does not stop the run, which suits a smoke test after a deployment.\n\n" +
 	"There is deliberately no data source for the assistant's answers: every assistant message costs credits, and a " +
 	"data source would ask again on every plan. Use the Go SDK (`DiscoveryClient.Assistant`) for that."
@@ -97,11 +97,11 @@ func discoveryErrorDetail(err error, notFound string) string {
 	case sdk.IsNotFound(err):
 		advice = notFound
 	case sdk.IsRateLimited(err):
-		advice = "The discovery API rate-limited this request (10,000 requests per organization per hour); until the " +
+		advice = "The discovery API rate-limited this request (" + sdk.DiscoveryLimit.Of("requests") + "); until the " +
 			"time it gave, no other search or page read of this run is sent."
 		if apiErr.NotSent {
 			advice = "This request was not sent: the discovery API refused an earlier one of this run with a rate limit " +
-				"(10,000 requests per organization per hour), and no search or page read is sent until the time it gave."
+				"(" + sdk.DiscoveryLimit.Of("requests") + "), and no search or page read is sent until the time it gave."
 		}
 		advice += tryAgainAfter(apiErr)
 	}

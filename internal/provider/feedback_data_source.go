@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
@@ -130,7 +131,7 @@ func (*feedbackByPageModel) schema() schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: "Feedback counts per documentation page: thumbs up and down (page-level feedback), " +
 			"code-snippet feedback and all feedback, most feedback first as the API orders them.\n\n" +
-			"The API lists at most 100 pages per request and has no paging for this export: a read is always one " +
+			"The API lists at most " + strconv.Itoa(sdk.MaxFeedbackByPageSize) + " pages per request and has no paging for this export: a read is always one " +
 			"request. When more pages have feedback than it listed, `has_more` is true (with a warning when the " +
 			"API, not `max_results`, cut the list).\n\n" + oneRequestBudgetNote,
 		Attributes: attributes(queryAttributes(), filterAttributes(), map[string]schema.Attribute{

@@ -31,8 +31,8 @@ func (a *previewDeploymentAction) Schema(_ context.Context, _ action.SchemaReque
 		MarkdownDescription: "Deploys the preview of a branch, or redeploys it when the branch has one (under the same " +
 			"URL). The action reports the status id and the preview's URL at once, each change of status while it " +
 			"waits, and the outcome; a `failure` fails the action, quoting the last log lines. Previews must be on " +
-			"the organization's plan. The trigger is never sent twice: a rate-limited one (5 per minute per " +
-			"organization) is sent again once the limit frees up.\n\n" + actionNote("preview"),
+			"the organization's plan. The trigger is never sent twice: a rate-limited one (" +
+			sdk.PreviewLimit.String() + ") is sent again once the limit frees up.\n\n" + actionNote("preview"),
 		Attributes: attributes(deployActionAttributes("the preview"), map[string]schema.Attribute{
 			"branch": requiredActionString("The Git branch to preview, such as `feature/new-quickstart`.", branchValidator),
 		}),

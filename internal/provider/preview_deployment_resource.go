@@ -68,9 +68,8 @@ func (r *previewDeploymentResource) Schema(ctx context.Context, _ resource.Schem
 			"finished deployment is a record that never changes, so from then on plans and refreshes " +
 			"(`-refresh-only` included) send no request for it, until the next redeploy; an import reads it once.\n\n" +
 			"The API cannot delete a preview: destroying the resource only removes it from state (the provider logs " +
-			"it at `INFO`, with no warning). Previews are rate " +
-			"limited to 5 per minute per organization; a rate-limited trigger is sent again once the limit frees " +
-			"up (up to a minute later), never twice.",
+			"it at `INFO`, with no warning). Previews are rate limited to " + sdk.PreviewLimit.String() + "; a " +
+			"rate-limited trigger is sent again once the limit frees up, never twice.",
 		Attributes: attributes(deploymentStateAttributes(), map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The status id of the preview's latest deployment: it changes with each redeploy. " +

@@ -180,7 +180,7 @@ func (p *mintlifyProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 			"max_retry_wait": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("Longest `Retry-After` the provider waits through, as a duration "+
 					"such as `30s` or `2m`. Default `%s`. A rate-limited request asking for a longer wait (analytics "+
-					"limits reset hourly) fails at once with the time to try again.", sdk.DefaultMaxRetryAfter),
+					"allows %s) fails at once with the time to try again.", sdk.DefaultMaxRetryAfter, sdk.AnalyticsLimit),
 				Optional:   true,
 				Validators: []validator.String{durationValidator{}},
 			},
