@@ -10,28 +10,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 )
-
-// PageSource stands in for the API as the source of unique-visitor and
-// page-view pages. The benchmark's floor build (internal/perfbench/floor)
-// serves them from memory to measure what Terraform and the framework cost
-// without any HTTP; the provider itself never sets it. Each field reads as
-// sdk.PagedEndpoint.Each does.
-type PageSource struct {
-	Visitors pageReader[sdk.VisitorsQuery, sdk.PathCountsPage]
-	Views    pageReader[sdk.VisitorsQuery, sdk.PathCountsPage]
-}
-
-// NewWithPageSource is New with the data sources reading pages from src.
-func NewWithPageSource(version string, src PageSource) func() provider.Provider {
-	return func() provider.Provider { return &mintlifyProvider{version: version, pages: &src} }
-}
 
 // pageReader reads every page of a query in turn, as
 // sdk.PagedEndpoint.Each does, and says how the pages arrived.

@@ -69,9 +69,6 @@ type mintlifyProvider struct {
 	// provider itself run on (sdk.WithClock); nil: the wall clock.
 	clock       sdk.Clock
 	waitOptions []sdk.WaitOption
-	// pages replaces the API as the data sources' source of pages in the
-	// benchmark's floor build (NewWithPageSource); nil otherwise.
-	pages *PageSource
 }
 
 // New returns the provider factory for providerserver; version is set at
@@ -102,7 +99,6 @@ type providerData struct {
 	projectID   string // default for resources; "" when none
 	apiKey      string // kept only to mask it in logs
 	waitOptions []sdk.WaitOption
-	pages       *PageSource // nil: the client
 
 	// discovery serves mintlify_search and mintlify_page; nil without an
 	// assistant key (see requireDiscovery).
@@ -356,7 +352,7 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 		opts = append(opts[:len(opts):len(opts)], sdk.WithAnalyticsCache(sdk.CacheOptions{Dir: dir, URL: bucket, OpenBucket: cachebucket.Open, FreshFor: durations["cache_ttl"], MaxStale: durations["cache_max_stale"]}))
 		tflog.Debug(ctx, "analytics cache", map[string]any{"dir": dir, "bucket": bucket != "", "ttl": durations["cache_ttl"].String(), "max_stale": durations["cache_max_stale"].String()})
 	}
-	data := &providerData{apiKey: apiKey, assistantKey: assistantKey, waitOptions: p.waitOptions, pages: p.pages, clock: p.clock}
+	data := &providerData{apiKey: apiKey, assistantKey: assistantKey, waitOptions: p.waitOptions, clock: p.clock}
 	if apiKey != "" {
 		client, err := sdk.NewClient(apiKey, append(append([]sdk.Option{sdk.WithBaseURL(baseURL)}, opts...), p.sdkOptions...)...)
 		if err != nil {

@@ -139,21 +139,10 @@ func readPathCounts(ctx context.Context, data *providerData, diags *diag.Diagnos
 	return true
 }
 
-// Each export is read from the API, or in the benchmark's floor build from
-// its PageSource.
-
 func (m *uniqueVisitorsModel) read(ctx context.Context, data *providerData, diags *diag.Diagnostics) bool {
-	read := data.client.Analytics.Visitors.Each
-	if data.pages != nil {
-		read = data.pages.Visitors
-	}
-	return readPathCounts(ctx, data, diags, "unique visitors", read, &m.pathCountsModel, m.schema(), "visitors", &m.Visitors)
+	return readPathCounts(ctx, data, diags, "unique visitors", visitorsPages(data), &m.pathCountsModel, m.schema(), "visitors", &m.Visitors)
 }
 
 func (m *pageViewsModel) read(ctx context.Context, data *providerData, diags *diag.Diagnostics) bool {
-	read := data.client.Analytics.Views.Each
-	if data.pages != nil {
-		read = data.pages.Views
-	}
-	return readPathCounts(ctx, data, diags, "page views", read, &m.pathCountsModel, m.schema(), "views", &m.Views)
+	return readPathCounts(ctx, data, diags, "page views", viewsPages(data), &m.pathCountsModel, m.schema(), "views", &m.Views)
 }

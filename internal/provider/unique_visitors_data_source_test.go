@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"net/url"
 	"strings"
 	"testing"
@@ -11,10 +12,11 @@ import (
 
 	tfjson "github.com/hashicorp/terraform-json"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -230,35 +232,10 @@ func readWith(t *testing.T, d datasource.DataSource, vals map[string]tftypes.Val
 	return resp
 }
 
-// The benchmark's floor build reads pages from a PageSource instead of the
-// API: both path-count data sources read from it, page by page, with no
-// request, and say what its answer says (a failure, a stale copy).
-func TestNewWithPageSource_readsPagesFromTheSource(t *testing.T) {
-	fs, url, _ := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 3}})
-	var asked []string
-	var fail error
-	var cache sdk.CacheStatus
-	source := func(name string) pageReader[sdk.VisitorsQuery, sdk.PathCountsPage] {
-		return func(_ context.Context, projectID string, q sdk.VisitorsQuery, fn func(*sdk.PathCountsPage) error) (sdk.ResponseInfo, error) {
-			asked = append(asked, fmt.Sprintf("%s %s %s..%s max %d", name, projectID, q.DateFrom, q.DateTo, q.MaxResults))
-			if fail != nil {
-				return sdk.ResponseInfo{}, fail
-			}
-			for i, page := range []sdk.PathCountsPage{
-				{Totals: sdk.Counts{Human: 5, AI: 2, Total: 7}, Paths: []sdk.PathCounts{{Path: "/a", Human: 3, AI: 1, Total: 4}}},
-				{Totals: sdk.Counts{Human: 99, AI: 99, Total: 99}, Paths: []sdk.PathCounts{{Path: "/b", Human: 2, AI: 1, Total: 3}}},
-			} {
-				if err := fn(&page); err != nil {
-					return sdk.ResponseInfo{}, fmt.Errorf("page %d: %w", i, err)
-				}
-			}
-			return sdk.ResponseInfo{Pages: 2, Cache: cache}, nil
-		}
-	}
-	p, ok := NewWithPageSource("test", PageSource{Visitors: source("visitors"), Views: source("views")})().(*mintlifyProvider)
-	if !ok {
-		t.Fatal("not the provider")
-	}
+// dataOfProvider is the data a provider configured for the fake at url
+// hands its data sources (project "p").
+func dataOfProvider(t *testing.T, p provider.Provider, url string) *providerData {
+	t.Helper()
 	var sr provider.SchemaResponse
 	p.Schema(context.Background(), provider.SchemaRequest{}, &sr)
 	conf := &provider.ConfigureResponse{}
@@ -268,52 +245,74 @@ func TestNewWithPageSource_readsPagesFromTheSource(t *testing.T) {
 	if conf.Diagnostics.HasError() || data == nil {
 		t.Fatal(conf.Diagnostics)
 	}
-	vals := map[string]tftypes.Value{"date_from": str("2026-10-01"), "max_results": tftypes.NewValue(tftypes.Number, 2)}
-	for list, d := range map[string]datasource.DataSource{
-		"visitors": &uniqueVisitorsDataSource{analyticsBase{data: data}},
-		"views":    &pageViewsDataSource{analyticsBase{data: data}},
-	} {
+	return data
+}
+
+// twoPageSource reads two pages of path counts, as sdk.PagedEndpoint.Each
+// does, noting each query it is asked in *asked; it fails with *fail, and
+// says its answer came from *cache.
+func twoPageSource(name string, asked *[]string, fail *error, cache *sdk.CacheStatus) pageReader[sdk.VisitorsQuery, sdk.PathCountsPage] {
+	return func(_ context.Context, projectID string, q sdk.VisitorsQuery, fn func(*sdk.PathCountsPage) error) (sdk.ResponseInfo, error) {
+		*asked = append(*asked, fmt.Sprintf("%s %s %s..%s max %d", name, projectID, q.DateFrom, q.DateTo, q.MaxResults))
+		if *fail != nil {
+			return sdk.ResponseInfo{}, *fail
+		}
+		for i, page := range []sdk.PathCountsPage{
+			{Totals: sdk.Counts{Human: 5, AI: 2, Total: 7}, Paths: []sdk.PathCounts{{Path: "/a", Human: 3, AI: 1, Total: 4}}},
+			{Totals: sdk.Counts{Human: 99, AI: 99, Total: 99}, Paths: []sdk.PathCounts{{Path: "/b", Human: 2, AI: 1, Total: 3}}},
+		} {
+			if err := fn(&page); err != nil {
+				return sdk.ResponseInfo{}, fmt.Errorf("page %d: %w", i, err)
+			}
+		}
+		return sdk.ResponseInfo{Pages: 2, Cache: *cache}, nil
+	}
+}
+
+// Both path-count data sources read whatever pages their reader hands
+// them, page by page: the totals are the first page's, the rows every
+// page's in order; and they say what its answer says (a failure, a stale
+// copy). The API's Each and the benchmark floor's source are such readers.
+func TestReadPathCounts_readsPagesFromItsReader(t *testing.T) {
+	fs, url, _ := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 3}})
+	data := dataOfProvider(t, New("test")(), url)
+	var asked []string
+	var fail error
+	var cache sdk.CacheStatus
+	for list, s := range map[string]schema.Schema{"visitors": (&uniqueVisitorsModel{}).schema(), "views": (&pageViewsModel{}).schema()} {
+		what := map[string]string{"visitors": "unique visitors", "views": "page views"}[list]
+		read := func() (pathCountsModel, types.List, diag.Diagnostics) {
+			m := pathCountsModel{pagedQueryModel: pagedQueryModel{
+				analyticsQueryModel{ProjectID: types.StringValue("p"), DateFrom: types.StringValue("2026-10-01"), DateTo: types.StringNull()},
+				pagingModel{PageSize: types.NumberNull(), MaxResults: types.NumberValue(big.NewFloat(2))}}}
+			var rows types.List
+			var diags diag.Diagnostics
+			readPathCounts(context.Background(), data, &diags, what, twoPageSource(list, &asked, &fail, &cache), &m, s, list, &rows)
+			return m, rows, diags
+		}
+
 		asked, fail, cache = nil, nil, sdk.CacheStatus{}
-		resp := readWith(t, d, vals)
-		if len(resp.Diagnostics) != 0 || len(asked) != 1 || asked[0] != list+" p 2026-10-01.. max 2" {
-			t.Fatalf("%s: asked %q, diagnostics %v", list, asked, resp.Diagnostics)
+		m, rows, diags := read()
+		if len(diags) != 0 || len(asked) != 1 || asked[0] != list+" p 2026-10-01.. max 2" {
+			t.Fatalf("%s: asked %q, diagnostics %v", list, asked, diags)
 		}
-		var totals struct {
-			Human int64 `tfsdk:"human"`
-			AI    int64 `tfsdk:"ai"`
-			Total int64 `tfsdk:"total"`
+		if m.Totals.String() != `{"ai":2,"human":5,"total":7}` ||
+			rows.String() != `[{"ai":1,"human":3,"path":"/a","total":4},{"ai":1,"human":2,"path":"/b","total":3}]` {
+			t.Errorf("%s: totals %s, rows %s", list, m.Totals, rows)
 		}
-		var rows []struct {
-			Path  string `tfsdk:"path"`
-			Human int64  `tfsdk:"human"`
-			AI    int64  `tfsdk:"ai"`
-			Total int64  `tfsdk:"total"`
-		}
-		var id string
-		resp.State.GetAttribute(context.Background(), path.Root("totals"), &totals)
-		resp.State.GetAttribute(context.Background(), path.Root(list), &rows)
-		resp.State.GetAttribute(context.Background(), path.Root("id"), &id)
-		// The totals are the first page's; the rows, every page's in order.
-		if totals.Human != 5 || totals.AI != 2 || totals.Total != 7 || len(rows) != 2 || rows[0].Path != "/a" || rows[1].Path != "/b" ||
-			rows[0].Total != 4 || rows[1].Human != 2 {
-			t.Errorf("%s: totals %+v, rows %+v", list, totals, rows)
-		}
-		if id != "p?date_from=2026-10-01&max_results=2" {
-			t.Errorf("%s: id %q", list, id)
+		if m.ID.ValueString() != "p?date_from=2026-10-01&max_results=2" {
+			t.Errorf("%s: id %s", list, m.ID)
 		}
 
 		fail = errors.New("the source broke")
-		resp = readWith(t, d, vals)
-		what := map[string]string{"visitors": "unique visitors", "views": "page views"}[list]
-		if got := diagText(resp.Diagnostics, diag.SeverityError); got != "Could not read "+what+": the source broke\n" {
-			t.Errorf("%s: %q", list, got)
+		if _, _, diags = read(); diagText(diags, diag.SeverityError) != "Could not read "+what+": the source broke\n" {
+			t.Errorf("%s: %q", list, diagText(diags, diag.SeverityError))
 		}
 
 		fail, cache = nil, sdk.CacheStatus{Hit: true, Stale: true, StoredAt: time.Now().Add(-time.Hour)}
-		resp = readWith(t, d, vals)
-		if got := diagText(resp.Diagnostics, diag.SeverityWarning); !strings.HasPrefix(got, "Mintlify "+what+" served from cache: ") || resp.Diagnostics.HasError() {
-			t.Errorf("%s: %q", list, got)
+		if _, _, diags = read(); !strings.HasPrefix(diagText(diags, diag.SeverityWarning), "Mintlify "+what+" served from cache: ") || diags.HasError() {
+			t.Errorf("%s: %q", list, diagText(diags, diag.SeverityWarning))
 		}
 	}
-	wantNoRequests(t, fs, "(the source was not used)")
+	wantNoRequests(t, fs, "(the reader was not the API)")
 }

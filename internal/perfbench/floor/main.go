@@ -1,3 +1,5 @@
+//go:build perfbench
+
 // Command floor is the benchmark's floor build of the provider: its
 // unique-visitors and page-views data sources read the fake's rows from
 // memory, with no HTTP and no JSON, so that `make bench` can tell the
@@ -5,8 +7,9 @@
 // The data set is MINTLIFY_BENCH_FLOOR_PATHS paths of seed
 // MINTLIFY_BENCH_FLOOR_SEED, exactly as the fake would serve it.
 //
-// The provider package only offers the seam (provider.PageSource); the
-// fake is linked here, never into the provider itself.
+// It builds only with -tags perfbench (as `make bench` builds it): the
+// provider package offers the seam (provider.PageSource) in that build
+// alone, and the fake is linked here, never into the provider itself.
 package main
 
 import (
