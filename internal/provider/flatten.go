@@ -27,7 +27,7 @@ import (
 // 3339 (UTC), the zero time null, as timeValue writes it. The framework's
 // types.ListValueFrom does the same through its generic reflection at
 // about 30 times the cost, which a 100,000-row read would feel; here each
-// (Go type, object type, rules) is planned once.
+// (Go type, Terraform type, rules) is planned once.
 //
 // A field that the schema shows differently from its SDK type (a method's
 // value, a value the provider renders) is a field of a small row struct
@@ -91,32 +91,53 @@ func elemType(t attr.Type) attr.Type {
 // converter turns one Go value into the Terraform value of its type.
 type converter func(reflect.Value) attr.Value
 
+// converters are the planned conversions: per Go type and rules, each
+// Terraform type met so far. Types are told apart with Equal, which
+// allocates nothing, so a conversion of one value (flattenObject per row)
+// costs no more than a page's.
+var (
+	convertersMu sync.RWMutex
+	converters   = map[converterKey][]plannedConverter{}
+)
+
 type converterKey struct {
 	goType reflect.Type
-	tfType string
 	rules  flatRule
 }
 
-// converters are made once per type pair and kept.
-var converters = struct {
-	sync.Mutex
-	m map[converterKey]converter
-}{m: map[converterKey]converter{}}
+type plannedConverter struct {
+	tfType attr.Type
+	conv   converter
+}
 
 func converterFor(goType reflect.Type, tfType attr.Type, rules []flatRule) converter {
 	var all flatRule
 	for _, r := range rules {
 		all |= r
 	}
-	key := converterKey{goType, tfType.String(), all}
-	converters.Lock()
-	defer converters.Unlock()
-	c, ok := converters.m[key]
-	if !ok {
-		c = makeConverter(goType, tfType, all)
-		converters.m[key] = c
+	key := converterKey{goType, all}
+	convertersMu.RLock()
+	conv := plannedFor(converters[key], tfType)
+	convertersMu.RUnlock()
+	if conv != nil {
+		return conv
 	}
-	return c
+	convertersMu.Lock()
+	defer convertersMu.Unlock()
+	if conv = plannedFor(converters[key], tfType); conv == nil {
+		conv = makeConverter(goType, tfType, all)
+		converters[key] = append(converters[key], plannedConverter{tfType, conv})
+	}
+	return conv
+}
+
+func plannedFor(planned []plannedConverter, tfType attr.Type) converter {
+	for _, p := range planned {
+		if p.tfType.Equal(tfType) {
+			return p.conv
+		}
+	}
+	return nil
 }
 
 var timeType = reflect.TypeFor[time.Time]()

@@ -264,3 +264,26 @@ func TestFlatten_aTypeOfAnotherShapeIsAProgrammingError(t *testing.T) {
 		})
 	}
 }
+
+// One Go type into two Terraform types, from many goroutines at once:
+// each conversion is planned for its own type, and used as planned.
+func TestFlatten_oneGoTypeIntoTwoTypesAtOnce(t *testing.T) {
+	nameOnly := types.ObjectType{AttrTypes: map[string]attr.Type{"name": types.StringType}}
+	id := int64(3)
+	row := flatAuthor{Name: "ada", GitHubUserID: &id}
+	done := make(chan string)
+	for i := range 8 {
+		go func() {
+			tf := []attr.Type{flatAuthorType, nameOnly}[i%2]
+			done <- flattenList(tf, []flatAuthor{row}).String()
+		}()
+	}
+	for range 8 {
+		if got := <-done; got != `[{"github_user_id":3,"name":"ada"}]` && got != `[{"name":"ada"}]` {
+			t.Errorf("flattened %s", got)
+		}
+	}
+	if a, b := flattenObject(flatAuthorType, row).String(), flattenObject(nameOnly, row).String(); a == b {
+		t.Errorf("both types gave %s", a)
+	}
+}
