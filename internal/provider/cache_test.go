@@ -121,6 +121,7 @@ func TestNoteCache_warnsOfAStaleCopyWithItsAgeAndWhenTheBudgetFreesUp(t *testing
 		RateLimit: &sdk.APIError{StatusCode: 429, RetryAt: retryAt}})
 	got := diagText(diags, diag.SeverityWarning)
 	for _, want := range []string{"Mintlify unique visitors served from cache", "The Mintlify API refused to read unique visitors",
+		"analytics requests are spent (" + sdk.AnalyticsLimit.String() + ", shared by every analytics endpoint)",
 		"the budget frees up at 2026-11-22 13:00:00 UTC", "fetched 2h13m", stored.UTC().Format(time.RFC3339), "may be out of date"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("warning %q lacks %q", got, want)
