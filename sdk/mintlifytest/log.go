@@ -52,6 +52,7 @@ const MaxLoggedBody = 64 << 10
 type logEntry struct {
 	LoggedRequest
 	claimed bool // a route (or the catch-all) served it
+	done    bool // its handler returned: the answer is whole, or abandoned
 }
 
 type entryKey struct{}

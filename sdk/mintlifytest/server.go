@@ -207,6 +207,7 @@ func (s *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !e.claimed { // the mux answered itself (a redirect to the clean path)
 		s.requests[RouteUnmatched]++
 	}
+	e.done = true
 	s.mu.Unlock()
 }
 
@@ -235,7 +236,7 @@ func (s *Fake) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) {
 		e.Fault = fault.Kind
 	}
 	s.mu.Unlock()
-	if fault != nil && fault.apply(w, r, s.stopping) {
+	if fault != nil && fault.apply(w, r, rt.pattern, s.stopping) {
 		return
 	}
 	rec := newRecorder()
@@ -250,6 +251,9 @@ func (s *Fake) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) {
 		// its end off. It sees its fault (a reset, a slow stream).
 		if fault != nil {
 			r = r.WithContext(context.WithValue(r.Context(), faultKey{}, fault.Fault))
+			if fault.Kind == FaultTrickle {
+				w = &trickleWriter{ResponseWriter: w, r: r, stopping: s.stopping, delay: fault.trickleDelay()}
+			}
 		}
 		rt.serve(s, w, r, org, p)
 		if fault != nil && fault.Kind == FaultReset {
@@ -265,12 +269,37 @@ func (s *Fake) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) {
 	if !admitted {
 		reshapeError(rt.area, rec) // each API's error body
 	}
-	if fault != nil && fault.Kind == FaultOddField && max(rec.status, http.StatusOK)/100 == 2 {
-		odd := oddField(rec.body.Bytes(), fault.Field)
-		rec.body.Reset()
-		rec.body.Write(odd)
+	if fault != nil {
+		if changed, ok := fault.change(rec, r, rt.pattern); ok {
+			rec.body.Reset()
+			rec.body.Write(changed)
+		}
+		if fault.Kind == FaultTrickle {
+			rec.sendTrickled(w, r, s.stopping, fault.trickleDelay())
+			return
+		}
 	}
 	rec.send(w)
+}
+
+// change is a served answer as a fault changes it, and whether it does:
+// FaultOddField, FaultEchoSecret and FaultUnreadableID change 2xx answers,
+// FaultControlText any answer.
+func (f *faultState) change(rec *recorder, r *http.Request, pattern string) ([]byte, bool) {
+	body, ok := rec.body.Bytes(), max(rec.status, http.StatusOK)/100 == 2
+	switch {
+	case f.Kind == FaultControlText:
+		return withControlText(body, f.Text), true
+	case !ok:
+		return nil, false
+	case f.Kind == FaultOddField:
+		return oddField(body, f.Field), true
+	case f.Kind == FaultEchoSecret:
+		return f.withEchoedSecret(body, r), true
+	case f.Kind == FaultUnreadableID:
+		return f.withUnreadableID(body, pattern), true
+	}
+	return nil, false
 }
 
 // admit checks a request with s.mu held: the route (404), the key (401,

@@ -36,7 +36,8 @@ func namesOfRoutes() (names map[string][]string, routes, areas string) {
 }
 
 // faultKinds are the kinds -fault takes, each with what its VALUE is.
-const faultKinds = "rate-limit, server-error, client-error, malformed, odd-field, drop, reset, stall, latency or slow-stream"
+const faultKinds = "rate-limit, server-error, client-error, malformed, odd-field, drop, reset, stall, latency, slow-stream, " +
+	"endless-event, empty-deltas, endless-body, trickle, control-text, unreadable-id or echo-secret"
 
 // parseFault reads a fault spec:
 //
@@ -46,8 +47,12 @@ const faultKinds = "rate-limit, server-error, client-error, malformed, odd-field
 // (VALUE: a 5xx status, default 502), client-error (VALUE: a 4xx status,
 // default 400; message: its error text), malformed (VALUE: a 2xx status,
 // default 200; body: the body, which takes the rest of the spec, commas
-// and all), drop, reset, stall, or latency (VALUE: the delay). Without p
-// or requests, every matching request is hit.
+// and all), drop, reset, stall, latency or slow-stream (VALUE: the delay),
+// or one of the hostile server's: endless-event, empty-deltas and
+// endless-body (body: what they repeat or start with), trickle (VALUE:
+// the delay between bytes, default 1s), control-text, unreadable-id
+// (VALUE: the id, default a/b) or echo-secret (VALUE: the field). Without
+// p or requests, every matching request is hit.
 func parseFault(spec string) ([]mintlifytest.Fault, error) {
 	var body *string
 	if head, b, ok := strings.Cut(spec, ",body="); ok {
@@ -103,6 +108,18 @@ func parseFault(spec string) ([]mintlifytest.Fault, error) {
 	case "slow-stream":
 		f.Kind = mintlifytest.FaultSlowStream
 		f.Latency, err = time.ParseDuration(value)
+	case string(mintlifytest.FaultEndlessEvent), string(mintlifytest.FaultEmptyDeltas), string(mintlifytest.FaultEndlessBody), string(mintlifytest.FaultControlText):
+		f.Kind = mintlifytest.FaultKind(kind)
+		noValue()
+	case string(mintlifytest.FaultTrickle):
+		f.Kind = mintlifytest.FaultTrickle
+		if value != "" {
+			f.Latency, err = time.ParseDuration(value)
+		}
+	case string(mintlifytest.FaultUnreadableID):
+		f.Kind, f.Text = mintlifytest.FaultUnreadableID, value
+	case string(mintlifytest.FaultEchoSecret):
+		f.Kind, f.Field = mintlifytest.FaultEchoSecret, value
 	default:
 		return nil, fmt.Errorf("fault %q: unknown kind %q (%s)", spec, kind, faultKinds)
 	}
@@ -110,8 +127,10 @@ func parseFault(spec string) ([]mintlifytest.Fault, error) {
 		return nil, fmt.Errorf("fault %q: %w", spec, err)
 	}
 	if body != nil {
-		if f.Kind != mintlifytest.FaultMalformed {
-			return nil, fmt.Errorf("fault %q: only malformed takes a body", spec)
+		switch f.Kind {
+		case mintlifytest.FaultMalformed, mintlifytest.FaultEndlessEvent, mintlifytest.FaultEmptyDeltas, mintlifytest.FaultEndlessBody:
+		default:
+			return nil, fmt.Errorf("fault %q: only malformed, endless-event, empty-deltas and endless-body take a body", spec)
 		}
 		f.Body = *body
 	}

@@ -151,6 +151,22 @@ FAULTS
     stall                      never answer, until the client gives up
     latency=DELAY              wait, then answer normally
     slow-stream=DELAY          an assistant answer's parts come DELAY apart
+  and the hostile server's, for a client's bounds, escapes and checks:
+    endless-event              an event stream whose one event never ends
+                               (data: lines, no blank line; ,body=LINE)
+    empty-deltas               an assistant stream of empty text deltas
+                               without end (,body=PART floods another part)
+    endless-body               a 200 with no size that never ends (on
+                               route=download, a gzip header then zeros)
+    trickle[=DELAY]            serve the request, then send its answer one
+                               byte per DELAY (default 1s)
+    control-text               serve it; terminal escapes in its server
+                               text (summary, logs, error, title, message)
+    unreadable-id[=ID]         serve it; its answer names the new job,
+                               deployment or export by ID (default a/b), an
+                               id no client can read back
+    echo-secret[=FIELD]        serve it; its answer repeats the link's
+                               signature (a bundle) or the key in FIELD
   route is a route:
 {{ROUTES}}
   or an area, for all its routes:

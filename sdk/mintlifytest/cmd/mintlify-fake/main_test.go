@@ -225,7 +225,8 @@ func TestControlRoutes(t *testing.T) {
 func TestUsage_documentsScriptsDatesLimitsAndFaults(t *testing.T) {
 	for _, want := range []string{"[fake:failed]", "[fake:nochange]", "[fake:archived]", "[fake:never]", "[fake:completed]", "[fake:active=30s]",
 		"2026-08-03 to 2026-10-31", `"last week" included, returns no`, "-analytics-limit", "-1 turns a limit off", "/_fake/reset",
-		"rate-limit[=RETRY_AFTER]", "server-error[=STATUS]", "drop", "latency=DELAY", "route=analytics"} {
+		"rate-limit[=RETRY_AFTER]", "server-error[=STATUS]", "drop", "latency=DELAY", "route=analytics",
+		"endless-event", "empty-deltas", "endless-body", "trickle[=DELAY]", "control-text", "unreadable-id[=ID]", "echo-secret[=FIELD]"} {
 		if !strings.Contains(usage, want) {
 			t.Errorf("usage lacks %q", want)
 		}
@@ -244,13 +245,22 @@ func TestParseFault_everyKind(t *testing.T) {
 		"client-error=499":                   {{Kind: mintlifytest.FaultClientError, Status: 499}},
 		"malformed":                          {{Kind: mintlifytest.FaultMalformed, Status: 200}},
 		"malformed=201,route=get-job,body={\"id\":1,\"status\":[2]}": {{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultMalformed, Status: 201, Body: `{"id":1,"status":[2]}`}},
-		"malformed,body=":                         {{Kind: mintlifytest.FaultMalformed, Status: 200}},
-		"reset,route=message":                     {{Route: mintlifytest.RouteSendMessage, Kind: mintlifytest.FaultReset}},
-		"stall,requests=2":                        {{Kind: mintlifytest.FaultStall, Requests: []int{2}}},
-		"drop-connection":                         {{Kind: mintlifytest.FaultDropConnection}},
-		"odd-field":                               {{Kind: mintlifytest.FaultOddField}},
-		"odd-field=status,route=create-job,p=0.1": {{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultOddField, Field: "status", Probability: 0.1}},
-		"drop,route=thread":                       {{Route: mintlifytest.RouteAssistantThread, Kind: mintlifytest.FaultDropConnection}},
+		"malformed,body=":                             {{Kind: mintlifytest.FaultMalformed, Status: 200}},
+		"reset,route=message":                         {{Route: mintlifytest.RouteSendMessage, Kind: mintlifytest.FaultReset}},
+		"stall,requests=2":                            {{Kind: mintlifytest.FaultStall, Requests: []int{2}}},
+		"drop-connection":                             {{Kind: mintlifytest.FaultDropConnection}},
+		"odd-field":                                   {{Kind: mintlifytest.FaultOddField}},
+		"odd-field=status,route=create-job,p=0.1":     {{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultOddField, Field: "status", Probability: 0.1}},
+		"drop,route=thread":                           {{Route: mintlifytest.RouteAssistantThread, Kind: mintlifytest.FaultDropConnection}},
+		"endless-event,route=assistant-message":       {{Route: mintlifytest.RouteAssistantMessage, Kind: mintlifytest.FaultEndlessEvent}},
+		"empty-deltas,body={\"type\":\"start-step\"}": {{Kind: mintlifytest.FaultEmptyDeltas, Body: `{"type":"start-step"}`}},
+		"endless-body,route=download":                 {{Route: mintlifytest.RouteDownloadBundle, Kind: mintlifytest.FaultEndlessBody}},
+		"trickle":                                     {{Kind: mintlifytest.FaultTrickle}},
+		"trickle=10ms,route=get-job":                  {{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultTrickle, Latency: 10 * time.Millisecond}},
+		"control-text,route=update-status":            {{Route: mintlifytest.RouteUpdateStatus, Kind: mintlifytest.FaultControlText}},
+		"unreadable-id":                               {{Kind: mintlifytest.FaultUnreadableID}},
+		"unreadable-id=st 1,route=start-export":       {{Route: mintlifytest.RouteStartStaticExport, Kind: mintlifytest.FaultUnreadableID, Text: "st 1"}},
+		"echo-secret=jobId,route=bundle":              {{Route: mintlifytest.RouteCreateBundle, Kind: mintlifytest.FaultEchoSecret, Field: "jobId"}},
 	}
 	checkFaultsParsed(t, good)
 	checkFaultsRefused(t, map[string]string{
@@ -261,9 +271,11 @@ func TestParseFault_everyKind(t *testing.T) {
 		"drop=5":                      `drop takes no value`,
 		"reset=1":                     `reset takes no value`,
 		"stall=1s":                    `stall takes no value`,
-		"server-error,body=x":         `only malformed takes a body`,
+		"server-error,body=x":         `only malformed, endless-event, empty-deltas and endless-body take a body`,
+		"control-text=x":              `control-text takes no value`,
+		"trickle=fast":                `invalid duration`,
 		"server-error,message=x":      `only client-error takes a message`,
-		"explode":                     `(rate-limit, server-error, client-error, malformed, odd-field, drop, reset, stall, latency or slow-stream)`,
+		"explode":                     `(rate-limit, server-error, client-error, malformed, odd-field, drop, reset, stall, latency, slow-stream, endless-event, empty-deltas, endless-body, trickle, control-text, unreadable-id or echo-secret)`,
 		"drop,route=nowhere":          `unknown route "nowhere" (a route: create-job, get-job, message, list-jobs, visitors,`,
 		"drop,route=nowhere,p=1":      `or an area: jobs (create-job, get-job, message, list-jobs); analytics (visitors,`,
 		"malformed,color=red,body={}": `unknown option "color" (route, method, p, requests, message or body)`,
