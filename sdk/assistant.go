@@ -394,16 +394,20 @@ const (
 	// StreamCut: the stream ended before its finish part. The answer is
 	// incomplete; the message was sent and cost credits.
 	StreamCut StreamProblem = "cut"
-	// StreamMalformed: a part is not the protocol's JSON, or a line is
-	// longer than the SDK reads.
+	// StreamMalformed: a part is not the protocol's JSON, or a line (or an
+	// event's data) is longer than the SDK reads.
 	StreamMalformed StreamProblem = "malformed"
 	// StreamStalled: no byte came for the client's request timeout.
 	StreamStalled StreamProblem = "stalled"
+	// StreamTooLong: the answer was still coming after the client's
+	// WithMaxStreamDuration (a trickle that never stalls).
+	StreamTooLong StreamProblem = "too long"
 	// StreamStopped: the caller's context ended, or the stream was closed.
 	StreamStopped StreamProblem = "stopped"
 	// StreamReportedError: the stream carried error parts (Collect).
 	StreamReportedError StreamProblem = "error part"
-	// StreamTooLarge: Collect gathered more than the client's cap
+	// StreamTooLarge: the stream carried more parts than the client's cap
+	// (WithMaxStreamParts), or Collect gathered more than its cap of bytes
 	// (WithMaxResponseBytes).
 	StreamTooLarge StreamProblem = "too large"
 )
@@ -444,8 +448,9 @@ func (e *StreamError) Error() string {
 
 func (e *StreamError) Unwrap() error { return e.Err }
 
-// maxStreamLine caps one line of a stream: a part bigger than this (a
-// tool's output, say) is refused rather than held whole in memory.
+// maxStreamLine caps one line of a stream, and one event's data (its
+// lines joined): a part bigger than this (a tool's output, say) is
+// refused rather than held whole in memory.
 const maxStreamLine = 4 << 20
 
 // AssistantStream is an answer as it arrives. It is not safe for
@@ -455,14 +460,15 @@ type AssistantStream struct {
 	Protocol AssistantProtocol
 	ResponseInfo
 
-	k     *core
-	c     call
-	ctx   context.Context
-	body  io.ReadCloser
-	lines lineReader
-	data  []byte // the current v2 event's data
-	idle  *idleReader
-	stop  func() bool
+	k       *core
+	c       call
+	ctx     context.Context
+	body    io.ReadCloser
+	bounded *boundedBody // the body within its time bounds
+	lines   lineReader
+	data    []byte // the current v2 event's data
+	events  int    // events (v1: lines) read, every kind: WithMaxStreamParts
+	stop    func() bool
 
 	queue     []AssistantPart
 	held      []heldText
@@ -480,13 +486,9 @@ type AssistantStream struct {
 
 func newAssistantStream(ctx context.Context, k *core, c call, proto AssistantProtocol, body io.ReadCloser, info ResponseInfo) *AssistantStream {
 	s := &AssistantStream{Protocol: proto, ResponseInfo: info, k: k, c: c, ctx: ctx, body: body}
-	var r io.Reader = body
-	if k.requestTimeout > 0 {
-		s.idle = newIdleReader(body, k.requestTimeout)
-		r = s.idle
-	}
+	s.bounded = newBoundedBody(body, bodyBounds{idle: k.requestTimeout, total: k.maxStreamDuration, totalOption: "WithMaxStreamDuration"})
 	limit := min(int64(maxStreamLine), k.maxResponseBytes)
-	s.lines = lineReader{r: bufio.NewReaderSize(r, 64<<10), max: int(limit)}
+	s.lines = lineReader{r: bufio.NewReaderSize(s.bounded, 64<<10), max: int(limit)}
 	// Ending ctx closes the body at once, even under a transport that
 	// does not watch the request's context.
 	s.stop = context.AfterFunc(ctx, func() { _ = body.Close() })
@@ -507,9 +509,7 @@ func (s *AssistantStream) Close() error {
 	s.closeOnce.Do(func() {
 		s.closed.Store(true)
 		s.stop()
-		if s.idle != nil {
-			s.idle.t.Stop()
-		}
+		s.bounded.stop()
 		_ = s.body.Close()
 	})
 	return nil
@@ -563,16 +563,15 @@ func (s *AssistantStream) Parts() iter.Seq2[AssistantPart, error] {
 	}
 }
 
-// Collect reads the whole answer and closes the stream. The text it
-// gathers is capped by the client's WithMaxResponseBytes (16 MiB by
-// default). When reading fails, or the stream carried error parts, it
+// Collect reads the whole answer and closes the stream. What it gathers
+// is capped by the client's WithMaxResponseBytes (16 MiB by default), and
+// the parts it reads by WithMaxStreamParts (every part counts, empty
+// ones too). When reading fails, or the stream carried error parts, it
 // returns what it gathered with a *StreamError.
 func (s *AssistantStream) Collect() (*AssistantAnswer, error) {
 	defer s.Close()
 	a := &AssistantAnswer{ResponseInfo: s.ResponseInfo}
-	// The deltas are joined once at the end: a builder growing by
-	// doubling would allocate about three times the answer.
-	var text, reasoning []string
+	var text, reasoning pieces
 	var size int64
 	for {
 		p, err := s.Next()
@@ -580,7 +579,7 @@ func (s *AssistantStream) Collect() (*AssistantAnswer, error) {
 			break
 		}
 		if err != nil {
-			a.finish(s, text, reasoning)
+			a.finish(s, &text, &reasoning)
 			return a, err
 		}
 		size += int64(len(p.Text) + len(p.Data) + len(p.Raw) + len(p.ErrorText))
@@ -588,7 +587,7 @@ func (s *AssistantStream) Collect() (*AssistantAnswer, error) {
 			size += int64(len(p.Tool.Input) + len(p.Tool.Output))
 		}
 		if size > s.k.maxResponseBytes {
-			a.finish(s, text, reasoning)
+			a.finish(s, &text, &reasoning)
 			err := &StreamError{Method: s.c.method, Path: s.c.path, Problem: StreamTooLarge, Parts: s.parts,
 				Detail: fmt.Sprintf("the answer grew past %d bytes (WithMaxResponseBytes); read it with Next or Parts instead", s.k.maxResponseBytes),
 				Err:    ErrResponseTooLarge}
@@ -600,9 +599,9 @@ func (s *AssistantStream) Collect() (*AssistantAnswer, error) {
 		}
 		switch p.Type {
 		case PartTextDelta:
-			text = append(text, p.Text)
+			text.add(p.Text)
 		case PartReasoningDelta:
-			reasoning = append(reasoning, p.Text)
+			reasoning.add(p.Text)
 		case PartSourceURL, PartSourceDocument:
 			a.Sources = append(a.Sources, *p.Source)
 		case PartError:
@@ -615,7 +614,7 @@ func (s *AssistantStream) Collect() (*AssistantAnswer, error) {
 			a.Parts = append(a.Parts, p)
 		}
 	}
-	a.finish(s, text, reasoning)
+	a.finish(s, &text, &reasoning)
 	if len(a.Errors) > 0 {
 		return a, &StreamError{Method: s.c.method, Path: s.c.path, Problem: StreamReportedError, Parts: s.parts,
 			Detail: plural(len(a.Errors), "the stream carried an error part", "the stream carried %d error parts"), ServerError: a.Errors[len(a.Errors)-1]}
@@ -630,9 +629,42 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf(many, n)
 }
 
-func (a *AssistantAnswer) finish(s *AssistantStream, text, reasoning []string) {
-	a.Text, a.Reasoning = strings.Join(text, ""), strings.Join(reasoning, "")
+func (a *AssistantAnswer) finish(s *AssistantStream, text, reasoning *pieces) {
+	a.Text, a.Reasoning = text.String(), reasoning.String()
 	a.ThreadID, a.MessageID = s.threadID, s.messageID
+}
+
+// pieceSize is how much text pieces gathers before it sets a piece
+// aside.
+const pieceSize = 64 << 10
+
+// pieces gathers streamed text for one join at the end: small deltas
+// are copied into pieces of 64 KiB, so that a million 1-byte deltas cost
+// about a megabyte, not a million strings; a builder growing by doubling
+// would allocate about three times the text instead.
+type pieces struct {
+	done []string
+	cur  []byte
+}
+
+func (p *pieces) add(s string) {
+	if len(p.cur)+len(s) > pieceSize && len(p.cur) > 0 {
+		p.done = append(p.done, string(p.cur))
+		p.cur = p.cur[:0]
+	}
+	if len(s) >= pieceSize {
+		p.done = append(p.done, s)
+		return
+	}
+	p.cur = append(p.cur, s...)
+}
+
+// String joins the text.
+func (p *pieces) String() string {
+	if len(p.done) == 0 {
+		return string(p.cur)
+	}
+	return strings.Join(append(p.done, string(p.cur)), "")
 }
 
 // fail ends the stream with a final error. Text held back for redaction
@@ -662,10 +694,16 @@ func (s *AssistantStream) read() {
 			s.atEOF, err = true, nil
 		}
 		if err == nil && len(bytes.TrimSpace(payload)) == 0 {
+			if err := s.countEvent(); err != nil {
+				s.readFailed(err)
+			}
 			return
 		}
 	} else {
 		payload, err = s.nextEvent()
+	}
+	if err == nil {
+		err = s.countEvent()
 	}
 	if err != nil {
 		s.readFailed(err)
@@ -694,6 +732,7 @@ func (s *AssistantStream) read() {
 
 // readFailed ends the stream on a read error or the body's end.
 func (s *AssistantStream) readFailed(err error) {
+	var limit *LimitError
 	switch {
 	case s.finished:
 		// The answer is whole: whatever follows the finish part (the end
@@ -703,10 +742,18 @@ func (s *AssistantStream) readFailed(err error) {
 		s.fail(StreamStopped, "the caller stopped reading", s.ctx.Err())
 	case s.closed.Load():
 		s.fail(StreamStopped, "the stream was closed", nil)
-	case s.idle != nil && s.idle.fired.Load():
-		s.fail(StreamStalled, fmt.Sprintf("no data came for %s (the request timeout); the answer is incomplete", s.k.requestTimeout), nil)
+	case errors.As(err, &limit) && limit.Limit == LimitIdle:
+		s.fail(StreamStalled, fmt.Sprintf("no data came for %s (the request timeout); the answer is incomplete", s.k.requestTimeout), limit)
+	case limit != nil && limit.Limit == LimitDuration:
+		s.fail(StreamTooLong, fmt.Sprintf("the answer was still coming after %s (WithMaxStreamDuration); it is incomplete", limit.After), limit)
 	case errors.Is(err, errLineTooLong):
-		s.fail(StreamMalformed, fmt.Sprintf("a line is longer than %d bytes", s.lines.max), nil)
+		s.fail(StreamMalformed, fmt.Sprintf("a line is longer than %d bytes", s.lines.max), &LimitError{Limit: LimitLine, Max: int64(s.lines.max)})
+	case errors.Is(err, errEventTooLong):
+		s.fail(StreamMalformed, fmt.Sprintf("an event's data is longer than %d bytes (its data lines came without the blank line that ends an event)", s.lines.max),
+			&LimitError{Limit: LimitLine, Max: int64(s.lines.max)})
+	case errors.Is(err, errTooManyParts):
+		s.fail(StreamTooLarge, fmt.Sprintf("the stream carried more than %d parts (WithMaxStreamParts); the answer is incomplete", s.k.maxStreamParts),
+			&LimitError{Limit: LimitParts, Max: int64(s.k.maxStreamParts), Option: "WithMaxStreamParts"})
 	case errors.Is(err, io.EOF):
 		detail := "the stream ended before its finish part; the answer is incomplete"
 		if s.parts == 0 && len(s.lines.start) > 0 {
@@ -737,6 +784,7 @@ func (s *AssistantStream) end() {
 func (s *AssistantStream) nextEvent() ([]byte, error) {
 	s.data = s.data[:0]
 	have := false
+	lines := 0 // the event's lines so far: comments, fields
 	for {
 		line, err := s.lines.next()
 		partial := errors.Is(err, errPartialLine)
@@ -753,15 +801,26 @@ func (s *AssistantStream) nextEvent() ([]byte, error) {
 			s.atEOF = true
 		}
 		switch {
-		case len(line) == 0:
-			if have {
-				return s.data, nil
+		case len(line) == 0 && have:
+			return s.data, nil
+		case len(line) == 0 && lines > 0: // the end of an event of comments: counted as they came
+			lines = 0
+		case len(line) == 0 || line[0] == ':': // a blank line alone, or a comment (a keep-alive): a part all the same
+			if err := s.countEvent(); err != nil {
+				return nil, err
 			}
-		case line[0] == ':': // a comment: a keep-alive
+			lines++
 		default:
+			lines++
 			name, value, _ := bytes.Cut(line, []byte(":"))
 			if string(name) == "data" {
 				value, _ = bytes.CutPrefix(value, []byte(" "))
+				// The event's data is capped like a line: data lines
+				// without the blank line that ends an event must not
+				// grow it without end.
+				if len(s.data)+1+len(value) > s.lines.max {
+					return nil, errEventTooLong
+				}
 				if have {
 					s.data = append(s.data, '\n')
 				}
@@ -1168,11 +1227,25 @@ func redactAny(v any, secrets []string) (any, bool) {
 }
 
 // errLineTooLong and errPartialLine are what lineReader says of a line
-// past its cap, and of a last line the body ended before its newline.
+// past its cap, and of a last line the body ended before its newline;
+// errEventTooLong and errTooManyParts what an event reader says of an
+// event's data past the line cap, and of a stream past its parts.
 var (
-	errLineTooLong = errors.New("line too long")
-	errPartialLine = errors.New("partial last line")
+	errLineTooLong  = errors.New("line too long")
+	errPartialLine  = errors.New("partial last line")
+	errEventTooLong = errors.New("event too long")
+	errTooManyParts = errors.New("too many parts")
 )
+
+// countEvent counts an event read (a v1 line), whatever it holds, against
+// the client's WithMaxStreamParts: parts that carry nothing (empty deltas,
+// step markers, keep-alives) cost time all the same.
+func (s *AssistantStream) countEvent() error {
+	if s.events++; s.events > s.k.maxStreamParts {
+		return errTooManyParts
+	}
+	return nil
+}
 
 // lineReader reads a stream line by line, whatever the reads' sizes: a
 // line split across reads is joined, and no line grows past max.

@@ -95,6 +95,15 @@ const (
 	// long enough for a normal answer to arrive, so the id of a job just
 	// created is not lost.
 	DefaultSentRequestGrace = 10 * time.Second
+	// DefaultMaxStreamParts caps the parts of one streamed answer (an
+	// assistant message): every part counts, those that carry nothing
+	// (empty deltas, step markers, keep-alives) included. A real answer
+	// has hundreds to a few thousand.
+	DefaultMaxStreamParts = 100_000
+	// DefaultMaxStreamDuration bounds one streamed answer from its
+	// headers to its end: a stream that trickles a byte at a time never
+	// stalls, and must still end.
+	DefaultMaxStreamDuration = 10 * time.Minute
 
 	defaultRetryMinBackoff = 500 * time.Millisecond
 	defaultRetryMaxBackoff = 8 * time.Second
@@ -161,9 +170,12 @@ type settings struct {
 	sentGrace        time.Duration
 	maxPagesPerRead  int
 	maxBytesPerRead  int64
-	cacheOptions     *CacheOptions
-	requestHook      func(context.Context, RequestInfo)
-	clock            Clock
+	maxStreamParts   int
+	// maxStreamDuration bounds a streamed answer (0: no bound).
+	maxStreamDuration time.Duration
+	cacheOptions      *CacheOptions
+	requestHook       func(context.Context, RequestInfo)
+	clock             Clock
 }
 
 // RequestInfo describes one HTTP attempt, for logging. It never holds the
@@ -284,8 +296,9 @@ func WithMaxResponseBytes(n int64) Option {
 // connection; a POST that times out is not, since it may have been
 // carried out. A streamed answer (an assistant message, a download) is
 // bounded until its headers arrive; then its body by the caller's context,
-// and (an assistant's answer) by the same timeout between two reads: a
-// stream that stalls fails with a StreamError instead of hanging.
+// and by the same timeout between two reads (a download: for
+// MinDownloadRate bytes a second over it): a stream that stalls fails
+// with a StreamError instead of hanging, a download is resumed.
 func WithRequestTimeout(d time.Duration) Option {
 	return notNegative("WithRequestTimeout", d, func(s *settings) { s.requestTimeout = d })
 }
@@ -312,6 +325,24 @@ func WithMaxPagesPerRead(n int) Option {
 // memory: this bounds it, whatever a server sends.
 func WithMaxBytesPerRead(n int64) Option {
 	return atLeast("WithMaxBytesPerRead", n, 1<<20, "1 MiB", func(s *settings) { s.maxBytesPerRead = n })
+}
+
+// WithMaxStreamParts caps the parts of one streamed answer (default
+// DefaultMaxStreamParts): past it, the stream fails with a *StreamError
+// (StreamTooLarge) wrapping a *LimitError. Every part counts, those that
+// carry nothing included: a server flooding empty deltas must not keep a
+// program reading (or Collect gathering) for ever.
+func WithMaxStreamParts(n int) Option {
+	return atLeast("WithMaxStreamParts", n, 1, "1", func(s *settings) { s.maxStreamParts = n })
+}
+
+// WithMaxStreamDuration bounds one streamed answer, from its headers to
+// its end (default DefaultMaxStreamDuration; 0 means no bound): past it,
+// the stream fails with a *StreamError (StreamTooLong) wrapping a
+// *LimitError. The request timeout bounds a stall; this bounds a trickle
+// that sends a byte before each stall would fire.
+func WithMaxStreamDuration(d time.Duration) Option {
+	return notNegative("WithMaxStreamDuration", d, func(s *settings) { s.maxStreamDuration = d })
 }
 
 // WithRequestHook registers a function called after every HTTP attempt,
@@ -342,19 +373,21 @@ func WithClock(clk Clock) Option {
 func defaultSettings(baseURL string) settings {
 	base, _ := url.Parse(baseURL)
 	return settings{
-		baseURL:          base,
-		httpClient:       cleanhttp.DefaultPooledClient(),
-		userAgent:        "mintlify-go-sdk/" + Version,
-		maxRetries:       DefaultMaxRetries,
-		maxRetryAfter:    DefaultMaxRetryAfter,
-		retryMinBackoff:  defaultRetryMinBackoff,
-		retryMaxBackoff:  defaultRetryMaxBackoff,
-		maxResponseBytes: DefaultMaxResponseBytes,
-		requestTimeout:   DefaultRequestTimeout,
-		sentGrace:        DefaultSentRequestGrace,
-		maxPagesPerRead:  DefaultMaxPagesPerRead,
-		maxBytesPerRead:  DefaultMaxBytesPerRead,
-		clock:            realClock{},
+		baseURL:           base,
+		httpClient:        cleanhttp.DefaultPooledClient(),
+		userAgent:         "mintlify-go-sdk/" + Version,
+		maxRetries:        DefaultMaxRetries,
+		maxRetryAfter:     DefaultMaxRetryAfter,
+		retryMinBackoff:   defaultRetryMinBackoff,
+		retryMaxBackoff:   defaultRetryMaxBackoff,
+		maxResponseBytes:  DefaultMaxResponseBytes,
+		requestTimeout:    DefaultRequestTimeout,
+		sentGrace:         DefaultSentRequestGrace,
+		maxPagesPerRead:   DefaultMaxPagesPerRead,
+		maxBytesPerRead:   DefaultMaxBytesPerRead,
+		maxStreamParts:    DefaultMaxStreamParts,
+		maxStreamDuration: DefaultMaxStreamDuration,
+		clock:             realClock{},
 	}
 }
 

@@ -305,15 +305,17 @@ func (k *core) sendWith(ctx context.Context, c call, u *url.URL, body []byte, st
 		}
 		return attemptResult{status: resp.StatusCode, resp: resp, header: resp.Header, sent: true}
 	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, k.maxResponseBytes+1))
-	if err != nil {
+	// The attempt's timer bounds the body's time: a trickle ends with it.
+	bounded := newBoundedBody(resp.Body, bodyBounds{maxBytes: k.maxResponseBytes})
+	defer bounded.Close()
+	data, err := io.ReadAll(bounded)
+	var tooLarge *LimitError
+	switch {
+	case errors.As(err, &tooLarge):
+		return attemptResult{status: resp.StatusCode, header: resp.Header, sent: true, err: tooLarge}
+	case err != nil:
 		// The connection broke mid-body: treat it like a dropped connection.
 		return attemptResult{err: fmt.Errorf("reading response (status %d): %w", resp.StatusCode, err), sent: true}
-	}
-	if int64(len(data)) > k.maxResponseBytes {
-		return attemptResult{status: resp.StatusCode, header: resp.Header, sent: true,
-			err: fmt.Errorf("%w: over %d bytes", ErrResponseTooLarge, k.maxResponseBytes)}
 	}
 	return attemptResult{status: resp.StatusCode, data: data, header: resp.Header, sent: true}
 }

@@ -240,19 +240,12 @@ func (e *finalError) Error() string { return e.err.Error() }
 
 // copy writes body to w, first skipping skip bytes. It returns nil at the
 // body's end, a *finalError when w fails or the body is too long, or why
-// the body broke. A body
-// that sends nothing for the request timeout is closed: a stalled
+// the body broke. A body that sends less than MinDownloadRate bytes a
+// second over a request timeout is closed: a stalled (or trickling)
 // connection is resumed like a broken one.
 func (d *download) copy(body io.ReadCloser, skip int64) error {
-	var (
-		r    io.Reader = body
-		idle *idleReader
-	)
-	if t := d.k.requestTimeout; t > 0 {
-		idle = newIdleReader(body, t)
-		defer idle.t.Stop()
-		r = idle
-	}
+	r := newBoundedBody(body, bodyBounds{idle: d.k.requestTimeout, minRate: MinDownloadRate})
+	defer r.stop()
 	for {
 		n, err := r.Read(d.buf)
 		chunk := d.buf[:n]
@@ -288,8 +281,6 @@ func (d *download) copy(body io.ReadCloser, skip int64) error {
 				return io.ErrUnexpectedEOF
 			}
 			return nil
-		case err != nil && idle != nil && idle.fired.Load():
-			return fmt.Errorf("no data for %s (the request timeout)", d.k.requestTimeout)
 		case err != nil:
 			return err
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
@@ -126,16 +127,33 @@ func trickle(w http.ResponseWriter, r *http.Request, stopping <-chan struct{}, d
 }
 
 // trickleWriter is a streaming route's writer under a FaultTrickle: every
-// write goes out a byte at a time.
+// write goes out a byte at a time. Once the connection is broken (the
+// server stopped), writes and flushes fail.
 type trickleWriter struct {
 	http.ResponseWriter
 	r        *http.Request
 	stopping <-chan struct{}
 	delay    time.Duration
+	broken   bool
 }
 
 func (t *trickleWriter) Write(p []byte) (int, error) {
-	return trickle(t.ResponseWriter, t.r, t.stopping, t.delay, p)
+	if t.broken {
+		return 0, io.ErrClosedPipe
+	}
+	n, err := trickle(t.ResponseWriter, t.r, t.stopping, t.delay, p)
+	if errors.Is(err, io.ErrClosedPipe) {
+		t.broken = true
+	}
+	return n, err
+}
+
+// FlushError flushes, unless the connection is broken.
+func (t *trickleWriter) FlushError() error {
+	if t.broken {
+		return io.ErrClosedPipe
+	}
+	return http.NewResponseController(t.ResponseWriter).Flush()
 }
 
 // Unwrap lets http.ResponseController reach the connection.

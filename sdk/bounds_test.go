@@ -1,0 +1,236 @@
+package sdk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
+)
+
+// wantLimit checks that err wraps a *LimitError of the bound.
+func wantLimit(t *testing.T, err error, limit BodyLimit) *LimitError {
+	t.Helper()
+	var le *LimitError
+	if !errors.As(err, &le) || le.Limit != limit {
+		t.Fatalf("err = %v, want a %q *LimitError", err, limit)
+	}
+	return le
+}
+
+// askEveryWay asks the fake's assistant a question in both protocols, by
+// Ask and part by part (Next), each within a deadline that only a reader
+// without bounds reaches.
+func askEveryWay(t *testing.T, faults []mintlifytest.Fault, check func(t *testing.T, how string, err error, parts int), opts ...Option) {
+	t.Helper()
+	_, c, _ := newDiscoveryFake(t, mintlifytest.Config{Faults: faults}, opts...)
+	for _, proto := range []AssistantProtocol{AssistantV2, AssistantV1} {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		req := AssistantRequest{Question: "How do I install the CLI?", Protocol: proto}
+		_, err := c.Assistant.Ask(ctx, mintlifytest.DemoDomain, req)
+		var se *StreamError
+		n := 0
+		if errors.As(err, &se) {
+			n = se.Parts
+		}
+		check(t, string(proto)+" Ask", err, n)
+		st, err := c.Assistant.Stream(ctx, mintlifytest.DemoDomain, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n = 0
+		for _, err = range st.Parts() {
+			if err != nil {
+				break
+			}
+			n++
+		}
+		check(t, string(proto)+" Parts", err, n)
+		cancel()
+	}
+}
+
+// An event of endless data lines (no blank line) is capped like a line:
+// it fails at the cap, never growing past it (before: 1.37 GB in 11 s).
+func TestAssistant_endlessEventIsCappedLikeALine(t *testing.T) {
+	faults := []mintlifytest.Fault{{Route: mintlifytest.RouteAssistantMessage, Kind: mintlifytest.FaultEndlessEvent},
+		{Route: mintlifytest.RouteAssistantMessageV1, Kind: mintlifytest.FaultEndlessEvent}}
+	askEveryWay(t, faults, func(t *testing.T, how string, err error, parts int) {
+		t.Helper()
+		var se *StreamError
+		if !errors.As(err, &se) || se.Problem != StreamMalformed || parts != 0 {
+			t.Fatalf("%s: %v (%d parts), want a malformed stream", how, err, parts)
+		}
+		if le := wantLimit(t, err, LimitLine); le.Max != 64<<10 || !errors.Is(err, ErrResponseTooLarge) || !MayHaveTakenEffect(err) {
+			t.Errorf("%s: %+v", how, le)
+		}
+	}, WithMaxResponseBytes(64<<10))
+}
+
+// A flood of parts that carry nothing ends at the cap of parts, whatever
+// the kind: empty deltas, step markers, keep-alives (before: 4.6 million
+// parts in 25 s, read until the server hung up).
+func TestAssistant_aFloodOfEmptyPartsEndsAtTheCap(t *testing.T) {
+	for name, body := range map[string][2]string{
+		"empty deltas": {"", ""},
+		"step parts":   {`{"type":"start-step"}`, `f:{"messageId":"m"}`},
+		"finish steps": {`{"type":"finish-step"}`, `e:{"finishReason":"stop"}`},
+		"unknown":      {`{"type":"sparkle"}`, `z:{}`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			faults := []mintlifytest.Fault{{Route: mintlifytest.RouteAssistantMessage, Kind: mintlifytest.FaultEmptyDeltas, Body: body[0]},
+				{Route: mintlifytest.RouteAssistantMessageV1, Kind: mintlifytest.FaultEmptyDeltas, Body: body[1]}}
+			askEveryWay(t, faults, func(t *testing.T, how string, err error, parts int) {
+				t.Helper()
+				var se *StreamError
+				if !errors.As(err, &se) || se.Problem != StreamTooLarge || parts > 1000 {
+					t.Fatalf("%s: %v (%d parts), want too large at 1000 parts", how, err, parts)
+				}
+				if le := wantLimit(t, err, LimitParts); le.Max != 1000 || le.Option != "WithMaxStreamParts" || !strings.Contains(err.Error(), "more than 1000 parts (WithMaxStreamParts)") {
+					t.Errorf("%s: %v", how, err)
+				}
+			}, WithMaxStreamParts(1000))
+		})
+	}
+}
+
+// Keep-alives and blank lines count too: a stream of nothing but them
+// ends at the cap.
+func TestAssistantStream_keepAlivesCountAsParts(t *testing.T) {
+	s, _ := streamOf(t, AssistantV2, strings.NewReader(strings.Repeat(": ping\n\n", 50)+"data: {\"type\":\"finish\"}\n\n"), WithMaxStreamParts(40))
+	_, err := readAll(s)
+	wantStreamError(t, err, StreamTooLarge, "more than 40 parts")
+	s, _ = streamOf(t, AssistantV1, strings.NewReader(strings.Repeat("\n", 50)+`d:{"finishReason":"stop"}`+"\n"), WithMaxStreamParts(40))
+	_, err = readAll(s)
+	wantStreamError(t, err, StreamTooLarge, "more than 40 parts")
+	// At the cap, a whole answer is whole.
+	s, _ = streamOf(t, AssistantV2, strings.NewReader(strings.Repeat(": ping\n\n", 39)+"data: {\"type\":\"finish\"}\n\n"), WithMaxStreamParts(40))
+	if parts, err := readAll(s); err != nil || len(parts) != 1 {
+		t.Errorf("%d parts: %v", len(parts), err)
+	}
+}
+
+// A trickle never stalls (a byte comes before the request timeout each
+// time); the bound on the whole answer ends it (before: read to its end,
+// however long that took).
+func TestAssistant_aTrickleEndsAtTheStreamsDuration(t *testing.T) {
+	faults := []mintlifytest.Fault{{Route: mintlifytest.RouteAssistantMessage, Kind: mintlifytest.FaultTrickle, Latency: 2 * time.Millisecond},
+		{Route: mintlifytest.RouteAssistantMessageV1, Kind: mintlifytest.FaultTrickle, Latency: 2 * time.Millisecond}}
+	askEveryWay(t, faults, func(t *testing.T, how string, err error, _ int) {
+		t.Helper()
+		var se *StreamError
+		if !errors.As(err, &se) || se.Problem != StreamTooLong || !strings.Contains(err.Error(), "still coming after 300ms (WithMaxStreamDuration)") {
+			t.Fatalf("%s: %v, want too long", how, err)
+		}
+		wantLimit(t, err, LimitDuration)
+	}, WithMaxStreamDuration(300*time.Millisecond), WithRequestTimeout(time.Second))
+}
+
+// Without a duration, a slow answer is read whole.
+func TestAssistant_noStreamDurationReadsASlowAnswerWhole(t *testing.T) {
+	_, c, _ := newDiscoveryFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteAssistantMessage, Kind: mintlifytest.FaultSlowStream, Latency: 10 * time.Millisecond}}},
+		WithMaxStreamDuration(0), WithRequestTimeout(time.Second))
+	if a, err := c.Assistant.Ask(context.Background(), mintlifytest.DemoDomain, AssistantRequest{Question: "install"}); err != nil || a.Text == "" {
+		t.Errorf("%v", err)
+	}
+}
+
+// A stall is a *LimitError too.
+func TestAssistantStream_aStallIsALimit(t *testing.T) {
+	body := newBlockingBody("data: {\"type\":\"start\"}\n\n")
+	k, _ := newCore(assistantKey, testAssistantKey, DefaultDiscoveryBaseURL, []Option{WithRequestTimeout(30 * time.Millisecond)})
+	s := newAssistantStream(context.Background(), k, call{method: "POST", path: "/v2/assistant/a/message"}, AssistantV2, body, ResponseInfo{})
+	_, err := readAll(s)
+	wantStreamError(t, err, StreamStalled, "no data came for 30ms")
+	wantLimit(t, err, LimitIdle)
+}
+
+// Collect gathers small deltas into pieces, not a string each: a million
+// 1-byte deltas cost a few pieces, and the text is whole.
+func TestPieces_smallDeltasArePooled(t *testing.T) {
+	var p pieces
+	var want strings.Builder
+	for i := range 300_000 {
+		d := string(rune('a' + i%26))
+		p.add(d)
+		want.WriteString(d)
+	}
+	big := strings.Repeat("B", pieceSize+1)
+	p.add(big)
+	p.add("end")
+	want.WriteString(big + "end")
+	if len(p.done) > 300_000/pieceSize+3 || p.String() != want.String() {
+		t.Errorf("%d pieces for %d bytes; text whole: %v", len(p.done), want.Len(), p.String() == want.String())
+	}
+	var empty pieces
+	if empty.String() != "" {
+		t.Error("no text is not empty")
+	}
+}
+
+// Options refuse what cannot be a bound.
+func TestStreamBoundOptions(t *testing.T) {
+	for _, opt := range []Option{WithMaxStreamParts(0), WithMaxStreamDuration(-time.Second)} {
+		if _, err := NewDiscoveryClient(testAssistantKey, opt); err == nil {
+			t.Errorf("%v accepted", opt)
+		}
+	}
+	k, err := newCore(assistantKey, testAssistantKey, DefaultDiscoveryBaseURL, nil)
+	if err != nil || k.maxStreamParts != DefaultMaxStreamParts || k.maxStreamDuration != DefaultMaxStreamDuration {
+		t.Errorf("defaults %d %s: %v", k.maxStreamParts, k.maxStreamDuration, err)
+	}
+}
+
+// The bounded reader: bytes up to the cap are read, one past it fails.
+func TestBoundedBody_bytes(t *testing.T) {
+	for n, wantErr := range map[int]bool{99: false, 100: false, 101: true, 5000: true} {
+		b := newBoundedBody(io.NopCloser(strings.NewReader(strings.Repeat("x", n))), bodyBounds{maxBytes: 100})
+		data, err := io.ReadAll(b)
+		if (err != nil) != wantErr || len(data) > 100 || (!wantErr && len(data) != n) {
+			t.Errorf("%d bytes: read %d, %v", n, len(data), err)
+		}
+		if wantErr {
+			if le := wantLimit(t, err, LimitBytes); le.Max != 100 || !errors.Is(err, ErrResponseTooLarge) {
+				t.Errorf("%+v", le)
+			}
+		}
+	}
+}
+
+// A download's progress is a rate: a trickle under it stalls, a body at
+// it does not.
+func TestBoundedBody_minRate(t *testing.T) {
+	slow := func(step time.Duration) io.ReadCloser {
+		pr, pw := io.Pipe()
+		go func() {
+			defer pw.Close()
+			for range 100 {
+				if _, err := pw.Write([]byte("x")); err != nil {
+					return
+				}
+				time.Sleep(step)
+			}
+		}()
+		return pr
+	}
+	b := newBoundedBody(slow(5*time.Millisecond), bodyBounds{idle: 200 * time.Millisecond, minRate: 1024})
+	_, err := io.ReadAll(b)
+	if le := wantLimit(t, err, LimitIdle); le.Max != 204 || !strings.Contains(err.Error(), "less than 204 bytes came in 200ms") {
+		t.Errorf("%v", err)
+	}
+	b = newBoundedBody(slow(time.Millisecond), bodyBounds{idle: 200 * time.Millisecond, minRate: 10})
+	if data, err := io.ReadAll(b); err != nil || len(data) != 100 {
+		t.Errorf("%d bytes: %v", len(data), err)
+	}
+	b.stop()
+}
+
+func ExampleWithMaxStreamParts() {
+	_, err := NewDiscoveryClient("mint_dsc_0123456789abcdef", WithMaxStreamParts(10_000), WithMaxStreamDuration(2*time.Minute))
+	fmt.Println(err)
+	// Output: <nil>
+}
