@@ -1,10 +1,13 @@
 package sdk
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -14,6 +17,15 @@ import (
 // downloadBufferSize is the one buffer a download reads through: memory
 // stays flat whatever the bundle's size.
 const downloadBufferSize = 256 << 10
+
+// ErrNotAnArchive is wrapped by DownloadBundle's error when the answer is
+// not a gzip archive (a bundle is a .tar.gz): an HTML or XML page answered
+// 200 by a proxy, a captive portal or a misconfigured store, a JSON
+// error. It is refused before anything is written.
+var ErrNotAnArchive = errors.New("the answer is not a gzip archive")
+
+// gzipMagic is how every gzip stream begins.
+var gzipMagic = []byte{0x1f, 0x8b}
 
 // DownloadOption configures DownloadBundle.
 type DownloadOption interface{ applyDownload(*downloadSettings) }
@@ -64,10 +76,18 @@ type DownloadProgress struct {
 // query (its signature) never appears in an error, a RequestInfo or a
 // log. Plain http is refused except to a loopback host.
 //
+// Nothing is written unless the answer is a gzip archive (its first
+// bytes, and a Content-Type that is not a page's: HTML, XML, JSON or
+// text), else the error wraps ErrNotAnArchive; and unless its size is
+// known: from WithExpectedSize (pass the API's StaticExportBundle.SizeBytes)
+// or the download server's Content-Length, else the error wraps a
+// *LimitError (LimitUnknownSize), since an endless body cannot be told
+// from a large one. No more than that size is ever written.
+//
 // Memory stays flat whatever the size: one 256 KiB buffer. A connection
-// that breaks, or stalls longer than the request timeout
-// (WithRequestTimeout), mid-body is resumed up to the client's retry
-// count (WithMaxRetries), after a backoff: with a Range request when the
+// that breaks, or stalls (sends less than MinDownloadRate bytes a second
+// over the request timeout, WithRequestTimeout), mid-body is resumed up
+// to the client's retry count (WithMaxRetries), after a backoff: with a Range request when the
 // server supports them (206 with the matching Content-Range), else by
 // reading the bundle again from its start and skipping what w already
 // has, so w is only ever appended to and any io.Writer works. Either way
@@ -139,7 +159,7 @@ func (d *download) run(ctx context.Context) error {
 			_ = resp.Body.Close()
 			return err
 		}
-		broke := d.copy(resp.Body, skip)
+		broke := d.copy(resp.Body, resp.Header.Get("Content-Type"), skip)
 		_ = resp.Body.Close()
 		var final *finalError
 		switch {
@@ -221,6 +241,10 @@ func (d *download) accept(resp *http.Response) (skip int64, err error) {
 		d.etag = etag
 	}
 	switch {
+	case size < 0 && d.total < 0:
+		// Nobody said how large the bundle is: an endless body would be
+		// written until the disk is full.
+		return 0, fmt.Errorf("GET %s: %w", d.shown, &LimitError{Limit: LimitUnknownSize, Option: "WithExpectedSize"})
 	case size < 0:
 	case d.total < 0:
 		d.total = size
@@ -243,9 +267,17 @@ func (e *finalError) Error() string { return e.err.Error() }
 // the body broke. A body that sends less than MinDownloadRate bytes a
 // second over a request timeout is closed: a stalled (or trickling)
 // connection is resumed like a broken one.
-func (d *download) copy(body io.ReadCloser, skip int64) error {
-	r := newBoundedBody(body, bodyBounds{idle: d.k.requestTimeout, minRate: MinDownloadRate})
-	defer r.stop()
+func (d *download) copy(body io.ReadCloser, contentType string, skip int64) error {
+	bounded := newBoundedBody(body, bodyBounds{idle: d.k.requestTimeout, minRate: MinDownloadRate})
+	defer bounded.stop()
+	var r io.Reader = bounded
+	if d.written == 0 && skip == 0 {
+		br := bufio.NewReaderSize(bounded, 512)
+		if err := d.checkArchive(br, contentType); err != nil {
+			return err
+		}
+		r = br
+	}
 	for {
 		n, err := r.Read(d.buf)
 		chunk := d.buf[:n]
@@ -285,6 +317,29 @@ func (d *download) copy(body io.ReadCloser, skip int64) error {
 			return err
 		}
 	}
+}
+
+// checkArchive refuses a body that is not a gzip archive, before a byte
+// of it is written: a Content-Type an error page comes as, or first bytes
+// that are not gzip's. A body that breaks before its first bytes is
+// resumed like any other.
+func (d *download) checkArchive(br *bufio.Reader, contentType string) error {
+	mediaType, _, _ := mime.ParseMediaType(contentType)
+	switch {
+	case strings.HasPrefix(mediaType, "text/"), strings.HasSuffix(mediaType, "html"), strings.HasSuffix(mediaType, "xml"),
+		strings.HasSuffix(mediaType, "json"):
+	default:
+		head, err := br.Peek(len(gzipMagic))
+		if err != nil && len(head) < len(gzipMagic) && !errors.Is(err, io.EOF) {
+			return err // broke before the first bytes: resumed
+		}
+		if bytes.Equal(head, gzipMagic) {
+			return nil
+		}
+	}
+	start, _ := br.Peek(256)
+	return &finalError{fmt.Errorf("GET %s: %w (Content-Type %q, body starts %q): nothing was written",
+		d.shown, ErrNotAnArchive, clip(contentType, 80), d.k.snippet(start))}
 }
 
 // finish checks the bundle's size once the body has ended.

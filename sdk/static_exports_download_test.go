@@ -105,12 +105,13 @@ func (h *bundleHost) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(body)
 }
 
-// pattern is n deterministic bytes.
+// pattern is n deterministic bytes, starting as a gzip archive does.
 func pattern(n int) []byte {
 	b := make([]byte, n)
 	for i := range b {
 		b[i] = byte(i*7 + i/251)
 	}
+	copy(b, gzipMagic)
 	return b
 }
 
