@@ -1179,6 +1179,9 @@ func (k *core) redactJSON(raw json.RawMessage) json.RawMessage {
 	if !k.mayHoldSecret(raw) {
 		return out
 	}
+	if checkLists(raw) != nil { // too many items to decode: kept as text
+		return json.RawMessage(strconv.Quote(k.redact(string(raw))))
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any

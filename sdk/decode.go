@@ -27,8 +27,22 @@ type fieldProblems []string
 
 func (p fieldProblems) Error() string { return strings.Join(p, "; ") }
 
+// maxProblems bounds the problems one answer reports: a list of a million
+// rows with a field missing from each must not make a million strings
+// and an error of hundreds of megabytes.
+const maxProblems = 100
+
+// moreProblems is the last problem of an answer that has more than
+// maxProblems.
+const moreProblems = "…: more problems, not listed"
+
 func (p *fieldProblems) add(field, format string, args ...any) {
-	*p = append(*p, field+": "+fmt.Sprintf(format, args...))
+	switch n := len(*p); {
+	case n < maxProblems:
+		*p = append(*p, field+": "+fmt.Sprintf(format, args...))
+	case n == maxProblems:
+		*p = append(*p, moreProblems)
+	}
 }
 
 // err returns the problems as an error, or nil when there are none.
@@ -61,11 +75,20 @@ func (f field) String() string {
 func top(name string) field                     { return field{name: name} }
 func row(list string, i int, name string) field { return field{list: list, index: i, name: name} }
 
+// maxListLength bounds every list of an answer: far past any page (the
+// largest is 1,000 rows) and any real deployment log, while a server
+// that sends millions of tiny rows ({} takes 3 bytes, its decoded row a
+// hundred times more) cannot turn a 16 MiB answer into gigabytes.
+const maxListLength = 100_000
+
 // decodeRaw reads data into raw (a pointer to a raw struct). Only a body
-// that is not JSON, or not an object, is an error; a value of the wrong
-// kind for a list or object field becomes a problem in p, and the rest is
-// read regardless.
+// that is not JSON, or not an object, is an error, or one holding a list
+// longer than maxListLength; a value of the wrong kind for a list or
+// object field becomes a problem in p, and the rest is read regardless.
 func decodeRaw(data []byte, raw any, p *fieldProblems) error {
+	if err := checkLists(data); err != nil {
+		return err
+	}
 	err := json.Unmarshal(data, raw)
 	var te *json.UnmarshalTypeError
 	switch {
@@ -82,6 +105,47 @@ func decodeRaw(data []byte, raw any, p *fieldProblems) error {
 		return nil
 	}
 	return err
+}
+
+// checkLists refuses a JSON text holding a list of more than
+// maxListLength items, in one pass and without decoding it (a list of n
+// items has n-1 commas of its own). A text that is not JSON passes: the
+// decoder says what is wrong with it.
+func checkLists(data []byte) error {
+	var commas []int // per open list: its commas so far; -1 for an object
+	inString, escaped := false, false
+	for _, c := range data {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '[':
+			commas = append(commas, 0)
+		case '{':
+			commas = append(commas, -1)
+		case ']', '}':
+			if len(commas) > 0 {
+				commas = commas[:len(commas)-1]
+			}
+		case ',':
+			if n := len(commas); n > 0 && commas[n-1] >= 0 {
+				if commas[n-1]++; commas[n-1] >= maxListLength {
+					return fieldProblems{fmt.Sprintf("answer: a list holds more than %d items (the most the SDK reads): not read", maxListLength)}
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // kindName is encoding/json's name of a JSON value's kind, in words.
@@ -323,13 +387,13 @@ func wholeCount(p *fieldProblems, f field, c count) int64 {
 	v, err := strconv.ParseFloat(n, 64)
 	switch {
 	case err != nil && !errors.Is(err, strconv.ErrRange):
-		p.add(f.String(), "%q is not a number", n)
+		p.add(f.String(), "%q is not a number", clip(n, maxEchoedValue))
 	case err != nil || v >= math.MaxInt64 || v <= math.MinInt64:
-		p.add(f.String(), "%s is out of range", n)
+		p.add(f.String(), "%s is out of range", clip(n, maxEchoedValue))
 	case v != math.Trunc(v):
-		p.add(f.String(), "%s is not a whole number", n)
+		p.add(f.String(), "%s is not a whole number", clip(n, maxEchoedValue))
 	case v < 0:
-		p.add(f.String(), "%s is negative", n)
+		p.add(f.String(), "%s is negative", clip(n, maxEchoedValue))
 	default:
 		return int64(v)
 	}
@@ -349,9 +413,9 @@ func ratio(p *fieldProblems, f field, c count) float64 {
 	v, err := strconv.ParseFloat(n, 64)
 	switch {
 	case err != nil:
-		p.add(f.String(), "%q is not a finite number", n)
+		p.add(f.String(), "%q is not a finite number", clip(n, maxEchoedValue))
 	case v < 0:
-		p.add(f.String(), "%s is negative", n)
+		p.add(f.String(), "%s is negative", clip(n, maxEchoedValue))
 	default:
 		return v
 	}
@@ -368,6 +432,17 @@ func list[T any](p *fieldProblems, name string, l *[]T) []T {
 		return nil
 	}
 	return *l
+}
+
+// atMost keeps the first most items of a list an answer holds (what was
+// asked for); a server that sends more is a problem, not more data.
+// what names the items in the problem.
+func atMost[T any](p *fieldProblems, name string, items []T, most int, what string) []T {
+	if most > 0 && len(items) > most {
+		p.add(name, "%d %s where at most %d were asked for: the first %d kept", len(items), what, most, most)
+		return items[:most]
+	}
+	return items
 }
 
 // names reports whether a problem with field f was already reported.

@@ -2,6 +2,7 @@ package sdk
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -23,8 +24,13 @@ const DefaultDiscoveryBaseURL = "https://api.mintlify.com/discovery"
 // assistant key from.
 const EnvAssistantAPIKey = "MINTLIFY_ASSISTANT_API_KEY" //nolint:gosec // the variable's name, not a credential
 
-// MaxSearchPageSize is the most results one search returns.
-const MaxSearchPageSize = 50
+// MaxSearchPageSize is the most results one search returns;
+// DefaultSearchPageSize is how many the API returns when the request
+// leaves the page size out.
+const (
+	MaxSearchPageSize     = 50
+	DefaultSearchPageSize = 10
+)
 
 // DiscoveryClient searches a documentation site, reads its pages and
 // streams its assistant's answers, with an assistant key (mint_dsc_...).
@@ -206,9 +212,12 @@ func ValidateQuery(query string) error { return requireNonEmpty("query", query) 
 
 // SearchResults are the results of one search, best first.
 type SearchResults struct {
+	// Results are at most the page size asked for (PageSize, or
+	// DefaultSearchPageSize): results a server sends past it are not
+	// kept, and Problems says how many there were.
 	Results []SearchResult
 	// Problems name what the SDK could not read in the answer, such as
-	// `[2].path: missing`; the results are kept.
+	// `results[2].path: missing`; the results are kept.
 	Problems []string
 	ResponseInfo
 }
@@ -261,8 +270,12 @@ type rawSearchResult struct {
 	Metadata json.RawMessage `json:"metadata"`
 }
 
-// decodeSearchResults reads the answer of a search: a list of results.
-func decodeSearchResults(data []byte, out *SearchResults) error {
+// decodeSearchResults reads the answer of a search: a list of results,
+// of which it keeps the first pageSize.
+func decodeSearchResults(data []byte, pageSize int, out *SearchResults) error {
+	if err := checkLists(data); err != nil {
+		return err
+	}
 	var raw []rawSearchResult
 	if err := json.Unmarshal(data, &raw); err != nil {
 		var te *json.UnmarshalTypeError
@@ -275,6 +288,7 @@ func decodeSearchResults(data []byte, out *SearchResults) error {
 		return fieldProblems{"answer: want a list of results, got null"}
 	}
 	var p fieldProblems
+	raw = atMost(&p, "results", raw, pageSize, "results")
 	out.Results = make([]SearchResult, len(raw))
 	for i, r := range raw {
 		out.Results[i] = SearchResult{
@@ -308,7 +322,8 @@ func jsonObject(p *fieldProblems, f field, raw json.RawMessage) map[string]any {
 
 // Search searches the documentation of domain. It costs no credits. An
 // answer the SDK cannot read at all is a *MalformedResponseError; results
-// with a field it could not read are kept, the field named in Problems.
+// with a field it could not read are kept, the field named in Problems,
+// and so are at most the page size asked for: more is a problem too.
 func (c *DiscoveryClient) Search(ctx context.Context, domain string, req SearchRequest) (*SearchResults, error) {
 	k, err := c.ready()
 	if err != nil {
@@ -323,7 +338,8 @@ func (c *DiscoveryClient) Search(ctx context.Context, domain string, req SearchR
 	data, info, err := k.budgetedRoundTrip(ctx, c0, k.budget)
 	if err == nil {
 		out := &SearchResults{}
-		if _, err = k.decodeWith(c0, data, out, func(b []byte) error { return decodeSearchResults(b, out) }); err == nil {
+		pageSize := cmp.Or(req.PageSize, DefaultSearchPageSize)
+		if _, err = k.decodeWith(c0, data, out, func(b []byte) error { return decodeSearchResults(b, pageSize, out) }); err == nil {
 			out.ResponseInfo = info
 			return out, nil
 		}

@@ -208,8 +208,10 @@ type rawIndexResult struct {
 	PublishedDate   text    `json:"publishedDate"`
 }
 
-func readIndexResults(p *fieldProblems, name string, raw *[]rawIndexResult) []IndexResult {
-	in := list(p, name, raw)
+// readIndexResults reads a list of results, of which it keeps the first
+// most (what was asked for): more is a problem.
+func readIndexResults(p *fieldProblems, name string, raw *[]rawIndexResult, most int) []IndexResult {
+	in := atMost(p, name, list(p, name, raw), most, "results")
 	out := make([]IndexResult, len(in))
 	for i, r := range in {
 		f := func(leaf string) field { return row(name, i, leaf) }
@@ -254,7 +256,7 @@ func score(p *fieldProblems, f field, c count) float64 {
 	}
 	v, err := strconv.ParseFloat(c.odd, 64)
 	if err != nil {
-		p.add(f.String(), "%q is not a finite number", c.odd)
+		p.add(f.String(), "%q is not a finite number", clip(c.odd, maxEchoedValue))
 		return 0
 	}
 	return v
@@ -293,7 +295,7 @@ func (c *IndexClient) Search(ctx context.Context, req IndexSearchRequest) (*Inde
 			return err
 		}
 		out.IndexRequestID = orEmpty(&p, top("requestId"), raw.RequestID)
-		out.Results = readIndexResults(&p, "results", raw.Results)
+		out.Results = readIndexResults(&p, "results", raw.Results, body.NumResults)
 		out.Problems = p
 		if raw.Results == nil {
 			return p // no results list at all: nothing to trust
@@ -545,8 +547,9 @@ func (c *IndexClient) Contents(ctx context.Context, req IndexContentsRequest) (*
 			return err
 		}
 		out.IndexRequestID = orEmpty(&p, top("requestId"), raw.RequestID)
-		out.Results = readIndexResults(&p, "results", raw.Results)
-		for i, s := range list(&p, "statuses", raw.Statuses) {
+		asked := len(req.IDs) + len(req.URLs)
+		out.Results = readIndexResults(&p, "results", raw.Results, asked)
+		for i, s := range atMost(&p, "statuses", list(&p, "statuses", raw.Statuses), asked, "statuses") {
 			st := ContentStatus{ID: required(&p, row("statuses", i, "id"), s.ID), Status: required(&p, row("statuses", i, "status"), s.Status)}
 			if s.Error != nil {
 				st.ErrorTag = orEmpty(&p, row("statuses", i, "error.tag"), s.Error.Tag)
