@@ -3,6 +3,7 @@ package sdk
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -133,8 +134,25 @@ func (s AgentSession) Status() JobStatus {
 // SessionsPage is one page of the listing (or, from All, every page of
 // one read).
 type SessionsPage struct {
+	// Sessions are the page's jobs whose ids can be used.
 	Sessions []AgentSession
+	// Skipped are the page's rows whose id cannot be used: none, or one
+	// the v2 API could not be asked about (ValidateJobID). They are left
+	// out of Sessions, so that one bad row never costs the rest; show
+	// them (the id escaped, with %q or DisplayLine). Rows, which yields
+	// Sessions alone, does not see them: read Pages, Each or All.
+	Skipped []SkippedSession
 	ResponseInfo
+}
+
+// SkippedSession is a row of the job listing left out of
+// SessionsPage.Sessions: its id cannot be read back as a job's.
+type SkippedSession struct {
+	// ID is the row's sessionId as the API sent it ("" when it had none):
+	// server text, to show escaped.
+	ID string
+	// Problem says why it was skipped, with the id escaped and clipped.
+	Problem string
 }
 
 type rawTodo struct {
@@ -162,11 +180,13 @@ type rawSessionsPage struct {
 	AllSessions *[]rawSession `json:"allSessions"`
 }
 
-// decodeSessions reads a page. Only what makes the page untrustworthy
-// fails it: no allSessions list, or a row without its sessionId (it could
-// be imported as nothing). Any other odd field goes into its row's
-// Problems, as for a job. echo is how a problem quotes a value: the
-// client's secrets removed before it is cut (see core.echo).
+// decodeSessions reads a page. Only what
+// makes the page untrustworthy fails it: no allSessions list. A row whose
+// id cannot be used (none, or one that is not a job id: it could be
+// imported as nothing, or read as nothing) is skipped, into the page's
+// Skipped; any other odd field goes into its row's Problems, as for a
+// job. echo is how a problem quotes a value: the client's secrets removed
+// before it is cut (see core.echo).
 func decodeSessions(data []byte, pg *SessionsPage, echo func(string) string) error {
 	var p fieldProblems
 	var raw rawSessionsPage
@@ -174,10 +194,22 @@ func decodeSessions(data []byte, pg *SessionsPage, echo func(string) string) err
 		return err
 	}
 	in := list(&p, "allSessions", raw.AllSessions)
-	*pg = SessionsPage{Sessions: make([]AgentSession, len(in))}
+	*pg = SessionsPage{Sessions: make([]AgentSession, 0, len(in))}
 	for i, r := range in {
-		pg.Sessions[i].ID = nonEmpty(&p, row("allSessions", i, "sessionId"), r.SessionID)
-		pg.Sessions[i].decode(r, echo)
+		var idProblem fieldProblems
+		id := nonEmpty(&idProblem, top("sessionId"), r.SessionID)
+		var ve *ValidationError
+		if err := ValidateJobID(id); len(idProblem) == 0 && errors.As(err, &ve) {
+			idProblem.add("sessionId", "%q cannot be read back as a job's id: it %s", echo(id), ve.Rule)
+		}
+		if len(idProblem) > 0 {
+			pg.Skipped = append(pg.Skipped, SkippedSession{ID: id,
+				Problem: fmt.Sprintf("allSessions[%d] is skipped: %s", i, idProblem[0])})
+			continue
+		}
+		s := AgentSession{ID: id}
+		s.decode(r, echo)
+		pg.Sessions = append(pg.Sessions, s)
 	}
 	return p.err()
 }
@@ -186,12 +218,6 @@ func decodeSessions(data []byte, pg *SessionsPage, echo func(string) string) err
 // row's Problems.
 func (s *AgentSession) decode(r rawSession, echo func(string) string) {
 	var p fieldProblems
-	if s.ID != "" {
-		var ve *ValidationError
-		if err := ValidateJobID(s.ID); errors.As(err, &ve) {
-			p.add("sessionId", "cannot be read as a v2 job: it %s", ve.Rule)
-		}
-	}
 	s.Subdomain = orEmpty(&p, top("subdomain"), r.Subdomain)
 	s.Branch = optional(&p, top("branch"), r.Branch)
 	if h := optionalBool(&p, top("haulted"), r.Haulted); h != nil {
@@ -250,5 +276,9 @@ func sessionsSpec(echo func(string) string) pageSpec[SessionsPage, AgentSession]
 		decode:   func(data []byte, pg *SessionsPage) error { return decodeSessions(data, pg, echo) },
 		rows:     func(p *SessionsPage) *[]AgentSession { return &p.Sessions },
 		key:      func(r *AgentSession) string { return r.ID },
+		// A skipped row was served all the same: it counts toward the
+		// next offset and a full page, and All gathers every page's.
+		skipped: func(p *SessionsPage) int { return len(p.Skipped) },
+		merge:   func(into, from *SessionsPage) { into.Skipped = append(from.Skipped, into.Skipped...) },
 	}
 }

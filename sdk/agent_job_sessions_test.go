@@ -143,20 +143,11 @@ func TestSessions_decodeProblems(t *testing.T) {
 			}
 		})
 	}
-	// An id the v2 API could not be asked about is kept, with a problem.
-	_, ts := newRecorder(t, jsonResponse(200, `{"allSessions":[{"sessionId":"a/b","createdAt":"2026-11-20T10:00:00Z"}]}`))
-	page, err := newTestClient(t, ts.URL, nil).AgentJobs.Sessions.Page(context.Background(), "p", SessionsQuery{})
-	if err != nil || page.Sessions[0].ID != "a/b" || len(page.Sessions[0].Problems) != 1 || !strings.HasPrefix(page.Sessions[0].Problems[0], "sessionId: cannot be read as a v2 job: it may hold only") {
-		t.Errorf("%+v %v", page, err)
-	}
-
 	for body, want := range map[string]string{
-		`{"sessions":[]}`:                    "allSessions: missing",
-		`{"allSessions":null}`:               "allSessions: missing",
-		`{"allSessions":{}}`:                 "allSessions: want a list, got an object",
-		`{"allSessions":[{"title":"x"}]}`:    "allSessions[0].sessionId: missing",
-		`{"allSessions":[{"sessionId":""}]}`: "allSessions[0].sessionId: missing or empty",
-		`null`:                               "answer: want an object, got null",
+		`{"sessions":[]}`:      "allSessions: missing",
+		`{"allSessions":null}`: "allSessions: missing",
+		`{"allSessions":{}}`:   "allSessions: want a list, got an object",
+		`null`:                 "answer: want an object, got null",
 	} {
 		rec, ts := newRecorder(t, jsonResponse(200, body))
 		_, err := newTestClient(t, ts.URL, nil).AgentJobs.Sessions.All(context.Background(), "p", SessionsQuery{})
@@ -327,5 +318,82 @@ func TestSessions_neverCached(t *testing.T) {
 	}
 	if n := fs.Requests(mintlifytest.RouteListJobs); n != 3 {
 		t.Errorf("%d listings sent, want 3", n)
+	}
+}
+
+// A row whose id cannot be used (none, or one the v2 API could not be
+// asked about) is skipped and named, and the rest of the listing is read:
+// one bad row never costs the others (before: "a/b" was kept, a row
+// without an id failed the whole read).
+func TestSessions_rowsWithUnusableIDsAreSkippedAndNamed(t *testing.T) {
+	good := func(id string) string { return fmt.Sprintf(`{"sessionId":%q,"createdAt":"2026-11-20T10:00:00Z"}`, id) }
+	bad := []string{`{"title":"no id"}`, `{"sessionId":""}`, `{"sessionId":7}`, good("a/b"), good("st 1"), good(".."), good(strings.Repeat("x", 300)),
+		good("line\nbreak"), good("evil\u202eid")}
+	wantProblems := []string{
+		`allSessions[1] is skipped: sessionId: missing`,
+		`allSessions[2] is skipped: sessionId: missing or empty`,
+		`allSessions[3] is skipped: sessionId: want a string, got a number`,
+		`allSessions[4] is skipped: sessionId: "a/b" cannot be read back as a job's id: it may hold only ASCII letters, digits and - _ . ~ : (no slash, white space or control character)`,
+		`allSessions[5] is skipped: sessionId: "st 1" cannot be read back`,
+		`allSessions[6] is skipped: sessionId: ".." cannot be read back as a job's id: it is not allowed`,
+		`allSessions[7] is skipped: sessionId: "` + strings.Repeat("x", 100) + `…" cannot be read back as a job's id: it is longer than 256 characters`,
+		`allSessions[8] is skipped: sessionId: "line\nbreak" cannot be read back`,
+		`allSessions[9] is skipped: sessionId: "evil\u202eid" cannot be read back`,
+	}
+	// A first page of 100 rows, nine of them unusable, then a page of one.
+	first := []string{good("j-0")}
+	first = append(first, bad...)
+	for i := len(first); i < 100; i++ {
+		first = append(first, good(fmt.Sprintf("j-%d", i)))
+	}
+	rec, ts := newRecorder(t, jsonResponse(200, `{"allSessions":[`+strings.Join(first, ",")+`]}`), jsonResponse(200, `{"allSessions":[`+good("j-last")+`]}`))
+	c := newTestClient(t, ts.URL, nil)
+	all, err := c.AgentJobs.Sessions.All(context.Background(), "p", SessionsQuery{})
+	if err != nil || len(all.Sessions) != 92 || all.Sessions[91].ID != "j-last" || len(all.Skipped) != len(bad) || rec.count() != 2 {
+		t.Fatalf("%d sessions, %d skipped, %d requests: %v", len(all.Sessions), len(all.Skipped), rec.count(), err)
+	}
+	// The second page starts after every row served, skipped ones too.
+	if q := rec.requests[1].URL.Query(); q.Get("skip") != "100" {
+		t.Errorf("second page at %s", rec.requests[1].URL.RawQuery)
+	}
+	for i, sk := range all.Skipped {
+		if !strings.HasPrefix(sk.Problem, wantProblems[i]) {
+			t.Errorf("skipped %d: %q, want %q", i, sk.Problem, wantProblems[i])
+		}
+		if strings.ContainsAny(sk.Problem, "\n\u202e") {
+			t.Errorf("skipped %d shows its id raw: %q", i, sk.Problem)
+		}
+	}
+	if all.Skipped[3].ID != "a/b" || all.Skipped[0].ID != "" {
+		t.Errorf("ids %q %q", all.Skipped[3].ID, all.Skipped[0].ID)
+	}
+	for _, s := range all.Sessions {
+		if ValidateJobID(s.ID) != nil {
+			t.Errorf("kept %q", s.ID)
+		}
+	}
+	// A page of nothing but unusable rows is no repeat: the read goes on.
+	rows := make([]string, 100)
+	for i := range rows {
+		rows[i] = good(fmt.Sprintf("bad/%d", i))
+	}
+	rec, ts = newRecorder(t, jsonResponse(200, `{"allSessions":[`+strings.Join(rows, ",")+`]}`), jsonResponse(200, `{"allSessions":[]}`))
+	all, err = newTestClient(t, ts.URL, nil).AgentJobs.Sessions.All(context.Background(), "p", SessionsQuery{})
+	if err != nil || len(all.Sessions) != 0 || len(all.Skipped) != 100 || rec.count() != 2 {
+		t.Errorf("%d sessions, %d skipped, %d requests: %v", len(all.Sessions), len(all.Skipped), rec.count(), err)
+	}
+}
+
+// Against the fake's listing, an unreadable id is skipped and the other
+// jobs are listed, through Pages as through All.
+func TestSessions_fakeListingWithAnUnreadableID(t *testing.T) {
+	fake, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteListJobs, Kind: mintlifytest.FaultUnreadableID, Text: "a/b\x1b[2J"}}})
+	for _, prompt := range []string{"one", "two", "three"} {
+		fake.CreateJob(mintlifytest.DemoProjectID, prompt)
+	}
+	for page, err := range c.AgentJobs.Sessions.Pages(context.Background(), mintlifytest.DemoProjectID, SessionsQuery{}) {
+		if err != nil || len(page.Sessions) != 2 || len(page.Skipped) != 1 || page.Skipped[0].ID != "a/b\x1b[2J" || strings.Contains(page.Skipped[0].Problem, "\x1b") {
+			t.Errorf("%+v: %v", page, err)
+		}
 	}
 }

@@ -79,6 +79,12 @@ type pageSpec[P, R any] struct {
 	key    func(*R) string
 	more   func(*P) (bool, *string)
 	info   func(*P) *ResponseInfo
+	// skipped, when set, is how many rows of a page its decoder set
+	// aside (rows it cannot use, kept apart on the page): they were
+	// served, so they count toward the next offset and a full page.
+	// merge joins what one page keeps apart into the next's, for All.
+	skipped func(*P) int
+	merge   func(into, from *P)
 }
 
 // pageParamNames are the query parameters of a page's size and offset.
@@ -289,12 +295,16 @@ func (e *PagedEndpoint[Q, P, R]) walk(k *core, projectID string, q pageParams, s
 			return fail(requests+1, at, PagingByteCap, "took the read past the client's cap of %d MiB per read: read fewer rows (a max_results) or raise the cap", k.maxBytesPerRead>>20)
 		}
 		rows := s.rows(page)
-		if len(*rows) > r.limit {
+		setAside := 0
+		if s.skipped != nil {
+			setAside = s.skipped(page)
+		}
+		if len(*rows)+setAside > r.limit {
 			// A server that ignores limit must not make us hand out more
 			// than was asked for, nor skip rows on the next offset.
-			*rows = (*rows)[:r.limit]
+			*rows = (*rows)[:max(r.limit-setAside, 0)]
 		}
-		served := len(*rows) // the next offset counts every row served
+		served := min(len(*rows)+setAside, r.limit) // the next offset counts every row served
 		var hasMore bool
 		var next *string
 		if s.more != nil {
@@ -317,7 +327,7 @@ func (e *PagedEndpoint[Q, P, R]) walk(k *core, projectID string, q pageParams, s
 			seen[key] = struct{}{}
 			fresh = append(fresh, (*rows)[i])
 		}
-		if served > 0 && len(fresh) == 0 {
+		if len(*rows) > 0 && len(fresh) == 0 {
 			return fail(requests+1, at, PagingRepeatedRow, "holds only %ss from earlier pages: the server is not advancing; stopping rather than loop", s.keyName)
 		}
 		*rows = fresh
@@ -404,6 +414,9 @@ func (e *PagedEndpoint[Q, P, R]) All(ctx context.Context, projectID string, q Q)
 	var rows []R
 	collect := func(p *P) error {
 		rows = append(rows, *e.spec.rows(p)...)
+		if last != nil && e.spec.merge != nil {
+			e.spec.merge(p, last)
+		}
 		last = p
 		return nil
 	}
