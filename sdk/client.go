@@ -140,6 +140,8 @@ type Client struct {
 type core struct {
 	settings
 	apiKey string
+	// docPrefix is the API's documented path prefix (keyKind.docPrefix).
+	docPrefix string
 	// secrets are strings never to let out of an answer (the key, and any
 	// other secret the client holds): redacted wherever a server echoes one.
 	secrets []string
@@ -397,7 +399,7 @@ func newCore(kind keyKind, key, defaultBase string, opts []Option) (*core, error
 	if err := kind.validate(key); err != nil {
 		return nil, err
 	}
-	k := &core{settings: defaultSettings(defaultBase), apiKey: key, secrets: []string{key}, problems: &problemLog{},
+	k := &core{settings: defaultSettings(defaultBase), apiKey: key, docPrefix: kind.docPrefix, secrets: []string{key}, problems: &problemLog{},
 		budget: &spentBudget{name: kind.budget, besideCache: kind.budgetBesideCache}}
 	for _, opt := range opts {
 		if opt == nil {
@@ -496,6 +498,10 @@ type keyKind struct {
 	// it; budgetBesideCache records it beside the analytics cache.
 	budget            string
 	budgetBesideCache bool
+	// docPrefix is the path of the API's server in its documentation
+	// (the OpenAPI file's servers): errors and logs name each path below
+	// it, as the documentation does.
+	docPrefix string
 }
 
 var adminKey = keyKind{
@@ -513,13 +519,13 @@ var (
 		name: "an assistant API key", field: "assistantKey", prefix: "mint_dsc_",
 		others: [][2]string{{"mint_us_", "a Mintlify Index key (mint_us_...)"}, {"mint_", "an admin API key (mint_...), for the admin API"}},
 		where:  "the API keys page of the Mintlify dashboard",
-		budget: discoveryBudgetName,
+		budget: discoveryBudgetName, docPrefix: "/discovery",
 	}
 	indexKey = keyKind{
 		name: "a Mintlify Index API key", field: "indexKey", prefix: "mint_us_",
 		others: [][2]string{{"mint_dsc_", "an assistant key (mint_dsc_...), for the discovery API"}, {"mint_", "an admin API key (mint_...), for the admin API"}},
 		where:  "the Mintlify Index settings of the dashboard",
-		budget: indexBudgetName,
+		budget: indexBudgetName, docPrefix: "/api/universal-search",
 	}
 )
 

@@ -40,7 +40,12 @@ func escapePath(segments ...string) string {
 // call is one API call: what to send and where.
 type call struct {
 	method string
-	path   string // escaped, below the client's base URL
+	// path is the escaped path as the API documents it (what errors and
+	// logs name): below the client's base URL once prefix, the base
+	// URL's own path in the API's documentation (/discovery, ...), is
+	// taken off.
+	path   string
+	prefix string
 	query  url.Values
 	body   any // encoded as JSON when not nil
 
@@ -58,10 +63,17 @@ func (c call) url(base *url.URL) *url.URL {
 		return c.target
 	}
 	u := *base
-	u.RawPath = base.EscapedPath() + c.path
+	u.RawPath = base.EscapedPath() + strings.TrimPrefix(c.path, c.prefix)
 	u.Path, _ = url.PathUnescape(u.RawPath) // both parts are valid escaped paths
 	u.RawQuery = c.query.Encode()
 	return &u
+}
+
+// apiCall is a call of the client's API: path (escaped, below the base
+// URL) named as the API documents it, under the client's documented
+// prefix (POST /discovery/v1/search/acme, not POST /v1/search/acme).
+func (k *core) apiCall(method, path string, body any) call {
+	return call{method: method, path: k.docPrefix + path, prefix: k.docPrefix, body: body}
 }
 
 // loggedQuery is the query string shown in logs: none for a presigned link.
