@@ -275,7 +275,9 @@ func (s *AgentJobsService) jobCall(ctx context.Context, k *core, c call) (*Agent
 // ended.
 //
 // An answer that carries the new job's id returns the job, even when other
-// fields are malformed (listed in its Problems): the job exists. When the
+// fields are malformed (listed in its Problems): the job exists. An id
+// Get could not read back by (ValidateJobID) is refused with an
+// *UnusableIDError: the job may exist, find it in the dashboard. When the
 // call fails with no job, MayHaveTakenEffect(err) says whether one may
 // still have been created.
 func (s *AgentJobsService) Create(ctx context.Context, projectID, prompt string) (*AgentJob, error) {
@@ -287,6 +289,11 @@ func (s *AgentJobsService) Create(ctx context.Context, projectID, prompt string)
 	job, err := s.jobCall(ctx, k, c)
 	if err == nil {
 		err = checkJobID(c, job, "")
+	}
+	if err == nil {
+		// The job is followed by its id: one Get could not ask for is no
+		// job's id a caller may store.
+		err = checkNewID(k, c, job.ResponseInfo, "agent job", "id", job.ID, findAgentJob, ValidateJobID)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("creating agent job: %w", err)

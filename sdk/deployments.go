@@ -235,6 +235,15 @@ func (s *DeploymentsService) started(ctx context.Context, k *core, c call, previ
 	if err != nil {
 		return nil, err
 	}
+	what := "deployment"
+	if preview {
+		what = "preview deployment"
+	}
+	// The deployment is followed by its status id: one Status could not
+	// ask for is no id a caller may store.
+	if err := checkNewID(k, c, info, what, "statusId", out.StatusID, findDeployment, ValidateStatusID); err != nil {
+		return nil, err
+	}
 	out.ResponseInfo = info
 	return out, nil
 }
@@ -244,9 +253,10 @@ func (s *DeploymentsService) started(ctx context.Context, k *core, c call, previ
 //
 // The request is never sent twice once it may have reached the server:
 // only a 429 (not acted on) or a connection that never opened is sent
-// again, so one call queues at most one deployment. When the call fails,
-// MayHaveTakenEffect(err) says whether a deployment may still have been
-// queued.
+// again, so one call queues at most one deployment. A status id Status
+// could not read back by (ValidateStatusID) is refused with an
+// *UnusableIDError. When the call fails, MayHaveTakenEffect(err) says
+// whether a deployment may still have been queued.
 func (s *DeploymentsService) Trigger(ctx context.Context, projectID string) (*DeploymentStarted, error) {
 	k, err := ready(s.core)
 	if err == nil {

@@ -160,6 +160,63 @@ func (e *MalformedResponseError) Error() string {
 	return msg
 }
 
+// UnusableIDError is a success answer to a request that starts work (an
+// agent job, a deployment or a preview, a static export) naming the new
+// object by an id the SDK could not read it back by: the very rule its
+// reads check (ValidateJobID, ValidateStatusID, ValidateStaticExportID)
+// refuses it, so a program that stored it could never follow the work.
+// It is refused before a caller can store it.
+//
+// The work may have been queued all the same (MayHaveTakenEffect is
+// true): sending the request again may do it twice. Find it where Where
+// says (the dashboard), not by this id.
+type UnusableIDError struct {
+	Method string
+	Path   string // the request's path, as the API documents it
+	// What names the work: "agent job", "deployment", "preview
+	// deployment", "static export".
+	What string
+	// Field is the answer's field that held the id (id, statusId, jobId).
+	Field string
+	// ID is the id as the server sent it: server text, to show escaped
+	// (%q, DisplayLine), never raw.
+	ID string
+	// Rule is the rule it breaks, as the validator words it.
+	Rule string
+	// Where says where to find the work instead.
+	Where     string
+	RequestID string
+}
+
+// Error says what may have happened, the id escaped, the rule and where to
+// look.
+func (e *UnusableIDError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s: the API answered with %s %s %q, which cannot be read back (it %s): the %s may have been queued all the same; "+
+		"do not send the request again before you have looked for it in %s", e.Method, e.Path, e.What, e.Field, clip(e.ID, maxEchoedValue), e.Rule, e.What, e.Where)
+	if e.RequestID != "" {
+		fmt.Fprintf(&b, " [request id %s]", e.RequestID)
+	}
+	return b.String()
+}
+
+// Where the work of an answer whose id cannot be read back may be found.
+const (
+	findAgentJob     = "the Mintlify dashboard (the project's agent jobs)"
+	findDeployment   = "the Mintlify dashboard (the project's deployment history)"
+	findStaticExport = "the Mintlify dashboard (the organization's static exports)"
+)
+
+// checkNewID refuses the id of an object an answer says was just made,
+// when validate (the rule the object's reads use) refuses it.
+func checkNewID(k *core, c call, info ResponseInfo, what, field, id, where string, validate func(string) error) error {
+	var ve *ValidationError
+	if err := validate(id); !errors.As(err, &ve) {
+		return err
+	}
+	return &UnusableIDError{Method: c.method, Path: c.path, What: what, Field: field, ID: k.redact(id), Rule: ve.Rule, Where: where, RequestID: info.RequestID}
+}
+
 // PagingProblem is why a paging read stopped before its last page.
 type PagingProblem string
 
@@ -250,10 +307,11 @@ func IsValidation(err error) bool {
 }
 
 // IsMalformedResponse reports whether err is a success answer the SDK
-// refused to trust (see MalformedResponseError).
+// refused to trust (see MalformedResponseError and UnusableIDError).
 func IsMalformedResponse(err error) bool {
 	var m *MalformedResponseError
-	return errors.As(err, &m)
+	var u *UnusableIDError
+	return errors.As(err, &m) || errors.As(err, &u)
 }
 
 // MayHaveTakenEffect reports whether a failed call may still have been

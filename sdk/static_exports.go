@@ -342,9 +342,10 @@ func exportCall(ctx context.Context, k *core, c call, wantID string) (*StaticExp
 // The request is never retried once it may have reached the server (only
 // a 429 refusal or a connection that never opened is retried), so one
 // call starts at most one export; once sent, its answer is awaited for a
-// short grace (WithSentRequestGrace) even if ctx ends meanwhile. When it
-// fails, MayHaveTakenEffect(err) says whether an export may still have
-// started. A 403 (IsForbidden) means static export is not enabled for the
+// short grace (WithSentRequestGrace) even if ctx ends meanwhile. A job id
+// Get could not read back by (ValidateStaticExportID) is refused with an
+// *UnusableIDError. When it fails, MayHaveTakenEffect(err) says whether
+// an export may still have started. A 403 (IsForbidden) means static export is not enabled for the
 // organization (an Enterprise feature), or the key may not start one.
 func (s *StaticExportsService) Start(ctx context.Context, req StaticExportRequest) (*StaticExport, error) {
 	k, err := ready(s.core)
@@ -357,6 +358,11 @@ func (s *StaticExportsService) Start(ctx context.Context, req StaticExportReques
 	c := call{method: http.MethodPost, path: escapePath("v1", "static-export", "jobs"),
 		body: startExportBody(req)}
 	e, err := exportCall(ctx, k, c, "")
+	if err == nil {
+		// The export is followed by its id: one Get could not ask for is
+		// no id a caller may store.
+		err = checkNewID(k, c, e.ResponseInfo, "static export", "jobId", e.ID, findStaticExport, ValidateStaticExportID)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("starting static export of %s: %w", req.Domain, err)
 	}
