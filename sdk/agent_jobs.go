@@ -254,7 +254,7 @@ func (s *AgentJobsService) jobCall(ctx context.Context, k *core, c call) (*Agent
 	}
 	var job *AgentJob
 	_, err = k.decodeWith(c, data, &job, func(b []byte) (err error) {
-		job, err = decodeJob(b, k.secrets...)
+		job, err = decodeJob(b, k.secretList()...)
 		return err
 	})
 	if err != nil {
@@ -342,7 +342,7 @@ func (s *AgentJobsService) SendMessage(ctx context.Context, projectID, jobID, pr
 	}
 	var job *AgentJob
 	_, derr := k.decodeWith(c, data, &job, func(b []byte) (err error) {
-		job, err = decodeJob(b, k.secrets...)
+		job, err = decodeJob(b, k.secretList()...)
 		return err
 	})
 	if derr == nil {

@@ -1117,7 +1117,7 @@ func (s *AssistantStream) scrubDelta(kind PartType, id, delta string) string {
 		text = s.held[i].text + delta
 	}
 	text = s.k.redact(text)
-	n := secretPrefixAtEnd(text, s.k.secrets)
+	n := secretPrefixAtEnd(text, s.k.secretList())
 	switch {
 	case n > 0 && i >= 0:
 		s.held[i].text = text[len(text)-n:]
@@ -1188,7 +1188,7 @@ func (k *core) redactJSON(raw json.RawMessage) json.RawMessage {
 	if dec.Decode(&v) != nil {
 		return json.RawMessage(strconv.Quote(k.redact(string(raw))))
 	}
-	v, found := redactAny(v, k.secrets)
+	v, found := redactAny(v, k.secretList())
 	if !found {
 		return out
 	}

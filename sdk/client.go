@@ -142,9 +142,10 @@ type core struct {
 	apiKey string
 	// docPrefix is the API's documented path prefix (keyKind.docPrefix).
 	docPrefix string
-	// secrets are strings never to let out of an answer (the key, and any
-	// other secret the client holds): redacted wherever a server echoes one.
+	// secrets are the client's own secrets (its key); learned, what it
+	// came to know since (see secretList).
 	secrets []string
+	learned secretMemory
 	// cache is the analytics cache (nil: none); problems why it is not
 	// working as configured.
 	cache    *analyticsCache

@@ -55,6 +55,10 @@ type call struct {
 	target *url.URL
 	// header holds extra request headers (a download's Range).
 	header http.Header
+	// secretsIn, when set, finds the secrets a 2xx answer hands the
+	// client (a bundle's link): they are learned before the answer is
+	// logged or decoded.
+	secretsIn func(body []byte) []string
 }
 
 // url is where the call goes.
@@ -127,6 +131,9 @@ func (k *core) exchange(ctx context.Context, c call, stream bool) (attemptResult
 		}
 		start := time.Now()
 		a := k.send(ctx, c, u, body, stream)
+		if c.secretsIn != nil && a.err == nil && a.status/100 == 2 {
+			k.learn(c.secretsIn(a.data))
+		}
 		if k.requestHook != nil {
 			k.requestHook(ctx, RequestInfo{Method: c.method, Path: c.path, Query: c.loggedQuery(u), Attempt: attempt,
 				StatusCode: a.status, RequestID: k.requestID(a.header), Duration: time.Since(start), Err: a.err})
@@ -365,7 +372,7 @@ func (k *core) decodeWith(c call, data []byte, out any, read func([]byte) error)
 	// A partial decode (a job whose id arrived beside a malformed field)
 	// still reaches the caller, so it is redacted too.
 	if k.mayHoldSecret(data) {
-		redacted = redactStrings(out, k.secrets)
+		redacted = redactStrings(out, k.secretList())
 	}
 	if err == nil {
 		return redacted, nil
@@ -395,7 +402,7 @@ func (k *core) mayHoldSecret(data []byte) bool {
 	if bytes.IndexByte(data, '\\') >= 0 {
 		return true
 	}
-	for _, s := range k.secrets {
+	for _, s := range k.secretList() {
 		if s != "" && bytes.Contains(data, []byte(s)) {
 			return true
 		}
@@ -530,7 +537,7 @@ func (k *core) snippet(data []byte) string {
 // redact removes the client's secrets from text that came from the server,
 // in case a proxy or a misbehaving server echoes the request's headers.
 func (k *core) redact(s string) string {
-	for _, secret := range k.secrets {
+	for _, secret := range k.secretList() {
 		if secret != "" {
 			s = strings.ReplaceAll(s, secret, Redacted)
 		}

@@ -324,7 +324,7 @@ func exportCall(ctx context.Context, k *core, c call, wantID string) (*StaticExp
 	}
 	var e *StaticExport
 	if _, err := k.decodeWith(c, data, &e, func(b []byte) (err error) {
-		e, err = decodeExport(b, k.secrets...)
+		e, err = decodeExport(b, k.secretList()...)
 		return err
 	}); err != nil {
 		return nil, err
@@ -530,18 +530,34 @@ func (s *StaticExportsService) CreateBundle(ctx context.Context, jobID string) (
 	return b, nil
 }
 
+// bundleCall sends a bundle request and reads its answer. The link's
+// secrets are learned as the answer arrives (see secretList), so wherever
+// the server repeats them (its expiresAt, its jobId, a request id, a
+// later error) they are removed; every field is scrubbed but the link.
 func bundleCall(ctx context.Context, k *core, c call, jobID string) (*StaticExportBundle, error) {
+	c.secretsIn = bundleLinkSecrets
 	data, info, err := k.roundTrip(ctx, c)
 	if err != nil {
 		return nil, err
 	}
 	var b *StaticExportBundle
+	var link string
 	if _, err := k.decodeWith(c, data, &b, func(d []byte) (err error) {
-		b, err = decodeBundle(d, k.secrets...)
+		b, err = decodeBundle(d, k.secretList()...)
+		if b != nil { // set aside while the rest is scrubbed: the link is its own secret
+			link, b.URL = b.URL, ""
+		}
 		return err
 	}); err != nil {
 		return nil, err
 	}
+	if _, holdsKey := scrub(link, k.secrets); holdsKey {
+		// A link carrying this client's key would send it to object
+		// storage, and to whoever the link is shown to.
+		b.Problems = append(b.Problems, "bundleUrl: holds this client's key: not used")
+		link = ""
+	}
+	b.URL = link
 	if err := checkExportID(c, b.JobID, nil, jobID); err != nil {
 		return nil, err
 	}

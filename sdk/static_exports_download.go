@@ -113,6 +113,9 @@ func (s *StaticExportsService) DownloadBundle(ctx context.Context, bundleURL str
 	if w == nil {
 		return 0, &ValidationError{Field: "w", Rule: "is required: the writer the bundle goes to"}
 	}
+	// The link's secrets join the client's: whatever repeats them (an
+	// error body, a header) is scrubbed, now and in later calls.
+	k.learn(linkSecrets(u))
 	d := &download{k: k, u: u, shown: withoutQuery(u), w: w, buf: make([]byte, downloadBufferSize), total: -1}
 	for _, opt := range opts {
 		if opt != nil {
@@ -124,7 +127,7 @@ func (s *StaticExportsService) DownloadBundle(ctx context.Context, bundleURL str
 	}
 	err = d.run(ctx)
 	if err != nil {
-		err = scrubLink(fmt.Errorf("downloading the bundle: %w", err), linkSecrets(u))
+		err = scrubLink(fmt.Errorf("downloading the bundle: %w", err), k.secretList())
 	}
 	return d.written, err
 }
