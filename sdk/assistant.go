@@ -435,7 +435,7 @@ func (e *StreamError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "streamed answer to %s %s: after %s, %s", e.Method, e.Path, plural(e.Parts, "1 part", "%d parts"), e.Detail)
 	if e.ServerError != "" {
-		fmt.Fprintf(&b, "; the stream reported: %s", e.ServerError)
+		fmt.Fprintf(&b, "; the stream reported: %s", DisplayLine(e.ServerError))
 	}
 	if e.BodyStart != "" {
 		fmt.Fprintf(&b, " (body starts %q)", e.BodyStart)
@@ -970,7 +970,7 @@ func (s *AssistantStream) partsV1(line []byte) ([]AssistantPart, error) {
 		return nil, errors.New("a v1 part is CODE:JSON, and this line has no code")
 	}
 	if !json.Valid(value) {
-		return nil, fmt.Errorf("the value of a %s: part is not JSON", clip(string(code), 10))
+		return nil, fmt.Errorf("the value of a %q part is not JSON", clip(string(code), 10))
 	}
 	k := s.k
 	var p fieldProblems

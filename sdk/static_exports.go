@@ -609,7 +609,7 @@ func (s *StaticExportsService) CreateBundleWhenReady(ctx context.Context, jobID 
 	case bundle == nil: // failed
 		why := "the API gave no reason"
 		if last.Error != nil && *last.Error != "" {
-			why = *last.Error
+			why = DisplayLine(*last.Error) // server text: escaped, clipped
 		}
 		return nil, fmt.Errorf("creating the bundle of static export %s: %w: %s", jobID, ErrStaticExportFailed, why)
 	}

@@ -219,7 +219,7 @@ func (d *download) accept(resp *http.Response) (skip int64, err error) {
 	}
 	etag := resp.Header.Get("ETag")
 	if d.etag != "" && etag != "" && etag != d.etag {
-		return 0, mismatch("the bundle changed while it was downloaded (ETag %s, then %s): download it again", clip(d.etag, 80), clip(etag, 80))
+		return 0, mismatch("the bundle changed while it was downloaded (ETag %s, then %s): download it again", DisplayLine(clip(d.etag, 80)), DisplayLine(clip(etag, 80)))
 	}
 	var size int64
 	switch resp.StatusCode {
