@@ -216,3 +216,21 @@ func TestNew_sharesTheTableSafely(t *testing.T) {
 		}
 	}
 }
+
+// OnRequest sees each request once it is answered, as RequestLog has it.
+func TestOnRequest_eachRequestOnceAnswered(t *testing.T) {
+	var seen []LoggedRequest
+	var mu sync.Mutex
+	f := New(Config{Clock: NewManualClock(t0), OnRequest: func(r LoggedRequest) { mu.Lock(); seen = append(seen, r); mu.Unlock() },
+		Faults: []Fault{{Route: RouteGetJob, Kind: FaultServerError}}})
+	for _, tr := range transports {
+		base, c := tr.open(t, f)
+		roundTrip(context.Background(), c, "POST", base+"/v2/agent/demo-project/job", `{"prompt":"x"}`)
+		roundTrip(context.Background(), c, "GET", base+"/v2/agent/demo-project/job/x", "")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if diff := cmp.Diff(f.RequestLog(), seen); diff != "" || len(seen) != 4 || seen[0].Status != 201 || seen[1].Status != 502 || seen[1].Fault != FaultServerError {
+		t.Errorf("(-log +seen):\n%s", diff)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -51,6 +52,13 @@ type Config struct {
 	// every organization's plan: a preview trigger answers 403.
 	DefaultDeployment DeploymentScript
 	PreviewsOffPlan   bool
+	// OnRequest, when set, is called with each request once it is
+	// answered (or abandoned: a stall the client gave up on, an endless
+	// answer it hung up on), in the order they end, outside the fake's
+	// lock, before the connection is handed back: keep it quick.
+	// mintlify-fake's -log writes a line from it. The request is as
+	// RequestLog has it: never the key.
+	OnRequest func(LoggedRequest)
 }
 
 // Fake is the fake API. It is an http.Handler and safe for concurrent use.
@@ -75,6 +83,7 @@ type Fake struct {
 	disc       discovery // sites and answers: discovery.go
 	exports    *exportState
 	deploys    *deployState
+	onRequest  func(LoggedRequest)
 }
 
 type keyInfo struct {
@@ -112,6 +121,7 @@ func newFake(cfg Config, routes []route) *Fake {
 		requests:   map[string]int{},
 		exports:    newExportState(cfg.StaticExports),
 		deploys:    newDeployState(cfg),
+		onRequest:  cfg.OnRequest,
 	}
 	if s.clock == nil {
 		s.clock = realClock{}
@@ -208,7 +218,12 @@ func (s *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.requests[RouteUnmatched]++
 	}
 	e.done = true
+	done := e.LoggedRequest
+	done.PathValues = maps.Clone(e.PathValues)
 	s.mu.Unlock()
+	if s.onRequest != nil {
+		s.onRequest(done)
+	}
 }
 
 // serveRoute counts the request, applies any matching fault, checks the

@@ -183,6 +183,14 @@ FAULTS
     curl -X DELETE $MINTLIFY_BASE_URL/_fake/faults
     curl $MINTLIFY_BASE_URL/_fake/requests     requests counted per route
 
+REQUEST LOG
+  -log FILE (or -log - for stderr) writes one JSON line per request, once
+  it is answered: time, method, path, query, route, status, fault,
+  request_id, and the body of a POST. Keys and a bundle link's signature
+  are written as [REDACTED]; no header is written. To watch what a
+  configuration sends:
+    mintlify-fake -log requests.jsonl &   ...   tail -f requests.jsonl
+
 FLAGS
 `)
 
@@ -250,6 +258,7 @@ func main() {
 	fs.Var(&o.limits, "limit", "set a budget's limit, NAME=N (see RATE LIMITS above; -1: no limit); may be repeated")
 	fs.Var(&o.faults, "fault", "inject a fault (see FAULTS above); may be repeated")
 	fs.IntVar(&o.seedJobs, "seed-jobs", 0, "jobs already there at start (see JOBS above)")
+	fs.StringVar(&o.logFile, "log", "", "write one JSON line per request to this file (appended, 0600), or - for stderr (see REQUEST LOG above)")
 	_ = fs.Parse(os.Args[1:])
 	if err := run(context.Background(), o, os.Stdout, os.Stderr); err != nil {
 		log.Fatal(err)
@@ -258,6 +267,7 @@ func main() {
 
 type options struct {
 	addr, envFile, dataEnd, outcome string
+	logFile                         string
 	data                            mintlifytest.Dataset
 	job                             mintlifytest.JobScript
 	jobLimit, analyticsLimit        int
@@ -360,6 +370,15 @@ func run(ctx context.Context, o options, out, info io.Writer) error {
 	cfg, err := o.config()
 	if err != nil {
 		return err
+	}
+	if o.logFile != "" {
+		w, closeLog, err := openLog(o.logFile, info)
+		if err != nil {
+			return err
+		}
+		defer func() { _ = closeLog() }()
+		l := &requestLog{w: w}
+		cfg.OnRequest = l.write
 	}
 	fake := mintlifytest.New(cfg)
 	if err := seedJobs(fake, o.seedJobs, time.Now()); err != nil {
