@@ -17,27 +17,33 @@ import (
 type Budget string
 
 // The published budgets (../shared/API.md, "Rate limits").
-const (
-	// BudgetAgentJobs: 100 agent job creations and follow-up messages per
-	// project per hour.
-	BudgetAgentJobs Budget = "agent-jobs"
-	// BudgetAnalytics: 100 requests per organization per hour, shared by
-	// every analytics route.
-	BudgetAnalytics Budget = "analytics"
-	// BudgetDeployments: 10 requests per organization per 10 seconds,
-	// shared by deployments (trigger update) and automation triggers.
-	BudgetDeployments Budget = "deployments"
-	// BudgetPreviews: 5 preview deployments per organization per minute.
-	BudgetPreviews Budget = "previews"
-	// BudgetDiscovery: 10,000 requests per organization per hour, shared by
-	// discovery search, page content and assistant messages.
-	BudgetDiscovery Budget = "discovery"
-	// BudgetIndexSecond and BudgetIndexDay: the Mintlify Index allows 10
-	// requests per second and 1,000 per day per organization; its routes
-	// draw from both.
-	BudgetIndexSecond Budget = "index-second"
-	BudgetIndexDay    Budget = "index-day"
-)
+
+// BudgetAgentJobs: 100 agent job creations and follow-up messages per
+// project per hour.
+const BudgetAgentJobs Budget = "agent-jobs"
+
+// BudgetAnalytics: 100 requests per organization per hour, shared by
+// every analytics route.
+const BudgetAnalytics Budget = "analytics"
+
+// BudgetDeployments: 10 requests per organization per 10 seconds,
+// shared by deployments (trigger update) and automation triggers.
+const BudgetDeployments Budget = "deployments"
+
+// BudgetPreviews: 5 preview deployments per organization per minute.
+const BudgetPreviews Budget = "previews"
+
+// BudgetDiscovery: 10,000 requests per organization per hour, shared by
+// discovery search, page content and assistant messages.
+const BudgetDiscovery Budget = "discovery"
+
+// BudgetIndexSecond and BudgetIndexDay: the Mintlify Index allows 10
+// requests per second and 1,000 per day per organization; its routes
+// draw from both.
+const BudgetIndexSecond Budget = "index-second"
+
+// BudgetIndexDay: see BudgetIndexSecond.
+const BudgetIndexDay Budget = "index-day"
 
 // DefaultHourlyBudget is the published limit: 100 job creations and
 // messages per project per hour, 100 analytics calls per org per hour.

@@ -11,15 +11,16 @@ import (
 // deterministic corpus, ranked the same way every time.
 
 // Defaults of a new server's documentation site and its keys.
-const (
-	// DemoDomain is the demo site's domain identifier (demo-docs.mintlify.site).
-	DemoDomain = "demo-docs"
-	// DemoAssistantKey is an assistant key of DemoOrg, for the discovery
-	// API (search, page content, the assistant).
-	DemoAssistantKey = "mint_dsc_demo_0123456789abcdef"
-	// DemoIndexKey is a Mintlify Index key of DemoOrg.
-	DemoIndexKey = "mint_us_demo_0123456789abcdef"
-)
+
+// DemoDomain is the demo site's domain identifier (demo-docs.mintlify.site).
+const DemoDomain = "demo-docs"
+
+// DemoAssistantKey is an assistant key of DemoOrg, for the discovery
+// API (search, page content, the assistant).
+const DemoAssistantKey = "mint_dsc_demo_0123456789abcdef"
+
+// DemoIndexKey is a Mintlify Index key of DemoOrg.
+const DemoIndexKey = "mint_us_demo_0123456789abcdef"
 
 // DocPage is one page of a documentation site.
 type DocPage struct {

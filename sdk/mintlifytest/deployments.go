@@ -21,11 +21,15 @@ import (
 type DeployOutcome string
 
 // The outcomes a deployment script can end in.
-const (
-	DeploySuccess DeployOutcome = "success"
-	DeployFailure DeployOutcome = "failure" // a build error, in the summary and the logs
-	DeployNever   DeployOutcome = "never"   // in_progress forever
-)
+
+// DeploySuccess: the deployment succeeds, its docs published.
+const DeploySuccess DeployOutcome = "success"
+
+// DeployFailure: a build error, in the summary and the logs.
+const DeployFailure DeployOutcome = "failure"
+
+// DeployNever: in_progress forever.
+const DeployNever DeployOutcome = "never"
 
 // DeploymentScript is the lifecycle of a deployment or preview, measured on
 // the fake's clock from its trigger: queued for Queued, in_progress for
@@ -55,15 +59,16 @@ func (d DeploymentScript) withBranch(branch string) DeploymentScript {
 }
 
 // The demo project's automations (see AddAutomation).
-const (
-	// DemoAutomationID is active, on a custom schedule: it can be run.
-	DemoAutomationID = "demo-automation"
-	// DemoPausedAutomationID is not active: a trigger answers 400.
-	DemoPausedAutomationID = "demo-automation-paused"
-	// DemoDailyAutomationID runs on the daily schedule, not a custom one:
-	// a trigger answers 400.
-	DemoDailyAutomationID = "demo-automation-daily"
-)
+
+// DemoAutomationID is active, on a custom schedule: it can be run.
+const DemoAutomationID = "demo-automation"
+
+// DemoPausedAutomationID is not active: a trigger answers 400.
+const DemoPausedAutomationID = "demo-automation-paused"
+
+// DemoDailyAutomationID runs on the daily schedule, not a custom one:
+// a trigger answers 400.
+const DemoDailyAutomationID = "demo-automation-daily"
 
 // Automation is an automation a project has.
 type Automation struct {

@@ -19,14 +19,22 @@ import (
 // serves it under /discovery on its one host, beside the admin API.
 
 // Routes of the discovery API.
-const (
-	RouteDiscoverySearch = "POST /discovery/v1/search/{domain}"
-	RouteDiscoveryPage   = "POST /discovery/v1/page/{domain}"
-	// RouteAssistantMessage is the v2 assistant (AI SDK v5 UI message
-	// stream); RouteAssistantMessageV1 its v1 twin (AI SDK v4 data stream).
-	RouteAssistantMessage   = "POST /discovery/v2/assistant/{domain}/message"
-	RouteAssistantMessageV1 = "POST /discovery/v1/assistant/{domain}/message"
-)
+
+// RouteDiscoverySearch is the route of the SDK's DiscoveryClient.Search.
+const RouteDiscoverySearch = "POST /discovery/v1/search/{domain}"
+
+// RouteDiscoveryPage is the route of the SDK's DiscoveryClient.Page.
+const RouteDiscoveryPage = "POST /discovery/v1/page/{domain}"
+
+// RouteAssistantMessage is the route of the SDK's
+// DiscoveryClient.Assistant.Stream (and Ask) with AssistantV2: the AI SDK v5
+// UI message stream.
+const RouteAssistantMessage = "POST /discovery/v2/assistant/{domain}/message"
+
+// RouteAssistantMessageV1 is the route of the SDK's
+// DiscoveryClient.Assistant.Stream (and Ask) with AssistantV1: the AI SDK v4
+// data stream.
+const RouteAssistantMessageV1 = "POST /discovery/v1/assistant/{domain}/message"
 
 // keyKind is the API a key opens: each API refuses the others' keys (401).
 type keyKind int

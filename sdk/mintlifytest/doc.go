@@ -108,6 +108,27 @@
 // the client gives up (FaultStall), a delay (FaultLatency), or a streamed
 // answer whose parts come slowly (FaultSlowStream).
 //
+// It plays the hostile server too, for the bounds, escapes, checks and
+// scrubs a client needs: an event whose data lines never end
+// (FaultEndlessEvent), a flood of parts that carry nothing
+// (FaultEmptyDeltas), a body with no size that never ends
+// (FaultEndlessBody), an answer sent a byte at a time (FaultTrickle),
+// terminal control sequences in server text (FaultControlText), a new
+// object named by an id no client can read it back by
+// (FaultUnreadableID), and an answer repeating a secret of the exchange
+// (FaultEchoSecret).
+//
+// # Routes
+//
+// A route's constant is its pattern (the method and the path as the
+// OpenAPI file writes them), named after the SDK's call that sends it:
+// Route, then the call's service (or client), then its method. The SDK's
+// Deployments.Trigger is RouteTriggerUpdate, AgentJobs.Create is
+// RouteCreateJob, DiscoveryClient.Search is RouteDiscoverySearch, and
+// Assistant.Stream is RouteAssistantMessage (v2) and
+// RouteAssistantMessageV1 (v1). Routes lists them with their short names
+// (what mintlify-fake's -fault route=NAME takes), areas and budgets.
+//
 // The published rate limits are Budgets, drawn by each route (Routes says
 // which): agent job creations and messages, 100 per project per hour;
 // analytics, 100 per organization per hour; and those of the areas to

@@ -18,11 +18,15 @@ import (
 // /api/universal-search on its one host.
 
 // Routes of Mintlify Index.
-const (
-	RouteIndexSearch   = "POST /api/universal-search/v1/search"
-	RouteIndexContext  = "POST /api/universal-search/v1/context"
-	RouteIndexContents = "POST /api/universal-search/v1/contents"
-)
+
+// RouteIndexSearch is the route of the SDK's IndexClient.Search.
+const RouteIndexSearch = "POST /api/universal-search/v1/search"
+
+// RouteIndexContext is the route of the SDK's IndexClient.Context.
+const RouteIndexContext = "POST /api/universal-search/v1/context"
+
+// RouteIndexContents is the route of the SDK's IndexClient.Contents.
+const RouteIndexContents = "POST /api/universal-search/v1/contents"
 
 // IndexDoc is one document of the Index.
 type IndexDoc struct {

@@ -14,13 +14,21 @@ import (
 type Outcome string
 
 // The outcomes a job script can end in.
-const (
-	OutcomeCompleted Outcome = "completed" // completed with a pull request
-	OutcomeNoChange  Outcome = "nochange"  // completed, no files changed: prLink stays null
-	OutcomeFailed    Outcome = "failed"
-	OutcomeArchived  Outcome = "archived" // archived, with archivedAt
-	OutcomeNever     Outcome = "never"    // stays active forever
-)
+
+// OutcomeCompleted: completed with a pull request.
+const OutcomeCompleted Outcome = "completed"
+
+// OutcomeNoChange: completed, no files changed: prLink stays null.
+const OutcomeNoChange Outcome = "nochange"
+
+// OutcomeFailed: the job fails.
+const OutcomeFailed Outcome = "failed"
+
+// OutcomeArchived: archived, with archivedAt.
+const OutcomeArchived Outcome = "archived"
+
+// OutcomeNever: stays active forever.
+const OutcomeNever Outcome = "never"
 
 // JobScript is the lifecycle of a job: active for ActiveFor (measured on the
 // server's clock from creation, or from the last follow-up message), then
@@ -302,12 +310,18 @@ func (s *Fake) JobRecord(projectID, jobID string) (JobRecord, bool) {
 type JobStatus string
 
 // The statuses a job can have.
-const (
-	JobActive    JobStatus = "active"
-	JobCompleted JobStatus = "completed"
-	JobArchived  JobStatus = "archived"
-	JobFailed    JobStatus = "failed"
-)
+
+// JobActive: the job is running.
+const JobActive JobStatus = "active"
+
+// JobCompleted: the job ended with its work done.
+const JobCompleted JobStatus = "completed"
+
+// JobArchived: the job was archived.
+const JobArchived JobStatus = "archived"
+
+// JobFailed: the job failed.
+const JobFailed JobStatus = "failed"
 
 // JobSeed is a job put straight into the fake, as if it had been created
 // earlier (by the dashboard, another tool, a previous run).

@@ -8,54 +8,107 @@ import (
 
 // Routes, as counted by Requests, logged in LoggedRequest.Route and matched
 // by Fault.Route. Each is its pattern: the method and the path as the
-// OpenAPI file writes it, with {wildcards}.
-const (
-	RouteCreateJob   = "POST /v2/agent/{projectId}/job"
-	RouteGetJob      = "GET /v2/agent/{projectId}/job/{id}"
-	RouteSendMessage = "POST /v2/agent/{projectId}/job/{id}/message"
-	RouteListJobs    = "GET /v1/agent/{projectId}/jobs" // deprecated v1; the API's only listing of jobs
-	RouteVisitors    = "GET /v1/analytics/{projectId}/visitors"
-	RouteViews       = "GET /v1/analytics/{projectId}/views"
-	RouteSearches    = "GET /v1/analytics/{projectId}/searches"
-	RouteFeedback    = "GET /v1/analytics/{projectId}/feedback"
-	// RouteFeedbackByPage is feedback counts per page (no paging).
-	RouteFeedbackByPage  = "GET /v1/analytics/{projectId}/feedback/by-page"
-	RouteAssistant       = "GET /v1/analytics/{projectId}/assistant"
-	RouteAssistantThread = "GET /v1/analytics/{projectId}/assistant/threads/{threadId}"
-	RouteCallerStats     = "GET /v1/analytics/{projectId}/assistant/caller-stats"
-	// RouteTriggerUpdate queues a deployment; RouteUpdateStatus reads the
-	// status of a deployment or preview.
-	RouteTriggerUpdate     = "POST /v1/project/update/{projectId}"
-	RouteUpdateStatus      = "GET /v1/project/update-status/{statusId}"
-	RoutePreview           = "POST /v1/project/preview/{projectId}"
-	RouteTriggerAutomation = "POST /v1/workflow/{projectId}/{workflowSchemaId}/trigger"
+// OpenAPI file writes it, with {wildcards}. Each is named after the SDK's
+// call that sends it: Route, then the call's service, then its method
+// (see the package's documentation, "Routes").
 
-	RouteStartStaticExport = "POST /v1/static-export/jobs"
-	RouteGetStaticExport   = "GET /v1/static-export/jobs/{jobId}"
-	RouteCreateBundle      = "POST /v1/static-export/jobs/{jobId}/bundle"
-	// RouteDownloadBundle is where bundle links point: the fake serves the
-	// archives itself, as object storage would (no key: the link's
-	// signature is the credential). It is not part of the API.
-	RouteDownloadBundle = "GET /_bundles/{jobId}/bundle.tar.gz"
+// RouteCreateJob is the route of the SDK's AgentJobs.Create.
+const RouteCreateJob = "POST /v2/agent/{projectId}/job"
 
-	// RouteUnmatched is the Route of a request no route matched: it is
-	// counted and logged like the others, and answered 404.
-	RouteUnmatched = "unmatched"
-)
+// RouteGetJob is the route of the SDK's AgentJobs.Get (and AgentJobs.Wait).
+const RouteGetJob = "GET /v2/agent/{projectId}/job/{id}"
+
+// RouteSendMessage is the route of the SDK's AgentJobs.SendMessage.
+const RouteSendMessage = "POST /v2/agent/{projectId}/job/{id}/message"
+
+// RouteListJobs is the route of the SDK's AgentJobs.Sessions: the deprecated
+// v1 listing, the API's only listing of jobs.
+const RouteListJobs = "GET /v1/agent/{projectId}/jobs"
+
+// RouteVisitors is the route of the SDK's Analytics.Visitors.
+const RouteVisitors = "GET /v1/analytics/{projectId}/visitors"
+
+// RouteViews is the route of the SDK's Analytics.Views.
+const RouteViews = "GET /v1/analytics/{projectId}/views"
+
+// RouteSearches is the route of the SDK's Analytics.Searches.
+const RouteSearches = "GET /v1/analytics/{projectId}/searches"
+
+// RouteFeedback is the route of the SDK's Analytics.Feedback.
+const RouteFeedback = "GET /v1/analytics/{projectId}/feedback"
+
+// RouteFeedbackByPage is the route of the SDK's Analytics.FeedbackByPage:
+// feedback counts per page (no paging).
+const RouteFeedbackByPage = "GET /v1/analytics/{projectId}/feedback/by-page"
+
+// RouteAssistant is the route of the SDK's Analytics.Conversations: the
+// assistant's conversations.
+const RouteAssistant = "GET /v1/analytics/{projectId}/assistant"
+
+// RouteAssistantThread is the route of the SDK's Analytics.Thread.
+const RouteAssistantThread = "GET /v1/analytics/{projectId}/assistant/threads/{threadId}"
+
+// RouteCallerStats is the route of the SDK's Analytics.CallerStats.
+const RouteCallerStats = "GET /v1/analytics/{projectId}/assistant/caller-stats"
+
+// RouteTriggerUpdate is the route of the SDK's Deployments.Trigger: it
+// queues a deployment.
+const RouteTriggerUpdate = "POST /v1/project/update/{projectId}"
+
+// RouteUpdateStatus is the route of the SDK's Deployments.Status (and
+// Deployments.Wait): the status of a deployment or a preview.
+const RouteUpdateStatus = "GET /v1/project/update-status/{statusId}"
+
+// RoutePreview is the route of the SDK's Deployments.Preview.
+const RoutePreview = "POST /v1/project/preview/{projectId}"
+
+// RouteTriggerAutomation is the route of the SDK's Automations.Trigger.
+const RouteTriggerAutomation = "POST /v1/workflow/{projectId}/{workflowSchemaId}/trigger"
+
+// RouteStartStaticExport is the route of the SDK's StaticExports.Start.
+const RouteStartStaticExport = "POST /v1/static-export/jobs"
+
+// RouteGetStaticExport is the route of the SDK's StaticExports.Get (and
+// StaticExports.Wait).
+const RouteGetStaticExport = "GET /v1/static-export/jobs/{jobId}"
+
+// RouteCreateBundle is the route of the SDK's StaticExports.CreateBundle.
+const RouteCreateBundle = "POST /v1/static-export/jobs/{jobId}/bundle"
+
+// RouteDownloadBundle is the route of the SDK's
+// StaticExports.DownloadBundle: where
+// bundle links point. The fake serves the archives itself, as object
+// storage would (no key: the link's signature is the credential). It is
+// not part of the API.
+const RouteDownloadBundle = "GET /_bundles/{jobId}/bundle.tar.gz"
+
+// RouteUnmatched is the Route of a request no route matched: it is
+// counted and logged like the others, and answered 404.
+const RouteUnmatched = "unmatched"
 
 // The API areas, as RouteInfo.Area names them: one per OpenAPI file (or
 // part of one) the fake serves.
-const (
-	AreaJobs      = "jobs"      // agent jobs, admin-openapi.json
-	AreaAnalytics = "analytics" // analytics.openapi.json
-	AreaDiscovery = "discovery" // discovery-openapi.json, under /discovery; assistant keys
-	AreaIndex     = "index"     // index-openapi.json, under /api/universal-search; Index keys
-	// AreaStaticExports: static-export-openapi.json, and the bundles'
-	// downloads (object storage's, not the API's).
-	AreaStaticExports = "static-exports"
-	// AreaDeployments is deployments, previews and automations, openapi.json.
-	AreaDeployments = "deployments"
-)
+
+// AreaJobs is agent jobs (admin-openapi.json).
+const AreaJobs = "jobs"
+
+// AreaAnalytics is the analytics export (analytics.openapi.json).
+const AreaAnalytics = "analytics"
+
+// AreaDiscovery is search, page content and the assistant
+// (discovery-openapi.json), under /discovery, with assistant keys.
+const AreaDiscovery = "discovery"
+
+// AreaIndex is Mintlify Index (index-openapi.json), under
+// /api/universal-search, with Index keys.
+const AreaIndex = "index"
+
+// AreaStaticExports: static-export-openapi.json, and the bundles'
+// downloads (object storage's, not the API's).
+const AreaStaticExports = "static-exports"
+
+// AreaDeployments is deployments, previews and automations, openapi.json.
+const AreaDeployments = "deployments"
 
 // routeTable is every route the fake serves, each named once: New
 // registers them, Routes, AnalyticsRoutes and the command's -fault

@@ -13,11 +13,15 @@ import (
 )
 
 // Defaults of a new server: one organization, one project, one admin key.
-const (
-	DemoAPIKey    = "mint_demo_0123456789abcdef"
-	DemoProjectID = "demo-project"
-	DemoOrg       = "demo-org"
-)
+
+// DemoAPIKey is the admin key of DemoOrg.
+const DemoAPIKey = "mint_demo_0123456789abcdef"
+
+// DemoProjectID is DemoOrg's project, with its analytics data set.
+const DemoProjectID = "demo-project"
+
+// DemoOrg is the demo organization.
+const DemoOrg = "demo-org"
 
 // Config sets up a Fake. The zero value is a usable server with the demo
 // key and project and an empty visitor data set.

@@ -31,14 +31,16 @@ import (
 type ExportOutcome string
 
 // The outcomes an export script can end in.
-const (
-	ExportCompleted ExportOutcome = "completed"
-	// ExportFailed fails the export 60% of the way through its run, with
-	// an error naming the page that failed to render.
-	ExportFailed ExportOutcome = "failed"
-	// ExportNever runs forever: its progress nears 99% and stays there.
-	ExportNever ExportOutcome = "never"
-)
+
+// ExportCompleted: the export completes; its bundle can be made.
+const ExportCompleted ExportOutcome = "completed"
+
+// ExportFailed fails the export 60% of the way through its run, with
+// an error naming the page that failed to render.
+const ExportFailed ExportOutcome = "failed"
+
+// ExportNever runs forever: its progress nears 99% and stays there.
+const ExportNever ExportOutcome = "never"
 
 // ExportScript is the lifecycle of a static export: queued for QueuedFor,
 // running for RunFor (progress growing evenly), then Outcome. Pages is the
