@@ -440,7 +440,8 @@ func (e *StreamError) Error() string {
 	if e.BodyStart != "" {
 		fmt.Fprintf(&b, " (body starts %q)", e.BodyStart)
 	}
-	if e.Err != nil {
+	var limit *LimitError
+	if e.Err != nil && !errors.As(e.Err, &limit) { // a bound broken: Detail says which
 		fmt.Fprintf(&b, ": %v", e.Err)
 	}
 	return b.String()
@@ -590,7 +591,7 @@ func (s *AssistantStream) Collect() (*AssistantAnswer, error) {
 			a.finish(s, &text, &reasoning)
 			err := &StreamError{Method: s.c.method, Path: s.c.path, Problem: StreamTooLarge, Parts: s.parts,
 				Detail: fmt.Sprintf("the answer grew past %d bytes (WithMaxResponseBytes); read it with Next or Parts instead", s.k.maxResponseBytes),
-				Err:    ErrResponseTooLarge}
+				Err:    &LimitError{Limit: LimitBytes, Max: s.k.maxResponseBytes, Option: "WithMaxResponseBytes"}}
 			s.err = err
 			return a, err
 		}
