@@ -132,20 +132,23 @@ func (f jobFilter) match(s *sdk.AgentSession) bool {
 // request can send their ids (sdk.ValidateJobID): such a job could not be
 // read, imported or generated, and one of them must not cost the rest.
 func listJobs(ctx context.Context, data *providerData, projectID string, f jobFilter, notes *listingNotes, keep func(*sdk.AgentSession) bool) error {
-	for s, err := range data.client.AgentJobs.Sessions.Rows(ctx, projectID, sdk.SessionsQuery{}) {
+	for page, err := range data.client.AgentJobs.Sessions.Pages(ctx, projectID, sdk.SessionsQuery{}) {
 		if err != nil {
 			return err
 		}
-		if !f.match(&s) {
-			continue
+		// The SDK sets such rows apart (Skipped), by the same rule.
+		for _, sk := range page.Skipped {
+			notes.skipped = append(notes.skipped, fmt.Sprintf("%s (%s)", quoted(sk.ID), ruleOf(sdk.ValidateJobID(sk.ID))))
 		}
-		if err := sdk.ValidateJobID(s.ID); err != nil {
-			notes.skipped = append(notes.skipped, fmt.Sprintf("%s (%s)", quoted(s.ID), ruleOf(err)))
-			continue
-		}
-		notes.add(&s)
-		if !keep(&s) {
-			return nil
+		for i := range page.Sessions {
+			s := &page.Sessions[i]
+			if !f.match(s) {
+				continue
+			}
+			notes.add(s)
+			if !keep(s) {
+				return nil
+			}
 		}
 	}
 	return nil

@@ -96,6 +96,11 @@ type workWords struct {
 func (w work[O]) run(ctx context.Context, diags *diag.Diagnostics) *O {
 	ctx = w.data.logContext(ctx)
 	obj, err := w.start(ctx)
+	if unusable := (*sdk.UnusableIDError)(nil); errors.As(err, &unusable) {
+		// The SDK refused the answer's id by the same rule as below.
+		diags.AddError(w.words.startFailed, unreadableAnswer(w.kind.noun, unusable.ID, w.kind.validID(unusable.ID))+"\n\n"+w.words.mayHaveTakenEffect)
+		return nil
+	}
 	if obj == nil {
 		notFound := w.words.notFound
 		if notFound == "" {
