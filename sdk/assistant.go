@@ -596,7 +596,7 @@ func (s *AssistantStream) Collect() (*AssistantAnswer, error) {
 			return a, err
 		}
 		for _, pr := range p.Problems {
-			a.Problems = append(a.Problems, string(p.Type)+": "+pr)
+			(*fieldProblems)(&a.Problems).add(string(p.Type), "%s", pr) // at most maxProblems
 		}
 		switch p.Type {
 		case PartTextDelta:
@@ -1073,7 +1073,7 @@ func (s *AssistantStream) partsV1(line []byte) ([]AssistantPart, error) {
 // threadIDIn finds a threadId in JSON metadata or data: an object's
 // "threadId", or that of an object in a list.
 func threadIDIn(raw json.RawMessage) string {
-	if len(raw) == 0 || !bytes.Contains(raw, []byte(`threadId`)) {
+	if len(raw) == 0 || !bytes.Contains(raw, []byte(`threadId`)) || checkLists(raw) != nil {
 		return ""
 	}
 	var one struct {

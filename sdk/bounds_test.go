@@ -234,3 +234,34 @@ func ExampleWithMaxStreamParts() {
 	fmt.Println(err)
 	// Output: <nil>
 }
+
+// An answer read whole is bounded by the request timeout from sending to
+// its last byte: a trickle ends a GET's attempts (each retried), and a
+// POST's one attempt, which may have taken effect.
+func TestRequest_aTrickledAnswerEndsAtTheRequestTimeout(t *testing.T) {
+	fake, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Kind: mintlifytest.FaultTrickle, Latency: 20 * time.Millisecond}}},
+		WithRequestTimeout(150*time.Millisecond), WithMaxRetries(1))
+	ctx := context.Background()
+	start := time.Now()
+	_, err := c.AgentJobs.Create(ctx, mintlifytest.DemoProjectID, "Document it")
+	var re *RequestError
+	if !errors.As(err, &re) || !re.Sent || re.Attempts != 1 || !MayHaveTakenEffect(err) || !strings.Contains(err.Error(), "no response within 150ms (the request timeout)") {
+		t.Fatalf("%v", err)
+	}
+	ids := fake.JobIDs(mintlifytest.DemoProjectID)
+	_, err = c.AgentJobs.Get(ctx, mintlifytest.DemoProjectID, ids[0])
+	if !errors.As(err, &re) || re.Attempts != 2 || time.Since(start) > 5*time.Second || len(ids) != 1 {
+		t.Errorf("%v after %s, %d jobs", err, time.Since(start), len(ids))
+	}
+}
+
+// Collect reports at most maxProblems problems, however many parts have
+// odd fields.
+func TestCollect_problemsAreBounded(t *testing.T) {
+	body := strings.Repeat(`data: {"type":"source-url","sourceId":7}`+"\n\n", 5000) + "data: {\"type\":\"finish\"}\n\n"
+	s, _ := streamOf(t, AssistantV2, strings.NewReader(body))
+	a, err := s.Collect()
+	if err != nil || len(a.Problems) != maxProblems+1 || a.Problems[maxProblems] != moreProblems || len(a.Sources) != 5000 {
+		t.Errorf("%d problems, %d sources: %v", len(a.Problems), len(a.Sources), err)
+	}
+}
