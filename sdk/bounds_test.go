@@ -265,3 +265,13 @@ func TestCollect_problemsAreBounded(t *testing.T) {
 		t.Errorf("%d problems, %d sources: %v", len(a.Problems), len(a.Sources), err)
 	}
 }
+
+// An endless answer to a call read whole ends at WithMaxResponseBytes,
+// once: a body too large would be too large again.
+func TestRequest_anEndlessAnswerEndsAtTheByteCap(t *testing.T) {
+	fake, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Kind: mintlifytest.FaultEndlessBody}}}, WithMaxResponseBytes(1<<20))
+	_, err := c.AgentJobs.Get(context.Background(), mintlifytest.DemoProjectID, "j")
+	if le := wantLimit(t, err, LimitBytes); le.Max != 1<<20 || !errors.Is(err, ErrResponseTooLarge) || fake.Requests(mintlifytest.RouteGetJob) != 1 {
+		t.Errorf("%v after %d requests", err, fake.Requests(mintlifytest.RouteGetJob))
+	}
+}
