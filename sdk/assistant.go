@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -249,7 +248,7 @@ func (s *AssistantService) Stream(ctx context.Context, domain string, req Assist
 		return nil, err
 	}
 	proto := req.protocol()
-	c := k.apiCall(http.MethodPost, escapePath(string(proto), "assistant", domain, "message"), req.body())
+	c := k.post(escapePath(string(proto), "assistant", domain, "message"), req.body())
 	// A 429 on a message may be the per-IP daily limit, which leaves
 	// search and page reads going: it is remembered for messages alone.
 	resp, info, err := k.budgetedStream(ctx, c, k.messages, k.budget) //nolint:bodyclose // the stream owns the body: Close, Parts and Collect close it

@@ -126,7 +126,7 @@ func TestAssistant_aTrickleEndsAtTheStreamsDuration(t *testing.T) {
 		if !errors.As(err, &se) || se.Problem != StreamTooLong || !strings.Contains(err.Error(), "still coming after 300ms (WithMaxStreamDuration)") {
 			t.Fatalf("%s: %v, want too long", how, err)
 		}
-		wantLimit(t, err, LimitDuration)
+		_ = wantLimit(t, err, LimitDuration)
 	}, WithMaxStreamDuration(300*time.Millisecond), WithRequestTimeout(time.Second))
 }
 
@@ -146,7 +146,7 @@ func TestAssistantStream_aStallIsALimit(t *testing.T) {
 	s := newAssistantStream(context.Background(), k, call{method: "POST", path: "/v2/assistant/a/message"}, AssistantV2, body, ResponseInfo{})
 	_, err := readAll(s)
 	wantStreamError(t, err, StreamStalled, "no data came for 30ms")
-	wantLimit(t, err, LimitIdle)
+	_ = wantLimit(t, err, LimitIdle)
 }
 
 // Collect gathers small deltas into pieces, not a string each: a million

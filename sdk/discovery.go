@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -334,7 +333,7 @@ func (c *DiscoveryClient) Search(ctx context.Context, domain string, req SearchR
 	}
 	body := searchBody{Query: req.Query, PageSize: req.PageSize, ScoreThreshold: req.ScoreThreshold,
 		Filter: filterBody{Version: req.Filter.Version, Language: req.Filter.Language, Tag: req.Filter.Tag, Groups: req.Filter.Groups}.orNil()}
-	c0 := k.apiCall(http.MethodPost, escapePath("v1", "search", domain), body)
+	c0 := k.post(escapePath("v1", "search", domain), body)
 	data, info, err := k.budgetedRoundTrip(ctx, c0, k.budget)
 	if err == nil {
 		out := &SearchResults{}
@@ -411,7 +410,7 @@ func (c *DiscoveryClient) Page(ctx context.Context, domain, path string, groups 
 	if err := validateGroups("groups", groups); err != nil {
 		return nil, err
 	}
-	c0 := k.apiCall(http.MethodPost, escapePath("v1", "page", domain), pageBody{Path: path, Groups: groups})
+	c0 := k.post(escapePath("v1", "page", domain), pageBody{Path: path, Groups: groups})
 	data, info, err := k.budgetedRoundTrip(ctx, c0, k.budget)
 	if err == nil {
 		out := &PageContent{}

@@ -3,7 +3,6 @@ package sdk
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -310,7 +309,7 @@ func (c *IndexClient) Search(ctx context.Context, req IndexSearchRequest) (*Inde
 
 // indexCall posts body to path and decodes the answer with read.
 func indexCall(ctx context.Context, k *core, path string, body any, info *ResponseInfo, out any, read func([]byte) error) error {
-	c := k.apiCall(http.MethodPost, path, body)
+	c := k.post(path, body)
 	data, ri, err := k.budgetedRoundTrip(ctx, c, k.budget)
 	if err != nil {
 		return err

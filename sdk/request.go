@@ -73,11 +73,11 @@ func (c call) url(base *url.URL) *url.URL {
 	return &u
 }
 
-// apiCall is a call of the client's API: path (escaped, below the base
+// post is a POST of the client's API: path (escaped, below the base
 // URL) named as the API documents it, under the client's documented
 // prefix (POST /discovery/v1/search/acme, not POST /v1/search/acme).
-func (k *core) apiCall(method, path string, body any) call {
-	return call{method: method, path: k.docPrefix + path, prefix: k.docPrefix, body: body}
+func (k *core) post(path string, body any) call {
+	return call{method: http.MethodPost, path: k.docPrefix + path, prefix: k.docPrefix, body: body}
 }
 
 // loggedQuery is the query string shown in logs: none for a presigned link.
@@ -325,9 +325,8 @@ func (k *core) sendWith(ctx context.Context, c call, u *url.URL, body []byte, st
 		return attemptResult{status: resp.StatusCode, resp: resp, header: resp.Header, sent: true}
 	}
 	// The attempt's timer bounds the body's time: a trickle ends with it.
-	bounded := newBoundedBody(resp.Body, bodyBounds{maxBytes: k.maxResponseBytes})
-	defer bounded.Close()
-	data, err := io.ReadAll(bounded)
+	defer resp.Body.Close()
+	data, err := io.ReadAll(newBoundedBody(resp.Body, bodyBounds{maxBytes: k.maxResponseBytes}))
 	var tooLarge *LimitError
 	switch {
 	case errors.As(err, &tooLarge):

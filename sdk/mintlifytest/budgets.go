@@ -18,23 +18,23 @@ type Budget string
 
 // The published budgets (../shared/API.md, "Rate limits").
 
-// BudgetAgentJobs: 100 agent job creations and follow-up messages per
+// BudgetAgentJobs means: 100 agent job creations and follow-up messages per
 // project per hour.
 const BudgetAgentJobs Budget = "agent-jobs"
 
-// BudgetAnalytics: 100 requests per organization per hour, shared by
+// BudgetAnalytics means: 100 requests per organization per hour, shared by
 // every analytics route.
 const BudgetAnalytics Budget = "analytics"
 
-// BudgetDeployments: 10 requests per organization per 10 seconds,
+// BudgetDeployments means: 10 requests per organization per 10 seconds,
 // shared by deployments (trigger update) and automation triggers.
 const BudgetDeployments Budget = "deployments"
 
-// BudgetPreviews: 5 preview deployments per organization per minute.
+// BudgetPreviews means: 5 preview deployments per organization per minute.
 const BudgetPreviews Budget = "previews"
 
-// BudgetDiscovery: 10,000 requests per organization per hour, shared by
-// discovery search, page content and assistant messages.
+// BudgetDiscovery means: 10,000 requests per organization per hour, shared
+// by discovery search, page content and assistant messages.
 const BudgetDiscovery Budget = "discovery"
 
 // BudgetIndexSecond and BudgetIndexDay: the Mintlify Index allows 10
@@ -42,7 +42,7 @@ const BudgetDiscovery Budget = "discovery"
 // draw from both.
 const BudgetIndexSecond Budget = "index-second"
 
-// BudgetIndexDay: see BudgetIndexSecond.
+// BudgetIndexDay means: see BudgetIndexSecond.
 const BudgetIndexDay Budget = "index-day"
 
 // DefaultHourlyBudget is the published limit: 100 job creations and

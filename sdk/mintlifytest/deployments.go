@@ -22,13 +22,13 @@ type DeployOutcome string
 
 // The outcomes a deployment script can end in.
 
-// DeploySuccess: the deployment succeeds, its docs published.
+// DeploySuccess means: the deployment succeeds, its docs published.
 const DeploySuccess DeployOutcome = "success"
 
-// DeployFailure: a build error, in the summary and the logs.
+// DeployFailure means: a build error, in the summary and the logs.
 const DeployFailure DeployOutcome = "failure"
 
-// DeployNever: in_progress forever.
+// DeployNever means: in_progress forever.
 const DeployNever DeployOutcome = "never"
 
 // DeploymentScript is the lifecycle of a deployment or preview, measured on

@@ -17,47 +17,47 @@ type FaultKind string
 
 // The injectable faults: each is a way a client must tell an answer apart.
 
-// FaultRateLimit: 429 with Retry-After, without serving the request.
+// FaultRateLimit means: 429 with Retry-After, without serving the request.
 const FaultRateLimit FaultKind = "rate-limit"
 
-// FaultServerError: a 5xx (Status, default 502) with an HTML body, as
+// FaultServerError means: a 5xx (Status, default 502) with an HTML body, as
 // from a proxy, without serving the request.
 const FaultServerError FaultKind = "server-error"
 
-// FaultClientError: a 4xx (Status, default 400) with the API's JSON
+// FaultClientError means: a 4xx (Status, default 400) with the API's JSON
 // error body, {"error": Message or the status text, "details": [...]},
 // without serving the request.
 const FaultClientError FaultKind = "client-error"
 
-// FaultMalformed: a 2xx (Status, default 200) whose JSON body is Body,
-// or DefaultMalformedBody: mistyped and cut short. The request is not
+// FaultMalformed means: a 2xx (Status, default 200) whose JSON body is
+// Body, or DefaultMalformedBody: mistyped and cut short. The request is not
 // served.
 const FaultMalformed FaultKind = "malformed"
 
-// FaultDropConnection: the connection closes before any answer; the
+// FaultDropConnection means: the connection closes before any answer; the
 // request is not served. A client sees an error from its round trip
 // (EOF).
 const FaultDropConnection FaultKind = "drop-connection"
 
-// FaultReset: the request is served (it takes effect), the answer's
+// FaultReset means: the request is served (it takes effect), the answer's
 // status and headers are sent with half its body, and the connection
 // breaks. A client gets the response, then an error reading its body
 // (unexpected EOF).
 const FaultReset FaultKind = "reset"
 
-// FaultStall: the request is read and never answered, until the client
-// gives up (its context ends) or the server stops; then the connection
-// closes. The request is not served.
+// FaultStall means: the request is read and never answered, until the
+// client gives up (its context ends) or the server stops; then the
+// connection closes. The request is not served.
 const FaultStall FaultKind = "stall"
 
-// FaultLatency: wait Latency, then serve normally.
+// FaultLatency means: wait Latency, then serve normally.
 const FaultLatency FaultKind = "latency"
 
-// FaultSlowStream: a streamed answer (an assistant message) is served,
-// its parts Latency apart; on other routes, no fault.
+// FaultSlowStream means: a streamed answer (an assistant message) is
+// served, its parts Latency apart; on other routes, no fault.
 const FaultSlowStream FaultKind = "slow-stream"
 
-// FaultOddField: the request is served (it takes effect) and its 2xx
+// FaultOddField means: the request is served (it takes effect) and its 2xx
 // JSON answer arrives with the top-level field Field ("createdAt" when
 // empty) holding a number: a schema change, or a proxy that rewrites
 // answers. A client must keep what it can use (the id) and never do
@@ -69,13 +69,13 @@ const FaultOddField FaultKind = "odd-field"
 // or scrub (hostile.go). Those that never end stop when the client hangs
 // up or the server stops (Stop, Server.Close).
 
-// FaultEndlessEvent: a 200 event stream whose one event never ends:
+// FaultEndlessEvent means: a 200 event stream whose one event never ends:
 // `data:` lines (each Body, or 1 KiB of x) without the blank line that
 // would end the event. On the v1 assistant route (a line-per-part
 // stream), one line that never ends. The request is not served.
 const FaultEndlessEvent FaultKind = "endless-event"
 
-// FaultEmptyDeltas: a 200 assistant stream of parts that carry
+// FaultEmptyDeltas means: a 200 assistant stream of parts that carry
 // nothing, without end: a start and a text-start, then empty text
 // deltas (v1: a start-step, then `0:""` lines). Body, when set, is the
 // part repeated instead (v2: an event's JSON, such as
@@ -83,20 +83,20 @@ const FaultEndlessEvent FaultKind = "endless-event"
 // served.
 const FaultEmptyDeltas FaultKind = "empty-deltas"
 
-// FaultEndlessBody: a 200 whose body announces no size (no
+// FaultEndlessBody means: a 200 whose body announces no size (no
 // Content-Length: chunked on the wire) and never ends: Body, then
 // filler forever. Without Body, the bundle download route sends a gzip
 // header then zeros (an archive that never ends), other routes
 // `{"data":"` then x's. The request is not served.
 const FaultEndlessBody FaultKind = "endless-body"
 
-// FaultTrickle: the request is served, and its answer (headers at
+// FaultTrickle means: the request is served, and its answer (headers at
 // once, with the Content-Length they would have) arrives one byte
 // every Latency (0: one second), streamed answers too. A client's
 // idle timer never fires; only a bound on the whole answer ends it.
 const FaultTrickle FaultKind = "trickle"
 
-// FaultControlText: the request is served, and the server text of its
+// FaultControlText means: the request is served, and the server text of its
 // JSON answer carries terminal control sequences: Text, or
 // DefaultControlText, appended to every string (or string in a list)
 // under a key named summary, logs, error, title, messageToUser,
@@ -105,7 +105,7 @@ const FaultTrickle FaultKind = "trickle"
 // message and details. Answers that are not JSON pass unchanged.
 const FaultControlText FaultKind = "control-text"
 
-// FaultUnreadableID: the request is served (the job, deployment,
+// FaultUnreadableID means: the request is served (the job, deployment,
 // preview or export exists) and its answer names it by an id a client
 // cannot read it back by: Text, or DefaultUnreadableID. The id is the
 // top-level Field when set; else, by route: id (create job), statusId
@@ -114,7 +114,7 @@ const FaultControlText FaultKind = "control-text"
 // unchanged.
 const FaultUnreadableID FaultKind = "unreadable-id"
 
-// FaultEchoSecret: the request is served and its JSON answer repeats
+// FaultEchoSecret means: the request is served and its JSON answer repeats
 // a secret of the exchange in its top-level Field (default expiresAt
 // on a bundle answer, createdAt elsewhere), after the field's own
 // text: a bundle answer, its link's signature (X-Amz-Signature); any

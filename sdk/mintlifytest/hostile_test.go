@@ -151,7 +151,7 @@ func TestFaultTrickle_oneByteAtATime(t *testing.T) {
 			if got.err != nil || got.readErr != nil || got.body != string(whole)+"\n" {
 				t.Fatalf("%q %v %v", got.body, got.err, got.readErr)
 			}
-			if min := time.Duration(len(got.body)-1) * delay; took < min {
+			if least := time.Duration(len(got.body)-1) * delay; took < least {
 				t.Errorf("%d bytes in %s: faster than a byte per %s", len(got.body), took, delay)
 			}
 			// A stream trickles too, and stopping cuts it.

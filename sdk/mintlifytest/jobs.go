@@ -15,19 +15,19 @@ type Outcome string
 
 // The outcomes a job script can end in.
 
-// OutcomeCompleted: completed with a pull request.
+// OutcomeCompleted means: completed with a pull request.
 const OutcomeCompleted Outcome = "completed"
 
-// OutcomeNoChange: completed, no files changed: prLink stays null.
+// OutcomeNoChange means: completed, no files changed: prLink stays null.
 const OutcomeNoChange Outcome = "nochange"
 
-// OutcomeFailed: the job fails.
+// OutcomeFailed means: the job fails.
 const OutcomeFailed Outcome = "failed"
 
-// OutcomeArchived: archived, with archivedAt.
+// OutcomeArchived means: archived, with archivedAt.
 const OutcomeArchived Outcome = "archived"
 
-// OutcomeNever: stays active forever.
+// OutcomeNever means: stays active forever.
 const OutcomeNever Outcome = "never"
 
 // JobScript is the lifecycle of a job: active for ActiveFor (measured on the
@@ -311,16 +311,16 @@ type JobStatus string
 
 // The statuses a job can have.
 
-// JobActive: the job is running.
+// JobActive means: the job is running.
 const JobActive JobStatus = "active"
 
-// JobCompleted: the job ended with its work done.
+// JobCompleted means: the job ended with its work done.
 const JobCompleted JobStatus = "completed"
 
-// JobArchived: the job was archived.
+// JobArchived means: the job was archived.
 const JobArchived JobStatus = "archived"
 
-// JobFailed: the job failed.
+// JobFailed means: the job failed.
 const JobFailed JobStatus = "failed"
 
 // JobSeed is a job put straight into the fake, as if it had been created

@@ -103,7 +103,7 @@ const AreaDiscovery = "discovery"
 // /api/universal-search, with Index keys.
 const AreaIndex = "index"
 
-// AreaStaticExports: static-export-openapi.json, and the bundles'
+// AreaStaticExports means: static-export-openapi.json, and the bundles'
 // downloads (object storage's, not the API's).
 const AreaStaticExports = "static-exports"
 

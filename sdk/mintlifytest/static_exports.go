@@ -32,7 +32,7 @@ type ExportOutcome string
 
 // The outcomes an export script can end in.
 
-// ExportCompleted: the export completes; its bundle can be made.
+// ExportCompleted means: the export completes; its bundle can be made.
 const ExportCompleted ExportOutcome = "completed"
 
 // ExportFailed fails the export 60% of the way through its run, with
