@@ -385,6 +385,7 @@ func TestAssistantStream_stalledStreamFailsAfterTheRequestTimeout(t *testing.T) 
 	s := newAssistantStream(context.Background(), k, call{method: "POST", path: "/v2/assistant/a/message"}, AssistantV2, body, ResponseInfo{})
 	_, err := readAll(s)
 	wantStreamError(t, err, StreamStalled, "no data came for 30ms")
+	_ = wantLimit(t, err, LimitIdle) // a stall is a bound of time
 }
 
 func TestAssistantStream_memoryIsBounded(t *testing.T) {

@@ -139,16 +139,6 @@ func TestAssistant_noStreamDurationReadsASlowAnswerWhole(t *testing.T) {
 	}
 }
 
-// A stall is a *LimitError too.
-func TestAssistantStream_aStallIsALimit(t *testing.T) {
-	body := newBlockingBody("data: {\"type\":\"start\"}\n\n")
-	k, _ := newCore(assistantKey, testAssistantKey, DefaultDiscoveryBaseURL, []Option{WithRequestTimeout(30 * time.Millisecond)})
-	s := newAssistantStream(context.Background(), k, call{method: "POST", path: "/v2/assistant/a/message"}, AssistantV2, body, ResponseInfo{})
-	_, err := readAll(s)
-	wantStreamError(t, err, StreamStalled, "no data came for 30ms")
-	_ = wantLimit(t, err, LimitIdle)
-}
-
 // Collect gathers small deltas into pieces, not a string each: a million
 // 1-byte deltas cost a few pieces, and the text is whole.
 func TestPieces_smallDeltasArePooled(t *testing.T) {

@@ -32,6 +32,19 @@ func (l *logged) String() string {
 	return l.text.String()
 }
 
+// exportWithLog starts an export on the fake, with a client whose
+// requests are logged.
+func exportWithLog(t *testing.T) (*mintlifytest.Fake, *Client, *StaticExport, *logged) {
+	t.Helper()
+	log := &logged{}
+	fake, c, _ := newFake(t, mintlifytest.Config{}, log.hook())
+	e, err := c.StaticExports.Start(context.Background(), StaticExportRequest{Domain: "docs.example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fake, c, e, log
+}
+
 // signatureOf is a link's X-Amz-Signature.
 func signatureOf(t *testing.T, link string) string {
 	t.Helper()
@@ -46,13 +59,8 @@ func signatureOf(t *testing.T, link string) string {
 // link (it is the answer) but shows the signature nowhere else: not in
 // its problems, not in later errors (before: a warning printed it).
 func TestBundle_aSignatureEchoedInExpiresAtIsScrubbed(t *testing.T) {
-	var log logged
-	fake, c, _ := newFake(t, mintlifytest.Config{}, log.hook())
+	fake, c, e, log := exportWithLog(t)
 	ctx := context.Background()
-	e, err := c.StaticExports.Start(ctx, StaticExportRequest{Domain: "docs.example.com"})
-	if err != nil {
-		t.Fatal(err)
-	}
 	fake.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateBundle, Kind: mintlifytest.FaultEchoSecret})
 	b, err := c.StaticExports.CreateBundleWhenReady(ctx, e.ID)
 	if err != nil {
@@ -76,18 +84,13 @@ func TestBundle_aSignatureEchoedInExpiresAtIsScrubbed(t *testing.T) {
 // An answer for another job, its id repeating the signature, is refused
 // without showing it.
 func TestBundle_aSignatureEchoedInJobIDIsScrubbed(t *testing.T) {
-	var log logged
-	fake, c, _ := newFake(t, mintlifytest.Config{}, log.hook())
+	fake, c, e, log := exportWithLog(t)
 	ctx := context.Background()
-	e, err := c.StaticExports.Start(ctx, StaticExportRequest{Domain: "docs.example.com"})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if _, err := c.StaticExports.CreateBundleWhenReady(ctx, e.ID); err != nil {
 		t.Fatal(err)
 	}
 	fake.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateBundle, Kind: mintlifytest.FaultEchoSecret, Field: "jobId"})
-	_, err = c.StaticExports.CreateBundle(ctx, e.ID)
+	_, err := c.StaticExports.CreateBundle(ctx, e.ID)
 	links := fake.BundleLinks()
 	sig := signatureOf(t, links[len(links)-1])
 	if !IsMalformedResponse(err) || !strings.Contains(err.Error(), fmt.Sprintf(`the answer is for static export "%s %s"`, e.ID, Redacted)) {
