@@ -41,7 +41,7 @@ func sessionIDs(s []AgentSession) []string {
 func listingQueries(fs *mintlifytest.Fake) []string {
 	var out []string
 	for _, r := range fs.RequestLog() {
-		if r.Route == mintlifytest.RouteListJobs {
+		if r.Route == mintlifytest.RouteAgentJobsSessions {
 			out = append(out, r.Query)
 		}
 	}
@@ -316,7 +316,7 @@ func TestSessions_neverCached(t *testing.T) {
 			t.Fatalf("%+v %v", all, err)
 		}
 	}
-	if n := fs.Requests(mintlifytest.RouteListJobs); n != 3 {
+	if n := fs.Requests(mintlifytest.RouteAgentJobsSessions); n != 3 {
 		t.Errorf("%d listings sent, want 3", n)
 	}
 }
@@ -387,7 +387,7 @@ func TestSessions_rowsWithUnusableIDsAreSkippedAndNamed(t *testing.T) {
 // Against the fake's listing, an unreadable id is skipped and the other
 // jobs are listed, through Pages as through All.
 func TestSessions_fakeListingWithAnUnreadableID(t *testing.T) {
-	fake, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteListJobs, Kind: mintlifytest.FaultUnreadableID, Text: "a/b\x1b[2J"}}})
+	fake, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteAgentJobsSessions, Kind: mintlifytest.FaultUnreadableID, Text: "a/b\x1b[2J"}}})
 	for _, prompt := range []string{"one", "two", "three"} {
 		fake.CreateJob(mintlifytest.DemoProjectID, prompt)
 	}

@@ -27,8 +27,8 @@ func TestCreateAgentJob_againstFake(t *testing.T) {
 	if diff := cmp.Diff(want, job, ignoreInfo); diff != "" {
 		t.Errorf("job (-want +got):\n%s", diff)
 	}
-	if job.ID == "" || fs.Requests(mintlifytest.RouteCreateJob) != 1 {
-		t.Errorf("id %q, %d POSTs", job.ID, fs.Requests(mintlifytest.RouteCreateJob))
+	if job.ID == "" || fs.Requests(mintlifytest.RouteAgentJobsCreate) != 1 {
+		t.Errorf("id %q, %d POSTs", job.ID, fs.Requests(mintlifytest.RouteAgentJobsCreate))
 	}
 	if job.Attempts != 1 || job.Pages != 1 || job.Cache.Hit {
 		t.Errorf("response info %+v, want one attempt, one answer", job.ResponseInfo)
@@ -79,7 +79,7 @@ func TestGetAgentJob_terminalShapes(t *testing.T) {
 			t.Errorf("%s (-want +got):\n%s", tt.prompt, diff)
 		}
 	}
-	if n := fs.Requests(mintlifytest.RouteCreateJob); n != len(tests) {
+	if n := fs.Requests(mintlifytest.RouteAgentJobsCreate); n != len(tests) {
 		t.Errorf("POSTs = %d", n)
 	}
 }
@@ -319,7 +319,7 @@ func TestAgentJobs_errorsFromFake(t *testing.T) {
 	if !IsRateLimited(err) || !strings.Contains(err.Error(), "try again after 2026-11-21T13:00:00Z") || strings.Contains(err.Error(), "attempts") {
 		t.Errorf("over budget: %v", err)
 	}
-	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 4 {
+	if n := fs.Requests(mintlifytest.RouteAgentJobsCreate); n != 4 {
 		t.Errorf("POSTs = %d, want 4 (unknown project, read-only, first, second)", n)
 	}
 }
@@ -342,7 +342,7 @@ func TestSendAgentJobMessage(t *testing.T) {
 	if _, err := c.AgentJobs.SendMessage(ctx, mintlifytest.DemoProjectID, "nope", "x"); !IsNotFound(err) {
 		t.Errorf("unknown job: %v", err)
 	}
-	if n := fs.Requests(mintlifytest.RouteSendMessage); n != 2 {
+	if n := fs.Requests(mintlifytest.RouteAgentJobsSendMessage); n != 2 {
 		t.Errorf("message POSTs = %d", n)
 	}
 }

@@ -73,12 +73,12 @@ func TestListAllPageViews_everyRowWithTheFewestRequests(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := expected[wantViews](t, fs, mintlifytest.RouteViews, nil)
+		want := expected[wantViews](t, fs, mintlifytest.RouteAnalyticsViews, nil)
 		wantPages := pages(tt.paths, orLargest(tt.limit, MaxPageSize))
 		if diff := cmp.Diff(&PathCountsPage{Totals: want.Totals, Paths: want.Views}, got, ignoreInfo); diff != "" {
 			t.Errorf("%d paths (-want +got):\n%s", tt.paths, diff)
 		}
-		if n := fs.Requests(mintlifytest.RouteViews); n != wantPages || got.Pages != wantPages || got.Attempts != wantPages {
+		if n := fs.Requests(mintlifytest.RouteAnalyticsViews); n != wantPages || got.Pages != wantPages || got.Attempts != wantPages {
 			t.Errorf("%d paths: %d requests, %d pages, %d attempts, want %d", tt.paths, n, got.Pages, got.Attempts, wantPages)
 		}
 		if tt.paths > 0 && (got.Totals.Total != got.Totals.Human+got.Totals.AI || got.Paths[0].Total < got.Paths[len(got.Paths)-1].Total) {
@@ -100,8 +100,8 @@ func TestPageViews_oneRowPageAndRows(t *testing.T) {
 		}
 		n++
 	}
-	if n != 12 || fs.Requests(mintlifytest.RouteViews) != 4 {
-		t.Errorf("%d rows, %d requests", n, fs.Requests(mintlifytest.RouteViews))
+	if n != 12 || fs.Requests(mintlifytest.RouteAnalyticsViews) != 4 {
+		t.Errorf("%d rows, %d requests", n, fs.Requests(mintlifytest.RouteAnalyticsViews))
 	}
 }
 
@@ -112,7 +112,7 @@ func TestListAllSearches_followsCursorsToTheEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := expected[wantSearches](t, fs, mintlifytest.RouteSearches, nil)
+		want := expected[wantSearches](t, fs, mintlifytest.RouteAnalyticsSearches, nil)
 		rows := want.Searches
 		if tt.max > 0 {
 			rows = rows[:tt.max]
@@ -121,7 +121,7 @@ func TestListAllSearches_followsCursorsToTheEnd(t *testing.T) {
 		if diff := cmp.Diff(&SearchesPage{TotalSearches: want.TotalSearches, Searches: rows}, got, ignoreInfo, cmpopts.IgnoreFields(SearchesPage{}, "NextCursor")); diff != "" {
 			t.Errorf("%+v (-want +got):\n%s", tt, diff)
 		}
-		if n := fs.Requests(mintlifytest.RouteSearches); n != wantPages || got.Pages != wantPages {
+		if n := fs.Requests(mintlifytest.RouteAnalyticsSearches); n != wantPages || got.Pages != wantPages {
 			t.Errorf("%+v: %d requests, %d pages, want %d", tt, n, got.Pages, wantPages)
 		}
 		// The last page's cursor is kept: a read stopped at MaxResults
@@ -145,15 +145,15 @@ func TestListAllFeedback_keepsEveryVariantsFields(t *testing.T) {
 		if len(q.Statuses) > 0 {
 			v.Set("status", string(q.Statuses[0])+","+string(q.Statuses[1]))
 		}
-		want := expected[wantFeedback](t, fs, mintlifytest.RouteFeedback, v).Feedback
+		want := expected[wantFeedback](t, fs, mintlifytest.RouteAnalyticsFeedback, v).Feedback
 		if q.MaxResults > 0 {
 			want = want[:q.MaxResults]
 		}
 		if diff := cmp.Diff(want, got.Feedback); diff != "" {
 			t.Errorf("%+v (-want +got):\n%s", q, diff)
 		}
-		if wantPages := pages(len(want), orLargest(q.Limit, MaxFeedbackPageSize)); got.Pages != wantPages || fs.Requests(mintlifytest.RouteFeedback) != wantPages {
-			t.Errorf("%+v: %d pages, %d requests, want %d", q, got.Pages, fs.Requests(mintlifytest.RouteFeedback), wantPages)
+		if wantPages := pages(len(want), orLargest(q.Limit, MaxFeedbackPageSize)); got.Pages != wantPages || fs.Requests(mintlifytest.RouteAnalyticsFeedback) != wantPages {
+			t.Errorf("%+v: %d pages, %d requests, want %d", q, got.Pages, fs.Requests(mintlifytest.RouteAnalyticsFeedback), wantPages)
 		}
 	}
 	all, _ := c.Analytics.Feedback.All(context.Background(), mintlifytest.DemoProjectID, FeedbackQuery{})
@@ -186,13 +186,13 @@ func TestGetFeedbackByPage_oneRequestAndHasMore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := expected[wantByPage](t, fs, mintlifytest.RouteFeedbackByPage, nil).Feedback
+	want := expected[wantByPage](t, fs, mintlifytest.RouteAnalyticsFeedbackByPage, nil).Feedback
 	if diff := cmp.Diff(want[:MaxFeedbackByPageSize], got.Pages); diff != "" || !got.HasMore {
 		t.Errorf("hasMore %v (-want +got):\n%s", got.HasMore, diff)
 	}
 	q, _ := url.ParseQuery(fs.RequestLog()[0].Query)
-	if fs.Requests(mintlifytest.RouteFeedbackByPage) != 1 || q.Get("limit") != "100" {
-		t.Errorf("%d requests, query %v", fs.Requests(mintlifytest.RouteFeedbackByPage), q)
+	if fs.Requests(mintlifytest.RouteAnalyticsFeedbackByPage) != 1 || q.Get("limit") != "100" {
+		t.Errorf("%d requests, query %v", fs.Requests(mintlifytest.RouteAnalyticsFeedbackByPage), q)
 	}
 	small, err := c.Analytics.FeedbackByPage(context.Background(), mintlifytest.DemoProjectID, FeedbackByPageQuery{Source: FeedbackSourceContextual, Limit: 3})
 	if err != nil || len(small.Pages) != 3 || !small.HasMore || small.Pages[0].Code != 0 || small.Pages[0].ThumbsUp+small.Pages[0].ThumbsDown != small.Pages[0].Total {
@@ -218,7 +218,7 @@ func TestAssistant_conversationsThreadsAndCallers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := expected[wantConversations](t, fs, mintlifytest.RouteAssistant, nil).Conversations
+	want := expected[wantConversations](t, fs, mintlifytest.RouteAnalyticsConversations, nil).Conversations
 	absent := 0
 	for i := range want {
 		if want[i].ResponseType == "" {
@@ -226,7 +226,7 @@ func TestAssistant_conversationsThreadsAndCallers(t *testing.T) {
 			absent++
 		}
 	}
-	if diff := cmp.Diff(want, got.Conversations); diff != "" || got.Pages != 3 || fs.Requests(mintlifytest.RouteAssistant) != 3 {
+	if diff := cmp.Diff(want, got.Conversations); diff != "" || got.Pages != 3 || fs.Requests(mintlifytest.RouteAnalyticsConversations) != 3 {
 		t.Errorf("%d pages (-want +got):\n%s", got.Pages, diff)
 	}
 	if absent == 0 {

@@ -42,7 +42,7 @@ func TestListAllUniqueVisitors_readsEveryRowWithTheFewestRequests(t *testing.T) 
 		if got.Pages != tt.wantRequests || got.Attempts != tt.wantRequests {
 			t.Errorf("%d paths, page %d: %d pages, %d attempts, want %d", tt.paths, tt.pageSize, got.Pages, got.Attempts, tt.wantRequests)
 		}
-		if n := fs.Requests(mintlifytest.RouteVisitors); n != tt.wantRequests {
+		if n := fs.Requests(mintlifytest.RouteAnalyticsVisitors); n != tt.wantRequests {
 			t.Errorf("%d paths, page %d: %d requests, want %d", tt.paths, tt.pageSize, n, tt.wantRequests)
 		}
 		if tt.paths > 0 && got.Totals.Total == got.Totals.Human+got.Totals.AI {
@@ -67,7 +67,7 @@ func TestListAllUniqueVisitors_maxResultsShrinksTheLastPage(t *testing.T) {
 		if got.HasMore != (tt.max < len(rows)) || got.Pages != tt.wantRequests {
 			t.Errorf("max %d: hasMore %v, %d pages", tt.max, got.HasMore, got.Pages)
 		}
-		if n := fs.Requests(mintlifytest.RouteVisitors); n != tt.wantRequests {
+		if n := fs.Requests(mintlifytest.RouteAnalyticsVisitors); n != tt.wantRequests {
 			t.Errorf("max %d: %d requests, want %d", tt.max, n, tt.wantRequests)
 		}
 	}
@@ -160,7 +160,7 @@ func TestUniqueVisitorRows_stopsRequestingWhenTheCallerStops(t *testing.T) {
 			break
 		}
 	}
-	if got := fs.Requests(mintlifytest.RouteVisitors); got != 2 {
+	if got := fs.Requests(mintlifytest.RouteAnalyticsVisitors); got != 2 {
 		t.Errorf("requests = %d, want 2 for 300 rows", got)
 	}
 }
@@ -260,16 +260,16 @@ func TestVisitors_rateLimitFailsAtOnceWithWhenToRetry(t *testing.T) {
 	if !IsRateLimited(err) || !strings.Contains(err.Error(), "rate limited; try again after 2026-11-21T13:00:00Z") {
 		t.Fatalf("err = %v", err)
 	}
-	if n := fs.Requests(mintlifytest.RouteVisitors); n != 3 {
+	if n := fs.Requests(mintlifytest.RouteAnalyticsVisitors); n != 3 {
 		t.Errorf("requests = %d, want 3 (2 pages, then the refusal, no retry)", n)
 	}
 }
 
 func TestVisitors_survivesInjectedFaultsWithoutRereading(t *testing.T) {
 	fs, c, _ := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 1000}})
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultServerError, Requests: []int{2}})
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultDropConnection, Requests: []int{4}})
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultRateLimit, RetryAfter: 1, Requests: []int{5}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAnalyticsVisitors, Kind: mintlifytest.FaultServerError, Requests: []int{2}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAnalyticsVisitors, Kind: mintlifytest.FaultDropConnection, Requests: []int{4}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAnalyticsVisitors, Kind: mintlifytest.FaultRateLimit, RetryAfter: 1, Requests: []int{5}})
 	got, err := c.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{})
 	if err != nil {
 		t.Fatal(err)
@@ -278,7 +278,7 @@ func TestVisitors_survivesInjectedFaultsWithoutRereading(t *testing.T) {
 	if diff := cmp.Diff(&PathCountsPage{Totals: totals, Paths: rows}, got, ignoreInfo); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if n := fs.Requests(mintlifytest.RouteVisitors); n != 7 {
+	if n := fs.Requests(mintlifytest.RouteAnalyticsVisitors); n != 7 {
 		t.Errorf("requests = %d, want 4 pages + 3 faulted", n)
 	}
 	// All adds up its pages' attempts: the 502 and the 429 were retried

@@ -57,8 +57,8 @@ func askEveryWay(t *testing.T, faults []mintlifytest.Fault, check func(t *testin
 // An event of endless data lines (no blank line) is capped like a line:
 // it fails at the cap, never growing past it (before: 1.37 GB in 11 s).
 func TestAssistant_endlessEventIsCappedLikeALine(t *testing.T) {
-	faults := []mintlifytest.Fault{{Route: mintlifytest.RouteAssistantMessage, Kind: mintlifytest.FaultEndlessEvent},
-		{Route: mintlifytest.RouteAssistantMessageV1, Kind: mintlifytest.FaultEndlessEvent}}
+	faults := []mintlifytest.Fault{{Route: mintlifytest.RouteAssistantStream, Kind: mintlifytest.FaultEndlessEvent},
+		{Route: mintlifytest.RouteAssistantStreamV1, Kind: mintlifytest.FaultEndlessEvent}}
 	askEveryWay(t, faults, func(t *testing.T, how string, err error, parts int) {
 		t.Helper()
 		var se *StreamError
@@ -82,8 +82,8 @@ func TestAssistant_aFloodOfEmptyPartsEndsAtTheCap(t *testing.T) {
 		"unknown":      {`{"type":"sparkle"}`, `z:{}`},
 	} {
 		t.Run(name, func(t *testing.T) {
-			faults := []mintlifytest.Fault{{Route: mintlifytest.RouteAssistantMessage, Kind: mintlifytest.FaultEmptyDeltas, Body: body[0]},
-				{Route: mintlifytest.RouteAssistantMessageV1, Kind: mintlifytest.FaultEmptyDeltas, Body: body[1]}}
+			faults := []mintlifytest.Fault{{Route: mintlifytest.RouteAssistantStream, Kind: mintlifytest.FaultEmptyDeltas, Body: body[0]},
+				{Route: mintlifytest.RouteAssistantStreamV1, Kind: mintlifytest.FaultEmptyDeltas, Body: body[1]}}
 			askEveryWay(t, faults, func(t *testing.T, how string, err error, parts int) {
 				t.Helper()
 				var se *StreamError
@@ -118,8 +118,8 @@ func TestAssistantStream_keepAlivesCountAsParts(t *testing.T) {
 // time); the bound on the whole answer ends it (before: read to its end,
 // however long that took).
 func TestAssistant_aTrickleEndsAtTheStreamsDuration(t *testing.T) {
-	faults := []mintlifytest.Fault{{Route: mintlifytest.RouteAssistantMessage, Kind: mintlifytest.FaultTrickle, Latency: 2 * time.Millisecond},
-		{Route: mintlifytest.RouteAssistantMessageV1, Kind: mintlifytest.FaultTrickle, Latency: 2 * time.Millisecond}}
+	faults := []mintlifytest.Fault{{Route: mintlifytest.RouteAssistantStream, Kind: mintlifytest.FaultTrickle, Latency: 2 * time.Millisecond},
+		{Route: mintlifytest.RouteAssistantStreamV1, Kind: mintlifytest.FaultTrickle, Latency: 2 * time.Millisecond}}
 	askEveryWay(t, faults, func(t *testing.T, how string, err error, _ int) {
 		t.Helper()
 		var se *StreamError
@@ -132,7 +132,7 @@ func TestAssistant_aTrickleEndsAtTheStreamsDuration(t *testing.T) {
 
 // Without a duration, a slow answer is read whole.
 func TestAssistant_noStreamDurationReadsASlowAnswerWhole(t *testing.T) {
-	_, c, _ := newDiscoveryFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteAssistantMessage, Kind: mintlifytest.FaultSlowStream, Latency: 10 * time.Millisecond}}},
+	_, c, _ := newDiscoveryFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteAssistantStream, Kind: mintlifytest.FaultSlowStream, Latency: 10 * time.Millisecond}}},
 		WithMaxStreamDuration(0), WithRequestTimeout(time.Second))
 	if a, err := c.Assistant.Ask(context.Background(), mintlifytest.DemoDomain, AssistantRequest{Question: "install"}); err != nil || a.Text == "" {
 		t.Errorf("%v", err)
@@ -261,7 +261,7 @@ func TestCollect_problemsAreBounded(t *testing.T) {
 func TestRequest_anEndlessAnswerEndsAtTheByteCap(t *testing.T) {
 	fake, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Kind: mintlifytest.FaultEndlessBody}}}, WithMaxResponseBytes(1<<20))
 	_, err := c.AgentJobs.Get(context.Background(), mintlifytest.DemoProjectID, "j")
-	if le := wantLimit(t, err, LimitBytes); le.Max != 1<<20 || !errors.Is(err, ErrResponseTooLarge) || fake.Requests(mintlifytest.RouteGetJob) != 1 {
-		t.Errorf("%v after %d requests", err, fake.Requests(mintlifytest.RouteGetJob))
+	if le := wantLimit(t, err, LimitBytes); le.Max != 1<<20 || !errors.Is(err, ErrResponseTooLarge) || fake.Requests(mintlifytest.RouteAgentJobsGet) != 1 {
+		t.Errorf("%v after %d requests", err, fake.Requests(mintlifytest.RouteAgentJobsGet))
 	}
 }

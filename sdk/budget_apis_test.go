@@ -166,7 +166,7 @@ func TestBudget_discoverySpentStopsSearchPageAndMessages(t *testing.T) {
 // messages only, and search and page content are still sent.
 func TestBudget_refusedMessageStopsMessagesOnly(t *testing.T) {
 	srv, c, _ := newDiscoveryFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{
-		{Route: mintlifytest.RouteAssistantMessage, Kind: mintlifytest.FaultRateLimit, RetryAfter: 20 * time.Hour},
+		{Route: mintlifytest.RouteAssistantStream, Kind: mintlifytest.FaultRateLimit, RetryAfter: 20 * time.Hour},
 	}})
 	ctx := context.Background()
 	if _, err := c.Assistant.Ask(ctx, mintlifytest.DemoDomain, AssistantRequest{Question: "How?"}); !RateLimitedByAPI(err) {
@@ -199,11 +199,11 @@ func TestBudget_messagesWaitingForTheProbeAreSentOnce(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if got, answers := srv.Requests(mintlifytest.RouteAssistantMessage), len(srv.AssistantAnswers()); got != n || answers != n {
+	if got, answers := srv.Requests(mintlifytest.RouteAssistantStream), len(srv.AssistantAnswers()); got != n || answers != n {
 		t.Errorf("%d requests, %d answers for %d messages", got, answers, n)
 	}
 
-	srv.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAssistantMessage, Kind: mintlifytest.FaultRateLimit, RetryAfter: -1})
+	srv.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAssistantStream, Kind: mintlifytest.FaultRateLimit, RetryAfter: -1})
 	c2, _ := NewDiscoveryClient(mintlifytest.DemoAssistantKey, WithBaseURL(c.BaseURL()), WithClock(clk), WithMaxRetries(0))
 	if _, err := c2.Assistant.Ask(context.Background(), mintlifytest.DemoDomain, AssistantRequest{Question: "How?"}); !RateLimitedByAPI(err) {
 		t.Fatalf("the refusal: %v", err)

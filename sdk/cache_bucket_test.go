@@ -66,16 +66,16 @@ func TestCacheBucket_runnersShareReadsAndTheSpentBudget(t *testing.T) {
 			}
 			ctx, p := context.Background(), mintlifytest.DemoProjectID
 			want, err := first.Analytics.Visitors.All(ctx, p, VisitorsQuery{})
-			if err != nil || fs.Requests(mintlifytest.RouteVisitors) != 5 {
-				t.Fatalf("first runner: %v, %d requests", err, fs.Requests(mintlifytest.RouteVisitors))
+			if err != nil || fs.Requests(mintlifytest.RouteAnalyticsVisitors) != 5 {
+				t.Fatalf("first runner: %v, %d requests", err, fs.Requests(mintlifytest.RouteAnalyticsVisitors))
 			}
 			// Another machine: its own empty directory, the same bucket.
 			o := bucketOpts(url)
 			o.Dir = t.TempDir()
 			second := newTestClient(t, first.BaseURL(), clk, WithAnalyticsCache(o))
 			got, err := second.Analytics.Visitors.All(ctx, p, VisitorsQuery{})
-			if err != nil || !got.Cache.Hit || fs.Requests(mintlifytest.RouteVisitors) != 5 || len(got.Paths) != len(want.Paths) {
-				t.Errorf("second runner: %+v, %v, %d requests", got.Cache, err, fs.Requests(mintlifytest.RouteVisitors))
+			if err != nil || !got.Cache.Hit || fs.Requests(mintlifytest.RouteAnalyticsVisitors) != 5 || len(got.Paths) != len(want.Paths) {
+				t.Errorf("second runner: %+v, %v, %d requests", got.Cache, err, fs.Requests(mintlifytest.RouteAnalyticsVisitors))
 			}
 			if files, _ := os.ReadDir(o.Dir); len(files) != 0 {
 				t.Errorf("the bucket won, yet %d files were written to the directory", len(files))
@@ -139,7 +139,7 @@ func TestCacheBucket_badObjectsAreMisses(t *testing.T) {
 		}
 		clk.Advance(time.Second)
 		got, err := c.Analytics.Visitors.Page(ctx, p, VisitorsQuery{})
-		if err != nil || got.Cache.Hit || fs.Requests(mintlifytest.RouteVisitors) != i+2 {
+		if err != nil || got.Cache.Hit || fs.Requests(mintlifytest.RouteAnalyticsVisitors) != i+2 {
 			t.Errorf("bad object %d: %+v, %v", i, got.Cache, err)
 		}
 	}
@@ -169,8 +169,8 @@ func TestCacheBucket_urlWithoutAnOpenerUsesTheDirectory(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if fs.Requests(mintlifytest.RouteVisitors) != 1 || len(entryFiles(t, o.Dir)) != 1 {
-		t.Errorf("the directory did not stand in: %d requests", fs.Requests(mintlifytest.RouteVisitors))
+	if fs.Requests(mintlifytest.RouteAnalyticsVisitors) != 1 || len(entryFiles(t, o.Dir)) != 1 {
+		t.Errorf("the directory did not stand in: %d requests", fs.Requests(mintlifytest.RouteAnalyticsVisitors))
 	}
 }
 
@@ -190,8 +190,8 @@ func TestCacheBucket_problemsFallBackAndAreReported(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if fs.Requests(mintlifytest.RouteVisitors) != 1 || len(entryFiles(t, o.Dir)) != 1 {
-		t.Errorf("the directory did not stand in: %d requests", fs.Requests(mintlifytest.RouteVisitors))
+	if fs.Requests(mintlifytest.RouteAnalyticsVisitors) != 1 || len(entryFiles(t, o.Dir)) != 1 {
+		t.Errorf("the directory did not stand in: %d requests", fs.Requests(mintlifytest.RouteAnalyticsVisitors))
 	}
 
 	// Opened, then broken (its directory replaced by a file): the first
@@ -212,7 +212,7 @@ func TestCacheBucket_problemsFallBackAndAreReported(t *testing.T) {
 	if err := c.CacheProblem(); err == nil || !strings.Contains(err.Error(), "failed, and is not used again") {
 		t.Errorf("problem: %v", err)
 	}
-	if n := fs.Requests(mintlifytest.RouteVisitors); n != 2 {
+	if n := fs.Requests(mintlifytest.RouteAnalyticsVisitors); n != 2 {
 		t.Errorf("%d requests", n)
 	}
 }
@@ -270,10 +270,10 @@ func TestCacheLease_aWaiterServesTheHoldersEntry(t *testing.T) {
 		_ = os.Remove(filepath.Join(dir, cache.leaseName(key)))
 	}}
 	waiter := newTestClient(t, c.BaseURL(), nil, WithClock(clock), WithAnalyticsCache(bucketOpts(url)))
-	before := fs.Requests(mintlifytest.RouteVisitors)
+	before := fs.Requests(mintlifytest.RouteAnalyticsVisitors)
 	got, err := waiter.Analytics.Visitors.All(ctx, p, VisitorsQuery{})
-	if err != nil || !got.Cache.Hit || len(got.Paths) != len(want.Paths) || fs.Requests(mintlifytest.RouteVisitors) != before {
-		t.Errorf("waiter: %+v, %v, %d requests", got.Cache, err, fs.Requests(mintlifytest.RouteVisitors)-before)
+	if err != nil || !got.Cache.Hit || len(got.Paths) != len(want.Paths) || fs.Requests(mintlifytest.RouteAnalyticsVisitors) != before {
+		t.Errorf("waiter: %+v, %v, %d requests", got.Cache, err, fs.Requests(mintlifytest.RouteAnalyticsVisitors)-before)
 	}
 	if clock.sleeps != 1 {
 		t.Errorf("%d polls, want 1", clock.sleeps)
@@ -337,8 +337,8 @@ func TestCacheLease_deadOrStuckHoldersAreNotWaitedOnForever(t *testing.T) {
 			reader := newTestClient(t, c.BaseURL(), nil, WithClock(clock), WithAnalyticsCache(cacheOpts(dir)))
 			cache = reader.core.cache
 			lease(clk.Now().Add(tt.at))
-			if _, err := reader.Analytics.Visitors.Page(ctx, p, VisitorsQuery{}); err != nil || srv.Requests(mintlifytest.RouteVisitors) != 1 {
-				t.Fatalf("%v, %d requests", err, srv.Requests(mintlifytest.RouteVisitors))
+			if _, err := reader.Analytics.Visitors.Page(ctx, p, VisitorsQuery{}); err != nil || srv.Requests(mintlifytest.RouteAnalyticsVisitors) != 1 {
+				t.Fatalf("%v, %d requests", err, srv.Requests(mintlifytest.RouteAnalyticsVisitors))
 			}
 			var slept time.Duration
 			for _, d := range clk.Sleeps() {
@@ -386,7 +386,7 @@ func TestCacheLease_concurrentRunnersSpendOneRead(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if n := srv.Requests(mintlifytest.RouteVisitors); n != 5 {
+	if n := srv.Requests(mintlifytest.RouteAnalyticsVisitors); n != 5 {
 		t.Errorf("%d requests for 6 runners, want one read's 5", n)
 	}
 	if leases, _ := filepath.Glob(filepath.Join(dir, "lease-*")); len(leases) != 0 {
@@ -562,7 +562,7 @@ func TestCacheBucket_aReadOnlyCredentialStillReads(t *testing.T) {
 	if n := b.writesSent(); n != writes {
 		t.Errorf("%d more writes after the store refused one", n-writes)
 	}
-	if n := fake.Requests(mintlifytest.RouteVisitors); n != 1 {
+	if n := fake.Requests(mintlifytest.RouteAnalyticsVisitors); n != 1 {
 		t.Errorf("%d requests for the stored read, want the writer's 1", n)
 	}
 }
@@ -579,7 +579,7 @@ func TestCacheBucket_noConditionalWritesTakesNoLeasesButSharesAnswers(t *testing
 			t.Fatal(err)
 		}
 	}
-	if n := fake.Requests(mintlifytest.RouteVisitors); n != 1 {
+	if n := fake.Requests(mintlifytest.RouteAnalyticsVisitors); n != 1 {
 		t.Errorf("%d requests for two runners, want 1: the answer is shared without a lease", n)
 	}
 	problem := first.CacheProblem()

@@ -88,12 +88,12 @@ func TestCacheHardening_noStaleFallbackAfterAFreshPage(t *testing.T) {
 	}
 	clk.Advance(15 * time.Minute) // the copy is no longer fresh
 	got := sources(t, c.Analytics.Visitors.Pages(ctx, p, VisitorsQuery{}))
-	if want := []string{"api", "api", "error"}; !cmp.Equal(got, want) || fs.Requests(mintlifytest.RouteVisitors) != 8 {
-		t.Errorf("pages %v, want %v; %d requests, want 5 + 2 + the refusal", got, want, fs.Requests(mintlifytest.RouteVisitors))
+	if want := []string{"api", "api", "error"}; !cmp.Equal(got, want) || fs.Requests(mintlifytest.RouteAnalyticsVisitors) != 8 {
+		t.Errorf("pages %v, want %v; %d requests, want 5 + 2 + the refusal", got, want, fs.Requests(mintlifytest.RouteAnalyticsVisitors))
 	}
 	again, err := c.Analytics.Visitors.All(ctx, p, VisitorsQuery{})
-	if err != nil || !again.Cache.Stale || !cmp.Equal(first.Paths, again.Paths) || fs.Requests(mintlifytest.RouteVisitors) != 8 {
-		t.Errorf("read again: %+v, %v, %d requests", again.Cache, err, fs.Requests(mintlifytest.RouteVisitors))
+	if err != nil || !again.Cache.Stale || !cmp.Equal(first.Paths, again.Paths) || fs.Requests(mintlifytest.RouteAnalyticsVisitors) != 8 {
+		t.Errorf("read again: %+v, %v, %d requests", again.Cache, err, fs.Requests(mintlifytest.RouteAnalyticsVisitors))
 	}
 }
 
@@ -107,8 +107,8 @@ func TestCacheHardening_aSmallerReadLeavesNoPrefix(t *testing.T) {
 	}
 	clk.Advance(time.Minute)
 	got := sources(t, c.Analytics.Visitors.Pages(ctx, p, VisitorsQuery{}))
-	if want := []string{"api", "api", "api", "api", "api"}; !cmp.Equal(got, want) || fs.Requests(mintlifytest.RouteVisitors) != 7 {
-		t.Errorf("pages %v, want %v; %d requests", got, want, fs.Requests(mintlifytest.RouteVisitors))
+	if want := []string{"api", "api", "api", "api", "api"}; !cmp.Equal(got, want) || fs.Requests(mintlifytest.RouteAnalyticsVisitors) != 7 {
+		t.Errorf("pages %v, want %v; %d requests", got, want, fs.Requests(mintlifytest.RouteAnalyticsVisitors))
 	}
 	got = sources(t, c.Analytics.Visitors.Pages(ctx, p, VisitorsQuery{}))
 	if want := []string{"cache", "cache", "cache", "cache", "cache"}; !cmp.Equal(got, want) {
@@ -125,14 +125,14 @@ func TestCacheHardening_aReadFailedOnItsLastPageLeavesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	clk.Advance(11 * time.Minute)
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultServerError, Requests: []int{5}}) // the read's last page
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAnalyticsVisitors, Kind: mintlifytest.FaultServerError, Requests: []int{5}}) // the read's last page
 	if _, err := c.Analytics.Visitors.All(ctx, p, VisitorsQuery{}); statusOf(err) != 502 {
 		t.Fatalf("the last page's 502: %v", err)
 	}
 	clk.Advance(time.Minute)
 	got := sources(t, c.Analytics.Visitors.Pages(ctx, p, VisitorsQuery{}))
-	if want := []string{"api", "api", "api", "api", "api"}; !cmp.Equal(got, want) || fs.Requests(mintlifytest.RouteVisitors) != 15 {
-		t.Errorf("pages %v, want %v; %d requests", got, want, fs.Requests(mintlifytest.RouteVisitors))
+	if want := []string{"api", "api", "api", "api", "api"}; !cmp.Equal(got, want) || fs.Requests(mintlifytest.RouteAnalyticsVisitors) != 15 {
+		t.Errorf("pages %v, want %v; %d requests", got, want, fs.Requests(mintlifytest.RouteAnalyticsVisitors))
 	}
 }
 
@@ -160,8 +160,8 @@ func TestCacheHardening_anEntryFromTheFutureIsStale(t *testing.T) {
 			if !tt.wantHit {
 				// Refetched, it is fresh again.
 				again, _ := c.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{})
-				if !again.Cache.Hit || fs.Requests(mintlifytest.RouteVisitors) != 2 {
-					t.Errorf("refetched: %+v, %d requests", again.Cache, fs.Requests(mintlifytest.RouteVisitors))
+				if !again.Cache.Hit || fs.Requests(mintlifytest.RouteAnalyticsVisitors) != 2 {
+					t.Errorf("refetched: %+v, %d requests", again.Cache, fs.Requests(mintlifytest.RouteAnalyticsVisitors))
 				}
 			}
 		})
@@ -187,7 +187,7 @@ func TestCacheHardening_refusesADirectoryOthersCanWrite(t *testing.T) {
 				}
 			}
 			files, _ := os.ReadDir(dir)
-			if n := fs.Requests(mintlifytest.RouteVisitors); n != 2 || len(files) != 0 {
+			if n := fs.Requests(mintlifytest.RouteAnalyticsVisitors); n != 2 || len(files) != 0 {
 				t.Errorf("mode %v: %d requests, %d files: the directory was used", mode, n, len(files))
 			}
 		})
@@ -255,7 +255,7 @@ func TestCacheHardening_readsOnlyRegularFiles(t *testing.T) {
 			case <-time.After(20 * time.Second):
 				t.Fatalf("the read hung on a %s", tt.name)
 			}
-			if n := fs.Requests(mintlifytest.RouteVisitors); n != 2 {
+			if n := fs.Requests(mintlifytest.RouteAnalyticsVisitors); n != 2 {
 				t.Errorf("%d requests, want 2", n)
 			}
 		})
@@ -365,8 +365,8 @@ func TestCacheHardening_recordsForgedWithoutTheKeyAreNotTrusted(t *testing.T) {
 			}))
 			clk.Advance(time.Second)
 			got, err := c.Analytics.Visitors.Page(ctx, p, VisitorsQuery{})
-			if err != nil || got.Cache.Hit || !cmp.Equal(got.Paths, want.Paths) || fake.Requests(mintlifytest.RouteVisitors) != 2 {
-				t.Errorf("a forged entry: hit %v, %d requests, paths %v, %v", got.Cache.Hit, fake.Requests(mintlifytest.RouteVisitors), got.Paths[:1], err)
+			if err != nil || got.Cache.Hit || !cmp.Equal(got.Paths, want.Paths) || fake.Requests(mintlifytest.RouteAnalyticsVisitors) != 2 {
+				t.Errorf("a forged entry: hit %v, %d requests, paths %v, %v", got.Cache.Hit, fake.Requests(mintlifytest.RouteAnalyticsVisitors), got.Paths[:1], err)
 			}
 			if again, _ := c.Analytics.Visitors.Page(ctx, p, VisitorsQuery{}); !again.Cache.Hit || !cmp.Equal(again.Paths, want.Paths) {
 				t.Errorf("the forged entry was not overwritten by the genuine one: %+v", again.Cache)

@@ -30,8 +30,8 @@ func TestCache_freshAnswerIsReadOnce(t *testing.T) {
 	fs, c, clk := newFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 1200, SearchTerms: 40}}, WithAnalyticsCache(cacheOpts(dir)))
 	ctx := context.Background()
 	first, err := c.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
-	if err != nil || first.Cache.Hit || fs.Requests(mintlifytest.RouteVisitors) != 5 || first.Pages != 5 || first.Attempts != 5 {
-		t.Fatalf("first read: %+v, %v, %d requests", first.ResponseInfo, err, fs.Requests(mintlifytest.RouteVisitors))
+	if err != nil || first.Cache.Hit || fs.Requests(mintlifytest.RouteAnalyticsVisitors) != 5 || first.Pages != 5 || first.Attempts != 5 {
+		t.Fatalf("first read: %+v, %v, %d requests", first.ResponseInfo, err, fs.Requests(mintlifytest.RouteAnalyticsVisitors))
 	}
 	clk.Advance(9 * time.Minute)
 	// A new client (a new terraform command) on the same directory.
@@ -47,25 +47,25 @@ func TestCache_freshAnswerIsReadOnce(t *testing.T) {
 	if diff := cmp.Diff(first.Paths, second.Paths); diff != "" || first.Totals != second.Totals {
 		t.Errorf("cached rows differ (-first +second):\n%s", diff)
 	}
-	if n := fs.Requests(mintlifytest.RouteVisitors); n != 5 {
+	if n := fs.Requests(mintlifytest.RouteAnalyticsVisitors); n != 5 {
 		t.Errorf("%d requests for two reads within the fresh time, want 5", n)
 	}
 	// Past the fresh time, the API is asked again.
 	clk.Advance(2 * time.Minute)
 	third, _ := c2.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
-	if third.Cache.Hit || fs.Requests(mintlifytest.RouteVisitors) != 10 {
-		t.Errorf("expired: %+v, %d requests", third.Cache, fs.Requests(mintlifytest.RouteVisitors))
+	if third.Cache.Hit || fs.Requests(mintlifytest.RouteAnalyticsVisitors) != 10 {
+		t.Errorf("expired: %+v, %d requests", third.Cache, fs.Requests(mintlifytest.RouteAnalyticsVisitors))
 	}
 	// Another query is another entry; so is another endpoint.
-	if _, err := c2.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{DateFrom: "2026-10-01"}); err != nil || fs.Requests(mintlifytest.RouteVisitors) != 15 {
-		t.Errorf("another range: %v, %d requests", err, fs.Requests(mintlifytest.RouteVisitors))
+	if _, err := c2.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{DateFrom: "2026-10-01"}); err != nil || fs.Requests(mintlifytest.RouteAnalyticsVisitors) != 15 {
+		t.Errorf("another range: %v, %d requests", err, fs.Requests(mintlifytest.RouteAnalyticsVisitors))
 	}
 	for range 2 {
 		if _, err := c2.Analytics.Searches.All(ctx, mintlifytest.DemoProjectID, SearchesQuery{}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if n := fs.Requests(mintlifytest.RouteSearches); n != 1 {
+	if n := fs.Requests(mintlifytest.RouteAnalyticsSearches); n != 1 {
 		t.Errorf("searches read twice: %d requests", n)
 	}
 }
@@ -78,7 +78,7 @@ func TestCache_agentJobReadsAreNeverCached(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := fs.Requests(mintlifytest.RouteGetJob); n != 3 {
+	if n := fs.Requests(mintlifytest.RouteAgentJobsGet); n != 3 {
 		t.Errorf("%d job reads reached the API, want 3", n)
 	}
 }
@@ -92,7 +92,7 @@ func TestCache_staleCopyStandsInForARateLimitedRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	clk.Advance(3 * time.Hour)
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Hour})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAnalyticsVisitors, Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Hour})
 	stale, err := c.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{})
 	if err != nil {
 		t.Fatalf("a rate-limited read with a stale copy failed: %v", err)
@@ -122,7 +122,7 @@ func TestCache_staleCopyStandsInForARateLimitedRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	clk.Advance(time.Hour)
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultServerError})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAnalyticsVisitors, Kind: mintlifytest.FaultServerError})
 	if _, err := c.Analytics.Visitors.All(ctx, mintlifytest.DemoProjectID, VisitorsQuery{}); statusOf(err) != 502 {
 		t.Errorf("502 with a stale copy: %v", err)
 	}
@@ -200,7 +200,7 @@ func TestCache_corruptOrForeignEntriesAreRefetched(t *testing.T) {
 		if err != nil || got.Cache.Hit || !cmp.Equal(want.Paths, got.Paths) {
 			t.Errorf("garbage %d: %+v, %v", i, got.Cache, err)
 		}
-		if n := fs.Requests(mintlifytest.RouteVisitors); n != 2*(i+2) {
+		if n := fs.Requests(mintlifytest.RouteAnalyticsVisitors); n != 2*(i+2) {
 			t.Errorf("garbage %d: %d requests, want %d", i, n, 2*(i+2))
 		}
 	}
@@ -277,7 +277,7 @@ func TestCache_anotherKeyIsAnotherEntry(t *testing.T) {
 	}
 	other := newKeyedClient(t, "mint_other", c.BaseURL(), clk, WithAnalyticsCache(cacheOpts(dir)))
 	got, err := other.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{})
-	if err != nil || got.Cache.Hit || fs.Requests(mintlifytest.RouteVisitors) != 2 {
+	if err != nil || got.Cache.Hit || fs.Requests(mintlifytest.RouteAnalyticsVisitors) != 2 {
 		t.Errorf("another key was served the first key's answer: %+v, %v", got.Cache, err)
 	}
 }
@@ -374,7 +374,7 @@ func TestCache_concurrentReadersAndWriters(t *testing.T) {
 		t.Errorf("temp files left: %v", leftovers)
 	}
 	// Afterwards every page is cached whole: a new reader sends nothing.
-	before := srv.Requests(mintlifytest.RouteVisitors)
+	before := srv.Requests(mintlifytest.RouteAnalyticsVisitors)
 	c, _ := NewClient(mintlifytest.DemoAPIKey, WithBaseURL(srv.URL), WithAnalyticsCache(cacheOpts(dir)))
 	for size := 100; size <= 102; size++ {
 		got, err := c.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, VisitorsQuery{Limit: size})
@@ -382,7 +382,7 @@ func TestCache_concurrentReadersAndWriters(t *testing.T) {
 			t.Errorf("page size %d: %+v, %v", size, got.Cache, err)
 		}
 	}
-	if n := srv.Requests(mintlifytest.RouteVisitors); n != before {
+	if n := srv.Requests(mintlifytest.RouteAnalyticsVisitors); n != before {
 		t.Errorf("%d requests after the cache was filled", n-before)
 	}
 }
@@ -399,7 +399,7 @@ func TestCache_unwritableDirectoryDegradesQuietly(t *testing.T) {
 			t.Fatalf("an unusable cache directory broke the read: %v", err)
 		}
 	}
-	if n := fs.Requests(mintlifytest.RouteVisitors); n != 2 {
+	if n := fs.Requests(mintlifytest.RouteAnalyticsVisitors); n != 2 {
 		t.Errorf("%d requests", n)
 	}
 }
@@ -523,14 +523,14 @@ func TestCache_agesAtTheirEdges(t *testing.T) {
 		t.Fatal(err)
 	}
 	clk.Advance(10*time.Minute - time.Nanosecond)
-	if got, err := read(); err != nil || !got.Cache.Hit || fs.Requests(mintlifytest.RouteVisitors) != 1 {
-		t.Errorf("just before FreshFor: %+v, %v, %d requests", got.Cache, err, fs.Requests(mintlifytest.RouteVisitors))
+	if got, err := read(); err != nil || !got.Cache.Hit || fs.Requests(mintlifytest.RouteAnalyticsVisitors) != 1 {
+		t.Errorf("just before FreshFor: %+v, %v, %d requests", got.Cache, err, fs.Requests(mintlifytest.RouteAnalyticsVisitors))
 	}
 	clk.Advance(time.Nanosecond)
-	if got, err := read(); err != nil || got.Cache.Hit || fs.Requests(mintlifytest.RouteVisitors) != 2 {
-		t.Errorf("at FreshFor: %+v, %v, %d requests", got.Cache, err, fs.Requests(mintlifytest.RouteVisitors))
+	if got, err := read(); err != nil || got.Cache.Hit || fs.Requests(mintlifytest.RouteAnalyticsVisitors) != 2 {
+		t.Errorf("at FreshFor: %+v, %v, %d requests", got.Cache, err, fs.Requests(mintlifytest.RouteAnalyticsVisitors))
 	}
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Hour})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAnalyticsVisitors, Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Hour})
 	clk.Advance(24*time.Hour - time.Nanosecond)
 	if got, err := read(); err != nil || !got.Cache.Stale {
 		t.Errorf("just before MaxStale: %+v, %v", got.Cache, err)
@@ -566,7 +566,7 @@ func TestCache_oversizedEntryIsAMiss(t *testing.T) {
 		t.Fatal(err)
 	}
 	clk.Advance(time.Second)
-	if got, err := c.Analytics.Visitors.All(ctx, p, VisitorsQuery{}); err != nil || got.Cache.Hit || fs.Requests(mintlifytest.RouteVisitors) != 2 {
+	if got, err := c.Analytics.Visitors.All(ctx, p, VisitorsQuery{}); err != nil || got.Cache.Hit || fs.Requests(mintlifytest.RouteAnalyticsVisitors) != 2 {
 		t.Errorf("an oversized entry: %+v, %v", got.Cache, err)
 	}
 	// Just within the limit, it serves.

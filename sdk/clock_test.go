@@ -23,9 +23,9 @@ func TestWithClock_drivesWaitsBackoffAndRetryAfter(t *testing.T) {
 	// Polls 2 and 3 are refused for 30 s (waited inside the request), poll
 	// 10 for 2 minutes (longer than the client waits inside one request:
 	// the waiter comes back when told), poll 12 with a 502 (backoff).
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultRateLimit, RetryAfter: 30 * time.Second, Requests: []int{2, 3}})
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultRateLimit, RetryAfter: 2 * time.Minute, Requests: []int{10}})
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultServerError, Requests: []int{12}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultRateLimit, RetryAfter: 30 * time.Second, Requests: []int{2, 3}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultRateLimit, RetryAfter: 2 * time.Minute, Requests: []int{10}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultServerError, Requests: []int{12}})
 	done, err := c.AgentJobs.Wait(context.Background(), mintlifytest.DemoProjectID, job.ID)
 	if err != nil || done.Status != JobStatusCompleted {
 		t.Fatalf("wait = %+v, %v", done, err)
@@ -49,7 +49,7 @@ func TestWithClock_drivesWaitsBackoffAndRetryAfter(t *testing.T) {
 		t.Errorf("the 2-minute Retry-After was not waited: %v", sleeps)
 	}
 	// Past the first minutes the delay is its 20 s cap: about 100 polls.
-	if n := fs.Requests(mintlifytest.RouteGetJob); n > 120 {
+	if n := fs.Requests(mintlifytest.RouteAgentJobsGet); n > 120 {
 		t.Errorf("%d polls", n)
 	}
 }
@@ -92,7 +92,7 @@ func TestWithClock_retryAtIsOnTheClientsClock(t *testing.T) {
 func createWithStalledPOST(t *testing.T, grace time.Duration) (*mintlifytest.Fake, *AgentJob, time.Duration, error) {
 	t.Helper()
 	fs, c, _ := newFake(t, mintlifytest.Config{}, WithSentRequestGrace(grace))
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultLatency, Latency: 30 * time.Second})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsCreate, Kind: mintlifytest.FaultLatency, Latency: 30 * time.Second})
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -116,7 +116,7 @@ func TestWithSentRequestGrace_zeroEndsAStalledPOSTAtOnce(t *testing.T) {
 	if took > 10*time.Second {
 		t.Errorf("returned after %s", took)
 	}
-	if n := fs.Requests(mintlifytest.RouteCreateJob); n != 1 {
+	if n := fs.Requests(mintlifytest.RouteAgentJobsCreate); n != 1 {
 		t.Errorf("%d POSTs", n)
 	}
 }
@@ -128,7 +128,7 @@ func TestWithSentRequestGrace_defaultAwaitsAnAnswerWithinIt(t *testing.T) {
 	if c.core.sentGrace != DefaultSentRequestGrace {
 		t.Fatalf("grace %s", c.core.sentGrace)
 	}
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultLatency, Latency: 300 * time.Millisecond})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsCreate, Kind: mintlifytest.FaultLatency, Latency: 300 * time.Millisecond})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
 	job, err := c.AgentJobs.Create(ctx, mintlifytest.DemoProjectID, "x")
@@ -139,7 +139,7 @@ func TestWithSentRequestGrace_defaultAwaitsAnAnswerWithinIt(t *testing.T) {
 		t.Errorf("returned %+v, the server has %v", job, ids)
 	}
 	// A read is not awaited past its context: it creates nothing.
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultLatency, Latency: 30 * time.Second})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultLatency, Latency: 30 * time.Second})
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel2()
 	_, err = c.AgentJobs.Get(ctx2, mintlifytest.DemoProjectID, job.ID)

@@ -29,7 +29,7 @@ func waitForDeployment(tb testing.TB, run time.Duration) (late time.Duration, po
 	if err != nil || d.Status != DeploymentSuccess {
 		tb.Fatalf("wait = %+v, %v", d, err)
 	}
-	return clk.Now().Sub(epoch) - run, fs.Requests(mintlifytest.RouteUpdateStatus)
+	return clk.Now().Sub(epoch) - run, fs.Requests(mintlifytest.RouteDeploymentsStatus)
 }
 
 // BenchmarkWaitForDeployment measures, on the fake's clock, how late the

@@ -205,15 +205,15 @@ func TestFakeAssistant_faults(t *testing.T) {
 		if !errors.As(err, &se) || se.Problem != StreamCut || !MayHaveTakenEffect(err) {
 			t.Fatalf("%v", err)
 		}
-		if n := srv.Requests(mintlifytest.RouteAssistantMessage); n != 1 || a.Text == "" || strings.Contains(srv.AssistantAnswers()[0].Text, a.Text+"x") {
+		if n := srv.Requests(mintlifytest.RouteAssistantStream); n != 1 || a.Text == "" || strings.Contains(srv.AssistantAnswers()[0].Text, a.Text+"x") {
 			t.Errorf("%d requests, partial %q", n, a.Text)
 		}
 	})
 	t.Run("a reset after the headers", func(t *testing.T) {
-		srv, c, _ := newDiscoveryFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteAssistantMessage, Kind: mintlifytest.FaultReset}}})
+		srv, c, _ := newDiscoveryFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteAssistantStream, Kind: mintlifytest.FaultReset}}})
 		_, err := c.Assistant.Ask(context.Background(), mintlifytest.DemoDomain, AssistantRequest{Question: "How do I install?"})
 		var se *StreamError
-		if !errors.As(err, &se) || se.Problem != StreamCut || srv.Requests(mintlifytest.RouteAssistantMessage) != 1 {
+		if !errors.As(err, &se) || se.Problem != StreamCut || srv.Requests(mintlifytest.RouteAssistantStream) != 1 {
 			t.Errorf("%v", err)
 		}
 	})
@@ -248,15 +248,15 @@ func TestFakeAssistant_faults(t *testing.T) {
 	})
 	t.Run("a 5xx before the stream is never re-sent; a short 429 is", func(t *testing.T) {
 		srv, c, clk := newDiscoveryFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{
-			{Route: mintlifytest.RouteAssistantMessage, Kind: mintlifytest.FaultRateLimit, RetryAfter: 2 * time.Second, Requests: []int{1}},
-			{Route: mintlifytest.RouteAssistantMessage, Kind: mintlifytest.FaultServerError, Requests: []int{3}},
+			{Route: mintlifytest.RouteAssistantStream, Kind: mintlifytest.FaultRateLimit, RetryAfter: 2 * time.Second, Requests: []int{1}},
+			{Route: mintlifytest.RouteAssistantStream, Kind: mintlifytest.FaultServerError, Requests: []int{3}},
 		}})
 		if _, err := c.Assistant.Ask(context.Background(), mintlifytest.DemoDomain, AssistantRequest{Question: "How?"}); err != nil {
 			t.Fatal(err)
 		}
 		_, err := c.Assistant.Ask(context.Background(), mintlifytest.DemoDomain, AssistantRequest{Question: "How?"})
-		if statusOf(err) != 502 || srv.Requests(mintlifytest.RouteAssistantMessage) != 3 || len(srv.AssistantAnswers()) != 1 {
-			t.Errorf("%v after %d requests", err, srv.Requests(mintlifytest.RouteAssistantMessage))
+		if statusOf(err) != 502 || srv.Requests(mintlifytest.RouteAssistantStream) != 3 || len(srv.AssistantAnswers()) != 1 {
+			t.Errorf("%v after %d requests", err, srv.Requests(mintlifytest.RouteAssistantStream))
 		}
 		if diff := cmp.Diff([]time.Duration{2 * time.Second}, clk.Sleeps()); diff != "" {
 			t.Error(diff)

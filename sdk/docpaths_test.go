@@ -37,11 +37,11 @@ func TestErrors_nameThePathAsTheAPIDocumentsIt(t *testing.T) {
 			_, err := dc.Page(ctx, mintlifytest.DemoDomain, "/quickstart", nil)
 			return err
 		}},
-		{mintlifytest.RouteAssistantMessage, "POST /discovery/v2/assistant/demo-docs/message", func() error {
+		{mintlifytest.RouteAssistantStream, "POST /discovery/v2/assistant/demo-docs/message", func() error {
 			_, err := dc.Assistant.Ask(ctx, mintlifytest.DemoDomain, AssistantRequest{Question: "x"})
 			return err
 		}},
-		{mintlifytest.RouteAssistantMessageV1, "POST /discovery/v1/assistant/demo-docs/message", func() error {
+		{mintlifytest.RouteAssistantStreamV1, "POST /discovery/v1/assistant/demo-docs/message", func() error {
 			_, err := dc.Assistant.Ask(ctx, mintlifytest.DemoDomain, AssistantRequest{Question: "x", Protocol: AssistantV1})
 			return err
 		}},
@@ -57,7 +57,7 @@ func TestErrors_nameThePathAsTheAPIDocumentsIt(t *testing.T) {
 			_, err := ic.Contents(ctx, IndexContentsRequest{IDs: []string{"x"}})
 			return err
 		}},
-		{mintlifytest.RouteGetJob, "GET /v2/agent/demo-project/job/j", func() error {
+		{mintlifytest.RouteAgentJobsGet, "GET /v2/agent/demo-project/job/j", func() error {
 			_, err := ac.AgentJobs.Get(ctx, mintlifytest.DemoProjectID, "j")
 			return err
 		}},

@@ -47,7 +47,7 @@ func completedBundle(t *testing.T, c *Client) *StaticExportBundle {
 // cannot be told from a large one (before: 3 GiB written in 19 s). With
 // the API's size it is cut there.
 func TestDownloadBundle_anUnannouncedEndlessBodyIsRefused(t *testing.T) {
-	fake, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteDownloadBundle, Kind: mintlifytest.FaultEndlessBody}}})
+	fake, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteStaticExportsDownloadBundle, Kind: mintlifytest.FaultEndlessBody}}})
 	b := completedBundle(t, c)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -64,7 +64,7 @@ func TestDownloadBundle_anUnannouncedEndlessBodyIsRefused(t *testing.T) {
 	if !IsMalformedResponse(err) || n != b.SizeBytes || !strings.Contains(err.Error(), fmt.Sprintf("more than the %d bytes announced", b.SizeBytes)) {
 		t.Errorf("%d of %d bytes: %v", n, b.SizeBytes, err)
 	}
-	if got := len(fake.RequestsTo(mintlifytest.RouteDownloadBundle)); got != 2 {
+	if got := len(fake.RequestsTo(mintlifytest.RouteStaticExportsDownloadBundle)); got != 2 {
 		t.Errorf("%d requests", got)
 	}
 }
@@ -111,7 +111,7 @@ func TestDownloadBundle_onlyAnArchiveIsWritten(t *testing.T) {
 // A page served by the fake's download route in place of the archive is
 // refused like any other.
 func TestDownloadBundle_aPageFromTheFakeIsRefused(t *testing.T) {
-	_, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteDownloadBundle, Kind: mintlifytest.FaultMalformed, Body: "<html>Bad Gateway</html>"}}})
+	_, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteStaticExportsDownloadBundle, Kind: mintlifytest.FaultMalformed, Body: "<html>Bad Gateway</html>"}}})
 	b := completedBundle(t, c)
 	var buf bytes.Buffer
 	if _, err := c.StaticExports.DownloadBundle(context.Background(), b.URL, &buf); !errors.Is(err, ErrNotAnArchive) || buf.Len() != 0 {
@@ -123,7 +123,7 @@ func TestDownloadBundle_aPageFromTheFakeIsRefused(t *testing.T) {
 // request timeout, but is slower than MinDownloadRate: each attempt
 // stalls, is resumed, and the download ends after the retries.
 func TestDownloadBundle_aTrickleStallsAndEnds(t *testing.T) {
-	_, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteDownloadBundle, Kind: mintlifytest.FaultTrickle, Latency: 5 * time.Millisecond}}},
+	_, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteStaticExportsDownloadBundle, Kind: mintlifytest.FaultTrickle, Latency: 5 * time.Millisecond}}},
 		WithRequestTimeout(200*time.Millisecond), WithMaxRetries(2))
 	b := completedBundle(t, c)
 	start := time.Now()

@@ -61,7 +61,7 @@ func signatureOf(t *testing.T, link string) string {
 func TestBundle_aSignatureEchoedInExpiresAtIsScrubbed(t *testing.T) {
 	fake, c, e, log := exportWithLog(t)
 	ctx := context.Background()
-	fake.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateBundle, Kind: mintlifytest.FaultEchoSecret})
+	fake.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteStaticExportsCreateBundle, Kind: mintlifytest.FaultEchoSecret})
 	b, err := c.StaticExports.CreateBundleWhenReady(ctx, e.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +89,7 @@ func TestBundle_aSignatureEchoedInJobIDIsScrubbed(t *testing.T) {
 	if _, err := c.StaticExports.CreateBundleWhenReady(ctx, e.ID); err != nil {
 		t.Fatal(err)
 	}
-	fake.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateBundle, Kind: mintlifytest.FaultEchoSecret, Field: "jobId"})
+	fake.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteStaticExportsCreateBundle, Kind: mintlifytest.FaultEchoSecret, Field: "jobId"})
 	_, err := c.StaticExports.CreateBundle(ctx, e.ID)
 	links := fake.BundleLinks()
 	sig := signatureOf(t, links[len(links)-1])

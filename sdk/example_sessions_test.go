@@ -38,7 +38,7 @@ func ExampleAgentJobsService_sessions() {
 			fmt.Println("  v2 says:", job.Status, "on", job.Source.Repository)
 		}
 	}
-	fmt.Println(srv.Requests(mintlifytest.RouteListJobs), "listing request")
+	fmt.Println(srv.Requests(mintlifytest.RouteAgentJobsSessions), "listing request")
 	// Output:
 	// Add a changelog entry  active    (v1: processing)
 	//   v2 says: active on https://github.com/acme/demo-project

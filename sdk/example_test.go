@@ -132,7 +132,7 @@ func ExamplePagedEndpoint_Rows_cursors() {
 		}
 		fmt.Printf("%s: %d searches\n", term.Query, term.Hits)
 	}
-	fmt.Println(srv.Requests(mintlifytest.RouteSearches), "request")
+	fmt.Println(srv.Requests(mintlifytest.RouteAnalyticsSearches), "request")
 	// Output:
 	// authentication: 2796 searches
 	// how to api keys: 1800 searches
@@ -156,7 +156,7 @@ func ExampleWithAnalyticsCache() {
 		}
 		fmt.Printf("run %d: %d rows, from the cache: %v\n", run, len(all.Paths), all.Cache.Hit)
 	}
-	fmt.Println(srv.Requests(mintlifytest.RouteVisitors), "requests in all")
+	fmt.Println(srv.Requests(mintlifytest.RouteAnalyticsVisitors), "requests in all")
 	// Output:
 	// run 1: 600 rows, from the cache: false
 	// run 2: 600 rows, from the cache: true
@@ -205,7 +205,7 @@ func ExampleMayHaveTakenEffect() {
 	srv, client := newExampleClient()
 	defer srv.Close()
 	// The first job POST gets no answer: the connection drops after it.
-	srv.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultDropConnection, Requests: []int{1}})
+	srv.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsCreate, Kind: mintlifytest.FaultDropConnection, Requests: []int{1}})
 
 	_, err := client.AgentJobs.Create(context.Background(), mintlifytest.DemoProjectID, "Document it")
 	if sdk.MayHaveTakenEffect(err) {

@@ -357,16 +357,16 @@ func TestRequestTimeout_stalledReadIsRetriedAndEnds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultLatency, Latency: time.Hour, Requests: []int{1}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultLatency, Latency: time.Hour, Requests: []int{1}})
 	start := time.Now()
 	if _, err := c.AgentJobs.Get(context.Background(), mintlifytest.DemoProjectID, job.ID); err != nil {
 		t.Fatalf("the retry after a stalled attempt failed: %v", err)
 	}
-	if time.Since(start) > 5*time.Second || fs.Requests(mintlifytest.RouteGetJob) != 2 {
-		t.Errorf("%s, %d requests", time.Since(start), fs.Requests(mintlifytest.RouteGetJob))
+	if time.Since(start) > 5*time.Second || fs.Requests(mintlifytest.RouteAgentJobsGet) != 2 {
+		t.Errorf("%s, %d requests", time.Since(start), fs.Requests(mintlifytest.RouteAgentJobsGet))
 	}
 	// Every attempt stalls: the read ends after its retries, saying why.
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultLatency, Latency: time.Hour})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultLatency, Latency: time.Hour})
 	c = newTestClient(t, c.BaseURL(), newClock(), WithRequestTimeout(100*time.Millisecond), WithMaxRetries(1))
 	_, err = c.AgentJobs.Get(context.Background(), mintlifytest.DemoProjectID, job.ID)
 	var reqErr *RequestError
@@ -386,10 +386,10 @@ func TestRequestTimeout_stalledReadIsRetriedAndEnds(t *testing.T) {
 
 func TestRequestTimeout_stalledPOSTIsNotRetried(t *testing.T) {
 	fs, c, _ := newFake(t, mintlifytest.Config{}, WithRequestTimeout(100*time.Millisecond))
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultLatency, Latency: time.Hour})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsCreate, Kind: mintlifytest.FaultLatency, Latency: time.Hour})
 	_, err := c.AgentJobs.Create(context.Background(), mintlifytest.DemoProjectID, "x")
-	if err == nil || !MayHaveTakenEffect(err) || fs.Requests(mintlifytest.RouteCreateJob) != 1 {
-		t.Fatalf("err = %v after %d POSTs", err, fs.Requests(mintlifytest.RouteCreateJob))
+	if err == nil || !MayHaveTakenEffect(err) || fs.Requests(mintlifytest.RouteAgentJobsCreate) != 1 {
+		t.Fatalf("err = %v after %d POSTs", err, fs.Requests(mintlifytest.RouteAgentJobsCreate))
 	}
 }
 

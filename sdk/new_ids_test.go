@@ -35,22 +35,22 @@ func TestStartingWork_anIDThatCannotBeReadBackIsRefused(t *testing.T) {
 		start                   func(c *Client) error
 		made                    func(f *mintlifytest.Fake) int
 	}{
-		{"agent job", mintlifytest.RouteCreateJob, "POST /v2/agent/demo-project/job", "agent job id",
+		{"agent job", mintlifytest.RouteAgentJobsCreate, "POST /v2/agent/demo-project/job", "agent job id",
 			func(c *Client) error {
 				_, err := c.AgentJobs.Create(ctx, mintlifytest.DemoProjectID, "Document it")
 				return err
 			},
 			func(f *mintlifytest.Fake) int { return len(f.JobIDs(mintlifytest.DemoProjectID)) }},
-		{"deployment", mintlifytest.RouteTriggerUpdate, "POST /v1/project/update/demo-project", "deployment statusId",
+		{"deployment", mintlifytest.RouteDeploymentsTrigger, "POST /v1/project/update/demo-project", "deployment statusId",
 			func(c *Client) error { _, err := c.Deployments.Trigger(ctx, mintlifytest.DemoProjectID); return err },
 			func(f *mintlifytest.Fake) int { return len(f.DeploymentIDs(mintlifytest.DemoProjectID)) }},
-		{"preview", mintlifytest.RoutePreview, "POST /v1/project/preview/demo-project", "preview deployment statusId",
+		{"preview", mintlifytest.RouteDeploymentsPreview, "POST /v1/project/preview/demo-project", "preview deployment statusId",
 			func(c *Client) error {
 				_, err := c.Deployments.Preview(ctx, mintlifytest.DemoProjectID, "docs/x")
 				return err
 			},
 			func(f *mintlifytest.Fake) int { return len(f.DeploymentIDs(mintlifytest.DemoProjectID)) }},
-		{"static export", mintlifytest.RouteStartStaticExport, "POST /v1/static-export/jobs", "static export jobId",
+		{"static export", mintlifytest.RouteStaticExportsStart, "POST /v1/static-export/jobs", "static export jobId",
 			func(c *Client) error {
 				_, err := c.StaticExports.Start(ctx, StaticExportRequest{Domain: "docs.example.com"})
 				return err

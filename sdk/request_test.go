@@ -175,7 +175,7 @@ func TestRetry_retryAfterPastTheDeadlineFailsAtOnce(t *testing.T) {
 
 func TestCreateAgentJob_answerIsAwaitedAfterContextEnds(t *testing.T) {
 	fs, c, _ := newFake(t, mintlifytest.Config{})
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultLatency, Latency: 200 * time.Millisecond})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsCreate, Kind: mintlifytest.FaultLatency, Latency: 200 * time.Millisecond})
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	job, err := c.AgentJobs.Create(ctx, mintlifytest.DemoProjectID, "x")
@@ -186,7 +186,7 @@ func TestCreateAgentJob_answerIsAwaitedAfterContextEnds(t *testing.T) {
 		t.Errorf("returned %s, the server has %v", job.ID, ids)
 	}
 	// A GET is abandoned with its context: it creates nothing.
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultLatency, Latency: time.Second})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultLatency, Latency: time.Second})
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel2()
 	start := time.Now()

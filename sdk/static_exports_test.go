@@ -426,7 +426,7 @@ func TestObjectStorageError(t *testing.T) {
 
 func TestStaticExports_againstTheFake(t *testing.T) {
 	fs, c, clk := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{
-		{Route: mintlifytest.RouteDownloadBundle, Kind: mintlifytest.FaultReset, Requests: []int{1, 2}}}})
+		{Route: mintlifytest.RouteStaticExportsDownloadBundle, Kind: mintlifytest.FaultReset, Requests: []int{1, 2}}}})
 	ctx := context.Background()
 	e, err := c.StaticExports.Start(ctx, StaticExportRequest{Domain: "docs.example.com", Version: "v1 [fake:bundle=2MiB] [fake:running=10m]"})
 	if err != nil {
@@ -451,7 +451,7 @@ func TestStaticExports_againstTheFake(t *testing.T) {
 	if err != nil || n != b.SizeBytes || !bytes.Equal(got.Bytes(), want.Bytes()) {
 		t.Fatalf("%d of %d bytes: %v", n, b.SizeBytes, err)
 	}
-	log := fs.RequestsTo(mintlifytest.RouteDownloadBundle)
+	log := fs.RequestsTo(mintlifytest.RouteStaticExportsDownloadBundle)
 	if len(log) != 3 || log[0].Status != 200 || log[1].Status != 206 || log[2].Status != 206 {
 		t.Errorf("downloads %+v", log)
 	}

@@ -33,7 +33,7 @@ func waitForAgentJob(tb testing.TB, run time.Duration) (late time.Duration, poll
 	if err != nil || done.Status != JobStatusCompleted {
 		tb.Fatalf("wait = %+v, %v", done, err)
 	}
-	return clk.Now().Sub(epoch) - run, fs.Requests(mintlifytest.RouteGetJob)
+	return clk.Now().Sub(epoch) - run, fs.Requests(mintlifytest.RouteAgentJobsGet)
 }
 
 // BenchmarkWaitForAgentJob measures, on the fake's clock, how late the

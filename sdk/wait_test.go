@@ -45,8 +45,8 @@ func TestWaitForAgentJob_reportsEveryStatus(t *testing.T) {
 	if err != nil || done.Status != JobStatusFailed {
 		t.Fatalf("wait = %+v, %v", done, err)
 	}
-	if len(seen) != fs.Requests(mintlifytest.RouteGetJob) || seen[len(seen)-1] != JobStatusFailed || seen[0] != JobStatusActive {
-		t.Errorf("callback saw %v over %d polls", seen, fs.Requests(mintlifytest.RouteGetJob))
+	if len(seen) != fs.Requests(mintlifytest.RouteAgentJobsGet) || seen[len(seen)-1] != JobStatusFailed || seen[0] != JobStatusActive {
+		t.Errorf("callback saw %v over %d polls", seen, fs.Requests(mintlifytest.RouteAgentJobsGet))
 	}
 }
 
@@ -101,7 +101,7 @@ func TestWaitForAgentJob_stopsOnRealDeadline(t *testing.T) {
 func TestWaitForAgentJob_toleratesTransientErrors(t *testing.T) {
 	fs, c, _ := newFake(t, mintlifytest.Config{}, WithMaxRetries(0))
 	job, _ := c.AgentJobs.Create(context.Background(), mintlifytest.DemoProjectID, "[fake:active=5s]")
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultServerError, Requests: []int{1, 2, 4}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultServerError, Requests: []int{1, 2, 4}})
 	done, err := c.AgentJobs.Wait(context.Background(), mintlifytest.DemoProjectID, job.ID)
 	if err != nil || done.Status != JobStatusCompleted {
 		t.Fatalf("wait = %+v, %v", done, err)
@@ -111,12 +111,12 @@ func TestWaitForAgentJob_toleratesTransientErrors(t *testing.T) {
 func TestWaitForAgentJob_givesUpAfterRepeatedTransientErrors(t *testing.T) {
 	fs, c, _ := newFake(t, mintlifytest.Config{}, WithMaxRetries(0))
 	job, _ := c.AgentJobs.Create(context.Background(), mintlifytest.DemoProjectID, "[fake:never]")
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultServerError, Requests: []int{2, 3, 4}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultServerError, Requests: []int{2, 3, 4}})
 	got, err := c.AgentJobs.Wait(context.Background(), mintlifytest.DemoProjectID, job.ID)
 	if statusOf(err) != http.StatusBadGateway || got == nil || got.ID != job.ID {
 		t.Fatalf("got %+v, %v", got, err)
 	}
-	if n := fs.Requests(mintlifytest.RouteGetJob); n != 4 {
+	if n := fs.Requests(mintlifytest.RouteAgentJobsGet); n != 4 {
 		t.Errorf("polls = %d, want 4", n)
 	}
 }
@@ -124,8 +124,8 @@ func TestWaitForAgentJob_givesUpAfterRepeatedTransientErrors(t *testing.T) {
 func TestWaitForAgentJob_notFoundEndsAtOnce(t *testing.T) {
 	fs, c, _ := newFake(t, mintlifytest.Config{})
 	_, err := c.AgentJobs.Wait(context.Background(), mintlifytest.DemoProjectID, "missing")
-	if !IsNotFound(err) || fs.Requests(mintlifytest.RouteGetJob) != 1 {
-		t.Fatalf("err = %v after %d polls", err, fs.Requests(mintlifytest.RouteGetJob))
+	if !IsNotFound(err) || fs.Requests(mintlifytest.RouteAgentJobsGet) != 1 {
+		t.Fatalf("err = %v after %d polls", err, fs.Requests(mintlifytest.RouteAgentJobsGet))
 	}
 }
 
@@ -161,11 +161,11 @@ func TestWithWaitTimeout_endsOnTheClientsClock(t *testing.T) {
 	if elapsed := clk.Now().Sub(epoch); elapsed != 5*time.Minute {
 		t.Errorf("the wait took %s on the clock", elapsed)
 	}
-	polls := fs.Requests(mintlifytest.RouteGetJob)
+	polls := fs.Requests(mintlifytest.RouteAgentJobsGet)
 	// A job that ends within the bound is waited for.
 	job, _ = c.AgentJobs.Create(context.Background(), mintlifytest.DemoProjectID, "[fake:active=30s]")
 	done, err := c.AgentJobs.Wait(context.Background(), mintlifytest.DemoProjectID, job.ID, WithWaitTimeout(time.Minute))
-	if err != nil || done.Status != JobStatusCompleted || fs.Requests(mintlifytest.RouteGetJob) == polls {
+	if err != nil || done.Status != JobStatusCompleted || fs.Requests(mintlifytest.RouteAgentJobsGet) == polls {
 		t.Errorf("done %+v, %v", done, err)
 	}
 }

@@ -220,12 +220,12 @@ type source struct {
 }
 
 var (
-	visitorsSource = source{"unique_visitors", mintlifytest.RouteVisitors, "visitors", 250, func(n int) mintlifytest.Dataset { return mintlifytest.Dataset{Paths: n, Seed: 42} }}
-	viewsSource    = source{"page_views", mintlifytest.RouteViews, "views", 250, func(n int) mintlifytest.Dataset { return mintlifytest.Dataset{Paths: n, Seed: 42} }}
+	visitorsSource = source{"unique_visitors", mintlifytest.RouteAnalyticsVisitors, "visitors", 250, func(n int) mintlifytest.Dataset { return mintlifytest.Dataset{Paths: n, Seed: 42} }}
+	viewsSource    = source{"page_views", mintlifytest.RouteAnalyticsViews, "views", 250, func(n int) mintlifytest.Dataset { return mintlifytest.Dataset{Paths: n, Seed: 42} }}
 	pagedSources   = []source{visitorsSource, viewsSource,
-		{"search_queries", mintlifytest.RouteSearches, "searches", 100, func(n int) mintlifytest.Dataset { return mintlifytest.Dataset{SearchTerms: n, Paths: 50, Seed: 42} }},
-		{"feedback", mintlifytest.RouteFeedback, "feedback", 100, func(n int) mintlifytest.Dataset { return mintlifytest.Dataset{Feedback: n, Paths: 50, Seed: 42} }},
-		{"assistant_conversations", mintlifytest.RouteAssistant, "conversations", 1000, func(n int) mintlifytest.Dataset {
+		{"search_queries", mintlifytest.RouteAnalyticsSearches, "searches", 100, func(n int) mintlifytest.Dataset { return mintlifytest.Dataset{SearchTerms: n, Paths: 50, Seed: 42} }},
+		{"feedback", mintlifytest.RouteAnalyticsFeedback, "feedback", 100, func(n int) mintlifytest.Dataset { return mintlifytest.Dataset{Feedback: n, Paths: 50, Seed: 42} }},
+		{"assistant_conversations", mintlifytest.RouteAnalyticsConversations, "conversations", 1000, func(n int) mintlifytest.Dataset {
 			return mintlifytest.Dataset{Conversations: n, Paths: 50, Seed: 42}
 		}},
 	}
@@ -302,7 +302,7 @@ func (b *bench) measureScale(s source, paths int) (*scaleResult, error) {
 	// is not counted against the provider.
 	genStart := time.Now()
 	export := f.VisitorsData
-	if s.route == mintlifytest.RouteViews {
+	if s.route == mintlifytest.RouteAnalyticsViews {
 		export = f.ViewsData
 	}
 	if _, _, err := export(mintlifytest.DemoProjectID, "", ""); err != nil {
@@ -346,7 +346,7 @@ func (b *bench) measureScale(s source, paths int) (*scaleResult, error) {
 		start := time.Now()
 		n := 0
 		fetch := client.Analytics.Visitors.Rows
-		if s.route == mintlifytest.RouteViews {
+		if s.route == mintlifytest.RouteAnalyticsViews {
 			fetch = client.Analytics.Views.Rows
 		}
 		for _, err := range fetch(context.Background(), mintlifytest.DemoProjectID, sdk.VisitorsQuery{}) {
@@ -390,7 +390,7 @@ resource "mintlify_agent_job" "many" {
 `, jobs)
 		res, err := b.apply(config, b.provider)
 		created := len(f.JobIDs(mintlifytest.DemoProjectID))
-		polls = append(polls, float64(f.Requests(mintlifytest.RouteGetJob))/float64(jobs))
+		polls = append(polls, float64(f.Requests(mintlifytest.RouteAgentJobsGet))/float64(jobs))
 		f.close()
 		if err != nil {
 			return nil, err
@@ -500,8 +500,8 @@ output "visitors" {
 		rec, _ := f.JobRecord(mintlifytest.DemoProjectID, id)
 		r.messagesOnServer += len(rec.Messages)
 	}
-	r.posts = f.Requests(mintlifytest.RouteCreateJob)
-	r.gets = f.Requests(mintlifytest.RouteGetJob) + f.Requests(mintlifytest.RouteVisitors)
+	r.posts = f.Requests(mintlifytest.RouteAgentJobsCreate)
+	r.gets = f.Requests(mintlifytest.RouteAgentJobsGet) + f.Requests(mintlifytest.RouteAnalyticsVisitors)
 	hits := f.FaultHits()
 	r.faults429, r.faults5xx, r.faultsDrop, r.faultsOdd = hits[0], hits[1], hits[2], hits[3]+hits[4]
 	r.refused = r.posts - r.jobsOnServer

@@ -93,7 +93,7 @@ func (b *bench) measureSpentPlans(r *budgetResult) error {
 		return fmt.Errorf("terraform apply in %s: %w\n%s", dir, err, indent(out))
 	}
 	// One read of the dashboard: the apply's requests over its reads.
-	reads, _ := readsAndPages(f, mintlifytest.RouteVisitors)
+	reads, _ := readsAndPages(f, mintlifytest.RouteAnalyticsVisitors)
 	r.dashboardRead = f.TotalRequests() / max(reads, 1)
 	f.ResetCounters()
 	f.InjectFault(mintlifytest.Fault{Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Hour})
@@ -125,7 +125,7 @@ func (b *bench) measureFleet(r *budgetResult) error {
 	}
 	for range 2 {
 		waveStart := time.Now()
-		before := f.Requests(mintlifytest.RouteVisitors)
+		before := f.Requests(mintlifytest.RouteAnalyticsVisitors)
 		var wg sync.WaitGroup
 		errs := make(chan error, r.runners)
 		for range r.runners {
@@ -146,7 +146,7 @@ func (b *bench) measureFleet(r *budgetResult) error {
 		if err := <-errs; err != nil {
 			return err
 		}
-		r.waves = append(r.waves, f.Requests(mintlifytest.RouteVisitors)-before)
+		r.waves = append(r.waves, f.Requests(mintlifytest.RouteAnalyticsVisitors)-before)
 		r.waveWalls = append(r.waveWalls, time.Since(waveStart))
 		if len(r.waves) == 1 {
 			// The next wave starts once the copy (stored during the wave)

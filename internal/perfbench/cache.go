@@ -66,5 +66,5 @@ func (b *bench) countRequests(paths int, ttl string, commands int) (int, error) 
 			return 0, fmt.Errorf("terraform %s in %s: %w\n%s", args[0], dir, err, indent(out))
 		}
 	}
-	return f.Requests(mintlifytest.RouteVisitors), nil
+	return f.Requests(mintlifytest.RouteAnalyticsVisitors), nil
 }

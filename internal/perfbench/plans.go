@@ -148,7 +148,7 @@ func (b *bench) measurePlans() (*plansResult, error) {
 			row.haveBefore = true
 		}
 		row.afterRequests, row.beforeRequests = total(row.after), total(row.before)
-		row.afterStatusRead = row.after[mintlifytest.RouteUpdateStatus] + row.after[mintlifytest.RouteGetStaticExport]
+		row.afterStatusRead = row.after[mintlifytest.RouteDeploymentsStatus] + row.after[mintlifytest.RouteStaticExportsGet]
 		r.rows = append(r.rows, row)
 	}
 	return r, nil

@@ -12,9 +12,9 @@ import (
 func plansFigures(baseline string) *plansResult {
 	r := &plansResult{date: time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC), machine: "a machine", baseline: baseline}
 	for _, n := range []int{1, 50} {
-		row := planRow{previews: n, after: map[string]int{mintlifytest.RouteGetJob: 1, mintlifytest.RouteDiscoverySearch: 1}}
+		row := planRow{previews: n, after: map[string]int{mintlifytest.RouteAgentJobsGet: 1, mintlifytest.RouteDiscoverySearch: 1}}
 		if baseline != "" {
-			row.before = map[string]int{mintlifytest.RouteUpdateStatus: n + 1, mintlifytest.RouteGetStaticExport: 1, mintlifytest.RouteGetJob: 1, mintlifytest.RouteDiscoverySearch: 1}
+			row.before = map[string]int{mintlifytest.RouteDeploymentsStatus: n + 1, mintlifytest.RouteStaticExportsGet: 1, mintlifytest.RouteAgentJobsGet: 1, mintlifytest.RouteDiscoverySearch: 1}
 			row.haveBefore = true
 		}
 		row.afterRequests, row.beforeRequests = total(row.after), total(row.before)

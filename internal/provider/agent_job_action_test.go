@@ -184,8 +184,8 @@ func prompt(p string) map[string]tftypes.Value { return map[string]tftypes.Value
 func (h *actionHarness) onlyJob() string {
 	h.t.Helper()
 	ids := h.fs.JobIDs(mintlifytest.DemoProjectID)
-	if len(ids) != 1 || h.fs.Requests(mintlifytest.RouteCreateJob) != 1 {
-		h.t.Fatalf("jobs %v after %d POSTs", ids, h.fs.Requests(mintlifytest.RouteCreateJob))
+	if len(ids) != 1 || h.fs.Requests(mintlifytest.RouteAgentJobsCreate) != 1 {
+		h.t.Fatalf("jobs %v after %d POSTs", ids, h.fs.Requests(mintlifytest.RouteAgentJobsCreate))
 	}
 	return ids[0]
 }
@@ -269,15 +269,15 @@ func TestAction_agentJobWithoutWaiting(t *testing.T) {
 	if len(diags) > 0 {
 		t.Errorf("diagnostics: %s", diagsText(diags))
 	}
-	if n := h.fs.Requests(mintlifytest.RouteGetJob); n != 0 || !h.clk.Now().Equal(epoch) {
+	if n := h.fs.Requests(mintlifytest.RouteAgentJobsGet); n != 0 || !h.clk.Now().Equal(epoch) {
 		t.Errorf("%d polls, until %s, without waiting", n, h.clk.Now())
 	}
 	// wait_for_completion = true waits, as null does.
 	vals["wait_for_completion"] = tftypes.NewValue(tftypes.Bool, true)
 	vals["prompt"] = str("[fake:nochange] Wait for it")
 	progress, _ = h.invoke(context.Background(), "mintlify_agent_job", vals)
-	if len(progress) != 3 || h.fs.Requests(mintlifytest.RouteGetJob) == 0 {
-		t.Errorf("progress %q after %d polls", progress, h.fs.Requests(mintlifytest.RouteGetJob))
+	if len(progress) != 3 || h.fs.Requests(mintlifytest.RouteAgentJobsGet) == 0 {
+		t.Errorf("progress %q after %d polls", progress, h.fs.Requests(mintlifytest.RouteAgentJobsGet))
 	}
 }
 
@@ -312,7 +312,7 @@ func TestAction_agentJobTimeoutAndInterrupt(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		h.clk.onSleep(func(context.Context) {
-			if h.fs.Requests(mintlifytest.RouteGetJob) == 2 {
+			if h.fs.Requests(mintlifytest.RouteAgentJobsGet) == 2 {
 				cancel() // Ctrl-C
 			}
 		})
@@ -324,16 +324,16 @@ func TestAction_agentJobTimeoutAndInterrupt(t *testing.T) {
 		if got := diagsText(diags); got != want {
 			t.Errorf("diagnostics %q, want %q", got, want)
 		}
-		wantRequests(t, h.fs, mintlifytest.RouteGetJob, 2, "polls")
+		wantRequests(t, h.fs, mintlifytest.RouteAgentJobsGet, 2, "polls")
 	})
 }
 
 func TestAction_rateLimitedPOST(t *testing.T) {
 	t.Run("a short Retry-After is waited, and the POST sent again", func(t *testing.T) {
-		h := newActionHarness(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultRateLimit, RetryAfter: 40 * time.Second, Requests: []int{1}}}}, true)
+		h := newActionHarness(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteAgentJobsCreate, Kind: mintlifytest.FaultRateLimit, RetryAfter: 40 * time.Second, Requests: []int{1}}}}, true)
 		_, diags := h.invoke(context.Background(), "mintlify_agent_job", prompt("Document it"))
-		if len(diags) > 0 || h.fs.Requests(mintlifytest.RouteCreateJob) != 2 || len(h.fs.JobIDs(mintlifytest.DemoProjectID)) != 1 {
-			t.Errorf("%d POSTs, %d jobs: %s", h.fs.Requests(mintlifytest.RouteCreateJob), len(h.fs.JobIDs(mintlifytest.DemoProjectID)), diagsText(diags))
+		if len(diags) > 0 || h.fs.Requests(mintlifytest.RouteAgentJobsCreate) != 2 || len(h.fs.JobIDs(mintlifytest.DemoProjectID)) != 1 {
+			t.Errorf("%d POSTs, %d jobs: %s", h.fs.Requests(mintlifytest.RouteAgentJobsCreate), len(h.fs.JobIDs(mintlifytest.DemoProjectID)), diagsText(diags))
 		}
 		if slept := h.clk.slept(); len(slept) == 0 || slept[0] != 40*time.Second {
 			t.Errorf("sleeps %v: the first is not the Retry-After", slept)
@@ -349,8 +349,8 @@ func TestAction_rateLimitedPOST(t *testing.T) {
 		_, diags := h.invoke(context.Background(), "mintlify_agent_job", prompt("Document it"))
 		contains(t, "diagnostics", diagsText(diags), "Could not create the agent job", "429 Too Many Requests",
 			"try again after 2026-11-21T13:00:00Z, in 1h0m0s", "Try again after 2026-11-21 13:00:00 UTC.")
-		if strings.Contains(diagsText(diags), "may exist") || h.fs.Requests(mintlifytest.RouteCreateJob) != 2 || len(h.clk.slept()) != 0 {
-			t.Errorf("%d POSTs, sleeps %v: %s", h.fs.Requests(mintlifytest.RouteCreateJob), h.clk.slept(), diagsText(diags))
+		if strings.Contains(diagsText(diags), "may exist") || h.fs.Requests(mintlifytest.RouteAgentJobsCreate) != 2 || len(h.clk.slept()) != 0 {
+			t.Errorf("%d POSTs, sleeps %v: %s", h.fs.Requests(mintlifytest.RouteAgentJobsCreate), h.clk.slept(), diagsText(diags))
 		}
 	})
 }
@@ -426,7 +426,7 @@ func TestAction_agentJobMessage(t *testing.T) {
 		t.Fatal(diagsText(diags))
 	}
 	sameLines(t, "progress", progress, id, `Message sent to agent job ID in project "demo-project"; the job is active.`, nowDone, prOpened)
-	wantRequests(t, h.fs, mintlifytest.RouteSendMessage, 1, "messages")
+	wantRequests(t, h.fs, mintlifytest.RouteAgentJobsSendMessage, 1, "messages")
 }
 
 // The job action keeps a job whose 201 answer has one odd field: the job
@@ -455,8 +455,8 @@ func TestAction_oddCreateAnswers(t *testing.T) {
 		progress, diags := h.invoke(context.Background(), "mintlify_agent_job", prompt("[odd:empty] Document it"))
 		contains(t, "diagnostics", diagsText(diags), "error: Could not create the agent job: creating agent job: malformed response to POST "+
 			"/v2/agent/demo-project/job: id: missing or empty", actionCreateWords.mayHaveTakenEffect)
-		if len(progress) != 0 || h.fs.Requests(mintlifytest.RouteCreateJob) != 1 || h.fs.Requests(mintlifytest.RouteGetJob) != 0 {
-			t.Errorf("progress %q, %d POSTs, %d polls", progress, h.fs.Requests(mintlifytest.RouteCreateJob), h.fs.Requests(mintlifytest.RouteGetJob))
+		if len(progress) != 0 || h.fs.Requests(mintlifytest.RouteAgentJobsCreate) != 1 || h.fs.Requests(mintlifytest.RouteAgentJobsGet) != 0 {
+			t.Errorf("progress %q, %d POSTs, %d polls", progress, h.fs.Requests(mintlifytest.RouteAgentJobsCreate), h.fs.Requests(mintlifytest.RouteAgentJobsGet))
 		}
 	})
 }
@@ -482,7 +482,7 @@ func TestAction_oddMessageAnswers(t *testing.T) {
 			if !strings.HasPrefix(got, wantDiag) || strings.Count(got, "\n") != 1 {
 				t.Errorf("diagnostics %q, want %q", got, wantDiag)
 			}
-			wantRequests(t, h.fs, mintlifytest.RouteSendMessage, 1, "messages")
+			wantRequests(t, h.fs, mintlifytest.RouteAgentJobsSendMessage, 1, "messages")
 		})
 	}
 }

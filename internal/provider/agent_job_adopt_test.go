@@ -87,7 +87,7 @@ import {
 			},
 		},
 	})
-	wantRequests(t, fs, mintlifytest.RouteCreateJob, 1, "jobs started by the last step only")
+	wantRequests(t, fs, mintlifytest.RouteAgentJobsCreate, 1, "jobs started by the last step only")
 }
 
 // A resource without a prompt that is not adopted would start a job with
@@ -133,5 +133,5 @@ func TestAccAgentJob_identity(t *testing.T) {
 			},
 		},
 	})
-	wantRequests(t, fs, mintlifytest.RouteCreateJob, 1, "jobs started")
+	wantRequests(t, fs, mintlifytest.RouteAgentJobsCreate, 1, "jobs started")
 }

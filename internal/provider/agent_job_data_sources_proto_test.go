@@ -106,8 +106,8 @@ func TestDataSource_agentJobsFiltersAcrossPages(t *testing.T) {
 			t.Fatalf("status %q passed the filter", s)
 		}
 	}
-	if reads, requests := listingReads(h.fs); reads != 1 || requests != 3 || h.fs.Requests(mintlifytest.RouteGetJob) != 0 {
-		t.Errorf("%d reads in %d requests and %d v2 reads; want 1 in 3, and 0", reads, requests, h.fs.Requests(mintlifytest.RouteGetJob))
+	if reads, requests := listingReads(h.fs); reads != 1 || requests != 3 || h.fs.Requests(mintlifytest.RouteAgentJobsGet) != 0 {
+		t.Errorf("%d reads in %d requests and %d v2 reads; want 1 in 3, and 0", reads, requests, h.fs.Requests(mintlifytest.RouteAgentJobsGet))
 	}
 
 	state, diags = h.readData("mintlify_agent_jobs", map[string]tftypes.Value{"max_results": tftypes.NewValue(tftypes.Number, big.NewFloat(5))})
@@ -157,5 +157,5 @@ func TestDataSource_agentJobReadsOneJob(t *testing.T) {
 	_, diags = h.readData("mintlify_agent_job", map[string]tftypes.Value{"id": str("not-a-job")})
 	contains(t, "unknown job", diagsText(diags), "Agent job not found", `Mintlify has no agent job "not-a-job" in project "demo-project" (404)`,
 		"takes to be the jobs' v2 ids")
-	wantRequests(t, h.fs, mintlifytest.RouteGetJob, 2, "v2 reads")
+	wantRequests(t, h.fs, mintlifytest.RouteAgentJobsGet, 2, "v2 reads")
 }

@@ -195,7 +195,7 @@ func TestIdentity_importByIdentityOrByID(t *testing.T) {
 			}
 		})
 	}
-	wantRequests(t, h.fs, mintlifytest.RouteCreateJob, 0, "jobs started by imports")
+	wantRequests(t, h.fs, mintlifytest.RouteAgentJobsCreate, 0, "jobs started by imports")
 }
 
 func TestIdentity_badImportsFailBeforeAnyRequest(t *testing.T) {
@@ -285,7 +285,7 @@ func TestIdentity_generatedConfigurationPlansNothing(t *testing.T) {
 	if len(plan.Diagnostics) > 0 || len(plan.RequiresReplace) > 0 || h.state(plan.PlannedState)["prompt"] != "From the dashboard" {
 		t.Errorf("adopting a prompt: replace %v, %s", plan.RequiresReplace, diagsText(plan.Diagnostics))
 	}
-	wantRequests(t, h.fs, mintlifytest.RouteCreateJob, 0, "jobs started")
+	wantRequests(t, h.fs, mintlifytest.RouteAgentJobsCreate, 0, "jobs started")
 }
 
 // A prompt left out of the configuration of a job Terraform started keeps

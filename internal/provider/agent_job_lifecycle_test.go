@@ -34,7 +34,7 @@ func TestAccAgentJob_triggersStartANewJobExactlyWhenTheyChange(t *testing.T) {
 	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	posts := func(want int) func() {
 		return func() {
-			wantRequests(t, fs, mintlifytest.RouteCreateJob, want, "POSTs before this step")
+			wantRequests(t, fs, mintlifytest.RouteAgentJobsCreate, want, "POSTs before this step")
 		}
 	}
 	step := func(triggers string, action plancheck.ResourceActionType, postsBefore int) resource.TestStep {
@@ -63,7 +63,7 @@ func TestAccAgentJob_triggersStartANewJobExactlyWhenTheyChange(t *testing.T) {
 		step(`{}`, plancheck.ResourceActionUpdate, 5),
 		step(`{}`, plancheck.ResourceActionNoop, 5),
 	})
-	wantRequests(t, fs, mintlifytest.RouteCreateJob, 5, "POSTs")
+	wantRequests(t, fs, mintlifytest.RouteAgentJobsCreate, 5, "POSTs")
 }
 
 func TestAccAgentJob_importAdoptsTriggersWithoutAJob(t *testing.T) {
@@ -82,7 +82,7 @@ func TestAccAgentJob_importAdoptsTriggersWithoutAJob(t *testing.T) {
 			ConfigPlanChecks: plansAction(jobAddr, plancheck.ResourceActionReplace),
 		},
 	})
-	wantRequests(t, fs, mintlifytest.RouteCreateJob, 1, "POSTs: only the one after the triggers changed")
+	wantRequests(t, fs, mintlifytest.RouteAgentJobsCreate, 1, "POSTs: only the one after the triggers changed")
 }
 
 func TestAccAgentJob_withoutWaitingReturnsAtOnceAndRefreshesPlanNothing(t *testing.T) {
@@ -100,7 +100,7 @@ func TestAccAgentJob_withoutWaitingReturnsAtOnceAndRefreshesPlanNothing(t *testi
 		{
 			// The job finishes on its own; the refresh records it, plans nothing.
 			PreConfig: func() {
-				wantRequests(t, fs, mintlifytest.RouteCreateJob, 1, "POSTs")
+				wantRequests(t, fs, mintlifytest.RouteAgentJobsCreate, 1, "POSTs")
 				if !clk.Now().Equal(epoch) {
 					t.Errorf("the apply waited until %s", clk.Now())
 				}
@@ -123,7 +123,7 @@ func TestAccAgentJob_withoutWaitingReturnsAtOnceAndRefreshesPlanNothing(t *testi
 			ConfigPlanChecks: plansAction(jobAddr, plancheck.ResourceActionUpdate),
 		},
 	})
-	wantRequests(t, fs, mintlifytest.RouteCreateJob, 1, "POSTs")
+	wantRequests(t, fs, mintlifytest.RouteAgentJobsCreate, 1, "POSTs")
 }
 
 func TestAccAgentJob_failedWithoutWaitingIsKeptAndNotRerun(t *testing.T) {
@@ -140,7 +140,7 @@ func TestAccAgentJob_failedWithoutWaitingIsKeptAndNotRerun(t *testing.T) {
 			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("failed"))},
 		},
 	})
-	wantRequests(t, fs, mintlifytest.RouteCreateJob, 1, "POSTs: a failed job ran again by itself")
+	wantRequests(t, fs, mintlifytest.RouteAgentJobsCreate, 1, "POSTs: a failed job ran again by itself")
 }
 
 // failedJobResource is the agent job resource on a fake that holds one
@@ -204,7 +204,7 @@ func TestAccAgentJob_importOfAnUnknownJobIsAnError(t *testing.T) {
 		ImportStateId: "demo-project/no-such-job",
 		ExpectError:   wrapped(`Cannot import the agent job`, `Mintlify has no agent job "no-such-job" in project "demo-project" (404)`, `PROJECT_ID/JOB_ID`),
 	}})
-	wantRequests(t, fs, mintlifytest.RouteCreateJob, 0, "POSTs")
+	wantRequests(t, fs, mintlifytest.RouteAgentJobsCreate, 0, "POSTs")
 }
 
 // A refresh the API refuses for any reason but 404 is an error, and the

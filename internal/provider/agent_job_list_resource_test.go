@@ -225,7 +225,7 @@ func TestList_everyJobWithItsIdentityAcrossPages(t *testing.T) {
 	if results[0].name != "Job 229 (completed, 2026-11-10)" || results[229].name != "Job 0 (completed, 2026-11-01)" {
 		t.Errorf("display names %q, %q", results[0].name, results[229].name)
 	}
-	if l, g := h.fs.Requests(mintlifytest.RouteListJobs), h.fs.Requests(mintlifytest.RouteGetJob); l != 3 || g != 0 {
+	if l, g := h.fs.Requests(mintlifytest.RouteAgentJobsSessions), h.fs.Requests(mintlifytest.RouteAgentJobsGet); l != 3 || g != 0 {
 		t.Errorf("%d listings and %d v2 reads, want 3 and 0", l, g)
 	}
 }
@@ -245,7 +245,7 @@ func TestList_stopsAtTerraformsLimit(t *testing.T) {
 			if len(diags) > 0 || !cmp.Equal(want[:tt.want], ids(results), cmp.Comparer(sameStrings)) {
 				t.Fatalf("%d results %s", len(results), diagsText(diags))
 			}
-			wantRequests(t, h.fs, mintlifytest.RouteListJobs, tt.requests, "listings")
+			wantRequests(t, h.fs, mintlifytest.RouteAgentJobsSessions, tt.requests, "listings")
 		})
 	}
 }
@@ -311,7 +311,7 @@ func TestList_includeResourceReadsEachJobOnce(t *testing.T) {
 	}
 	unknown := h.fs.CreateJob(mintlifytest.DemoProjectID, "Listed, but v2 says 404")
 	// v2 answers 404 for the first job read (the newest: unknown).
-	h.fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultClientError, Status: 404, Message: "Job not found", Requests: []int{1}})
+	h.fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultClientError, Status: 404, Message: "Job not found", Requests: []int{1}})
 	results, diags := h.query(nil, true, 100)
 	if len(diags) > 0 || len(results) != 2 {
 		t.Fatalf("%d results: %s", len(results), diagsText(diags))
@@ -337,7 +337,7 @@ func TestList_includeResourceReadsEachJobOnce(t *testing.T) {
 	}
 	contains(t, "warning", diagsText(miss.diags), "Listed agent job not readable through v2", unknown, "importing it will fail",
 		"takes to be the jobs' v2 ids (the API reference does not say so)")
-	if l, g := h.fs.Requests(mintlifytest.RouteListJobs), h.fs.Requests(mintlifytest.RouteGetJob); l != 1 || g != 2 {
+	if l, g := h.fs.Requests(mintlifytest.RouteAgentJobsSessions), h.fs.Requests(mintlifytest.RouteAgentJobsGet); l != 1 || g != 2 {
 		t.Errorf("%d listings and %d v2 reads, want 1 and 2", l, g)
 	}
 }
@@ -347,20 +347,20 @@ func TestList_includeResourceReadsEachJobOnce(t *testing.T) {
 func TestList_aFailedReadStopsTheQuery(t *testing.T) {
 	h := newProtoHarness(t, mintlifytest.Config{}, true)
 	jobs := seedJobs(t, h.fs, 3, mintlifytest.JobCompleted)
-	h.fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultClientError, Status: 403, Message: "Forbidden", Requests: []int{2}})
+	h.fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultClientError, Status: 403, Message: "Forbidden", Requests: []int{2}})
 	results, diags := h.query(nil, true, 100)
 	if len(results) != 1 || results[0].identity["id"] != jobs[0] || results[0].resource["status"] != "completed" {
 		t.Fatalf("%+v", results)
 	}
 	contains(t, "error", diagsText(diags), "Could not read agent job "+jobs[1], "403", "read-only")
-	if !hasSeverity(diags, tfprotov6.DiagnosticSeverityError) || h.fs.Requests(mintlifytest.RouteGetJob) != 2 {
-		t.Errorf("%d v2 reads: %s", h.fs.Requests(mintlifytest.RouteGetJob), diagsText(diags))
+	if !hasSeverity(diags, tfprotov6.DiagnosticSeverityError) || h.fs.Requests(mintlifytest.RouteAgentJobsGet) != 2 {
+		t.Errorf("%d v2 reads: %s", h.fs.Requests(mintlifytest.RouteAgentJobsGet), diagsText(diags))
 	}
 }
 
 func TestList_listingErrorsAndOddRows(t *testing.T) {
 	t.Run("a refused listing", func(t *testing.T) {
-		h := newProtoHarness(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteListJobs, Kind: mintlifytest.FaultClientError, Status: 401}}}, true)
+		h := newProtoHarness(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteAgentJobsSessions, Kind: mintlifytest.FaultClientError, Status: 401}}}, true)
 		results, diags := h.query(nil, false, 100)
 		if len(results) != 0 || !hasSeverity(diags, tfprotov6.DiagnosticSeverityError) {
 			t.Fatalf("%+v %s", results, diagsText(diags))
@@ -376,7 +376,7 @@ func TestList_listingErrorsAndOddRows(t *testing.T) {
 		}
 	})
 	t.Run("a row with odd fields", func(t *testing.T) {
-		h := newProtoHarness(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteListJobs, Kind: mintlifytest.FaultMalformed, Status: 200,
+		h := newProtoHarness(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteAgentJobsSessions, Kind: mintlifytest.FaultMalformed, Status: 200,
 			Body: `{"allSessions":[{"sessionId":"s-1","title":"Odd","haulted":"no","createdAt":"2026-11-01T00:00:00Z"}]}`}}}, true)
 		results, diags := h.query(nil, false, 100)
 		if len(results) != 1 || results[0].identity["id"] != "s-1" || results[0].name != "Odd (active, 2026-11-01)" {
@@ -406,7 +406,7 @@ func TestList_badFiltersFailBeforeAnyRequest(t *testing.T) {
 }
 
 func TestJobDisplayName(t *testing.T) {
-	h := newProtoHarness(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteListJobs, Kind: mintlifytest.FaultMalformed, Status: 200,
+	h := newProtoHarness(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteAgentJobsSessions, Kind: mintlifytest.FaultMalformed, Status: 200,
 		Body: `{"allSessions":[{"sessionId":"a","haulted":true,"haultReason":"paused"},{"sessionId":"b","title":"","haultReason":"error","createdAt":"2026-11-01T23:00:00-02:00"}]}`}}}, true)
 	results, _ := h.query(nil, false, 100)
 	if len(results) != 2 || results[0].name != "agent job a (halted: paused)" || results[1].name != "agent job b (failed, 2026-11-02)" {

@@ -90,7 +90,7 @@ func TestAccAgentJobMessage_sendsOnceAndWaitsForTheNewRound(t *testing.T) {
 		{Config: messageConfig(url, "And fix the typo", `  triggers = { commit = "a1" }`), PlanOnly: true},
 		{Config: messageConfig(url, "And fix the typo", `  triggers = { commit = "b2" }`)},
 	})
-	if jobs, msgs := fs.Requests(mintlifytest.RouteCreateJob), fs.Requests(mintlifytest.RouteSendMessage); jobs != 1 || msgs != 4 {
+	if jobs, msgs := fs.Requests(mintlifytest.RouteAgentJobsCreate), fs.Requests(mintlifytest.RouteAgentJobsSendMessage); jobs != 1 || msgs != 4 {
 		t.Errorf("%d job POSTs and %d messages, want 1 and 4", jobs, msgs)
 	}
 }
@@ -102,7 +102,7 @@ func TestAccAgentJobMessage_failedRoundTaintsTheMessage(t *testing.T) {
 		{Config: cfg, ExpectError: wrapped(`Agent job failed`, `ended with status "failed"`, `The message stays in state, tainted: the next apply sends it again`)},
 		planAfterApply(cfg, plancheck.ExpectResourceAction(messageAddr, plancheck.ResourceActionReplace)),
 	})
-	wantRequests(t, fs, mintlifytest.RouteSendMessage, 1, "messages")
+	wantRequests(t, fs, mintlifytest.RouteAgentJobsSendMessage, 1, "messages")
 }
 
 func TestAccAgentJobMessage_timeoutKeepsTheMessage(t *testing.T) {
@@ -115,7 +115,7 @@ func TestAccAgentJobMessage_timeoutKeepsTheMessage(t *testing.T) {
 			`It was still active after 2m. This can take a while: raise the limit with`, `create = "60m"`)},
 		planAfterApply(cfg, plancheck.ExpectResourceAction(messageAddr, plancheck.ResourceActionReplace)),
 	})
-	wantRequests(t, fs, mintlifytest.RouteSendMessage, 1, "messages")
+	wantRequests(t, fs, mintlifytest.RouteAgentJobsSendMessage, 1, "messages")
 	if waited := clk.Now().Sub(epoch); waited != 2*time.Minute {
 		t.Errorf("the wait lasted %s of the clock, want 2m", waited)
 	}
@@ -133,7 +133,7 @@ func TestAccAgentJobMessage_withoutWaiting(t *testing.T) {
 			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(messageAddr, tfjsonPath("status"), knownString("completed"))},
 		},
 	})
-	wantRequests(t, fs, mintlifytest.RouteSendMessage, 1, "messages")
+	wantRequests(t, fs, mintlifytest.RouteAgentJobsSendMessage, 1, "messages")
 }
 
 // A 404 to a message is about the job: the advice says to check job_id,
@@ -156,7 +156,7 @@ resource "mintlify_agent_job_message" "test" {
 	if got := rec.text(); strings.Contains(got, "Check project_id") || strings.Count(got, "\n\n"+jobNotFound+"\n") != 1 {
 		t.Errorf("diagnostics:\n%s", got)
 	}
-	wantRequests(t, fs, mintlifytest.RouteSendMessage, 1, "messages")
+	wantRequests(t, fs, mintlifytest.RouteAgentJobsSendMessage, 1, "messages")
 }
 
 // A message is never sent twice, whatever the network does.
@@ -175,10 +175,10 @@ func TestAccAgentJobMessage_neverDuplicatedUnderFaults(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			fs, url, clk := startAccFake(t, mintlifytest.Config{})
-			tt.fault.Route = mintlifytest.RouteSendMessage
+			tt.fault.Route = mintlifytest.RouteAgentJobsSendMessage
 			fs.InjectFault(tt.fault)
 			runSteps(t, clk, []resource.TestStep{{Config: messageConfig(url, "Once only", ""), ExpectError: tt.wantErr}})
-			wantRequests(t, fs, mintlifytest.RouteSendMessage, tt.messages, "message POSTs")
+			wantRequests(t, fs, mintlifytest.RouteAgentJobsSendMessage, tt.messages, "message POSTs")
 			if retried := slices.Contains(clk.slept(), 30*time.Second); retried != (tt.messages == 2) {
 				t.Errorf("the Retry-After was waited on the clock: %v (sleeps %v)", retried, clk.slept())
 			}

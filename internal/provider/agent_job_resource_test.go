@@ -63,7 +63,7 @@ func TestAccAgentJob_completedWithPRLink(t *testing.T) {
 			ConfigStateChecks: []statecheck.StateCheck{jobInStateMatchesServer(fs, jobAddr)},
 		},
 	})
-	wantRequests(t, fs, mintlifytest.RouteCreateJob, 2, "POSTs")
+	wantRequests(t, fs, mintlifytest.RouteAgentJobsCreate, 2, "POSTs")
 	uaRE := regexp.MustCompile(`^terraform-provider-mintlify/test Terraform/\d+\.\d+\.\d+ mintlify-go-sdk/\S+$`)
 	for _, r := range fs.RequestLog() {
 		if !uaRE.MatchString(r.UserAgent) {
@@ -128,7 +128,7 @@ func TestAccAgentJob_createTimeoutKeepsJob(t *testing.T) {
 	if waited := clk.Now().Sub(epoch); waited != 2*time.Minute {
 		t.Errorf("the wait lasted %s of the clock, want 2m", waited)
 	}
-	if n := fs.Requests(mintlifytest.RouteGetJob); n < 2 {
+	if n := fs.Requests(mintlifytest.RouteAgentJobsGet); n < 2 {
 		t.Errorf("%d polls", n)
 	}
 }
@@ -196,7 +196,7 @@ resource "mintlify_agent_job" "test" {
 			PlanOnly: true,
 		},
 	})
-	wantRequests(t, fs, mintlifytest.RouteCreateJob, 0, "jobs created by the import")
+	wantRequests(t, fs, mintlifytest.RouteAgentJobsCreate, 0, "jobs created by the import")
 }
 
 func TestAccAgentJob_importByIDAloneUsesProviderProject(t *testing.T) {
@@ -216,7 +216,7 @@ func TestAccAgentJob_importByIDAloneUsesProviderProject(t *testing.T) {
 			},
 		},
 	})
-	wantRequests(t, fs, mintlifytest.RouteCreateJob, 0, "jobs created by the import")
+	wantRequests(t, fs, mintlifytest.RouteAgentJobsCreate, 0, "jobs created by the import")
 }
 
 func TestAccAgentJob_importBlockPlansNoReplacement(t *testing.T) {
@@ -233,7 +233,7 @@ import {
 		ConfigPlanChecks:  plansAction(jobAddr, plancheck.ResourceActionUpdate),
 		ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(jobAddr, tfjsonPath("id"), knownString(id))},
 	}})
-	wantRequests(t, fs, mintlifytest.RouteCreateJob, 0, "jobs created by the import")
+	wantRequests(t, fs, mintlifytest.RouteAgentJobsCreate, 0, "jobs created by the import")
 }
 
 // oddProject is a project id with every kind of character an id may hold.
@@ -283,9 +283,9 @@ func TestAccAgentJob_survivesInjectedFaultsWithoutDuplicatePOST(t *testing.T) {
 	// The first POST is refused with 429 (retried when the server said:
 	// the server did nothing), polls meet a 502 page and a dropped
 	// connection (retried: reads are safe).
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultRateLimit, RetryAfter: 45 * time.Second, Requests: []int{1}})
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultServerError, Requests: []int{1}})
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultDropConnection, Requests: []int{3}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsCreate, Kind: mintlifytest.FaultRateLimit, RetryAfter: 45 * time.Second, Requests: []int{1}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultServerError, Requests: []int{1}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultDropConnection, Requests: []int{3}})
 	runSteps(t, clk, []resource.TestStep{{
 		Config: jobConfig(url, "[fake:active=5m] Survive", ""),
 		ConfigStateChecks: []statecheck.StateCheck{
@@ -293,7 +293,7 @@ func TestAccAgentJob_survivesInjectedFaultsWithoutDuplicatePOST(t *testing.T) {
 			jobInStateMatchesServer(fs, jobAddr),
 		},
 	}})
-	if posts, jobs := fs.Requests(mintlifytest.RouteCreateJob), len(fs.JobIDs(mintlifytest.DemoProjectID)); posts != 2 || jobs != 1 {
+	if posts, jobs := fs.Requests(mintlifytest.RouteAgentJobsCreate), len(fs.JobIDs(mintlifytest.DemoProjectID)); posts != 2 || jobs != 1 {
 		t.Errorf("POSTs = %d (want the refused one and one more), jobs = %d (want 1)", posts, jobs)
 	}
 	// The Retry-After was waited on the clock, first of all: no wall time.
@@ -304,22 +304,22 @@ func TestAccAgentJob_survivesInjectedFaultsWithoutDuplicatePOST(t *testing.T) {
 
 func TestAccAgentJob_postServerErrorIsNotRetried(t *testing.T) {
 	fs, url, clk := startAccFake(t, mintlifytest.Config{})
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultServerError, Requests: []int{1}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsCreate, Kind: mintlifytest.FaultServerError, Requests: []int{1}})
 	runSteps(t, clk, []resource.TestStep{{
 		Config:      jobConfig(url, "x", ""),
 		ExpectError: wrapped(`Could not create the agent job`, `502 Bad Gateway`, `the job may exist`),
 	}})
-	wantRequests(t, fs, mintlifytest.RouteCreateJob, 1, "POSTs: a POST that may have reached the server is not repeated")
+	wantRequests(t, fs, mintlifytest.RouteAgentJobsCreate, 1, "POSTs: a POST that may have reached the server is not repeated")
 }
 
 func TestAccAgentJob_lostCreateResponseWarnsOfAPossibleJob(t *testing.T) {
 	fs, url, clk := startAccFake(t, mintlifytest.Config{})
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultDropConnection, Requests: []int{1}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsCreate, Kind: mintlifytest.FaultDropConnection, Requests: []int{1}})
 	runSteps(t, clk, []resource.TestStep{{
 		Config:      jobConfig(url, "x", ""),
 		ExpectError: wrapped(`Could not create the agent job`, `the job may exist`, `The v2 API cannot list jobs`, `Mintlify dashboard`, `GET /v1/agent/{projectId}/jobs`, `terraform import ADDRESS PROJECT_ID/JOB_ID`),
 	}})
-	wantRequests(t, fs, mintlifytest.RouteCreateJob, 1, "POSTs: a POST whose answer was lost is not repeated")
+	wantRequests(t, fs, mintlifytest.RouteAgentJobsCreate, 1, "POSTs: a POST whose answer was lost is not repeated")
 }
 
 func TestAccAgentJob_rateLimitedCreateSaysWhenToRetry(t *testing.T) {
@@ -422,5 +422,5 @@ func TestAccAgentJob_goneFromServerStaysInStateAndPlansNothing(t *testing.T) {
 			},
 		},
 	})
-	wantRequests(t, fs, mintlifytest.RouteCreateJob, 1, "POSTs: a vanished job started another")
+	wantRequests(t, fs, mintlifytest.RouteAgentJobsCreate, 1, "POSTs: a vanished job started another")
 }

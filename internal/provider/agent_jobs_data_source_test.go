@@ -21,7 +21,7 @@ import (
 // all its requests.
 func listingReads(fs *mintlifytest.Fake) (reads, requests int) {
 	for _, r := range fs.RequestLog() {
-		if r.Route != mintlifytest.RouteListJobs {
+		if r.Route != mintlifytest.RouteAgentJobsSessions {
 			continue
 		}
 		requests++
@@ -142,7 +142,7 @@ max_results = 30`, reasonIn("processing"), 2},
 			if reads == 0 || requests != reads*tt.wantRequests {
 				t.Errorf("%d requests over %d reads; want %d a read", requests, reads, tt.wantRequests)
 			}
-			wantRequests(t, fs, mintlifytest.RouteGetJob, 0, "v2 reads")
+			wantRequests(t, fs, mintlifytest.RouteAgentJobsGet, 0, "v2 reads")
 		})
 	}
 }
@@ -229,6 +229,6 @@ output "gate" {
 			ExpectError: want,
 		}})
 	}
-	wantRequests(t, fs, mintlifytest.RouteGetJob, 4, "v2 reads: 3 of the job (plan, apply, refresh) and 1 of the unknown one")
-	wantRequests(t, fs, mintlifytest.RouteCreateJob, 0, "jobs started")
+	wantRequests(t, fs, mintlifytest.RouteAgentJobsGet, 4, "v2 reads: 3 of the job (plan, apply, refresh) and 1 of the unknown one")
+	wantRequests(t, fs, mintlifytest.RouteAgentJobsCreate, 0, "jobs started")
 }

@@ -37,20 +37,20 @@ type pagedSource struct {
 }
 
 var pagedSources = []pagedSource{
-	{name: "page_views", route: mintlifytest.RouteViews, list: "views", wire: "views", largest: 250,
+	{name: "page_views", route: mintlifytest.RouteAnalyticsViews, list: "views", wire: "views", largest: 250,
 		data:   func(n int) mintlifytest.Dataset { return mintlifytest.Dataset{Paths: n, Seed: 3} },
 		fields: map[string]string{"path": "path", "human": "human", "ai": "ai", "total": "total"},
 		top:    map[string]string{"totals": "totals"}},
-	{name: "search_queries", route: mintlifytest.RouteSearches, list: "searches", wire: "searches", largest: 100,
+	{name: "search_queries", route: mintlifytest.RouteAnalyticsSearches, list: "searches", wire: "searches", largest: 100,
 		data: func(n int) mintlifytest.Dataset { return mintlifytest.Dataset{SearchTerms: n, Paths: 20, Seed: 3} },
 		fields: map[string]string{"query": "searchQuery", "hits": "hits", "ctr": "ctr", "top_clicked_page": "topClickedPage",
 			"last_searched_at": "lastSearchedAt"},
 		top: map[string]string{"total_searches": "totalSearches"}},
-	{name: "feedback", route: mintlifytest.RouteFeedback, list: "feedback", wire: "feedback", largest: 100,
+	{name: "feedback", route: mintlifytest.RouteAnalyticsFeedback, list: "feedback", wire: "feedback", largest: 100,
 		data: func(n int) mintlifytest.Dataset { return mintlifytest.Dataset{Feedback: n, Paths: 20, Seed: 3} },
 		fields: map[string]string{"id": "id", "path": "path", "comment": "comment", "created_at": "createdAt", "source": "source",
 			"status": "status", "helpful": "helpful", "contact": "contact", "code": "code", "filename": "filename", "lang": "lang"}},
-	{name: "assistant_conversations", route: mintlifytest.RouteAssistant, list: "conversations", wire: "conversations", largest: 1000,
+	{name: "assistant_conversations", route: mintlifytest.RouteAnalyticsConversations, list: "conversations", wire: "conversations", largest: 1000,
 		data: func(n int) mintlifytest.Dataset { return mintlifytest.Dataset{Conversations: n, Paths: 20, Seed: 3} },
 		fields: map[string]string{"id": "id", "timestamp": "timestamp", "query": "query", "response": "response",
 			"response_type": "responseType", "sources": "sources", "resolution_status": "resolutionStatus",
@@ -207,7 +207,7 @@ func TestAccAnalyticsDataSources_filtersAndDates(t *testing.T) {
 		},
 	})
 	for _, r := range fs.RequestLog() {
-		if r.Route == mintlifytest.RouteFeedback && !strings.Contains(r.Query, "source=contextual&status=pending%2Cresolved") {
+		if r.Route == mintlifytest.RouteAnalyticsFeedback && !strings.Contains(r.Query, "source=contextual&status=pending%2Cresolved") {
 			t.Errorf("feedback query %s lacks the filters", r.Query)
 		}
 	}
@@ -234,7 +234,7 @@ func TestAccFeedbackByPage_oneRequestAndHasMore(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					checkState(func(s *tfjson.State) error {
 						vals, _ := resourceValues(s.Values.RootModule, addr)
-						raw, _ := fs.Data(mintlifytest.DemoProjectID, mintlifytest.RouteFeedbackByPage, nil)
+						raw, _ := fs.Data(mintlifytest.DemoProjectID, mintlifytest.RouteAnalyticsFeedbackByPage, nil)
 						var want struct {
 							Feedback []map[string]any `json:"feedback"`
 						}
@@ -253,7 +253,7 @@ func TestAccFeedbackByPage_oneRequestAndHasMore(t *testing.T) {
 					}),
 				},
 			}})
-			if reads, requests := readsAndRequests(fs, mintlifytest.RouteFeedbackByPage); requests != reads || reads == 0 {
+			if reads, requests := readsAndRequests(fs, mintlifytest.RouteAnalyticsFeedbackByPage); requests != reads || reads == 0 {
 				t.Errorf("%d requests over %d reads", requests, reads)
 			}
 		})
@@ -267,7 +267,7 @@ func TestAccAssistantCallerStats_matchTheServer(t *testing.T) {
 		Config: providerBlock(serverURL) + "data \"mintlify_assistant_caller_stats\" \"test\" {\n  date_from = \"2026-10-01\"\n}\n",
 		ConfigStateChecks: []statecheck.StateCheck{checkState(func(s *tfjson.State) error {
 			vals, _ := resourceValues(s.Values.RootModule, addr)
-			raw, _ := fs.Data(mintlifytest.DemoProjectID, mintlifytest.RouteCallerStats, url.Values{"dateFrom": {"2026-10-01"}})
+			raw, _ := fs.Data(mintlifytest.DemoProjectID, mintlifytest.RouteAnalyticsCallerStats, url.Values{"dateFrom": {"2026-10-01"}})
 			var want map[string]any
 			_ = decodeNumbers(raw, &want)
 			if fmt.Sprint(want["total"]) == "0" {
@@ -276,7 +276,7 @@ func TestAccAssistantCallerStats_matchTheServer(t *testing.T) {
 			return sameFields(vals, want, map[string]string{"web": "web", "api": "api", "other": "other", "total": "total"}, nil)
 		})},
 	}})
-	if n := fs.Requests(mintlifytest.RouteCallerStats); n == 0 {
+	if n := fs.Requests(mintlifytest.RouteAnalyticsCallerStats); n == 0 {
 		t.Error("no request")
 	}
 }

@@ -68,7 +68,7 @@ data "mintlify_page_views" "totals" {
 		totalsMatchServer(fs, "data.mintlify_unique_visitors.totals", "visitors", false),
 		totalsMatchServer(fs, "data.mintlify_page_views.totals", "views", true),
 	}}})
-	for _, route := range []string{mintlifytest.RouteVisitors, mintlifytest.RouteViews} {
+	for _, route := range []string{mintlifytest.RouteAnalyticsVisitors, mintlifytest.RouteAnalyticsViews} {
 		reads, requests := readsAndRequests(fs, route)
 		if reads == 0 || requests != reads {
 			t.Errorf("%s: %d requests over %d reads, want 1 a read", route, requests, reads)
@@ -118,7 +118,7 @@ func TestAccCache_aBudgetSpentMidReadServesTheWholeCopy(t *testing.T) {
 		Config:            cfg,
 		ConfigStateChecks: []statecheck.StateCheck{visitorsMatchServer(fs, "", "", 0)},
 	}})
-	wantRequests(t, fs, mintlifytest.RouteVisitors, 8, "5 + 2 + the refusal")
+	wantRequests(t, fs, mintlifytest.RouteAnalyticsVisitors, 8, "5 + 2 + the refusal")
 }
 
 // cache_url: runners with empty directories share one bucket; the bucket
@@ -134,7 +134,7 @@ func TestAccCache_runnersShareABucket(t *testing.T) {
 	}
 	for i, dir := range dirs {
 		runSteps(t, clk, []resource.TestStep{{Config: config(dir), ConfigStateChecks: []statecheck.StateCheck{visitorsMatchServer(fs, "", "", 0)}}})
-		if n := fs.Requests(mintlifytest.RouteVisitors); n != 5 {
+		if n := fs.Requests(mintlifytest.RouteAnalyticsVisitors); n != 5 {
 			t.Errorf("runner %d: %d requests in all, want one read's 5", i, n)
 		}
 		if files, _ := os.ReadDir(dir); len(files) != 0 {

@@ -39,7 +39,7 @@ func TestAccStores(t *testing.T) {
 					resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: recordingProviders(clk, rec), Steps: []resource.TestStep{{
 						Config: config(url, bucket), ConfigStateChecks: []statecheck.StateCheck{visitorsMatchServer(fs, "", "", 0)},
 					}}})
-					wantRequests(t, fs, mintlifytest.RouteVisitors, 5, fmt.Sprintf("runner %d: one read's 5 in all", runner))
+					wantRequests(t, fs, mintlifytest.RouteAnalyticsVisitors, 5, fmt.Sprintf("runner %d: one read's 5 in all", runner))
 					if got := rec.text(); got != "" {
 						t.Errorf("runner %d: diagnostics %s", runner, got)
 					}

@@ -33,7 +33,7 @@ func TestAccCache_twoAppliesReadThePagesOnce(t *testing.T) {
 			})
 			// The second step's plan, apply and refresh all read the data
 			// source: with the cache, none of them asks the API again.
-			reads, requests := readsAndRequests(fs, mintlifytest.RouteVisitors)
+			reads, requests := readsAndRequests(fs, mintlifytest.RouteAnalyticsVisitors)
 			if tt.wantReads == 1 && requests != 0 {
 				t.Errorf("cache on: %d requests in the second apply, want 0", requests)
 			}

@@ -26,7 +26,7 @@ func TestAction_deploymentReportsEachStatusAndTheOutcome(t *testing.T) {
 	h := newDeployActionHarness(t, mintlifytest.Config{})
 	progress, diags := h.invoke(context.Background(), "mintlify_deployment", nil)
 	ids := h.fs.DeploymentIDs(mintlifytest.DemoProjectID)
-	if len(diags) > 0 || len(ids) != 1 || h.fs.Requests(mintlifytest.RouteTriggerUpdate) != 1 {
+	if len(diags) > 0 || len(ids) != 1 || h.fs.Requests(mintlifytest.RouteDeploymentsTrigger) != 1 {
 		t.Fatalf("deployments %v: %s", ids, diagsText(diags))
 	}
 	if want := "Deployment " + ids[0] + ` of project "demo-project" queued.`; progress[0] != want {
@@ -49,8 +49,8 @@ func TestAction_deploymentFailureQuotesTheLog(t *testing.T) {
 func TestAction_deploymentWithoutWaitingPollsNothing(t *testing.T) {
 	h := newDeployActionHarness(t, mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Outcome: mintlifytest.DeployNever}})
 	progress, diags := h.invoke(context.Background(), "mintlify_deployment", map[string]tftypes.Value{"wait_for_completion": tftypes.NewValue(tftypes.Bool, false)})
-	if len(diags) > 0 || len(progress) != 1 || h.fs.Requests(mintlifytest.RouteUpdateStatus) != 0 {
-		t.Errorf("progress %q, %d polls: %s", progress, h.fs.Requests(mintlifytest.RouteUpdateStatus), diagsText(diags))
+	if len(diags) > 0 || len(progress) != 1 || h.fs.Requests(mintlifytest.RouteDeploymentsStatus) != 0 {
+		t.Errorf("progress %q, %d polls: %s", progress, h.fs.Requests(mintlifytest.RouteDeploymentsStatus), diagsText(diags))
 	}
 }
 
@@ -60,7 +60,7 @@ func TestAction_deploymentTimeoutNamesWhatGoesOn(t *testing.T) {
 	id := h.fs.DeploymentIDs(mintlifytest.DemoProjectID)[0]
 	contains(t, "diagnostics", diagsText(diags), "Timed out waiting for the deployment", "Deployment "+id+" goes on at Mintlify",
 		"mintlify_deployment_status", "still in_progress after 2m", `timeout = "60m"`)
-	wantRequests(t, h.fs, mintlifytest.RouteTriggerUpdate, 1, "triggers")
+	wantRequests(t, h.fs, mintlifytest.RouteDeploymentsTrigger, 1, "triggers")
 }
 
 func TestAction_deploymentInterruptedNamesWhatGoesOn(t *testing.T) {
@@ -126,10 +126,10 @@ func TestAction_automationRunReportsItsIDsWithoutWaiting(t *testing.T) {
 }
 
 func TestAction_automationRunWhoseAnswerIsLostMayHaveRun(t *testing.T) {
-	h := newDeployActionHarness(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteTriggerAutomation, Kind: mintlifytest.FaultDropConnection}}})
+	h := newDeployActionHarness(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteAutomationsTrigger, Kind: mintlifytest.FaultDropConnection}}})
 	_, diags := h.invoke(context.Background(), "mintlify_automation_run", map[string]tftypes.Value{"automation_id": str(mintlifytest.DemoAutomationID)})
 	contains(t, "diagnostics", diagsText(diags), "Could not run the automation", "the run may have been queued", "run history")
-	wantRequests(t, h.fs, mintlifytest.RouteTriggerAutomation, 1, "triggers: one that may have reached Mintlify is never sent again")
+	wantRequests(t, h.fs, mintlifytest.RouteAutomationsTrigger, 1, "triggers: one that may have reached Mintlify is never sent again")
 }
 
 func TestAction_deploymentsInvalidConfigFailsAtPlanWithNoRequest(t *testing.T) {

@@ -143,7 +143,7 @@ func TestAccDeployment_deploysExactlyWhenTriggersChange(t *testing.T) {
 			},
 		},
 	})
-	if accepted, refused := postsTo(fs, mintlifytest.RouteTriggerUpdate); accepted != 2 || refused != 0 {
+	if accepted, refused := postsTo(fs, mintlifytest.RouteDeploymentsTrigger); accepted != 2 || refused != 0 {
 		t.Errorf("update POSTs: %d accepted, %d refused; want 2 (one per change of triggers)", accepted, refused)
 	}
 	if ids := fs.DeploymentIDs(mintlifytest.DemoProjectID); len(ids) != 2 || ids[0] != first {
@@ -171,7 +171,7 @@ func TestAccDeployment_failureIsTaintedWithItsIDKept(t *testing.T) {
 				return nil
 			})),
 	})
-	wantRequests(t, fs, mintlifytest.RouteTriggerUpdate, 1, "update POSTs")
+	wantRequests(t, fs, mintlifytest.RouteDeploymentsTrigger, 1, "update POSTs")
 }
 
 // The 10-per-10-s budget of deployments and automation runs is spent when
@@ -204,7 +204,7 @@ func TestAccDeployment_rateLimitWaitedOutWithoutADuplicatePOST(t *testing.T) {
 			deploymentInStateMatchesServer(fs, deployAddr),
 		},
 	}})
-	if accepted, refused := postsTo(fs, mintlifytest.RouteTriggerUpdate); accepted != 5+1 || refused != 1 {
+	if accepted, refused := postsTo(fs, mintlifytest.RouteDeploymentsTrigger); accepted != 5+1 || refused != 1 {
 		t.Errorf("update POSTs: %d accepted, %d refused; want the 5 before, then one refused and one accepted", accepted, refused)
 	}
 	if after := len(fs.DeploymentIDs(mintlifytest.DemoProjectID)); after != before+1 {
@@ -240,7 +240,7 @@ func TestAccDeployment_importByStatusIDAdoptsTriggers(t *testing.T) {
 			ConfigPlanChecks: plansAction(deployAddr, plancheck.ResourceActionReplace),
 		},
 	})
-	wantRequests(t, fs, mintlifytest.RouteTriggerUpdate, 1, "update POSTs: importing deploys nothing")
+	wantRequests(t, fs, mintlifytest.RouteDeploymentsTrigger, 1, "update POSTs: importing deploys nothing")
 }
 
 func TestAccDeployment_importOfAnUnknownStatusFails(t *testing.T) {
@@ -280,7 +280,7 @@ func TestAccDeployment_destroyRemovesFromStateOnly(t *testing.T) {
 	runSteps(t, clk, []resource.TestStep{{Config: deployConfig(url, triggers("a1"))}})
 	// The destroy at the end of the test sent nothing to the API.
 	for _, r := range fs.RequestLog() {
-		if r.Route != mintlifytest.RouteTriggerUpdate && r.Route != mintlifytest.RouteUpdateStatus {
+		if r.Route != mintlifytest.RouteDeploymentsTrigger && r.Route != mintlifytest.RouteDeploymentsStatus {
 			t.Errorf("request %s", r.Route)
 		}
 	}

@@ -176,8 +176,8 @@ func TestAccDeployment_importedFinishedDeploymentIsReadOnce(t *testing.T) {
 			},
 		},
 	})
-	wantRequests(t, fs, mintlifytest.RouteUpdateStatus, 1, "status reads: the import's alone")
-	wantRequests(t, fs, mintlifytest.RouteTriggerUpdate, 0, "deployments: importing deploys nothing")
+	wantRequests(t, fs, mintlifytest.RouteDeploymentsStatus, 1, "status reads: the import's alone")
+	wantRequests(t, fs, mintlifytest.RouteDeploymentsTrigger, 0, "deployments: importing deploys nothing")
 }
 
 // A redeploy that did not finish (timed out here; an interrupt leaves the
@@ -209,7 +209,9 @@ func TestAccPreviewDeployment_unfinishedRedeployIsReadUntilItEnds(t *testing.T) 
 			Config: cfg("b2"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(previewAddr, plancheck.ResourceActionUpdate),
-				checkPlan(func(*tfjson.Plan) error { return log.sent("plan", map[string]int{mintlifytest.RouteUpdateStatus: 1}) }),
+				checkPlan(func(*tfjson.Plan) error {
+					return log.sent("plan", map[string]int{mintlifytest.RouteDeploymentsStatus: 1})
+				}),
 			}},
 		},
 		{
@@ -221,5 +223,5 @@ func TestAccPreviewDeployment_unfinishedRedeployIsReadUntilItEnds(t *testing.T) 
 			},
 		},
 	})
-	wantRequests(t, fs, mintlifytest.RoutePreview, 3, "previews: the first, the one that timed out, and its retry")
+	wantRequests(t, fs, mintlifytest.RouteDeploymentsPreview, 3, "previews: the first, the one that timed out, and its retry")
 }

@@ -94,7 +94,7 @@ provider "mintlify" {
 		run(nil, "4f2a9c1", tfjson.CheckStatusFail, "not /changelog/v2.", 1),
 		run(func() { fs.PutPage(mintlifytest.DemoDomain, notes) }, "9d1e7b3", tfjson.CheckStatusPass, "", 4),
 	})
-	if accepted, refused := postsTo(fs, mintlifytest.RouteTriggerUpdate); accepted != 2 || refused != 0 {
+	if accepted, refused := postsTo(fs, mintlifytest.RouteDeploymentsTrigger); accepted != 2 || refused != 0 {
 		t.Errorf("deployments: %d accepted, %d refused; want 2", accepted, refused)
 	}
 }
@@ -123,7 +123,7 @@ func TestAccGuide_publishOutputHoldsWithAndWithoutWaiting(t *testing.T) {
 		step(section1, "4f2a9c1", regexp.MustCompile(`^success \(\S+\)$`), false),
 		step(notWaiting, "b7e3d20", regexp.MustCompile(`^queued \(commit not reported yet\)$`), true),
 	})
-	if accepted, refused := postsTo(fs, mintlifytest.RouteTriggerUpdate); accepted != 2 || refused != 0 {
+	if accepted, refused := postsTo(fs, mintlifytest.RouteDeploymentsTrigger); accepted != 2 || refused != 0 {
 		t.Errorf("deployments: %d accepted, %d refused; want 2", accepted, refused)
 	}
 }

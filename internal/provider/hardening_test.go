@@ -212,7 +212,7 @@ resource "mintlify_agent_job" "test" {
 		}
 		return nil
 	})
-	wantRequests(t, fs, mintlifytest.RouteCreateJob, len(odd), "POSTs: an odd answer started a second job")
+	wantRequests(t, fs, mintlifytest.RouteAgentJobsCreate, len(odd), "POSTs: an odd answer started a second job")
 }
 
 // A 2xx answer to a message that is not the job (nothing, text, a page,
@@ -252,7 +252,7 @@ resource "mintlify_agent_job_message" "test" {
 		}
 		return nil
 	})
-	if jobs, msgs := fs.Requests(mintlifytest.RouteCreateJob), fs.Requests(mintlifytest.RouteSendMessage); jobs != len(odd) || msgs != len(odd) {
+	if jobs, msgs := fs.Requests(mintlifytest.RouteAgentJobsCreate), fs.Requests(mintlifytest.RouteAgentJobsSendMessage); jobs != len(odd) || msgs != len(odd) {
 		t.Errorf("%d job POSTs and %d message POSTs, want %d of each: a message was sent again", jobs, msgs, len(odd))
 	}
 }
@@ -297,7 +297,7 @@ func TestJobWork_aRequestThatNeverLeftDoesNotClaimAJob(t *testing.T) {
 
 func TestAccHardening_stalledReadEndsAtTheRequestTimeout(t *testing.T) {
 	fs, url, clk := startAccFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 5}})
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultLatency, Latency: time.Hour})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAnalyticsVisitors, Kind: mintlifytest.FaultLatency, Latency: time.Hour})
 	cfg := strings.Replace(providerBlock(url), "provider \"mintlify\" {", "provider \"mintlify\" {\n  request_timeout = \"300ms\"\n  max_retries = 1", 1) +
 		"data \"mintlify_unique_visitors\" \"test\" {}\n"
 	start := time.Now()
@@ -305,7 +305,7 @@ func TestAccHardening_stalledReadEndsAtTheRequestTimeout(t *testing.T) {
 	if took := time.Since(start); took > 30*time.Second {
 		t.Errorf("took %s", took)
 	}
-	wantRequests(t, fs, mintlifytest.RouteVisitors, 2, "the first attempt and one retry")
+	wantRequests(t, fs, mintlifytest.RouteAnalyticsVisitors, 2, "the first attempt and one retry")
 }
 
 // An answer echoing the key puts it nowhere: not in state, not in outputs.

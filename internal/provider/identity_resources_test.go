@@ -179,7 +179,7 @@ func TestIdentity_deploymentImportByIdentityOrByID(t *testing.T) {
 	read := h.readAs(deploymentType, imported.State, imported.Identity, imported.Private)
 	contains(t, "wrong project", diagsText(read.Diagnostics), "Cannot import the deployment",
 		`is of project "other", not "demo-project" as the import's identity says`)
-	wantRequests(t, h.fs, mintlifytest.RouteTriggerUpdate, 0, "deployments triggered by imports")
+	wantRequests(t, h.fs, mintlifytest.RouteDeploymentsTrigger, 0, "deployments triggered by imports")
 }
 
 func TestIdentity_badDeploymentAndExportImportsFailBeforeAnyRequest(t *testing.T) {
@@ -249,7 +249,7 @@ func TestIdentity_previewFollowsItsRedeploys(t *testing.T) {
 	if len(read.Diagnostics) > 0 || !cmp.Equal(want, h.identityOf(previewType, read.NewIdentity)) {
 		t.Errorf("import's read: %v %s", h.identityOf(previewType, read.NewIdentity), diagsText(read.Diagnostics))
 	}
-	wantRequests(t, h.fs, mintlifytest.RoutePreview, 2, "previews triggered (create, redeploy)")
+	wantRequests(t, h.fs, mintlifytest.RouteDeploymentsPreview, 2, "previews triggered (create, redeploy)")
 }
 
 // A static export's identity is its job id (the export API knows no
@@ -289,5 +289,5 @@ func TestIdentity_staticExportOnCreateReadAndImport(t *testing.T) {
 			t.Errorf("%s: read %v %v %s", name, st, h.identityOf(staticExportType, read.NewIdentity), diagsText(read.Diagnostics))
 		}
 	}
-	wantRequests(t, h.fs, mintlifytest.RouteStartStaticExport, 2, "exports started (the create, and the one started elsewhere)")
+	wantRequests(t, h.fs, mintlifytest.RouteStaticExportsStart, 2, "exports started (the create, and the one started elsewhere)")
 }

@@ -35,7 +35,7 @@ func TestAgentJobCreate_interruptKeepsJobInState(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		clk.onSleep(func(context.Context) {
-			if fs.Requests(mintlifytest.RouteGetJob) == 3 {
+			if fs.Requests(mintlifytest.RouteAgentJobsGet) == 3 {
 				cancel()
 			}
 		})
@@ -85,10 +85,10 @@ func testInterrupt(ctx context.Context, t *testing.T, fs *mintlifytest.Fake, url
 	r.Create(ctx, req, resp)
 
 	ids := fs.JobIDs(mintlifytest.DemoProjectID)
-	if len(ids) != 1 || fs.Requests(mintlifytest.RouteCreateJob) != 1 {
+	if len(ids) != 1 || fs.Requests(mintlifytest.RouteAgentJobsCreate) != 1 {
 		t.Fatalf("server has jobs %v", ids)
 	}
-	wantRequests(t, fs, mintlifytest.RouteGetJob, wantPolls, "polls")
+	wantRequests(t, fs, mintlifytest.RouteAgentJobsGet, wantPolls, "polls")
 	var id, status types.String
 	resp.State.GetAttribute(context.Background(), path.Root("id"), &id)
 	resp.State.GetAttribute(context.Background(), path.Root("status"), &status)

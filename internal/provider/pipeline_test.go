@@ -180,7 +180,7 @@ func TestAccPipeline_quietCheapPlans(t *testing.T) {
 	fs, url, clk := startExportFake(t, mintlifytest.Config{DefaultDeployment: testDeployment})
 	log := &requestLog{fs: fs}
 	rec := &diagRecorder{}
-	read := map[string]int{mintlifytest.RouteGetJob: 1, mintlifytest.RouteDiscoverySearch: 1}
+	read := map[string]int{mintlifytest.RouteAgentJobsGet: 1, mintlifytest.RouteDiscoverySearch: 1}
 	searched := map[string]int{mintlifytest.RouteDiscoverySearch: 1}
 	first, release := pipelineConfig(url, "a1", true), pipelineConfig(url, "b2", true)
 	finished := func(status string) []statecheck.StateCheck {
@@ -262,10 +262,10 @@ func TestAccPipeline_quietCheapPlans(t *testing.T) {
 	if got := rec.text(); got != "" {
 		t.Errorf("diagnostics from the pipeline's applies, refreshes and reads:\n%s", got)
 	}
-	wantRequests(t, fs, mintlifytest.RouteTriggerUpdate, 2, "deployments: one per commit")
-	wantRequests(t, fs, mintlifytest.RoutePreview, 6, "previews: one per branch per commit")
-	wantRequests(t, fs, mintlifytest.RouteStartStaticExport, 2, "exports: one per commit")
-	wantRequests(t, fs, mintlifytest.RouteCreateJob, 2, "jobs: one per commit")
+	wantRequests(t, fs, mintlifytest.RouteDeploymentsTrigger, 2, "deployments: one per commit")
+	wantRequests(t, fs, mintlifytest.RouteDeploymentsPreview, 6, "previews: one per branch per commit")
+	wantRequests(t, fs, mintlifytest.RouteStaticExportsStart, 2, "exports: one per commit")
+	wantRequests(t, fs, mintlifytest.RouteAgentJobsCreate, 2, "jobs: one per commit")
 }
 
 // Every computed attribute of every resource is planned as state has it

@@ -361,13 +361,13 @@ func TestConfigure_settingsReachTheClient(t *testing.T) {
 		return data
 	}
 	for retries, want := range map[int64]int{0: 1, 1: 2} {
-		srv := mintlifytest.NewServer(mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultServerError}}})
+		srv := mintlifytest.NewServer(mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteAnalyticsVisitors, Kind: mintlifytest.FaultServerError}}})
 		data := configured(map[string]tftypes.Value{"api_key": str(mintlifytest.DemoAPIKey), "base_url": str(srv.URL),
 			"max_retries": tftypes.NewValue(tftypes.Number, big.NewFloat(float64(retries)))})
 		if _, err := data.client.Analytics.Visitors.All(t.Context(), mintlifytest.DemoProjectID, sdk.VisitorsQuery{}); err == nil {
 			t.Error("a 502 read succeeded")
 		}
-		if n := srv.Requests(mintlifytest.RouteVisitors); n != want {
+		if n := srv.Requests(mintlifytest.RouteAnalyticsVisitors); n != want {
 			t.Errorf("max_retries %d: %d requests, want %d", retries, n, want)
 		}
 		srv.Close()

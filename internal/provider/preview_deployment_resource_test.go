@@ -79,7 +79,7 @@ func TestAccPreviewDeployment_redeployKeepsItsURLWithANewID(t *testing.T) {
 	if secondURL != firstURL || secondID == firstID || len(rec.StatusIDs) != 2 || rec.StatusIDs[0] != firstID || rec.StatusIDs[1] != secondID {
 		t.Errorf("first %s at %s, then %s at %s; the fake: %+v", firstID, firstURL, secondID, secondURL, rec)
 	}
-	if accepted, refused := postsTo(fs, mintlifytest.RoutePreview); accepted != 3 || refused != 0 {
+	if accepted, refused := postsTo(fs, mintlifytest.RouteDeploymentsPreview); accepted != 3 || refused != 0 {
 		t.Errorf("preview POSTs: %d accepted, %d refused; want 3", accepted, refused)
 	}
 }
@@ -119,7 +119,7 @@ func TestAccPreviewDeployment_failedRedeployKeepsTheOldTriggers(t *testing.T) {
 			},
 		},
 	})
-	wantRequests(t, fs, mintlifytest.RoutePreview, 3, "preview POSTs")
+	wantRequests(t, fs, mintlifytest.RouteDeploymentsPreview, 3, "preview POSTs")
 }
 
 func TestAccPreviewDeployment_notOnThePlan(t *testing.T) {
@@ -130,7 +130,7 @@ func TestAccPreviewDeployment_notOnThePlan(t *testing.T) {
 		ExpectError: wrapped(`Could not deploy the preview`, `403 Forbidden: Preview deployments are not available on your current plan`,
 			`the feature (previews, static exports, say) is not on the organization's plan`),
 	}})
-	wantRequests(t, fs, mintlifytest.RoutePreview, 1, "preview POSTs")
+	wantRequests(t, fs, mintlifytest.RouteDeploymentsPreview, 1, "preview POSTs")
 }
 
 func TestAccPreviewDeployment_importAdoptsBranchAndTriggers(t *testing.T) {
@@ -145,7 +145,7 @@ func TestAccPreviewDeployment_importAdoptsBranchAndTriggers(t *testing.T) {
 			statecheck.ExpectKnownValue(previewAddr, tfjsonPath("preview_url"), knownvalue.Null())),
 		{Config: cfg, ConfigPlanChecks: plansNothing()},
 	})
-	wantRequests(t, fs, mintlifytest.RoutePreview, 0, "preview POSTs: importing deploys nothing")
+	wantRequests(t, fs, mintlifytest.RouteDeploymentsPreview, 0, "preview POSTs: importing deploys nothing")
 }
 
 // A redeploy the API refuses changed nothing: state keeps the preview as
@@ -171,7 +171,7 @@ func TestAccPreviewDeployment_refusedRedeployKeepsThePriorState(t *testing.T) {
 				return nil
 			})),
 	})
-	if accepted, refused := postsTo(fs, mintlifytest.RoutePreview); accepted != 1 || refused != 1 {
+	if accepted, refused := postsTo(fs, mintlifytest.RouteDeploymentsPreview); accepted != 1 || refused != 1 {
 		t.Errorf("preview POSTs: %d accepted, %d refused", accepted, refused)
 	}
 }
@@ -311,5 +311,5 @@ func TestAccPreviewDeployment_redeployAnswerContradictingThePlanIsSavedAndSaid(t
 			},
 		},
 	})
-	wantRequests(t, fs, mintlifytest.RoutePreview, 2, "previews: the first and the redeploy, once")
+	wantRequests(t, fs, mintlifytest.RouteDeploymentsPreview, 2, "previews: the first and the redeploy, once")
 }

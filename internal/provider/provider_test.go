@@ -388,7 +388,7 @@ data "mintlify_unique_visitors" "x" { project_id = "demo-project" }
 `,
 		ExpectError: wrapped(`401 Unauthorized`, `check api_key`),
 	}})
-	wantRequests(t, fs, mintlifytest.RouteVisitors, 1, "a 401 is not retried")
+	wantRequests(t, fs, mintlifytest.RouteAnalyticsVisitors, 1, "a 401 is not retried")
 }
 
 func TestAccProvider_refusesPlainHTTPOffLoopback(t *testing.T) {

@@ -48,7 +48,7 @@ func TestWork_recordsTheAnswerAtOnceAndTheEndOfTheWait(t *testing.T) {
 	if len(changes) != 1 || changes[0] != "active -> completed" {
 		t.Errorf("changes %q", changes)
 	}
-	if waited := clk.Now().Sub(epoch); waited < 3*time.Minute || fs.Requests(mintlifytest.RouteGetJob) == 0 {
+	if waited := clk.Now().Sub(epoch); waited < 3*time.Minute || fs.Requests(mintlifytest.RouteAgentJobsGet) == 0 {
 		t.Errorf("waited %s", waited)
 	}
 
@@ -58,7 +58,7 @@ func TestWork_recordsTheAnswerAtOnceAndTheEndOfTheWait(t *testing.T) {
 	if len(diags) != 0 || len(records) != 1 || records[0].Status != sdk.JobStatusActive || len(changes) != 0 || last.Status != sdk.JobStatusActive {
 		t.Errorf("records %+v, changes %q, diagnostics %v", records, changes, diags)
 	}
-	if n := fs.Requests(mintlifytest.RouteGetJob); n != 0 || !clk.Now().Equal(epoch) {
+	if n := fs.Requests(mintlifytest.RouteAgentJobsGet); n != 0 || !clk.Now().Equal(epoch) {
 		t.Errorf("%d polls, clock at %s", n, clk.Now())
 	}
 
@@ -163,7 +163,7 @@ func TestWork_errorsWhileWaiting(t *testing.T) {
 	})
 	t.Run("a rate limit that outlasts the wait", func(t *testing.T) {
 		fs, url, clk := startFake(t, mintlifytest.Config{})
-		fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultRateLimit, RetryAfter: 2 * time.Hour})
+		fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultRateLimit, RetryAfter: 2 * time.Hour})
 		_, _, diags, last := runJob(t.Context(), t, url, clk, "x", nil)
 		got := diagText(diags, diag.SeverityWarning)
 		if !strings.HasPrefix(got, "Could not learn how the agent job ended: Agent job "+last.ID+" was created and is saved in state, not tainted") ||
@@ -171,11 +171,11 @@ func TestWork_errorsWhileWaiting(t *testing.T) {
 			strings.Contains(got, "Timed out") || len(diags) != 1 {
 			t.Errorf("diagnostics %q", got)
 		}
-		wantRequests(t, fs, mintlifytest.RouteGetJob, 1, "polls: the wait went on past a Retry-After longer than it had left")
+		wantRequests(t, fs, mintlifytest.RouteAgentJobsGet, 1, "polls: the wait went on past a Retry-After longer than it had left")
 	})
 	t.Run("reads that stall past the request timeout", func(t *testing.T) {
 		fs, url, clk := startFake(t, mintlifytest.Config{})
-		fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultStall})
+		fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultStall})
 		data := clientFor(t, url, sdk.WithClock(clk), sdk.WithRequestTimeout(20*time.Millisecond))
 		data.waitOptions = nil
 		w := jobWork(data, mintlifytest.DemoProjectID, func(ctx context.Context) (*sdk.AgentJob, error) {
@@ -191,7 +191,7 @@ func TestWork_errorsWhileWaiting(t *testing.T) {
 	})
 	t.Run("an action", func(t *testing.T) {
 		fs, url, clk := startFake(t, mintlifytest.Config{})
-		fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultClientError, Status: 404})
+		fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultClientError, Status: 404})
 		_, _, diags, last := runJob(t.Context(), t, url, clk, "x", func(w *work[sdk.AgentJob]) { w.words = actionCreateWords })
 		got := diagText(diags, diag.SeverityError)
 		if !strings.HasPrefix(got, "Error while waiting for the agent job: Agent job "+last.ID+" goes on at Mintlify") ||
@@ -218,7 +218,7 @@ func TestWork_aFailedReadWhileWaitingIsNotAFailedRun(t *testing.T) {
 		return data
 	}
 	kinds := map[string]kind{
-		"agent job": {route: mintlifytest.RouteGetJob, otherAnswer: `{"id":"someone-elses-job","status":"completed"}`,
+		"agent job": {route: mintlifytest.RouteAgentJobsGet, otherAnswer: `{"id":"someone-elses-job","status":"completed"}`,
 			run: func(t *testing.T, url string, clk *testClock, action bool) (diag.Diagnostics, string) {
 				data := setUp(t, url, clk)
 				w := jobWork(data, mintlifytest.DemoProjectID, func(ctx context.Context) (*sdk.AgentJob, error) {
@@ -227,7 +227,7 @@ func TestWork_aFailedReadWhileWaitingIsNotAFailedRun(t *testing.T) {
 				w.words = map[bool]workWords{false: createWords, true: actionCreateWords}[action]
 				return runToEnd(t, w)
 			}},
-		"agent job message": {noun: "agent job", route: mintlifytest.RouteGetJob, otherAnswer: `{"id":"someone-elses-job","status":"completed"}`,
+		"agent job message": {noun: "agent job", route: mintlifytest.RouteAgentJobsGet, otherAnswer: `{"id":"someone-elses-job","status":"completed"}`,
 			run: func(t *testing.T, url string, clk *testClock, action bool) (diag.Diagnostics, string) {
 				data := setUp(t, url, clk)
 				job, err := data.client.AgentJobs.Create(t.Context(), mintlifytest.DemoProjectID, "[fake:active=1s] x")
@@ -241,7 +241,7 @@ func TestWork_aFailedReadWhileWaitingIsNotAFailedRun(t *testing.T) {
 				w.words = map[bool]workWords{false: messageWords, true: actionMessageWords}[action]
 				return runToEnd(t, w)
 			}},
-		"deployment": {route: mintlifytest.RouteUpdateStatus, otherAnswer: `{"_id":"0123456789abcdef01234567","status":"success"}`,
+		"deployment": {route: mintlifytest.RouteDeploymentsStatus, otherAnswer: `{"_id":"0123456789abcdef01234567","status":"success"}`,
 			run: func(t *testing.T, url string, clk *testClock, action bool) (diag.Diagnostics, string) {
 				data := setUp(t, url, clk)
 				w := deployWork(data, "deployment", func(ctx context.Context) (*sdk.Deployment, error) {
@@ -255,7 +255,7 @@ func TestWork_aFailedReadWhileWaitingIsNotAFailedRun(t *testing.T) {
 					true: actionDeployWords("deployment", "Could not deploy", "failed")}[action]
 				return runToEnd(t, w)
 			}},
-		"preview deployment": {route: mintlifytest.RouteUpdateStatus, otherAnswer: `{"_id":"0123456789abcdef01234567","status":"success"}`,
+		"preview deployment": {route: mintlifytest.RouteDeploymentsStatus, otherAnswer: `{"_id":"0123456789abcdef01234567","status":"success"}`,
 			run: func(t *testing.T, url string, clk *testClock, action bool) (diag.Diagnostics, string) {
 				data := setUp(t, url, clk)
 				w := deployWork(data, "preview deployment", func(ctx context.Context) (*sdk.Deployment, error) {
@@ -268,7 +268,7 @@ func TestWork_aFailedReadWhileWaitingIsNotAFailedRun(t *testing.T) {
 				w.words = map[bool]workWords{false: previewCreateWords, true: actionDeployWords("preview deployment", "x", "y")}[action]
 				return runToEnd(t, w)
 			}},
-		"static export": {route: mintlifytest.RouteGetStaticExport, otherAnswer: `{"jobId":"se_other","status":"completed"}`,
+		"static export": {route: mintlifytest.RouteStaticExportsGet, otherAnswer: `{"jobId":"se_other","status":"completed"}`,
 			run: func(t *testing.T, url string, clk *testClock, action bool) (diag.Diagnostics, string) {
 				w := exportWork(setUp(t, url, clk), sdk.StaticExportRequest{Domain: "docs.example.com"})
 				w.words = map[bool]workWords{false: exportCreateWords, true: exportActionWords}[action]
@@ -354,14 +354,14 @@ func TestProblemNotes_saysNothingWithoutProblemsAndEachOnce(t *testing.T) {
 // POST that first waits out a 50-second Retry-After still leaves the wait
 // its whole minute, enough for a job active 55 seconds.
 func TestWork_timeoutStartsAfterThePOST(t *testing.T) {
-	fs, url, clk := startFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteCreateJob,
+	fs, url, clk := startFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteAgentJobsCreate,
 		Kind: mintlifytest.FaultRateLimit, RetryAfter: 50 * time.Second, Requests: []int{1}}}})
 	records, _, diags, last := runJob(t.Context(), t, url, clk, "[fake:active=55s] Quick", func(w *work[sdk.AgentJob]) { w.timeout = time.Minute })
 	if len(diags) != 0 || last == nil || last.Status != sdk.JobStatusCompleted || len(records) != 2 {
 		t.Fatalf("last %+v, diagnostics %v", last, diags)
 	}
-	if slept := clk.slept(); slept[0] != 50*time.Second || fs.Requests(mintlifytest.RouteCreateJob) != 2 {
-		t.Errorf("sleeps %v, %d POSTs", slept, fs.Requests(mintlifytest.RouteCreateJob))
+	if slept := clk.slept(); slept[0] != 50*time.Second || fs.Requests(mintlifytest.RouteAgentJobsCreate) != 2 {
+		t.Errorf("sleeps %v, %d POSTs", slept, fs.Requests(mintlifytest.RouteAgentJobsCreate))
 	}
 	if waited := clk.Now().Sub(epoch); waited < 105*time.Second || waited > 110*time.Second {
 		t.Errorf("the run took %s of the clock, want the Retry-After and the job's 55s", waited)

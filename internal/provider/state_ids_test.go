@@ -207,7 +207,7 @@ func TestListing_skipsAndNamesIDsNoRequestCanSend(t *testing.T) {
 		}
 	}
 	check("terraform query", ids(results), diags)
-	if n := h.fs.Requests(mintlifytest.RouteGetJob); n != len(good) {
+	if n := h.fs.Requests(mintlifytest.RouteAgentJobsGet); n != len(good) {
 		t.Errorf("%d v2 reads, want one per good job", n)
 	}
 	state, diags := h.readData("mintlify_agent_jobs", nil)

@@ -194,8 +194,8 @@ func TestStaticExportAction_downloadsTheArchiveByteExact(t *testing.T) {
 		t.Fatal(diagsText(diags))
 	}
 	ids := h.fs.StaticExportIDs()
-	if len(ids) != 1 || h.fs.Requests(mintlifytest.RouteStartStaticExport) != 1 {
-		t.Fatalf("exports %v after %d POSTs", ids, h.fs.Requests(mintlifytest.RouteStartStaticExport))
+	if len(ids) != 1 || h.fs.Requests(mintlifytest.RouteStaticExportsStart) != 1 {
+		t.Fatalf("exports %v after %d POSTs", ids, h.fs.Requests(mintlifytest.RouteStaticExportsStart))
 	}
 	id := ids[0]
 	sum, size := archiveSHA256(t, h.fs, id)
@@ -233,13 +233,13 @@ func TestStaticExportAction_failedExportLeavesNoFile(t *testing.T) {
 	_, diags := h.invoke(context.Background(), "mintlify_static_export", exportVals("docs.example.com", "version", "[fake:failed]", "output_path", out))
 	id := h.fs.StaticExportIDs()[0]
 	contains(t, "diagnostics", diagsText(diags), "Static export failed", "Static export "+id+` ended with status "failed": Rendering page`, "Invoke the action again")
-	if !strings.HasPrefix(diagsText(diags), "error: ") || len(dirEntries(t, dir)) != 0 || h.fs.Requests(mintlifytest.RouteCreateBundle) != 0 {
-		t.Errorf("files %v, %d bundle requests: %s", dirEntries(t, dir), h.fs.Requests(mintlifytest.RouteCreateBundle), diagsText(diags))
+	if !strings.HasPrefix(diagsText(diags), "error: ") || len(dirEntries(t, dir)) != 0 || h.fs.Requests(mintlifytest.RouteStaticExportsCreateBundle) != 0 {
+		t.Errorf("files %v, %d bundle requests: %s", dirEntries(t, dir), h.fs.Requests(mintlifytest.RouteStaticExportsCreateBundle), diagsText(diags))
 	}
 }
 
 func TestStaticExportAction_brokenDownloadNeverLeavesAPartialFile(t *testing.T) {
-	h := newExportHarness(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteDownloadBundle, Kind: mintlifytest.FaultReset}}})
+	h := newExportHarness(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteStaticExportsDownloadBundle, Kind: mintlifytest.FaultReset}}})
 	dir := t.TempDir()
 	out := filepath.Join(dir, "docs.tar.gz")
 	if err := os.WriteFile(out, []byte("last release's archive"), 0o600); err != nil {
@@ -256,12 +256,12 @@ func TestStaticExportAction_brokenDownloadNeverLeavesAPartialFile(t *testing.T) 
 	if names := dirEntries(t, dir); len(names) != 1 {
 		t.Errorf("the directory holds %v", names)
 	}
-	wantRequests(t, h.fs, mintlifytest.RouteDownloadBundle, 1+sdk.DefaultMaxRetries, "the first download and a resume per retry")
+	wantRequests(t, h.fs, mintlifytest.RouteStaticExportsDownloadBundle, 1+sdk.DefaultMaxRetries, "the first download and a resume per retry")
 	assertNoLink(t, h.fs, "the diagnostics", text)
 }
 
 func TestStaticExportAction_resumesADownloadThatBroke(t *testing.T) {
-	h := newExportHarness(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteDownloadBundle, Kind: mintlifytest.FaultReset, Requests: []int{1, 2}}}})
+	h := newExportHarness(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteStaticExportsDownloadBundle, Kind: mintlifytest.FaultReset, Requests: []int{1, 2}}}})
 	dir := t.TempDir()
 	out := filepath.Join(dir, "docs.tar.gz")
 	progress, diags := h.invoke(context.Background(), "mintlify_static_export", exportVals("docs.example.com", "version", "[fake:bundle=5MiB]", "output_path", out))
@@ -269,11 +269,11 @@ func TestStaticExportAction_resumesADownloadThatBroke(t *testing.T) {
 		t.Fatal(diagsText(diags))
 	}
 	sum, _ := archiveSHA256(t, h.fs, h.fs.StaticExportIDs()[0])
-	if fileSHA256(t, out) != sum || h.fs.Requests(mintlifytest.RouteDownloadBundle) != 3 {
-		t.Errorf("%d download requests; checksum differs: %v", h.fs.Requests(mintlifytest.RouteDownloadBundle), fileSHA256(t, out) != sum)
+	if fileSHA256(t, out) != sum || h.fs.Requests(mintlifytest.RouteStaticExportsDownloadBundle) != 3 {
+		t.Errorf("%d download requests; checksum differs: %v", h.fs.Requests(mintlifytest.RouteStaticExportsDownloadBundle), fileSHA256(t, out) != sum)
 	}
 	contains(t, "progress", strings.Join(progress, "\n"), "Downloaded ", "MiB of 5")
-	if log := h.fs.RequestsTo(mintlifytest.RouteDownloadBundle); len(log) != 3 || log[1].Status != 206 || log[2].Status != 206 {
+	if log := h.fs.RequestsTo(mintlifytest.RouteStaticExportsDownloadBundle); len(log) != 3 || log[1].Status != 206 || log[2].Status != 206 {
 		t.Errorf("the resumes were not range requests: %+v", log)
 	}
 }
@@ -285,12 +285,12 @@ func TestStaticExportAction_withoutOutputPath(t *testing.T) {
 		t.Fatal(diagsText(diags))
 	}
 	contains(t, "progress", strings.Join(progress, "\n"), "is now completed (24 pages).", "Set output_path to download its archive")
-	if h.fs.Requests(mintlifytest.RouteCreateBundle) != 0 {
+	if h.fs.Requests(mintlifytest.RouteStaticExportsCreateBundle) != 0 {
 		t.Error("a bundle was made without output_path")
 	}
 	vals := exportVals("docs.example.com", "wait_for_completion", false)
 	progress, diags = h.invoke(context.Background(), "mintlify_static_export", vals)
-	if len(diags) > 0 || len(progress) != 1 || h.fs.Requests(mintlifytest.RouteGetStaticExport) == 0 {
+	if len(diags) > 0 || len(progress) != 1 || h.fs.Requests(mintlifytest.RouteStaticExportsGet) == 0 {
 		t.Fatalf("%q %s", progress, diagsText(diags))
 	}
 }
@@ -312,7 +312,7 @@ func TestStaticExportAction_timeoutAndInterrupt(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		h.clk.onSleep(func(context.Context) {
-			if h.fs.Requests(mintlifytest.RouteGetStaticExport) == 2 {
+			if h.fs.Requests(mintlifytest.RouteStaticExportsGet) == 2 {
 				cancel() // Ctrl-C, at a known point of the wait
 			}
 		})
@@ -414,7 +414,7 @@ func TestStaticExportBundle_waitsThrough409ThenGivesTheLink(t *testing.T) {
 	if len(links) != 1 || link != links[0] {
 		t.Fatalf("url is not the link the fake issued (%d issued)", len(links))
 	}
-	wantRequests(t, h.fs, mintlifytest.RouteCreateBundle, 2, "a 409, then the bundle")
+	wantRequests(t, h.fs, mintlifytest.RouteStaticExportsCreateBundle, 2, "a 409, then the bundle")
 	if at, err := time.Parse(time.RFC3339, expires); err != nil || !at.After(epoch.Add(5*time.Minute)) {
 		t.Errorf("expires_at %q", expires)
 	}

@@ -119,9 +119,9 @@ func TestAccStaticExport_startedOncePerTriggersChange(t *testing.T) {
 			ConfigStateChecks: []statecheck.StateCheck{exportInStateIsTheServers(fs)},
 		},
 	})
-	wantRequests(t, fs, mintlifytest.RouteStartStaticExport, 2, "exports started")
+	wantRequests(t, fs, mintlifytest.RouteStaticExportsStart, 2, "exports started")
 	var body map[string]any
-	if log := fs.RequestsTo(mintlifytest.RouteStartStaticExport); len(log) == 0 || json.Unmarshal([]byte(log[0].Body), &body) != nil ||
+	if log := fs.RequestsTo(mintlifytest.RouteStaticExportsStart); len(log) == 0 || json.Unmarshal([]byte(log[0].Body), &body) != nil ||
 		fmt.Sprint(body) != "map[domain:docs.example.com paths:[guides/getting-started index] version:v1]" {
 		t.Errorf("sent %v", body)
 	}
@@ -162,7 +162,7 @@ func TestAccStaticExport_notWaitedForThenRefreshed(t *testing.T) {
 			},
 		},
 	})
-	wantRequests(t, fs, mintlifytest.RouteStartStaticExport, 1, "exports started")
+	wantRequests(t, fs, mintlifytest.RouteStaticExportsStart, 1, "exports started")
 }
 
 func TestAccStaticExport_importAdoptsTheConfiguration(t *testing.T) {
@@ -187,7 +187,7 @@ func TestAccStaticExport_importAdoptsTheConfiguration(t *testing.T) {
 		{Config: cfg, ResourceName: exportAddr, ImportState: true, ImportStateId: "se_0000000000000000", ExpectError: wrapped("Cannot import the static export", `no static export "se_0000000000000000"`)},
 		{Config: cfg, ResourceName: exportAddr, ImportState: true, ImportStateId: "a/b", ExpectError: wrapped("Invalid import id", `import id "a/b"`)},
 	})
-	wantRequests(t, fs, mintlifytest.RouteStartStaticExport, 1, "exports started: importing started one")
+	wantRequests(t, fs, mintlifytest.RouteStaticExportsStart, 1, "exports started: importing started one")
 }
 
 func TestAccStaticExport_invalidInputFailsAtPlanWithNoRequest(t *testing.T) {
@@ -293,7 +293,7 @@ resource "terraform_data" "archive" {
 		t.Error("curl's download is not the export's archive")
 	}
 	// The first opening met a running export: 409, then a wait.
-	log := fs.RequestsTo(mintlifytest.RouteCreateBundle)
+	log := fs.RequestsTo(mintlifytest.RouteStaticExportsCreateBundle)
 	if len(log) < 2 || log[0].Status != 409 {
 		t.Errorf("bundle requests %+v", log)
 	}

@@ -84,7 +84,7 @@ func requestsPerRead(t *testing.T, fs *mintlifytest.Fake, want int) {
 	t.Helper()
 	reads, pages := 0, 0
 	for _, r := range fs.RequestLog() {
-		if r.Route != mintlifytest.RouteVisitors {
+		if r.Route != mintlifytest.RouteAnalyticsVisitors {
 			continue
 		}
 		pages++
@@ -195,14 +195,14 @@ func TestAccUniqueVisitors_rateLimitFailsAtOnceWithWhenToRetry(t *testing.T) {
 		Config:      visitorsConfig(url, ""),
 		ExpectError: wrapped(`Could not read unique visitors`, `429 Too Many Requests`, `rate limited; try again after`, `100 per organization per hour`),
 	}})
-	wantRequests(t, fs, mintlifytest.RouteVisitors, 3, "2 pages and one refusal")
+	wantRequests(t, fs, mintlifytest.RouteAnalyticsVisitors, 3, "2 pages and one refusal")
 }
 
 func TestAccUniqueVisitors_survivesFaultsWithoutRereading(t *testing.T) {
 	fs, url, clk := startAccFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 600}})
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultServerError, Requests: []int{1}})
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultDropConnection, Requests: []int{3}})
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Second, Requests: []int{5}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAnalyticsVisitors, Kind: mintlifytest.FaultServerError, Requests: []int{1}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAnalyticsVisitors, Kind: mintlifytest.FaultDropConnection, Requests: []int{3}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAnalyticsVisitors, Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Second, Requests: []int{5}})
 	runSteps(t, clk, []resource.TestStep{{
 		Config:            visitorsConfig(url, ""),
 		ConfigStateChecks: []statecheck.StateCheck{visitorsMatchServer(fs, "", "", 0)},
@@ -210,7 +210,7 @@ func TestAccUniqueVisitors_survivesFaultsWithoutRereading(t *testing.T) {
 	// Every read is 3 pages; the 3 faulted requests are the only extra ones.
 	pages, okPages := 0, 0
 	for _, r := range fs.RequestLog() {
-		if r.Route == mintlifytest.RouteVisitors {
+		if r.Route == mintlifytest.RouteAnalyticsVisitors {
 			pages++
 		}
 	}

@@ -31,16 +31,16 @@ func TestAccResources_aFailedReadWhileWaitingKeepsItUntaintedAndTheRefreshLearns
 		fault                               mintlifytest.Fault
 	}{
 		{name: "deployment, 502s", typ: "mintlify_deployment", body: triggers("a1"), noun: "deployment",
-			route: mintlifytest.RouteUpdateStatus, ended: "success",
+			route: mintlifytest.RouteDeploymentsStatus, ended: "success",
 			fault: mintlifytest.Fault{Kind: mintlifytest.FaultServerError, Requests: failing}},
 		{name: "preview, 404", typ: "mintlify_preview_deployment", body: `  branch = "feature/x"`, noun: "preview deployment",
-			route: mintlifytest.RouteUpdateStatus, ended: "success",
+			route: mintlifytest.RouteDeploymentsStatus, ended: "success",
 			fault: mintlifytest.Fault{Kind: mintlifytest.FaultClientError, Status: 404, Requests: []int{2}}},
 		{name: "static export, another export's answer", typ: "mintlify_static_export", body: `  domain = "docs.example.com"`,
-			noun: "static export", route: mintlifytest.RouteGetStaticExport, ended: "completed",
+			noun: "static export", route: mintlifytest.RouteStaticExportsGet, ended: "completed",
 			fault: mintlifytest.Fault{Kind: mintlifytest.FaultMalformed, Body: `{"jobId":"se_other","status":"completed"}`, Requests: []int{2}}},
 		{name: "agent job, 502s", typ: "mintlify_agent_job", body: `  prompt = "Document it"`, noun: "agent job",
-			route: mintlifytest.RouteGetJob, ended: "completed",
+			route: mintlifytest.RouteAgentJobsGet, ended: "completed",
 			fault: mintlifytest.Fault{Kind: mintlifytest.FaultServerError, Requests: failing}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -80,7 +80,7 @@ func TestAccResources_aFailedReadWhileWaitingKeepsItUntaintedAndTheRefreshLearns
 					},
 				},
 			})
-			for _, route := range []string{mintlifytest.RouteTriggerUpdate, mintlifytest.RoutePreview, mintlifytest.RouteStartStaticExport, mintlifytest.RouteCreateJob} {
+			for _, route := range []string{mintlifytest.RouteDeploymentsTrigger, mintlifytest.RouteDeploymentsPreview, mintlifytest.RouteStaticExportsStart, mintlifytest.RouteAgentJobsCreate} {
 				if n := fs.Requests(route); n > 1 {
 					t.Errorf("%d requests to %s: the work ran again", n, route)
 				}

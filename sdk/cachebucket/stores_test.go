@@ -159,7 +159,7 @@ func tenProcesses(t *testing.T, st *teststores.Store) {
 	url := st.NewBucket(t)
 	srv := mintlifytest.NewServer(mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 1200}})
 	t.Cleanup(srv.Close)
-	srv.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultLatency, Latency: 300 * time.Millisecond})
+	srv.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAnalyticsVisitors, Kind: mintlifytest.FaultLatency, Latency: 300 * time.Millisecond})
 	hits := 0
 	for i, r := range runners(t, 10, st.Env(), srv, url, "visitors") {
 		if len(r.Reads) != 1 || r.Reads[0].Err != "" || r.Reads[0].Rows != 1200 || r.Problem != "" {
@@ -170,7 +170,7 @@ func tenProcesses(t *testing.T, st *teststores.Store) {
 			hits++
 		}
 	}
-	if n := srv.Requests(mintlifytest.RouteVisitors); n != 5 {
+	if n := srv.Requests(mintlifytest.RouteAnalyticsVisitors); n != 5 {
 		t.Errorf("%d requests for ten runners, want one read's 5", n)
 	}
 	if hits != 9 {
@@ -268,7 +268,7 @@ func readOnlyCredential(t *testing.T, st *teststores.Store) {
 	problem := runner(t, st.ReadOnly(t), srv, url, "visitors,views,visitors,views", true, false, true, false)
 	wantProblem(t, problem, "is read but not written by this program: answers already stored there are used, none is added",
 		"the bucket cannot be written")
-	if n := srv.Requests(mintlifytest.RouteVisitors); n != 1 {
+	if n := srv.Requests(mintlifytest.RouteAnalyticsVisitors); n != 1 {
 		t.Errorf("%d requests, want the writer's 1", n)
 	}
 }

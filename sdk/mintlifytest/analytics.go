@@ -265,7 +265,7 @@ type apiError struct {
 // query (dates and filters; paging parameters are ignored), as one answer
 // in the endpoint's own JSON shape with every row in the order the
 // endpoint serves them, and no "more" to follow. route is a Route
-// constant; for RouteAssistantThread, query holds "threadId". Tests
+// constant; for RouteAnalyticsThread, query holds "threadId". Tests
 // compare what a client read, page after page, with it. It does not count
 // as a request or spend the rate limit.
 func (s *Fake) Data(projectID, route string, query url.Values) (json.RawMessage, error) {
@@ -530,13 +530,13 @@ func serveViews(p *params, d *dataset) (int, any) {
 // VisitorsData returns what the server holds for a project and range (dates
 // as the API takes them, "" for unset), in the order it serves rows.
 func (s *Fake) VisitorsData(projectID, dateFrom, dateTo string) (Counts, []PathRow, error) {
-	return s.pathData(projectID, RouteVisitors, dateFrom, dateTo)
+	return s.pathData(projectID, RouteAnalyticsVisitors, dateFrom, dateTo)
 }
 
 // ViewsData returns the page-view export for a project and range, as
 // VisitorsData does for visitors.
 func (s *Fake) ViewsData(projectID, dateFrom, dateTo string) (Counts, []PathRow, error) {
-	return s.pathData(projectID, RouteViews, dateFrom, dateTo)
+	return s.pathData(projectID, RouteAnalyticsViews, dateFrom, dateTo)
 }
 
 func (s *Fake) pathData(projectID, route, dateFrom, dateTo string) (Counts, []PathRow, error) {
@@ -547,7 +547,7 @@ func (s *Fake) pathData(projectID, route, dateFrom, dateTo string) (Counts, []Pa
 			return
 		}
 		r = d.visitors(sp)
-		if route == RouteViews {
+		if route == RouteAnalyticsViews {
 			r = d.views(sp)
 		}
 	})

@@ -388,16 +388,16 @@ func TestAnalyticsBudget_isSharedByEveryEndpoint(t *testing.T) {
 
 func TestData_isTheWholeAnswerWithoutPaging(t *testing.T) {
 	h := newHarness(t, Config{Analytics: Dataset{Paths: 300, SearchTerms: 60, Feedback: 150, Conversations: 150}})
-	for route, endpoint := range map[string]string{RouteVisitors: "visitors", RouteViews: "views", RouteSearches: "searches",
-		RouteFeedback: "feedback", RouteFeedbackByPage: "feedback/by-page", RouteAssistant: "assistant", RouteCallerStats: "assistant/caller-stats"} {
+	for route, endpoint := range map[string]string{RouteAnalyticsVisitors: "visitors", RouteAnalyticsViews: "views", RouteAnalyticsSearches: "searches",
+		RouteAnalyticsFeedback: "feedback", RouteAnalyticsFeedbackByPage: "feedback/by-page", RouteAnalyticsConversations: "assistant", RouteAnalyticsCallerStats: "assistant/caller-stats"} {
 		raw, err := h.srv.Data(DemoProjectID, route, url.Values{"limit": {"3"}, "dateFrom": {"2026-10-01"}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var data map[string]any
 		_ = json.Unmarshal(raw, &data)
-		key := map[string]string{RouteVisitors: "visitors", RouteViews: "views", RouteSearches: "searches", RouteFeedback: "feedback",
-			RouteFeedbackByPage: "feedback", RouteAssistant: "conversations"}[route]
+		key := map[string]string{RouteAnalyticsVisitors: "visitors", RouteAnalyticsViews: "views", RouteAnalyticsSearches: "searches", RouteAnalyticsFeedback: "feedback",
+			RouteAnalyticsFeedbackByPage: "feedback", RouteAnalyticsConversations: "conversations"}[route]
 		if key == "" {
 			_, served := h.get(endpoint + "?dateFrom=2026-10-01")
 			if !cmp.Equal(data, served) {
@@ -417,7 +417,7 @@ func TestData_isTheWholeAnswerWithoutPaging(t *testing.T) {
 	if h.srv.TotalRequests() != 7 {
 		t.Errorf("Data counted as requests: %d", h.srv.TotalRequests())
 	}
-	thread, err := h.srv.Data(DemoProjectID, RouteAssistantThread, url.Values{"threadId": {"01ARZ3NDEKTSV4RRFFQ69G5FAV"}})
+	thread, err := h.srv.Data(DemoProjectID, RouteAnalyticsThread, url.Values{"threadId": {"01ARZ3NDEKTSV4RRFFQ69G5FAV"}})
 	if err == nil || !strings.Contains(err.Error(), "Thread not found") {
 		t.Errorf("unknown thread: %s %v", thread, err)
 	}
@@ -426,9 +426,9 @@ func TestData_isTheWholeAnswerWithoutPaging(t *testing.T) {
 		q              url.Values
 		want           string
 	}{
-		{"nope", RouteVisitors, nil, `no project "nope"`},
-		{DemoProjectID, RouteCreateJob, nil, "is not an analytics export"},
-		{DemoProjectID, RouteVisitors, url.Values{"dateFrom": {"x"}}, "dateFrom: Invalid date"},
+		{"nope", RouteAnalyticsVisitors, nil, `no project "nope"`},
+		{DemoProjectID, RouteAgentJobsCreate, nil, "is not an analytics export"},
+		{DemoProjectID, RouteAnalyticsVisitors, url.Values{"dateFrom": {"x"}}, "dateFrom: Invalid date"},
 	} {
 		if _, err := h.srv.Data(tt.project, tt.route, tt.q); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%v: %v, want %q", tt, err, tt.want)

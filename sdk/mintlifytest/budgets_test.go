@@ -22,8 +22,8 @@ var budgetRoutes = []route{
 	{name: "search", pattern: "POST /discovery/v1/search/{domain}", budgets: []Budget{BudgetDiscovery}, serve: accepted},
 	{name: "index", pattern: "POST /index/v1/search", budgets: []Budget{BudgetIndexSecond, BudgetIndexDay}, serve: accepted},
 	{name: "status", pattern: "GET /v1/project/update-status/{statusId}", serve: accepted},
-	{name: "job", pattern: RouteCreateJob, budgets: []Budget{BudgetAgentJobs}, serve: accepted},
-	{name: "analytics", pattern: RouteVisitors, budgets: []Budget{BudgetAnalytics}, serve: accepted},
+	{name: "job", pattern: RouteAgentJobsCreate, budgets: []Budget{BudgetAgentJobs}, serve: accepted},
+	{name: "analytics", pattern: RouteAnalyticsVisitors, budgets: []Budget{BudgetAnalytics}, serve: accepted},
 }
 
 func accepted(_ *Fake, w http.ResponseWriter, _ *http.Request, org string, _ *project) {

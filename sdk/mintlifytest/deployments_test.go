@@ -151,8 +151,8 @@ func TestUpdateStatus_unknownOrAnotherOrganizationsIs404(t *testing.T) {
 			t.Errorf("%s: %d %v", sid, code, body)
 		}
 	}
-	if d, ok := h.srv.Deployment(id); !ok || d.Source != "dashboard" || h.srv.Requests(RouteTriggerUpdate) != 0 {
-		t.Errorf("TriggerDeployment: %+v, %d requests", d, h.srv.Requests(RouteTriggerUpdate))
+	if d, ok := h.srv.Deployment(id); !ok || d.Source != "dashboard" || h.srv.Requests(RouteDeploymentsTrigger) != 0 {
+		t.Errorf("TriggerDeployment: %+v, %d requests", d, h.srv.Requests(RouteDeploymentsTrigger))
 	}
 	if ids := h.srv.DeploymentIDs("other-project"); len(ids) != 1 || ids[0] != id {
 		t.Errorf("DeploymentIDs = %v", ids)

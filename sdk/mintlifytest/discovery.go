@@ -26,15 +26,15 @@ const RouteDiscoverySearch = "POST /discovery/v1/search/{domain}"
 // RouteDiscoveryPage is the route of the SDK's DiscoveryClient.Page.
 const RouteDiscoveryPage = "POST /discovery/v1/page/{domain}"
 
-// RouteAssistantMessage is the route of the SDK's
+// RouteAssistantStream is the route of the SDK's
 // DiscoveryClient.Assistant.Stream (and Ask) with AssistantV2: the AI SDK v5
 // UI message stream.
-const RouteAssistantMessage = "POST /discovery/v2/assistant/{domain}/message"
+const RouteAssistantStream = "POST /discovery/v2/assistant/{domain}/message"
 
-// RouteAssistantMessageV1 is the route of the SDK's
+// RouteAssistantStreamV1 is the route of the SDK's
 // DiscoveryClient.Assistant.Stream (and Ask) with AssistantV1: the AI SDK v4
 // data stream.
-const RouteAssistantMessageV1 = "POST /discovery/v1/assistant/{domain}/message"
+const RouteAssistantStreamV1 = "POST /discovery/v1/assistant/{domain}/message"
 
 // keyKind is the API a key opens: each API refuses the others' keys (401).
 type keyKind int

@@ -389,8 +389,8 @@ func TestAssistant_scripts(t *testing.T) {
 func TestAssistant_slowStreamAndReset(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := New(Config{Faults: []Fault{
-			{Route: RouteAssistantMessage, Kind: FaultSlowStream, Latency: 300 * time.Millisecond, Requests: []int{1}},
-			{Route: RouteAssistantMessage, Kind: FaultReset, Requests: []int{2}},
+			{Route: RouteAssistantStream, Kind: FaultSlowStream, Latency: 300 * time.Millisecond, Requests: []int{1}},
+			{Route: RouteAssistantStream, Kind: FaultReset, Requests: []int{2}},
 		}})
 		post := func() *http.Response {
 			req, _ := http.NewRequest("POST", "https://mintlify.test"+messagePath, strings.NewReader(`{"fp":"a","messages":[{"id":"1","role":"user","parts":[{"type":"text","text":"deploy"}]}]}`))

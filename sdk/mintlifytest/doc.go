@@ -123,10 +123,10 @@
 // A route's constant is its pattern (the method and the path as the
 // OpenAPI file writes them), named after the SDK's call that sends it:
 // Route, then the call's service (or client), then its method. The SDK's
-// Deployments.Trigger is RouteTriggerUpdate, AgentJobs.Create is
-// RouteCreateJob, DiscoveryClient.Search is RouteDiscoverySearch, and
-// Assistant.Stream is RouteAssistantMessage (v2) and
-// RouteAssistantMessageV1 (v1). Routes lists them with their short names
+// Deployments.Trigger is RouteDeploymentsTrigger, AgentJobs.Create is
+// RouteAgentJobsCreate, DiscoveryClient.Search is RouteDiscoverySearch, and
+// Assistant.Stream is RouteAssistantStream (v2) and
+// RouteAssistantStreamV1 (v1). Routes lists them with their short names
 // (what mintlify-fake's -fault route=NAME takes), areas and budgets.
 //
 // The published rate limits are Budgets, drawn by each route (Routes says

@@ -78,7 +78,7 @@ func TestDataset_endIsTruncatedToItsDay(t *testing.T) {
 	}
 	// Searches and feedback carry times of day: an End left at 15:00
 	// would move them, although the counts stay the same.
-	for _, route := range []string{RouteVisitors, RouteViews, RouteSearches, RouteFeedback, RouteAssistant, RouteCallerStats} {
+	for _, route := range []string{RouteAnalyticsVisitors, RouteAnalyticsViews, RouteAnalyticsSearches, RouteAnalyticsFeedback, RouteAnalyticsConversations, RouteAnalyticsCallerStats} {
 		a, errA := whole.Data(DemoProjectID, route, nil)
 		b, errB := late.Data(DemoProjectID, route, nil)
 		if errA != nil || errB != nil || string(a) != string(b) {
@@ -108,7 +108,7 @@ func TestPathData_errorsAndWhichExport(t *testing.T) {
 		t.Errorf("bad date: %v", err)
 	}
 	for route, get := range map[string]func(string, string, string) (Counts, []PathRow, error){
-		RouteVisitors: s.VisitorsData, RouteViews: s.ViewsData,
+		RouteAnalyticsVisitors: s.VisitorsData, RouteAnalyticsViews: s.ViewsData,
 	} {
 		totals, rows, err := get(DemoProjectID, "", "")
 		if err != nil {
@@ -122,7 +122,7 @@ func TestPathData_errorsAndWhichExport(t *testing.T) {
 		raw, _ := s.Data(DemoProjectID, route, nil)
 		_ = json.Unmarshal(raw, &want)
 		wantRows := want.Visitors
-		if route == RouteViews {
+		if route == RouteAnalyticsViews {
 			wantRows = want.Views
 		}
 		if totals != want.Totals || len(rows) != 4 || rows[0] != wantRows[0] {

@@ -47,7 +47,7 @@ func Example() {
 		Clock:      clock,
 		DefaultJob: mintlifytest.JobScript{ActiveFor: 30 * time.Minute, Outcome: mintlifytest.OutcomeCompleted},
 		// The API's bad day: the second and third polls are refused for 2 s.
-		Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultRateLimit, RetryAfter: 2 * time.Second, Requests: []int{2, 3}}},
+		Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultRateLimit, RetryAfter: 2 * time.Second, Requests: []int{2, 3}}},
 	})
 	client, err := sdk.NewClient(mintlifytest.DemoAPIKey,
 		sdk.WithBaseURL("https://mintlify.test"), // any https address: the in-process client never dials
@@ -93,14 +93,14 @@ func Example_faults() {
 
 	// A 1,000-path read takes 4 requests; the hour's budget is 2.
 	_, err := client.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, sdk.VisitorsQuery{})
-	fmt.Println(sdk.IsRateLimited(err), srv.Requests(mintlifytest.RouteVisitors))
+	fmt.Println(sdk.IsRateLimited(err), srv.Requests(mintlifytest.RouteAnalyticsVisitors))
 	// The client remembers until when the budget is spent: asking again
 	// sends nothing.
 	_, err = client.Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, sdk.VisitorsQuery{})
-	fmt.Println(sdk.IsNotSent(err), srv.Requests(mintlifytest.RouteVisitors))
+	fmt.Println(sdk.IsNotSent(err), srv.Requests(mintlifytest.RouteAnalyticsVisitors))
 
 	srv.ResetRateLimits() // a new hour (for a client that knows it)
-	srv.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultServerError, Requests: []int{1}})
+	srv.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAnalyticsVisitors, Kind: mintlifytest.FaultServerError, Requests: []int{1}})
 	all, err := newClient().Analytics.Visitors.All(context.Background(), mintlifytest.DemoProjectID, sdk.VisitorsQuery{MaxResults: 250})
 	fmt.Println(len(all.Paths), err, srv.FaultHits(), "attempts:", all.Attempts)
 	// Output:
@@ -128,7 +128,7 @@ func Example_inProcessClient() {
 
 	record, _ := fake.JobRecord(mintlifytest.DemoProjectID, job.ID)
 	fmt.Println(record.Prompt, "/", record.Messages[0].Prompt)
-	fmt.Println(fake.RequestsTo(mintlifytest.RouteSendMessage)[0].Body)
+	fmt.Println(fake.RequestsTo(mintlifytest.RouteAgentJobsSendMessage)[0].Body)
 	// Output:
 	// active <nil> req_0000001
 	// <nil>

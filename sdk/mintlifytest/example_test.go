@@ -60,7 +60,7 @@ func ExampleFake_JobRecord() {
 	clock.Advance(time.Minute)
 	call(client, "POST", "/v2/agent/demo-project/job/"+job+"/message", `{"prompt":"Mention the new rate limits"}`)
 
-	sent := f.RequestsTo(mintlifytest.RouteSendMessage)[0]
+	sent := f.RequestsTo(mintlifytest.RouteAgentJobsSendMessage)[0]
 	fmt.Println(sent.Method, sent.JobID == job, sent.Body, sent.Status, sent.Org)
 	record, _ := f.JobRecord(mintlifytest.DemoProjectID, job)
 	fmt.Println(record.Prompt)
@@ -117,8 +117,8 @@ func ExampleFake_SeedRows() {
 // mid-answer. The client's read fails, yet the job exists.
 func ExampleFault() {
 	f := mintlifytest.New(mintlifytest.Config{Faults: []mintlifytest.Fault{
-		{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultReset, Requests: []int{1}},
-		{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultClientError, Status: 409, Message: "Job is busy"},
+		{Route: mintlifytest.RouteAgentJobsCreate, Kind: mintlifytest.FaultReset, Requests: []int{1}},
+		{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultClientError, Status: 409, Message: "Job is busy"},
 	}})
 	client := f.Client()
 

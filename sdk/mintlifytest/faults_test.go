@@ -91,7 +91,7 @@ func TestFaults_everyKindAsAClientSeesIt(t *testing.T) {
 			}
 			for _, tt := range tests {
 				t.Run(tt.name, func(t *testing.T) {
-					tt.fault.Route = RouteCreateJob
+					tt.fault.Route = RouteAgentJobsCreate
 					f := New(Config{Clock: NewManualClock(t0), Faults: []Fault{tt.fault}})
 					base, c := tr.open(t, f)
 					got := roundTrip(context.Background(), c, "POST", base+"/v2/agent/demo-project/job", `{"prompt":"Document it"}`)
@@ -136,7 +136,7 @@ func TestFaults_everyKindAsAClientSeesIt(t *testing.T) {
 func TestFaultOddField_mistypesOneFieldOfTheRealAnswer(t *testing.T) {
 	for _, field := range []string{"", "status", "nowhere"} {
 		t.Run(field, func(t *testing.T) {
-			f := New(Config{Clock: NewManualClock(t0), Faults: []Fault{{Route: RouteCreateJob, Kind: FaultOddField, Field: field}}})
+			f := New(Config{Clock: NewManualClock(t0), Faults: []Fault{{Route: RouteAgentJobsCreate, Kind: FaultOddField, Field: field}}})
 			base, c := transports[0].open(t, f)
 			got := roundTrip(context.Background(), c, "POST", base+"/v2/agent/demo-project/job", `{"prompt":"x"}`)
 			whole, _ := f.Job(DemoProjectID, f.JobIDs(DemoProjectID)[0])
@@ -171,7 +171,7 @@ func TestFaultOddField_mistypesOneFieldOfTheRealAnswer(t *testing.T) {
 func TestFaultReset_sendsHalfTheRealAnswer(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr.name, func(t *testing.T) {
-			f := New(Config{Clock: NewManualClock(t0), Faults: []Fault{{Route: RouteCreateJob, Kind: FaultReset}}})
+			f := New(Config{Clock: NewManualClock(t0), Faults: []Fault{{Route: RouteAgentJobsCreate, Kind: FaultReset}}})
 			base, c := tr.open(t, f)
 			got := roundTrip(context.Background(), c, "POST", base+"/v2/agent/demo-project/job", `{"prompt":"x"}`)
 			whole, _ := f.Job(DemoProjectID, f.JobIDs(DemoProjectID)[0])
@@ -186,7 +186,7 @@ func TestFaultReset_sendsHalfTheRealAnswer(t *testing.T) {
 func TestFaultStall_holdsUntilTheClientGivesUpOrTheServerStops(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr.name, func(t *testing.T) {
-			f := New(Config{Clock: NewManualClock(t0), Faults: []Fault{{Route: RouteCreateJob, Kind: FaultStall}}})
+			f := New(Config{Clock: NewManualClock(t0), Faults: []Fault{{Route: RouteAgentJobsCreate, Kind: FaultStall}}})
 			base, c := tr.open(t, f)
 			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 			defer cancel()
@@ -198,7 +198,7 @@ func TestFaultStall_holdsUntilTheClientGivesUpOrTheServerStops(t *testing.T) {
 			go func() {
 				done <- roundTrip(context.Background(), c, "POST", base+"/v2/agent/demo-project/job", `{"prompt":"x"}`)
 			}()
-			for f.Requests(RouteCreateJob) < 2 {
+			for f.Requests(RouteAgentJobsCreate) < 2 {
 				time.Sleep(time.Millisecond)
 			}
 			f.Stop()

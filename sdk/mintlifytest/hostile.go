@@ -58,7 +58,7 @@ func endless(w http.ResponseWriter, r *http.Request, stopping <-chan struct{}, c
 
 // isV1Stream reports whether a route streams the v1 data stream (a
 // CODE:JSON line per part) rather than server-sent events.
-func isV1Stream(pattern string) bool { return pattern == RouteAssistantMessageV1 }
+func isV1Stream(pattern string) bool { return pattern == RouteAssistantStreamV1 }
 
 // endlessEvent is a FaultEndlessEvent's answer.
 func (f *faultState) endlessEvent(w http.ResponseWriter, r *http.Request, pattern string, stopping <-chan struct{}) {
@@ -88,7 +88,7 @@ const gzipHeader = "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
 
 // endlessBody is a FaultEndlessBody's answer.
 func (f *faultState) endlessBody(w http.ResponseWriter, r *http.Request, pattern string, stopping <-chan struct{}) {
-	if pattern == RouteDownloadBundle {
+	if pattern == RouteStaticExportsDownloadBundle {
 		endless(w, r, stopping, "application/gzip", cmp.Or(f.Body, gzipHeader), "\x00")
 		return
 	}
@@ -214,11 +214,11 @@ func taint(v any, key, text string) any {
 // by, for FaultUnreadableID ("" for none).
 func unreadableIDField(pattern string) string {
 	switch pattern {
-	case RouteCreateJob:
+	case RouteAgentJobsCreate:
 		return "id"
-	case RouteTriggerUpdate, RoutePreview:
+	case RouteDeploymentsTrigger, RouteDeploymentsPreview:
 		return "statusId"
-	case RouteStartStaticExport:
+	case RouteStaticExportsStart:
 		return "jobId"
 	}
 	return ""
@@ -229,7 +229,7 @@ func (f *faultState) withUnreadableID(body []byte, pattern string) []byte {
 	id := cmp.Or(f.Text, DefaultUnreadableID)
 	return editObject(body, func(obj map[string]json.RawMessage) bool {
 		field := cmp.Or(f.Field, unreadableIDField(pattern))
-		if field == "" && pattern == RouteListJobs {
+		if field == "" && pattern == RouteAgentJobsSessions {
 			var rows []map[string]json.RawMessage
 			if json.Unmarshal(obj["allSessions"], &rows) != nil || len(rows) == 0 {
 				return false

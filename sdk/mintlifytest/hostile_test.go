@@ -36,7 +36,7 @@ const askBody = `{"fp":"anonymous","messages":[{"id":"m1","role":"user","content
 func TestFaultEndlessEvent_dataLinesWithoutEnd(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr.name, func(t *testing.T) {
-			f := New(Config{Faults: []Fault{{Route: RouteAssistantMessage, Kind: FaultEndlessEvent}, {Route: RouteAssistantMessageV1, Kind: FaultEndlessEvent}}})
+			f := New(Config{Faults: []Fault{{Route: RouteAssistantStream, Kind: FaultEndlessEvent}, {Route: RouteAssistantStreamV1, Kind: FaultEndlessEvent}}})
 			base, c := tr.open(t, f)
 			resp := open(t, c, "POST", base+"/discovery/v2/assistant/"+DemoDomain+"/message", DemoAssistantKey, askBody)
 			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
@@ -66,9 +66,9 @@ func TestFaultEndlessEvent_dataLinesWithoutEnd(t *testing.T) {
 func TestFaultEmptyDeltas_partsThatCarryNothing(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr.name, func(t *testing.T) {
-			f := New(Config{Faults: []Fault{{Route: RouteAssistantMessage, Kind: FaultEmptyDeltas, Requests: []int{1}},
-				{Route: RouteAssistantMessage, Kind: FaultEmptyDeltas, Body: `{"type":"start-step"}`, Requests: []int{2}},
-				{Route: RouteAssistantMessageV1, Kind: FaultEmptyDeltas}}})
+			f := New(Config{Faults: []Fault{{Route: RouteAssistantStream, Kind: FaultEmptyDeltas, Requests: []int{1}},
+				{Route: RouteAssistantStream, Kind: FaultEmptyDeltas, Body: `{"type":"start-step"}`, Requests: []int{2}},
+				{Route: RouteAssistantStreamV1, Kind: FaultEmptyDeltas}}})
 			base, c := tr.open(t, f)
 			for i, want := range []string{`{"type":"text-delta","id":"text_1","delta":""}`, `{"type":"start-step"}`} {
 				resp := open(t, c, "POST", base+"/discovery/v2/assistant/"+DemoDomain+"/message", DemoAssistantKey, askBody)
@@ -114,7 +114,7 @@ func readLines(t *testing.T, r *bufio.Reader, n int) []string {
 func TestFaultEndlessBody_noSizeAndNoEnd(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr.name, func(t *testing.T) {
-			f := New(Config{Faults: []Fault{{Route: RouteDownloadBundle, Kind: FaultEndlessBody}, {Route: RouteGetJob, Kind: FaultEndlessBody}}})
+			f := New(Config{Faults: []Fault{{Route: RouteStaticExportsDownloadBundle, Kind: FaultEndlessBody}, {Route: RouteAgentJobsGet, Kind: FaultEndlessBody}}})
 			base, c := tr.open(t, f)
 			resp := open(t, c, "GET", base+"/_bundles/se_1/bundle.tar.gz?X-Amz-Signature=x", "", "")
 			if resp.StatusCode != 200 || resp.ContentLength != -1 || resp.Header.Get("Content-Type") != "application/gzip" {
@@ -142,7 +142,7 @@ func TestFaultTrickle_oneByteAtATime(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr.name, func(t *testing.T) {
 			const delay = time.Millisecond
-			f := New(Config{Faults: []Fault{{Route: RouteCreateJob, Kind: FaultTrickle, Latency: delay}, {Route: RouteAssistantMessage, Kind: FaultTrickle, Latency: delay}}})
+			f := New(Config{Faults: []Fault{{Route: RouteAgentJobsCreate, Kind: FaultTrickle, Latency: delay}, {Route: RouteAssistantStream, Kind: FaultTrickle, Latency: delay}}})
 			base, c := tr.open(t, f)
 			start := time.Now()
 			got := roundTrip(context.Background(), c, "POST", base+"/v2/agent/demo-project/job", `{"prompt":"x"}`)
@@ -216,10 +216,10 @@ func TestFaultUnreadableID_afterTheWorkIsDone(t *testing.T) {
 		route, method, path, body, field string
 		made                             func() int
 	}{
-		{RouteCreateJob, "POST", "/v2/agent/" + DemoProjectID + "/job", `{"prompt":"x"}`, "id", func() int { return len(h.srv.JobIDs(DemoProjectID)) }},
-		{RouteTriggerUpdate, "POST", "/v1/project/update/" + DemoProjectID, "", "statusId", func() int { return len(h.srv.DeploymentIDs(DemoProjectID)) }},
-		{RoutePreview, "POST", "/v1/project/preview/" + DemoProjectID, `{"branch":"docs/x"}`, "statusId", func() int { return len(h.srv.DeploymentIDs(DemoProjectID)) }},
-		{RouteStartStaticExport, "POST", "/v1/static-export/jobs", `{"domain":"docs.example.com"}`, "jobId", func() int { return len(h.srv.StaticExportIDs()) }},
+		{RouteAgentJobsCreate, "POST", "/v2/agent/" + DemoProjectID + "/job", `{"prompt":"x"}`, "id", func() int { return len(h.srv.JobIDs(DemoProjectID)) }},
+		{RouteDeploymentsTrigger, "POST", "/v1/project/update/" + DemoProjectID, "", "statusId", func() int { return len(h.srv.DeploymentIDs(DemoProjectID)) }},
+		{RouteDeploymentsPreview, "POST", "/v1/project/preview/" + DemoProjectID, `{"branch":"docs/x"}`, "statusId", func() int { return len(h.srv.DeploymentIDs(DemoProjectID)) }},
+		{RouteStaticExportsStart, "POST", "/v1/static-export/jobs", `{"domain":"docs.example.com"}`, "jobId", func() int { return len(h.srv.StaticExportIDs()) }},
 	} {
 		h.srv.ClearFaults()
 		h.srv.InjectFault(Fault{Route: tt.route, Kind: FaultUnreadableID, Text: "st 1\u202e"})
@@ -231,7 +231,7 @@ func TestFaultUnreadableID_afterTheWorkIsDone(t *testing.T) {
 	}
 	h.srv.ClearFaults()
 	h.srv.CreateJob(DemoProjectID, "another")
-	h.srv.InjectFault(Fault{Route: RouteListJobs, Kind: FaultUnreadableID})
+	h.srv.InjectFault(Fault{Route: RouteAgentJobsSessions, Kind: FaultUnreadableID})
 	_, _, list := h.call("GET", "/v1/agent/"+DemoProjectID+"/jobs", "")
 	rows := list["allSessions"].([]any)                                                                                               //nolint:forcetypeassert // the listing's shape
 	if rows[0].(map[string]any)["sessionId"] != DefaultUnreadableID || rows[1].(map[string]any)["sessionId"] == DefaultUnreadableID { //nolint:forcetypeassert // rows are objects
@@ -285,7 +285,7 @@ func TestHostileFaults_endWhenTheClientHangsUp(t *testing.T) {
 			base, c := tr.open(t, f)
 			for i, k := range kinds {
 				f.ClearFaults()
-				f.InjectFault(Fault{Kind: k, Route: RouteAssistantMessage, Latency: time.Millisecond})
+				f.InjectFault(Fault{Kind: k, Route: RouteAssistantStream, Latency: time.Millisecond})
 				ctx, cancel := context.WithCancel(context.Background())
 				req, _ := http.NewRequestWithContext(ctx, "POST", base+"/discovery/v2/assistant/"+DemoDomain+"/message", strings.NewReader(askBody))
 				req.Header.Set("Authorization", "Bearer "+DemoAssistantKey)

@@ -382,8 +382,8 @@ func TestTransport_longJobInASynctestBubble(t *testing.T) {
 			t.Errorf("record %+v", rec)
 		}
 		// Latency and stalls run on the bubble's clock too.
-		f.InjectFault(Fault{Route: RouteGetJob, Kind: FaultLatency, Latency: 10 * time.Second, Requests: []int{1}})
-		f.InjectFault(Fault{Route: RouteGetJob, Kind: FaultStall, Requests: []int{2}})
+		f.InjectFault(Fault{Route: RouteAgentJobsGet, Kind: FaultLatency, Latency: 10 * time.Second, Requests: []int{1}})
+		f.InjectFault(Fault{Route: RouteAgentJobsGet, Kind: FaultStall, Requests: []int{2}})
 		before := time.Now()
 		call("GET", "/v2/agent/demo-project/job/"+id, "")
 		if d := time.Since(before); d != 10*time.Second {

@@ -28,16 +28,16 @@ func TestRequestLog_keepsEverythingButTheKey(t *testing.T) {
 	h.call("GET", "/v3/nowhere?q=1", "", "mint_nope")
 
 	want := []LoggedRequest{
-		{Route: RouteCreateJob, Method: "POST", Path: "/v2/agent/acme%20docs%2F%CE%B2/job", Body: `{"prompt":"Document it"}`,
+		{Route: RouteAgentJobsCreate, Method: "POST", Path: "/v2/agent/acme%20docs%2F%CE%B2/job", Body: `{"prompt":"Document it"}`,
 			PathValues: map[string]string{"projectId": "acme docs/β"}, ProjectID: "acme docs/β", Org: DemoOrg,
 			UserAgent: "Go-http-client/1.1", RequestID: "req_0000001", Status: 201, Time: t0},
-		{Route: RouteSendMessage, Method: "POST", Path: "/v2/agent/acme%20docs%2F%CE%B2/job/" + id + "/message", Body: `{"prompt":"and more"}`,
+		{Route: RouteAgentJobsSendMessage, Method: "POST", Path: "/v2/agent/acme%20docs%2F%CE%B2/job/" + id + "/message", Body: `{"prompt":"and more"}`,
 			PathValues: map[string]string{"projectId": "acme docs/β", "id": id}, ProjectID: "acme docs/β", JobID: id, Org: DemoOrg,
 			UserAgent: "Go-http-client/1.1", RequestID: "req_0000002", Status: 200, Time: t0.Add(time.Minute)},
-		{Route: RouteAssistantThread, Method: "GET", Path: "/v1/analytics/demo-project/assistant/threads/01ARZ3NDEKTSV4RRFFQ69G5FAV", Query: "x=1",
+		{Route: RouteAnalyticsThread, Method: "GET", Path: "/v1/analytics/demo-project/assistant/threads/01ARZ3NDEKTSV4RRFFQ69G5FAV", Query: "x=1",
 			PathValues: map[string]string{"projectId": DemoProjectID, "threadId": "01ARZ3NDEKTSV4RRFFQ69G5FAV"}, ProjectID: DemoProjectID, Org: DemoOrg,
 			UserAgent: "Go-http-client/1.1", RequestID: "req_0000003", Status: 404, Time: t0.Add(time.Minute)},
-		{Route: RouteVisitors, Method: "GET", Path: "/v1/analytics/demo-project/visitors", Query: "limit=2&dateFrom=2026-10-01",
+		{Route: RouteAnalyticsVisitors, Method: "GET", Path: "/v1/analytics/demo-project/visitors", Query: "limit=2&dateFrom=2026-10-01",
 			PathValues: map[string]string{"projectId": DemoProjectID}, ProjectID: DemoProjectID, Org: "other-org",
 			UserAgent: "Go-http-client/1.1", RequestID: "req_0000004", Status: 404, Time: t0.Add(time.Minute)},
 		{Route: RouteUnmatched, Method: "GET", Path: "/v3/nowhere", Query: "q=1",
@@ -46,10 +46,10 @@ func TestRequestLog_keepsEverythingButTheKey(t *testing.T) {
 	if diff := cmp.Diff(want, h.srv.RequestLog()); diff != "" {
 		t.Errorf("log (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(want[1:2], h.srv.RequestsTo(RouteSendMessage)); diff != "" {
+	if diff := cmp.Diff(want[1:2], h.srv.RequestsTo(RouteAgentJobsSendMessage)); diff != "" {
 		t.Errorf("RequestsTo (-want +got):\n%s", diff)
 	}
-	if got := h.srv.RequestsTo(RouteGetJob); got != nil {
+	if got := h.srv.RequestsTo(RouteAgentJobsGet); got != nil {
 		t.Errorf("RequestsTo a route with none: %v", got)
 	}
 	// No field holds a key, whole or in part.
@@ -88,10 +88,10 @@ func TestRequestLog_bodyIsCappedAndTheHandlerReadsItAll(t *testing.T) {
 // count up per Fake and survive ResetCounters.
 func TestRequestIDs_onEveryAnswer(t *testing.T) {
 	h := newHarness(t, Config{JobBudget: 1})
-	h.srv.InjectFault(Fault{Route: RouteGetJob, Kind: FaultServerError, Requests: []int{1}})
-	h.srv.InjectFault(Fault{Route: RouteGetJob, Kind: FaultClientError, Requests: []int{2}})
-	h.srv.InjectFault(Fault{Route: RouteGetJob, Kind: FaultMalformed, Requests: []int{3}})
-	h.srv.InjectFault(Fault{Route: RouteGetJob, Kind: FaultRateLimit, Requests: []int{4}})
+	h.srv.InjectFault(Fault{Route: RouteAgentJobsGet, Kind: FaultServerError, Requests: []int{1}})
+	h.srv.InjectFault(Fault{Route: RouteAgentJobsGet, Kind: FaultClientError, Requests: []int{2}})
+	h.srv.InjectFault(Fault{Route: RouteAgentJobsGet, Kind: FaultMalformed, Requests: []int{3}})
+	h.srv.InjectFault(Fault{Route: RouteAgentJobsGet, Kind: FaultRateLimit, Requests: []int{4}})
 	requests := []struct{ method, path, body, key string }{
 		{"POST", "/v2/agent/demo-project/job", `{"prompt":"x"}`, DemoAPIKey}, // 201
 		{"POST", "/v2/agent/demo-project/job", `{"prompt":"x"}`, DemoAPIKey}, // 429, the budget
@@ -222,7 +222,7 @@ func TestOnRequest_eachRequestOnceAnswered(t *testing.T) {
 	var seen []LoggedRequest
 	var mu sync.Mutex
 	f := New(Config{Clock: NewManualClock(t0), OnRequest: func(r LoggedRequest) { mu.Lock(); seen = append(seen, r); mu.Unlock() },
-		Faults: []Fault{{Route: RouteGetJob, Kind: FaultServerError}}})
+		Faults: []Fault{{Route: RouteAgentJobsGet, Kind: FaultServerError}}})
 	for _, tr := range transports {
 		base, c := tr.open(t, f)
 		roundTrip(context.Background(), c, "POST", base+"/v2/agent/demo-project/job", `{"prompt":"x"}`)

@@ -12,75 +12,75 @@ import (
 // call that sends it: Route, then the call's service, then its method
 // (see the package's documentation, "Routes").
 
-// RouteCreateJob is the route of the SDK's AgentJobs.Create.
-const RouteCreateJob = "POST /v2/agent/{projectId}/job"
+// RouteAgentJobsCreate is the route of the SDK's AgentJobs.Create.
+const RouteAgentJobsCreate = "POST /v2/agent/{projectId}/job"
 
-// RouteGetJob is the route of the SDK's AgentJobs.Get (and AgentJobs.Wait).
-const RouteGetJob = "GET /v2/agent/{projectId}/job/{id}"
+// RouteAgentJobsGet is the route of the SDK's AgentJobs.Get (and AgentJobs.Wait).
+const RouteAgentJobsGet = "GET /v2/agent/{projectId}/job/{id}"
 
-// RouteSendMessage is the route of the SDK's AgentJobs.SendMessage.
-const RouteSendMessage = "POST /v2/agent/{projectId}/job/{id}/message"
+// RouteAgentJobsSendMessage is the route of the SDK's AgentJobs.SendMessage.
+const RouteAgentJobsSendMessage = "POST /v2/agent/{projectId}/job/{id}/message"
 
-// RouteListJobs is the route of the SDK's AgentJobs.Sessions: the deprecated
+// RouteAgentJobsSessions is the route of the SDK's AgentJobs.Sessions: the deprecated
 // v1 listing, the API's only listing of jobs.
-const RouteListJobs = "GET /v1/agent/{projectId}/jobs"
+const RouteAgentJobsSessions = "GET /v1/agent/{projectId}/jobs"
 
-// RouteVisitors is the route of the SDK's Analytics.Visitors.
-const RouteVisitors = "GET /v1/analytics/{projectId}/visitors"
+// RouteAnalyticsVisitors is the route of the SDK's Analytics.Visitors.
+const RouteAnalyticsVisitors = "GET /v1/analytics/{projectId}/visitors"
 
-// RouteViews is the route of the SDK's Analytics.Views.
-const RouteViews = "GET /v1/analytics/{projectId}/views"
+// RouteAnalyticsViews is the route of the SDK's Analytics.Views.
+const RouteAnalyticsViews = "GET /v1/analytics/{projectId}/views"
 
-// RouteSearches is the route of the SDK's Analytics.Searches.
-const RouteSearches = "GET /v1/analytics/{projectId}/searches"
+// RouteAnalyticsSearches is the route of the SDK's Analytics.Searches.
+const RouteAnalyticsSearches = "GET /v1/analytics/{projectId}/searches"
 
-// RouteFeedback is the route of the SDK's Analytics.Feedback.
-const RouteFeedback = "GET /v1/analytics/{projectId}/feedback"
+// RouteAnalyticsFeedback is the route of the SDK's Analytics.Feedback.
+const RouteAnalyticsFeedback = "GET /v1/analytics/{projectId}/feedback"
 
-// RouteFeedbackByPage is the route of the SDK's Analytics.FeedbackByPage:
+// RouteAnalyticsFeedbackByPage is the route of the SDK's Analytics.FeedbackByPage:
 // feedback counts per page (no paging).
-const RouteFeedbackByPage = "GET /v1/analytics/{projectId}/feedback/by-page"
+const RouteAnalyticsFeedbackByPage = "GET /v1/analytics/{projectId}/feedback/by-page"
 
-// RouteAssistant is the route of the SDK's Analytics.Conversations: the
+// RouteAnalyticsConversations is the route of the SDK's Analytics.Conversations: the
 // assistant's conversations.
-const RouteAssistant = "GET /v1/analytics/{projectId}/assistant"
+const RouteAnalyticsConversations = "GET /v1/analytics/{projectId}/assistant"
 
-// RouteAssistantThread is the route of the SDK's Analytics.Thread.
-const RouteAssistantThread = "GET /v1/analytics/{projectId}/assistant/threads/{threadId}"
+// RouteAnalyticsThread is the route of the SDK's Analytics.Thread.
+const RouteAnalyticsThread = "GET /v1/analytics/{projectId}/assistant/threads/{threadId}"
 
-// RouteCallerStats is the route of the SDK's Analytics.CallerStats.
-const RouteCallerStats = "GET /v1/analytics/{projectId}/assistant/caller-stats"
+// RouteAnalyticsCallerStats is the route of the SDK's Analytics.CallerStats.
+const RouteAnalyticsCallerStats = "GET /v1/analytics/{projectId}/assistant/caller-stats"
 
-// RouteTriggerUpdate is the route of the SDK's Deployments.Trigger: it
+// RouteDeploymentsTrigger is the route of the SDK's Deployments.Trigger: it
 // queues a deployment.
-const RouteTriggerUpdate = "POST /v1/project/update/{projectId}"
+const RouteDeploymentsTrigger = "POST /v1/project/update/{projectId}"
 
-// RouteUpdateStatus is the route of the SDK's Deployments.Status (and
+// RouteDeploymentsStatus is the route of the SDK's Deployments.Status (and
 // Deployments.Wait): the status of a deployment or a preview.
-const RouteUpdateStatus = "GET /v1/project/update-status/{statusId}"
+const RouteDeploymentsStatus = "GET /v1/project/update-status/{statusId}"
 
-// RoutePreview is the route of the SDK's Deployments.Preview.
-const RoutePreview = "POST /v1/project/preview/{projectId}"
+// RouteDeploymentsPreview is the route of the SDK's Deployments.Preview.
+const RouteDeploymentsPreview = "POST /v1/project/preview/{projectId}"
 
-// RouteTriggerAutomation is the route of the SDK's Automations.Trigger.
-const RouteTriggerAutomation = "POST /v1/workflow/{projectId}/{workflowSchemaId}/trigger"
+// RouteAutomationsTrigger is the route of the SDK's Automations.Trigger.
+const RouteAutomationsTrigger = "POST /v1/workflow/{projectId}/{workflowSchemaId}/trigger"
 
-// RouteStartStaticExport is the route of the SDK's StaticExports.Start.
-const RouteStartStaticExport = "POST /v1/static-export/jobs"
+// RouteStaticExportsStart is the route of the SDK's StaticExports.Start.
+const RouteStaticExportsStart = "POST /v1/static-export/jobs"
 
-// RouteGetStaticExport is the route of the SDK's StaticExports.Get (and
+// RouteStaticExportsGet is the route of the SDK's StaticExports.Get (and
 // StaticExports.Wait).
-const RouteGetStaticExport = "GET /v1/static-export/jobs/{jobId}"
+const RouteStaticExportsGet = "GET /v1/static-export/jobs/{jobId}"
 
-// RouteCreateBundle is the route of the SDK's StaticExports.CreateBundle.
-const RouteCreateBundle = "POST /v1/static-export/jobs/{jobId}/bundle"
+// RouteStaticExportsCreateBundle is the route of the SDK's StaticExports.CreateBundle.
+const RouteStaticExportsCreateBundle = "POST /v1/static-export/jobs/{jobId}/bundle"
 
-// RouteDownloadBundle is the route of the SDK's
+// RouteStaticExportsDownloadBundle is the route of the SDK's
 // StaticExports.DownloadBundle: where
 // bundle links point. The fake serves the archives itself, as object
 // storage would (no key: the link's signature is the credential). It is
 // not part of the API.
-const RouteDownloadBundle = "GET /_bundles/{jobId}/bundle.tar.gz"
+const RouteStaticExportsDownloadBundle = "GET /_bundles/{jobId}/bundle.tar.gz"
 
 // RouteUnmatched is the Route of a request no route matched: it is
 // counted and logged like the others, and answered 404.
@@ -139,43 +139,43 @@ const AreaDeployments = "deployments"
 // To add a budget, see budgetSpecs.
 var routeTable = []route{
 	// Agent jobs (admin-openapi.json): jobs.go.
-	{name: "create-job", pattern: RouteCreateJob, area: AreaJobs, budgets: []Budget{BudgetAgentJobs}, serve: (*Fake).createJob},
-	{name: "get-job", pattern: RouteGetJob, area: AreaJobs, serve: (*Fake).getJob},
-	{name: "message", pattern: RouteSendMessage, area: AreaJobs, budgets: []Budget{BudgetAgentJobs}, serve: (*Fake).sendMessage},
-	{name: "list-jobs", pattern: RouteListJobs, area: AreaJobs, serve: (*Fake).listJobs}, // sessions.go; reads have no published limit
+	{name: "create-job", pattern: RouteAgentJobsCreate, area: AreaJobs, budgets: []Budget{BudgetAgentJobs}, serve: (*Fake).createJob},
+	{name: "get-job", pattern: RouteAgentJobsGet, area: AreaJobs, serve: (*Fake).getJob},
+	{name: "message", pattern: RouteAgentJobsSendMessage, area: AreaJobs, budgets: []Budget{BudgetAgentJobs}, serve: (*Fake).sendMessage},
+	{name: "list-jobs", pattern: RouteAgentJobsSessions, area: AreaJobs, serve: (*Fake).listJobs}, // sessions.go; reads have no published limit
 
 	// Analytics (analytics.openapi.json): analytics.go, searches.go,
 	// feedback.go, assistant.go. export is the whole answer Data gives.
-	{name: "visitors", pattern: RouteVisitors, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveVisitors), export: exportVisitors},
-	{name: "views", pattern: RouteViews, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveViews), export: exportViews},
-	{name: "searches", pattern: RouteSearches, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveSearches), export: exportSearches},
-	{name: "feedback", pattern: RouteFeedback, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveFeedback), export: exportFeedback},
-	{name: "feedback-by-page", pattern: RouteFeedbackByPage, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveFeedbackByPage), export: exportFeedbackByPage},
-	{name: "assistant", pattern: RouteAssistant, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveAssistant), export: exportAssistant},
-	{name: "thread", pattern: RouteAssistantThread, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveThread), export: exportThread},
-	{name: "caller-stats", pattern: RouteCallerStats, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveCallerStats), export: exportCallerStats},
+	{name: "visitors", pattern: RouteAnalyticsVisitors, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveVisitors), export: exportVisitors},
+	{name: "views", pattern: RouteAnalyticsViews, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveViews), export: exportViews},
+	{name: "searches", pattern: RouteAnalyticsSearches, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveSearches), export: exportSearches},
+	{name: "feedback", pattern: RouteAnalyticsFeedback, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveFeedback), export: exportFeedback},
+	{name: "feedback-by-page", pattern: RouteAnalyticsFeedbackByPage, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveFeedbackByPage), export: exportFeedbackByPage},
+	{name: "assistant", pattern: RouteAnalyticsConversations, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveAssistant), export: exportAssistant},
+	{name: "thread", pattern: RouteAnalyticsThread, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveThread), export: exportThread},
+	{name: "caller-stats", pattern: RouteAnalyticsCallerStats, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveCallerStats), export: exportCallerStats},
 
 	// Deployments, previews and automations (openapi.json): deployments.go.
 	// Trigger update and automation triggers: BudgetDeployments; previews:
 	// BudgetPreviews; update status: none.
-	{name: "trigger-update", pattern: RouteTriggerUpdate, area: AreaDeployments, budgets: []Budget{BudgetDeployments}, serve: (*Fake).triggerUpdate},
-	{name: "update-status", pattern: RouteUpdateStatus, area: AreaDeployments, serve: (*Fake).updateStatus},
-	{name: "preview", pattern: RoutePreview, area: AreaDeployments, budgets: []Budget{BudgetPreviews}, serve: (*Fake).triggerPreview},
-	{name: "trigger-automation", pattern: RouteTriggerAutomation, area: AreaDeployments, budgets: []Budget{BudgetDeployments}, serve: (*Fake).triggerAutomation},
+	{name: "trigger-update", pattern: RouteDeploymentsTrigger, area: AreaDeployments, budgets: []Budget{BudgetDeployments}, serve: (*Fake).triggerUpdate},
+	{name: "update-status", pattern: RouteDeploymentsStatus, area: AreaDeployments, serve: (*Fake).updateStatus},
+	{name: "preview", pattern: RouteDeploymentsPreview, area: AreaDeployments, budgets: []Budget{BudgetPreviews}, serve: (*Fake).triggerPreview},
+	{name: "trigger-automation", pattern: RouteAutomationsTrigger, area: AreaDeployments, budgets: []Budget{BudgetDeployments}, serve: (*Fake).triggerAutomation},
 
 	// Static exports (static-export-openapi.json): static_exports.go. No
 	// published limit.
-	{name: "start-export", pattern: RouteStartStaticExport, area: AreaStaticExports, serve: (*Fake).startStaticExport},
-	{name: "get-export", pattern: RouteGetStaticExport, area: AreaStaticExports, serve: (*Fake).getStaticExport},
-	{name: "bundle", pattern: RouteCreateBundle, area: AreaStaticExports, serve: (*Fake).createBundle},
-	{name: "download", pattern: RouteDownloadBundle, area: AreaStaticExports, serve: (*Fake).downloadBundle, stream: true, keyless: true},
+	{name: "start-export", pattern: RouteStaticExportsStart, area: AreaStaticExports, serve: (*Fake).startStaticExport},
+	{name: "get-export", pattern: RouteStaticExportsGet, area: AreaStaticExports, serve: (*Fake).getStaticExport},
+	{name: "bundle", pattern: RouteStaticExportsCreateBundle, area: AreaStaticExports, serve: (*Fake).createBundle},
+	{name: "download", pattern: RouteStaticExportsDownloadBundle, area: AreaStaticExports, serve: (*Fake).downloadBundle, stream: true, keyless: true},
 
 	// Discovery: search, page, assistant (discovery-openapi.json):
 	// discovery.go. BudgetDiscovery.
 	{name: "search", pattern: RouteDiscoverySearch, area: AreaDiscovery, budgets: []Budget{BudgetDiscovery}, serve: (*Fake).discoverySearch},
 	{name: "page", pattern: RouteDiscoveryPage, area: AreaDiscovery, budgets: []Budget{BudgetDiscovery}, serve: (*Fake).discoveryPage},
-	{name: "assistant-message", pattern: RouteAssistantMessage, area: AreaDiscovery, budgets: []Budget{BudgetDiscovery}, serve: (*Fake).assistantV2, stream: true},
-	{name: "assistant-message-v1", pattern: RouteAssistantMessageV1, area: AreaDiscovery, budgets: []Budget{BudgetDiscovery}, serve: (*Fake).assistantV1, stream: true},
+	{name: "assistant-message", pattern: RouteAssistantStream, area: AreaDiscovery, budgets: []Budget{BudgetDiscovery}, serve: (*Fake).assistantV2, stream: true},
+	{name: "assistant-message-v1", pattern: RouteAssistantStreamV1, area: AreaDiscovery, budgets: []Budget{BudgetDiscovery}, serve: (*Fake).assistantV1, stream: true},
 
 	// Mintlify Index (index-openapi.json): index.go. BudgetIndexSecond and
 	// BudgetIndexDay, both.

@@ -318,20 +318,20 @@ func TestReaders_agreeWithData(t *testing.T) {
 		}
 	}
 	rows, total, _ := s.SearchesData(DemoProjectID, q)
-	check(RouteSearches, map[string]any{"searches": rows, "totalSearches": total, "nextCursor": nil})
+	check(RouteAnalyticsSearches, map[string]any{"searches": rows, "totalSearches": total, "nextCursor": nil})
 	fb, _ := s.FeedbackData(DemoProjectID, q)
-	check(RouteFeedback, map[string]any{"feedback": fb, "nextCursor": nil, "hasMore": false})
+	check(RouteAnalyticsFeedback, map[string]any{"feedback": fb, "nextCursor": nil, "hasMore": false})
 	bp, _ := s.FeedbackByPageData(DemoProjectID, q)
-	check(RouteFeedbackByPage, map[string]any{"feedback": bp, "hasMore": false})
+	check(RouteAnalyticsFeedbackByPage, map[string]any{"feedback": bp, "hasMore": false})
 	cv, _ := s.ConversationsData(DemoProjectID, q)
-	check(RouteAssistant, map[string]any{"conversations": cv, "nextCursor": nil, "hasMore": false})
+	check(RouteAnalyticsConversations, map[string]any{"conversations": cv, "nextCursor": nil, "hasMore": false})
 	cs, _ := s.CallerStatsData(DemoProjectID, q)
-	check(RouteCallerStats, cs)
+	check(RouteAnalyticsCallerStats, cs)
 	if len(rows) == 0 || len(fb) == 0 || len(bp) == 0 || len(cv) == 0 || cs.Total == 0 {
 		t.Fatalf("empty answers: %d %d %d %d %d", len(rows), len(fb), len(bp), len(cv), cs.Total)
 	}
 	th, _ := s.ThreadData(DemoProjectID, cv[0].ID)
-	raw, _ := s.Data(DemoProjectID, RouteAssistantThread, url.Values{"threadId": {cv[0].ID}})
+	raw, _ := s.Data(DemoProjectID, RouteAnalyticsThread, url.Values{"threadId": {cv[0].ID}})
 	var want any
 	_ = json.Unmarshal(raw, &want)
 	if diff := cmp.Diff(want, jsonOf(t, th)); diff != "" {

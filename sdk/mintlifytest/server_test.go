@@ -178,8 +178,8 @@ func TestJobScripts(t *testing.T) {
 			t.Errorf("%s: %v", prompt, j)
 		}
 	}
-	if len(h.srv.JobIDs(DemoProjectID)) != len(tests) || h.srv.Requests(RouteCreateJob) != len(tests) {
-		t.Errorf("jobs %d, POSTs %d", len(h.srv.JobIDs(DemoProjectID)), h.srv.Requests(RouteCreateJob))
+	if len(h.srv.JobIDs(DemoProjectID)) != len(tests) || h.srv.Requests(RouteAgentJobsCreate) != len(tests) {
+		t.Errorf("jobs %d, POSTs %d", len(h.srv.JobIDs(DemoProjectID)), h.srv.Requests(RouteAgentJobsCreate))
 	}
 }
 
@@ -344,10 +344,10 @@ func TestVisitors_validation(t *testing.T) {
 
 func TestFaults(t *testing.T) {
 	h := newHarness(t, Config{})
-	h.srv.InjectFault(Fault{Route: RouteGetJob, Kind: FaultServerError, Requests: []int{1}})
-	h.srv.InjectFault(Fault{Route: RouteGetJob, Kind: FaultRateLimit, RetryAfter: 1500 * time.Millisecond, Requests: []int{2}})
-	h.srv.InjectFault(Fault{Route: RouteGetJob, Method: "GET", Kind: FaultDropConnection, Requests: []int{3}})
-	h.srv.InjectFault(Fault{Route: RouteGetJob, Kind: FaultLatency, Latency: 20 * time.Millisecond, Requests: []int{4}})
+	h.srv.InjectFault(Fault{Route: RouteAgentJobsGet, Kind: FaultServerError, Requests: []int{1}})
+	h.srv.InjectFault(Fault{Route: RouteAgentJobsGet, Kind: FaultRateLimit, RetryAfter: 1500 * time.Millisecond, Requests: []int{2}})
+	h.srv.InjectFault(Fault{Route: RouteAgentJobsGet, Method: "GET", Kind: FaultDropConnection, Requests: []int{3}})
+	h.srv.InjectFault(Fault{Route: RouteAgentJobsGet, Kind: FaultLatency, Latency: 20 * time.Millisecond, Requests: []int{4}})
 	get := func() (*http.Response, error) {
 		req, _ := http.NewRequest("GET", h.ts.URL+"/v2/agent/demo-project/job/nope", nil)
 		req.Header.Set("Authorization", "Bearer "+DemoAPIKey)
@@ -374,7 +374,7 @@ func TestFaults(t *testing.T) {
 	if diff := cmp.Diff([]int{1, 1, 1, 1}, h.srv.FaultHits()); diff != "" {
 		t.Errorf("hits (-want +got):\n%s", diff)
 	}
-	if n := h.srv.Requests(RouteGetJob); n != 5 {
+	if n := h.srv.Requests(RouteAgentJobsGet); n != 5 {
 		t.Errorf("counted %d requests", n)
 	}
 	h.srv.ClearFaults()
@@ -424,10 +424,10 @@ func TestConcurrentClients(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if h.srv.Requests(RouteCreateJob) != 10 || h.srv.Requests(RouteVisitors) != 10 || len(h.srv.JobIDs(DemoProjectID)) != 10 || h.srv.TotalRequests() != 20 {
-		t.Errorf("counts: %d POST, %d GET, %d jobs", h.srv.Requests(RouteCreateJob), h.srv.Requests(RouteVisitors), len(h.srv.JobIDs(DemoProjectID)))
+	if h.srv.Requests(RouteAgentJobsCreate) != 10 || h.srv.Requests(RouteAnalyticsVisitors) != 10 || len(h.srv.JobIDs(DemoProjectID)) != 10 || h.srv.TotalRequests() != 20 {
+		t.Errorf("counts: %d POST, %d GET, %d jobs", h.srv.Requests(RouteAgentJobsCreate), h.srv.Requests(RouteAnalyticsVisitors), len(h.srv.JobIDs(DemoProjectID)))
 	}
-	if log := h.srv.RequestLog(); len(log) != 20 || (log[0].Route != RouteCreateJob && log[0].Route != RouteVisitors) {
+	if log := h.srv.RequestLog(); len(log) != 20 || (log[0].Route != RouteAgentJobsCreate && log[0].Route != RouteAnalyticsVisitors) {
 		t.Errorf("log: %d entries, first %+v", len(log), log[0])
 	}
 	h.srv.ResetCounters()

@@ -150,8 +150,8 @@ func TestListJobs_skipTakeAndTheirDefaults(t *testing.T) {
 	if _, _, body := h.call("GET", "/v1/agent/demo-project/jobs?skip=-1&take=0", ""); len(body["details"].([]any)) != 2 {
 		t.Errorf("a 400 names every problem: %v", body)
 	}
-	if h.srv.TotalRequests()-before != 7 || h.srv.Requests(RouteListJobs) != 8+7 {
-		t.Errorf("requests counted: %d in all, %d listings", h.srv.TotalRequests(), h.srv.Requests(RouteListJobs))
+	if h.srv.TotalRequests()-before != 7 || h.srv.Requests(RouteAgentJobsSessions) != 8+7 {
+		t.Errorf("requests counted: %d in all, %d listings", h.srv.TotalRequests(), h.srv.Requests(RouteAgentJobsSessions))
 	}
 }
 

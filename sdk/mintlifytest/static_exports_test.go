@@ -291,7 +291,7 @@ func TestBundleDownload_servesTheArchiveWithoutAKey(t *testing.T) {
 	if otherID != id || !bytes.Equal(archiveOf(t, other.srv, otherID), data) {
 		t.Error("the same export on another fake has other bytes")
 	}
-	log := h.srv.RequestsTo(RouteDownloadBundle)
+	log := h.srv.RequestsTo(RouteStaticExportsDownloadBundle)
 	if len(log) != 2 || log[0].Org != "" || log[0].Status != 200 {
 		t.Errorf("log %+v", log)
 	}
@@ -388,7 +388,7 @@ func TestBundleDownload_ranges(t *testing.T) {
 }
 
 func TestBundleDownload_resetCutsTheDownloadMidway(t *testing.T) {
-	h := newHarness(t, Config{Faults: []Fault{{Route: RouteDownloadBundle, Kind: FaultReset, Requests: []int{1, 2}}}})
+	h := newHarness(t, Config{Faults: []Fault{{Route: RouteStaticExportsDownloadBundle, Kind: FaultReset, Requests: []int{1, 2}}}})
 	id, link, size := h.completedBundle(`{"domain":"docs.example.com","version":"[fake:bundle=1MiB]"}`)
 	whole := archiveOf(t, h.srv, id)
 	resp, data, err := fetch(t, link)
@@ -402,7 +402,7 @@ func TestBundleDownload_resetCutsTheDownloadMidway(t *testing.T) {
 	if _, data, err = fetch(t, link); err != nil || !bytes.Equal(data, whole) {
 		t.Fatalf("third: %v", err)
 	}
-	if log := h.srv.RequestsTo(RouteDownloadBundle); len(log) != 3 || log[0].Fault != FaultReset || log[2].Fault != "" {
+	if log := h.srv.RequestsTo(RouteStaticExportsDownloadBundle); len(log) != 3 || log[0].Fault != FaultReset || log[2].Fault != "" {
 		t.Errorf("log %+v", log)
 	}
 }

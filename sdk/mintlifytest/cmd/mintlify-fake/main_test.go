@@ -149,19 +149,19 @@ func checkFaultsRefused(t *testing.T, want map[string]string) {
 func TestParseFault(t *testing.T) {
 	good := map[string][]mintlifytest.Fault{
 		"rate-limit":                         {{Kind: mintlifytest.FaultRateLimit, RetryAfter: time.Hour}},
-		"rate-limit=45m,route=visitors":      {{Route: mintlifytest.RouteVisitors, Kind: mintlifytest.FaultRateLimit, RetryAfter: 45 * time.Minute}},
+		"rate-limit=45m,route=visitors":      {{Route: mintlifytest.RouteAnalyticsVisitors, Kind: mintlifytest.FaultRateLimit, RetryAfter: 45 * time.Minute}},
 		"server-error=503,p=0.1,method=GET":  {{Method: "GET", Kind: mintlifytest.FaultServerError, Status: 503, Probability: 0.1}},
-		"drop,route=create-job,requests=1;3": {{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultDropConnection, Requests: []int{1, 3}}},
+		"drop,route=create-job,requests=1;3": {{Route: mintlifytest.RouteAgentJobsCreate, Kind: mintlifytest.FaultDropConnection, Requests: []int{1, 3}}},
 		"latency=2s,route=jobs": {
-			{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultLatency, Latency: 2 * time.Second},
-			{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultLatency, Latency: 2 * time.Second},
-			{Route: mintlifytest.RouteSendMessage, Kind: mintlifytest.FaultLatency, Latency: 2 * time.Second},
-			{Route: mintlifytest.RouteListJobs, Kind: mintlifytest.FaultLatency, Latency: 2 * time.Second}},
+			{Route: mintlifytest.RouteAgentJobsCreate, Kind: mintlifytest.FaultLatency, Latency: 2 * time.Second},
+			{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultLatency, Latency: 2 * time.Second},
+			{Route: mintlifytest.RouteAgentJobsSendMessage, Kind: mintlifytest.FaultLatency, Latency: 2 * time.Second},
+			{Route: mintlifytest.RouteAgentJobsSessions, Kind: mintlifytest.FaultLatency, Latency: 2 * time.Second}},
 		"server-error":     {{Kind: mintlifytest.FaultServerError, Status: 502}},
 		"server-error=500": {{Kind: mintlifytest.FaultServerError, Status: 500}},
 		"server-error=599": {{Kind: mintlifytest.FaultServerError, Status: 599}},
 		"drop,p=1":         {{Kind: mintlifytest.FaultDropConnection, Probability: 1}},
-		"slow-stream=50ms,route=assistant-message": {{Route: mintlifytest.RouteAssistantMessage, Kind: mintlifytest.FaultSlowStream, Latency: 50 * time.Millisecond}},
+		"slow-stream=50ms,route=assistant-message": {{Route: mintlifytest.RouteAssistantStream, Kind: mintlifytest.FaultSlowStream, Latency: 50 * time.Millisecond}},
 	}
 	checkFaultsParsed(t, good)
 	if got, _ := parseFault("drop,route=analytics"); len(got) != len(mintlifytest.AnalyticsRoutes) {
@@ -216,7 +216,7 @@ func TestControlRoutes(t *testing.T) {
 	}
 	_, body := call("GET", "/_fake/requests")
 	var counts map[string]int
-	if err := json.Unmarshal([]byte(body), &counts); err != nil || counts[mintlifytest.RouteViews] != 3 || counts[mintlifytest.RouteGetJob] != 2 {
+	if err := json.Unmarshal([]byte(body), &counts); err != nil || counts[mintlifytest.RouteAnalyticsViews] != 3 || counts[mintlifytest.RouteAgentJobsGet] != 2 {
 		t.Errorf("requests: %s (%v)", body, err)
 	}
 }
@@ -244,23 +244,23 @@ func TestParseFault_everyKind(t *testing.T) {
 		"client-error=404,message=Gone away": {{Kind: mintlifytest.FaultClientError, Status: 404, Message: "Gone away"}},
 		"client-error=499":                   {{Kind: mintlifytest.FaultClientError, Status: 499}},
 		"malformed":                          {{Kind: mintlifytest.FaultMalformed, Status: 200}},
-		"malformed=201,route=get-job,body={\"id\":1,\"status\":[2]}": {{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultMalformed, Status: 201, Body: `{"id":1,"status":[2]}`}},
+		"malformed=201,route=get-job,body={\"id\":1,\"status\":[2]}": {{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultMalformed, Status: 201, Body: `{"id":1,"status":[2]}`}},
 		"malformed,body=":                             {{Kind: mintlifytest.FaultMalformed, Status: 200}},
-		"reset,route=message":                         {{Route: mintlifytest.RouteSendMessage, Kind: mintlifytest.FaultReset}},
+		"reset,route=message":                         {{Route: mintlifytest.RouteAgentJobsSendMessage, Kind: mintlifytest.FaultReset}},
 		"stall,requests=2":                            {{Kind: mintlifytest.FaultStall, Requests: []int{2}}},
 		"drop-connection":                             {{Kind: mintlifytest.FaultDropConnection}},
 		"odd-field":                                   {{Kind: mintlifytest.FaultOddField}},
-		"odd-field=status,route=create-job,p=0.1":     {{Route: mintlifytest.RouteCreateJob, Kind: mintlifytest.FaultOddField, Field: "status", Probability: 0.1}},
-		"drop,route=thread":                           {{Route: mintlifytest.RouteAssistantThread, Kind: mintlifytest.FaultDropConnection}},
-		"endless-event,route=assistant-message":       {{Route: mintlifytest.RouteAssistantMessage, Kind: mintlifytest.FaultEndlessEvent}},
+		"odd-field=status,route=create-job,p=0.1":     {{Route: mintlifytest.RouteAgentJobsCreate, Kind: mintlifytest.FaultOddField, Field: "status", Probability: 0.1}},
+		"drop,route=thread":                           {{Route: mintlifytest.RouteAnalyticsThread, Kind: mintlifytest.FaultDropConnection}},
+		"endless-event,route=assistant-message":       {{Route: mintlifytest.RouteAssistantStream, Kind: mintlifytest.FaultEndlessEvent}},
 		"empty-deltas,body={\"type\":\"start-step\"}": {{Kind: mintlifytest.FaultEmptyDeltas, Body: `{"type":"start-step"}`}},
-		"endless-body,route=download":                 {{Route: mintlifytest.RouteDownloadBundle, Kind: mintlifytest.FaultEndlessBody}},
+		"endless-body,route=download":                 {{Route: mintlifytest.RouteStaticExportsDownloadBundle, Kind: mintlifytest.FaultEndlessBody}},
 		"trickle":                                     {{Kind: mintlifytest.FaultTrickle}},
-		"trickle=10ms,route=get-job":                  {{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultTrickle, Latency: 10 * time.Millisecond}},
-		"control-text,route=update-status":            {{Route: mintlifytest.RouteUpdateStatus, Kind: mintlifytest.FaultControlText}},
+		"trickle=10ms,route=get-job":                  {{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultTrickle, Latency: 10 * time.Millisecond}},
+		"control-text,route=update-status":            {{Route: mintlifytest.RouteDeploymentsStatus, Kind: mintlifytest.FaultControlText}},
 		"unreadable-id":                               {{Kind: mintlifytest.FaultUnreadableID}},
-		"unreadable-id=st 1,route=start-export":       {{Route: mintlifytest.RouteStartStaticExport, Kind: mintlifytest.FaultUnreadableID, Text: "st 1"}},
-		"echo-secret=jobId,route=bundle":              {{Route: mintlifytest.RouteCreateBundle, Kind: mintlifytest.FaultEchoSecret, Field: "jobId"}},
+		"unreadable-id=st 1,route=start-export":       {{Route: mintlifytest.RouteStaticExportsStart, Kind: mintlifytest.FaultUnreadableID, Text: "st 1"}},
+		"echo-secret=jobId,route=bundle":              {{Route: mintlifytest.RouteStaticExportsCreateBundle, Kind: mintlifytest.FaultEchoSecret, Field: "jobId"}},
 	}
 	checkFaultsParsed(t, good)
 	checkFaultsRefused(t, map[string]string{
@@ -422,7 +422,7 @@ func TestControlRoutes_newFaultsAndEveryRouteCounted(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &counts); err != nil {
 		t.Fatal(err)
 	}
-	if len(counts) != len(mintlifytest.Routes())+1 || counts[mintlifytest.RouteGetJob] != 1 || counts[mintlifytest.RouteUnmatched] != 1 {
+	if len(counts) != len(mintlifytest.Routes())+1 || counts[mintlifytest.RouteAgentJobsGet] != 1 || counts[mintlifytest.RouteUnmatched] != 1 {
 		t.Errorf("counts %v", counts)
 	}
 }

@@ -65,7 +65,7 @@ func TestLog_oneJSONLinePerRequest(t *testing.T) {
 	name := filepath.Join(t.TempDir(), "requests.jsonl")
 	o := defaults()
 	o.logFile = name
-	o.faults = faultFlags{{Route: mintlifytest.RouteGetJob, Kind: mintlifytest.FaultServerError, Status: 503}}
+	o.faults = faultFlags{{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultServerError, Status: 503}}
 	env, _ := startRun(t, o)
 	base := strings.TrimPrefix(strings.Split(env, "\n")[0], "MINTLIFY_BASE_URL=")
 	prompt := `{"prompt":"Document the key ` + mintlifytest.DemoAPIKey + ` and mint_dsc_other_key"}`
@@ -80,7 +80,7 @@ func TestLog_oneJSONLinePerRequest(t *testing.T) {
 		t.Fatalf("%d lines: %+v", len(lines), lines)
 	}
 	create, get, visitors, bundle := lines[0], lines[1], lines[2], lines[3]
-	if create.Method != "POST" || create.Path != "/v2/agent/demo-project/job" || create.Route != mintlifytest.RouteCreateJob || create.Status != 201 ||
+	if create.Method != "POST" || create.Path != "/v2/agent/demo-project/job" || create.Route != mintlifytest.RouteAgentJobsCreate || create.Status != 201 ||
 		create.RequestID != "req_0000001" || create.Body != `{"prompt":"Document the key [REDACTED] and [REDACTED]"}` {
 		t.Errorf("create %+v", create)
 	}
@@ -90,7 +90,7 @@ func TestLog_oneJSONLinePerRequest(t *testing.T) {
 	if get.Status != 503 || get.Fault != mintlifytest.FaultServerError || get.Body != "" || get.RequestID != "req_0000002" {
 		t.Errorf("get %+v", get)
 	}
-	if visitors.Query != "limit=5&dateFrom=2026-10-01" || visitors.Route != mintlifytest.RouteVisitors || visitors.Status != 200 {
+	if visitors.Query != "limit=5&dateFrom=2026-10-01" || visitors.Route != mintlifytest.RouteAnalyticsVisitors || visitors.Status != 200 {
 		t.Errorf("visitors %+v", visitors)
 	}
 	if bundle.Query != "X-Amz-Expires=900&X-Amz-Signature=%5BREDACTED%5D" || bundle.Status != 403 {
@@ -132,7 +132,7 @@ func TestLog_toStderr(t *testing.T) {
 	send(t, "GET", base+"/v2/agent/demo-project/job/x", "")
 	line := <-lines
 	var got logLine
-	if err := json.Unmarshal([]byte(line), &got); err != nil || got.Status != 404 || got.Route != mintlifytest.RouteGetJob {
+	if err := json.Unmarshal([]byte(line), &got); err != nil || got.Status != 404 || got.Route != mintlifytest.RouteAgentJobsGet {
 		t.Errorf("%q: %v", line, err)
 	}
 }
