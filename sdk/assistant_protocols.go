@@ -1,0 +1,267 @@
+package sdk
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// The two protocols' parts: a v2 event's JSON part, a v1 CODE:JSON
+// line, each read into AssistantParts named as v2 names them.
+
+// rawPart is a v2 part: every field any known type has.
+type rawPart struct {
+	Type            text            `json:"type"`
+	ID              text            `json:"id"`
+	Delta           text            `json:"delta"`
+	MessageID       text            `json:"messageId"`
+	MessageMetadata json.RawMessage `json:"messageMetadata"`
+	ErrorText       text            `json:"errorText"`
+	ToolCallID      text            `json:"toolCallId"`
+	ToolName        text            `json:"toolName"`
+	InputTextDelta  text            `json:"inputTextDelta"`
+	Input           json.RawMessage `json:"input"`
+	Output          json.RawMessage `json:"output"`
+	SourceID        text            `json:"sourceId"`
+	URL             text            `json:"url"`
+	Title           text            `json:"title"`
+	MediaType       text            `json:"mediaType"`
+	Filename        text            `json:"filename"`
+	Data            json.RawMessage `json:"data"`
+	FinishReason    text            `json:"finishReason"`
+	ThreadID        text            `json:"threadId"`
+	Reason          text            `json:"reason"`
+}
+
+// partsV2 reads one v2 part. It returns the parts to hand out: the part,
+// preceded by text held back for redaction when the part ends a block.
+func (s *AssistantStream) partsV2(payload []byte) ([]AssistantPart, error) {
+	var p fieldProblems
+	var raw rawPart
+	if err := decodeRaw(payload, &raw, &p); err != nil {
+		return nil, err
+	}
+	k := s.k
+	part := AssistantPart{Type: PartType(k.redact(nonEmpty(&p, top("type"), raw.Type)))}
+	str := func(name string, t text) string { return k.redact(orEmpty(&p, top(name), t)) }
+	need := func(name string, t text) string { return k.redact(required(&p, top(name), t)) }
+	var before []AssistantPart
+	switch t := part.Type; {
+	case t == PartTextDelta || t == PartReasoningDelta:
+		part.ID = str("id", raw.ID)
+		part.Text = s.scrubDelta(t, part.ID, required(&p, top("delta"), raw.Delta))
+		if part.Text == "" && raw.Delta.v != "" {
+			return nil, nil // all held back, for now
+		}
+	case t == PartTextStart || t == PartReasoningStart:
+		part.ID = str("id", raw.ID)
+	case t == PartTextEnd || t == PartReasoningEnd:
+		part.ID = str("id", raw.ID)
+		delta := PartTextDelta
+		if t == PartReasoningEnd {
+			delta = PartReasoningDelta
+		}
+		before = s.flush(func(h heldText) bool { return h.kind == delta && h.id == part.ID })
+	case t == PartStart:
+		part.MessageID = str("messageId", raw.MessageID)
+		part.Data = k.redactJSON(raw.MessageMetadata)
+		if part.MessageID != "" {
+			s.messageID = part.MessageID
+		}
+	case t == PartFinish:
+		part.FinishReason = str("finishReason", raw.FinishReason)
+		part.Data = k.redactJSON(raw.MessageMetadata)
+		part.ThreadID = str("threadId", raw.ThreadID)
+		if part.ThreadID == "" {
+			part.ThreadID = k.redact(threadIDIn(raw.MessageMetadata))
+		}
+		s.threadID, s.finished = part.ThreadID, true
+		before = s.flush(func(heldText) bool { return true })
+	case t == PartMessageMetadata:
+		part.Data = k.redactJSON(raw.MessageMetadata)
+	case t == PartError:
+		part.ErrorText = need("errorText", raw.ErrorText)
+		s.serverErr = part.ErrorText
+	case t == PartAbort:
+		part.ErrorText = str("reason", raw.Reason)
+	case strings.HasPrefix(string(t), "tool-"):
+		part.Tool = &AssistantTool{CallID: need("toolCallId", raw.ToolCallID), Name: str("toolName", raw.ToolName),
+			Input: k.redactJSON(raw.Input), Output: k.redactJSON(raw.Output)}
+		part.ErrorText = str("errorText", raw.ErrorText)
+		switch t {
+		case PartToolInputDelta:
+			part.Text = s.scrubDelta(t, part.Tool.CallID, required(&p, top("inputTextDelta"), raw.InputTextDelta))
+			if part.Text == "" && raw.InputTextDelta.v != "" {
+				return nil, nil
+			}
+		case PartToolInput, PartToolInputError:
+			before = s.flush(func(h heldText) bool { return h.kind == PartToolInputDelta && h.id == part.Tool.CallID })
+		case PartToolInputStart, PartToolOutput, PartToolOutputError:
+		default: // a tool part the SDK does not know: keep it whole
+			part.Raw = k.redactJSON(payload)
+		}
+	case t == PartSourceURL:
+		part.Source = &AssistantSource{ID: str("sourceId", raw.SourceID), URL: need("url", raw.URL), Title: str("title", raw.Title)}
+	case t == PartSourceDocument:
+		part.Source = &AssistantSource{ID: str("sourceId", raw.SourceID), Title: str("title", raw.Title),
+			MediaType: str("mediaType", raw.MediaType), Filename: str("filename", raw.Filename)}
+	case t == PartFile:
+		part.Source = &AssistantSource{URL: need("url", raw.URL), MediaType: str("mediaType", raw.MediaType)}
+	case t == PartStartStep || t == PartFinishStep:
+	case strings.HasPrefix(string(t), "data-"):
+		part.ID = str("id", raw.ID)
+		part.Data = k.redactJSON(raw.Data)
+	default:
+		part.Raw = k.redactJSON(payload)
+	}
+	part.Problems = p
+	return append(before, part), nil
+}
+
+// rawV1 is the value of a v1 part: every field any known code has.
+type rawV1 struct {
+	ToolCallID    text            `json:"toolCallId"`
+	ToolName      text            `json:"toolName"`
+	Args          json.RawMessage `json:"args"`
+	Result        json.RawMessage `json:"result"`
+	ArgsTextDelta text            `json:"argsTextDelta"`
+	FinishReason  text            `json:"finishReason"`
+	ThreadID      text            `json:"threadId"`
+	MessageID     text            `json:"messageId"`
+	ID            text            `json:"id"`
+	URL           text            `json:"url"`
+	Title         text            `json:"title"`
+}
+
+// partsV1 reads one v1 line, CODE:JSON, into parts named as v2 names
+// them.
+func (s *AssistantStream) partsV1(line []byte) ([]AssistantPart, error) {
+	line = bytes.TrimRight(line, "\r")
+	code, value, ok := bytes.Cut(line, []byte(":"))
+	if !ok || len(code) == 0 {
+		return nil, errors.New("a v1 part is CODE:JSON, and this line has no code")
+	}
+	if !json.Valid(value) {
+		return nil, fmt.Errorf("the value of a %q part is not JSON", clip(string(code), 10))
+	}
+	k := s.k
+	var p fieldProblems
+	str := func(name string, t text) string { return k.redact(orEmpty(&p, top(name), t)) }
+	need := func(name string, t text) string { return k.redact(required(&p, top(name), t)) }
+	var raw rawV1
+	obj := func() {
+		if value[0] != '{' {
+			p.add("value", "want an object, got %s", rawKind(value))
+			return
+		}
+		_ = decodeRaw(value, &raw, &p)
+	}
+	stringValue := func() string {
+		var t text
+		_ = t.UnmarshalJSON(value)
+		return required(&p, top("value"), t)
+	}
+	var part AssistantPart
+	var before []AssistantPart
+	switch string(code) {
+	case "0", "g":
+		part.Type = PartTextDelta
+		if code[0] == 'g' {
+			part.Type = PartReasoningDelta
+		}
+		v := stringValue()
+		part.Text = s.scrubDelta(part.Type, "", v)
+		if part.Text == "" && v != "" {
+			return nil, nil
+		}
+	case "3":
+		part.Type, part.ErrorText = PartError, k.redact(stringValue())
+		s.serverErr = part.ErrorText
+	case "2", "8":
+		part.Type, part.Data = PartData, k.redactJSON(value)
+		if code[0] == '8' {
+			part.Type = PartMessageAnnotations
+		}
+		if id := threadIDIn(value); id != "" {
+			s.threadID = k.redact(id)
+		}
+	case "9", "b":
+		obj()
+		part.Type = PartToolInput
+		if code[0] == 'b' {
+			part.Type = PartToolInputStart
+		}
+		part.Tool = &AssistantTool{CallID: need("toolCallId", raw.ToolCallID), Name: str("toolName", raw.ToolName), Input: k.redactJSON(raw.Args)}
+		if part.Type == PartToolInput {
+			before = s.flush(func(h heldText) bool { return h.kind == PartToolInputDelta && h.id == part.Tool.CallID })
+		}
+	case "c":
+		obj()
+		part.Type = PartToolInputDelta
+		part.Tool = &AssistantTool{CallID: need("toolCallId", raw.ToolCallID)}
+		v := required(&p, top("argsTextDelta"), raw.ArgsTextDelta)
+		part.Text = s.scrubDelta(part.Type, part.Tool.CallID, v)
+		if part.Text == "" && v != "" {
+			return nil, nil
+		}
+	case "a":
+		obj()
+		part.Type = PartToolOutput
+		part.Tool = &AssistantTool{CallID: need("toolCallId", raw.ToolCallID), Output: k.redactJSON(raw.Result)}
+	case "h":
+		obj()
+		part.Type = PartSourceURL
+		part.Source = &AssistantSource{ID: str("id", raw.ID), URL: need("url", raw.URL), Title: str("title", raw.Title)}
+	case "f":
+		obj()
+		part.Type, part.MessageID = PartStartStep, str("messageId", raw.MessageID)
+		if part.MessageID != "" && s.messageID == "" {
+			s.messageID = part.MessageID
+		}
+	case "e", "d":
+		obj()
+		part.Type, part.FinishReason = PartFinishStep, str("finishReason", raw.FinishReason)
+		part.Data = k.redactJSON(value)
+		if code[0] == 'd' {
+			part.Type = PartFinish
+			part.ThreadID = str("threadId", raw.ThreadID)
+			if part.ThreadID == "" {
+				part.ThreadID = s.threadID // from a data part, if one carried it
+			}
+			s.threadID, s.finished = part.ThreadID, true
+		}
+	default:
+		part.Type, part.Raw = PartType("v1:"+k.redact(clip(string(code), 10))), k.redactJSON(value)
+	}
+	if part.Type != PartTextDelta && part.Type != PartReasoningDelta && part.Type != PartToolInputDelta {
+		// v1 text has no block ends: any other part ends the text so far.
+		before = append(s.flush(func(h heldText) bool { return h.kind != PartToolInputDelta }), before...)
+	}
+	part.Problems = p
+	return append(before, part), nil
+}
+
+// threadIDIn finds a threadId in JSON metadata or data: an object's
+// "threadId", or that of an object in a list.
+func threadIDIn(raw json.RawMessage) string {
+	if len(raw) == 0 || !bytes.Contains(raw, []byte(`threadId`)) || checkLists(raw) != nil {
+		return ""
+	}
+	var one struct {
+		ThreadID string `json:"threadId"`
+	}
+	if json.Unmarshal(raw, &one) == nil && one.ThreadID != "" {
+		return one.ThreadID
+	}
+	var many []json.RawMessage
+	if json.Unmarshal(raw, &many) == nil {
+		for _, m := range many {
+			if json.Unmarshal(m, &one) == nil && one.ThreadID != "" {
+				return one.ThreadID
+			}
+		}
+	}
+	return ""
+}
