@@ -203,12 +203,12 @@ func TestReader_everyEventCounts(t *testing.T) {
 func TestReader_eventDataIsCapped(t *testing.T) {
 	const maxLine = 64
 	half := strings.Repeat("x", maxLine/2-1)
-	// The data lines joined, their newline counted: 31 + 1 + 31 = 63 bytes.
-	if got, err := events(t, NewReader(strings.NewReader("data: "+half+"\ndata: "+half+"\n\n"), maxLine, 10)); !errors.Is(err, io.EOF) || len(got) != 1 || got[0] != half+"\n"+half {
+	// The data lines joined, their newline counted: 31 + 1 + 32 = 64
+	// bytes, the cap.
+	if got, err := events(t, NewReader(strings.NewReader("data: "+half+"\ndata: "+half+"x\n\n"), maxLine, 10)); !errors.Is(err, io.EOF) || len(got) != 1 || got[0] != half+"\n"+half+"x" {
 		t.Errorf("%q, %v", got, err)
 	}
-	// One byte more than the cap (a newline counted before the first
-	// line's data too: 32 + 1 + 32 = 65).
+	// One byte more than the cap: 32 + 1 + 32 = 65.
 	over := half + "x"
 	if got, err := events(t, NewReader(strings.NewReader("data: "+over+"\ndata: "+over+"\n\n"), maxLine, 10)); !errors.Is(err, ErrEventTooLong) || len(got) != 0 {
 		t.Errorf("%q, %v; want an event too long", got, err)
