@@ -685,3 +685,27 @@ func TestAssistantStream_heldBackTextComesOutAtTheBlocksEnd(t *testing.T) {
 		t.Errorf("%v %q", err, a.Text)
 	}
 }
+
+// Fields the SDK does not read (event, id, retry, any other name) count
+// as parts too, like keep-alives: a stream of nothing but them, with or
+// without blank lines, ends at the cap instead of reading until
+// WithMaxStreamDuration.
+func TestAssistantStream_unreadFieldsCountAsParts(t *testing.T) {
+	for name, flood := range map[string]string{
+		"events of fields": "event: ping\nid: 7\n\n",
+		"endless fields":   "retry: 10\n",
+		"fields of no use": "x-glitter\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, _ := streamOf(t, AssistantV2, strings.NewReader(strings.Repeat(flood, 50)+"data: {\"type\":\"finish\"}\n\n"), WithMaxStreamParts(40))
+			_, err := readAll(s)
+			wantStreamError(t, err, StreamTooLarge, "more than 40 parts")
+		})
+	}
+	// A part with fields is two parts or more, and a whole answer at the
+	// cap is whole.
+	s, _ := streamOf(t, AssistantV2, strings.NewReader("event: message\nid: 1\ndata: {\"type\":\"finish\"}\n\n"), WithMaxStreamParts(3))
+	if parts, err := readAll(s); err != nil || len(parts) != 1 {
+		t.Errorf("%d parts: %v", len(parts), err)
+	}
+}

@@ -155,8 +155,8 @@ func (r *Reader) NextLine() ([]byte, error) {
 
 // NextEvent reads one server-sent event and returns its data: the data
 // lines joined by newlines, without the one space after "data:". Comments
-// (keep-alives) and other fields are skipped, but counted: a comment, or
-// a blank line alone, counts as an event. io.EOF means the body ended
+// (keep-alives) and other fields are skipped, but counted: a comment, a
+// field other than data, or a blank line alone, counts as an event. io.EOF means the body ended
 // with no event pending; an event the body ended in is handed out, and
 // AtEOF reports it.
 func (r *Reader) NextEvent() ([]byte, error) {
@@ -189,33 +189,34 @@ func (r *Reader) event() ([]byte, error) {
 		if partial {
 			r.atEOF = true
 		}
+		name, value, _ := bytes.Cut(line, []byte(":"))
 		switch {
 		case len(line) == 0 && have:
 			return r.data, nil
-		case len(line) == 0 && lines > 0: // the end of an event of comments: counted as they came
+		case len(line) == 0 && lines > 0: // the end of an event of comments and fields: counted as they came
 			lines = 0
-		case len(line) == 0 || line[0] == ':': // a blank line alone, or a comment (a keep-alive): an event all the same
+		case string(name) != "data":
+			// A blank line alone, a comment (a keep-alive), a field the
+			// reader does not use (event, id, retry, any other): an event
+			// all the same, or a flood of them would cost nothing.
 			if err := r.count(); err != nil {
 				return nil, err
 			}
 			lines++
 		default:
 			lines++
-			name, value, _ := bytes.Cut(line, []byte(":"))
-			if string(name) == "data" {
-				value, _ = bytes.CutPrefix(value, []byte(" "))
-				// The event's data is capped like a line: data lines
-				// without the blank line that ends an event must not
-				// grow it without end.
-				if len(r.data)+1+len(value) > r.lines.max {
-					return nil, ErrEventTooLong
-				}
-				if have {
-					r.data = append(r.data, '\n')
-				}
-				r.data = append(r.data, value...)
-				have = true
+			value, _ = bytes.CutPrefix(value, []byte(" "))
+			// The event's data is capped like a line: data lines
+			// without the blank line that ends an event must not
+			// grow it without end.
+			if len(r.data)+1+len(value) > r.lines.max {
+				return nil, ErrEventTooLong
 			}
+			if have {
+				r.data = append(r.data, '\n')
+			}
+			r.data = append(r.data, value...)
+			have = true
 		}
 		if partial {
 			if have {

@@ -320,3 +320,27 @@ func TestReader_linesOfTheDataStream(t *testing.T) {
 		t.Errorf("%v, start %q", err, r.Start())
 	}
 }
+
+// A field the reader does not use (event, id, retry, any other) counts
+// as an event, like a comment: a flood of them, whatever its blank lines,
+// ends at the cap.
+func TestReader_unusedFieldsCount(t *testing.T) {
+	for name, tc := range map[string]struct {
+		body   string
+		events int
+	}{
+		"an event of fields":        {"event: ping\nid: 7\n\n", 2},
+		"fields with no blank line": {"retry: 1\nretry: 2\nretry: 3\n", 3},
+		"a field with no colon":     {"x-glitter\n\n", 1},
+		"fields in a data event":    {"event: message\nid: 1\ndata: a\n\n", 3},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := events(t, NewReader(strings.NewReader(tc.body), 64, tc.events)); !errors.Is(err, io.EOF) {
+				t.Errorf("at %d events: %v", tc.events, err)
+			}
+			if got, err := events(t, NewReader(strings.NewReader(tc.body), 64, tc.events-1)); !errors.Is(err, ErrTooManyEvents) {
+				t.Errorf("at %d events: %q, %v; want too many events", tc.events-1, got, err)
+			}
+		})
+	}
+}
