@@ -173,7 +173,7 @@ func (r *Reader) NextEvent() ([]byte, error) {
 func (r *Reader) event() ([]byte, error) {
 	r.data = r.data[:0]
 	have := false
-	lines := 0 // the event's lines so far: comments, fields
+	lines := 0 // the event's lines so far, before its data: comments, fields
 	for {
 		line, err := r.lines.Next()
 		partial := errors.Is(err, ErrPartialLine)
@@ -203,8 +203,7 @@ func (r *Reader) event() ([]byte, error) {
 				return nil, err
 			}
 			lines++
-		default:
-			lines++
+		default: // a data line
 			value, _ = bytes.CutPrefix(value, []byte(" "))
 			// The event's data is capped like a line: data lines
 			// without the blank line that ends an event must not
