@@ -76,7 +76,7 @@ func TestLineReader_aLineIsCapped(t *testing.T) {
 			if !errors.Is(err, tc.err) {
 				t.Fatalf("%d lines, %v; want %v", len(got), err, tc.err)
 			}
-			if tc.err == io.EOF && (len(got) != 2 || got[0] != at || got[1] != "next") {
+			if errors.Is(tc.err, io.EOF) && (len(got) != 2 || got[0] != at || got[1] != "next") {
 				t.Errorf("%d lines: %.20q", len(got), got)
 			}
 			if errors.Is(err, ErrLineTooLong) && len(got) != 0 {
