@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"net/http"
 	"time"
+
+	pollpkg "github.com/mintlify/terraform-provider-mintlify/sdk/internal/poll"
 )
 
 const (
@@ -15,9 +16,6 @@ const (
 	// DefaultPollMax caps the delay between polls. With the schedule below, a
 	// 5-minute job takes at most 39 polls and is noticed at most 20 s late.
 	DefaultPollMax = 20 * time.Second
-	// maxTransientPollErrors is how many polls in a row may fail with a
-	// transient error (after the request's own retries) before the wait ends.
-	maxTransientPollErrors = 3
 )
 
 // WaitOption configures a wait: AgentJobs.Wait and the waits of every
@@ -47,7 +45,7 @@ type waitSettings struct {
 // ErrWaitTimeout ends a wait that reached its WithWaitTimeout. It wraps
 // context.DeadlineExceeded, so a caller can treat it as the deadline of a
 // context.
-var ErrWaitTimeout = fmt.Errorf("wait timed out: %w", context.DeadlineExceeded)
+var ErrWaitTimeout = pollpkg.ErrTimeout
 
 // WithWaitTimeout bounds the wait to d, measured on the client's clock
 // (see WithClock): the last poll is made when d runs out, and if the
@@ -85,17 +83,6 @@ func WithStatusCallback[T any](fn func(T)) WaitOption {
 	return waitOptionFunc(func(w *waitSettings) { w.onStatus = fn })
 }
 
-// pollDelay is the delay before the next poll, elapsed time after the wait
-// began. It grows geometrically (initial + elapsed/10, about ×1.1 a poll)
-// up to the cap, then is jittered down by up to 5%. Tying the delay to
-// the elapsed time bounds how late the waiter notices a finished job: at
-// most initial + 10% of the job's run time (until the cap), while a
-// 5-minute job takes under 40 polls.
-func (w *waitSettings) pollDelay(elapsed time.Duration) time.Duration {
-	d := min(w.initial+elapsed/10, w.max)
-	return d - rand.N(d/20+1)
-}
-
 // poller is what one kind of wait needs: how to read the object, and
 // which of its states end the wait.
 type poller[T any] struct {
@@ -104,7 +91,9 @@ type poller[T any] struct {
 	terminal func(T) bool
 }
 
-// poll is the one waiting loop of the SDK.
+// poll runs the SDK's one waiting loop (package poll) with the options
+// and the client's clock, and the request layer's view of which failures
+// are transient.
 func poll[T any](ctx context.Context, k *core, p poller[T], opts []WaitOption) (T, error) {
 	w := waitSettings{initial: DefaultPollInitial, max: DefaultPollMax}
 	for _, opt := range opts {
@@ -112,56 +101,24 @@ func poll[T any](ctx context.Context, k *core, p poller[T], opts []WaitOption) (
 			opt.applyWait(&w)
 		}
 	}
-	var last T
 	onStatus, ok := w.onStatus.(func(T))
 	if w.onStatus != nil && !ok {
-		return last, &ValidationError{Field: "WithStatusCallback", Rule: fmt.Sprintf("takes a %T here, not a %T", onStatus, w.onStatus)}
+		var none T
+		return none, &ValidationError{Field: "WithStatusCallback", Rule: fmt.Sprintf("takes a %T here, not a %T", onStatus, w.onStatus)}
 	}
-	start := k.clock.Now()
-	failures := 0
-	delay := w.pollDelay(0)
-	for {
-		if w.timeout > 0 {
-			left := w.timeout - k.clock.Now().Sub(start)
-			if left <= 0 {
-				return last, fmt.Errorf("waiting for %s: %w after %s", p.what, ErrWaitTimeout, w.timeout)
-			}
-			delay = min(delay, left)
-		}
-		if err := k.clock.Sleep(ctx, delay); err != nil {
-			return last, fmt.Errorf("waiting for %s: %w", p.what, err)
-		}
-		delay = w.pollDelay(k.clock.Now().Sub(start))
-		v, err := p.read(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				return last, fmt.Errorf("waiting for %s: %w", p.what, ctx.Err())
-			}
-			failures++
-			if !isTransient(err) || failures >= maxTransientPollErrors {
-				return last, fmt.Errorf("waiting for %s: %w", p.what, err)
-			}
-			var apiErr *APIError
-			if errors.As(err, &apiErr) && apiErr.RetryAfter > 0 {
-				// A wait the server asks for that outlasts ours ends it
-				// now, with the error that says when to come back.
-				outlasts := w.timeout > 0 && k.clock.Now().Sub(start)+apiErr.RetryAfter >= w.timeout
-				if outlasts || !fitsBeforeDeadline(ctx, apiErr.RetryAfter) {
-					return last, fmt.Errorf("waiting for %s: %w", p.what, err)
-				}
-				delay = apiErr.RetryAfter
-			}
-			continue
-		}
-		failures = 0
-		last = v
-		if onStatus != nil {
-			onStatus(v)
-		}
-		if p.terminal(v) {
-			return v, nil
-		}
+	return pollpkg.Wait(ctx, k.clock, pollpkg.Schedule{Initial: w.initial, Max: w.max, Timeout: w.timeout}, pollpkg.Poller[T]{
+		What: p.what, Read: p.read, Done: p.terminal, OnStatus: onStatus,
+		Transient: isTransient, RetryAfter: retryAfter,
+	})
+}
+
+// retryAfter is the wait a failed request's server asked for (0: none).
+func retryAfter(err error) time.Duration {
+	var apiErr *APIError
+	if errors.As(err, &apiErr) {
+		return apiErr.RetryAfter
 	}
+	return 0
 }
 
 // isTransient reports whether a failed request may succeed if made again

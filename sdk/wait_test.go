@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -22,14 +23,21 @@ func TestWaitForAgentJob_scheduleGrowsToCap(t *testing.T) {
 	if DefaultPollInitial != time.Second || DefaultPollMax != 20*time.Second {
 		t.Errorf("defaults %s, %s", DefaultPollInitial, DefaultPollMax)
 	}
-	w := waitSettings{initial: time.Second, max: 20 * time.Second}
-	for elapsed, want := range map[time.Duration]time.Duration{0: time.Second, 10 * time.Second: 2 * time.Second,
-		100 * time.Second: 11 * time.Second, 190 * time.Second: 20 * time.Second, time.Hour: 20 * time.Second} {
-		for range 50 {
-			if got := w.pollDelay(elapsed); got > want || got < want*19/20 {
-				t.Fatalf("pollDelay(%s) = %s, want within [%s, %s]", elapsed, got, want*19/20, want)
-			}
+	// The schedule itself is package poll's (TestDelay_growsToTheCap...):
+	// the sleeps of a 5-minute job grow from about 1 s to 20 s.
+	_, c, clk := newFake(t, mintlifytest.Config{DefaultJob: mintlifytest.JobScript{ActiveFor: 5 * time.Minute, Outcome: mintlifytest.OutcomeCompleted}})
+	job, _ := c.AgentJobs.Create(context.Background(), mintlifytest.DemoProjectID, "x")
+	if _, err := c.AgentJobs.Wait(context.Background(), mintlifytest.DemoProjectID, job.ID); err != nil {
+		t.Fatal(err)
+	}
+	var waits []time.Duration
+	for _, d := range clk.Sleeps() {
+		if d >= 950*time.Millisecond { // the request layer's own sleeps aside
+			waits = append(waits, d)
 		}
+	}
+	if len(waits) < 2 || waits[0] > time.Second || slices.Max(waits) > 20*time.Second || slices.Max(waits) < 19*time.Second {
+		t.Errorf("slept %v", waits)
 	}
 }
 

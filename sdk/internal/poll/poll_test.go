@@ -1,0 +1,260 @@
+package poll
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// clock is a Clock whose Sleep advances it at once, recording each sleep.
+type clock struct {
+	now    time.Time
+	sleeps []time.Duration
+	// cancel, when set, is called instead of sleeping at the sleep of that
+	// index, and Sleep returns ctx's error.
+	cancelAt int
+	cancel   context.CancelFunc
+}
+
+var epoch = time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+
+func newClock() *clock { return &clock{now: epoch, cancelAt: -1} }
+
+func (c *clock) Now() time.Time { return c.now }
+
+func (c *clock) Sleep(ctx context.Context, d time.Duration) error {
+	if len(c.sleeps) == c.cancelAt && c.cancel != nil {
+		c.cancel()
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.sleeps = append(c.sleeps, d)
+	c.now = c.now.Add(d)
+	return nil
+}
+
+func (c *clock) elapsed() time.Duration { return c.now.Sub(epoch) }
+
+var (
+	errTransient = errors.New("502 bad gateway")
+	errFinal     = errors.New("404 not found")
+)
+
+// retryAfterError is a transient failure whose server asked for a wait.
+type retryAfterError struct{ after time.Duration }
+
+func (e *retryAfterError) Error() string { return fmt.Sprintf("429: retry after %s", e.after) }
+
+// script is a Poller over a list of answers: read i answers answers[i]
+// (the last one again past the end); a negative value fails with err[i].
+type script struct {
+	values []int
+	errs   map[int]error
+	reads  int
+	seen   []int
+}
+
+func (s *script) poller(doneAt int) Poller[int] {
+	return Poller[int]{
+		What: "job 7",
+		Read: func(context.Context) (int, error) {
+			i := s.reads
+			s.reads++
+			if err, ok := s.errs[i]; ok {
+				return -1, err
+			}
+			return s.values[min(i, len(s.values)-1)], nil
+		},
+		Done:      func(v int) bool { return v >= doneAt },
+		OnStatus:  func(v int) { s.seen = append(s.seen, v) },
+		Transient: func(err error) bool { return !errors.Is(err, errFinal) },
+		RetryAfter: func(err error) time.Duration {
+			var ra *retryAfterError
+			if errors.As(err, &ra) {
+				return ra.after
+			}
+			return 0
+		},
+	}
+}
+
+var defaults = Schedule{Initial: time.Second, Max: 20 * time.Second}
+
+func TestDelay_growsToTheCapJitteredDownByAtMostFivePercent(t *testing.T) {
+	for elapsed, want := range map[time.Duration]time.Duration{0: time.Second, 10 * time.Second: 2 * time.Second,
+		100 * time.Second: 11 * time.Second, 190 * time.Second: 20 * time.Second, time.Hour: 20 * time.Second} {
+		lowest := want
+		for range 200 {
+			got := defaults.Delay(elapsed)
+			if got > want || got < want*19/20 {
+				t.Fatalf("Delay(%s) = %s, want within [%s, %s]", elapsed, got, want*19/20, want)
+			}
+			lowest = min(lowest, got)
+		}
+		if lowest == want {
+			t.Errorf("Delay(%s) was never jittered in 200 draws", elapsed)
+		}
+	}
+	// The smallest schedule still waits (jitter never takes it to 0 or below).
+	tiny := Schedule{Initial: time.Nanosecond, Max: time.Nanosecond}
+	for range 50 {
+		if d := tiny.Delay(time.Hour); d != time.Nanosecond {
+			t.Fatalf("Delay = %s", d)
+		}
+	}
+}
+
+func TestWait_readsUntilDoneAndReportsEveryStatus(t *testing.T) {
+	clk := newClock()
+	s := &script{values: []int{1, 2, 3, 4}}
+	got, err := Wait(context.Background(), clk, defaults, s.poller(3))
+	if err != nil || got != 3 || s.reads != 3 || !slices.Equal(s.seen, []int{1, 2, 3}) {
+		t.Fatalf("got %d, %v after %d reads, saw %v", got, err, s.reads, s.seen)
+	}
+	if len(clk.sleeps) != 3 || clk.sleeps[0] > time.Second || clk.sleeps[0] < 950*time.Millisecond {
+		t.Errorf("slept %v: a delay before each read, the first of about Initial", clk.sleeps)
+	}
+}
+
+func TestWait_onStatusIsOptional(t *testing.T) {
+	s := &script{values: []int{5}}
+	p := s.poller(5)
+	p.OnStatus = nil
+	if got, err := Wait(context.Background(), newClock(), defaults, p); err != nil || got != 5 {
+		t.Fatalf("got %d, %v", got, err)
+	}
+}
+
+func TestWait_timeoutEndsOnTheClockWithALastRead(t *testing.T) {
+	clk := newClock()
+	s := &script{values: []int{1, 2}}
+	got, err := Wait(context.Background(), clk, Schedule{Initial: time.Second, Max: 20 * time.Second, Timeout: 5 * time.Minute}, s.poller(99))
+	if !errors.Is(err, ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) || got != 2 {
+		t.Fatalf("got %d, %v", got, err)
+	}
+	if want := "waiting for job 7: wait timed out: context deadline exceeded after 5m0s"; err.Error() != want {
+		t.Errorf("err = %q, want %q", err, want)
+	}
+	if clk.elapsed() != 5*time.Minute {
+		t.Errorf("the wait took %s on the clock", clk.elapsed())
+	}
+	// The last sleep was cut to end at the bound, and a read followed it.
+	if last := clk.sleeps[len(clk.sleeps)-1]; last >= 20*time.Second*19/20 || s.reads != len(clk.sleeps) {
+		t.Errorf("last sleep %s, %d reads after %d sleeps", last, s.reads, len(clk.sleeps))
+	}
+}
+
+func TestWait_noTimeoutWaitsPastIt(t *testing.T) {
+	clk := newClock()
+	s := &script{values: append(slices.Repeat([]int{1}, 100), 2)}
+	if got, err := Wait(context.Background(), clk, defaults, s.poller(2)); err != nil || got != 2 || clk.elapsed() < 25*time.Minute {
+		t.Fatalf("got %d, %v after %s", got, err, clk.elapsed())
+	}
+}
+
+func TestWait_transientFailuresAreToleratedUntilThreeInARow(t *testing.T) {
+	// Two in a row, then a success, then two more: tolerated.
+	s := &script{values: []int{1, 1, 1, 1, 1, 1, 9}, errs: map[int]error{0: errTransient, 1: errTransient, 3: errTransient, 4: errTransient}}
+	if got, err := Wait(context.Background(), newClock(), defaults, s.poller(9)); err != nil || got != 9 || s.reads != 7 {
+		t.Fatalf("got %d, %v after %d reads", got, err, s.reads)
+	}
+	// Three in a row end it, with the last object seen.
+	s = &script{values: []int{4}, errs: map[int]error{1: errTransient, 2: errTransient, 3: errTransient}}
+	got, err := Wait(context.Background(), newClock(), defaults, s.poller(9))
+	if !errors.Is(err, errTransient) || got != 4 || s.reads != 1+MaxTransientErrors || err.Error() != "waiting for job 7: 502 bad gateway" {
+		t.Fatalf("got %d, %v after %d reads", got, err, s.reads)
+	}
+}
+
+func TestWait_aFailureThatIsNotTransientEndsAtOnce(t *testing.T) {
+	s := &script{values: []int{4}, errs: map[int]error{1: errFinal}}
+	got, err := Wait(context.Background(), newClock(), defaults, s.poller(9))
+	if !errors.Is(err, errFinal) || got != 4 || s.reads != 2 || !strings.HasPrefix(err.Error(), "waiting for job 7: ") {
+		t.Fatalf("got %d, %v after %d reads", got, err, s.reads)
+	}
+}
+
+func TestWait_retryAfterIsTheNextDelay(t *testing.T) {
+	clk := newClock()
+	s := &script{values: []int{1, 1, 9}, errs: map[int]error{1: &retryAfterError{after: 90 * time.Second}}}
+	if got, err := Wait(context.Background(), clk, defaults, s.poller(9)); err != nil || got != 9 {
+		t.Fatalf("got %d, %v", got, err)
+	}
+	if len(clk.sleeps) != 3 || clk.sleeps[2] != 90*time.Second {
+		t.Errorf("slept %v, want the server's 90s before the third read", clk.sleeps)
+	}
+}
+
+func TestWait_retryAfterThatOutlastsTheBoundEndsItNow(t *testing.T) {
+	for name, tt := range map[string]struct {
+		timeout time.Duration
+		wantErr bool
+	}{
+		"reaches the bound":     {2*time.Minute + time.Nanosecond, true},
+		"ends just before it":   {2*time.Minute + 2*time.Nanosecond, false},
+		"well within the bound": {time.Hour, false},
+		"no bound":              {0, false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			clk := newClock()
+			s := &script{values: []int{9}, errs: map[int]error{0: &retryAfterError{after: 2 * time.Minute}}}
+			_, err := Wait(context.Background(), clk, Schedule{Initial: time.Nanosecond, Max: time.Nanosecond, Timeout: tt.timeout}, s.poller(9))
+			if tt.wantErr != (err != nil) {
+				t.Fatalf("err %v after %d reads", err, s.reads)
+			}
+			var ra *retryAfterError
+			if tt.wantErr && (!errors.As(err, &ra) || errors.Is(err, ErrTimeout) || s.reads != 1 || clk.elapsed() != time.Nanosecond) {
+				t.Errorf("err %v after %d reads, %s", err, s.reads, clk.elapsed())
+			}
+		})
+	}
+}
+
+func TestWait_retryAfterPastCtxsDeadlineEndsItNow(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s := &script{values: []int{9}, errs: map[int]error{0: &retryAfterError{after: 2 * time.Minute}}}
+	var ra *retryAfterError
+	if _, err := Wait(ctx, newClock(), defaults, s.poller(9)); !errors.As(err, &ra) || s.reads != 1 {
+		t.Fatalf("err %v after %d reads", err, s.reads)
+	}
+	// One that fits is waited for.
+	s = &script{values: []int{9}, errs: map[int]error{0: &retryAfterError{after: time.Second}}}
+	if got, err := Wait(ctx, newClock(), defaults, s.poller(9)); err != nil || got != 9 || s.reads != 2 {
+		t.Fatalf("got %d, %v after %d reads", got, err, s.reads)
+	}
+}
+
+func TestWait_ctxEndingDuringASleepReturnsTheLastObject(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	clk := newClock()
+	clk.cancelAt, clk.cancel = 3, cancel
+	s := &script{values: []int{1, 2, 3}}
+	got, err := Wait(ctx, clk, defaults, s.poller(9))
+	if !errors.Is(err, context.Canceled) || got != 3 || s.reads != 3 || err.Error() != "waiting for job 7: context canceled" {
+		t.Fatalf("got %d, %v after %d reads", got, err, s.reads)
+	}
+}
+
+func TestWait_ctxEndingDuringAReadIsNotAFailureOfTheRead(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	p := Poller[int]{
+		What: "job 7",
+		Read: func(context.Context) (int, error) {
+			cancel()
+			return 0, errFinal // what a read cut short by ctx fails with
+		},
+		Done:       func(int) bool { return false },
+		Transient:  func(error) bool { return true },
+		RetryAfter: func(error) time.Duration { return 0 },
+	}
+	_, err := Wait(ctx, newClock(), defaults, p)
+	if !errors.Is(err, context.Canceled) || errors.Is(err, errFinal) {
+		t.Fatalf("%v", err)
+	}
+}
