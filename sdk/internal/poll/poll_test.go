@@ -160,8 +160,15 @@ func TestWait_noTimeoutWaitsPastIt(t *testing.T) {
 func TestWait_transientFailuresAreToleratedUntilThreeInARow(t *testing.T) {
 	// Two in a row, then a success, then two more: tolerated.
 	s := &script{values: []int{1, 1, 1, 1, 1, 1, 9}, errs: map[int]error{0: errTransient, 1: errTransient, 3: errTransient, 4: errTransient}}
-	if got, err := Wait(context.Background(), newClock(), defaults, s.poller(9)); err != nil || got != 9 || s.reads != 7 {
+	clk := newClock()
+	if got, err := Wait(context.Background(), clk, defaults, s.poller(9)); err != nil || got != 9 || s.reads != 7 {
 		t.Fatalf("got %d, %v after %d reads", got, err, s.reads)
+	}
+	// A failure whose server asked for no wait is read again on schedule.
+	for _, d := range clk.sleeps {
+		if d < 950*time.Millisecond {
+			t.Errorf("slept %v", clk.sleeps)
+		}
 	}
 	// Three in a row end it, with the last object seen.
 	s = &script{values: []int{4}, errs: map[int]error{1: errTransient, 2: errTransient, 3: errTransient}}
