@@ -259,11 +259,9 @@ func (d *download) copy(body io.Reader, contentType string, skip int64) error {
 	}
 	for {
 		n, err := r.Read(d.buf)
-		chunk := d.buf[:n]
-		if skip > 0 {
-			drop := min(skip, int64(n))
-			chunk, skip = chunk[drop:], skip-drop
-		}
+		drop := min(skip, int64(n)) // what w already has
+		chunk := d.buf[drop:n]
+		skip -= drop
 		var tooLong error
 		if d.total >= 0 && d.written+int64(len(chunk)) > d.total {
 			chunk = chunk[:d.total-d.written]
@@ -308,7 +306,7 @@ func (d *download) checkArchive(br *bufio.Reader, contentType string) error {
 		strings.HasSuffix(mediaType, "json"):
 	default:
 		head, err := br.Peek(len(gzipMagic))
-		if err != nil && len(head) < len(gzipMagic) && !errors.Is(err, io.EOF) {
+		if err != nil && !errors.Is(err, io.EOF) { // fewer bytes than asked
 			return err // broke before the first bytes: resumed
 		}
 		if bytes.Equal(head, []byte(gzipMagic)) {
@@ -370,9 +368,6 @@ func parseContentRange(v string) (start, total int64, ok bool) {
 // clip shortens s to at most n runes, marking the cut, for a value a
 // server sent quoted in an error.
 func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
 	if r := []rune(s); len(r) > n {
 		return strings.TrimSpace(string(r[:n])) + "…"
 	}

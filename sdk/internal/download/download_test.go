@@ -205,9 +205,16 @@ func TestRun_withoutRangesReadsAgainAndSkipsWhatItHas(t *testing.T) {
 		{status: 200, body: content[:700], length: 1000, broken: errBroken}, // after
 		whole(content),
 	}}
-	buf, _, err := run(t, s, nil)
+	var progress []int64
+	buf, _, err := run(t, s, func(p *Params) { p.OnProgress = func(pr Progress) { progress = append(progress, pr.Written) } })
 	if err != nil || !bytes.Equal(buf.Bytes(), content) || len(s.headers) != 4 {
 		t.Fatalf("%d requests, %d bytes: %v", len(s.headers), buf.Len(), err)
+	}
+	// Bytes skipped are neither written nor reported.
+	for i := 1; i < len(progress); i++ {
+		if progress[i] <= progress[i-1] {
+			t.Fatalf("progress went %v", progress)
+		}
 	}
 	if s.headers[1].Get("Range") != "bytes=600-" || s.headers[2].Get("Range") != "" || s.headers[3].Get("Range") != "" {
 		t.Error("a server that ignored a Range request is asked again for one")
@@ -341,6 +348,13 @@ func TestRun_sizeChecks(t *testing.T) {
 	mismatch(t, err, "the server sent more than the 150 bytes announced")
 	if n != 150 || !bytes.Equal(buf.Bytes(), content[:150]) || len(s.headers) != 1 {
 		t.Errorf("%d bytes, %d requests", n, len(s.headers))
+	}
+	// A size of 0 announced is held to as well: nothing is written.
+	s = &server{answers: []answer{{status: 200, body: content, length: 0}}}
+	_, n, err = run(t, s, nil)
+	mismatch(t, err, "the server sent more than the 0 bytes announced")
+	if n != 0 {
+		t.Errorf("%d bytes", n)
 	}
 	// Exactly the size announced is the bundle.
 	s = &server{answers: []answer{{status: 200, body: content[:150], length: -1}}}
