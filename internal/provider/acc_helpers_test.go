@@ -1,8 +1,14 @@
 package provider
 
 import (
+	"bytes"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
+	"time"
 
 	tfjson "github.com/hashicorp/terraform-json"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -116,4 +122,40 @@ resource %q "test" {
 %s
 }
 `, typ, attr, value, extra)
+}
+
+// hostile is the fake behind a stand-in that rewrites chosen answers: a
+// misbehaving API, or something between the provider and the API.
+type hostile struct {
+	fake    *mintlifytest.Fake
+	rewrite func(r *http.Request, status int, body string) (int, string)
+}
+
+func (h hostile) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// The fake reads the body; rewrite may read it again (promptOf).
+	sent, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(sent))
+	rec := httptest.NewRecorder()
+	h.fake.ServeHTTP(rec, r)
+	r.Body = io.NopCloser(bytes.NewReader(sent))
+	status, body := h.rewrite(r, rec.Code, rec.Body.String())
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte(body))
+}
+
+// startHostile serves the fake behind rewrite, for one test, on a manual
+// clock as startFake does.
+func startHostile(t *testing.T, rewrite func(r *http.Request, status int, body string) (int, string)) (*mintlifytest.Fake, string, *testClock) {
+	t.Helper()
+	clk := newTestClock()
+	fs := mintlifytest.New(mintlifytest.Config{Clock: clk, DefaultJob: mintlifytest.JobScript{ActiveFor: 3 * time.Minute, Outcome: mintlifytest.OutcomeCompleted},
+		Analytics: mintlifytest.Dataset{Paths: 20}})
+	ts := httptest.NewServer(hostile{fs, rewrite})
+	t.Cleanup(ts.Close)
+	return fs, ts.URL, clk
+}
+
+func isCreate(r *http.Request) bool {
+	return r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/job")
 }

@@ -2,12 +2,17 @@ package provider
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -201,4 +206,70 @@ func TestAccAgentJobMessage_invalidInputFailsAtPlan(t *testing.T) {
 			PlanOnly: true, ExpectError: wrapped(tt.want)}})
 	}
 	wantNoRequests(t, fs, "for invalid configuration")
+}
+
+// A 2xx answer to a message that is not the job (nothing, text, a page,
+// another job), or is the job with a mistyped field, still means the
+// message was accepted: it is recorded, the job is read and waited for,
+// and the next apply sends nothing.
+func TestAccAgentJobMessage_oddAnswerIsRecordedAndNeverSentAgain(t *testing.T) {
+	clearEnv(t)
+	fs, url, clk := startHostile(t, rewriteOdd)
+	odd := []string{"empty", "text", "html", "otherjob", "createdAt", "statusnum", "nostatus"}
+	cfg := providerBlock(url) + `
+locals {
+  odd = ["empty", "text", "html", "otherjob", "createdAt", "statusnum", "nostatus"]
+}
+resource "mintlify_agent_job" "docs" {
+  count  = length(local.odd)
+  prompt = "Update the docs"
+}
+
+resource "mintlify_agent_job_message" "test" {
+  count  = length(local.odd)
+  job_id = mintlify_agent_job.docs[count.index].id
+  prompt = "[odd:${local.odd[count.index]}] Also the changelog"
+}
+`
+	runOddAnswers(t, clk, cfg, messageAddr, odd, func(addr, key string, vals map[string]any, warnings string) error {
+		jobID := fmt.Sprint(vals["job_id"])
+		if vals["id"] != jobID+"/"+fmt.Sprint(vals["sent_at"]) || vals["status"] != "completed" || vals["model"] != "claude-sonnet-4-5" {
+			return fmt.Errorf("%s: %v", addr, vals)
+		}
+		want := unexpectedAnswer(jobID, strings.ReplaceAll(oddProblems[key], "JOB", jobID))
+		if key == "text" || key == "html" { // the JSON decoder's words follow
+			want = strings.TrimSuffix(want, ". The agent job is kept as it is and nothing is run again because of it; the attributes that could not be read are empty.\n")
+		}
+		if strings.Count(warnings, want) != 1 {
+			return fmt.Errorf("%s: warnings lack %q:\n%s", addr, want, warnings)
+		}
+		return nil
+	})
+	if jobs, msgs := fs.Requests(mintlifytest.RouteAgentJobsCreate), fs.Requests(mintlifytest.RouteAgentJobsSendMessage); jobs != len(odd) || msgs != len(odd) {
+		t.Errorf("%d job POSTs and %d message POSTs, want %d of each: a message was sent again", jobs, msgs, len(odd))
+	}
+}
+
+// The message resource's refresh says what was odd in the same words.
+func TestAgentJobMessageRead_warnsOfOddFields(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"id":"job-1","status":"completed","createdAt":"yesterday","source":{"repository":"r"}}`))
+	}))
+	defer srv.Close()
+	r := &agentJobMessageResource{data: clientFor(t, srv.URL)}
+	resp := readResource(t, r, map[string]tftypes.Value{"id": str("job-1/2026-11-21T12:00:00Z"), "job_id": str("job-1"),
+		"project_id": str("p"), "prompt": str("x"), "status": str("active")})
+	want := "Unexpected answer from Mintlify: Mintlify's answers about agent job job-1 had fields the provider could not use: " +
+		`createdAt: "yesterday" is not an ISO 8601 timestamp. The agent job is kept as it is and nothing is run again because ` +
+		"of it; the attributes that could not be read are empty.\n"
+	var status, createdAt types.String
+	resp.State.GetAttribute(t.Context(), tfjsonPathToPath("status"), &status)
+	resp.State.GetAttribute(t.Context(), tfjsonPathToPath("created_at"), &createdAt)
+	if got := diagText(resp.Diagnostics, diag.SeverityWarning); got != want || resp.Diagnostics.HasError() {
+		t.Errorf("diagnostics %q, want %q", got, want)
+	}
+	if status.ValueString() != "completed" || !createdAt.IsNull() {
+		t.Errorf("status %v, created_at %v", status, createdAt)
+	}
 }

@@ -1,13 +1,18 @@
 package provider
 
 import (
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -423,4 +428,144 @@ func TestAccAgentJob_goneFromServerStaysInStateAndPlansNothing(t *testing.T) {
 		},
 	})
 	wantRequests(t, fs, mintlifytest.RouteAgentJobsCreate, 1, "POSTs: a vanished job started another")
+}
+
+// sameCreatedAt checks that created_at in state is the job's creation on
+// the server.
+func sameCreatedAt(fs *mintlifytest.Fake, vals map[string]any) error {
+	raw, _ := fs.Job(fmt.Sprint(vals["project_id"]), fmt.Sprint(vals["id"]))
+	var job struct {
+		CreatedAt time.Time `json:"createdAt"`
+	}
+	if err := json.Unmarshal(raw, &job); err != nil {
+		return err
+	}
+	got, err := time.Parse(time.RFC3339Nano, fmt.Sprint(vals["created_at"]))
+	if err != nil || !got.Equal(job.CreatedAt) {
+		return fmt.Errorf("created_at %v, on the server %s (%w)", vals["created_at"], job.CreatedAt, err)
+	}
+	return nil
+}
+
+// A 201 whose id is right but one field is mistyped is still the job: it
+// is kept untainted, the odd field is named, the job is waited for by
+// reading it, and the next apply starts nothing.
+func TestAccAgentJob_oddCreateAnswerKeepsTheJobUntainted(t *testing.T) {
+	clearEnv(t)
+	fs, url, clk := startHostile(t, rewriteOdd)
+	odd := []string{"createdAt", "statusnum", "nostatus"}
+	cfg := providerBlock(url) + `
+locals {
+  odd = ["createdAt", "statusnum", "nostatus"]
+}
+resource "mintlify_agent_job" "test" {
+  count  = length(local.odd)
+  prompt = "[odd:${local.odd[count.index]}] Document it"
+}
+`
+	runOddAnswers(t, clk, cfg, jobAddr, odd, func(addr, key string, vals map[string]any, warnings string) error {
+		if err := compareJob(fs, vals); err != nil {
+			return fmt.Errorf("%s: %w", addr, err)
+		}
+		// The wait read the job: the created_at the POST's answer lacked is there now.
+		if err := sameCreatedAt(fs, vals); err != nil || vals["status"] != "completed" {
+			return fmt.Errorf("%s: status %v, %w", addr, vals["status"], err)
+		}
+		if want := unexpectedAnswer(fmt.Sprint(vals["id"]), oddProblems[key]); strings.Count(warnings, want) != 1 {
+			return fmt.Errorf("%s: warnings lack %q:\n%s", addr, want, warnings)
+		}
+		return nil
+	})
+	wantRequests(t, fs, mintlifytest.RouteAgentJobsCreate, len(odd), "POSTs: an odd answer started a second job")
+}
+
+func TestAccAgentJob_redirectedPOSTIsAnErrorNamingTheLocation(t *testing.T) {
+	clearEnv(t)
+	fs, url, clk := startHostile(t, func(_ *http.Request, status int, body string) (int, string) { return status, body })
+	redirector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, url+r.URL.Path, http.StatusFound)
+	}))
+	defer redirector.Close()
+	runSteps(t, clk, []resource.TestStep{{
+		Config:      jobConfig(redirector.URL, "x", ""),
+		ExpectError: wrapped(`Could not create the agent job`, `302 Found: redirected to "`+url+`/v2/agent/demo-project/job"`, `a POST is never followed`),
+	}})
+	if n := fs.TotalRequests(); n != 0 {
+		t.Errorf("the redirect was followed: %d requests at its target", n)
+	}
+}
+
+func TestAgentJobRead_hostileAnswers(t *testing.T) {
+	var body string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(body))
+	}))
+	defer srv.Close()
+	r := &agentJobResource{data: clientFor(t, srv.URL)}
+	state := map[string]tftypes.Value{"id": str("job-1"), "project_id": str("p"), "prompt": str("x"), "status": str("active")}
+
+	// The SDK drops a link that is not a web address; the provider says so
+	// and records pr_link as null.
+	body = `{"id":"job-1","status":"completed","prLink":"javascript:alert(1)","source":{"repository":"r"}}`
+	resp := readResource(t, r, state)
+	var link *string
+	var status string
+	resp.State.GetAttribute(t.Context(), tfjsonPathToPath("pr_link"), &link)
+	resp.State.GetAttribute(t.Context(), tfjsonPathToPath("status"), &status)
+	want := "Unexpected answer from Mintlify: Mintlify's answers about agent job job-1 had fields the provider could not use: " +
+		`prLink: "javascript:alert(1)" is not an absolute http(s) URL: ignored. The agent job is kept as it is and nothing is ` +
+		"run again because of it; the attributes that could not be read are empty.\n"
+	if link != nil || status != "completed" || diagText(resp.Diagnostics, diag.SeverityWarning) != want || resp.Diagnostics.HasError() {
+		t.Errorf("pr_link %v, status %q, diagnostics %v", link, status, resp.Diagnostics)
+	}
+
+	// A clean answer warns of nothing.
+	body = `{"id":"job-1","status":"completed","prLink":"https://github.com/a/b/pull/1","source":{"repository":"r"},"model":"m","createdAt":"2026-11-21T12:00:00Z"}`
+	resp = readResource(t, r, state)
+	resp.State.GetAttribute(t.Context(), tfjsonPathToPath("pr_link"), &link)
+	if len(resp.Diagnostics) != 0 || link == nil || *link != "https://github.com/a/b/pull/1" {
+		t.Errorf("pr_link %v, diagnostics %v", link, resp.Diagnostics)
+	}
+
+	body = `{"id":"job-2","status":"completed"}`
+	resp = readResource(t, r, state)
+	var id string
+	resp.State.GetAttribute(t.Context(), tfjsonPathToPath("id"), &id)
+	resp.State.GetAttribute(t.Context(), tfjsonPathToPath("status"), &status)
+	if !strings.Contains(diagText(resp.Diagnostics, diag.SeverityError), `the answer is for job "job-2", not job "job-1"`) || id != "job-1" || status != "active" {
+		t.Errorf("another job's answer: id %q, status %q, %v", id, status, resp.Diagnostics)
+	}
+}
+
+// A pull-request link that is not a web address is dropped by the SDK:
+// pr_link stays null, and the apply says so once; every refresh says it
+// again.
+func TestAccAgentJob_unsafePRLinkIsDroppedWithAWarning(t *testing.T) {
+	clearEnv(t)
+	_, url, clk := startHostile(t, func(_ *http.Request, status int, body string) (int, string) {
+		return status, regexp.MustCompile(`"prLink":"[^"]*"`).ReplaceAllString(body, `"prLink":"javascript:alert(1)"`)
+	})
+	rec := &diagRecorder{}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: recordingProviders(clk, rec),
+		Steps: []resource.TestStep{{
+			Config: jobConfig(url, "Document it", ""),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("status"), knownString("completed")),
+				statecheck.ExpectKnownValue(jobAddr, tfjsonPath("pr_link"), knownvalue.Null()),
+				checkState(func(s *tfjson.State) error {
+					vals, _ := resourceValues(s.Values.RootModule, jobAddr)
+					want := unexpectedAnswer(fmt.Sprint(vals["id"]), `prLink: "javascript:alert(1)" is not an absolute http(s) URL: ignored`)
+					if n := rec.count("ApplyResourceChange", "Unexpected answer from Mintlify"); n != 1 || !strings.Contains(rec.text(), want) {
+						return fmt.Errorf("%d warnings from the apply:\n%s", n, rec.text())
+					}
+					return nil
+				}),
+			},
+		}},
+	})
+	if n := rec.count("ReadResource", "Unexpected answer from Mintlify"); n == 0 {
+		t.Errorf("no refresh warned:\n%s", rec.text())
+	}
 }

@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -538,4 +541,106 @@ resource "mintlify_agent_job" "late" {
 `, mintlifytest.DemoProjectID),
 		ConfigStateChecks: []statecheck.StateCheck{jobInStateMatchesServer(fs, "mintlify_agent_job.late")},
 	}})
+}
+
+func TestAccProvider_stalledReadEndsAtTheRequestTimeout(t *testing.T) {
+	fs, url, clk := startAccFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 5}})
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAnalyticsVisitors, Kind: mintlifytest.FaultLatency, Latency: time.Hour})
+	cfg := strings.Replace(providerBlock(url), "provider \"mintlify\" {", "provider \"mintlify\" {\n  request_timeout = \"300ms\"\n  max_retries = 1", 1) +
+		"data \"mintlify_unique_visitors\" \"test\" {}\n"
+	start := time.Now()
+	runSteps(t, clk, []resource.TestStep{{Config: cfg, ExpectError: wrapped(`Could not read unique visitors`, `no response within 300ms (the request timeout)`)}})
+	if took := time.Since(start); took > 30*time.Second {
+		t.Errorf("took %s", took)
+	}
+	wantRequests(t, fs, mintlifytest.RouteAnalyticsVisitors, 2, "the first attempt and one retry")
+}
+
+// An answer echoing the key puts it nowhere: not in state, not in outputs.
+func TestAccProvider_echoedKeyNeverReachesState(t *testing.T) {
+	clearEnv(t)
+	key := mintlifytest.DemoAPIKey
+	_, url, clk := startHostile(t, func(_ *http.Request, status int, body string) (int, string) {
+		body = strings.ReplaceAll(body, `"model":"claude-sonnet-4-5"`, `"model":"`+key+`"`)
+		body = strings.Replace(body, `"path":"/"`, `"path":"/`+key+`"`, 1)
+		return status, body
+	})
+	cfg := jobConfig(url, "x", "") + `
+data "mintlify_unique_visitors" "test" {}
+output "model" { value = mintlify_agent_job.test.model }
+`
+	runSteps(t, clk, []resource.TestStep{{
+		Config: cfg,
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(jobAddr, tfjsonPath("model"), knownString("[REDACTED]")),
+			statecheck.ExpectKnownOutputValue("model", knownString("[REDACTED]")),
+			checkState(func(s *tfjson.State) error {
+				vals, _ := resourceValues(s.Values.RootModule, visitorsAddr)
+				if first := vals["visitors"].([]any)[0].(map[string]any)["path"]; first != "/[REDACTED]" {
+					return fmt.Errorf("first path %v", first)
+				}
+				// Nowhere in the whole state, outputs included.
+				all, err := json.Marshal(s)
+				if err != nil || strings.Contains(string(all), key) {
+					return fmt.Errorf("the state holds the key (%w)", err)
+				}
+				return nil
+			}),
+		},
+	}})
+}
+
+func TestAccProvider_keyWithANewlineIsNamed(t *testing.T) {
+	_, url, clk := startAccFake(t, mintlifytest.Config{})
+	t.Setenv(EnvAPIKey, mintlifytest.DemoAPIKey+"\n")
+	t.Setenv(EnvBaseURL, url)
+	runSteps(t, clk, []resource.TestStep{{
+		Config:      `data "mintlify_unique_visitors" "x" { project_id = "p" }`,
+		ExpectError: wrapped(`Invalid Mintlify API key`, `contains a newline (often a trailing one, from a file or a secret store): remove it`),
+	}})
+}
+
+// Errors about the key are not attached to api_key: Terraform would print
+// the configuration line, which may hold the key.
+func TestConfigure_keyErrorsPointAtNoLine(t *testing.T) {
+	clearEnv(t)
+	for _, key := range []string{"mint_secret value", "mint_secret\n", "", "mint_dsc_secret", "mint_us_secret", "sk_secret"} {
+		resp := configureProvider(t, map[string]tftypes.Value{"api_key": str(key)})
+		if !resp.Diagnostics.HasError() || resp.ResourceData != nil {
+			t.Fatalf("%q accepted", key)
+		}
+		for _, d := range resp.Diagnostics {
+			if wp, ok := d.(diag.DiagnosticWithPath); ok {
+				t.Errorf("%q: the diagnostic points at %s", key, wp.Path())
+			}
+			if key != "" && strings.Contains(d.Detail(), strings.TrimSpace(key)) {
+				t.Errorf("%q: the key is in the message: %s", key, d.Detail())
+			}
+		}
+	}
+}
+
+// A key of another kind (an assistant key, an Index key, not a Mintlify
+// key at all) is refused by Configure, saying which it is, before any
+// request.
+func TestAccProvider_keyOfAnotherKindIsRefusedBeforeAnyRequest(t *testing.T) {
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
+	for key, want := range map[string]string{
+		"mint_dsc_0123456789": `The key (from api_key or MINTLIFY_API_KEY) is an assistant key (mint_dsc_...), for the discovery API, not an admin API key (mint_...): get one from the API keys page of the Mintlify dashboard.`,
+		"mint_us_0123456789":  `The key (from api_key or MINTLIFY_API_KEY) is a Mintlify Index key (mint_us_...), not an admin API key (mint_...): get one from the API keys page of the Mintlify dashboard.`,
+		"sk_live_0123456789":  `The key (from api_key or MINTLIFY_API_KEY) is not an admin API key: those start mint_ (get one from the API keys page of the Mintlify dashboard).`,
+	} {
+		runSteps(t, clk, []resource.TestStep{{
+			Config: adminProvider(key, url, "demo-project") + `
+data "mintlify_unique_visitors" "x" {}
+resource "mintlify_agent_job" "x" { prompt = "x" }
+`,
+			ExpectError: wrapped(`Invalid Mintlify API key`, want),
+		}})
+		resp := configureProvider(t, map[string]tftypes.Value{"api_key": str(key)})
+		if got := diagText(resp.Diagnostics, diag.SeverityError); got != "Invalid Mintlify API key: "+want+"\n" {
+			t.Errorf("%s: %q", key, got)
+		}
+	}
+	wantNoRequests(t, fs, "with a key of another kind")
 }
