@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -352,5 +353,191 @@ func TestCreateAgentJob_responseWithoutIDIsAnError(t *testing.T) {
 	c := newTestClient(t, ts.URL, nil)
 	if job, err := c.AgentJobs.Create(context.Background(), "p", "x"); job != nil || err == nil || err.Error() != "creating agent job: malformed response to POST /v2/agent/p/job: id: missing or empty" || !MayHaveTakenEffect(err) {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestGetAgentJob_refusesAnAnswerForAnotherJob(t *testing.T) {
+	for name, tt := range map[string]struct{ body, want string }{
+		"another job's id": {jobJSONFor("someone-elses"), `id: the answer is for job "someone-elses", not job "j"`},
+		"empty id":         {jobJSONFor(""), "id: missing or empty"},
+		"missing id":       {`{"status":"active"}`, "id: missing or empty"},
+		"empty object":     {`{}`, "id: missing or empty; status: missing or empty"},
+		"id as a number":   {`{"id":7,"status":"active"}`, "id: want a string or null, got a number"},
+		"long foreign id":  {jobJSONFor(strings.Repeat("x", 120)), `id: the answer is for job "` + strings.Repeat("x", 100) + `…", not job "j"`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, ts := newRecorder(t, jsonResponse(200, tt.body))
+			c := newTestClient(t, ts.URL, nil)
+			job, err := c.AgentJobs.Get(context.Background(), "p", "j")
+			if job != nil || !IsMalformedResponse(err) || err.Error() != "getting agent job j: malformed response to GET /v2/agent/p/job/j: "+tt.want {
+				t.Fatalf("job %+v, err = %v; want %q", job, err, tt.want)
+			}
+		})
+	}
+}
+
+// A job whose id is right but whose status is missing, empty or of another
+// kind is still the job: it comes back, with the problem named.
+func TestGetAgentJob_oddStatusIsAProblemNotAnError(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"id":"j"}`:               "status: missing or empty",
+		`{"id":"j","status":""}`:   "status: missing or empty",
+		`{"id":"j","status":4}`:    "status: want a string or null, got a number",
+		`{"id":"j","status":[]}`:   "status: want a string or null, got a list",
+		`{"id":"j","status":null}`: "status: missing or empty",
+	} {
+		_, ts := newRecorder(t, jsonResponse(200, body))
+		job, err := newTestClient(t, ts.URL, nil).AgentJobs.Get(context.Background(), "p", "j")
+		if err != nil || job.ID != "j" || job.Status != "" || job.Status.Terminal() || !slices.Equal(job.Problems, []string{want}) {
+			t.Errorf("%s: job %+v, err %v; want the problem %q", body, job, err, want)
+		}
+	}
+}
+
+// A 2xx to a message means the message was accepted: whatever the body,
+// the call succeeds with the job's id, and says what was odd.
+func TestSendAgentJobMessage_acceptedWhateverTheBody(t *testing.T) {
+	const accepted = "the API accepted the message, but its answer is not this job: malformed response to POST /v2/agent/p/job/j/message: "
+	for name, tt := range map[string]struct{ body, want string }{
+		"another job's id": {jobJSONFor("other"), accepted + `id: the answer is for job "other", not job "j"`},
+		"no id":            {`{"status":"active"}`, accepted + "id: missing or empty"},
+		"not JSON":         {"<html>ok</html>", accepted + `the body is not the API's JSON: invalid character '<' looking for beginning of value (body starts "ok")`},
+		"a list":           {"[]", accepted + "answer: want an object, got a list"},
+		"empty":            {"", accepted + `the body is not the API's JSON: unexpected end of JSON input`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			rec, ts := newRecorder(t, jsonResponse(200, tt.body, "X-Request-Id", "msg-1"))
+			job, err := newTestClient(t, ts.URL, nil).AgentJobs.SendMessage(context.Background(), "p", "j", "x")
+			if err != nil {
+				t.Fatalf("err = %v; a 2xx is never an error", err)
+			}
+			want := &AgentJob{ID: "j", Problems: []string{tt.want}}
+			if diff := cmp.Diff(want, job, ignoreInfo); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			if job.RequestID != "msg-1" || job.Attempts != 1 || rec.count() != 1 {
+				t.Errorf("info %+v after %d POSTs", job.ResponseInfo, rec.count())
+			}
+		})
+	}
+	// An answer that is this job, with an odd field, keeps what it says.
+	_, ts := newRecorder(t, jsonResponse(200, `{"id":"j","status":"active","createdAt":"later"}`))
+	job, err := newTestClient(t, ts.URL, nil).AgentJobs.SendMessage(context.Background(), "p", "j", "x")
+	if err != nil || job.Status != JobStatusActive || !slices.Equal(job.Problems, []string{`createdAt: "later" is not an ISO 8601 timestamp`}) {
+		t.Errorf("job %+v, %v", job, err)
+	}
+}
+
+// A created job whose answer has odd fields is still created: it comes
+// back with no error, each odd field named in its Problems.
+func TestCreateAgentJob_malformedMinorFieldKeepsTheID(t *testing.T) {
+	for name, tt := range map[string]struct{ body, want string }{
+		"createdAt as a number":  {`{"id":"new-1","status":"active","createdAt":1732190400}`, "createdAt: want a string or null, got a number"},
+		"createdAt unreadable":   {`{"id":"new-1","status":"active","createdAt":"21/11/2026"}`, `createdAt: "21/11/2026" is not an ISO 8601 timestamp`},
+		"prLink as an object":    {`{"id":"new-1","status":"active","prLink":{"url":"x"}}`, "prLink: want a string or null, got an object"},
+		"prLink not a web link":  {`{"id":"new-1","status":"active","prLink":"javascript:alert(1)"}`, `prLink: "javascript:alert(1)" is not an absolute http(s) URL: ignored`},
+		"source as a string":     {`{"id":"new-1","status":"active","source":"acme/docs"}`, "source: want an object, got a string"},
+		"model as true":          {`{"id":"new-1","status":"active","model":true}`, "model: want a string or null, got true or false"},
+		"ref as a list":          {`{"id":"new-1","status":"active","source":{"repository":"r","ref":[]}}`, "source.ref: want a string or null, got a list"},
+		"archivedAt as a number": {`{"id":"new-1","status":"active","archivedAt":5}`, "archivedAt: want a string or null, got a number"},
+		"status as a number":     {`{"id":"new-1","status":1}`, "status: want a string or null, got a number"},
+		"no status either":       {`{"id":"new-1","createdAt":5}`, "status: missing or empty; createdAt: want a string or null, got a number"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			rec, ts := newRecorder(t, jsonResponse(201, tt.body))
+			c := newTestClient(t, ts.URL, nil)
+			job, err := c.AgentJobs.Create(context.Background(), "p", "x")
+			if err != nil || job == nil || job.ID != "new-1" {
+				t.Fatalf("the created job was lost: job %+v, err %v", job, err)
+			}
+			if got := strings.Join(job.Problems, "; "); got != tt.want {
+				t.Errorf("problems %q, want %q", got, tt.want)
+			}
+			if job.PRLink != nil {
+				t.Errorf("link %q kept", *job.PRLink)
+			}
+			if rec.count() != 1 {
+				t.Errorf("%d POSTs", rec.count())
+			}
+		})
+	}
+	// The fields that could be read are kept beside the problem.
+	_, ts := newRecorder(t, jsonResponse(201, `{"id":"new-2","status":"active","model":"m","source":{"repository":"r","ref":"main"},"createdAt":7}`))
+	job, err := newTestClient(t, ts.URL, nil).AgentJobs.Create(context.Background(), "p", "x")
+	want := &AgentJob{ID: "new-2", Status: JobStatusActive, Model: "m", Source: JobSource{"r", ptr("main")}, Problems: []string{"createdAt: want a string or null, got a number"}}
+	if diff := cmp.Diff(want, job, ignoreInfo); diff != "" || err != nil {
+		t.Errorf("partial job, %v (-want +got):\n%s", err, diff)
+	}
+	// Only an answer without the id is an error: the job may exist.
+	_, ts = newRecorder(t, jsonResponse(201, `{"status":"active","createdAt":5}`))
+	job, err = newTestClient(t, ts.URL, nil).AgentJobs.Create(context.Background(), "p", "x")
+	if job != nil || !MayHaveTakenEffect(err) || err.Error() != "creating agent job: malformed response to POST /v2/agent/p/job: id: missing or empty; createdAt: want a string or null, got a number" {
+		t.Errorf("job %+v, err %v", job, err)
+	}
+}
+
+func TestCreateAgentJob_answerThatIsNotAnObjectLosesNothingItCouldKeep(t *testing.T) {
+	_, ts := newRecorder(t, respond(201, "text/html", "<html>created</html>"))
+	job, err := newTestClient(t, ts.URL, nil).AgentJobs.Create(context.Background(), "p", "x")
+	if job != nil || !IsMalformedResponse(err) || !MayHaveTakenEffect(err) ||
+		err.Error() != `creating agent job: malformed response to POST /v2/agent/p/job: the body is not the API's JSON: invalid character '<' looking for beginning of value (body starts "created")` {
+		t.Fatalf("job %+v, err %v", job, err)
+	}
+}
+
+func TestCreateAgentJob_contextEndedBeforeSendingTookNoEffect(t *testing.T) {
+	_, c, _ := newFake(t, mintlifytest.Config{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := c.AgentJobs.Create(ctx, mintlifytest.DemoProjectID, "x"); MayHaveTakenEffect(err) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestIDsThatWouldChangeThePathAreRefused(t *testing.T) {
+	fs, c, _ := newFake(t, mintlifytest.Config{})
+	ctx := context.Background()
+	for _, id := range []string{".", ".."} {
+		calls := map[string]error{}
+		_, calls["create"] = c.AgentJobs.Create(ctx, id, "x")
+		_, calls["get project"] = c.AgentJobs.Get(ctx, id, "j")
+		_, calls["get job"] = c.AgentJobs.Get(ctx, "p", id)
+		_, calls["message"] = c.AgentJobs.SendMessage(ctx, "p", id, "x")
+		_, calls["wait"] = c.AgentJobs.Wait(ctx, "p", id)
+		_, calls["visitors"] = c.Analytics.Visitors.Page(ctx, id, VisitorsQuery{})
+		for name, err := range calls {
+			if !IsValidation(err) || !strings.Contains(err.Error(), `"`+id+`" is not allowed: it would change the request's path`) {
+				t.Errorf("%s with %q: %v", name, id, err)
+			}
+		}
+	}
+	if n := fs.TotalRequests(); n != 0 {
+		t.Errorf("%d requests sent", n)
+	}
+	for _, ok := range []string{"...", "a.b", ".x", "x."} {
+		if err := ValidateProjectID(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+}
+
+// A job's problems echo the odd values they name: a key in one, wherever
+// the value is cut, is redacted whole.
+func TestAgentJob_problemsNeverHoldPartOfTheKey(t *testing.T) {
+	key := mintlifytest.DemoAPIKey
+	prefix := key[:len(key)/2]
+	for pad := maxEchoedValue - len(key) - 12; pad < maxEchoedValue; pad += 4 {
+		value := "javascript:" + strings.Repeat("a", pad) + key
+		for _, body := range []string{
+			`{"id":"j","status":"completed","prLink":"` + value + `"}`,
+			`{"id":"j","status":"completed","createdAt":"` + value + `"}`,
+			`{"id":"j","status":"completed","archivedAt":"` + value + `"}`,
+		} {
+			_, ts := newRecorder(t, jsonResponse(200, body))
+			job, err := newTestClient(t, ts.URL, nil).AgentJobs.Get(context.Background(), "p", "j")
+			if err != nil || len(job.Problems) != 1 || strings.Contains(job.Problems[0], prefix) {
+				t.Errorf("key at %d: %q, %v", pad, job.Problems, err)
+			}
+		}
 	}
 }

@@ -242,3 +242,79 @@ func TestIsLoopbackHost(t *testing.T) {
 		}
 	}
 }
+
+func TestPOST_redirectIsNeverFollowed(t *testing.T) {
+	for _, status := range []int{300, 301, 302, 303, 307, 308} {
+		var elsewhere int
+		other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			elsewhere++
+			jsonResponse(200, jobJSON)(w, r)
+		}))
+		rec, ts := newRecorder(t, respond(status, "", "", "Location", other.URL+"/v2/agent/p/job"))
+		c := newTestClient(t, ts.URL, nil)
+		job, err := c.AgentJobs.Create(context.Background(), "p", "x")
+		other.Close()
+		if job != nil || err == nil || !strings.Contains(err.Error(), `redirected to "`+other.URL+`/v2/agent/p/job"`) {
+			t.Errorf("%d: job %+v, err %v", status, job, err)
+		}
+		if elsewhere != 0 || rec.count() != 1 || MayHaveTakenEffect(err) {
+			t.Errorf("%d: the redirect was followed (%d requests there, %d here)", status, elsewhere, rec.count())
+		}
+	}
+}
+
+func TestGET_redirectLoopIsFinal(t *testing.T) {
+	rec, ts := newRecorder(t, func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, r.URL.Path, http.StatusFound) })
+	c := newTestClient(t, ts.URL, &fakeClock{ManualClock: mintlifytest.NewManualClock(epoch)})
+	_, err := c.AgentJobs.Get(context.Background(), "p", "j")
+	if err == nil || !strings.Contains(err.Error(), "stopped after 10 redirects") || rec.count() != 10 {
+		t.Fatalf("err = %v after %d requests; a redirect loop is not retried", err, rec.count())
+	}
+}
+
+func TestBaseURL_keepsTheUsersEncoding(t *testing.T) {
+	rec, ts := newRecorder(t, jsonResponse(200, jobJSON))
+	c := newTestClient(t, ts.URL+"/proxy%2Fmintlify/", nil)
+	if _, err := c.AgentJobs.Get(context.Background(), "p", "j"); err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.requests[0].URL.EscapedPath(); got != "/proxy%2Fmintlify/v2/agent/p/job/j" {
+		t.Errorf("path = %q", got)
+	}
+	if c.BaseURL() != ts.URL+"/proxy%2Fmintlify" {
+		t.Errorf("BaseURL() = %q", c.BaseURL())
+	}
+}
+
+func TestBoundary_keyCharacters(t *testing.T) {
+	for _, bad := range []string{"mint_\x7f", "mint_ ", "mint_\x1f", " ", "x", "mint", "Mint_x", "MINT_x", "mint_dsc_ABC-123.456", "mint_us_x", "mint_dsc_", "mint_us_"} {
+		if err := ValidateAPIKey(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	for _, good := range []string{"mint_!~", "mint_", "mint_x", "mint_dsc", "mint_dscx", "mint_us", "mint_usx", "mint_u_s_x", "mint_x_mint_dsc_y", "mint_\x7e"} {
+		if err := ValidateAPIKey(good); err != nil {
+			t.Errorf("%q: %v", good, err)
+		}
+	}
+}
+
+func TestBoundary_maxResponseBytesMinimum(t *testing.T) {
+	if _, err := NewClient("mint_x", WithMaxResponseBytes(1024)); err != nil {
+		t.Errorf("1024: %v", err)
+	}
+	if _, err := NewClient("mint_x", WithMaxResponseBytes(1023)); err == nil {
+		t.Error("1023 accepted")
+	}
+}
+
+func TestBoundary_redirectLoopStopsAfterTen(t *testing.T) {
+	rec, ts := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, r.URL.Path, http.StatusFound)
+	})
+	c := newTestClient(t, ts.URL, nil, WithMaxRetries(0))
+	_, err := c.AgentJobs.Get(context.Background(), "p", "j")
+	if err == nil || !strings.Contains(err.Error(), "stopped after 10 redirects") || rec.count() != 10 {
+		t.Fatalf("err = %v after %d requests", err, rec.count())
+	}
+}

@@ -161,3 +161,65 @@ func TestLearn_remembersTheLastLinks(t *testing.T) {
 		t.Error("nothing learned changed the list")
 	}
 }
+
+func TestDecodedAnswersNeverHoldTheKey(t *testing.T) {
+	key := mintlifytest.DemoAPIKey
+	echo := strings.NewReplacer("acme/docs", "acme/"+key, `"model":"m"`, `"model":"`+key+`"`, `"ref":"main"`, `"ref":"\u006d`+key[1:]+`"`).Replace(jobJSON)
+	_, ts := newRecorder(t, jsonResponse(200, echo))
+	job, err := newTestClient(t, ts.URL, nil).AgentJobs.Get(context.Background(), "p", "j")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if job.Source.Repository != "acme/[REDACTED]" || job.Model != "[REDACTED]" || *job.Source.Ref != "[REDACTED]" {
+		t.Errorf("the key survived decoding: %+v (ref %q)", job, *job.Source.Ref)
+	}
+}
+
+// A key the server wrote only with a JSON escape is not in the body's
+// bytes as such: it must still not survive decoding.
+func TestDecodedAnswersNeverHoldTheKey_evenOnlyEscaped(t *testing.T) {
+	key := mintlifytest.DemoAPIKey
+	escaped := `\u00` + fmt.Sprintf("%x", key[0]) + key[1:]
+	echo := strings.Replace(jobJSON, `"model":"m"`, `"model":"`+escaped+`"`, 1)
+	if strings.Contains(echo, key) {
+		t.Fatal("the body holds the key as such")
+	}
+	_, ts := newRecorder(t, jsonResponse(200, echo))
+	job, err := newTestClient(t, ts.URL, nil).AgentJobs.Get(context.Background(), "p", "j")
+	if err != nil || job.Model != Redacted {
+		t.Errorf("model %q, %v", job.Model, err)
+	}
+}
+
+// redactStrings reaches every string an answer can hold, through
+// pointers, lists, maps and interfaces.
+func TestRedactStrings_everyKindOfPlace(t *testing.T) {
+	const key = "mint_secret"
+	leak := func() string { return "x" + key }
+	p1, p2, p3, p4 := leak(), leak(), leak(), leak()
+	v := struct {
+		Plain   string
+		Pointer *string
+		List    []string
+		Map     map[string]string
+		Any     any
+		AnyMap  map[string]any
+		PtrMap  map[string]*string
+		Nested  []struct{ Inner *string }
+		private string
+		Number  any
+	}{Plain: leak(), Pointer: &p1, List: []string{"ok", leak()}, Map: map[string]string{"k": leak()}, Any: leak(),
+		AnyMap: map[string]any{"a": &p2}, PtrMap: map[string]*string{"p": &p4}, Nested: []struct{ Inner *string }{{&p3}}, private: leak(), Number: 7}
+	if !redactStrings(&v, []string{key}) {
+		t.Fatal("found nothing")
+	}
+	want := "x" + Redacted
+	if v.Plain != want || p1 != want || v.List[1] != want || v.List[0] != "ok" || v.Map["k"] != want ||
+		v.Any != want || p2 != want || p3 != want || p4 != want || v.private != leak() || v.Number != 7 {
+		t.Errorf("%+v (pointers: %q %q %q %q)", v, p1, p2, p3, p4)
+	}
+	clean := struct{ A string }{"nothing here"}
+	if redactStrings(&clean, []string{key}) || clean.A != "nothing here" {
+		t.Errorf("a clean value: %+v", clean)
+	}
+}

@@ -2,10 +2,14 @@ package sdk
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -435,5 +439,121 @@ func TestAPIError_getRedirectIsNotAPostRedirect(t *testing.T) {
 	_, err = newTestClient(t, ts.URL, nil).AgentJobs.Create(context.Background(), "p", "x")
 	if !errors.As(err, &apiErr) || apiErr.Message != `redirected to "https://elsewhere.example/x"; a POST is never followed to another address` || rec.count() != 1 {
 		t.Errorf("POST redirect: %v", err)
+	}
+}
+
+func TestMayHaveTakenEffect_requestsThatNeverLeft(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := "http://" + ln.Addr().String()
+	ln.Close()
+	tlsSrv := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { t.Error("TLS server reached") }))
+	tlsSrv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshake is expected
+	tlsSrv.StartTLS()
+	defer tlsSrv.Close()
+	for name, tt := range map[string]struct {
+		base string
+		hc   *http.Client
+	}{
+		"connection refused":        {refused, nil},
+		"name does not resolve":     {"https://no-such-host.invalid", nil},
+		"TLS certificate not valid": {tlsSrv.URL, &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{MinVersion: tls.VersionTLS12}}}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			opts := []Option{WithBaseURL(tt.base), WithMaxRetries(1), WithRetryBackoff(time.Millisecond, time.Millisecond)}
+			if tt.hc != nil {
+				opts = append(opts, WithHTTPClient(tt.hc))
+			}
+			c, err := NewClient(mintlifytest.DemoAPIKey, opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = c.AgentJobs.Create(context.Background(), "p", "x")
+			if err == nil || MayHaveTakenEffect(err) {
+				t.Fatalf("err = %v; MayHaveTakenEffect = %v, want false", err, MayHaveTakenEffect(err))
+			}
+		})
+	}
+	// A dropped connection after sending, and a 502, may hide a created job.
+	for _, h := range []http.HandlerFunc{dropConnection, respond(502, "text/html", "bad gateway")} {
+		_, ts := newRecorder(t, h)
+		if _, err := newTestClient(t, ts.URL, nil).AgentJobs.Create(context.Background(), "p", "x"); !MayHaveTakenEffect(err) {
+			t.Errorf("err = %v: want MayHaveTakenEffect", err)
+		}
+	}
+	// Refusals and invalid input did nothing.
+	for _, err := range []error{&APIError{StatusCode: 429}, &APIError{StatusCode: 400}, &ValidationError{}, nil,
+		&RequestError{Err: errors.New("x")}, &APIError{StatusCode: 499}, ErrNotConfigured, fmt.Errorf("wrapped: %w", ErrNotConfigured),
+		fmt.Errorf("wrapped: %w", &RequestError{Sent: false, Err: errors.New("refused")})} {
+		if MayHaveTakenEffect(err) {
+			t.Errorf("%v: MayHaveTakenEffect", err)
+		}
+	}
+	for _, err := range []error{&APIError{StatusCode: 500}, errors.New("EOF"), &MalformedResponseError{}, &RequestError{Sent: true, Err: errors.New("EOF")},
+		fmt.Errorf("wrapped: %w", &RequestError{Sent: true, Err: errors.New("EOF")}), &APIError{StatusCode: 502}} {
+		if !MayHaveTakenEffect(err) {
+			t.Errorf("%v: !MayHaveTakenEffect", err)
+		}
+	}
+}
+
+func TestBoundary_status300IsNotSuccess(t *testing.T) {
+	_, ts := newRecorder(t, jsonResponse(300, jobJSON))
+	c := newTestClient(t, ts.URL, nil)
+	if _, err := c.AgentJobs.Get(context.Background(), "p", "j"); statusOf(err) != 300 {
+		t.Fatalf("err = %v", err)
+	}
+	_, ts = newRecorder(t, jsonResponse(299, jobJSON))
+	c = newTestClient(t, ts.URL, nil)
+	if _, err := c.AgentJobs.Get(context.Background(), "p", "j"); err != nil {
+		t.Fatalf("299: %v", err)
+	}
+}
+
+func TestBoundary_bodyExactlyAtTheCapIsRead(t *testing.T) {
+	model := strings.Repeat("x", 2048-len(`{"id":"j","status":"active","model":""}`))
+	body := `{"id":"j","status":"active","model":"` + model + `"}`
+	if len(body) != 2048 {
+		t.Fatalf("body is %d bytes", len(body))
+	}
+	_, ts := newRecorder(t, jsonResponse(200, body))
+	c := newTestClient(t, ts.URL, nil, WithMaxResponseBytes(2048))
+	if job, err := c.AgentJobs.Get(context.Background(), "p", "j"); err != nil || job.Model != model {
+		t.Fatalf("err = %v", err)
+	}
+	// One byte more is too large.
+	_, ts = newRecorder(t, jsonResponse(200, body+" "))
+	c = newTestClient(t, ts.URL, nil, WithMaxResponseBytes(2048))
+	if _, err := c.AgentJobs.Get(context.Background(), "p", "j"); !errors.Is(err, ErrResponseTooLarge) {
+		t.Fatalf("2049 bytes: %v", err)
+	}
+}
+
+func TestBoundary_jsonWithoutErrorFieldsKeepsTheBody(t *testing.T) {
+	for _, body := range []string{`{"status":"down"}`, `{}`, `{"details":[]}`} {
+		_, ts := newRecorder(t, jsonResponse(404, body))
+		c := newTestClient(t, ts.URL, nil)
+		_, err := c.AgentJobs.Get(context.Background(), "p", "j")
+		if err == nil || !strings.HasSuffix(err.Error(), "404 Not Found: "+body) {
+			t.Errorf("%s: err = %v", body, err)
+		}
+	}
+	_, ts := newRecorder(t, jsonResponse(404, `{"details":[{"message":"only details"}]}`))
+	c := newTestClient(t, ts.URL, nil)
+	if _, err := c.AgentJobs.Get(context.Background(), "p", "j"); err == nil || !strings.HasSuffix(err.Error(), "404 Not Found; only details") {
+		t.Errorf("details only: %v", err)
+	}
+}
+
+func TestBoundary_snippetOfExactlyTheLimitIsNotCut(t *testing.T) {
+	k := &core{}
+	s := strings.Repeat("é", snippetLen)
+	if got := k.snippet([]byte(s)); got != s {
+		t.Errorf("a %d-rune body was cut to %q", snippetLen, got)
+	}
+	if got := k.snippet([]byte(s + "z")); got != s+"…" {
+		t.Errorf("a %d-rune body was not cut: %q", snippetLen+1, got)
 	}
 }
