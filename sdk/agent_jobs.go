@@ -12,7 +12,7 @@ import (
 
 // AgentJobsService starts background agent jobs, sends them follow-up
 // messages and follows them until they end. Creations and messages share
-// a budget of 100 per project per hour.
+// a budget per project (see [AgentJobLimit]).
 type AgentJobsService struct {
 	// Sessions lists the project's agent jobs, through the deprecated v1
 	// listing (the only one the API has; see SessionsQuery).

@@ -9,8 +9,8 @@ import (
 )
 
 // AnalyticsService reads the analytics export. Its requests are rate
-// limited per organization (100 an hour, shared by every endpoint and
-// every program of the organization), so paged reads use the largest page
+// limited per organization (see [AnalyticsLimit]: shared by every endpoint
+// and every program of the organization), so paged reads use the largest page
 // by default, read each page once, and, with WithAnalyticsCache, read each
 // answer once per cache lifetime across processes.
 type AnalyticsService struct {

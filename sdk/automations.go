@@ -7,8 +7,8 @@ import (
 )
 
 // AutomationsService runs a project's scheduled automations now, instead
-// of at their next scheduled time. Triggers share a budget of 10 requests
-// per 10 seconds per organization with deployments.
+// of at their next scheduled time. Triggers share a budget with
+// deployments (see [DeploymentLimit]).
 //
 // The API publishes no endpoint to read a run: a run is followed in the
 // dashboard's run history, by its instance id.

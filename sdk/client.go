@@ -39,8 +39,9 @@
 //
 // # Budgets
 //
-// Every request is precious: the analytics budget is 100 requests per
-// organization per hour, job creations 100 per project per hour. Paging
+// Every request is precious: the analytics budget is [AnalyticsLimit],
+// job creations and messages [AgentJobLimit] (the API's limits are in
+// limits.go). Paging
 // uses the largest page and never reads a page twice; POSTs are never sent
 // twice once they may have reached the server; WithAnalyticsCache spends
 // the analytics budget once per answer across processes. Once the API
@@ -80,8 +81,9 @@ const (
 	// DefaultMaxRetries is how many times a retryable request is tried again.
 	DefaultMaxRetries = 4
 	// DefaultMaxRetryAfter is the longest Retry-After the client sleeps through.
-	// Analytics rate-limit windows are an hour long: waiting out one of those
-	// inside a terraform apply helps nobody, so longer waits fail at once.
+	// Analytics rate-limit windows are long (see [AnalyticsLimit]): waiting out
+	// one of those inside a terraform apply helps nobody, so longer waits fail
+	// at once.
 	DefaultMaxRetryAfter = 60 * time.Second
 	// DefaultMaxResponseBytes caps how much of a response body is read. A full
 	// 250-row analytics page is tens of kilobytes.
@@ -317,8 +319,8 @@ func WithSentRequestGrace(d time.Duration) Option {
 
 // WithMaxPagesPerRead caps the requests one paging read (an iterator or an
 // All call) may make before it stops with a *PagingError (default
-// DefaultMaxPagesPerRead). It guards the hourly analytics budget against a
-// server that never stops saying there is more.
+// DefaultMaxPagesPerRead). It guards the analytics budget ([AnalyticsLimit])
+// against a server that never stops saying there is more.
 func WithMaxPagesPerRead(n int) Option {
 	return atLeast("WithMaxPagesPerRead", n, 1, "1", func(s *settings) { s.maxPagesPerRead = n })
 }

@@ -10,9 +10,9 @@ import (
 
 // DeploymentsService publishes a project's documentation (a deployment of
 // its deployment branch), puts up previews of other branches, and follows
-// either until it ends. Deployments share a budget of 10 requests per 10
-// seconds per organization with automation triggers; previews have 5 per
-// minute per organization. A rate-limited trigger was not acted on: the
+// either until it ends. Deployments share a budget with automation
+// triggers (see [DeploymentLimit]); previews have their own (see
+// [PreviewLimit]). A rate-limited trigger was not acted on: the
 // SDK waits out a short Retry-After (up to WithMaxRetryAfter) and sends it
 // again; a longer one fails at once with the time to retry.
 type DeploymentsService struct {

@@ -34,9 +34,9 @@ const (
 // DiscoveryClient searches a documentation site, reads its pages and
 // streams its assistant's answers, with an assistant key (mint_dsc_...).
 // Search and page content cost no credits; assistant messages do. The
-// API allows 10,000 requests per organization per hour (search, page
-// content and assistant messages together), and assistant messages also
-// 10,000 per IP per day. A short rate limit is waited out
+// API allows [DiscoveryLimit] (search, page content and assistant messages
+// together), and assistant messages also [AssistantMessageLimit]. A short
+// rate limit is waited out
 // (WithMaxRetryAfter); once the API refuses for longer, the client
 // remembers until when: a refused search or page read stops search, page
 // reads and assistant messages, a refused message stops messages only

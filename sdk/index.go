@@ -36,8 +36,8 @@ const (
 )
 
 // IndexClient searches Mintlify Index with an Index key (mint_us_...).
-// The API allows 10 requests per second and 1,000 per day per
-// organization: a one-second wait is waited out, a spent day's budget
+// The API allows [IndexSecondLimit] and [IndexDayLimit] (both apply): a
+// one-second wait is waited out, a spent day's budget
 // fails at once with the time to try again (APIError.RetryAt). The client
 // remembers that time: until then every Index call sends nothing and
 // fails at once with a NotSent 429 (IsNotSent). While it is not known

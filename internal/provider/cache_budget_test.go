@@ -163,7 +163,8 @@ func TestCache_refusedDirectoryIsOneWarning(t *testing.T) {
 	resp := configureProvider(t, map[string]tftypes.Value{"api_key": str(mintlifytest.DemoAPIKey), "cache_dir": str(dir)})
 	got := diagText(resp.Diagnostics, diag.SeverityWarning)
 	if resp.Diagnostics.HasError() || strings.Count(got, "Mintlify analytics cache not used as configured") != 1 ||
-		!strings.Contains(got, "others can write to it") || !strings.Contains(got, dir) {
+		!strings.Contains(got, "others can write to it") || !strings.Contains(got, dir) ||
+		!strings.Contains(got, "each read the cache does not answer spends the analytics budget ("+sdk.AnalyticsLimit.Of("requests")+")") {
 		t.Fatalf("diagnostics: %v", resp.Diagnostics)
 	}
 	data := resp.DataSourceData.(*providerData)

@@ -405,7 +405,8 @@ func (d *providerData) noteCacheProblem(diags *diag.Diagnostics) {
 	}
 	if err := d.client.CacheProblem(); err != nil && !d.cacheWarned.Swap(true) {
 		diags.AddWarning("Mintlify analytics cache not used as configured",
-			err.Error()+". Analytics reads still work, but each the cache does not answer spends the organization's hourly budget.\n\n"+seeTroubleshooting)
+			err.Error()+". Analytics reads still work, but each read the cache does not answer spends the analytics budget ("+
+				sdk.AnalyticsLimit.Of("requests")+").\n\n"+seeTroubleshooting)
 	}
 }
 
