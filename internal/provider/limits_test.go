@@ -32,11 +32,20 @@ var limitTable = map[string]sdk.Limit{
 // deployments and runs in 10 seconds", "100 an hour".
 var statedLimit = regexp.MustCompile(`\b(\d{1,3}(?:,\d{3})+|\d+)\s+((?:[A-Za-z-]+\s+){0,5}?)(?:per|an|a|every|in|of the)\s+(?:(\d+)\s+)?(hour|minute|second|day)s?\b`)
 
+// statedLimitAfter finds a limit said window first: "the whole hourly
+// budget of 100".
+var statedLimitAfter = regexp.MustCompile(`\b(hour|dai)ly\s+((?:[A-Za-z-]+\s+){0,3}?)(?:of|is)\s+(\d{1,3}(?:,\d{3})+|\d+)\b`)
+
 // limitsStated returns each limit text states that is not one of the
 // table's, in words, and the names of the table's limits it states.
 func limitsStated(text string) (wrong []string, named []string) {
 	text = strings.Join(strings.Fields(strings.ReplaceAll(text, "**", "")), " ")
-	for _, m := range statedLimit.FindAllStringSubmatch(text, -1) {
+	matches := statedLimit.FindAllStringSubmatch(text, -1)
+	for _, m := range statedLimitAfter.FindAllStringSubmatch(text, -1) {
+		// In statedLimit's groups: figure, words, count, window.
+		matches = append(matches, []string{m[0], m[3], m[2], "", map[string]string{"hour": "hour", "dai": "day"}[m[1]]})
+	}
+	for _, m := range matches {
 		n, _ := strconv.Atoi(strings.ReplaceAll(m[1], ",", ""))
 		count := 1
 		if m[3] != "" {
@@ -150,6 +159,8 @@ func TestLimits_statedLimitIsCaught(t *testing.T) {
 		"100 per IP per hour":                                       false,
 		"10 requests per second per organization, 5 per 10 seconds": false,
 		"9,000 an hour":                                             false,
+		"the organization's whole hourly budget of 100":             true,
+		"the project's daily budget of 100":                         false,
 	} {
 		wrong, named := limitsStated(text)
 		if got := len(wrong) == 0 && len(named) > 0; got != want {
