@@ -12,7 +12,7 @@ import (
 )
 
 // Waiting for an agent job against answers that are odd or refused: the
-// wait polls on, keeps its schedule and honours Retry-After (the schedule's
+// wait polls on, keeps its schedule and honors Retry-After (the schedule's
 // own tests are in wait_test.go).
 
 // A job read without a status is not terminal: the wait goes on, and the
