@@ -123,7 +123,7 @@ func getOne[T any, PT answer[T]](ctx context.Context, k *core, what string, c ca
 	}
 	var out *T
 	var err error
-	readThrough(ctx, k, "one\x00"+k.requestURL(c), codec, func(src pageSource[T], emit func(*T) bool) (bool, error) {
+	readThrough(ctx, k, "one\x00"+k.requestURL(c), false, codec, func(src pageSource[T], emit func(*T) bool) (bool, error) {
 		p, _, err := src(c)
 		if err != nil {
 			return false, err

@@ -244,11 +244,11 @@ func (k *core) knownSpent(c call, b *spentBudget, also []*spentBudget) *APIError
 // (a 429 that was sent, unlike one with NotSent). The client then knows
 // the budget is spent, until APIError.RetryAt: a later call on that budget
 // (analytics, discovery, Index) sends no request and fails at once with
-// NotSent. When such an error ends an analytics read after some of its
-// pages were handed out, reading again is served whole by the cache's
-// copy (younger than MaxStale), or fails at once with NotSent.
-// PagedEndpoint.All reads again by itself; a caller of Each or Pages may
-// do the same.
+// NotSent. PagedEndpoint.Each and All never end with such an error when
+// the cache holds a copy of the read younger than MaxStale: they serve the
+// copy whole instead. When it ends a read of Pages or Rows after some of
+// its pages were handed out, reading again is served whole by that copy,
+// or fails at once with NotSent.
 func RateLimitedByAPI(err error) bool {
 	var apiErr *APIError
 	return errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusTooManyRequests && !apiErr.NotSent

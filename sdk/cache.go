@@ -412,7 +412,14 @@ var errEntryMismatch = errors.New("cache entry does not match the read")
 //     MaxStale serves the read whole, marked stale. A refusal after pages
 //     of the API's were handed out ends the read with the error: its
 //     pages are never joined to a copy's.
-func readThrough[P any](ctx context.Context, k *core, key string, codec pageCodec[P], walk walker[P], yield func(*P, error) bool) {
+//
+// whole asks for a read that falls back to the copy even when the API
+// refuses a later page: while a copy that could stand in is at hand (one
+// younger than MaxStale), the API's pages are held back until the read
+// ends whole, so that nothing was handed out when a refusal comes and the
+// copy can serve the read from its start. Held pages are bounded by the
+// read's byte cap (WithMaxBytesPerRead), as the entry the read stores is.
+func readThrough[P any](ctx context.Context, k *core, key string, whole bool, codec pageCodec[P], walk walker[P], yield func(*P, error) bool) {
 	c := k.cache
 	var entry *record
 	if c != nil {
@@ -434,6 +441,8 @@ func readThrough[P any](ctx context.Context, k *core, key string, codec pageCode
 		}
 	}
 	storable := c != nil
+	standIn := whole && entry != nil && k.clock.Now().Sub(entry.At) < c.opts.MaxStale
+	var held []*P
 	var pages []pageCopy
 	var stored time.Time
 	served := 0
@@ -461,12 +470,21 @@ func readThrough[P any](ctx context.Context, k *core, key string, codec pageCode
 		lease.extend(ctx, k)
 		return p, int64(len(data)), nil
 	}
-	complete, err := walk(api, func(p *P) bool { served++; return yield(p, nil) })
+	emit := func(p *P) bool { served++; return yield(p, nil) }
+	if standIn {
+		emit = func(p *P) bool { held = append(held, p); return true }
+	}
+	complete, err := walk(api, emit)
 	if err == nil {
 		if complete && storable {
 			c.save(ctx, c.entryName(key), record{Kind: kindRead, Key: key, At: stored, Pages: pages})
 		}
 		lease.release(ctx, k)
+		for _, p := range held {
+			if !yield(p, nil) {
+				return
+			}
+		}
 		return
 	}
 	lease.release(ctx, k)

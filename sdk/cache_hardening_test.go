@@ -97,6 +97,41 @@ func TestCacheHardening_noStaleFallbackAfterAFreshPage(t *testing.T) {
 	}
 }
 
+// Each falls back to the cache by itself when the budget runs out in the
+// middle of a read: while a copy that could stand in is at hand, the API's
+// pages are held back, so the refusal on the third page leaves fn with the
+// copy's pages from the start, stale, and no error. Without a copy, the
+// pages stream and the refusal is the read's error.
+func TestCacheHardening_eachFallsBackToTheCopyMidRead(t *testing.T) {
+	fs, c, clk := newFake(t, mintlifytest.Config{AnalyticsBudget: 7, Analytics: mintlifytest.Dataset{Paths: 1200}}, WithAnalyticsCache(cacheOpts(t.TempDir())))
+	ctx, p := context.Background(), mintlifytest.DemoProjectID
+	first, err := c.Analytics.Visitors.All(ctx, p, VisitorsQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(15 * time.Minute) // the copy is no longer fresh
+	var got []string
+	var paths []PathCounts
+	info, err := c.Analytics.Visitors.Each(ctx, p, VisitorsQuery{}, func(page *PathCountsPage) error {
+		got = append(got, sources(t, func(yield func(*PathCountsPage, error) bool) { yield(page, nil) })...)
+		paths = append(paths, page.Paths...)
+		return nil
+	})
+	if want := []string{"stale", "stale", "stale", "stale", "stale"}; err != nil || !cmp.Equal(got, want) || !info.Cache.Stale || info.Cache.RateLimit == nil {
+		t.Fatalf("Each saw %v (%+v, %v), want %v and no error", got, info.Cache, err, want)
+	}
+	if !cmp.Equal(first.Paths, paths) || fs.Requests(mintlifytest.RouteAnalyticsVisitors) != 8 {
+		t.Errorf("%d paths (want the copy's %d); %d requests, want 5 + 2 + the refusal", len(paths), len(first.Paths), fs.Requests(mintlifytest.RouteAnalyticsVisitors))
+	}
+	// Without a copy the pages stream, and the refusal ends the read.
+	_, c, _ = newFake(t, mintlifytest.Config{AnalyticsBudget: 2, Analytics: mintlifytest.Dataset{Paths: 1200}}, WithAnalyticsCache(cacheOpts(t.TempDir())))
+	seen := 0
+	_, err = c.Analytics.Visitors.Each(ctx, p, VisitorsQuery{}, func(*PathCountsPage) error { seen++; return nil })
+	if !RateLimitedByAPI(err) || seen != 2 {
+		t.Errorf("without a copy: %d pages, %v; want 2 and the API's refusal", seen, err)
+	}
+}
+
 // A read capped by max_results leaves no prefix for a longer read to start
 // from: the longer read is a snapshot of its own.
 func TestCacheHardening_aSmallerReadLeavesNoPrefix(t *testing.T) {

@@ -174,7 +174,7 @@ func (e *PagedEndpoint[Q, P, R]) Page(ctx context.Context, projectID string, q Q
 		return page, nil
 	}
 	var page *P
-	readThrough(ctx, k, "page\x00"+k.requestURL(c), e.codec(), func(src pageSource[P], emit func(*P) bool) (bool, error) {
+	readThrough(ctx, k, "page\x00"+k.requestURL(c), false, e.codec(), func(src pageSource[P], emit func(*P) bool) (bool, error) {
 		p, _, err := src(c)
 		if err != nil {
 			return false, fmt.Errorf("getting %s: %w", e.spec.what, err)
@@ -240,10 +240,12 @@ func (e *PagedEndpoint[Q, P, R]) Pages(ctx context.Context, projectID string, q 
 	if err != nil {
 		return func(yield func(*P, error) bool) { yield(nil, err) }
 	}
-	return e.read(ctx, k, projectID, q.paging())
+	return e.read(ctx, k, projectID, q.paging(), false)
 }
 
-func (e *PagedEndpoint[Q, P, R]) read(ctx context.Context, k *core, projectID string, q pageParams) iter.Seq2[*P, error] {
+// read is Pages; whole is readThrough's: a read that a copy can still
+// stand in for after the API refused one of its later pages.
+func (e *PagedEndpoint[Q, P, R]) read(ctx context.Context, k *core, projectID string, q pageParams, whole bool) iter.Seq2[*P, error] {
 	return func(yield func(*P, error) bool) {
 		walk := func(src pageSource[P], emit func(*P) bool) (bool, error) { return e.walk(k, projectID, q, src, emit) }
 		if !e.spec.cached {
@@ -258,7 +260,7 @@ func (e *PagedEndpoint[Q, P, R]) read(ctx context.Context, k *core, projectID st
 			first.limit = min(first.limit, q.maxResults)
 		}
 		key := "read\x00" + k.requestURL(e.call(projectID, q, first)) + "\x00" + strconv.Itoa(q.maxResults)
-		readThrough(ctx, k, key, e.codec(), walk, yield)
+		readThrough(ctx, k, key, whole, e.codec(), walk, yield)
 	}
 }
 
@@ -385,10 +387,24 @@ func (e *PagedEndpoint[Q, P, R]) Rows(ctx context.Context, projectID string, q Q
 // works on this one (it asks for nothing Pages would not), and returns what
 // the read's pages say of how they arrived together: attempts, pages and
 // cache status. The first error, fn's included, ends the read.
+//
+// The pages fn sees are one snapshot, and an analytics read falls back to
+// the cache by itself: when the cache holds a copy of the read younger
+// than MaxStale (so one that could stand in for it), the API's pages are
+// fetched whole before fn sees the first, and should the API refuse a
+// later page with a rate limit (the budget ran out mid-read), fn is handed
+// the copy's pages from the start instead, marked stale, with no error.
+// Without such a copy the pages stream as Pages yields them, and a refusal
+// ends the read with its error. Either way fn never sees pages of two
+// snapshots, nor a page twice.
 func (e *PagedEndpoint[Q, P, R]) Each(ctx context.Context, projectID string, q Q, fn func(*P) error) (ResponseInfo, error) {
 	var info ResponseInfo
+	k, err := e.check(projectID, q)
+	if err != nil {
+		return info, err
+	}
 	pages := 0
-	for page, err := range prefetch(ctx, e.Pages(ctx, projectID, q)) {
+	for page, err := range prefetch(ctx, e.read(ctx, k, projectID, q.paging(), true)) {
 		if err != nil {
 			return info, err
 		}
@@ -409,28 +425,18 @@ func (e *PagedEndpoint[Q, P, R]) Each(ctx context.Context, projectID string, q Q
 // of the last page read (its totals, and its cursor or HasMore, so a read
 // stopped at MaxResults can go on from there). Its ResponseInfo adds up
 // the read's pages. A read is whole or fails: no rows come with an error.
+// It falls back to the cache as Each does.
 func (e *PagedEndpoint[Q, P, R]) All(ctx context.Context, projectID string, q Q) (*P, error) {
 	var last *P
 	var rows []R
-	collect := func(p *P) error {
+	info, err := e.Each(ctx, projectID, q, func(p *P) error {
 		rows = append(rows, *e.spec.rows(p)...)
 		if last != nil && e.spec.merge != nil {
 			e.spec.merge(p, last)
 		}
 		last = p
 		return nil
-	}
-	info, err := e.Each(ctx, projectID, q, collect)
-	if err != nil && last != nil && e.spec.cached && e.core.cache != nil && RateLimitedByAPI(err) {
-		// The budget ran out after pages of the API's: those cannot be
-		// joined to a cached copy's, but the whole read can be served
-		// from one now that the budget is known to be spent (no request).
-		last, rows = nil, nil
-		var again error
-		if info, again = e.Each(ctx, projectID, q, collect); !IsNotSent(again) {
-			err = again // the copy, or another failure
-		}
-	}
+	})
 	if err != nil {
 		return nil, err
 	}

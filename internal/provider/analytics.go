@@ -183,27 +183,13 @@ func beginRead(ctx context.Context, data *providerData, req datasource.ReadReque
 // readEach reads every page of a query with read (an SDK endpoint's
 // Each), handing each page to add as it arrives, then says where the
 // answer came from. A failure becomes the data source's error ("Could not
-// read "+what); it returns false then.
-//
-// When the budget runs out in the middle of the read (the API refused a
-// page after others came), the pages handed to add are dropped (reset) and
-// the read is done again: the SDK now knows the budget is spent, so it
-// sends no request, and serves the whole read from the cache's copy
-// (younger than cache_max_stale) or fails at once. Pages of two snapshots
-// are never joined.
+// read "+what); it returns false then. The pages add sees are one
+// snapshot: when the budget runs out in the middle of the read, Each
+// itself serves the cache's whole copy (younger than cache_max_stale)
+// from the start, or fails.
 func readEach[Q sdk.PageQuery, P any](ctx context.Context, data *providerData, diags *diag.Diagnostics, what string, read pageReader[Q, P],
-	projectID string, q Q, reset func(), add func(*P)) bool {
-	pages := 0
-	each := func(p *P) error { pages++; add(p); return nil }
-	info, err := read(ctx, projectID, q, each)
-	if err != nil && pages > 0 && sdk.RateLimitedByAPI(err) {
-		tflog.Debug(ctx, "analytics budget ran out mid-read; reading again from the cache", map[string]any{"data": what, "pages": pages})
-		reset()
-		var again error
-		if info, again = read(ctx, projectID, q, each); !sdk.IsNotSent(again) {
-			err = again // the copy, or another failure; else the API's own refusal says more
-		}
-	}
+	projectID string, q Q, add func(*P)) bool {
+	info, err := read(ctx, projectID, q, func(p *P) error { add(p); return nil })
 	if !readEnded(ctx, data, diags, what, err, func() sdk.CacheStatus { return info.Cache }) {
 		return false
 	}

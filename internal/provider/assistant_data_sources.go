@@ -93,7 +93,7 @@ func (m *assistantConversationsModel) read(ctx context.Context, data *providerDa
 		Limit: numberValue(m.PageSize), MaxResults: numberValue(m.MaxResults)}
 	elem := elemType(typeOf(m.schema().Attributes, "conversations"))
 	var rows []attr.Value
-	if !readEach(ctx, data, diags, "assistant conversations", data.client.Analytics.Conversations.Each, m.ProjectID.ValueString(), q, func() { rows = nil },
+	if !readEach(ctx, data, diags, "assistant conversations", data.client.Analytics.Conversations.Each, m.ProjectID.ValueString(), q,
 		func(p *sdk.ConversationsPage) {
 			rows = appendFlat(rows, elem, p.Conversations)
 		}) {

@@ -165,7 +165,7 @@ func (m *feedbackModel) read(ctx context.Context, data *providerData, diags *dia
 		Limit: numberValue(m.PageSize), MaxResults: numberValue(m.MaxResults)}
 	elem := elemType(typeOf(m.schema().Attributes, "feedback"))
 	var rows []attr.Value
-	if !readEach(ctx, data, diags, "feedback", data.client.Analytics.Feedback.Each, m.ProjectID.ValueString(), q, func() { rows = nil },
+	if !readEach(ctx, data, diags, "feedback", data.client.Analytics.Feedback.Each, m.ProjectID.ValueString(), q,
 		func(p *sdk.FeedbackPage) {
 			rows = appendFlat(rows, elem, p.Feedback)
 		}) {

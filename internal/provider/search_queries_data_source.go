@@ -53,7 +53,7 @@ func (m *searchQueriesModel) read(ctx context.Context, data *providerData, diags
 	elem := elemType(typeOf(m.schema().Attributes, "searches"))
 	var rows []attr.Value
 	var total int64
-	if !readEach(ctx, data, diags, "search queries", data.client.Analytics.Searches.Each, m.ProjectID.ValueString(), q, func() { rows, total = nil, 0 },
+	if !readEach(ctx, data, diags, "search queries", data.client.Analytics.Searches.Each, m.ProjectID.ValueString(), q,
 		func(p *sdk.SearchesPage) {
 			total = p.TotalSearches
 			rows = appendFlat(rows, elem, p.Searches)

@@ -123,7 +123,7 @@ func readPathCounts(ctx context.Context, data *providerData, diags *diag.Diagnos
 	var rows []attr.Value
 	var counts sdk.Counts
 	only := totalsOnly(m.pagingModel)
-	ok := readEach(ctx, data, diags, what, read, m.ProjectID.ValueString(), visitorsQuery(m.pagedQueryModel), func() { rows = nil }, func(page *sdk.PathCountsPage) {
+	ok := readEach(ctx, data, diags, what, read, m.ProjectID.ValueString(), visitorsQuery(m.pagedQueryModel), func(page *sdk.PathCountsPage) {
 		if rows == nil {
 			counts, rows = page.Totals, make([]attr.Value, 0, len(page.Paths))
 		}
