@@ -2,12 +2,12 @@ package sdk
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/analyticscache"
 )
 
 // Known-spent budgets.
@@ -124,12 +124,6 @@ func (b *spentBudget) settle(probe, answered bool) {
 	}
 }
 
-// budgetName names the spent-budget record of a base URL and key.
-func (c *analyticsCache) budgetName(base string) string {
-	sum := sha256.Sum256([]byte("budget\x00" + base + "\x00" + c.who))
-	return "budget-" + hex.EncodeToString(sum[:16]) + ".json"
-}
-
 // refresh reads the spent budget another program recorded beside the
 // cache. A record from the future, or spent further ahead than
 // maxSpentAhead, is not believed.
@@ -138,16 +132,15 @@ func (b *spentBudget) refresh(ctx context.Context, k *core) {
 	if c == nil || !b.besideCache {
 		return
 	}
-	base := k.baseURL.String()
 	now := k.clock.Now()
-	r, ok := c.load(ctx, c.budgetName(base), kindBudget, base, now, maxRecordBytes)
-	if !ok || !r.Until.After(now) || r.Until.After(now.Add(maxSpentAhead+clockSkew)) {
+	until, ok := c.SpentUntil(ctx, k.baseURL.String(), now)
+	if !ok || !until.After(now) || until.After(now.Add(maxSpentAhead+analyticscache.ClockSkew)) {
 		return
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if r.Until.After(b.spentUntil) {
-		b.spentUntil, b.open = r.Until, false
+	if until.After(b.spentUntil) {
+		b.spentUntil, b.open = until, false
 	}
 }
 
@@ -166,8 +159,7 @@ func (b *spentBudget) record(ctx context.Context, k *core, refused *APIError) {
 	}
 	until = b.hold(minTime(until, now.Add(maxSpentAhead)))
 	if c := k.cache; said && b.besideCache && c != nil {
-		base := k.baseURL.String()
-		c.save(ctx, c.budgetName(base), record{Kind: kindBudget, Key: base, At: now, Until: until})
+		c.SaveSpent(ctx, k.baseURL.String(), now, until)
 	}
 }
 

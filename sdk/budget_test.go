@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/analyticscache"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -236,14 +237,14 @@ func TestBudget_spentUntilIsBounded(t *testing.T) {
 	// past, or from the future are ignored.
 	now := clk.Now()
 	cache := c.core.cache
-	name := cache.budgetName(c.BaseURL())
-	for i, r := range []record{
-		{Kind: kindBudget, Key: c.BaseURL(), At: now, Until: now.Add(30 * 24 * time.Hour)},
-		{Kind: kindBudget, Key: c.BaseURL(), At: now.Add(-2 * time.Hour), Until: now.Add(-time.Hour)},
-		{Kind: kindBudget, Key: c.BaseURL(), At: now.Add(time.Hour), Until: now.Add(2 * time.Hour)},
-		{Kind: kindBudget, Key: "https://elsewhere.example", At: now, Until: now.Add(time.Hour)},
+	name := cache.BudgetName(c.BaseURL())
+	for i, r := range []analyticscache.Record{
+		{Kind: analyticscache.KindBudget, Key: c.BaseURL(), At: now, Until: now.Add(30 * 24 * time.Hour)},
+		{Kind: analyticscache.KindBudget, Key: c.BaseURL(), At: now.Add(-2 * time.Hour), Until: now.Add(-time.Hour)},
+		{Kind: analyticscache.KindBudget, Key: c.BaseURL(), At: now.Add(time.Hour), Until: now.Add(2 * time.Hour)},
+		{Kind: analyticscache.KindBudget, Key: "https://elsewhere.example", At: now, Until: now.Add(time.Hour)},
 	} {
-		cache.save(ctx, name, r)
+		cache.Save(ctx, name, r)
 		fresh := newTestClient(t, c.BaseURL(), clk, WithAnalyticsCache(cacheOpts(dir)))
 		clk.Advance(11 * time.Minute)
 		if _, err := fresh.Analytics.Visitors.Page(ctx, p, VisitorsQuery{}); err != nil || fs.TotalRequests() != 3+i {
@@ -253,9 +254,9 @@ func TestBudget_spentUntilIsBounded(t *testing.T) {
 	// Believable ones hold: the read sends nothing (it serves the stale
 	// copy). The second is a day ahead as written by a program whose clock
 	// runs half a minute ahead of this one's: within the skew allowed.
-	for i, ahead := range []time.Duration{time.Hour, maxSpentAhead + clockSkew/2} {
+	for i, ahead := range []time.Duration{time.Hour, maxSpentAhead + analyticscache.ClockSkew/2} {
 		clk.Advance(11 * time.Minute)
-		cache.save(ctx, name, record{Kind: kindBudget, Key: c.BaseURL(), At: clk.Now(), Until: clk.Now().Add(ahead)})
+		cache.Save(ctx, name, analyticscache.Record{Kind: analyticscache.KindBudget, Key: c.BaseURL(), At: clk.Now(), Until: clk.Now().Add(ahead)})
 		fresh := newTestClient(t, c.BaseURL(), clk, WithAnalyticsCache(cacheOpts(dir)))
 		if page, err := fresh.Analytics.Visitors.Page(ctx, p, VisitorsQuery{}); err != nil || !page.Cache.Stale || !page.Cache.RateLimit.NotSent {
 			t.Errorf("believable record %d: %v", i, err)

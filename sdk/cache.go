@@ -1,11 +1,7 @@
 package sdk
 
 import (
-	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/analyticscache"
 )
 
 // CacheOptions configure the analytics cache (WithAnalyticsCache): answers
@@ -183,201 +181,52 @@ func (p *problemLog) get() error {
 	return p.first
 }
 
-// analyticsCache is the client's cache: where entries live and how long
-// they serve.
+// analyticsCache is the client's cache: where entries live (the records
+// of package analyticscache, sealed with the API key) and how long they
+// serve.
 type analyticsCache struct {
-	opts  CacheOptions
-	store cacheStore
-	who   string // the key's fingerprint, in names and records
-	seal  []byte // the key of records' seals (sealKey)
+	*analyticscache.Cache
+	opts CacheOptions
 }
 
 // newAnalyticsCache opens the store o names: the bucket, else (or when it
 // cannot be opened) the directory. It returns nil, with the reason noted
 // in problems, when neither can be used.
 func newAnalyticsCache(o CacheOptions, apiKey string, problems *problemLog) *analyticsCache {
-	c := &analyticsCache{opts: o, who: keyFingerprint(apiKey), seal: sealKey(apiKey)}
+	var store analyticscache.Store
 	if o.URL != "" {
-		store, err := openBucketStore(context.Background(), o)
+		b, err := openBucketStore(context.Background(), o)
 		if err == nil {
-			c.store = &guardedStore{cacheStore: store, problems: problems}
-			return c
+			store = b
+		} else {
+			problems.note(err)
 		}
-		problems.note(err)
 	}
-	if o.Dir == "" {
-		return nil
+	if store == nil {
+		if o.Dir == "" {
+			return nil
+		}
+		disk, err := analyticscache.OpenDisk(o.Dir, o.MaxBytes)
+		if err != nil {
+			problems.note(err)
+			return nil
+		}
+		store = disk
 	}
-	disk, err := openDiskStore(o.Dir, o.MaxBytes)
-	if err != nil {
-		problems.note(err)
-		return nil
-	}
-	c.store = &guardedStore{cacheStore: disk, problems: problems}
-	return c
+	return &analyticsCache{Cache: analyticscache.New(analyticscache.Guard(store, problems.note), apiKey), opts: o}
 }
-
-// keyFingerprint stands for the API key in cache names and entries: a hash
-// from which the key cannot be recovered, so answers read with one key are
-// never served to another, and the key is never written.
-func keyFingerprint(apiKey string) string {
-	sum := sha256.Sum256([]byte("mintlify-analytics-cache/v1\x00" + apiKey))
-	return hex.EncodeToString(sum[:16])
-}
-
-// sealKey is the key of the seal each record carries (an HMAC of its
-// body): derived from the API key one way, and unlike the fingerprint
-// written nowhere. Whoever can write a shared store (a bucket's other
-// users, a directory others can write) but has not the API key cannot
-// make a record the cache trusts: no answer of theirs is served, no spent
-// budget of theirs stops a request, no lease of theirs holds up a reader.
-// Whoever has the key could ask the API itself.
-func sealKey(apiKey string) []byte {
-	m := hmac.New(sha256.New, []byte(apiKey))
-	m.Write([]byte("mintlify-analytics-cache/seal/v1"))
-	return m.Sum(nil)
-}
-
-// sealOf is the seal of a record's body.
-func (c *analyticsCache) sealOf(body []byte) []byte {
-	m := hmac.New(sha256.New, c.seal)
-	m.Write(body)
-	return m.Sum(nil)
-}
-
-// entryName names the entry of one read: everything that changes the
-// answer is in the read's key (base URL, project and endpoint in the path,
-// query, the read's row cap), with the key's fingerprint.
-func (c *analyticsCache) entryName(readKey string) string {
-	sum := sha256.Sum256([]byte(readKey + "\x00" + c.who))
-	return hex.EncodeToString(sum[:]) + ".json"
-}
-
-// cacheMagic starts every record the cache writes, followed by the seal
-// of the record's body (hex) and a newline, then the body (JSON): with the
-// name pattern, it is how eviction knows a file is the cache's own.
-const cacheMagic = "mintlify-analytics-cache/3 "
-
-// olderMagics start the records of earlier formats, which are misses but
-// which eviction may remove: the second (unsealed) and the first (a raw
-// body per page).
-var olderMagics = []string{"mintlify-analytics-cache/2\n", `{"format":1,"url":"`}
-
-// Record kinds.
-const (
-	kindRead   = "read"
-	kindBudget = "budget"
-	kindLease  = "lease"
-)
-
-// record is what the cache stores: an entry (the pages of one read), a
-// spent budget, or a lease on a read being fetched.
-type record struct {
-	Kind string `json:"kind"`
-	// Key is what the record is about, without the API key: a read's key,
-	// or the base URL of a budget.
-	Key string `json:"key"`
-	// Who is the API key's fingerprint.
-	Who string `json:"who"`
-	// At is when the record was written: for an entry, when its first
-	// page was fetched from the API.
-	At time.Time `json:"at"`
-	// Until is when a spent budget frees up, or a lease expires.
-	Until time.Time  `json:"until,omitzero"`
-	Token string     `json:"token,omitempty"`
-	Pages []pageCopy `json:"pages,omitempty"`
-}
-
-// pageCopy is one page of an entry: the query it answered and the page as
-// the SDK decoded it (its own Go type, without ResponseInfo).
-type pageCopy struct {
-	Query string          `json:"query"`
-	Value json.RawMessage `json:"value"`
-}
-
-// encode is a record as stored: the header, the body's seal, the body.
-func (c *analyticsCache) encode(r record) ([]byte, error) {
-	body, err := json.Marshal(r)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]byte, 0, len(cacheMagic)+2*sha256.Size+1+len(body))
-	out = hex.AppendEncode(append(out, cacheMagic...), c.sealOf(body))
-	return append(append(out, '\n'), body...), nil
-}
-
-// clockSkew is how far in the future a record's time may be and still be
-// read as now: the clocks of the machines sharing a bucket differ a little.
-// Past it, the record is not trusted.
-const clockSkew = time.Minute
-
-// decode reads a record and checks it is the one asked for: sealed with
-// this API key, of the kind, about key, and not from the future. Any other
-// is a miss.
-func (c *analyticsCache) decode(data []byte, kind, key string, now time.Time) (record, bool) {
-	rest, ok := bytes.CutPrefix(data, []byte(cacheMagic))
-	if !ok {
-		return record{}, false
-	}
-	sealHex, body, ok := bytes.Cut(rest, []byte{'\n'})
-	seal := make([]byte, sha256.Size)
-	if n, err := hex.Decode(seal, sealHex); !ok || err != nil || n != sha256.Size || !hmac.Equal(seal, c.sealOf(body)) {
-		return record{}, false
-	}
-	var r record
-	if json.Unmarshal(body, &r) != nil || r.Kind != kind || r.Key != key || r.Who != c.who || r.At.IsZero() || r.At.After(now.Add(clockSkew)) {
-		return record{}, false
-	}
-	if r.At.After(now) {
-		r.At = now
-	}
-	return r, true
-}
-
-// load reads the record name holds, or reports a miss.
-func (c *analyticsCache) load(ctx context.Context, name, kind, key string, now time.Time, limit int64) (record, bool) {
-	data, err := c.store.get(ctx, name, limit)
-	if err != nil {
-		return record{}, false
-	}
-	return c.decode(data, kind, key, now)
-}
-
-// save writes a record, quietly: a cache that cannot be written is only a
-// cache that does not help.
-func (c *analyticsCache) save(ctx context.Context, name string, r record) {
-	r.Who = c.who
-	if data, err := c.encode(r); err == nil {
-		_ = c.store.put(ctx, name, data)
-	}
-}
-
-// maxRecordBytes bounds the small records (budgets, leases).
-const maxRecordBytes = 64 << 10
 
 // entryLimit bounds an entry: the pages of one read are at most the
 // client's per-read cap of answers, re-encoded.
-func (k *core) entryLimit() int64 { return 2*k.maxBytesPerRead + maxRecordBytes }
+func (k *core) entryLimit() int64 { return 2*k.maxBytesPerRead + analyticscache.MaxRecordBytes }
 
 // encodePage is a page as an entry keeps it: its decoded value without
 // how it arrived.
-func encodePage[P any](p *P, info func(*P) *ResponseInfo, query string) (pageCopy, error) {
+func encodePage[P any](p *P, info func(*P) *ResponseInfo, query string) (analyticscache.Page, error) {
 	v := *p
 	*info(&v) = ResponseInfo{}
 	data, err := json.Marshal(&v)
-	return pageCopy{Query: query, Value: data}, err
-}
-
-// cacheRestorer is an answer type whose UnmarshalJSON reads the API's
-// shape: it restores its own cached copy (its Go shape) another way.
-type cacheRestorer interface{ restoreCached([]byte) error }
-
-// restorePage reads a page an entry kept.
-func restorePage[P any](data []byte, p *P) error {
-	if r, ok := any(p).(cacheRestorer); ok {
-		return r.restoreCached(data)
-	}
-	return json.Unmarshal(data, p)
+	return analyticscache.Page{Query: query, Value: data}, err
 }
 
 // pageSource gives the page answering a call, and its size in bytes.
@@ -421,21 +270,25 @@ var errEntryMismatch = errors.New("cache entry does not match the read")
 // read's byte cap (WithMaxBytesPerRead), as the entry the read stores is.
 func readThrough[P any](ctx context.Context, k *core, key string, whole bool, codec pageCodec[P], walk walker[P], yield func(*P, error) bool) {
 	c := k.cache
-	var entry *record
+	var entry *analyticscache.Record
 	if c != nil {
 		now := k.clock.Now()
 		k.budget.refresh(ctx, k)
-		if e, ok := c.load(ctx, c.entryName(key), kindRead, key, now, k.entryLimit()); ok {
+		if e, ok := c.Load(ctx, c.EntryName(key), analyticscache.KindRead, key, now, k.entryLimit()); ok {
 			entry = &e
 			if now.Sub(e.At) < c.opts.FreshFor && serveEntry(k, e, CacheStatus{Hit: true, StoredAt: e.At}, 0, codec, walk, yield) {
 				return
 			}
 		}
 	}
-	var lease *heldLease
+	var lease *analyticscache.Lease
 	if c != nil && k.budget.until(k.clock.Now()).IsZero() {
-		var awaited *record
-		lease, awaited = c.acquire(ctx, k, key)
+		var awaited *analyticscache.Record
+		lease, awaited = c.Acquire(ctx, key, analyticscache.Wait{Clock: k.clock, FreshFor: c.opts.FreshFor, EntryLimit: k.entryLimit(),
+			Spent: func(ctx context.Context, now time.Time) bool {
+				k.budget.refresh(ctx, k)
+				return !k.budget.until(now).IsZero()
+			}})
 		if awaited != nil && serveEntry(k, *awaited, CacheStatus{Hit: true, StoredAt: awaited.At}, 0, codec, walk, yield) {
 			return
 		}
@@ -443,7 +296,7 @@ func readThrough[P any](ctx context.Context, k *core, key string, whole bool, co
 	storable := c != nil
 	standIn := whole && entry != nil && k.clock.Now().Sub(entry.At) < c.opts.MaxStale
 	var held []*P
-	var pages []pageCopy
+	var pages []analyticscache.Page
 	var stored time.Time
 	served := 0
 	api := func(call call) (*P, int64, error) {
@@ -467,7 +320,7 @@ func readThrough[P any](ctx context.Context, k *core, key string, whole bool, co
 			storable = err == nil
 			pages = append(pages, copied)
 		}
-		lease.extend(ctx, k)
+		lease.Extend(ctx, k.clock.Now())
 		return p, int64(len(data)), nil
 	}
 	emit := func(p *P) bool { served++; return yield(p, nil) }
@@ -477,9 +330,9 @@ func readThrough[P any](ctx context.Context, k *core, key string, whole bool, co
 	complete, err := walk(api, emit)
 	if err == nil {
 		if complete && storable {
-			c.save(ctx, c.entryName(key), record{Kind: kindRead, Key: key, At: stored, Pages: pages})
+			c.Save(ctx, c.EntryName(key), analyticscache.Record{Kind: analyticscache.KindRead, Key: key, At: stored, Pages: pages})
 		}
-		lease.release(ctx, k)
+		lease.Release(ctx, k.clock.Now())
 		for _, p := range held {
 			if !yield(p, nil) {
 				return
@@ -487,12 +340,12 @@ func readThrough[P any](ctx context.Context, k *core, key string, whole bool, co
 		}
 		return
 	}
-	lease.release(ctx, k)
+	lease.Release(ctx, k.clock.Now())
 	var apiErr *APIError
 	if c != nil && served == 0 && errors.As(err, &apiErr) && apiErr.StatusCode == 429 && c.opts.MaxStale > 0 {
 		now := k.clock.Now()
 		if entry == nil || lease != nil { // another process may have stored one meanwhile
-			if e, ok := c.load(ctx, c.entryName(key), kindRead, key, now, k.entryLimit()); ok {
+			if e, ok := c.Load(ctx, c.EntryName(key), analyticscache.KindRead, key, now, k.entryLimit()); ok {
 				entry = &e
 			}
 		}
@@ -509,11 +362,11 @@ func readThrough[P any](ctx context.Context, k *core, key string, whole bool, co
 // first walks the whole entry without handing anything out: an entry whose
 // pages do not answer the read's requests one by one, or that the read's
 // guards refuse, is a miss (false), and nothing was handed out.
-func serveEntry[P any](k *core, e record, status CacheStatus, refused int, codec pageCodec[P], walk walker[P], yield func(*P, error) bool) bool {
+func serveEntry[P any](k *core, e analyticscache.Record, status CacheStatus, refused int, codec pageCodec[P], walk walker[P], yield func(*P, error) bool) bool {
 	pages := make([]*P, len(e.Pages))
 	for i, pc := range e.Pages {
 		p := new(P)
-		if restorePage(pc.Value, p) != nil {
+		if json.Unmarshal(pc.Value, p) != nil {
 			return false
 		}
 		// The entry was written without secrets; one read from a shared

@@ -3,7 +3,8 @@ package sdk
 import (
 	"context"
 	"errors"
-	"io/fs"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/analyticscache"
 )
 
 // CacheBucket is an object store the analytics cache shares between
@@ -33,11 +34,8 @@ type CacheBucket = interface {
 	Where() string
 }
 
-// bucketStore is a CacheBucket as the cache's store.
-type bucketStore struct{ b CacheBucket }
-
-// openBucketStore opens o.URL with o.OpenBucket.
-func openBucketStore(ctx context.Context, o CacheOptions) (*bucketStore, error) {
+// openBucketStore opens o.URL with o.OpenBucket, as the cache's store.
+func openBucketStore(ctx context.Context, o CacheOptions) (analyticscache.Store, error) {
 	if o.OpenBucket == nil {
 		return nil, errors.New("the analytics cache bucket cannot be opened, so the cache directory is used instead: " +
 			"CacheOptions.OpenBucket is not set (pass cachebucket.Open from package sdk/cachebucket)")
@@ -46,28 +44,5 @@ func openBucketStore(ctx context.Context, o CacheOptions) (*bucketStore, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &bucketStore{b: b}, nil
+	return analyticscache.Bucket(b), nil
 }
-
-func (s *bucketStore) where() string { return s.b.Where() }
-
-func (s *bucketStore) get(ctx context.Context, name string, limit int64) ([]byte, error) {
-	data, err := s.b.Get(ctx, name, limit)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, errNotFound
-	case errors.Is(err, fs.ErrInvalid):
-		return nil, errRefused
-	}
-	return data, err
-}
-
-func (s *bucketStore) put(ctx context.Context, name string, data []byte) error {
-	return s.b.Put(ctx, name, data)
-}
-
-func (s *bucketStore) putIfAbsent(ctx context.Context, name string, data []byte) (bool, error) {
-	return s.b.PutIfAbsent(ctx, name, data)
-}
-
-func (s *bucketStore) remove(ctx context.Context, name string) error { return s.b.Remove(ctx, name) }

@@ -21,6 +21,7 @@ import (
 	_ "gocloud.dev/blob/s3blob"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/cachebucket"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/analyticscache"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -126,9 +127,9 @@ func TestCacheBucket_badObjectsAreMisses(t *testing.T) {
 		t.Fatal(err)
 	}
 	var other []byte
-	if r, ok := c.core.cache.decode(good, kindRead, mustKey(t, c), clk.Now()); ok {
-		r.Who = keyFingerprint("mint_someone_else")
-		other, _ = cacheOfKey("mint_someone_else").encode(r)
+	if r, ok := c.core.cache.Decode(good, analyticscache.KindRead, mustKey(t, c), clk.Now()); ok {
+		r.Who = analyticscache.Fingerprint("mint_someone_else")
+		other, _ = analyticscache.New(nil, "mint_someone_else").Encode(r)
 	} else {
 		t.Fatal("the entry does not decode")
 	}
@@ -258,16 +259,16 @@ func TestCacheLease_aWaiterServesTheHoldersEntry(t *testing.T) {
 	}
 	cache := c.core.cache
 	key := "read\x00" + strings.TrimPrefix(mustKey(t, c), "page\x00") + "\x000"
-	if cache.entryName(key) != filepath.Base(entries[0]) {
-		t.Fatalf("entry names differ: %s, %s", cache.entryName(key), entries[0])
+	if cache.EntryName(key) != filepath.Base(entries[0]) {
+		t.Fatalf("entry names differ: %s, %s", cache.EntryName(key), entries[0])
 	}
 	now := clk.Now()
-	cache.save(ctx, cache.leaseName(key), record{Kind: kindLease, Key: key, At: now, Until: now.Add(leaseFor), Token: "the holder"})
+	cache.Save(ctx, cache.LeaseName(key), analyticscache.Record{Kind: analyticscache.KindLease, Key: key, At: now, Until: now.Add(analyticscache.LeaseFor), Token: "the holder"})
 	// The holder finishes while the waiter's first poll sleeps.
 	clock := &hookClock{fakeClock: clk, hook: func() {
 		data, _ := os.ReadFile(entries[0])
 		_ = os.WriteFile(filepath.Join(dir, filepath.Base(entries[0])), data, 0o600)
-		_ = os.Remove(filepath.Join(dir, cache.leaseName(key)))
+		_ = os.Remove(filepath.Join(dir, cache.LeaseName(key)))
 	}}
 	waiter := newTestClient(t, c.BaseURL(), nil, WithClock(clock), WithAnalyticsCache(bucketOpts(url)))
 	before := fs.Requests(mintlifytest.RouteAnalyticsVisitors)
@@ -294,27 +295,27 @@ func (c *hookClock) Sleep(ctx context.Context, d time.Duration) error {
 	return c.fakeClock.Sleep(ctx, d)
 }
 
-// A lease is trusted for leaseFor at most from when it was taken or last
+// A lease is trusted for analyticscache.LeaseFor at most from when it was taken or last
 // extended (its time, or when this reader first saw it if that is
 // earlier), whatever its until says: a dead holder's lease expires after a
 // minute, as documented, even one dated until 9999 (a bug, a clock far
-// off), which held every reader for the whole leaseMaxWait. A holder that
-// keeps extending its lease but never finishes is waited on leaseMaxWait
+// off), which held every reader for the whole analyticscache.LeaseMaxWait. A holder that
+// keeps extending its lease but never finishes is waited on analyticscache.LeaseMaxWait
 // at most.
 func TestCacheLease_deadOrStuckHoldersAreNotWaitedOnForever(t *testing.T) {
 	forever := time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, tt := range []struct {
 		name      string
 		at        time.Duration // from now
-		until     time.Time     // zero: at + leaseFor
+		until     time.Time     // zero: at + analyticscache.LeaseFor
 		extended  bool          // the holder extends it at every poll
 		wantSleep time.Duration
 	}{
 		{name: "expired", at: -2 * time.Minute, wantSleep: 0},
-		{name: "until 9999, taken now", at: 0, until: forever, wantSleep: leaseFor},
+		{name: "until 9999, taken now", at: 0, until: forever, wantSleep: analyticscache.LeaseFor},
 		{name: "until 9999, taken a minute ago", at: -time.Minute, until: forever, wantSleep: 0},
-		{name: "until 9999, dated 30s ahead", at: 30 * time.Second, until: forever, wantSleep: leaseFor},
-		{name: "kept alive, never finished", at: 0, extended: true, wantSleep: leaseMaxWait},
+		{name: "until 9999, dated 30s ahead", at: 30 * time.Second, until: forever, wantSleep: analyticscache.LeaseFor},
+		{name: "kept alive, never finished", at: 0, extended: true, wantSleep: analyticscache.LeaseMaxWait},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -325,9 +326,9 @@ func TestCacheLease_deadOrStuckHoldersAreNotWaitedOnForever(t *testing.T) {
 			lease := func(at time.Time) {
 				until := tt.until
 				if until.IsZero() {
-					until = at.Add(leaseFor)
+					until = at.Add(analyticscache.LeaseFor)
 				}
-				cache.save(ctx, cache.leaseName(key), record{Kind: kindLease, Key: key, At: at, Until: until, Token: "the holder"})
+				cache.Save(ctx, cache.LeaseName(key), analyticscache.Record{Kind: analyticscache.KindLease, Key: key, At: at, Until: until, Token: "the holder"})
 			}
 			clock := &pollClock{fakeClock: clk, poll: func(now time.Time) {
 				if tt.extended {
@@ -344,10 +345,10 @@ func TestCacheLease_deadOrStuckHoldersAreNotWaitedOnForever(t *testing.T) {
 			for _, d := range clk.Sleeps() {
 				slept += d
 			}
-			if slept < tt.wantSleep || slept > tt.wantSleep+leasePoll {
+			if slept < tt.wantSleep || slept > tt.wantSleep+analyticscache.LeasePoll {
 				t.Errorf("waited %s, want %s", slept, tt.wantSleep)
 			}
-			if _, err := os.Stat(filepath.Join(dir, cache.leaseName(key))); !tt.extended && !os.IsNotExist(err) {
+			if _, err := os.Stat(filepath.Join(dir, cache.LeaseName(key))); !tt.extended && !os.IsNotExist(err) {
 				t.Errorf("the lease taken over was not released: %v", err)
 			}
 		})

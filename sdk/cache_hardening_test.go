@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/analyticscache"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -370,16 +371,16 @@ func TestCacheHardening_recordsForgedWithoutTheKeyAreNotTrusted(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			store := c.core.cache.store
+			store := c.core.cache.Store
 			key := mustKey(t, c)
-			entry := c.core.cache.entryName(key)
-			genuine, err := store.get(ctx, entry, 1<<20)
+			entry := c.core.cache.EntryName(key)
+			genuine, err := store.Get(ctx, entry, 1<<20)
 			if err != nil {
 				t.Fatal(err)
 			}
 			write := func(name string, data []byte) {
 				t.Helper()
-				if err := store.put(ctx, name, data); err != nil {
+				if err := store.Put(ctx, name, data); err != nil {
 					t.Fatal(err)
 				}
 				if url == fileURL {
@@ -409,8 +410,8 @@ func TestCacheHardening_recordsForgedWithoutTheKeyAreNotTrusted(t *testing.T) {
 
 			// A spent budget, until a day ahead.
 			base := c.core.baseURL.String()
-			write(c.core.cache.budgetName(base), forge(t, genuine, func(r map[string]any) {
-				r["kind"], r["key"], r["at"], r["until"] = kindBudget, base, now, clk.Now().Add(23*time.Hour).Format(time.RFC3339Nano)
+			write(c.core.cache.BudgetName(base), forge(t, genuine, func(r map[string]any) {
+				r["kind"], r["key"], r["at"], r["until"] = analyticscache.KindBudget, base, now, clk.Now().Add(23*time.Hour).Format(time.RFC3339Nano)
 				delete(r, "pages")
 			}))
 			other := newTestClient(t, c.BaseURL(), clk, WithAnalyticsCache(bucketOpts(url)))
@@ -420,12 +421,12 @@ func TestCacheHardening_recordsForgedWithoutTheKeyAreNotTrusted(t *testing.T) {
 
 			// A lease on the next read, until 9999 (the forged budget gone,
 			// which would have spared the read the lease).
-			if err := store.remove(ctx, c.core.cache.budgetName(base)); err != nil {
+			if err := store.Remove(ctx, c.core.cache.BudgetName(base)); err != nil {
 				t.Fatal(err)
 			}
 			clk.Advance(time.Hour)
-			write(c.core.cache.leaseName(key), forge(t, genuine, func(r map[string]any) {
-				r["kind"], r["at"], r["until"], r["token"] = kindLease, clk.Now().Format(time.RFC3339Nano), "9999-01-01T00:00:00Z", "forged"
+			write(c.core.cache.LeaseName(key), forge(t, genuine, func(r map[string]any) {
+				r["kind"], r["at"], r["until"], r["token"] = analyticscache.KindLease, clk.Now().Format(time.RFC3339Nano), "9999-01-01T00:00:00Z", "forged"
 				delete(r, "pages")
 			}))
 			before := len(clk.Sleeps())

@@ -2,6 +2,8 @@ package sdk
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -18,6 +20,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/analyticscache"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -153,43 +156,51 @@ func TestCache_corruptOrForeignEntriesAreRefetched(t *testing.T) {
 	}
 	good, _ := os.ReadFile(files[0])
 	header, body, _ := strings.Cut(string(good), "\n")
-	var rec record
+	var rec analyticscache.Record
 	if err := json.Unmarshal([]byte(body), &rec); err != nil || len(rec.Pages) != 2 {
 		t.Fatalf("entry %s: %v", good, err)
 	}
 	// Each variant is sealed with the key (by sealer): the checks past
 	// the seal refuse it.
-	variantBy := func(sealer *analyticsCache, change func(r *record)) string {
+	variantBy := func(encode func(analyticscache.Record) ([]byte, error), change func(r *analyticscache.Record)) string {
 		r := rec
 		r.Pages = slices.Clone(rec.Pages)
 		change(&r)
-		data, _ := sealer.encode(r)
+		data, _ := encode(r)
 		return string(data)
 	}
-	variant := func(change func(r *record)) string { return variantBy(c.core.cache, change) }
-	unchanged := func(*record) {}
+	// A record sealed with the key's fingerprint (written in every
+	// record) rather than the key of the seals (written nowhere).
+	sealedWithFingerprint := func(r analyticscache.Record) ([]byte, error) {
+		body, err := json.Marshal(r)
+		m := hmac.New(sha256.New, []byte(rec.Who))
+		m.Write(body)
+		return append(hex.AppendEncode([]byte(analyticscache.Magic), m.Sum(nil)), append([]byte("\n"), body...)...), err
+	}
+	variant := func(change func(r *analyticscache.Record)) string { return variantBy(c.core.cache.Encode, change) }
+	unchanged := func(*analyticscache.Record) {}
 	flipped := []byte(header)
 	flipped[len(flipped)-1] ^= 1
 	for i, garbage := range []string{
 		"{not json",
-		cacheMagic + "{not json",
+		analyticscache.Magic + "{not json",
 		header + "\n{not json",
 		body,                                  // no header
 		"mintlify-analytics-cache/2\n" + body, // the unsealed format before
 		string(flipped) + "\n" + body,         // a seal one bit off
 		header[:len(header)-2] + "\n" + body,  // a seal cut short
-		strings.Replace(string(good), `"human":`, `"human":1`, 1),    // the body changed under its seal
-		variantBy(cacheOfKey("mint_someone_else"), unchanged),        // sealed with another key
-		variantBy(&analyticsCache{seal: []byte(rec.Who)}, unchanged), // sealed with the fingerprint
-		variant(func(r *record) { r.Kind = kindBudget }),
-		variant(func(r *record) { r.Key = strings.Replace(r.Key, "offset=0", "offset=1", 1) }), // another read's
-		variant(func(r *record) { r.Who = keyFingerprint("mint_someone_else") }),               // another key's
-		variant(func(r *record) { r.At = time.Time{} }),
-		variant(func(r *record) { r.Pages = r.Pages[:1] }),                                                 // a read cut short
-		variant(func(r *record) { r.Pages[1].Query = strings.Replace(r.Pages[1].Query, "250", "249", 1) }), // pages of other requests
-		variant(func(r *record) { r.Pages[0].Value = json.RawMessage(`{"paths":"x"}`) }),
-		variant(func(r *record) { r.Pages = append(r.Pages, r.Pages[1]) }), // a page too many
-		variant(func(r *record) { r.Pages[1] = r.Pages[0] }),               // the same rows twice: the read's guards refuse it
+		strings.Replace(string(good), `"human":`, `"human":1`, 1),                 // the body changed under its seal
+		variantBy(analyticscache.New(nil, "mint_someone_else").Encode, unchanged), // sealed with another key
+		variantBy(sealedWithFingerprint, unchanged),                               // sealed with the fingerprint
+		variant(func(r *analyticscache.Record) { r.Kind = analyticscache.KindBudget }),
+		variant(func(r *analyticscache.Record) { r.Key = strings.Replace(r.Key, "offset=0", "offset=1", 1) }), // another read's
+		variant(func(r *analyticscache.Record) { r.Who = analyticscache.Fingerprint("mint_someone_else") }),   // another key's
+		variant(func(r *analyticscache.Record) { r.At = time.Time{} }),
+		variant(func(r *analyticscache.Record) { r.Pages = r.Pages[:1] }),                                                 // a read cut short
+		variant(func(r *analyticscache.Record) { r.Pages[1].Query = strings.Replace(r.Pages[1].Query, "250", "249", 1) }), // pages of other requests
+		variant(func(r *analyticscache.Record) { r.Pages[0].Value = json.RawMessage(`{"paths":"x"}`) }),
+		variant(func(r *analyticscache.Record) { r.Pages = append(r.Pages, r.Pages[1]) }), // a page too many
+		variant(func(r *analyticscache.Record) { r.Pages[1] = r.Pages[0] }),               // the same rows twice: the read's guards refuse it
 		"",
 	} {
 		if err := os.WriteFile(files[0], []byte(garbage), 0o600); err != nil {
@@ -256,14 +267,14 @@ func TestCache_filesArePrivateAndNeverHoldTheKey(t *testing.T) {
 		t.Errorf("%d files for one read of 2 pages, want 1 entry", n)
 	}
 	for _, key := range []string{"mint_a", c.core.apiKey, strings.Repeat("k", 200)} {
-		fp := keyFingerprint(key)
+		fp := analyticscache.Fingerprint(key)
 		if fp == key || strings.Contains(fp, key) || strings.Contains(key, fp) || len(fp) != 32 {
 			t.Errorf("fingerprint %q of %q", fp, key)
 		}
 	}
-	a, b := &analyticsCache{who: keyFingerprint("mint_a")}, &analyticsCache{who: keyFingerprint("mint_b")}
-	if keyFingerprint("mint_a") == keyFingerprint("mint_b") || a.entryName("u") == b.entryName("u") || a.entryName("u") == a.entryName("v") ||
-		a.budgetName("u") == b.budgetName("u") || a.budgetName("u") == a.budgetName("v") {
+	a, b := analyticscache.New(nil, "mint_a"), analyticscache.New(nil, "mint_b")
+	if analyticscache.Fingerprint("mint_a") == analyticscache.Fingerprint("mint_b") || a.EntryName("u") == b.EntryName("u") || a.EntryName("u") == a.EntryName("v") ||
+		a.BudgetName("u") == b.BudgetName("u") || a.BudgetName("u") == a.BudgetName("v") {
 		t.Error("fingerprints or entries collide")
 	}
 }
@@ -557,7 +568,7 @@ func TestCache_oversizedEntryIsAMiss(t *testing.T) {
 	pad := func(size int) []byte {
 		sealed := func(spaces int) []byte {
 			b := []byte(body + strings.Repeat(" ", spaces))
-			return append(hex.AppendEncode([]byte(cacheMagic), c.core.cache.sealOf(b)), append([]byte("\n"), b...)...)
+			return append(hex.AppendEncode([]byte(analyticscache.Magic), c.core.cache.Seal(b)), append([]byte("\n"), b...)...)
 		}
 		return sealed(size - len(sealed(0)))
 	}
@@ -580,9 +591,4 @@ func TestCache_oversizedEntryIsAMiss(t *testing.T) {
 	if got, err := c.Analytics.Visitors.All(ctx, p, VisitorsQuery{}); err != nil || !got.Cache.Hit {
 		t.Errorf("an entry at the limit: %+v, %v", got.Cache, err)
 	}
-}
-
-// cacheOfKey is the cache of another API key, to seal its records.
-func cacheOfKey(apiKey string) *analyticsCache {
-	return &analyticsCache{who: keyFingerprint(apiKey), seal: sealKey(apiKey)}
 }

@@ -1,4 +1,4 @@
-package sdk
+package analyticscache
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/localfile"
 )
 
-// diskStore keeps the cache's records as files in one directory. Safe for
+// Disk keeps the cache's records as files in one directory. Safe for
 // concurrent use, across processes too: records are written whole and
 // renamed into place, so a reader sees an old record or a new one, never
 // half of one.
@@ -28,7 +28,7 @@ import (
 // link, and never in a way that can block (a FIFO, a device). Eviction
 // removes only files the cache wrote: named like its entries, and starting
 // with its header.
-type diskStore struct {
+type Disk struct {
 	dir      string
 	maxBytes int64
 
@@ -38,21 +38,22 @@ type diskStore struct {
 	known    bool  // size has been counted
 }
 
-// openDiskStore returns the store of dir, or why dir cannot be one. A
+// OpenDisk returns the store of dir, or why dir cannot be one. A
 // directory that does not exist yet is created (0700) at the first write.
-func openDiskStore(dir string, maxBytes int64) (*diskStore, error) {
-	d := &diskStore{dir: dir, maxBytes: maxBytes}
+func OpenDisk(dir string, maxBytes int64) (*Disk, error) {
+	d := &Disk{dir: dir, maxBytes: maxBytes}
 	if err := d.verify(false); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
 	return d, nil
 }
 
-func (d *diskStore) where() string { return "directory " + d.dir }
+// Where names the directory in messages.
+func (d *Disk) Where() string { return "directory " + d.dir }
 
 // verify checks the directory once: it must be a directory that only this
 // user can write. create makes it first when it is missing.
-func (d *diskStore) verify(create bool) error {
+func (d *Disk) verify(create bool) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.verified {
@@ -77,29 +78,30 @@ func (d *diskStore) verify(create bool) error {
 	return nil
 }
 
-func (d *diskStore) get(_ context.Context, name string, limit int64) ([]byte, error) {
+// Get reads a record: a regular file, never through a link.
+func (d *Disk) Get(_ context.Context, name string, limit int64) ([]byte, error) {
 	if err := d.verify(false); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, errNotFound
+			return nil, ErrNotFound
 		}
 		return nil, err
 	}
 	return fromLocal(localfile.Read(filepath.Join(d.dir, name), limit))
 }
 
-// fromLocal is a localfile read in the words of a cacheStore.
+// fromLocal is a localfile read in the words of a Store.
 func fromLocal(data []byte, err error) ([]byte, error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, errNotFound
+		return nil, ErrNotFound
 	case errors.Is(err, localfile.ErrRefused):
-		return nil, errRefused
+		return nil, ErrRefused
 	}
 	return data, err
 }
 
-// put writes a record atomically, then keeps the cache under its cap.
-func (d *diskStore) put(_ context.Context, name string, data []byte) error {
+// Put writes a record atomically, then keeps the cache under its cap.
+func (d *Disk) Put(_ context.Context, name string, data []byte) error {
 	if err := d.verify(true); err != nil {
 		return err
 	}
@@ -112,16 +114,17 @@ func (d *diskStore) put(_ context.Context, name string, data []byte) error {
 	return nil
 }
 
-// putIfAbsent links a new file into place: the link fails, atomically,
+// PutIfAbsent links a new file into place: the link fails, atomically,
 // when the name exists.
-func (d *diskStore) putIfAbsent(_ context.Context, name string, data []byte) (bool, error) {
+func (d *Disk) PutIfAbsent(_ context.Context, name string, data []byte) (bool, error) {
 	if err := d.verify(true); err != nil {
 		return false, err
 	}
 	return localfile.CreateExclusive(filepath.Join(d.dir, name), data, 0o600)
 }
 
-func (d *diskStore) remove(_ context.Context, name string) error {
+// Remove deletes a record; a missing one is fine.
+func (d *Disk) Remove(_ context.Context, name string) error {
 	if err := os.Remove(filepath.Join(d.dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
@@ -129,7 +132,7 @@ func (d *diskStore) remove(_ context.Context, name string) error {
 }
 
 // grew counts bytes just written and evicts past the cap.
-func (d *diskStore) grew(n int64) {
+func (d *Disk) grew(n int64) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if !d.known {
@@ -147,7 +150,7 @@ func (d *diskStore) grew(n int64) {
 var entryNameRE = regexp.MustCompile(`^(lease-)?[0-9a-f]{64}\.json$`)
 
 // count returns the bytes the cache's entries take.
-func (d *diskStore) count() int64 {
+func (d *Disk) count() int64 {
 	var total int64
 	for _, e := range d.entries() {
 		total += e.size
@@ -163,7 +166,7 @@ type entryFile struct {
 
 // entries lists the files the cache wrote: named like its entries, regular
 // files (not links), that start with its header (or the first format's).
-func (d *diskStore) entries() []entryFile {
+func (d *Disk) entries() []entryFile {
 	dirents, err := os.ReadDir(d.dir)
 	if err != nil {
 		return nil
@@ -197,7 +200,7 @@ func isCacheFile(path string) bool {
 	head := make([]byte, 64)
 	n, _ := io.ReadFull(f, head)
 	head = head[:n]
-	for _, magic := range append([]string{cacheMagic}, olderMagics...) {
+	for _, magic := range append([]string{Magic}, OlderMagics...) {
 		if bytes.HasPrefix(head, []byte(magic)) {
 			return true
 		}
@@ -208,7 +211,7 @@ func isCacheFile(path string) bool {
 // evict removes the oldest of the cache's files until they take at most
 // 90% of its cap, and returns their new size. Other processes may evict at
 // the same time: a file already gone is fine.
-func (d *diskStore) evict() int64 {
+func (d *Disk) evict() int64 {
 	files := d.entries()
 	sort.Slice(files, func(i, j int) bool { return files[i].modTime.Before(files[j].modTime) })
 	var total int64

@@ -1,0 +1,162 @@
+package analyticscache
+
+import (
+	"context"
+	"crypto/rand"
+	"time"
+)
+
+// Leases: two programs sharing a cache that miss the same read at once.
+//
+// Before fetching a read, a program takes its lease: a record created
+// only if there is none (a conditional write). The others, finding it,
+// poll the store for the holder's entry instead of reading the API, so a
+// fleet of runners that start together spends one read. The wait is
+// bounded: a lease lives LeaseFor unless its holder extends it while it
+// reads (and is trusted that long at most, whatever its until says), and
+// nobody waits longer than LeaseMaxWait in all; a holder that died (its
+// lease expired) or a wait past the bound makes the waiter read itself.
+// The conditional write is atomic on every store package cachebucket
+// opens (S3, GCS and Azure by their preconditions, a file:// directory by
+// a link); a CacheBucket of a program's own that only checks, then writes,
+// may rarely let two programs both take the lease: each then reads once,
+// as without a lease.
+const (
+	LeaseFor         = time.Minute
+	LeaseExtendEvery = 15 * time.Second
+	LeasePoll        = time.Second
+	LeaseMaxWait     = 2 * time.Minute
+)
+
+// Clock is time as the SDK's client sees it: Now, and a Sleep that ends
+// early with ctx (returning its error).
+type Clock interface {
+	Now() time.Time
+	Sleep(ctx context.Context, d time.Duration) error
+}
+
+// Wait is what Acquire needs to know of the read whose lease it takes.
+type Wait struct {
+	Clock Clock
+	// FreshFor is how young an entry must be to serve the read.
+	FreshFor time.Duration
+	// EntryLimit bounds an entry's bytes.
+	EntryLimit int64
+	// Spent says whether the read's budget is now known to be spent (as
+	// another program may have recorded it): the wait then ends, since
+	// the read will not be sent.
+	Spent func(ctx context.Context, now time.Time) bool
+}
+
+// Lease is a lease this program holds. Its methods do nothing on nil.
+type Lease struct {
+	c              *Cache
+	name, key, tok string
+	extended       time.Time
+}
+
+// Acquire takes the lease on a read, or waits for the holder's entry
+// (returned, fresh). It returns neither when the read is to be fetched
+// without a lease: the store cannot take one, the holder is gone without
+// an entry and another took over, the budget turned out to be spent, or
+// the wait passed its bound.
+func (c *Cache) Acquire(ctx context.Context, readKey string, w Wait) (*Lease, *Record) {
+	name := c.LeaseName(readKey)
+	tok := rand.Text()
+	start := w.Clock.Now()
+	seen := Sightings{}
+	fresh := func(now time.Time) *Record {
+		if e, ok := c.Load(ctx, c.EntryName(readKey), KindRead, readKey, now, w.EntryLimit); ok && now.Sub(e.At) < w.FreshFor {
+			return &e
+		}
+		return nil
+	}
+	for i := range 1000 { // bounded in time below; this bounds a store that misbehaves
+		now := w.Clock.Now()
+		if i > 0 {
+			if e := fresh(now); e != nil {
+				return nil, e
+			}
+			if w.Spent(ctx, now) {
+				return nil, nil
+			}
+		}
+		data, err := c.Encode(Record{Kind: KindLease, Key: readKey, Who: c.who, At: now, Until: now.Add(LeaseFor), Token: tok})
+		if err != nil {
+			return nil, nil
+		}
+		created, err := c.Store.PutIfAbsent(ctx, name, data)
+		if err != nil {
+			return nil, nil
+		}
+		holder, held := c.Load(ctx, name, KindLease, readKey, now, MaxRecordBytes)
+		switch {
+		case held && holder.Token == tok:
+			l := &Lease{c: c, name: name, key: readKey, tok: tok, extended: now}
+			// The last holder may have finished just before: its entry
+			// spares the read.
+			if e := fresh(now); e != nil {
+				l.Release(ctx, now)
+				return nil, e
+			}
+			return l, nil
+		case created:
+			// Our conditional write was overwritten at once: another
+			// program holds the lease (a store that checks, then writes).
+		case !held || !seen.Expiry(holder, now).After(now):
+			// Released, expired (its holder died), or not a lease: look
+			// for the entry, then take the lease over.
+			_ = c.Store.Remove(ctx, name)
+			continue
+		}
+		if now.Sub(start) >= LeaseMaxWait || w.Clock.Sleep(ctx, LeasePoll) != nil {
+			return nil, nil
+		}
+	}
+	return nil, nil
+}
+
+// Sightings are when a waiter first saw each version of a lease (its
+// holder's token and until, which change when it is extended).
+type Sightings map[string]time.Time
+
+// Expiry is when the waiter stops trusting a lease: its until, but at
+// most LeaseFor after it was taken or last extended (its time, or when
+// first seen if that is earlier: a holder's clock ahead moves neither),
+// whatever its until says. A lease dated far ahead (a holder's bug, a
+// clock far off) then holds up nobody past the lifetime documented.
+func (s Sightings) Expiry(l Record, now time.Time) time.Time {
+	version := l.Token + "\x00" + l.Until.String()
+	first, ok := s[version]
+	if !ok {
+		first = now
+		s[version] = now
+	}
+	return minTime(l.Until, minTime(l.At, first).Add(LeaseFor))
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+// Extend keeps the lease alive while its holder reads.
+func (l *Lease) Extend(ctx context.Context, now time.Time) {
+	if l == nil || now.Sub(l.extended) < LeaseExtendEvery {
+		return
+	}
+	l.extended = now
+	l.c.Save(ctx, l.name, Record{Kind: KindLease, Key: l.key, At: now, Until: now.Add(LeaseFor), Token: l.tok})
+}
+
+// Release removes the lease, if it is still this program's.
+func (l *Lease) Release(ctx context.Context, now time.Time) {
+	if l == nil {
+		return
+	}
+	if r, ok := l.c.Load(ctx, l.name, KindLease, l.key, now, MaxRecordBytes); ok && r.Token == l.tok {
+		_ = l.c.Store.Remove(ctx, l.name)
+	}
+}
