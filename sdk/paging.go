@@ -2,12 +2,14 @@ package sdk
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/paging"
 )
 
 // DefaultMaxPagesPerRead caps the requests of one paging read. At the
@@ -107,36 +109,28 @@ func newPaged[Q PageQuery, P any, R any, PP answer[P]](k *core, spec pageSpec[P,
 	return &PagedEndpoint[Q, P, R]{core: k, spec: &spec}
 }
 
-// pageRequest is where the next page starts: an offset, or the cursor the
-// previous page gave ("" for the first page).
-type pageRequest struct {
-	limit  int
-	offset int
-	cursor string
-}
-
 // start is the first page a query asks for.
-func (s *pageSpec[P, R]) start(q pageParams) pageRequest {
+func (s *pageSpec[P, R]) start(q pageParams) paging.Request {
 	limit := q.limit
 	if limit == 0 {
 		limit = s.largest
 	}
-	return pageRequest{limit: limit, offset: q.offset, cursor: q.cursor}
+	return paging.Request{Limit: limit, Offset: q.offset, Cursor: q.cursor}
 }
 
 // query is the query string of one page.
-func (s *pageSpec[P, R]) query(q pageParams, r pageRequest) url.Values {
+func (s *pageSpec[P, R]) query(q pageParams, r paging.Request) url.Values {
 	v := analyticsQuery(q.dateFrom, q.dateTo)
 	for k, vs := range q.filters {
 		v[k] = vs
 	}
 	names := s.params.orDefault()
-	v.Set(names.limit, strconv.Itoa(r.limit))
+	v.Set(names.limit, strconv.Itoa(r.Limit))
 	switch {
-	case s.cursor && r.cursor != "":
-		v.Set("cursor", r.cursor)
+	case s.cursor && r.Cursor != "":
+		v.Set("cursor", r.Cursor)
 	case !s.cursor:
-		v.Set(names.offset, strconv.Itoa(r.offset))
+		v.Set(names.offset, strconv.Itoa(r.Offset))
 	}
 	return v
 }
@@ -186,7 +180,7 @@ func (e *PagedEndpoint[Q, P, R]) Page(ctx context.Context, projectID string, q Q
 }
 
 // call is the request of one page.
-func (e *PagedEndpoint[Q, P, R]) call(projectID string, q pageParams, r pageRequest) call {
+func (e *PagedEndpoint[Q, P, R]) call(projectID string, q pageParams, r paging.Request) call {
 	return call{method: http.MethodGet, path: e.spec.path(projectID), query: e.spec.query(q, r)}
 }
 
@@ -257,112 +251,62 @@ func (e *PagedEndpoint[Q, P, R]) read(ctx context.Context, k *core, projectID st
 		}
 		first := e.spec.start(q)
 		if q.maxResults > 0 {
-			first.limit = min(first.limit, q.maxResults)
+			first.Limit = min(first.Limit, q.maxResults)
 		}
 		key := "read\x00" + k.requestURL(e.call(projectID, q, first)) + "\x00" + strconv.Itoa(q.maxResults)
 		readThrough(ctx, k, key, whole, e.codec(), walk, yield)
 	}
 }
 
-// walk is the paging loop: it asks src for each page of the read in turn,
-// checks it, and hands it to emit; it reports whether it reached the
-// read's end, and why it could not.
+// walk is the paging loop (paging.Walk) on this endpoint: it asks src for
+// each page of the read in turn, checks it, and hands it to emit; it
+// reports whether it reached the read's end, and why it could not.
 func (e *PagedEndpoint[Q, P, R]) walk(k *core, projectID string, q pageParams, src pageSource[P], emit func(*P) bool) (bool, error) {
 	s := e.spec
-	start := s.start(q)
-	fail := func(requests int, at string, problem PagingProblem, format string, args ...any) (bool, error) {
-		return false, &PagingError{Endpoint: s.what, Problem: problem, At: at, Requests: requests, Detail: fmt.Sprintf(format, args...)}
+	spec := paging.Spec[P, R]{Cursor: s.cursor, Prepends: s.prepends, Rows: s.rows, Key: s.key, More: s.more, Skipped: s.skipped}
+	read := paging.Read{Start: s.start(q), MaxResults: q.maxResults, MaxPages: k.maxPagesPerRead, MaxBytes: k.maxBytesPerRead, Untrusted: Redacted}
+	complete, err := paging.Walk(spec, read, func(r paging.Request) (*P, int64, error) { return src(e.call(projectID, q, r)) }, emit)
+	if pe := (*paging.Error)(nil); errors.As(err, &pe) {
+		return false, s.pagingError(k, pe)
 	}
-	seen := map[string]struct{}{}
-	cursors := map[string]struct{}{}
-	req, read := start, 0
-	var bytes int64
-	for requests := 0; ; requests++ {
-		at := "the first page"
-		if requests > 0 {
-			at = "the page at " + describe(req)
-		}
-		if requests == k.maxPagesPerRead {
-			return fail(requests, at, PagingRequestCap, "would pass the client's cap of %d requests per read: the server keeps saying there is more; read fewer rows (a max_results) or raise the cap", k.maxPagesPerRead)
-		}
-		r := req
-		if q.maxResults > 0 {
-			r.limit = min(r.limit, q.maxResults-read)
-		}
-		page, size, err := src(e.call(projectID, q, r))
-		if err != nil {
-			return false, fmt.Errorf("getting %s: %w", s.what, err)
-		}
-		if bytes += size; bytes > k.maxBytesPerRead {
-			return fail(requests+1, at, PagingByteCap, "took the read past the client's cap of %d MiB per read: read fewer rows (a max_results) or raise the cap", k.maxBytesPerRead>>20)
-		}
-		rows := s.rows(page)
-		setAside := 0
-		if s.skipped != nil {
-			setAside = s.skipped(page)
-		}
-		if len(*rows)+setAside > r.limit {
-			// A server that ignores limit must not make us hand out more
-			// than was asked for, nor skip rows on the next offset.
-			*rows = (*rows)[:max(r.limit-setAside, 0)]
-		}
-		served := min(len(*rows)+setAside, r.limit) // the next offset counts every row served
-		var hasMore bool
-		var next *string
-		if s.more != nil {
-			hasMore, next = s.more(page)
-		} else {
-			hasMore = served == r.limit
-		}
-		if hasMore && served == 0 {
-			return fail(requests+1, at, PagingEmptyWithMore, "is empty but says there is more; stopping rather than loop")
-		}
-		fresh := (*rows)[:0]
-		for i := range *rows {
-			key := s.key(&(*rows)[i])
-			if _, dup := seen[key]; dup {
-				if s.prepends {
-					continue // pushed down by a row added at the head
-				}
-				return fail(requests+1, at, PagingRepeatedRow, "repeats %s %q from an earlier page: the server is not advancing; stopping rather than loop", s.keyName, clip(key, 100))
-			}
-			seen[key] = struct{}{}
-			fresh = append(fresh, (*rows)[i])
-		}
-		if len(*rows) > 0 && len(fresh) == 0 {
-			return fail(requests+1, at, PagingRepeatedRow, "holds only %ss from earlier pages: the server is not advancing; stopping rather than loop", s.keyName)
-		}
-		*rows = fresh
-		read += len(*rows)
-		done := !hasMore || (q.maxResults > 0 && read >= q.maxResults)
-		if !done && s.cursor {
-			switch {
-			case next == nil || *next == "":
-				return fail(requests+1, at, PagingNoCursor, "says there is more but gives no cursor to it")
-			case strings.Contains(*next, Redacted):
-				return fail(requests+1, at, PagingUntrustedCursor, "gives a cursor that held this client's key; it is not followed")
-			}
-			if _, dup := cursors[*next]; dup || *next == start.cursor {
-				return fail(requests+1, at, PagingRepeatedCursor, "gives cursor %q again: the server is not advancing; stopping rather than loop", clip(*next, 100))
-			}
-			cursors[*next] = struct{}{}
-			req.cursor = *next
-		}
-		req.offset += served
-		if !emit(page) {
-			return false, nil
-		}
-		if done {
-			return true, nil
-		}
+	if err != nil {
+		return false, fmt.Errorf("getting %s: %w", s.what, err)
 	}
+	return complete, nil
 }
 
-func describe(r pageRequest) string {
-	if r.cursor != "" {
-		return "cursor " + strconv.Quote(clip(r.cursor, 100))
+// pagingError words a problem of the paging loop as the SDK's PagingError.
+func (s *pageSpec[P, R]) pagingError(k *core, e *paging.Error) *PagingError {
+	out := &PagingError{Endpoint: s.what, At: "the first page", Requests: e.Requests}
+	if !e.First {
+		out.At = "the page at " + describe(e.Page)
 	}
-	return "offset " + strconv.Itoa(r.offset)
+	switch e.Problem {
+	case paging.RequestCap:
+		out.Problem, out.Detail = PagingRequestCap, fmt.Sprintf("would pass the client's cap of %d requests per read: the server keeps saying there is more; read fewer rows (a max_results) or raise the cap", k.maxPagesPerRead)
+	case paging.ByteCap:
+		out.Problem, out.Detail = PagingByteCap, fmt.Sprintf("took the read past the client's cap of %d MiB per read: read fewer rows (a max_results) or raise the cap", k.maxBytesPerRead>>20)
+	case paging.EmptyWithMore:
+		out.Problem, out.Detail = PagingEmptyWithMore, "is empty but says there is more; stopping rather than loop"
+	case paging.RepeatedRow:
+		out.Problem, out.Detail = PagingRepeatedRow, fmt.Sprintf("repeats %s %q from an earlier page: the server is not advancing; stopping rather than loop", s.keyName, clip(e.Value, 100))
+	case paging.OnlyRepeatedRows:
+		out.Problem, out.Detail = PagingRepeatedRow, fmt.Sprintf("holds only %ss from earlier pages: the server is not advancing; stopping rather than loop", s.keyName)
+	case paging.NoCursor:
+		out.Problem, out.Detail = PagingNoCursor, "says there is more but gives no cursor to it"
+	case paging.UntrustedCursor:
+		out.Problem, out.Detail = PagingUntrustedCursor, "gives a cursor that held this client's key; it is not followed"
+	case paging.RepeatedCursor:
+		out.Problem, out.Detail = PagingRepeatedCursor, fmt.Sprintf("gives cursor %q again: the server is not advancing; stopping rather than loop", clip(e.Value, 100))
+	}
+	return out
+}
+
+func describe(r paging.Request) string {
+	if r.Cursor != "" {
+		return "cursor " + strconv.Quote(clip(r.Cursor, 100))
+	}
+	return "offset " + strconv.Itoa(r.Offset)
 }
 
 // Rows iterates over rows across pages; see Pages.
@@ -404,7 +348,7 @@ func (e *PagedEndpoint[Q, P, R]) Each(ctx context.Context, projectID string, q Q
 		return info, err
 	}
 	pages := 0
-	for page, err := range prefetch(ctx, e.read(ctx, k, projectID, q.paging(), true)) {
+	for page, err := range paging.Prefetch(ctx, e.read(ctx, k, projectID, q.paging(), true)) {
 		if err != nil {
 			return info, err
 		}
@@ -449,35 +393,4 @@ func (e *PagedEndpoint[Q, P, R]) All(ctx context.Context, projectID string, q Q)
 	*e.spec.rows(last) = rows
 	*e.spec.info(last) = info
 	return last, nil
-}
-
-// prefetch runs seq one element ahead in its own goroutine, so the next
-// page is on its way while the caller works on this one. It asks seq for
-// nothing more than seq would yield anyway, and stopping early (or ctx
-// ending) stops the producer.
-func prefetch[T any](ctx context.Context, seq iter.Seq2[T, error]) iter.Seq2[T, error] {
-	type item struct {
-		v   T
-		err error
-	}
-	return func(yield func(T, error) bool) {
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		ch := make(chan item) // unbuffered: one element ahead, not two
-		go func() {
-			defer close(ch)
-			for v, err := range seq {
-				select {
-				case ch <- item{v, err}:
-				case <-ctx.Done():
-					return
-				}
-			}
-		}()
-		for it := range ch {
-			if !yield(it.v, it.err) {
-				return
-			}
-		}
-	}
 }
