@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/analyticscache"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/budget"
 )
 
 // Known-spent budgets.
@@ -60,68 +60,8 @@ type spentBudget struct {
 	// and read from there (the analytics budget alone).
 	besideCache bool
 
-	mu         sync.Mutex
-	spentUntil time.Time
-	// open is set once a request got an answer other than a rate limit:
-	// requests then go out together. Until then (and after a refusal) one
-	// goes at a time.
-	open      bool
-	probing   bool
-	probeDone chan struct{}
-}
-
-// until returns when the budget frees up if it is known to be spent at
-// now, else the zero time.
-func (b *spentBudget) until(now time.Time) time.Time {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.spentUntil.After(now) {
-		return b.spentUntil
-	}
-	return time.Time{}
-}
-
-// hold remembers that the budget is spent until then, and closes the gate
-// (one request at a time once it frees up). It returns until when the
-// budget is now held spent.
-func (b *spentBudget) hold(until time.Time) time.Time {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if until.After(b.spentUntil) {
-		b.spentUntil = until
-	}
-	b.open = false
-	return b.spentUntil
-}
-
-// enter lets a request through: at once when requests are going through;
-// as the probe when none is in flight; otherwise it returns a channel
-// closed when the probe in flight is answered.
-func (b *spentBudget) enter() (wait <-chan struct{}, probe bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	switch {
-	case b.open:
-		return nil, false
-	case !b.probing:
-		b.probing, b.probeDone = true, make(chan struct{})
-		return nil, true
-	}
-	return b.probeDone, false
-}
-
-// settle ends a request: answered says the API answered it with anything
-// but a rate limit, which opens the gate.
-func (b *spentBudget) settle(probe, answered bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if answered {
-		b.open = true
-	}
-	if probe {
-		b.probing = false
-		close(b.probeDone)
-	}
+	// Gate is what is known of the budget, and lets requests through.
+	budget.Gate
 }
 
 // refresh reads the spent budget another program recorded beside the
@@ -137,11 +77,7 @@ func (b *spentBudget) refresh(ctx context.Context, k *core) {
 	if !ok || !until.After(now) || until.After(now.Add(maxSpentAhead+analyticscache.ClockSkew)) {
 		return
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if until.After(b.spentUntil) {
-		b.spentUntil, b.open = until, false
-	}
+	b.Learn(until)
 }
 
 // record remembers a rate limit the API answered: spent until its RetryAt
@@ -157,7 +93,7 @@ func (b *spentBudget) record(ctx context.Context, k *core, refused *APIError) {
 	if !until.After(now) {
 		return
 	}
-	until = b.hold(minTime(until, now.Add(maxSpentAhead)))
+	until = b.Hold(minTime(until, now.Add(maxSpentAhead)))
 	if c := k.cache; said && b.besideCache && c != nil {
 		c.SaveSpent(ctx, k.baseURL.String(), now, until)
 	}
@@ -194,7 +130,7 @@ func (k *core) budgetedExchange(ctx context.Context, c call, stream bool, b *spe
 		if err := k.knownSpent(c, b, also); err != nil {
 			return attemptResult{}, ResponseInfo{}, err
 		}
-		wait, probe := b.enter()
+		wait, probe := b.Enter()
 		if wait != nil {
 			select {
 			case <-wait:
@@ -209,7 +145,7 @@ func (k *core) budgetedExchange(ctx context.Context, c call, stream bool, b *spe
 		if limited {
 			b.record(ctx, k, apiErr)
 		}
-		b.settle(probe, err == nil || (apiErr != nil && !limited))
+		b.Settle(probe, err == nil || (apiErr != nil && !limited))
 		return a, info, err
 	}
 }
@@ -221,7 +157,7 @@ func (k *core) knownSpent(c call, b *spentBudget, also []*spentBudget) *APIError
 	var spent *spentBudget
 	var until time.Time
 	for _, s := range append([]*spentBudget{b}, also...) {
-		if u := s.until(now); u.After(until) {
+		if u := s.Until(now); u.After(until) {
 			spent, until = s, u
 		}
 	}

@@ -82,8 +82,8 @@ func TestBudget_shortRateLimitWaitedOutIsNotRemembered(t *testing.T) {
 	if n := srv.Requests(mintlifytest.RouteIndexSearch); n != 12 {
 		t.Fatalf("%d requests, want 12 (one refused with 429 and waited out)", n)
 	}
-	if b := c.core.budget; !b.spentUntil.IsZero() || !b.open {
-		t.Errorf("a 429 waited out was remembered: spent until %v, open %v", b.spentUntil, b.open)
+	if b := c.core.budget; !b.Until(time.Time{}).IsZero() || !b.Open() {
+		t.Errorf("a 429 waited out was remembered: spent until %v, open %v", b.Until(time.Time{}), b.Open())
 	}
 
 	srv, c, clk := newIndexFake(t, mintlifytest.Config{}, WithMaxRetries(0))

@@ -186,7 +186,7 @@ func TestBudget_concurrentReadsProbeOneAtATime(t *testing.T) {
 	if _, err := c2.Analytics.CallerStats(context.Background(), mintlifytest.DemoProjectID, DateRange{}); err != nil {
 		t.Fatal(err)
 	}
-	if !c2.core.budget.open {
+	if !c2.core.budget.Open() {
 		t.Error("the gate stayed closed after an answer")
 	}
 }
@@ -209,8 +209,8 @@ func TestBudget_anAnswerOpensTheGateABrokenConnectionDoesNot(t *testing.T) {
 			if _, err := c.Analytics.CallerStats(context.Background(), mintlifytest.DemoProjectID, DateRange{}); err == nil {
 				t.Fatal("no error")
 			}
-			if c.core.budget.open != tc.wantOpen {
-				t.Errorf("gate open %v after a %s, want %v", c.core.budget.open, tc.fault, tc.wantOpen)
+			if c.core.budget.Open() != tc.wantOpen {
+				t.Errorf("gate open %v after a %s, want %v", c.core.budget.Open(), tc.fault, tc.wantOpen)
 			}
 		})
 	}
@@ -225,7 +225,7 @@ func TestBudget_spentUntilIsBounded(t *testing.T) {
 	fs.InjectFault(mintlifytest.Fault{Kind: mintlifytest.FaultRateLimit, RetryAfter: 72 * time.Hour})
 	ctx, p := context.Background(), mintlifytest.DemoProjectID
 	_, _ = c.Analytics.Visitors.Page(ctx, p, VisitorsQuery{})
-	if until := c.core.budget.until(clk.Now()); !until.Equal(epoch.Add(24 * time.Hour)) {
+	if until := c.core.budget.Until(clk.Now()); !until.Equal(epoch.Add(24 * time.Hour)) {
 		t.Errorf("spent until %v, want a day ahead", until)
 	}
 	clk.Advance(24 * time.Hour)

@@ -282,12 +282,12 @@ func readThrough[P any](ctx context.Context, k *core, key string, whole bool, co
 		}
 	}
 	var lease *analyticscache.Lease
-	if c != nil && k.budget.until(k.clock.Now()).IsZero() {
+	if c != nil && k.budget.Until(k.clock.Now()).IsZero() {
 		var awaited *analyticscache.Record
 		lease, awaited = c.Acquire(ctx, key, analyticscache.Wait{Clock: k.clock, FreshFor: c.opts.FreshFor, EntryLimit: k.entryLimit(),
 			Spent: func(ctx context.Context, now time.Time) bool {
 				k.budget.refresh(ctx, k)
-				return !k.budget.until(now).IsZero()
+				return !k.budget.Until(now).IsZero()
 			}})
 		if awaited != nil && serveEntry(k, *awaited, CacheStatus{Hit: true, StoredAt: awaited.At}, 0, codec, walk, yield) {
 			return
