@@ -340,7 +340,10 @@ func (e *PagedEndpoint[Q, P, R]) Rows(ctx context.Context, projectID string, q Q
 // the copy's pages from the start instead, marked stale, with no error.
 // Without such a copy the pages stream as Pages yields them, and a refusal
 // ends the read with its error. Either way fn never sees pages of two
-// snapshots, nor a page twice.
+// snapshots, nor a page twice. Holding pages back costs memory bounded by
+// the read's byte cap (WithMaxBytesPerRead), as the cache's own copy of the
+// read does; with a copy at hand, an error fn returns comes only after the
+// read was fetched whole (and stored).
 func (e *PagedEndpoint[Q, P, R]) Each(ctx context.Context, projectID string, q Q, fn func(*P) error) (ResponseInfo, error) {
 	var info ResponseInfo
 	k, err := e.check(projectID, q)
