@@ -70,6 +70,17 @@ func TestWalk_offsetsEachPageOnceAndStopsAtMaxResults(t *testing.T) {
 	}
 }
 
+// A read whose answers come to exactly the byte cap is whole: the cap is
+// passed only by a byte more.
+func TestWalk_theByteCapIsInclusive(t *testing.T) {
+	var asked []Request
+	rd := read(1)
+	rd.MaxBytes = 30 // three pages of 10 bytes, the last empty
+	if got, complete, err := collect(t, spec(), rd, list(2, &asked)); err != nil || !complete || len(got) != 2 || len(asked) != 3 {
+		t.Errorf("%v, %v, %v; asked %v", got, complete, err, asked)
+	}
+}
+
 func TestWalk_aServerIgnoringLimitIsTrimmed(t *testing.T) {
 	s := spec()
 	s.Skipped = func(p *page) int { return p.skipped }
