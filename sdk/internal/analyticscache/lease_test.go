@@ -122,3 +122,30 @@ func TestSightings_boundTheTrustInALease(t *testing.T) {
 		t.Errorf("a short lease: %v", got)
 	}
 }
+
+// An entry exactly FreshFor old no longer spares the read; the first try
+// takes the lease without asking again whether the budget is spent (the
+// caller just did).
+func TestLease_edges(t *testing.T) {
+	ctx := context.Background()
+	store := newMemStore()
+	c := New(store, "k")
+	clk, spent := &manualClock{now: epoch}, true
+	c.Save(ctx, c.EntryName("read"), Record{Kind: KindRead, Key: "read", At: epoch.Add(-10 * time.Minute)})
+	lease, entry := c.Acquire(ctx, "read", waitFor(clk, &spent))
+	if lease == nil || entry != nil {
+		t.Fatalf("%v, %v", lease, entry)
+	}
+	until := func() time.Time {
+		r, _ := c.Load(ctx, c.LeaseName("read"), KindLease, "read", clk.now, MaxRecordBytes)
+		return r.Until
+	}
+	lease.Extend(ctx, epoch.Add(LeaseExtendEvery-time.Second))
+	if !until().Equal(epoch.Add(LeaseFor)) {
+		t.Errorf("extended early: until %v", until())
+	}
+	lease.Extend(ctx, epoch.Add(LeaseExtendEvery))
+	if !until().Equal(epoch.Add(LeaseExtendEvery + LeaseFor)) {
+		t.Errorf("not extended: until %v", until())
+	}
+}

@@ -121,8 +121,7 @@ func (c *Cache) Encode(r Record) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]byte, 0, len(Magic)+2*sha256.Size+1+len(body))
-	out = hex.AppendEncode(append(out, Magic...), c.Seal(body))
+	out := hex.AppendEncode([]byte(Magic), c.Seal(body))
 	return append(append(out, '\n'), body...), nil
 }
 

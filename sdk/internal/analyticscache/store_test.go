@@ -23,6 +23,9 @@ func TestDisk_readsWritesAndRefuses(t *testing.T) {
 	if _, err := d.Get(ctx, "a.json", 100); !errors.Is(err, ErrNotFound) {
 		t.Errorf("before the directory exists: %v", err)
 	}
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a read made the directory: %v", err)
+	}
 	if err := d.Put(ctx, "a.json", []byte("one")); err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +106,7 @@ func TestDisk_evictsOnlyItsOwnOldestEntries(t *testing.T) {
 		}
 	}
 	old := filepath.Join(dir, entry(1))
-	if err := os.WriteFile(old, append([]byte(OlderMagics[1]), strings.Repeat("z", 300)...), 0o600); err != nil {
+	if err := os.WriteFile(old, append([]byte(OlderMagics[1]), strings.Repeat("z", 400-len(OlderMagics[1]))...), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	_ = os.Chtimes(old, time.Now().Add(-time.Hour), time.Now().Add(-time.Hour))
@@ -116,8 +119,11 @@ func TestDisk_evictsOnlyItsOwnOldestEntries(t *testing.T) {
 			t.Fatal(err)
 		}
 		_ = os.Chtimes(filepath.Join(dir, entry(i)), time.Now().Add(time.Duration(i)*time.Minute), time.Now().Add(time.Duration(i)*time.Minute))
+		if _, err := os.Stat(old); i == 3 && (err != nil || d.size != 1000) {
+			t.Errorf("at the cap (%d bytes), an entry was evicted: %v", d.size, err)
+		}
 	}
-	// 1,219 bytes of entries (the older format's included) > 1,000:
+	// 1,300 bytes of entries (the older format's included) > 1,000:
 	// the oldest go until at most 900 remain.
 	for name := range foreign {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
