@@ -32,30 +32,38 @@ func (b *bench) measureAssistantOnly(out, summaryFile string) error {
 	if err != nil {
 		return err
 	}
+	return spliceOnly(out, summaryFile, "the assistant's", assistantHeading, a.section(), "| assistant: ", a.summaryRows)
+}
+
+// spliceOnly writes a section measured alone (-only) into the report at
+// out, in place of the one that starts with heading, and, when
+// summaryFile is set, its rows into that file's summary table, in place
+// of those that start with prefix. name says whose section it is.
+func spliceOnly(out, summaryFile, name, heading, section, prefix string, summaryRows func(row func(what, result string, args ...any))) error {
 	report, err := os.ReadFile(out) //nolint:gosec // a path the developer names
 	if err != nil {
 		return fmt.Errorf("%s: -only splices into an existing report: %w", out, err)
 	}
-	if err := os.WriteFile(out, spliceSection(report, assistantHeading, a.section()), 0o600); err != nil { //nolint:gosec // a path the developer names
+	if err := os.WriteFile(out, spliceSection(report, heading, section), 0o600); err != nil { //nolint:gosec // a path the developer names
 		return err
 	}
-	fmt.Println("wrote the assistant's section of", out)
+	fmt.Println("wrote", name, "section of", out)
 	if summaryFile == "" {
 		return nil
 	}
 	var rows strings.Builder
-	a.summaryRows(func(what, result string, args ...any) {
+	summaryRows(func(what, result string, args ...any) {
 		fmt.Fprintf(&rows, "| %s | %s |\n", what, fmt.Sprintf(result, args...))
 	})
 	old, err := os.ReadFile(summaryFile) //nolint:gosec // a path the developer names
 	if err != nil {
 		return err
 	}
-	updated, err := spliceRows(old, "| assistant: ", rows.String())
+	updated, err := spliceRows(old, prefix, rows.String())
 	if err != nil {
 		return fmt.Errorf("%s: %w", summaryFile, err)
 	}
-	fmt.Println("wrote the assistant's rows in", summaryFile)
+	fmt.Println("wrote", name, "rows in", summaryFile)
 	return os.WriteFile(summaryFile, updated, 0o600) //nolint:gosec // a path the developer names
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/mintlify/terraform-provider-mintlify/internal/perfbench/peak"
 	"github.com/mintlify/terraform-provider-mintlify/internal/provider"
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
@@ -160,19 +161,19 @@ func runChild(cmd *exec.Cmd) (string, int64, error) {
 		return "", 0, err
 	}
 	done := make(chan struct{})
-	peak := make(chan int64, 1)
+	highest := make(chan int64, 1)
 	go func() {
 		var hwm int64
 		status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
 		t := time.NewTicker(10 * time.Millisecond)
 		defer t.Stop()
 		for {
-			if n := vmHWM(status); n > hwm {
+			if n := peak.KiB(status, "VmHWM"); n > hwm {
 				hwm = n
 			}
 			select {
 			case <-done:
-				peak <- hwm
+				highest <- hwm
 				return
 			case <-t.C:
 			}
@@ -180,29 +181,11 @@ func runChild(cmd *exec.Cmd) (string, int64, error) {
 	}()
 	err := cmd.Wait()
 	close(done)
-	rss := <-peak
+	rss := <-highest
 	if err != nil {
 		return stdout.String() + stderr.String(), rss, err
 	}
 	return strings.TrimSpace(stdout.String()), rss, nil
-}
-
-// vmHWM reads a process's peak resident set size (KiB) from its status
-// file; 0 when it is gone.
-func vmHWM(status string) int64 {
-	data, err := os.ReadFile(status) //nolint:gosec // a /proc file
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
-			if f := strings.Fields(v); len(f) > 0 {
-				n, _ := strconv.ParseInt(f[0], 10, 64)
-				return n
-			}
-		}
-	}
-	return 0
 }
 
 // fileSystemOf names the file system the downloads are written to.
@@ -274,26 +257,9 @@ func sdkDownload(link, out string, size int64) (time.Duration, error) {
 // download phase by its progress messages.
 func actionDownload(base, out string, size int64) (took, total time.Duration, jobID string, err error) {
 	ctx := context.Background()
-	srv, err := providerserver.NewProtocol6WithError(provider.New("bench")())()
+	actions, schema, err := actionServer(ctx, base)
 	if err != nil {
 		return 0, 0, "", err
-	}
-	actions, ok := srv.(tfprotov6.ProviderServerWithActions) //nolint:staticcheck // the action RPCs are only there in terraform-plugin-go v0.31
-	if !ok {
-		return 0, 0, "", errors.New("the provider serves no actions")
-	}
-	schema, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
-	if err != nil {
-		return 0, 0, "", err
-	}
-	os.Setenv(provider.EnvCacheTTL, "0") //nolint:errcheck,gosec // a child process of its own
-	conf, err := srv.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{TerraformVersion: "1.14.0",
-		Config: dynamic(schema.Provider, map[string]tftypes.Value{"api_key": str(mintlifytest.DemoAPIKey), "base_url": str(base)})})
-	if err != nil {
-		return 0, 0, "", fmt.Errorf("configure: %w", err)
-	}
-	if len(conf.Diagnostics) > 0 {
-		return 0, 0, "", fmt.Errorf("configure: %s: %s", conf.Diagnostics[0].Summary, conf.Diagnostics[0].Detail)
 	}
 	cfg := dynamic(schema.ActionSchemas["mintlify_static_export"].Schema, map[string]tftypes.Value{
 		"domain": str("docs.example.com"), "version": str(fmt.Sprintf("bench [fake:bundle=%d]", size)), "output_path": str(out)})
@@ -326,6 +292,33 @@ func actionDownload(base, out string, size int64) (took, total time.Duration, jo
 		return 0, 0, "", errors.New("the action reported no export or no download")
 	}
 	return took, time.Since(start), jobID, nil
+}
+
+// actionServer is the provider's protocol-6 server, configured for the
+// fake at base (the demo key, the analytics cache off), and its schema.
+func actionServer(ctx context.Context, base string) (tfprotov6.ProviderServerWithActions, *tfprotov6.GetProviderSchemaResponse, error) { //nolint:staticcheck // the action RPCs are only there in terraform-plugin-go v0.31
+	srv, err := providerserver.NewProtocol6WithError(provider.New("bench")())()
+	if err != nil {
+		return nil, nil, err
+	}
+	actions, ok := srv.(tfprotov6.ProviderServerWithActions) //nolint:staticcheck // the action RPCs are only there in terraform-plugin-go v0.31
+	if !ok {
+		return nil, nil, errors.New("the provider serves no actions")
+	}
+	schema, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		return nil, nil, err
+	}
+	os.Setenv(provider.EnvCacheTTL, "0") //nolint:errcheck,gosec // a child process of its own
+	conf, err := srv.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{TerraformVersion: "1.14.0",
+		Config: dynamic(schema.Provider, map[string]tftypes.Value{"api_key": str(mintlifytest.DemoAPIKey), "base_url": str(base)})})
+	if err != nil {
+		return nil, nil, fmt.Errorf("configure: %w", err)
+	}
+	if len(conf.Diagnostics) > 0 {
+		return nil, nil, fmt.Errorf("configure: %s: %s", conf.Diagnostics[0].Summary, conf.Diagnostics[0].Detail)
+	}
+	return actions, schema, nil
 }
 
 // fileSHA256 is a file's checksum, read through one small buffer.
@@ -402,8 +395,10 @@ func (b *bench) measureOnly(what, out, summaryFile string) error {
 		return b.measureAssistantOnly(out, summaryFile)
 	case "plans":
 		return b.measurePlansOnly(out, summaryFile)
+	case "hostile":
+		return b.measureHostileOnly(out, summaryFile)
 	default:
-		return fmt.Errorf(`-only %q: the sections that can be measured alone are: "download", "assistant", "plans", "scale", "waits", "budget", "soak", "endless"`, what)
+		return fmt.Errorf(`-only %q: the sections that can be measured alone are: "download", "assistant", "plans", "hostile", "scale", "waits", "budget", "soak", "endless"`, what)
 	}
 	size := int64(downloadSize)
 	if b.quick {

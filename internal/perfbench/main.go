@@ -29,6 +29,9 @@ func main() {
 	if mode := os.Getenv(envDownload); mode != "" {
 		os.Exit(downloadChild(mode))
 	}
+	if mode := os.Getenv(envHostile); mode != "" {
+		os.Exit(hostileActionChild(mode))
+	}
 	out := flag.String("out", "docs/performance.md", "report to write")
 	summaryFile := flag.String("summary", "", "file whose summary block (between its make bench markers) to rewrite; none when empty")
 	provider := flag.String("provider", "", "provider binary (required)")
@@ -39,11 +42,12 @@ func main() {
 	limit := flag.Duration("timeout", 30*time.Minute, "stop everything after this long")
 	baseline := flag.String("baseline", "", "another build of the provider (an earlier commit's) to measure beside it, as \"before\", where a section compares (section 12, requests per no-change plan)")
 	baselineLabel := flag.String("baseline-label", "an earlier build", "what -baseline is, as the report names it (\"main at d66eb1e\")")
-	only := flag.String("only", "", `measure one section alone: "download", "assistant" or "plans" (each spliced into the existing report and its summary lines), "waits" (the waits for jobs and deployments), "scale" (the 100,000-row applies against the floor, section 2), "budget" (the analytics budget, section 8), "soak" (the fault soak, section 6) or "endless" (a server that never stops paging, section 10) (printed, writing nothing)`)
+	only := flag.String("only", "", `measure one section alone: "download", "assistant", "plans" or "hostile" (each spliced into the existing report and its summary lines), "waits" (the waits for jobs and deployments), "scale" (the 100,000-row applies against the floor, section 2), "budget" (the analytics budget, section 8), "soak" (the fault soak, section 6) or "endless" (a server that never stops paging, section 10) (printed, writing nothing)`)
 	flag.Parse()
-	// The assistant's section is Go benchmarks of ./sdk alone: no terraform,
-	// no provider build.
-	if (*provider == "" || *floor == "") && *only != "assistant" {
+	// The assistant's section is Go benchmarks of ./sdk alone, and the
+	// hostile server's is run by its own probe and by this program: no
+	// terraform, no provider build.
+	if (*provider == "" || *floor == "") && *only != "assistant" && *only != "hostile" {
 		log.Fatal("perfbench: -provider and -floor are required (make bench sets them)")
 	}
 	// The whole benchmark is bounded in time: it stops by itself.

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"log"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -225,29 +224,5 @@ func (b *bench) measurePlansOnly(out, summaryFile string) error {
 	if err != nil {
 		return err
 	}
-	report, err := os.ReadFile(out) //nolint:gosec // a path the developer names
-	if err != nil {
-		return fmt.Errorf("%s: -only splices into an existing report: %w", out, err)
-	}
-	if err := os.WriteFile(out, spliceSection(report, plansHeading, r.section()), 0o600); err != nil { //nolint:gosec // a path the developer names
-		return err
-	}
-	fmt.Println("wrote the plans' section of", out)
-	if summaryFile == "" {
-		return nil
-	}
-	var rows strings.Builder
-	r.summaryRow(func(what, result string, args ...any) {
-		fmt.Fprintf(&rows, "| %s | %s |\n", what, fmt.Sprintf(result, args...))
-	})
-	old, err := os.ReadFile(summaryFile) //nolint:gosec // a path the developer names
-	if err != nil {
-		return err
-	}
-	updated, err := spliceRows(old, plansSummaryPrefix, rows.String())
-	if err != nil {
-		return fmt.Errorf("%s: %w", summaryFile, err)
-	}
-	fmt.Println("wrote the plans' row in", summaryFile)
-	return os.WriteFile(summaryFile, updated, 0o600) //nolint:gosec // a path the developer names
+	return spliceOnly(out, summaryFile, "the plans'", plansHeading, r.section(), plansSummaryPrefix, r.summaryRow)
 }

@@ -92,6 +92,9 @@ func (r *results) summary() string {
 	if pl := r.plans; pl != nil {
 		pl.summaryRow(row)
 	}
+	if h := r.hostile; h != nil {
+		h.summaryRows(row)
+	}
 	return w.String()
 }
 
