@@ -91,7 +91,7 @@ func hostileCases() []hostileCase {
 			ended: func(r probeResult) string {
 				return fmt.Sprintf("refused before reading the body: no size announced, an endless body cannot be told from a large one (%s bytes written)", thousands(int(r.Written)))
 			}},
-		{probe: "download-announced", who: "SDK `DownloadBundle`, `WithExpectedSize` (the API's `sizeBytes`, 256 MiB)", server: "the same endless body",
+		{probe: "download-announced", who: fmt.Sprintf("SDK `DownloadBundle`, `WithExpectedSize` (the API's `sizeBytes`, %d MiB)", hostileBundle>>20), server: "the same endless body",
 			faults: endlessBody, expect: []string{"sent more than the"},
 			ended: func(r probeResult) string {
 				return fmt.Sprintf("cut at the size announced: %s bytes written, then an error", thousands(int(r.Written)))
@@ -106,10 +106,10 @@ func hostileCases() []hostileCase {
 					sdk.DefaultMaxRetries+1, sdk.DefaultMaxRetries, sdk.DefaultMaxRetries+1, hostileTrickleTimeout, round(backoffs),
 					sdk.DefaultMaxRetries+1, round(time.Duration(sdk.DefaultMaxRetries+1)*sdk.DefaultRequestTimeout+backoffs))
 			}},
-		{probe: "action-endless", who: "the `mintlify_static_export` action, `output_path`", server: "the same endless body, 256 MiB announced",
+		{probe: "action-endless", who: "the `mintlify_static_export` action, `output_path`", server: fmt.Sprintf("the same endless body, %d MiB announced", hostileBundle>>20),
 			faults: endlessBody, expect: []string{"sent more than the", "Nothing was written to"},
 			ended: func(probeResult) string {
-				return "cut at the 256 MiB announced; the partial file removed, nothing at `output_path`, the export's id in the error"
+				return fmt.Sprintf("cut at the %d MiB announced; the partial file removed, nothing at `output_path`, the export's id in the error", hostileBundle>>20)
 			}},
 		{probe: "action-trickle", who: "the `mintlify_static_export` action, `timeout = \"1m\"`", server: "the archive, one byte a second",
 			faults: trickle, expect: []string{"Timed out downloading", "Nothing was written to"},
