@@ -273,7 +273,7 @@ func hostileActionChild(mode string) int {
 		res.PeakKiB = peak.KiB(peak.Self, "VmHWM")
 	}
 	res.Err = strings.Join(diags, "\n")
-	if _, err := os.Lstat(os.Getenv(envDownloadOut)); err == nil {
+	if _, err := os.Lstat(os.Getenv(envDownloadOut)); err == nil { //nolint:gosec // the harness's own file
 		res.Err += "\n(a file was left at output_path)"
 	}
 	if err := json.NewEncoder(os.Stdout).Encode(res); err != nil {
@@ -308,26 +308,25 @@ func (r *hostileResult) section() string {
 	return w.String()
 }
 
-// row finds a case's row.
-func (r *hostileResult) row(probe string) (hostileRow, bool) {
+// row finds a case's row (none measured: zero).
+func (r *hostileResult) row(probe string) hostileRow {
 	for _, row := range r.rows {
 		if row.probe == probe {
-			return row, true
+			return row
 		}
 	}
-	return hostileRow{}, false
+	return hostileRow{}
 }
 
 // summaryRows are the summary table's rows of the section.
 func (r *hostileResult) summaryRows(row func(what, result string, args ...any)) {
 	peak := func(probe string) string {
-		x, _ := r.row(probe)
+		x := r.row(probe)
 		return mib(x.Measured, x.PeakKiB)
 	}
 	row("hostile server: peak RSS of an SDK program against an endless event / a flood of empty parts / an endless download", "**%s / %s / %s**",
 		peak("ask-v2"), peak("collect-v2"), peak("download-announced"))
-	act, _ := r.row("action-endless")
-	trickle, _ := r.row("action-trickle")
+	act, trickle := r.row("action-endless"), r.row("action-trickle")
 	row("hostile server: the action under an endless download (peak RSS above start) / a 1 byte/s trickle with `timeout = \"1m\"` (time)", "**+%.1f MiB / %s**",
 		float64(act.PeakKiB-act.StartKiB)/1024, round(time.Duration(trickle.Nanos)))
 }

@@ -43,11 +43,14 @@ func TestReset_theMarkStartsAgainFromTheResidentSet(t *testing.T) {
 	before := KiB(Self, "VmHWM")
 	big = nil
 	debug.FreeOSMemory() // the 64 MiB go back to the system: the resident set falls
-
+	if KiB(Self, "VmRSS") >= before {
+		t.Skip("the memory freed was not given back to the system: a reset would not show")
+	}
 	if !Reset() {
 		t.Skip("/proc/self/clear_refs is not writable here")
 	}
-	if after, rss := KiB(Self, "VmHWM"), KiB(Self, "VmRSS"); after <= 0 || after > before-32<<10 || after < rss {
+	rss := KiB(Self, "VmRSS") // read first: the mark read after can only be as high
+	if after := KiB(Self, "VmHWM"); after <= 0 || after >= before || after < rss {
 		t.Errorf("VmHWM %d KiB after the reset (before %d, VmRSS now %d)", after, before, rss)
 	}
 	_ = big
