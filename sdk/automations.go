@@ -85,10 +85,10 @@ func (s *AutomationsService) Trigger(ctx context.Context, projectID, automationI
 				if !p.names("instanceId") {
 					p.add("instanceId", "missing or empty")
 				}
-				return p
+				return p.err()
 			case run.SchemaID != "" && run.SchemaID != automationID:
 				p.add("schemaId", "the answer is for automation %q, not %q", k.echo(run.SchemaID), automationID)
-				return p
+				return p.err()
 			case run.SchemaID == "" && !p.names("schemaId"):
 				p.add("schemaId", "missing or empty")
 			}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -245,13 +246,13 @@ func TestRequest_aTrickledAnswerEndsAtTheRequestTimeout(t *testing.T) {
 	}
 }
 
-// Collect reports at most maxProblems problems, however many parts have
+// Collect reports at most wire.MaxProblems problems, however many parts have
 // odd fields.
 func TestCollect_problemsAreBounded(t *testing.T) {
 	body := strings.Repeat(`data: {"type":"source-url","sourceId":7}`+"\n\n", 5000) + "data: {\"type\":\"finish\"}\n\n"
 	s, _ := streamOf(t, AssistantV2, strings.NewReader(body))
 	a, err := s.Collect()
-	if err != nil || len(a.Problems) != maxProblems+1 || a.Problems[maxProblems] != moreProblems || len(a.Sources) != 5000 {
+	if err != nil || len(a.Problems) != wire.MaxProblems+1 || a.Problems[wire.MaxProblems] != wire.MoreProblems || len(a.Sources) != 5000 {
 		t.Errorf("%d problems, %d sources: %v", len(a.Problems), len(a.Sources), err)
 	}
 }

@@ -1,62 +1,6 @@
 package sdk
 
-import (
-	"strings"
-	"testing"
-)
-
-// decodeRaw names the field and both kinds when a list or an object of a
-// raw struct comes as something else, and reads the rest regardless.
-func TestDecodeRaw_namesTheKinds(t *testing.T) {
-	type raw struct {
-		List   *[]struct{}    `json:"list"`
-		Object *struct{}      `json:"object"`
-		Str    string         `json:"str"`
-		Flag   bool           `json:"flag"`
-		Num    int            `json:"num"`
-		Map    map[string]int `json:"map"`
-		Leaf   text           `json:"leaf"`
-	}
-	for body, want := range map[string]string{
-		`{"list":"x"}`:   "list: want a list, got a string",
-		`{"list":1}`:     "list: want a list, got a number",
-		`{"list":true}`:  "list: want a list, got true or false",
-		`{"list":{}}`:    "list: want a list, got an object",
-		`{"object":[]}`:  "object: want an object, got a list",
-		`{"str":1}`:      "str: want a string, got a number",
-		`{"flag":"yes"}`: "flag: want true or false, got a string",
-		`{"num":"1"}`:    "num: want a number, got a string",
-		`{"map":[]}`:     "map: want an object, got a list",
-	} {
-		var r raw
-		var p fieldProblems
-		if err := decodeRaw([]byte(body), &r, &p); err != nil || p.Error() != want {
-			t.Errorf("%s: problems %q, err %v; want %q", body, p, err, want)
-		}
-	}
-	// The rest of the answer is still read.
-	var r raw
-	var p fieldProblems
-	if err := decodeRaw([]byte(`{"list":"x","str":"kept","leaf":"also"}`), &r, &p); err != nil || r.Str != "kept" || r.Leaf.v != "also" || len(p) != 1 {
-		t.Errorf("%+v, %q, %v", r, p, err)
-	}
-	// Only a body that is not an object is an error.
-	for body, want := range map[string]string{`[]`: "answer: want an object, got a list", `7`: "answer: want an object, got a number",
-		`"x"`: "answer: want an object, got a string", `true`: "answer: want an object, got true or false", `null`: "answer: want an object, got null"} {
-		var r raw
-		var p fieldProblems
-		if err := decodeRaw([]byte(body), &r, &p); err == nil || err.Error() != want || p != nil {
-			t.Errorf("%s: %v, want %q", body, err, want)
-		}
-	}
-	var p2 fieldProblems
-	if err := decodeRaw([]byte(`{"str":`), &r, &p2); err == nil || strings.HasPrefix(err.Error(), "answer") {
-		t.Errorf("a cut body: %v", err)
-	}
-	if (fieldProblems{}).err() != nil || (fieldProblems(nil)).err() != nil {
-		t.Error("no problems is an error")
-	}
-}
+import "testing"
 
 // Each lenient leaf names what came instead of what it wants.
 func TestDecode_leavesNameWhatCame(t *testing.T) {
@@ -158,18 +102,5 @@ func TestDecode_conversationsAndThreads(t *testing.T) {
 	}
 	if err := decodeAnswer([]byte(`{"feedback":[{"path":"/a","thumbsUp":1,"thumbsDown":2,"code":3}]}`), &by); err == nil || err.Error() != "feedback[0].total: missing; hasMore: missing" {
 		t.Errorf("by page: %v", err)
-	}
-}
-
-// Problems name their field; names are built only for a problem.
-func TestField_names(t *testing.T) {
-	for f, want := range map[field]string{top("hasMore"): "hasMore", row("visitors", 3, "path"): "visitors[3].path", row("feedback", 0, ""): "feedback[0]"} {
-		if got := f.String(); got != want {
-			t.Errorf("%+v = %q, want %q", f, got, want)
-		}
-	}
-	p := fieldProblems{"a.b: x", "c: y"}
-	if !p.names("a.b") || !p.names("c") || p.names("a") || p.names("b") {
-		t.Error("names")
 	}
 }

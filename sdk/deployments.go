@@ -215,7 +215,7 @@ func (s *DeploymentsService) started(ctx context.Context, k *core, c call, previ
 			if !p.names("statusId") {
 				p.add("statusId", "missing or empty")
 			}
-			return p
+			return p.err()
 		}
 		if preview {
 			switch u := orEmpty(&p, top("previewUrl"), raw.PreviewURL); {

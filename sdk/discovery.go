@@ -279,12 +279,12 @@ func decodeSearchResults(data []byte, pageSize int, out *SearchResults) error {
 	if err := json.Unmarshal(data, &raw); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return fieldProblems{"answer: want a list of results, got " + kindName(te.Value)}
+			return fieldProblems{"answer: want a list of results, got " + kindName(te.Value)}.err()
 		}
 		return err
 	}
 	if raw == nil {
-		return fieldProblems{"answer: want a list of results, got null"}
+		return fieldProblems{"answer: want a list of results, got null"}.err()
 	}
 	var p fieldProblems
 	raw = atMost(&p, "results", raw, pageSize, "results")
@@ -387,7 +387,7 @@ func decodePage(data []byte, path string, out *PageContent) error {
 	}
 	out.Problems = p
 	if len(must) > 0 {
-		return append(must, p...)
+		return append(must, p...).err()
 	}
 	return nil
 }

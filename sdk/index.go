@@ -233,7 +233,7 @@ func readIndexResults(p *fieldProblems, name string, raw *[]rawIndexResult, most
 		}
 		if r.Breadcrumbs != nil {
 			for j, b := range *r.Breadcrumbs {
-				res.Breadcrumbs = append(res.Breadcrumbs, required(p, field{list: name, index: i, name: fmt.Sprintf("breadcrumbs[%d]", j)}, b))
+				res.Breadcrumbs = append(res.Breadcrumbs, required(p, row(name, i, fmt.Sprintf("breadcrumbs[%d]", j)), b))
 			}
 		}
 		out[i] = res
@@ -297,7 +297,7 @@ func (c *IndexClient) Search(ctx context.Context, req IndexSearchRequest) (*Inde
 		out.Results = readIndexResults(&p, "results", raw.Results, body.NumResults)
 		out.Problems = p
 		if raw.Results == nil {
-			return p // no results list at all: nothing to trust
+			return p.err() // no results list at all: nothing to trust
 		}
 		return nil
 	})
@@ -429,7 +429,7 @@ func (c *IndexClient) Context(ctx context.Context, req IndexContextRequest) (*In
 		}
 		out.Problems = p
 		if len(must) > 0 {
-			return append(must, p...)
+			return append(must, p...).err()
 		}
 		return nil
 	})
@@ -561,7 +561,7 @@ func (c *IndexClient) Contents(ctx context.Context, req IndexContentsRequest) (*
 		}
 		out.Problems = p
 		if raw.Results == nil {
-			return p
+			return p.err()
 		}
 		return nil
 	})

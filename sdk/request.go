@@ -20,6 +20,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // ErrResponseTooLarge is returned when a response body exceeds the client's
@@ -382,7 +384,7 @@ func (k *core) decodeWith(c call, data []byte, out any, read func([]byte) error)
 // malformed turns a decoder's complaint into the error callers see.
 func (k *core) malformed(c call, data []byte, err error) *MalformedResponseError {
 	m := &MalformedResponseError{Method: c.method, Path: c.path}
-	var fields fieldProblems
+	var fields wire.Problems
 	if errors.As(err, &fields) {
 		m.Problems = make([]string, len(fields))
 		for i, s := range fields {

@@ -1,4 +1,4 @@
-package sdk
+package wire
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 )
 
 // Answers are decoded from their public types' fields: each field of an
-// answer is written once, in its type, and decodeAnswer derives the rest.
+// answer is written once, in its type, and Decode derives the rest.
 //
 // For a public struct it builds (once per type, with reflect.StructOf) a
 // raw struct of the same JSON names whose leaves are the lenient text,
@@ -34,29 +34,30 @@ import (
 //
 // The JSON name is the field's json tag; a `wire:"name"` tag names it
 // when the answer spells it otherwise than the Go shape kept in the cache.
-// An embedded ResponseInfo is the SDK's, never read from the body.
+// An embedded struct (package sdk's ResponseInfo) is the caller's, never read
+// from the body.
 // Problems name fields as the answer spells them: "visitors[3].total:
 // -5 is negative".
 
-// decodeAnswer decodes an answer into out by out's fields.
-func decodeAnswer[T any](data []byte, out *T) error {
-	return decodeAnswerAs(data, out, nil)
+// Decode decodes an answer into out by out's fields.
+func Decode[T any](data []byte, out *T) error {
+	return DecodeAs(data, out, nil)
 }
 
-// decodeAnswerAs is decodeAnswer for an answer whose top-level fields are
+// DecodeAs is Decode for an answer whose top-level fields are
 // spelled otherwise by some endpoints (the visitors and views exports
 // share PathCountsPage): wire maps a field's JSON name to the endpoint's.
-func decodeAnswerAs[T any](data []byte, out *T, wire map[string]string) error {
+func DecodeAs[T any](data []byte, out *T, wire map[string]string) error {
 	plan := planFor(reflect.TypeFor[T](), wire)
 	raw := reflect.New(plan.raw)
-	var p fieldProblems
-	if err := decodeRaw(data, raw.Interface(), &p); err != nil {
+	var p Problems
+	if err := ReadRaw(data, raw.Interface(), &p); err != nil {
 		return err
 	}
 	v := reflect.ValueOf(out).Elem()
 	v.SetZero()
 	plan.convert(&p, raw.Elem(), v, where{})
-	return p.err()
+	return p.Err()
 }
 
 // typePlan is how one public struct type is decoded.
@@ -103,10 +104,9 @@ var plans = struct {
 }{m: map[planKey]*typePlan{}}
 
 var (
-	textType         = reflect.TypeFor[text]()
-	countType        = reflect.TypeFor[count]()
-	flagType         = reflect.TypeFor[flag]()
-	responseInfoType = reflect.TypeFor[ResponseInfo]()
+	textType  = reflect.TypeFor[Text]()
+	countType = reflect.TypeFor[Count]()
+	flagType  = reflect.TypeFor[Flag]()
 )
 
 // planFor returns the plan of t, with its top-level names respelled by
@@ -134,7 +134,7 @@ func makePlan(t reflect.Type, wire map[string]string) *typePlan {
 	var raw []reflect.StructField
 	for i := range t.NumField() {
 		f := t.Field(i)
-		if f.Type == responseInfoType || f.Tag.Get("api") == "-" || !f.IsExported() {
+		if f.Anonymous || f.Tag.Get("api") == "-" || !f.IsExported() {
 			continue
 		}
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
@@ -207,7 +207,7 @@ func (fp *fieldPlan) classify(f reflect.StructField) reflect.Type {
 		fp.elem = planLocked(t.Elem(), nil)
 		return reflect.PointerTo(reflect.SliceOf(fp.elem.raw))
 	}
-	panic(fmt.Sprintf("sdk: no decoding rule for field %s of type %s", f.Name, f.Type))
+	panic(fmt.Sprintf("wire: no decoding rule for field %s of type %s", f.Name, f.Type))
 }
 
 // where is the object being read, for naming a field in a problem; the
@@ -218,8 +218,8 @@ type where struct {
 	index  int
 }
 
-func (w where) field(name string) field {
-	return field{list: w.list, index: w.index, name: w.prefix + name}
+func (w where) field(name string) Field {
+	return Field{list: w.list, index: w.index, name: w.prefix + name}
 }
 
 // String names the object itself: "visitors[3]", "totals".
@@ -227,7 +227,7 @@ func (w where) String() string {
 	if w.list == "" {
 		return strings.TrimSuffix(w.prefix, ".")
 	}
-	return field{list: w.list, index: w.index, name: strings.TrimSuffix(w.prefix, ".")}.String()
+	return Field{list: w.list, index: w.index, name: strings.TrimSuffix(w.prefix, ".")}.String()
 }
 
 // inside is where an object field of this object is read.
@@ -242,7 +242,7 @@ func (w where) rowsOf(name string) where {
 }
 
 // convert checks the raw struct r and fills the public struct v.
-func (plan *typePlan) convert(p *fieldProblems, r, v reflect.Value, at where) {
+func (plan *typePlan) convert(p *Problems, r, v reflect.Value, at where) {
 	for i := range plan.fields {
 		fp := &plan.fields[i]
 		rf, out := r.Field(fp.rawIndex), v.Field(fp.index)
@@ -250,11 +250,11 @@ func (plan *typePlan) convert(p *fieldProblems, r, v reflect.Value, at where) {
 		case fp.list:
 			fp.convertList(p, rf, out, at)
 		case fp.elem != nil:
-			if rf.IsNil() || len(*p) > 0 && p.names(at.field(fp.name).String()) {
+			if rf.IsNil() || len(*p) > 0 && p.Names(at.field(fp.name).String()) {
 				// Missing, or of the wrong kind (already said: encoding/json
 				// leaves an empty object behind then).
-				if rf.IsNil() && fp.rule != ruleOptional && !p.names(at.field(fp.name).String()) {
-					p.add(at.field(fp.name).String(), "missing")
+				if rf.IsNil() && fp.rule != ruleOptional && !p.Names(at.field(fp.name).String()) {
+					p.Add(at.field(fp.name).String(), "missing")
 				}
 				continue
 			}
@@ -269,10 +269,10 @@ func (plan *typePlan) convert(p *fieldProblems, r, v reflect.Value, at where) {
 	}
 }
 
-func (fp *fieldPlan) convertList(p *fieldProblems, rf, out reflect.Value, at where) {
+func (fp *fieldPlan) convertList(p *Problems, rf, out reflect.Value, at where) {
 	if rf.IsNil() {
-		if fp.rule != ruleOptional && !p.names(at.field(fp.name).String()) {
-			p.add(at.field(fp.name).String(), "missing")
+		if fp.rule != ruleOptional && !p.Names(at.field(fp.name).String()) {
+			p.Add(at.field(fp.name).String(), "missing")
 		}
 		if fp.rule != ruleOptional {
 			out.Set(reflect.MakeSlice(out.Type(), 0, 0))
@@ -286,41 +286,41 @@ func (fp *fieldPlan) convertList(p *fieldProblems, rf, out reflect.Value, at whe
 	for i := range n {
 		rows.index = i
 		if fp.stringList {
-			t, _ := in.Index(i).Addr().Interface().(*text) // a list of text, by plan
-			out.Index(i).SetString(required(p, field{list: rows.list, index: i}, *t))
+			t, _ := in.Index(i).Addr().Interface().(*Text) // a list of text, by plan
+			out.Index(i).SetString(Required(p, Field{list: rows.list, index: i}, *t))
 			continue
 		}
 		fp.elem.convert(p, in.Index(i), out.Index(i), rows)
 	}
 }
 
-func (fp *fieldPlan) convertLeaf(p *fieldProblems, raw any, out reflect.Value, f field) {
+func (fp *fieldPlan) convertLeaf(p *Problems, raw any, out reflect.Value, f Field) {
 	switch leaf := raw.(type) {
-	case *text:
+	case *Text:
 		fp.convertText(p, *leaf, out, f)
-	case *count:
+	case *Count:
 		if fp.rule == ruleRatio {
-			out.SetFloat(ratio(p, f, *leaf))
+			out.SetFloat(Ratio(p, f, *leaf))
 		} else {
-			out.SetInt(wholeCount(p, f, *leaf))
+			out.SetInt(WholeCount(p, f, *leaf))
 		}
-	case *flag:
+	case *Flag:
 		if fp.rule == ruleBool {
-			out.SetBool(requiredBool(p, f, *leaf))
-		} else if b := optionalBool(p, f, *leaf); b != nil {
+			out.SetBool(RequiredBool(p, f, *leaf))
+		} else if b := OptionalBool(p, f, *leaf); b != nil {
 			out.Set(reflect.ValueOf(b))
 		}
 	}
 }
 
-func (fp *fieldPlan) convertText(p *fieldProblems, t text, out reflect.Value, f field) {
+func (fp *fieldPlan) convertText(p *Problems, t Text, out reflect.Value, f Field) {
 	switch fp.rule {
 	case ruleRequired:
-		out.SetString(required(p, f, t))
+		out.SetString(Required(p, f, t))
 	case ruleNonEmpty:
-		out.SetString(nonEmpty(p, f, t))
+		out.SetString(NonEmpty(p, f, t))
 	default: // ruleOptional, ruleDefault
-		s := optional(p, f, t)
+		s := Optional(p, f, t)
 		switch {
 		case out.Kind() == reflect.Pointer:
 			if s != nil {

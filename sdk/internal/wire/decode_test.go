@@ -1,4 +1,4 @@
-package sdk
+package wire
 
 import (
 	"strings"
@@ -19,8 +19,8 @@ type wireAnswer struct {
 	Optional *string            `json:"optional"`
 	OrEmpty  string             `json:"orEmpty" api:"optional"`
 	Default  string             `json:"default" api:"default=answer"`
-	Named    FeedbackSource     `json:"named"`
-	NamedPtr *FeedbackStatus    `json:"namedPtr"`
+	Named    namedSource        `json:"named"`
+	NamedPtr *namedStatus       `json:"namedPtr"`
 	Whole    int64              `json:"whole"`
 	Ratio    float64            `json:"ratio"`
 	Flag     bool               `json:"flag"`
@@ -33,7 +33,33 @@ type wireAnswer struct {
 	Renamed  string             `json:"renamed" wire:"spelledOtherwise"`
 	Skipped  string             `json:"skipped" api:"-"`
 	Nested   []wireNestedHolder `json:"nested"`
-	ResponseInfo
+	Info
+}
+
+// namedSource and namedStatus are string types of their own, as the
+// API's enumerations are in package sdk.
+type (
+	namedSource string
+	namedStatus string
+)
+
+// Info stands for package sdk's embedded ResponseInfo: never read.
+type Info struct{ Pages int }
+
+// countsPage is the shape the visitors and views exports share.
+type countsPage struct {
+	Totals struct {
+		Human int64 `json:"human"`
+		AI    int64 `json:"ai"`
+		Total int64 `json:"total"`
+	} `json:"totals"`
+	Paths []struct {
+		Path  string `json:"path" api:"nonempty"`
+		Human int64  `json:"human"`
+		AI    int64  `json:"ai"`
+		Total int64  `json:"total"`
+	} `json:"paths"`
+	HasMore bool `json:"hasMore"`
 }
 
 type wireNestedHolder struct {
@@ -47,11 +73,11 @@ const wireWhole = `{"required":"r","nonEmpty":"n","optional":"o","orEmpty":"e","
 
 func TestDecodeAnswer_readsEveryRule(t *testing.T) {
 	var got wireAnswer
-	if err := decodeAnswer([]byte(wireWhole), &got); err != nil {
+	if err := Decode([]byte(wireWhole), &got); err != nil {
 		t.Fatal(err)
 	}
-	o, st, f := "o", FeedbackStatusPending, false
-	want := wireAnswer{Required: "r", NonEmpty: "n", Optional: &o, OrEmpty: "e", Default: "d", Named: FeedbackSourceAgent,
+	o, st, f := "o", namedStatus("pending"), false
+	want := wireAnswer{Required: "r", NonEmpty: "n", Optional: &o, OrEmpty: "e", Default: "d", Named: namedSource("agent"),
 		NamedPtr: &st, Whole: 12, Ratio: 0.5, Flag: true, MaybeOn: &f, Object: wireInner{Name: "x", N: 1},
 		MaybeObj: &wireInner{N: 2}, Rows: []wireInner{{Name: "a", N: 3}}, Words: []string{"w"}, MaybeSet: []wireInner{},
 		Renamed: "s", Nested: []wireNestedHolder{{Inner: []wireInner{{N: 4}}}}}
@@ -62,7 +88,7 @@ func TestDecodeAnswer_readsEveryRule(t *testing.T) {
 
 func TestDecodeAnswer_absentOptionalsAreEmptyAndDefaultsApply(t *testing.T) {
 	var got wireAnswer
-	err := decodeAnswer([]byte(`{"required":"r","nonEmpty":"n","named":"agent","whole":0,"ratio":0,"flag":false,"object":{"n":0},
+	err := Decode([]byte(`{"required":"r","nonEmpty":"n","named":"agent","whole":0,"ratio":0,"flag":false,"object":{"n":0},
 		"rows":[],"words":[],"renamed":"not this one","nested":[],"default":""}`), &got)
 	if err == nil || err.Error() != "spelledOtherwise: missing" {
 		t.Fatalf("err = %v, want only the renamed field missing", err)
@@ -72,7 +98,7 @@ func TestDecodeAnswer_absentOptionalsAreEmptyAndDefaultsApply(t *testing.T) {
 		t.Errorf("absent optional fields: %+v", got)
 	}
 	got = wireAnswer{}
-	_ = decodeAnswer([]byte(`{"default":null}`), &got)
+	_ = Decode([]byte(`{"default":null}`), &got)
 	if got.Default != "answer" {
 		t.Errorf("a null default = %q, want answer", got.Default)
 	}
@@ -90,20 +116,20 @@ func TestDecodeAnswer_namesEveryProblemAsTheAnswerSpellsIt(t *testing.T) {
 			"spelledOtherwise":"s","nested":[]}`: "object: want an object, got a string",
 	} {
 		var got wireAnswer
-		if err := decodeAnswer([]byte(body), &got); err == nil || err.Error() != want {
+		if err := Decode([]byte(body), &got); err == nil || err.Error() != want {
 			t.Errorf("%s:\n got %v\nwant %s", body, err, want)
 		}
 	}
 }
 
 func TestDecodeAnswer_wireRespellsTopLevelNames(t *testing.T) {
-	var pg PathCountsPage
+	var pg countsPage
 	body := `{"totals":{"human":1,"ai":1,"total":2},"views":[{"path":"/a","human":1,"ai":0,"total":1}],"hasMore":false}`
-	if err := decodeAnswerAs([]byte(body), &pg, map[string]string{"paths": "views"}); err != nil || len(pg.Paths) != 1 || pg.Paths[0].Path != "/a" {
+	if err := DecodeAs([]byte(body), &pg, map[string]string{"paths": "views"}); err != nil || len(pg.Paths) != 1 || pg.Paths[0].Path != "/a" {
 		t.Errorf("views read as paths: %+v, %v", pg, err)
 	}
 	// The same type without the respelling is planned apart.
-	if err := decodeAnswer([]byte(body), &pg); err == nil || err.Error() != "paths: missing" {
+	if err := Decode([]byte(body), &pg); err == nil || err.Error() != "paths: missing" {
 		t.Errorf("without respelling: %v", err)
 	}
 }
@@ -115,15 +141,15 @@ func TestDecodeAnswer_notAnObjectIsAnError(t *testing.T) {
 		`{`:    "unexpected end of JSON input",
 	} {
 		var got wireAnswer
-		if err := decodeAnswer([]byte(body), &got); err == nil || !strings.Contains(err.Error(), want) {
+		if err := Decode([]byte(body), &got); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", body, err, want)
 		}
 	}
 }
 
 func TestDecodeAnswer_overwritesWhatWasThere(t *testing.T) {
-	got := wireAnswer{Skipped: "old", Optional: new(string), ResponseInfo: ResponseInfo{Pages: 3}}
-	_ = decodeAnswer([]byte(wireWhole), &got)
+	got := wireAnswer{Skipped: "old", Optional: new(string), Info: Info{Pages: 3}}
+	_ = Decode([]byte(wireWhole), &got)
 	if got.Skipped != "" || got.Pages != 0 {
 		t.Errorf("a decoded answer keeps old values: %+v", got)
 	}
@@ -138,5 +164,5 @@ func TestDecodeAnswer_aTypeWithNoRuleIsAProgrammingError(t *testing.T) {
 	var v struct {
 		M map[string]string `json:"m"`
 	}
-	_ = decodeAnswer([]byte(`{}`), &v)
+	_ = Decode([]byte(`{}`), &v)
 }
