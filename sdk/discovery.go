@@ -232,6 +232,27 @@ type SearchResult struct {
 	Metadata map[string]any
 }
 
+// MetadataText is the result's metadata with each value as text: a
+// string as it is, anything else (a number, a flag, a list, an object) as
+// its JSON, numbers as the API wrote them. Empty (not nil) when there is
+// none.
+func (r SearchResult) MetadataText() map[string]string {
+	out := make(map[string]string, len(r.Metadata))
+	for k, v := range r.Metadata {
+		if s, ok := v.(string); ok {
+			out[k] = s
+			continue
+		}
+		b, err := json.Marshal(v)
+		if err != nil { // a value no answer decodes to (set by a caller)
+			out[k] = fmt.Sprint(v)
+			continue
+		}
+		out[k] = string(b)
+	}
+	return out
+}
+
 // Paths lists the results' paths, best first.
 func (r *SearchResults) Paths() []string {
 	out := make([]string, len(r.Results))

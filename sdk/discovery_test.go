@@ -144,6 +144,29 @@ func TestSearch_sendsTheQueryAndReadsResults(t *testing.T) {
 	}
 }
 
+// A result's metadata as text: strings as they are, every other value as
+// the JSON the API wrote (a score keeps its digits), empty when none.
+func TestSearchResult_MetadataText(t *testing.T) {
+	_, ts := newRecorder(t, jsonResponse(200, `[{"path":"/a","content":"c","metadata":{"title":"Quick \"start\"","score":0.910,"id":1152921504606846976,
+		"pinned":true,"tags":["a","b"],"more":{"x":null},"none":null}},{"path":"/b","content":"c","metadata":null}]`))
+	c := newDiscoveryTestClient(t, ts.URL+"/discovery", nil)
+	res, err := c.Search(context.Background(), "acme", SearchRequest{Query: "q"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"title": `Quick "start"`, "score": "0.910", "id": "1152921504606846976", "pinned": "true",
+		"tags": `["a","b"]`, "more": `{"x":null}`, "none": "null"}
+	if diff := cmp.Diff(want, res.Results[0].MetadataText()); diff != "" {
+		t.Error(diff)
+	}
+	if got := res.Results[1].MetadataText(); got == nil || len(got) != 0 {
+		t.Errorf("no metadata: %#v", got)
+	}
+	if got := (SearchResult{Metadata: map[string]any{"f": func() {}}}).MetadataText(); got["f"] == "" {
+		t.Error("a value JSON cannot write is lost")
+	}
+}
+
 func TestSearch_answersThatAreNotAListAreRefused(t *testing.T) {
 	for body, want := range map[string]string{
 		`{"results":[]}`: "answer: want a list of results, got an object",

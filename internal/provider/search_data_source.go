@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
@@ -139,28 +138,11 @@ func (m *searchModel) applyResults(res *sdk.SearchResults) {
 	rows := make([]searchResultRow, len(res.Results))
 	for i := range res.Results {
 		r := &res.Results[i]
-		meta := make(map[string]string, len(r.Metadata))
-		for k, v := range r.Metadata {
-			meta[k] = metadataString(v)
-		}
-		rows[i] = searchResultRow{r, meta}
+		rows[i] = searchResultRow{r, r.MetadataText()}
 	}
 	attrs := m.schema().Attributes
 	m.Results = flattenList(elemType(typeOf(attrs, "results")), rows)
 	m.Paths = flattenList(elemType(typeOf(attrs, "paths")), res.Paths())
-}
-
-// metadataString is a metadata value as a string attribute: a string as
-// it is, anything else as JSON.
-func metadataString(v any) string {
-	if s, ok := v.(string); ok {
-		return s
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
 }
 
 // scoreThresholdValidator applies sdk.ValidateScoreThreshold at plan.
