@@ -1,10 +1,12 @@
 package sdk
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // The agent job listing.
@@ -70,41 +72,41 @@ const (
 // fields are pointers; a field the answer left out is empty.
 type AgentSession struct {
 	// ID is the session's id (sessionId), assumed to be the job's v2 id.
-	ID string
+	ID string `wire:"sessionId" api:"nonempty"`
 	// Subdomain is the documentation site the job belongs to.
-	Subdomain string
+	Subdomain string `wire:"subdomain" api:"optional"`
 	// Branch is the git branch the agent works on; nil when none.
-	Branch *string
+	Branch *string `wire:"branch"`
 	// Halted reports whether the job stopped (v1's "haulted").
-	Halted bool
+	Halted bool `wire:"haulted" api:"optional"`
 	// HaltReason is why (v1's "haultReason"): processing while it runs.
-	HaltReason HaltReason
+	HaltReason HaltReason `wire:"haultReason" api:"optional"`
 	// PRLink is the pull request the job opened (pullRequestLink): an
 	// absolute http(s) URL, or nil (none, or a link that is not a web
 	// address, kept out as for AgentJob.PRLink).
-	PRLink *string
+	PRLink *string `wire:"pullRequestLink" api:"url"`
 	// MessageToUser is the agent's message about the outcome.
-	MessageToUser string
+	MessageToUser string `wire:"messageToUser" api:"optional"`
 	// Title is a generated title summarizing the job.
-	Title string
+	Title string `wire:"title" api:"optional"`
 	// UserID is who started the job, when the API knows.
-	UserID string
+	UserID string `wire:"userId" api:"optional"`
 	// Todos are the agent's task list.
-	Todos []SessionTodo
+	Todos []SessionTodo `wire:"todos" api:"optional"`
 	// CreatedAt is when the job was created; zero when the answer did
 	// not say (see Problems).
-	CreatedAt time.Time
+	CreatedAt time.Time `wire:"createdAt"`
 	// Problems name the fields of the row the SDK could not read or did
 	// not trust; the row is still the job its ID names.
-	Problems []string
+	Problems []string `api:"problems"`
 }
 
 // SessionTodo is one item of a job's task list.
 type SessionTodo struct {
-	ID       string
-	Content  string
-	Status   string // pending, in_progress, completed, or canceled (with two l's, as the API writes it)
-	Priority string // high, medium or low
+	ID       string `wire:"id" api:"optional"`
+	Content  string `wire:"content" api:"optional"`
+	Status   string `wire:"status" api:"optional"`   // pending, in_progress, completed, or canceled (with two l's, as the API writes it)
+	Priority string `wire:"priority" api:"optional"` // high, medium or low
 }
 
 // Status is the v2 status that matches the session's halt reason:
@@ -135,13 +137,13 @@ func (s AgentSession) Status() JobStatus {
 // one read).
 type SessionsPage struct {
 	// Sessions are the page's jobs whose ids can be used.
-	Sessions []AgentSession
+	Sessions []AgentSession `wire:"allSessions"`
 	// Skipped are the page's rows whose id cannot be used: none, or one
 	// the v2 API could not be asked about (ValidateJobID). They are left
 	// out of Sessions, so that one bad row never costs the rest; show
 	// them (the id escaped, with %q or DisplayLine). Rows, which yields
 	// Sessions alone, does not see them: read Pages, Each or All.
-	Skipped []SkippedSession
+	Skipped []SkippedSession `api:"-"`
 	ResponseInfo
 }
 
@@ -155,31 +157,6 @@ type SkippedSession struct {
 	Problem string
 }
 
-type rawTodo struct {
-	ID       text `json:"id"`
-	Content  text `json:"content"`
-	Status   text `json:"status"`
-	Priority text `json:"priority"`
-}
-
-type rawSession struct {
-	SessionID     text            `json:"sessionId"`
-	Subdomain     text            `json:"subdomain"`
-	Branch        text            `json:"branch"`
-	Haulted       flag            `json:"haulted"`
-	HaultReason   text            `json:"haultReason"`
-	PRLink        text            `json:"pullRequestLink"`
-	MessageToUser text            `json:"messageToUser"`
-	Todos         json.RawMessage `json:"todos"` // read apart: a mistyped list spoils its row only
-	UserID        text            `json:"userId"`
-	Title         text            `json:"title"`
-	CreatedAt     text            `json:"createdAt"`
-}
-
-type rawSessionsPage struct {
-	AllSessions *[]rawSession `json:"allSessions"`
-}
-
 // decodeSessions reads a page. Only what
 // makes the page untrustworthy fails it: no allSessions list. A row whose
 // id cannot be used (none, or one that is not a job id: it could be
@@ -188,76 +165,30 @@ type rawSessionsPage struct {
 // job. echo is how a problem quotes a value: the client's secrets removed
 // before it is cut (see core.echo).
 func decodeSessions(data []byte, pg *SessionsPage, echo func(string) string) error {
-	var p fieldProblems
-	var raw rawSessionsPage
-	if err := decodeRaw(data, &raw, &p); err != nil {
+	if err := wire.DecodeWith(data, pg, wire.Options{Echo: echo}); err != nil {
 		return err
 	}
-	in := list(&p, "allSessions", raw.AllSessions)
-	*pg = SessionsPage{Sessions: make([]AgentSession, 0, len(in))}
-	for i, r := range in {
-		var idProblem fieldProblems
-		id := nonEmpty(&idProblem, top("sessionId"), r.SessionID)
-		var ve *ValidationError
-		if err := ValidateJobID(id); len(idProblem) == 0 && errors.As(err, &ve) {
-			idProblem.add("sessionId", "%q cannot be read back as a job's id: it %s", echo(id), ve.Rule)
-		}
-		if len(idProblem) > 0 {
-			pg.Skipped = append(pg.Skipped, SkippedSession{ID: id,
-				Problem: fmt.Sprintf("allSessions[%d] is skipped: %s", i, idProblem[0])})
-			continue
-		}
-		s := AgentSession{ID: id}
-		s.decode(r, echo)
-		pg.Sessions = append(pg.Sessions, s)
-	}
-	return p.err()
-}
-
-// decode reads a row's fields other than its id, each problem into the
-// row's Problems.
-func (s *AgentSession) decode(r rawSession, echo func(string) string) {
-	var p fieldProblems
-	s.Subdomain = orEmpty(&p, top("subdomain"), r.Subdomain)
-	s.Branch = optional(&p, top("branch"), r.Branch)
-	if h := optionalBool(&p, top("haulted"), r.Haulted); h != nil {
-		s.Halted = *h
-	}
-	s.HaltReason = HaltReason(orEmpty(&p, top("haultReason"), r.HaultReason))
-	if link := optional(&p, top("pullRequestLink"), r.PRLink); link != nil {
-		if isWebURL(*link) {
-			s.PRLink = link
-		} else {
-			p.add("pullRequestLink", "%q is not an absolute http(s) URL: ignored", echo(*link))
-		}
-	}
-	s.MessageToUser = orEmpty(&p, top("messageToUser"), r.MessageToUser)
-	s.Title = orEmpty(&p, top("title"), r.Title)
-	s.UserID = orEmpty(&p, top("userId"), r.UserID)
-	var todos []rawTodo
-	if len(r.Todos) > 0 && string(r.Todos) != "null" {
-		if err := decodeRaw(r.Todos, &todos, &p); err != nil {
-			p.add("todos", "want a list, got %s", rawKind(r.Todos))
-			todos = nil
-		}
-	}
-	if todos != nil {
-		s.Todos = make([]SessionTodo, len(todos))
-		for i, t := range todos {
-			s.Todos[i] = SessionTodo{
-				ID:       orEmpty(&p, row("todos", i, "id"), t.ID),
-				Content:  orEmpty(&p, row("todos", i, "content"), t.Content),
-				Status:   orEmpty(&p, row("todos", i, "status"), t.Status),
-				Priority: orEmpty(&p, row("todos", i, "priority"), t.Priority),
+	rows := pg.Sessions
+	pg.Sessions = rows[:0]
+	for i, s := range rows {
+		idProblem := ""
+		for _, p := range s.Problems {
+			if strings.HasPrefix(p, "sessionId: ") {
+				idProblem = p
+				break
 			}
 		}
+		var ve *ValidationError
+		if err := ValidateJobID(s.ID); idProblem == "" && errors.As(err, &ve) {
+			idProblem = fmt.Sprintf("sessionId: %q cannot be read back as a job's id: it %s", echo(s.ID), ve.Rule)
+		}
+		if idProblem != "" {
+			pg.Skipped = append(pg.Skipped, SkippedSession{ID: s.ID, Problem: fmt.Sprintf("allSessions[%d] is skipped: %s", i, idProblem)})
+			continue
+		}
+		pg.Sessions = append(pg.Sessions, s)
 	}
-	if t := timestamp(&p, "createdAt", r.CreatedAt, echo); t != nil {
-		s.CreatedAt = *t
-	} else if !p.names("createdAt") {
-		p.add("createdAt", "missing")
-	}
-	s.Problems = p
+	return nil
 }
 
 // sessionsSpec describes the listing: offset paging by skip and take, no

@@ -4,10 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // AgentJobsService starts background agent jobs, sends them follow-up
@@ -65,44 +66,31 @@ func (s JobStatus) Known() bool { return s == JobStatusActive || s.Terminal() }
 // AgentJob is a background agent job. Nullable fields are pointers: nil means
 // the API sent null or nothing, which is not the same as an empty string.
 type AgentJob struct {
-	ID string
+	ID string `wire:"id" api:"optional"`
 	// Status is "" when the answer carried none the SDK could read (see
 	// Problems): not terminal, so a wait goes on reading the job.
-	Status JobStatus
-	Source JobSource
-	Model  string
+	Status JobStatus `wire:"status" api:"expected"`
+	Source JobSource `wire:"source" api:"optional"`
+	Model  string    `wire:"model" api:"optional"`
 	// PRLink is the pull request the agent opened: an absolute http(s)
 	// URL. It is nil while the job is active, after completion when no
 	// files changed, and when the API sent a link that is not a web
 	// address (kept out: dashboards render it).
-	PRLink     *string
-	CreatedAt  time.Time
-	ArchivedAt *time.Time
+	PRLink     *string    `wire:"prLink" api:"url"`
+	CreatedAt  time.Time  `wire:"createdAt" api:"optional"`
+	ArchivedAt *time.Time `wire:"archivedAt"`
 	// Problems name the fields of the answer the SDK could not read or
 	// did not trust, such as `createdAt: want a string, got a number`.
 	// The job is still the job: its id was in the answer. Show them; do
 	// not run the job again because of them.
-	Problems []string
+	Problems []string `api:"problems"`
 	ResponseInfo
 }
 
 // JobSource is the repository a job works on.
 type JobSource struct {
-	Repository string
-	Ref        *string
-}
-
-type rawJob struct {
-	ID     text `json:"id"`
-	Status text `json:"status"`
-	Source *struct {
-		Repository text `json:"repository"`
-		Ref        text `json:"ref"`
-	} `json:"source"`
-	Model      text `json:"model"`
-	PRLink     text `json:"prLink"`
-	CreatedAt  text `json:"createdAt"`
-	ArchivedAt text `json:"archivedAt"`
+	Repository string  `wire:"repository" api:"optional"`
+	Ref        *string `wire:"ref"`
 }
 
 // decodeJob reads the API's job object field by field, ignoring unknown
@@ -114,71 +102,16 @@ type rawJob struct {
 // key cut in two would not be found whole afterwards).
 func decodeJob(data []byte, secrets ...string) (*AgentJob, error) {
 	echo := func(s string) string { s, _ = scrub(s, secrets); return clip(s, maxEchoedValue) }
-	var p fieldProblems
-	var raw rawJob
-	if err := decodeRaw(data, &raw, &p); err != nil {
+	j := &AgentJob{}
+	if err := wire.DecodeWith(data, j, wire.Options{Echo: echo}); err != nil {
 		return nil, err
 	}
-	j := &AgentJob{
-		ID:     orEmpty(&p, top("id"), raw.ID),
-		Status: JobStatus(orEmpty(&p, top("status"), raw.Status)),
-		Model:  orEmpty(&p, top("model"), raw.Model),
-	}
-	if j.Status == "" && !p.names("status") {
-		p.add("status", "missing or empty")
-	}
-	if raw.Source != nil {
-		j.Source.Repository = orEmpty(&p, top("source.repository"), raw.Source.Repository)
-		j.Source.Ref = optional(&p, top("source.ref"), raw.Source.Ref)
-	}
-	if link := optional(&p, top("prLink"), raw.PRLink); link != nil {
-		if isWebURL(*link) {
-			j.PRLink = link
-		} else {
-			p.add("prLink", "%q is not an absolute http(s) URL: ignored", echo(*link))
-		}
-	}
-	if t := timestamp(&p, "createdAt", raw.CreatedAt, echo); t != nil {
-		j.CreatedAt = *t
-	}
-	j.ArchivedAt = timestamp(&p, "archivedAt", raw.ArchivedAt, echo)
-	j.Problems = p
 	return j, nil
 }
 
 // isWebURL reports whether s is an absolute http(s) URL without
 // credentials: the only kind of link the SDK hands on.
-func isWebURL(s string) bool {
-	u, err := url.Parse(s)
-	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && u.User == nil
-}
-
-// timestamp reads an optional ISO 8601 timestamp.
-func timestamp(p *fieldProblems, name string, t text, echo func(string) string) *time.Time {
-	s := optional(p, top(name), t)
-	if s == nil {
-		return nil
-	}
-	v, ok := parseTimestamp(*s)
-	if !ok {
-		p.add(name, "%q is not an ISO 8601 timestamp", echo(*s))
-		return nil
-	}
-	return &v
-}
-
-// timestampLayouts are the ISO 8601 forms seen from JSON APIs: RFC 3339 (with
-// or without fractions), and the same without a zone, read as UTC.
-var timestampLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07:00"}
-
-func parseTimestamp(s string) (time.Time, bool) {
-	for _, layout := range timestampLayouts {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t, true
-		}
-	}
-	return time.Time{}, false
-}
+func isWebURL(s string) bool { return wire.IsWebURL(s) }
 
 type promptBody struct {
 	Prompt string `json:"prompt"`
@@ -233,7 +166,7 @@ func validateID(field, value string) error {
 func checkJobID(c call, job *AgentJob, wantID string) error {
 	var p fieldProblems
 	switch {
-	case job.ID == "" && fieldProblems(job.Problems).names("id"):
+	case job.ID == "" && wire.Problems(job.Problems).Names("id"):
 		// An id of the wrong kind: its problem already says so.
 	case job.ID == "":
 		p.add("id", "missing or empty")

@@ -107,9 +107,9 @@ func TestAgentJob_decoding(t *testing.T) {
 		"status of the wrong kind": {`{"id":"a","status":3}`, AgentJob{ID: "a", Problems: []string{"status: want a string or null, got a number"}}},
 		"id of the wrong kind":     {`{"id":5,"status":"active"}`, AgentJob{Status: "active", Problems: []string{"id: want a string or null, got a number"}}},
 		"every problem named": {`{"id":"a","status":"","model":true,"source":{"repository":1,"ref":[]},"prLink":{},"createdAt":1,"archivedAt":"soon"}`,
-			AgentJob{ID: "a", Problems: []string{"model: want a string or null, got true or false", noStatus,
+			AgentJob{ID: "a", Problems: []string{noStatus,
 				"source.repository: want a string or null, got a number", "source.ref: want a string or null, got a list",
-				"prLink: want a string or null, got an object", "createdAt: want a string or null, got a number",
+				"model: want a string or null, got true or false", "prLink: want a string or null, got an object", "createdAt: want a string or null, got a number",
 				`archivedAt: "soon" is not an ISO 8601 timestamp`}}},
 	}
 	for name, tt := range tests {

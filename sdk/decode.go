@@ -97,5 +97,5 @@ func atMost[T any](p *fieldProblems, name string, items []T, most int, what stri
 func decodeAnswer[T any](data []byte, out *T) error { return wire.Decode(data, out) }
 
 func decodeAnswerAs[T any](data []byte, out *T, names map[string]string) error {
-	return wire.DecodeAs(data, out, names)
+	return wire.DecodeWith(data, out, wire.Options{Names: names})
 }

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // DeploymentsService publishes a project's documentation (a deployment of
@@ -75,14 +77,14 @@ type DeploymentStarted struct {
 
 // PreviewStarted is the API's answer to a preview trigger.
 type PreviewStarted struct {
-	StatusID string
+	StatusID string `wire:"statusId" api:"expected,must"`
 	// PreviewURL is where the preview is served: an absolute http(s) URL.
 	// A redeploy of the same branch keeps it. It is "" when the answer
 	// carried none the SDK could use (see Problems).
-	PreviewURL string
+	PreviewURL string `wire:"previewUrl" api:"expected,url"`
 	// Problems name the fields of the answer the SDK could not use. The
 	// preview was queued: its status id was in the answer.
-	Problems []string
+	Problems []string `api:"problems"`
 	ResponseInfo
 }
 
@@ -91,52 +93,56 @@ type PreviewStarted struct {
 // zero (nil for the nullable ones).
 type Deployment struct {
 	// ID is the status id (the API's _id).
-	ID        string
-	ProjectID string
+	ID        string `wire:"_id" api:"optional"`
+	ProjectID string `wire:"projectId" api:"optional"`
 	// Status is "" when the answer carried none the SDK could read (see
 	// Problems): not terminal, so a wait goes on.
-	Status  DeploymentStatus
-	Summary string
+	Status  DeploymentStatus `wire:"status" api:"expected"`
+	Summary string           `wire:"summary" api:"optional"`
 	// Logs are the deployment's log lines, oldest first.
-	Logs      []string
-	Subdomain string
+	Logs      []string `wire:"logs" api:"optional,skipodd"`
+	Subdomain string   `wire:"subdomain" api:"optional"`
 	// The screenshots of the docs, as the API gives them.
-	Screenshot, ScreenshotLight, ScreenshotDark string
+	Screenshot      string `wire:"screenshot" api:"optional"`
+	ScreenshotLight string `wire:"screenshotLight" api:"optional"`
+	ScreenshotDark  string `wire:"screenshotDark" api:"optional"`
 	// Author is nil when the API sent null or nothing.
-	Author *DeploymentAuthor
+	Author *DeploymentAuthor `wire:"author"`
 	// Commit is nil when the API sent no commit.
-	Commit    *DeploymentCommit
-	Source    DeploymentSource
-	CreatedAt time.Time
+	Commit    *DeploymentCommit `wire:"commit"`
+	Source    DeploymentSource  `wire:"source" api:"optional"`
+	CreatedAt time.Time         `wire:"createdAt" api:"optional"`
 	// EndedAt is nil until the deployment ends.
-	EndedAt *time.Time
+	EndedAt *time.Time `wire:"endedAt"`
 	// Problems name the fields of the answer the SDK could not read, such
 	// as `createdAt: want a string, got a number`. The deployment is still
 	// the deployment: its id was in the answer. Show them; do not deploy
 	// again because of them.
-	Problems []string
+	Problems []string `api:"problems"`
 	ResponseInfo
 }
 
 // DeploymentAuthor is who made the deployed change.
 type DeploymentAuthor struct {
-	Name      string
-	AvatarURL string
+	Name      string `wire:"name" api:"optional"`
+	AvatarURL string `wire:"avatarUrl" api:"optional"`
 	// GitHubUserID is nil when the API sent none.
-	GitHubUserID *int64
+	GitHubUserID *int64 `wire:"githubUserId"`
 }
 
 // DeploymentCommit is the commit a deployment built.
 type DeploymentCommit struct {
-	SHA          string
-	Ref          string
-	Message      string
-	FilesChanged FilesChanged
+	SHA          string       `wire:"sha" api:"optional"`
+	Ref          string       `wire:"ref" api:"optional"`
+	Message      string       `wire:"message" api:"optional"`
+	FilesChanged FilesChanged `wire:"filesChanged" api:"optional"`
 }
 
 // FilesChanged lists the files a deployed commit added, modified and removed.
 type FilesChanged struct {
-	Added, Modified, Removed []string
+	Added    []string `wire:"added" api:"optional,skipodd"`
+	Modified []string `wire:"modified" api:"optional,skipodd"`
+	Removed  []string `wire:"removed" api:"optional,skipodd"`
 }
 
 // LastLogs returns the deployment's last n log lines (all when it has
@@ -191,11 +197,6 @@ func ValidateBranch(branch string) error {
 	return nil
 }
 
-type rawDeploymentStarted struct {
-	StatusID   text `json:"statusId"`
-	PreviewURL text `json:"previewUrl"`
-}
-
 // started sends a trigger and reads the status id (required: without it
 // nothing can follow the deployment) and, for a preview, its URL.
 func (s *DeploymentsService) started(ctx context.Context, k *core, c call, preview bool) (*PreviewStarted, error) {
@@ -203,34 +204,17 @@ func (s *DeploymentsService) started(ctx context.Context, k *core, c call, previ
 	if err != nil {
 		return nil, err
 	}
-	var out *PreviewStarted
-	_, err = k.decodeWith(c, data, &out, func(b []byte) error {
-		var p fieldProblems
-		var raw rawDeploymentStarted
-		if err := decodeRaw(b, &raw, &p); err != nil {
-			return err
-		}
-		out = &PreviewStarted{StatusID: orEmpty(&p, top("statusId"), raw.StatusID)}
-		if out.StatusID == "" {
-			if !p.names("statusId") {
-				p.add("statusId", "missing or empty")
-			}
-			return p.err()
-		}
+	out := &PreviewStarted{}
+	_, err = k.decodeWith(c, data, out, func(b []byte) error {
 		if preview {
-			switch u := orEmpty(&p, top("previewUrl"), raw.PreviewURL); {
-			case u == "":
-				if !p.names("previewUrl") {
-					p.add("previewUrl", "missing or empty")
-				}
-			case !isWebURL(u):
-				p.add("previewUrl", "%q is not an absolute http(s) URL: ignored", k.echo(u))
-			default:
-				out.PreviewURL = u
-			}
+			return wire.DecodeWith(b, out, wire.Options{Echo: k.echo})
 		}
-		out.Problems = p
-		return nil
+		var started struct { // a deployment's answer: its status id alone
+			StatusID string `wire:"statusId" api:"expected,must"`
+		}
+		err := wire.Decode(b, &started)
+		out.StatusID = started.StatusID
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -300,119 +284,10 @@ func (s *DeploymentsService) Preview(ctx context.Context, projectID, branch stri
 	return started, nil
 }
 
-type rawDeployment struct {
-	ID              text    `json:"_id"`
-	ProjectID       text    `json:"projectId"`
-	CreatedAt       text    `json:"createdAt"`
-	EndedAt         text    `json:"endedAt"`
-	Status          text    `json:"status"`
-	Summary         text    `json:"summary"`
-	Logs            *[]text `json:"logs"`
-	Subdomain       text    `json:"subdomain"`
-	Screenshot      text    `json:"screenshot"`
-	ScreenshotLight text    `json:"screenshotLight"`
-	ScreenshotDark  text    `json:"screenshotDark"`
-	Author          *struct {
-		Name         text  `json:"name"`
-		AvatarURL    text  `json:"avatarUrl"`
-		GitHubUserID count `json:"githubUserId"`
-	} `json:"author"`
-	Commit *struct {
-		SHA          text `json:"sha"`
-		Ref          text `json:"ref"`
-		Message      text `json:"message"`
-		FilesChanged *struct {
-			Added    *[]text `json:"added"`
-			Modified *[]text `json:"modified"`
-			Removed  *[]text `json:"removed"`
-		} `json:"filesChanged"`
-	} `json:"commit"`
-	Source text `json:"source"`
-}
-
-// decodeDeployment reads the API's status object field by field. Every
-// field that could be read is kept; the problems with the others are in
-// the deployment. err is set only when the body is not a JSON object.
-// echo is how a problem quotes a value (see core.echo).
-func decodeDeployment(data []byte, echo func(string) string) (*Deployment, error) {
-	var p fieldProblems
-	var raw rawDeployment
-	if err := decodeRaw(data, &raw, &p); err != nil {
-		return nil, err
-	}
-	d := &Deployment{
-		ID:              orEmpty(&p, top("_id"), raw.ID),
-		ProjectID:       orEmpty(&p, top("projectId"), raw.ProjectID),
-		Status:          DeploymentStatus(orEmpty(&p, top("status"), raw.Status)),
-		Summary:         orEmpty(&p, top("summary"), raw.Summary),
-		Subdomain:       orEmpty(&p, top("subdomain"), raw.Subdomain),
-		Screenshot:      orEmpty(&p, top("screenshot"), raw.Screenshot),
-		ScreenshotLight: orEmpty(&p, top("screenshotLight"), raw.ScreenshotLight),
-		ScreenshotDark:  orEmpty(&p, top("screenshotDark"), raw.ScreenshotDark),
-		Source:          DeploymentSource(orEmpty(&p, top("source"), raw.Source)),
-		Logs:            textList(&p, "logs", raw.Logs),
-	}
-	if d.Status == "" && !p.names("status") {
-		p.add("status", "missing or empty")
-	}
-	if a := raw.Author; a != nil {
-		d.Author = &DeploymentAuthor{
-			Name:      orEmpty(&p, top("author.name"), a.Name),
-			AvatarURL: orEmpty(&p, top("author.avatarUrl"), a.AvatarURL),
-		}
-		if a.GitHubUserID.set || a.GitHubUserID.kind != "" {
-			if id := wholeCount(&p, top("author.githubUserId"), a.GitHubUserID); !p.names("author.githubUserId") {
-				d.Author.GitHubUserID = &id
-			}
-		}
-	}
-	if c := raw.Commit; c != nil {
-		d.Commit = &DeploymentCommit{
-			SHA:     orEmpty(&p, top("commit.sha"), c.SHA),
-			Ref:     orEmpty(&p, top("commit.ref"), c.Ref),
-			Message: orEmpty(&p, top("commit.message"), c.Message),
-		}
-		if f := c.FilesChanged; f != nil {
-			d.Commit.FilesChanged = FilesChanged{
-				Added:    textList(&p, "commit.filesChanged.added", f.Added),
-				Modified: textList(&p, "commit.filesChanged.modified", f.Modified),
-				Removed:  textList(&p, "commit.filesChanged.removed", f.Removed),
-			}
-		}
-	}
-	if t := timestamp(&p, "createdAt", raw.CreatedAt, echo); t != nil {
-		d.CreatedAt = *t
-	}
-	d.EndedAt = timestamp(&p, "endedAt", raw.EndedAt, echo)
-	d.Problems = p
-	return d, nil
-}
-
 // echo is a value from an answer as a problem quotes it: the client's
 // secrets removed first, then cut short (a key cut in two would no longer
 // be found whole).
 func (k *core) echo(s string) string { return clip(k.redact(s), maxEchoedValue) }
-
-// textList reads an optional list of strings: nil when absent; an entry
-// that is not a string is left out, with a problem naming it.
-func textList(p *fieldProblems, name string, l *[]text) []string {
-	if l == nil {
-		return nil
-	}
-	out := make([]string, 0, len(*l))
-	for i, t := range *l {
-		if t.set {
-			out = append(out, t.v)
-			continue
-		}
-		kind := t.odd
-		if t.null {
-			kind = "null"
-		}
-		p.add(row(name, i, "").String(), "want a string, got %s", kind)
-	}
-	return out
-}
 
 // Status reads the status of a deployment or preview by its status id. An
 // unknown id is a 404 (IsNotFound). An answer without an id, or for
@@ -428,12 +303,9 @@ func (s *DeploymentsService) Status(ctx context.Context, statusID string) (*Depl
 	}
 	c := getCall(escapePath("v1", "project", "update-status", statusID), nil)
 	data, info, err := k.roundTrip(ctx, c)
-	var d *Deployment
+	d := &Deployment{}
 	if err == nil {
-		_, err = k.decodeWith(c, data, &d, func(b []byte) (err error) {
-			d, err = decodeDeployment(b, k.echo)
-			return err
-		})
+		_, err = k.decodeWith(c, data, d, func(b []byte) error { return wire.DecodeWith(b, d, wire.Options{Echo: k.echo}) })
 	}
 	if err == nil {
 		err = checkDeploymentID(k, c, d, statusID)

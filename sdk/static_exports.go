@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // StaticExportsService pre-renders a deployment's documentation into a
@@ -49,22 +51,22 @@ func (s StaticExportStatus) Known() bool {
 
 // StaticExport is a static export job.
 type StaticExport struct {
-	ID string
+	ID string `wire:"jobId" api:"optional"`
 	// Status is "" when the answer carried none the SDK could read (see
 	// Problems): not terminal, so a wait goes on reading the job.
-	Status StaticExportStatus
+	Status StaticExportStatus `wire:"status"`
 	// Progress is the completion percentage, 0 to 100.
-	Progress float64
+	Progress float64 `wire:"progress" api:"max=100"`
 	// PageCount is how many pages were exported so far.
-	PageCount int64
-	CreatedAt time.Time
-	UpdatedAt time.Time
+	PageCount int64     `wire:"pageCount"`
+	CreatedAt time.Time `wire:"createdAt"`
+	UpdatedAt time.Time `wire:"updatedAt"`
 	// Error is the API's explanation of a failed export; nil otherwise.
-	Error *string
+	Error *string `wire:"error"`
 	// Problems name the fields of the answer the SDK could not read or
 	// did not trust. The export is still the export: its id was in the
 	// answer. Show them; do not start the export again because of them.
-	Problems []string
+	Problems []string `api:"problems"`
 	ResponseInfo
 }
 
@@ -248,55 +250,20 @@ type startExportBody struct {
 	Paths   []string `json:"paths,omitempty"`
 }
 
-type rawExport struct {
-	JobID     text  `json:"jobId"`
-	Status    text  `json:"status"`
-	Progress  count `json:"progress"`
-	PageCount count `json:"pageCount"`
-	CreatedAt text  `json:"createdAt"`
-	UpdatedAt text  `json:"updatedAt"`
-	Error     text  `json:"error"`
-}
-
 // decodeExport reads the API's job object field by field. Every field
 // that could be read is kept; the problems with the others are returned
 // in the export. err is set only when the body is not a JSON object.
 // secrets are removed from a value a problem echoes before it is cut.
 func decodeExport(data []byte, secrets ...string) (*StaticExport, error) {
 	echo := func(s string) string { s, _ = scrub(s, secrets); return clip(s, maxEchoedValue) }
-	var p fieldProblems
-	var raw rawExport
-	if err := decodeRaw(data, &raw, &p); err != nil {
+	e := &StaticExport{}
+	if err := wire.DecodeWith(data, e, wire.Options{Echo: echo}); err != nil {
 		return nil, err
 	}
-	e := &StaticExport{
-		ID:     orEmpty(&p, top("jobId"), raw.JobID),
-		Status: StaticExportStatus(required(&p, top("status"), raw.Status)),
-		Error:  optional(&p, top("error"), raw.Error),
+	p := (*wire.Problems)(&e.Problems)
+	if e.Status == "" && !p.Names("status") {
+		p.Add("status", "empty")
 	}
-	if e.Status == "" && raw.Status.set {
-		p.add("status", "empty")
-	}
-	if v := ratio(&p, top("progress"), raw.Progress); v > 100 {
-		p.add("progress", "%v is above 100", v)
-	} else {
-		e.Progress = v
-	}
-	e.PageCount = wholeCount(&p, top("pageCount"), raw.PageCount)
-	for _, t := range []struct {
-		name string
-		raw  text
-		out  *time.Time
-	}{{"createdAt", raw.CreatedAt, &e.CreatedAt}, {"updatedAt", raw.UpdatedAt, &e.UpdatedAt}} {
-		if !t.raw.set && t.raw.odd == "" {
-			p.add(t.name, "missing")
-			continue
-		}
-		if v := timestamp(&p, t.name, t.raw, echo); v != nil {
-			*t.out = *v
-		}
-	}
-	e.Problems = p
 	return e, nil
 }
 
@@ -420,18 +387,18 @@ func (s *StaticExportsService) check(jobID string) (*core, error) {
 // leave its query (the signature) out, so fmt's verbs show the bundle
 // safely, and RedactedURL gives the link without it.
 type StaticExportBundle struct {
-	JobID string
+	JobID string `wire:"jobId" api:"optional"`
 	// URL is the presigned link (https, or http to a loopback host), a
 	// secret: see the type's comment. DownloadBundle downloads it.
-	URL string
+	URL string `wire:"bundleUrl"`
 	// SizeBytes is the archive's size as the API announced it; 0 when the
 	// answer did not say (see Problems).
-	SizeBytes int64
+	SizeBytes int64 `wire:"sizeBytes"`
 	// ExpiresAt is when the link stops working; zero when the answer did
 	// not say (see Problems).
-	ExpiresAt time.Time
+	ExpiresAt time.Time `wire:"expiresAt"`
 	// Problems name the fields of the answer the SDK could not read.
-	Problems []string
+	Problems []string `api:"problems"`
 	ResponseInfo
 }
 
@@ -464,46 +431,21 @@ func (b StaticExportBundle) Secrets() []string {
 	return linkSecrets(u)
 }
 
-type rawBundle struct {
-	JobID     text  `json:"jobId"`
-	BundleURL text  `json:"bundleUrl"`
-	SizeBytes count `json:"sizeBytes"`
-	ExpiresAt text  `json:"expiresAt"`
-}
-
 // decodeBundle reads a bundle answer. A problem never quotes the link;
 // secrets are removed from the values problems echo before they are cut.
 func decodeBundle(data []byte, secrets ...string) (*StaticExportBundle, error) {
 	echo := func(s string) string { s, _ = scrub(s, secrets); return clip(s, maxEchoedValue) }
-	var p fieldProblems
-	var raw rawBundle
-	if err := decodeRaw(data, &raw, &p); err != nil {
+	b := &StaticExportBundle{}
+	if err := wire.DecodeWith(data, b, wire.Options{Echo: echo}); err != nil {
 		return nil, err
 	}
-	b := &StaticExportBundle{JobID: orEmpty(&p, top("jobId"), raw.JobID)}
-	switch {
-	case raw.BundleURL.odd != "":
-		p.add("bundleUrl", "want a string, got %s", raw.BundleURL.odd)
-	case !raw.BundleURL.set:
-		p.add("bundleUrl", "missing")
-	default:
-		if _, err := parseBundleURL(raw.BundleURL.v); err != nil {
-			p.add("bundleUrl", "not a link the SDK will download: %s", err.(*ValidationError).Rule) //nolint:errorlint,forcetypeassert // parseBundleURL returns only these
-		} else {
-			b.URL = raw.BundleURL.v
+	p := (*wire.Problems)(&b.Problems)
+	if !p.Names("bundleUrl") {
+		if _, err := parseBundleURL(b.URL); err != nil {
+			p.Add("bundleUrl", "not a link the SDK will download: %s", err.(*ValidationError).Rule) //nolint:errorlint,forcetypeassert // parseBundleURL returns only these
+			b.URL = ""
 		}
 	}
-	if raw.SizeBytes.set || raw.SizeBytes.kind != "" {
-		b.SizeBytes = wholeCount(&p, top("sizeBytes"), raw.SizeBytes)
-	} else {
-		p.add("sizeBytes", "missing")
-	}
-	if !raw.ExpiresAt.set && raw.ExpiresAt.odd == "" {
-		p.add("expiresAt", "missing")
-	} else if t := timestamp(&p, "expiresAt", raw.ExpiresAt, echo); t != nil {
-		b.ExpiresAt = *t
-	}
-	b.Problems = p
 	return b, nil
 }
 

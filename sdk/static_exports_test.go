@@ -214,7 +214,7 @@ func TestGetStaticExport_oddFieldsAreProblemsTheIDIsKept(t *testing.T) {
 			[]string{`status: missing`, `progress: 101 is above 100`, `pageCount: 1.5 is not a whole number`, `createdAt: missing`, `updatedAt: missing`}},
 		{`{"jobId":"se_1","status":"","progress":0,"pageCount":0,"createdAt":"2026-11-21T12:00:00Z","updatedAt":null,"error":7,"extra":true}`,
 			&StaticExport{ID: "se_1", CreatedAt: epoch},
-			[]string{`error: want a string or null, got a number`, `status: empty`, `updatedAt: missing`}},
+			[]string{`updatedAt: missing`, `error: want a string or null, got a number`, `status: empty`}},
 	} {
 		_, ts := newRecorder(t, jsonResponse(200, tt.body))
 		c := newTestClient(t, ts.URL, newClock())

@@ -125,7 +125,7 @@ func TestDecodeAnswer_namesEveryProblemAsTheAnswerSpellsIt(t *testing.T) {
 func TestDecodeAnswer_wireRespellsTopLevelNames(t *testing.T) {
 	var pg countsPage
 	body := `{"totals":{"human":1,"ai":1,"total":2},"views":[{"path":"/a","human":1,"ai":0,"total":1}],"hasMore":false}`
-	if err := DecodeAs([]byte(body), &pg, map[string]string{"paths": "views"}); err != nil || len(pg.Paths) != 1 || pg.Paths[0].Path != "/a" {
+	if err := DecodeWith([]byte(body), &pg, Options{Names: map[string]string{"paths": "views"}}); err != nil || len(pg.Paths) != 1 || pg.Paths[0].Path != "/a" {
 		t.Errorf("views read as paths: %+v, %v", pg, err)
 	}
 	// The same type without the respelling is planned apart.

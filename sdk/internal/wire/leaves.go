@@ -403,3 +403,27 @@ func (c Count) Value() int64 { return c.v }
 
 // Null reports whether the field was null.
 func (t Text) Null() bool { return t.null }
+
+// optionalFloat reads a number that may be absent or null (false then);
+// signed allows a negative one.
+func optionalFloat(p *Problems, f Field, c Count, signed bool) (float64, bool) {
+	if !c.set {
+		if c.kind != "" {
+			p.Add(f.String(), "want a number, got %s", c.kind)
+		}
+		return 0, false
+	}
+	if c.odd == "" {
+		return float64(c.v), true
+	}
+	v, err := strconv.ParseFloat(c.odd, 64)
+	switch {
+	case err != nil:
+		p.Add(f.String(), "%q is not a finite number", clip(c.odd, maxEchoed))
+	case v < 0 && !signed:
+		p.Add(f.String(), "%s is negative", clip(c.odd, maxEchoed))
+	default:
+		return v, true
+	}
+	return 0, false
+}
