@@ -164,14 +164,14 @@ func validateID(field, value string) error {
 // such an answer into Terraform state would lose the job, or point state
 // at someone else's.
 func checkJobID(c call, job *AgentJob, wantID string) error {
-	var p fieldProblems
+	var p wire.Problems
 	switch {
 	case job.ID == "" && wire.Problems(job.Problems).Names("id"):
 		// An id of the wrong kind: its problem already says so.
 	case job.ID == "":
-		p.add("id", "missing or empty")
+		p.Add("id", "missing or empty")
 	case wantID != "" && job.ID != wantID:
-		p.add("id", "the answer is for job %q, not job %q", clip(job.ID, maxEchoedValue), wantID)
+		p.Add("id", "the answer is for job %q, not job %q", clip(job.ID, maxEchoedValue), wantID)
 	}
 	if len(p) == 0 && job.ID != "" {
 		return nil

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // AnalyticsService reads the analytics export. Its requests are rate
@@ -118,7 +120,7 @@ func analyticsQuery(from, to string) url.Values {
 // and the known-spent budget, as a read of its own.
 func getOne[T any, PT answer[T]](ctx context.Context, k *core, what string, c call) (*T, error) {
 	codec := pageCodec[T]{
-		decode: decodeAnswer[T],
+		decode: wire.Decode[T],
 		info:   func(out *T) *ResponseInfo { return PT(out).info() },
 	}
 	var out *T

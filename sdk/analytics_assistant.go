@@ -4,6 +4,8 @@ import (
 	"context"
 	"strconv"
 	"strings"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // ConversationsQuery selects AI assistant conversations.
@@ -86,7 +88,7 @@ type ConversationsPage struct {
 var conversationsSpec = pageSpec[ConversationsPage, Conversation]{
 	what: "assistant conversations", keyName: "id", path: analyticsEndpoint("assistant"),
 	largest: MaxConversationsPageSize, cursor: true, cached: true,
-	decode: decodeAnswer[ConversationsPage],
+	decode: wire.Decode[ConversationsPage],
 	rows:   func(p *ConversationsPage) *[]Conversation { return &p.Conversations },
 	key:    func(r *Conversation) string { return r.ID },
 	more:   func(p *ConversationsPage) (bool, *string) { return p.HasMore, p.NextCursor },

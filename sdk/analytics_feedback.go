@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // FeedbackSource is where a piece of feedback came from.
@@ -163,7 +165,7 @@ type FeedbackPage struct {
 var feedbackSpec = pageSpec[FeedbackPage, Feedback]{
 	what: "feedback", keyName: "id", path: analyticsEndpoint("feedback"),
 	largest: MaxFeedbackPageSize, cursor: true, cached: true,
-	decode: decodeAnswer[FeedbackPage],
+	decode: wire.Decode[FeedbackPage],
 	rows:   func(p *FeedbackPage) *[]Feedback { return &p.Feedback },
 	key:    func(r *Feedback) string { return r.ID },
 	more:   func(p *FeedbackPage) (bool, *string) { return p.HasMore, p.NextCursor },

@@ -1,5 +1,7 @@
 package sdk
 
+import "github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
+
 // SearchesQuery selects documentation search terms, most searched first.
 type SearchesQuery struct {
 	// DateFrom and DateTo bound the range (DateTo exclusive); see DateRange.
@@ -51,7 +53,7 @@ type SearchesPage struct {
 var searchesSpec = pageSpec[SearchesPage, SearchTerm]{
 	what: "search queries", keyName: "search term", path: analyticsEndpoint("searches"),
 	largest: MaxSearchesPageSize, cursor: true, cached: true,
-	decode: decodeAnswer[SearchesPage],
+	decode: wire.Decode[SearchesPage],
 	rows:   func(p *SearchesPage) *[]SearchTerm { return &p.Searches },
 	key:    func(r *SearchTerm) string { return r.Query },
 	more: func(p *SearchesPage) (bool, *string) {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -442,7 +442,7 @@ func TestDecode_countsAndRequiredFields(t *testing.T) {
 		`{"searches":[],"nextCursor":null}`: "totalSearches: missing",
 	} {
 		var got SearchesPage
-		if err := decodeAnswer([]byte(body), &got); err == nil || !strings.Contains(err.Error(), want) {
+		if err := wire.Decode([]byte(body), &got); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err = %v, want %q", body, err, want)
 		}
 	}
@@ -454,7 +454,7 @@ func TestDecode_countsAndRequiredFields(t *testing.T) {
 		`{"feedback":[7],"nextCursor":null,"hasMore":false}`:                                                                        "feedback: want an object, got a number",
 	} {
 		var got FeedbackPage
-		if err := decodeAnswer([]byte(body), &got); err == nil || !strings.Contains(err.Error(), want) {
+		if err := wire.Decode([]byte(body), &got); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err = %v, want %q", body, err, want)
 		}
 	}
@@ -463,12 +463,12 @@ func TestDecode_countsAndRequiredFields(t *testing.T) {
 		`{"web":1.25,"api":2,"other":3,"total":6}`: "web: 1.25 is not a whole number",
 	} {
 		var got CallerStats
-		if err := decodeAnswer([]byte(body), &got); err == nil || !strings.Contains(err.Error(), want) {
+		if err := wire.Decode([]byte(body), &got); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err = %v, want %q", body, err, want)
 		}
 	}
 	var conv ConversationsPage
-	if err := decodeAnswer([]byte(`{"conversations":[{"id":"a","timestamp":"t","query":"q","response":"r","resolutionStatus":"answered","queryCategory":null,"pageUrl":null}],"nextCursor":null,"hasMore":false}`), &conv); err == nil || !strings.Contains(err.Error(), "conversations[0].sources: missing") {
+	if err := wire.Decode([]byte(`{"conversations":[{"id":"a","timestamp":"t","query":"q","response":"r","resolutionStatus":"answered","queryCategory":null,"pageUrl":null}],"nextCursor":null,"hasMore":false}`), &conv); err == nil || !strings.Contains(err.Error(), "conversations[0].sources: missing") {
 		t.Errorf("conversation without sources: %v", err)
 	}
 }

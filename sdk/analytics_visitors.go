@@ -1,5 +1,7 @@
 package sdk
 
+import "github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
+
 // VisitorsQuery selects rows of unique visitors or of page views (the two
 // endpoints take the same query).
 type VisitorsQuery struct {
@@ -59,7 +61,7 @@ type PathCountsPage struct {
 // decodePathCounts reads the shape both exports share, its rows under
 // listName ("visitors" or "views").
 func decodePathCounts(data []byte, listName string, pg *PathCountsPage) error {
-	return decodeAnswerAs(data, pg, map[string]string{"paths": listName})
+	return wire.DecodeWith(data, pg, wire.Options{Names: map[string]string{"paths": listName}})
 }
 
 // pathCountsSpec describes the visitors or the views endpoint.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // AutomationsService runs a project's scheduled automations now, instead
@@ -19,16 +21,16 @@ type AutomationsService struct {
 // AutomationRun is the API's answer to a trigger: the run was queued.
 type AutomationRun struct {
 	// SchemaID is the automation's id (the one triggered).
-	SchemaID string
+	SchemaID string `wire:"schemaId" api:"expected"`
 	// InstanceID is the queued run's id, as the dashboard's run history
 	// shows it.
-	InstanceID string
+	InstanceID string `wire:"instanceId" api:"expected,must"`
 	// JobID is the background job processing the run; "" when the answer
 	// carried none the SDK could use (see Problems).
-	JobID string
+	JobID string `wire:"jobId" api:"expected"`
 	// Problems name the fields of the answer the SDK could not use. The
 	// run was queued: its instance id was in the answer.
-	Problems []string
+	Problems []string `api:"problems"`
 	ResponseInfo
 }
 
@@ -36,12 +38,6 @@ type AutomationRun struct {
 // workflowSchemaId), by the same rule as a project id.
 func ValidateAutomationID(automationID string) error {
 	return validateID("workflowSchemaId", automationID)
-}
-
-type rawAutomationRun struct {
-	SchemaID   text `json:"schemaId"`
-	InstanceID text `json:"instanceId"`
-	JobID      text `json:"jobId"`
 }
 
 // Trigger queues a run of a scheduled automation now. Only an active
@@ -69,33 +65,16 @@ func (s *AutomationsService) Trigger(ctx context.Context, projectID, automationI
 	data, info, err := k.roundTrip(ctx, c)
 	var run *AutomationRun
 	if err == nil {
-		_, err = k.decodeWith(c, data, &run, func(b []byte) error {
-			var p fieldProblems
-			var raw rawAutomationRun
-			if err := decodeRaw(b, &raw, &p); err != nil {
+		run = &AutomationRun{}
+		_, err = k.decodeWith(c, data, run, func(b []byte) error {
+			if err := wire.DecodeWith(b, run, wire.Options{Echo: k.echo}); err != nil {
 				return err
 			}
-			run = &AutomationRun{
-				SchemaID:   orEmpty(&p, top("schemaId"), raw.SchemaID),
-				InstanceID: orEmpty(&p, top("instanceId"), raw.InstanceID),
-				JobID:      orEmpty(&p, top("jobId"), raw.JobID),
+			if run.SchemaID != "" && run.SchemaID != automationID {
+				p := wire.Problems(run.Problems)
+				p.Add("schemaId", "the answer is for automation %q, not %q", k.echo(run.SchemaID), automationID)
+				return p
 			}
-			switch {
-			case run.InstanceID == "":
-				if !p.names("instanceId") {
-					p.add("instanceId", "missing or empty")
-				}
-				return p.err()
-			case run.SchemaID != "" && run.SchemaID != automationID:
-				p.add("schemaId", "the answer is for automation %q, not %q", k.echo(run.SchemaID), automationID)
-				return p.err()
-			case run.SchemaID == "" && !p.names("schemaId"):
-				p.add("schemaId", "missing or empty")
-			}
-			if run.JobID == "" && !p.names("jobId") {
-				p.add("jobId", "missing or empty")
-			}
-			run.Problems = p
 			return nil
 		})
 	}

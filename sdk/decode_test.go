@@ -1,6 +1,10 @@
 package sdk
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
+)
 
 // Each lenient leaf names what came instead of what it wants.
 func TestDecode_leavesNameWhatCame(t *testing.T) {
@@ -18,12 +22,12 @@ func TestDecode_leavesNameWhatCame(t *testing.T) {
 		`{"web":1,"api":0,"other":0,"total":0.5}`:     "total: 0.5 is not a whole number",
 	} {
 		var s CallerStats
-		if err := decodeAnswer([]byte(body), &s); err == nil || err.Error() != want {
+		if err := wire.Decode([]byte(body), &s); err == nil || err.Error() != want {
 			t.Errorf("%s: %v, want %q", body, err, want)
 		}
 	}
 	var s CallerStats
-	if err := decodeAnswer([]byte(`{"web":1.0e1,"api":123456789012345678,"other":1234567890123456789,"total":0}`), &s); err != nil || s.Web != 10 || s.API != 123456789012345678 || s.Other != 1234567890123456789 {
+	if err := wire.Decode([]byte(`{"web":1.0e1,"api":123456789012345678,"other":1234567890123456789,"total":0}`), &s); err != nil || s.Web != 10 || s.API != 123456789012345678 || s.Other != 1234567890123456789 {
 		t.Errorf("%+v, %v", s, err)
 	}
 	// Strings, flags and rates.
@@ -38,12 +42,12 @@ func TestDecode_leavesNameWhatCame(t *testing.T) {
 		`{"searches":[],"totalSearches":0,"nextCursor":{}}`:                                                                                   "nextCursor: want a string or null, got an object",
 	} {
 		var pg SearchesPage
-		if err := decodeAnswer([]byte(body), &pg); err == nil || err.Error() != want {
+		if err := wire.Decode([]byte(body), &pg); err == nil || err.Error() != want {
 			t.Errorf("%s: %v, want %q", body, err, want)
 		}
 	}
 	var pg SearchesPage
-	if err := decodeAnswer([]byte(`{"searches":[{`+row+`,"ctr":0.25},{"searchQuery":"r","hits":2,"ctr":3,"topClickedPage":"/a","lastSearchedAt":"t"},{"searchQuery":"s","hits":2,"ctr":-0.0,"topClickedPage":null,"lastSearchedAt":"t"}],"totalSearches":3,"nextCursor":"n"}`), &pg); err != nil ||
+	if err := wire.Decode([]byte(`{"searches":[{`+row+`,"ctr":0.25},{"searchQuery":"r","hits":2,"ctr":3,"topClickedPage":"/a","lastSearchedAt":"t"},{"searchQuery":"s","hits":2,"ctr":-0.0,"topClickedPage":null,"lastSearchedAt":"t"}],"totalSearches":3,"nextCursor":"n"}`), &pg); err != nil ||
 		pg.Searches[0].CTR != 0.25 || pg.Searches[1].CTR != 3 || pg.Searches[2].CTR != 0 || *pg.Searches[1].TopClickedPage != "/a" || *pg.NextCursor != "n" {
 		t.Errorf("%+v, %v", pg, err)
 	}
@@ -55,12 +59,12 @@ func TestDecode_leavesNameWhatCame(t *testing.T) {
 		`{"feedback":[{"id":"a","path":"/","source":"agent","status":"pending","helpful":"yes"}],"nextCursor":null,"hasMore":false}`: "feedback[0].helpful: want true or false or null, got a string",
 	} {
 		var pg FeedbackPage
-		if err := decodeAnswer([]byte(body), &pg); err == nil || err.Error() != want {
+		if err := wire.Decode([]byte(body), &pg); err == nil || err.Error() != want {
 			t.Errorf("%s: %v, want %q", body, err, want)
 		}
 	}
 	var fb FeedbackPage
-	if err := decodeAnswer([]byte(`{"feedback":[{"id":"a\u0062","path":"/\"q\"","source":"contextual","status":"pending","helpful":false,"comment":null}],"nextCursor":null,"hasMore":true}`), &fb); err != nil ||
+	if err := wire.Decode([]byte(`{"feedback":[{"id":"a\u0062","path":"/\"q\"","source":"contextual","status":"pending","helpful":false,"comment":null}],"nextCursor":null,"hasMore":true}`), &fb); err != nil ||
 		fb.Feedback[0].ID != "ab" || fb.Feedback[0].Path != `/"q"` || fb.Feedback[0].Helpful == nil || *fb.Feedback[0].Helpful || fb.Feedback[0].Comment != nil || !fb.HasMore {
 		t.Errorf("%+v, %v", fb, err)
 	}
@@ -70,7 +74,7 @@ func TestDecode_conversationsAndThreads(t *testing.T) {
 	var pg ConversationsPage
 	body := `{"conversations":[{"id":"a","timestamp":"t","query":"q","response":"r","responseType":"clarifying_question","sources":[{"title":"T","url":"/u"},{"title":null}],"resolutionStatus":"answered","queryCategory":"c","pageUrl":"/p"},` +
 		`{"id":"b","timestamp":"t","query":"q","response":"r","responseType":null,"sources":[],"resolutionStatus":"unanswered","queryCategory":null,"pageUrl":null}],"nextCursor":"01JD8X3Q6V3XK8M4Y2Z9T0B1CD","hasMore":true}`
-	if err := decodeAnswer([]byte(body), &pg); err != nil {
+	if err := wire.Decode([]byte(body), &pg); err != nil {
 		t.Fatal(err)
 	}
 	a, b := pg.Conversations[0], pg.Conversations[1]
@@ -83,24 +87,24 @@ func TestDecode_conversationsAndThreads(t *testing.T) {
 		`{"conversations":[{"id":"a","timestamp":"t","query":"q","response":"r","responseType":2,"sources":[],"resolutionStatus":"answered"}],"nextCursor":null,"hasMore":false}`: "conversations[0].responseType: want a string or null, got a number",
 		`{"conversations":[{"timestamp":"t","query":"q","response":"r","sources":[],"resolutionStatus":"answered"}],"nextCursor":null,"hasMore":false}`:                           "conversations[0].id: missing",
 	} {
-		if err := decodeAnswer([]byte(body), &pg); err == nil || err.Error() != want {
+		if err := wire.Decode([]byte(body), &pg); err == nil || err.Error() != want {
 			t.Errorf("%s: %v, want %q", body, err, want)
 		}
 	}
 	var th AssistantThread
-	if err := decodeAnswer([]byte(`{"threadId":"x","createdAt":"t","messages":[{"id":"m","role":"user","content":"hi","createdAt":"t"},{"id":"n","role":"assistant","createdAt":"t"}]}`), &th); err == nil ||
+	if err := wire.Decode([]byte(`{"threadId":"x","createdAt":"t","messages":[{"id":"m","role":"user","content":"hi","createdAt":"t"},{"id":"n","role":"assistant","createdAt":"t"}]}`), &th); err == nil ||
 		err.Error() != "messages[1].content: missing" {
 		t.Errorf("thread: %v", err)
 	}
-	if err := decodeAnswer([]byte(`{"threadId":"x","createdAt":"t"}`), &th); err == nil || err.Error() != "messages: missing" {
+	if err := wire.Decode([]byte(`{"threadId":"x","createdAt":"t"}`), &th); err == nil || err.Error() != "messages: missing" {
 		t.Errorf("thread without messages: %v", err)
 	}
 	var by FeedbackByPage
-	if err := decodeAnswer([]byte(`{"feedback":[{"path":"/a","thumbsUp":1,"thumbsDown":2,"code":3,"total":6}],"hasMore":true}`), &by); err != nil ||
+	if err := wire.Decode([]byte(`{"feedback":[{"path":"/a","thumbsUp":1,"thumbsDown":2,"code":3,"total":6}],"hasMore":true}`), &by); err != nil ||
 		len(by.Pages) != 1 || by.Pages[0] != (PageFeedback{"/a", 1, 2, 3, 6}) || !by.HasMore {
 		t.Errorf("by page: %+v, %v", by, err)
 	}
-	if err := decodeAnswer([]byte(`{"feedback":[{"path":"/a","thumbsUp":1,"thumbsDown":2,"code":3}]}`), &by); err == nil || err.Error() != "feedback[0].total: missing; hasMore: missing" {
+	if err := wire.Decode([]byte(`{"feedback":[{"path":"/a","thumbsUp":1,"thumbsDown":2,"code":3}]}`), &by); err == nil || err.Error() != "feedback[0].total: missing; hasMore: missing" {
 		t.Errorf("by page: %v", err)
 	}
 }

@@ -321,12 +321,12 @@ func (s *DeploymentsService) Status(ctx context.Context, statusID string) (*Depl
 // without an id, or with another one's. Writing it into Terraform state
 // would point state at someone else's deployment.
 func checkDeploymentID(k *core, c call, d *Deployment, wantID string) error {
-	var p fieldProblems
+	var p wire.Problems
 	switch {
 	case d.ID == "":
-		p.add("_id", "missing or empty")
+		p.Add("_id", "missing or empty")
 	case d.ID != wantID:
-		p.add("_id", "the answer is for status %q, not %q", k.echo(d.ID), wantID)
+		p.Add("_id", "the answer is for status %q, not %q", k.echo(d.ID), wantID)
 	}
 	if len(p) == 0 {
 		return nil

@@ -1,7 +1,6 @@
 package sdk
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -11,6 +10,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // The discovery API: search, page content and the assistant of one
@@ -217,19 +218,19 @@ type SearchResults struct {
 	Results []SearchResult
 	// Problems name what the SDK could not read in the answer, such as
 	// `results[2].path: missing`; the results are kept.
-	Problems []string
+	Problems []string `api:"-"`
 	ResponseInfo
 }
 
 // SearchResult is one match.
 type SearchResult struct {
 	// Path is the page's path, as Page takes it.
-	Path string
+	Path string `wire:"path"`
 	// Content is the matching text.
-	Content string
+	Content string `wire:"content"`
 	// Metadata is what the API adds about the result (title, score, ...),
 	// as JSON values; nil when it sent none.
-	Metadata map[string]any
+	Metadata map[string]any `wire:"metadata"`
 }
 
 // MetadataText is the result's metadata with each value as text: a
@@ -284,60 +285,12 @@ func (f filterBody) orNil() *filterBody {
 	return &f
 }
 
-type rawSearchResult struct {
-	Content  text            `json:"content"`
-	Path     text            `json:"path"`
-	Metadata json.RawMessage `json:"metadata"`
-}
-
 // decodeSearchResults reads the answer of a search: a list of results,
 // of which it keeps the first pageSize.
 func decodeSearchResults(data []byte, pageSize int, out *SearchResults) error {
-	if err := checkLists(data); err != nil {
-		return err
-	}
-	var raw []rawSearchResult
-	if err := json.Unmarshal(data, &raw); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return fieldProblems{"answer: want a list of results, got " + kindName(te.Value)}.err()
-		}
-		return err
-	}
-	if raw == nil {
-		return fieldProblems{"answer: want a list of results, got null"}.err()
-	}
-	var p fieldProblems
-	raw = atMost(&p, "results", raw, pageSize, "results")
-	out.Results = make([]SearchResult, len(raw))
-	for i, r := range raw {
-		out.Results[i] = SearchResult{
-			Path:     required(&p, row("results", i, "path"), r.Path),
-			Content:  required(&p, row("results", i, "content"), r.Content),
-			Metadata: jsonObject(&p, row("results", i, "metadata"), r.Metadata),
-		}
-	}
+	p, err := wire.DecodeList(data, &out.Results, "results", wire.Options{Most: map[string]int{"results": pageSize}})
 	out.Problems = p
-	return nil
-}
-
-// jsonObject reads an optional JSON object of any values.
-func jsonObject(p *fieldProblems, f field, raw json.RawMessage) map[string]any {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil
-	}
-	if raw[0] != '{' {
-		p.add(f.String(), "want an object, got %s", rawKind(raw))
-		return nil
-	}
-	var m map[string]any
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber() // a score of 0.1 stays 0.1, an id of 2^60 stays whole
-	if err := dec.Decode(&m); err != nil {
-		p.add(f.String(), "not a JSON object")
-		return nil
-	}
-	return m
+	return err
 }
 
 // Search searches the documentation of domain. It costs no credits. An
@@ -369,17 +322,12 @@ func (c *DiscoveryClient) Search(ctx context.Context, domain string, req SearchR
 
 // PageContent is the text of one documentation page.
 type PageContent struct {
-	Path    string
-	Content string
+	Path    string `wire:"path" api:"optional"`
+	Content string `wire:"content" api:"must"`
 	// Problems name what the SDK could not read in the answer; the
 	// content is still the page's.
-	Problems []string
+	Problems []string `api:"problems"`
 	ResponseInfo
-}
-
-type rawPage struct {
-	Path    text `json:"path"`
-	Content text `json:"content"`
 }
 
 // samePath reports whether two page paths name one page: a leading or
@@ -389,26 +337,20 @@ func samePath(a, b string) bool { return strings.Trim(a, "/") == strings.Trim(b,
 // decodePage reads the answer of a page request for path: the page's
 // content is required, and an answer for another page is refused.
 func decodePage(data []byte, path string, out *PageContent) error {
-	var p fieldProblems
-	var raw rawPage
-	if err := decodeRaw(data, &raw, &p); err != nil {
+	if err := wire.Decode(data, out); err != nil {
 		return err
 	}
-	var must fieldProblems
-	out.Content = required(&must, top("content"), raw.Content)
-	out.Path = orEmpty(&p, top("path"), raw.Path)
+	p := (*wire.Problems)(&out.Problems)
 	switch {
-	case !raw.Path.set && !p.names("path"):
-		p.add("path", "missing: the page asked for is assumed")
-		out.Path = path
-	case raw.Path.set && !samePath(out.Path, path):
-		must.add("path", "the answer is for page %q, not %q", clip(out.Path, maxEchoedValue), clip(path, maxEchoedValue))
 	case out.Path == "":
+		if !p.Names("path") {
+			p.Add("path", "missing: the page asked for is assumed")
+		}
 		out.Path = path
-	}
-	out.Problems = p
-	if len(must) > 0 {
-		return append(must, p...).err()
+	case !samePath(out.Path, path):
+		var must wire.Problems
+		must.Add("path", "the answer is for page %q, not %q", clip(out.Path, maxEchoedValue), clip(path, maxEchoedValue))
+		return append(must, *p...)
 	}
 	return nil
 }

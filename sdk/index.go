@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // Mintlify Index: search publisher-maintained documentation and the web,
@@ -161,109 +163,36 @@ type maxCharacters struct {
 type IndexResult struct {
 	// ID names a Mintlify result for Contents (IDs); web results are read
 	// by URL.
-	ID    string
-	URL   string
-	Title string
+	ID    string `wire:"id"`
+	URL   string `wire:"url" api:"optional"`
+	Title string `wire:"title" api:"optional"`
 	// Text is the matching content, when asked for; else "".
-	Text string
+	Text string `wire:"text" api:"optional"`
 	// Truncated says Text is shorter than the content, whose length is
 	// TotalCharacters (nil when the API did not say).
-	Truncated       bool
-	TotalCharacters *int64
+	Truncated       bool   `wire:"truncated" api:"optional"`
+	TotalCharacters *int64 `wire:"totalCharacters"`
 	// Score ranks search results (contents answers carry 0).
-	Score float64
+	Score float64 `wire:"score" api:"optional,signed"`
 	// Source is "mintlify" or "web".
-	Source      string
-	SiteName    string
-	Breadcrumbs []string
+	Source      string   `wire:"source" api:"optional"`
+	SiteName    string   `wire:"siteName" api:"optional"`
+	Breadcrumbs []string `wire:"breadcrumbs" api:"optional"`
 	// PublishedDate is as the source gives it (a timestamp, or a date
 	// for web contents); nil when none.
-	PublishedDate *string
+	PublishedDate *string `wire:"publishedDate"`
 }
 
 // IndexSearchResults are the results of an Index search, best first.
 type IndexSearchResults struct {
 	// IndexRequestID is the Index's own id of the request (its
 	// requestId field); ResponseInfo.RequestID is the gateway's header.
-	IndexRequestID string
-	Results        []IndexResult
+	IndexRequestID string        `wire:"requestId" api:"optional"`
+	Results        []IndexResult `wire:"results" api:"must"`
 	// Problems name what the SDK could not read in the answer; the
 	// results are kept.
-	Problems []string
+	Problems []string `api:"problems"`
 	ResponseInfo
-}
-
-type rawIndexResult struct {
-	ID              text    `json:"id"`
-	URL             text    `json:"url"`
-	Title           text    `json:"title"`
-	Text            text    `json:"text"`
-	Truncated       flag    `json:"truncated"`
-	TotalCharacters count   `json:"totalCharacters"`
-	Score           count   `json:"score"`
-	Source          text    `json:"source"`
-	SiteName        text    `json:"siteName"`
-	Breadcrumbs     *[]text `json:"breadcrumbs"`
-	PublishedDate   text    `json:"publishedDate"`
-}
-
-// readIndexResults reads a list of results, of which it keeps the first
-// most (what was asked for): more is a problem.
-func readIndexResults(p *fieldProblems, name string, raw *[]rawIndexResult, most int) []IndexResult {
-	in := atMost(p, name, list(p, name, raw), most, "results")
-	out := make([]IndexResult, len(in))
-	for i, r := range in {
-		f := func(leaf string) field { return row(name, i, leaf) }
-		res := IndexResult{
-			ID:            required(p, f("id"), r.ID),
-			URL:           orEmpty(p, f("url"), r.URL),
-			Title:         orEmpty(p, f("title"), r.Title),
-			Text:          orEmpty(p, f("text"), r.Text),
-			Source:        orEmpty(p, f("source"), r.Source),
-			SiteName:      orEmpty(p, f("siteName"), r.SiteName),
-			PublishedDate: optional(p, f("publishedDate"), r.PublishedDate),
-			Score:         score(p, f("score"), r.Score),
-		}
-		if b := optionalBool(p, f("truncated"), r.Truncated); b != nil {
-			res.Truncated = *b
-		}
-		if r.TotalCharacters.set || r.TotalCharacters.kind != "" {
-			n := wholeCount(p, f("totalCharacters"), r.TotalCharacters)
-			res.TotalCharacters = &n
-		}
-		if r.Breadcrumbs != nil {
-			for j, b := range *r.Breadcrumbs {
-				res.Breadcrumbs = append(res.Breadcrumbs, required(p, row(name, i, fmt.Sprintf("breadcrumbs[%d]", j)), b))
-			}
-		}
-		out[i] = res
-	}
-	return out
-}
-
-// score reads a relevance score: any finite number, negative ones too
-// (the API calls it relative). A missing score is 0.
-func score(p *fieldProblems, f field, c count) float64 {
-	if !c.set {
-		if c.kind != "" {
-			p.add(f.String(), "want a number, got %s", c.kind)
-		}
-		return 0
-	}
-	if c.odd == "" {
-		return float64(c.v)
-	}
-	v, err := strconv.ParseFloat(c.odd, 64)
-	if err != nil {
-		p.add(f.String(), "%q is not a finite number", clip(c.odd, maxEchoedValue))
-		return 0
-	}
-	return v
-}
-
-type rawIndexSearch struct {
-	RequestID text              `json:"requestId"`
-	Results   *[]rawIndexResult `json:"results"`
 }
 
 // Search searches Mintlify Index. Each call is one of the day's 1,000
@@ -288,18 +217,7 @@ func (c *IndexClient) Search(ctx context.Context, req IndexSearchRequest) (*Inde
 	}
 	out := &IndexSearchResults{}
 	err = indexCall(ctx, k, "/v1/search", body, &out.ResponseInfo, out, func(data []byte) error {
-		var p fieldProblems
-		var raw rawIndexSearch
-		if err := decodeRaw(data, &raw, &p); err != nil {
-			return err
-		}
-		out.IndexRequestID = orEmpty(&p, top("requestId"), raw.RequestID)
-		out.Results = readIndexResults(&p, "results", raw.Results, body.NumResults)
-		out.Problems = p
-		if raw.Results == nil {
-			return p.err() // no results list at all: nothing to trust
-		}
-		return nil
+		return wire.DecodeWith(data, out, wire.Options{Most: map[string]int{"results": body.NumResults}, Echo: k.echo})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("searching Mintlify Index: %w", err)
@@ -377,23 +295,15 @@ type indexContextBody struct {
 
 // IndexContext is context assembled for a question.
 type IndexContext struct {
-	IndexRequestID string
-	Query          string
+	IndexRequestID string `wire:"requestId" api:"optional"`
+	Query          string `wire:"query" api:"optional"`
 	// Response is the context: Markdown, or serialized JSON. It is empty
 	// when nothing fits the token budget.
-	Response     string
-	ResultsCount int64
-	OutputTokens int64
-	Problems     []string
+	Response     string   `wire:"response" api:"must"`
+	ResultsCount int64    `wire:"resultsCount" api:"optional"`
+	OutputTokens int64    `wire:"outputTokens" api:"optional"`
+	Problems     []string `api:"problems"`
 	ResponseInfo
-}
-
-type rawIndexContext struct {
-	RequestID    text  `json:"requestId"`
-	Query        text  `json:"query"`
-	Response     text  `json:"response"`
-	ResultsCount count `json:"resultsCount"`
-	OutputTokens count `json:"outputTokens"`
 }
 
 // Context assembles source-cited context for a question within a token
@@ -413,25 +323,7 @@ func (c *IndexClient) Context(ctx context.Context, req IndexContextRequest) (*In
 	}
 	out := &IndexContext{}
 	err = indexCall(ctx, k, "/v1/context", body, &out.ResponseInfo, out, func(data []byte) error {
-		var p, must fieldProblems
-		var raw rawIndexContext
-		if err := decodeRaw(data, &raw, &p); err != nil {
-			return err
-		}
-		out.IndexRequestID = orEmpty(&p, top("requestId"), raw.RequestID)
-		out.Query = orEmpty(&p, top("query"), raw.Query)
-		out.Response = required(&must, top("response"), raw.Response)
-		if raw.ResultsCount.set || raw.ResultsCount.kind != "" {
-			out.ResultsCount = wholeCount(&p, top("resultsCount"), raw.ResultsCount)
-		}
-		if raw.OutputTokens.set || raw.OutputTokens.kind != "" {
-			out.OutputTokens = wholeCount(&p, top("outputTokens"), raw.OutputTokens)
-		}
-		out.Problems = p
-		if len(must) > 0 {
-			return append(must, p...).err()
-		}
-		return nil
+		return wire.DecodeWith(data, out, wire.Options{Echo: k.echo})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("building context from Mintlify Index: %w", err)
@@ -487,44 +379,29 @@ type indexContentsBody struct {
 
 // IndexContents are the contents read, and how each item fared.
 type IndexContents struct {
-	IndexRequestID string
+	IndexRequestID string `wire:"requestId" api:"optional"`
 	// Results are the items read, in the order the API gave them.
-	Results []IndexResult
+	Results []IndexResult `wire:"results" api:"must"`
 	// Statuses say, for each item asked for, whether it was read.
-	Statuses []ContentStatus
-	Problems []string
+	Statuses []ContentStatus `wire:"statuses"`
+	Problems []string        `api:"problems"`
 	ResponseInfo
 }
 
 // ContentStatus is how one item of a contents request fared.
 type ContentStatus struct {
 	// ID is the id or URL asked for.
-	ID string
+	ID string `wire:"id"`
 	// Status is "success" or "error".
-	Status string
+	Status string `wire:"status"`
 	// ErrorTag and HTTPStatus say why an item failed (HTTPStatus nil when
 	// the upstream gave none).
-	ErrorTag   string
-	HTTPStatus *int64
+	ErrorTag   string `wire:"error.tag" api:"optional"`
+	HTTPStatus *int64 `wire:"error.httpStatusCode"`
 }
 
 // Failed reports whether the item could not be read.
 func (s ContentStatus) Failed() bool { return s.Status != "success" }
-
-type rawContentStatus struct {
-	ID     text `json:"id"`
-	Status text `json:"status"`
-	Error  *struct {
-		Tag            text  `json:"tag"`
-		HTTPStatusCode count `json:"httpStatusCode"`
-	} `json:"error"`
-}
-
-type rawIndexContents struct {
-	RequestID text                `json:"requestId"`
-	Results   *[]rawIndexResult   `json:"results"`
-	Statuses  *[]rawContentStatus `json:"statuses"`
-}
 
 // Contents reads the contents of results named by ID (Mintlify results)
 // or URL (any result). The answer says item by item which were read:
@@ -540,30 +417,8 @@ func (c *IndexClient) Contents(ctx context.Context, req IndexContentsRequest) (*
 	body := indexContentsBody{URLs: req.URLs, IDs: req.IDs, MaxCharacters: req.MaxCharacters, Query: req.Query}
 	out := &IndexContents{}
 	err = indexCall(ctx, k, "/v1/contents", body, &out.ResponseInfo, out, func(data []byte) error {
-		var p fieldProblems
-		var raw rawIndexContents
-		if err := decodeRaw(data, &raw, &p); err != nil {
-			return err
-		}
-		out.IndexRequestID = orEmpty(&p, top("requestId"), raw.RequestID)
 		asked := len(req.IDs) + len(req.URLs)
-		out.Results = readIndexResults(&p, "results", raw.Results, asked)
-		for i, s := range atMost(&p, "statuses", list(&p, "statuses", raw.Statuses), asked, "statuses") {
-			st := ContentStatus{ID: required(&p, row("statuses", i, "id"), s.ID), Status: required(&p, row("statuses", i, "status"), s.Status)}
-			if s.Error != nil {
-				st.ErrorTag = orEmpty(&p, row("statuses", i, "error.tag"), s.Error.Tag)
-				if s.Error.HTTPStatusCode.set || s.Error.HTTPStatusCode.kind != "" {
-					n := wholeCount(&p, row("statuses", i, "error.httpStatusCode"), s.Error.HTTPStatusCode)
-					st.HTTPStatus = &n
-				}
-			}
-			out.Statuses = append(out.Statuses, st)
-		}
-		out.Problems = p
-		if raw.Results == nil {
-			return p.err()
-		}
-		return nil
+		return wire.DecodeWith(data, out, wire.Options{Most: map[string]int{"results": asked, "statuses": asked}, Echo: k.echo})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("getting contents from Mintlify Index: %w", err)

@@ -50,7 +50,7 @@ func TestIndexSearch_sendsTheRequestAndReadsResults(t *testing.T) {
 	want := []IndexResult{
 		{ID: "nextjs:/docs/caching", URL: "https://nextjs.org/docs/caching", Title: "Caching", Text: "Caching stores results.", Truncated: true,
 			TotalCharacters: &total, Score: 0.91, Source: "mintlify", SiteName: "nextjs", Breadcrumbs: []string{"App Router", "Guides"}},
-		{ID: "web:1", URL: "https://blog.test/x", Title: "X", Score: -0.2, Source: "web", SiteName: "blog.test", PublishedDate: &date},
+		{ID: "web:1", URL: "https://blog.test/x", Title: "X", Score: -0.2, Source: "web", SiteName: "blog.test", Breadcrumbs: []string{}, PublishedDate: &date},
 	}
 	if diff := cmp.Diff(want, res.Results); diff != "" {
 		t.Error(diff)
@@ -78,8 +78,8 @@ func TestIndexSearch_oddFieldsAreProblemsAndNoResultsListIsRefused(t *testing.T)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"results[0].id: want a string, got a number", "results[0].score: want a number, got a string",
-		"results[0].totalCharacters: 1.5 is not a whole number", "results[0].breadcrumbs[0]: want a string, got a number"}
+	want := []string{"results[0].id: want a string, got a number", "results[0].totalCharacters: 1.5 is not a whole number",
+		"results[0].score: want a number, got a string", "results[0].breadcrumbs[0]: want a string, got a number"}
 	if diff := cmp.Diff(want, res.Problems); diff != "" {
 		t.Error(diff)
 	}

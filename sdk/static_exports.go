@@ -270,12 +270,12 @@ func decodeExport(data []byte, secrets ...string) (*StaticExport, error) {
 // checkExportID refuses an answer that cannot be the export asked for:
 // without an id, or with another export's id (wantID; "" when starting).
 func checkExportID(c call, id string, problems []string, wantID string) error {
-	var p fieldProblems
+	var p wire.Problems
 	switch {
 	case id == "":
-		p.add("jobId", "missing or empty")
+		p.Add("jobId", "missing or empty")
 	case wantID != "" && id != wantID:
-		p.add("jobId", "the answer is for static export %q, not %q", clip(id, maxEchoedValue), wantID)
+		p.Add("jobId", "the answer is for static export %q, not %q", clip(id, maxEchoedValue), wantID)
 	}
 	if len(p) == 0 {
 		return nil

@@ -18,7 +18,7 @@ import (
 //
 // For a public struct it builds (once per type, with reflect.StructOf) a
 // raw struct of the same JSON names whose leaves are the lenient Text,
-// Count and Flag: encoding/json fills it, so one mistyped field never
+// count and flag: encoding/json fills it, so one mistyped field never
 // hides the others. Each raw field is then checked and copied into the
 // public one by a rule that the field's Go type implies, or its `api` tag
 // states:
@@ -60,7 +60,9 @@ import (
 //	                      field spoils its row only
 //	-                     not read from the answer (set by the caller)
 //
-// The JSON name is the field's `wire` tag, or else its json tag. An
+// The JSON name is the field's `wire` tag, or else its json tag; a name
+// "error.tag" reads leaf tag of an object error that the type flattens
+// (absent or null: its leaves are absent). An
 // embedded struct (package sdk's ResponseInfo) is the caller's, never read
 // from the body. Problems name fields as the answer spells them:
 // "visitors[3].total: -5 is negative"; a value they quote goes through
@@ -152,7 +154,7 @@ func newReader(o Options) reader {
 // root converts the answer's top-level struct: its problems are in p.
 func (r reader) root(p *Problems, plan *typePlan, raw, v reflect.Value) error {
 	if plan.problems < 0 {
-		plan.convertOwn(r, p, nil, raw, v, where{})
+		plan.convertOwn(r, p, raw, v, where{})
 		return p.Err()
 	}
 	return r.own(p, plan, raw, v)
@@ -160,13 +162,12 @@ func (r reader) root(p *Problems, plan *typePlan, raw, v reflect.Value) error {
 
 // own converts a struct that keeps its problems: p holds those found so
 // far (kinds encoding/json refused); they go into the struct's problems
-// field, unless a must field has one: then the answer fails.
+// field, and fail the answer too when a must field has one.
 func (r reader) own(p *Problems, plan *typePlan, raw, v reflect.Value) error {
-	var must Problems
-	plan.convertOwn(r, p, &must, raw, v, where{})
+	failed := plan.convertOwn(r, p, raw, v, where{})
 	v.Field(plan.problems).Set(reflect.ValueOf([]string(*p)))
-	if len(must) > 0 {
-		return append(must, *p...)
+	if failed {
+		return *p
 	}
 	return nil
 }
@@ -182,6 +183,7 @@ type typePlan struct {
 // public field index, by rule.
 type fieldPlan struct {
 	index, rawIndex int
+	group           int    // the leaf's index in a flattened object; -1 for none
 	name            string // as the answer spells it
 	rule            rule
 	def             string    // the default=… value
@@ -226,8 +228,8 @@ var plans = struct {
 
 var (
 	textType  = reflect.TypeFor[Text]()
-	countType = reflect.TypeFor[Count]()
-	flagType  = reflect.TypeFor[Flag]()
+	countType = reflect.TypeFor[count]()
+	flagType  = reflect.TypeFor[flag]()
 	timeType  = reflect.TypeFor[time.Time]()
 	rawType   = reflect.TypeFor[json.RawMessage]()
 	anyMap    = reflect.TypeFor[map[string]any]()
@@ -259,6 +261,9 @@ func planLocked(t reflect.Type, names map[string]string) *typePlan {
 func makePlan(t reflect.Type, names map[string]string) *typePlan {
 	plan := &typePlan{problems: -1}
 	var raw []reflect.StructField
+	groups := map[string]int{} // a flattened object's index in raw
+	members := map[string][]reflect.StructField{}
+	var order []string
 	for i := range t.NumField() {
 		f := t.Field(i)
 		tag := words(f.Tag.Get("api"))
@@ -282,10 +287,27 @@ func makePlan(t reflect.Type, names map[string]string) *typePlan {
 		if w, ok := names[name]; ok {
 			name = w
 		}
-		fp := fieldPlan{index: i, rawIndex: len(raw), name: name}
+		fp := fieldPlan{index: i, rawIndex: len(raw), name: name, group: -1}
 		rawType := fp.classify(f, tag)
+		if object, leaf, ok := strings.Cut(name, "."); ok {
+			// object.leaf: a leaf of an object the type flattens. Its
+			// raw field is one of the object's, made below.
+			if _, seen := groups[object]; !seen {
+				groups[object] = len(raw)
+				order = append(order, object)
+				raw = append(raw, reflect.StructField{}) // the object's place
+			}
+			fp.rawIndex, fp.group = groups[object], len(members[object])
+			members[object] = append(members[object], reflect.StructField{Name: f.Name, Type: rawType, Tag: reflect.StructTag(`json:"` + leaf + `"`)})
+			plan.fields = append(plan.fields, fp)
+			continue
+		}
 		raw = append(raw, reflect.StructField{Name: f.Name, Type: rawType, Tag: reflect.StructTag(`json:"` + name + `"`)})
 		plan.fields = append(plan.fields, fp)
+	}
+	for _, object := range order {
+		raw[groups[object]] = reflect.StructField{Name: "Object" + strconv.Itoa(groups[object]),
+			Type: reflect.PointerTo(reflect.StructOf(members[object])), Tag: reflect.StructTag(`json:"` + object + `"`)}
 	}
 	plan.raw = reflect.StructOf(raw)
 	return plan
@@ -427,24 +449,32 @@ func (plan *typePlan) convert(r reader, p *Problems, raw, v reflect.Value, at wh
 	if plan.problems >= 0 && (at != where{}) {
 		// A struct that keeps its own problems, inside another.
 		var own Problems
-		plan.convertOwn(r, &own, nil, raw, v, where{})
+		plan.convertOwn(r, &own, raw, v, where{})
 		v.Field(plan.problems).Set(reflect.ValueOf([]string(own)))
 		return
 	}
-	plan.convertOwn(r, p, nil, raw, v, at)
+	plan.convertOwn(r, p, raw, v, at)
 }
 
-// convertOwn converts the fields, a must field's problems into must (when
-// not nil).
-func (plan *typePlan) convertOwn(r reader, p, must *Problems, raw, v reflect.Value, at where) {
+// convertOwn converts the fields, and reports whether a must field has a
+// problem of its own (a must list's rows do not count: they are kept).
+func (plan *typePlan) convertOwn(r reader, p *Problems, raw, v reflect.Value, at where) (failed bool) {
 	for i := range plan.fields {
 		fp := &plan.fields[i]
-		into := p
-		if fp.must && must != nil {
-			into = must
+		rf := raw.Field(fp.rawIndex)
+		if fp.group >= 0 { // a field of an object the type flattens
+			if rf.IsNil() {
+				rf = reflect.New(rf.Type().Elem()).Elem().Field(fp.group)
+			} else {
+				rf = rf.Elem().Field(fp.group)
+			}
 		}
-		fp.convert(r, into, raw.Field(fp.rawIndex), v.Field(fp.index), at)
+		fp.convert(r, p, rf, v.Field(fp.index), at)
+		if fp.must && (fp.list && rf.IsNil() || !fp.list && p.Names(at.field(fp.name).String())) {
+			failed = true
+		}
 	}
+	return failed
 }
 
 func (fp *fieldPlan) convert(r reader, p *Problems, rf, out reflect.Value, at where) {
@@ -531,7 +561,7 @@ func (fp *fieldPlan) convertRow(r reader, p *Problems, data []byte, out reflect.
 			return
 		}
 	}
-	fp.elem.convertOwn(r, &own, nil, raw.Elem(), out, where{})
+	fp.elem.convertOwn(r, &own, raw.Elem(), out, where{})
 	out.Field(fp.elem.problems).Set(reflect.ValueOf([]string(own)))
 }
 
@@ -569,14 +599,14 @@ func (fp *fieldPlan) convertLeaf(r reader, p *Problems, raw any, out reflect.Val
 			return
 		}
 		fp.convertText(r, p, *leaf, out, f)
-	case *Count:
+	case *count:
 		fp.convertCount(p, *leaf, out, f)
-	case *Flag:
+	case *flag:
 		if fp.rule == ruleBool {
-			out.SetBool(RequiredBool(p, f, *leaf))
+			out.SetBool(requiredBool(p, f, *leaf))
 			return
 		}
-		switch b := OptionalBool(p, f, *leaf); {
+		switch b := optionalBool(p, f, *leaf); {
 		case b == nil:
 		case out.Kind() == reflect.Pointer:
 			out.Set(reflect.ValueOf(b))
@@ -586,22 +616,22 @@ func (fp *fieldPlan) convertLeaf(r reader, p *Problems, raw any, out reflect.Val
 	}
 }
 
-func (fp *fieldPlan) convertCount(p *Problems, c Count, out reflect.Value, f Field) {
+func (fp *fieldPlan) convertCount(p *Problems, c count, out reflect.Value, f Field) {
 	switch fp.rule {
 	case ruleRatio:
-		v := Ratio(p, f, c)
+		v := ratio(p, f, c)
 		if fp.max != nil && v > *fp.max {
 			p.Add(f.String(), "%v is above %v", v, *fp.max)
 			v = 0
 		}
 		out.SetFloat(v)
 	case ruleWhole:
-		out.SetInt(WholeCount(p, f, c))
+		out.SetInt(wholeCount(p, f, c))
 	case ruleOptionalWhole:
 		if !c.set && c.kind == "" {
 			return
 		}
-		n := WholeCount(p, f, c)
+		n := wholeCount(p, f, c)
 		if p.Names(f.String()) {
 			return
 		}
@@ -629,7 +659,7 @@ func (fp *fieldPlan) convertText(r reader, p *Problems, t Text, out reflect.Valu
 			s = &v
 		}
 	default: // ruleOptional, ruleDefault
-		s = Optional(p, f, t)
+		s = optional(p, f, t)
 	}
 	if fp.url && s != nil && !(fp.expected && *s == "") && !isWebURL(*s) {
 		p.Add(f.String(), "%q is not an absolute http(s) URL: ignored", r.Echo(*s))
@@ -651,7 +681,7 @@ func (fp *fieldPlan) convertText(r reader, p *Problems, t Text, out reflect.Valu
 
 // convertTime reads an ISO 8601 timestamp.
 func (fp *fieldPlan) convertTime(r reader, p *Problems, t Text, out reflect.Value, f Field) {
-	s := Optional(p, f, t)
+	s := optional(p, f, t)
 	if s == nil {
 		if fp.rule == ruleTime && t.odd == "" {
 			p.Add(f.String(), "missing")

@@ -216,28 +216,28 @@ func NonEmpty(p *Problems, f Field, t Text) string {
 	return Required(p, f, t)
 }
 
-// Optional reads a string that may be absent or null (nil then).
-func Optional(p *Problems, f Field, t Text) *string {
+// optional reads a string that may be absent or null (nil then).
+func optional(p *Problems, f Field, t Text) *string {
 	return optionalLeaf(p, f, t.v, t.set, t.odd, "a string")
 }
 
 // OrEmpty reads a string that may be absent or null ("" then).
 func OrEmpty(p *Problems, f Field, t Text) string {
-	if s := Optional(p, f, t); s != nil {
+	if s := optional(p, f, t); s != nil {
 		return *s
 	}
 	return ""
 }
 
-// Flag is a JSON boolean read leniently.
-type Flag struct {
+// flag is a JSON boolean read leniently.
+type flag struct {
 	v   bool
 	set bool
 	odd string
 }
 
 // UnmarshalJSON reads any JSON value; only true or false is kept.
-func (b *Flag) UnmarshalJSON(data []byte) error {
+func (b *flag) UnmarshalJSON(data []byte) error {
 	switch string(data) {
 	case "true", "false":
 		b.v, b.set = string(data) == "true", true
@@ -248,21 +248,21 @@ func (b *Flag) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// RequiredBool reads a required true or false.
-func RequiredBool(p *Problems, f Field, b Flag) bool {
+// requiredBool reads a required true or false.
+func requiredBool(p *Problems, f Field, b flag) bool {
 	return leafPresent(p, f, b.set, b.odd, "true or false") && b.v
 }
 
-// OptionalBool reads a true or false that may be absent or null.
-func OptionalBool(p *Problems, f Field, b Flag) *bool {
+// optionalBool reads a true or false that may be absent or null.
+func optionalBool(p *Problems, f Field, b flag) *bool {
 	return optionalLeaf(p, f, b.v, b.set, b.odd, "true or false")
 }
 
-// Count is a JSON number read without allocating in the common case: a
+// count is a JSON number read without allocating in the common case: a
 // plain non-negative integer is parsed in place; any other number literal
 // (12.0, 1e3, -4, 1.5) is kept for WholeCount to judge. set says the field
 // was there and not null; a value of another kind is recorded in kind.
-type Count struct {
+type count struct {
 	v    int64
 	set  bool
 	odd  string // a number literal other than a plain integer
@@ -270,7 +270,7 @@ type Count struct {
 }
 
 // UnmarshalJSON reads any JSON value; only a number is kept.
-func (c *Count) UnmarshalJSON(b []byte) error {
+func (c *count) UnmarshalJSON(b []byte) error {
 	if string(b) == "null" {
 		return nil
 	}
@@ -296,14 +296,14 @@ func (c *Count) UnmarshalJSON(b []byte) error {
 }
 
 // present reports a count that is missing or of another kind.
-func (c Count) present(p *Problems, f Field) bool {
+func (c count) present(p *Problems, f Field) bool {
 	return leafPresent(p, f, c.set, c.kind, "a number")
 }
 
-// WholeCount reads a count the API types as a JSON number: 12, 12.0 and
+// wholeCount reads a count the API types as a JSON number: 12, 12.0 and
 // 1.2e1 are all twelve. A fraction, a negative value or one past int64 is a
 // problem, never a silent truncation. A missing count is a problem too.
-func WholeCount(p *Problems, f Field, c Count) int64 {
+func wholeCount(p *Problems, f Field, c count) int64 {
 	if !c.present(p, f) {
 		return 0
 	}
@@ -334,9 +334,9 @@ func WholeCount(p *Problems, f Field, c Count) int64 {
 	return 0
 }
 
-// Ratio reads a required non-negative real number, such as a click-through
+// ratio reads a required non-negative real number, such as a click-through
 // rate.
-func Ratio(p *Problems, f Field, c Count) float64 {
+func ratio(p *Problems, f Field, c count) float64 {
 	if !c.present(p, f) {
 		return 0
 	}
@@ -356,57 +356,12 @@ func Ratio(p *Problems, f Field, c Count) float64 {
 	return 0
 }
 
-// List reads a required list field of a raw struct: nil means it was
-// missing or null.
-func List[T any](p *Problems, name string, l *[]T) []T {
-	if l == nil {
-		if !p.Names(name) { // of the wrong kind: already said
-			p.Add(name, "missing")
-		}
-		return nil
-	}
-	return *l
-}
-
-// AtMost keeps the first most items of a list an answer holds (what was
-// asked for); a server that sends more is a problem, not more data.
-// what names the items in the problem.
-func AtMost[T any](p *Problems, name string, items []T, most int, what string) []T {
-	if most > 0 && len(items) > most {
-		p.Add(name, "%d %s where at most %d were asked for: the first %d kept", len(items), what, most, most)
-		return items[:most]
-	}
-	return items
-}
-
 // Value is the string read ("" when none was).
 func (t Text) Value() string { return t.v }
 
-// Present reports whether the field was there and a string.
-func (t Text) Present() bool { return t.set }
-
-// Odd names the kind of a value that was not a string ("" when none).
-func (t Text) Odd() string { return t.odd }
-
-// Present reports whether the field was there and a number.
-func (c Count) Present() bool { return c.set }
-
-// Kind names the kind of a value that was not a number ("" when none).
-func (c Count) Kind() string { return c.kind }
-
-// Literal is the number as sent when it is not a plain non-negative
-// integer ("" otherwise: Value holds it).
-func (c Count) Literal() string { return c.odd }
-
-// Value is a plain non-negative integer read in place.
-func (c Count) Value() int64 { return c.v }
-
-// Null reports whether the field was null.
-func (t Text) Null() bool { return t.null }
-
 // optionalFloat reads a number that may be absent or null (false then);
 // signed allows a negative one.
-func optionalFloat(p *Problems, f Field, c Count, signed bool) (float64, bool) {
+func optionalFloat(p *Problems, f Field, c count, signed bool) (float64, bool) {
 	if !c.set {
 		if c.kind != "" {
 			p.Add(f.String(), "want a number, got %s", c.kind)
