@@ -513,6 +513,9 @@ func (fp *fieldPlan) convertList(r reader, p *Problems, rf, out reflect.Value, a
 		return
 	}
 	in := rf.Elem()
+	if in.IsNil() && fp.rule == ruleOptional {
+		return // of the wrong kind: nil, as when absent
+	}
 	n := in.Len()
 	if most, ok := r.Most[fp.name]; ok && at == (where{}) && most > 0 && n > most {
 		p.Add(fp.name, "%d %s where at most %d were asked for: the first %d kept", n, fp.name, most, most)
