@@ -12,7 +12,6 @@ func (p *fieldProblems) add(f, format string, args ...any) {
 	(*wire.Problems)(p).Add(f, format, args...)
 }
 
-
 type field = wire.Field
 
 func top(name string) field { return wire.Top(name) }
