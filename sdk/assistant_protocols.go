@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // The two protocols' parts: a v2 event's JSON part, a v1 CODE:JSON
@@ -13,46 +15,46 @@ import (
 
 // rawPart is a v2 part: every field any known type has.
 type rawPart struct {
-	Type            text            `json:"type"`
-	ID              text            `json:"id"`
-	Delta           text            `json:"delta"`
-	MessageID       text            `json:"messageId"`
+	Type            wire.Text       `json:"type"`
+	ID              wire.Text       `json:"id"`
+	Delta           wire.Text       `json:"delta"`
+	MessageID       wire.Text       `json:"messageId"`
 	MessageMetadata json.RawMessage `json:"messageMetadata"`
-	ErrorText       text            `json:"errorText"`
-	ToolCallID      text            `json:"toolCallId"`
-	ToolName        text            `json:"toolName"`
-	InputTextDelta  text            `json:"inputTextDelta"`
+	ErrorText       wire.Text       `json:"errorText"`
+	ToolCallID      wire.Text       `json:"toolCallId"`
+	ToolName        wire.Text       `json:"toolName"`
+	InputTextDelta  wire.Text       `json:"inputTextDelta"`
 	Input           json.RawMessage `json:"input"`
 	Output          json.RawMessage `json:"output"`
-	SourceID        text            `json:"sourceId"`
-	URL             text            `json:"url"`
-	Title           text            `json:"title"`
-	MediaType       text            `json:"mediaType"`
-	Filename        text            `json:"filename"`
+	SourceID        wire.Text       `json:"sourceId"`
+	URL             wire.Text       `json:"url"`
+	Title           wire.Text       `json:"title"`
+	MediaType       wire.Text       `json:"mediaType"`
+	Filename        wire.Text       `json:"filename"`
 	Data            json.RawMessage `json:"data"`
-	FinishReason    text            `json:"finishReason"`
-	ThreadID        text            `json:"threadId"`
-	Reason          text            `json:"reason"`
+	FinishReason    wire.Text       `json:"finishReason"`
+	ThreadID        wire.Text       `json:"threadId"`
+	Reason          wire.Text       `json:"reason"`
 }
 
 // partsV2 reads one v2 part. It returns the parts to hand out: the part,
 // preceded by text held back for redaction when the part ends a block.
 func (s *AssistantStream) partsV2(payload []byte) ([]AssistantPart, error) {
-	var p fieldProblems
+	var p wire.Problems
 	var raw rawPart
-	if err := decodeRaw(payload, &raw, &p); err != nil {
+	if err := wire.ReadRaw(payload, &raw, &p); err != nil {
 		return nil, err
 	}
 	k := s.k
-	part := AssistantPart{Type: PartType(k.redact(nonEmpty(&p, top("type"), raw.Type)))}
-	str := func(name string, t text) string { return k.redact(orEmpty(&p, top(name), t)) }
-	need := func(name string, t text) string { return k.redact(required(&p, top(name), t)) }
+	part := AssistantPart{Type: PartType(k.redact(wire.NonEmpty(&p, wire.Top("type"), raw.Type)))}
+	str := func(name string, t wire.Text) string { return k.redact(wire.OrEmpty(&p, wire.Top(name), t)) }
+	need := func(name string, t wire.Text) string { return k.redact(wire.Required(&p, wire.Top(name), t)) }
 	var before []AssistantPart
 	switch t := part.Type; {
 	case t == PartTextDelta || t == PartReasoningDelta:
 		part.ID = str("id", raw.ID)
-		part.Text = s.scrubDelta(t, part.ID, required(&p, top("delta"), raw.Delta))
-		if part.Text == "" && raw.Delta.v != "" {
+		part.Text = s.scrubDelta(t, part.ID, wire.Required(&p, wire.Top("delta"), raw.Delta))
+		if part.Text == "" && raw.Delta.Value() != "" {
 			return nil, nil // all held back, for now
 		}
 	case t == PartTextStart || t == PartReasoningStart:
@@ -92,8 +94,8 @@ func (s *AssistantStream) partsV2(payload []byte) ([]AssistantPart, error) {
 		part.ErrorText = str("errorText", raw.ErrorText)
 		switch t {
 		case PartToolInputDelta:
-			part.Text = s.scrubDelta(t, part.Tool.CallID, required(&p, top("inputTextDelta"), raw.InputTextDelta))
-			if part.Text == "" && raw.InputTextDelta.v != "" {
+			part.Text = s.scrubDelta(t, part.Tool.CallID, wire.Required(&p, wire.Top("inputTextDelta"), raw.InputTextDelta))
+			if part.Text == "" && raw.InputTextDelta.Value() != "" {
 				return nil, nil
 			}
 		case PartToolInput, PartToolInputError:
@@ -122,17 +124,17 @@ func (s *AssistantStream) partsV2(payload []byte) ([]AssistantPart, error) {
 
 // rawV1 is the value of a v1 part: every field any known code has.
 type rawV1 struct {
-	ToolCallID    text            `json:"toolCallId"`
-	ToolName      text            `json:"toolName"`
+	ToolCallID    wire.Text       `json:"toolCallId"`
+	ToolName      wire.Text       `json:"toolName"`
 	Args          json.RawMessage `json:"args"`
 	Result        json.RawMessage `json:"result"`
-	ArgsTextDelta text            `json:"argsTextDelta"`
-	FinishReason  text            `json:"finishReason"`
-	ThreadID      text            `json:"threadId"`
-	MessageID     text            `json:"messageId"`
-	ID            text            `json:"id"`
-	URL           text            `json:"url"`
-	Title         text            `json:"title"`
+	ArgsTextDelta wire.Text       `json:"argsTextDelta"`
+	FinishReason  wire.Text       `json:"finishReason"`
+	ThreadID      wire.Text       `json:"threadId"`
+	MessageID     wire.Text       `json:"messageId"`
+	ID            wire.Text       `json:"id"`
+	URL           wire.Text       `json:"url"`
+	Title         wire.Text       `json:"title"`
 }
 
 // partsV1 reads one v1 line, CODE:JSON, into parts named as v2 names
@@ -147,21 +149,21 @@ func (s *AssistantStream) partsV1(line []byte) ([]AssistantPart, error) {
 		return nil, fmt.Errorf("the value of a %q part is not JSON", clip(string(code), 10))
 	}
 	k := s.k
-	var p fieldProblems
-	str := func(name string, t text) string { return k.redact(orEmpty(&p, top(name), t)) }
-	need := func(name string, t text) string { return k.redact(required(&p, top(name), t)) }
+	var p wire.Problems
+	str := func(name string, t wire.Text) string { return k.redact(wire.OrEmpty(&p, wire.Top(name), t)) }
+	need := func(name string, t wire.Text) string { return k.redact(wire.Required(&p, wire.Top(name), t)) }
 	var raw rawV1
 	obj := func() {
 		if value[0] != '{' {
-			p.add("value", "want an object, got %s", rawKind(value))
+			p.Add("value", "want an object, got %s", wire.RawKind(value))
 			return
 		}
-		_ = decodeRaw(value, &raw, &p)
+		_ = wire.ReadRaw(value, &raw, &p)
 	}
 	stringValue := func() string {
-		var t text
+		var t wire.Text
 		_ = t.UnmarshalJSON(value)
-		return required(&p, top("value"), t)
+		return wire.Required(&p, wire.Top("value"), t)
 	}
 	var part AssistantPart
 	var before []AssistantPart
@@ -201,7 +203,7 @@ func (s *AssistantStream) partsV1(line []byte) ([]AssistantPart, error) {
 		obj()
 		part.Type = PartToolInputDelta
 		part.Tool = &AssistantTool{CallID: need("toolCallId", raw.ToolCallID)}
-		v := required(&p, top("argsTextDelta"), raw.ArgsTextDelta)
+		v := wire.Required(&p, wire.Top("argsTextDelta"), raw.ArgsTextDelta)
 		part.Text = s.scrubDelta(part.Type, part.Tool.CallID, v)
 		if part.Text == "" && v != "" {
 			return nil, nil
@@ -246,7 +248,7 @@ func (s *AssistantStream) partsV1(line []byte) ([]AssistantPart, error) {
 // threadIDIn finds a threadId in JSON metadata or data: an object's
 // "threadId", or that of an object in a list.
 func threadIDIn(raw json.RawMessage) string {
-	if len(raw) == 0 || !bytes.Contains(raw, []byte(`threadId`)) || checkLists(raw) != nil {
+	if len(raw) == 0 || !bytes.Contains(raw, []byte(`threadId`)) || wire.CheckLists(raw) != nil {
 		return ""
 	}
 	var one struct {

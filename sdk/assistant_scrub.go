@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // Secrets in an answer: deltas are scrubbed across their boundaries
@@ -98,7 +100,7 @@ func (k *core) redactJSON(raw json.RawMessage) json.RawMessage {
 	if !k.mayHoldSecret(raw) {
 		return out
 	}
-	if checkLists(raw) != nil { // too many items to decode: kept as text
+	if wire.CheckLists(raw) != nil { // too many items to decode: kept as text
 		return json.RawMessage(strconv.Quote(k.redact(string(raw))))
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))

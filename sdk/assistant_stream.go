@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/eventstream"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // The stream of an answer: AssistantStream reads the events that package
@@ -225,7 +226,7 @@ func (s *AssistantStream) Collect() (*AssistantAnswer, error) {
 			return a, err
 		}
 		for _, pr := range p.Problems {
-			(*fieldProblems)(&a.Problems).add(string(p.Type), "%s", pr) // at most maxProblems
+			(*wire.Problems)(&a.Problems).Add(string(p.Type), "%s", pr) // at most wire.MaxProblems
 		}
 		switch p.Type {
 		case PartTextDelta:

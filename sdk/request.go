@@ -479,7 +479,7 @@ func (k *core) newAPIError(c call, status int, header http.Header, data []byte) 
 		e.RetryAfter, e.RetryAt = d, now.Add(d)
 	}
 	var eb errorBody
-	if checkLists(data) == nil && json.Unmarshal(data, &eb) == nil && (len(eb.Error) > 0 || eb.Message != "" || len(eb.Details) > 0) {
+	if wire.CheckLists(data) == nil && json.Unmarshal(data, &eb) == nil && (len(eb.Error) > 0 || eb.Message != "" || len(eb.Details) > 0) {
 		var msg string
 		if json.Unmarshal(eb.Error, &msg) != nil {
 			msg = clip(string(eb.Error), MaxDisplayLine) // an object or number: keep its start verbatim

@@ -287,7 +287,7 @@ func (fp *fieldPlan) convertTime(r reader, p *Problems, t Text, out reflect.Valu
 		}
 		return
 	}
-	v, ok := ParseTimestamp(*s)
+	v, ok := parseTimestamp(*s)
 	if !ok {
 		p.Add(f.String(), "%q is not an ISO 8601 timestamp", r.Echo(*s))
 		return
@@ -303,9 +303,9 @@ func (fp *fieldPlan) convertTime(r reader, p *Problems, t Text, out reflect.Valu
 // or without fractions), and the same without a zone, read as UTC.
 var timestampLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07:00"}
 
-// ParseTimestamp reads an ISO 8601 timestamp: RFC 3339 with or without
+// parseTimestamp reads an ISO 8601 timestamp: RFC 3339 with or without
 // fractions, or the same without a zone (UTC).
-func ParseTimestamp(s string) (time.Time, bool) {
+func parseTimestamp(s string) (time.Time, bool) {
 	for _, layout := range timestampLayouts {
 		if t, err := time.Parse(layout, s); err == nil {
 			return t, true

@@ -114,7 +114,7 @@ func DecodeList[T any](data []byte, out *[]T, name string, o Options) (Problems,
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &te):
-		return nil, Problems{"answer: want a list of " + name + ", got " + KindName(te.Value)}
+		return nil, Problems{"answer: want a list of " + name + ", got " + kindName(te.Value)}
 	case err != nil:
 		return nil, err
 	case raw.Elem().Field(0).IsNil():

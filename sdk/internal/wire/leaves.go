@@ -33,9 +33,9 @@ func ReadRaw(data []byte, raw any, p *Problems) error {
 		return nil
 	case errors.As(err, &te):
 		if te.Field == "" {
-			return Problems{"answer: want an object, got " + KindName(te.Value)}
+			return Problems{"answer: want an object, got " + kindName(te.Value)}
 		}
-		p.Add(te.Field, "want %s, got %s", goKind(te.Type), KindName(te.Value))
+		p.Add(te.Field, "want %s, got %s", goKind(te.Type), kindName(te.Value))
 		return nil
 	}
 	return err
@@ -82,8 +82,8 @@ func CheckLists(data []byte) error {
 	return nil
 }
 
-// KindName is encoding/json's name of a JSON value's kind, in words.
-func KindName(v string) string {
+// kindName is encoding/json's name of a JSON value's kind, in words.
+func kindName(v string) string {
 	switch v {
 	case "string", "number":
 		return "a " + v

@@ -22,6 +22,7 @@ import (
 // the caller should not trust (package sdk's MalformedResponseError).
 type Problems []string
 
+// Error joins the problems with "; ".
 func (p Problems) Error() string { return strings.Join(p, "; ") }
 
 // MaxProblems bounds the problems one answer reports: a list of a million
@@ -70,6 +71,7 @@ type Field struct {
 	name  string // "" for the row itself
 }
 
+// String is the field's name as problems spell it: "visitors[3].path".
 func (f Field) String() string {
 	switch {
 	case f.list == "":

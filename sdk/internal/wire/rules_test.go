@@ -204,12 +204,12 @@ func TestDecode_aFieldWithoutANameIsAProgrammingError(t *testing.T) {
 func TestParseTimestamp(t *testing.T) {
 	want := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	for _, s := range []string{"2026-11-21T12:00:00Z", "2026-11-21T14:00:00+02:00", "2026-11-21T12:00:00", "2026-11-21 12:00:00Z", "2026-11-21T12:00:00.000Z"} {
-		if got, ok := ParseTimestamp(s); !ok || !got.Equal(want) {
+		if got, ok := parseTimestamp(s); !ok || !got.Equal(want) {
 			t.Errorf("%s: %v %v", s, got, ok)
 		}
 	}
 	for _, s := range []string{"", "soon", "2026-11-21"} {
-		if _, ok := ParseTimestamp(s); ok {
+		if _, ok := parseTimestamp(s); ok {
 			t.Errorf("%s read", s)
 		}
 	}
