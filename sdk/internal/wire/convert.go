@@ -260,7 +260,7 @@ func (fp *fieldPlan) convertText(r reader, p *Problems, t Text, out reflect.Valu
 	default: // ruleOptional, ruleDefault
 		s = optional(p, f, t)
 	}
-	if fp.url && s != nil && !(fp.expected && *s == "") && !isWebURL(*s) {
+	if fp.url && s != nil && (!fp.expected || *s != "") && !isWebURL(*s) {
 		p.Add(f.String(), "%q is not an absolute http(s) URL: ignored", r.Echo(*s))
 		s = nil
 	} else if fp.expected && (s == nil || *s == "") && !p.Names(f.String()) {

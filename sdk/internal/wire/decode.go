@@ -139,7 +139,7 @@ type reader struct {
 
 func newReader(o Options) reader {
 	if o.Echo == nil {
-		o.Echo = func(s string) string { return clip(s, maxEchoed) }
+		o.Echo = clip
 	}
 	return reader{Options: o}
 }

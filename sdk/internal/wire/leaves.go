@@ -321,13 +321,13 @@ func wholeCount(p *Problems, f Field, c count) int64 {
 	v, err := strconv.ParseFloat(n, 64)
 	switch {
 	case err != nil && !errors.Is(err, strconv.ErrRange):
-		p.Add(f.String(), "%q is not a number", clip(n, maxEchoed))
+		p.Add(f.String(), "%q is not a number", clip(n))
 	case err != nil || v >= math.MaxInt64 || v <= math.MinInt64:
-		p.Add(f.String(), "%s is out of range", clip(n, maxEchoed))
+		p.Add(f.String(), "%s is out of range", clip(n))
 	case v != math.Trunc(v):
-		p.Add(f.String(), "%s is not a whole number", clip(n, maxEchoed))
+		p.Add(f.String(), "%s is not a whole number", clip(n))
 	case v < 0:
-		p.Add(f.String(), "%s is negative", clip(n, maxEchoed))
+		p.Add(f.String(), "%s is negative", clip(n))
 	default:
 		return int64(v)
 	}
@@ -347,9 +347,9 @@ func ratio(p *Problems, f Field, c count) float64 {
 	v, err := strconv.ParseFloat(n, 64)
 	switch {
 	case err != nil:
-		p.Add(f.String(), "%q is not a finite number", clip(n, maxEchoed))
+		p.Add(f.String(), "%q is not a finite number", clip(n))
 	case v < 0:
-		p.Add(f.String(), "%s is negative", clip(n, maxEchoed))
+		p.Add(f.String(), "%s is negative", clip(n))
 	default:
 		return v
 	}
@@ -374,9 +374,9 @@ func optionalFloat(p *Problems, f Field, c count, signed bool) (float64, bool) {
 	v, err := strconv.ParseFloat(c.odd, 64)
 	switch {
 	case err != nil:
-		p.Add(f.String(), "%q is not a finite number", clip(c.odd, maxEchoed))
+		p.Add(f.String(), "%q is not a finite number", clip(c.odd))
 	case v < 0 && !signed:
-		p.Add(f.String(), "%s is negative", clip(c.odd, maxEchoed))
+		p.Add(f.String(), "%s is negative", clip(c.odd))
 	default:
 		return v, true
 	}

@@ -185,14 +185,14 @@ func (fp *fieldPlan) classify(f reflect.StructField, tag map[string]bool) reflec
 	if t.Kind() == reflect.Pointer {
 		t, optional = t.Elem(), true
 	}
-	switch {
-	case t == timeType:
+	switch t {
+	case timeType:
 		fp.rule = ruleTime
 		if optional {
 			fp.rule = ruleOptionalTime
 		}
 		return textType
-	case t == anyMap:
+	case anyMap:
 		fp.rule = ruleAny
 		return rawType
 	}

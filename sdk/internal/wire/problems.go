@@ -92,14 +92,14 @@ func Row(list string, i int, name string) Field { return Field{list: list, index
 // any length (package sdk's errors use the same bound).
 const maxEchoed = 100
 
-// clip shortens s to at most n runes, marking the cut, for a value quoted
-// with %q.
-func clip(s string, n int) string {
-	if len(s) <= n {
+// clip shortens s to at most maxEchoed runes, marking the cut, for a
+// value quoted with %q.
+func clip(s string) string {
+	if len(s) <= maxEchoed {
 		return s
 	}
-	if r := []rune(s); len(r) > n {
-		return strings.TrimSpace(string(r[:n])) + "…"
+	if r := []rune(s); len(r) > maxEchoed {
+		return strings.TrimSpace(string(r[:maxEchoed])) + "…"
 	}
 	return s
 }
