@@ -32,6 +32,9 @@ var limitTable = map[string]sdk.Limit{
 // deployments and runs in 10 seconds", "100 an hour".
 var statedLimit = regexp.MustCompile(`\b(\d{1,3}(?:,\d{3})+|\d+)\s+((?:[A-Za-z-]+\s+){0,5}?)(?:per|an|a|every|in|of the)\s+(?:(\d+)\s+)?(hour|minute|second|day)s?\b`)
 
+// dataRate tells a figure of bytes from one of requests.
+var dataRate = regexp.MustCompile(`(?i)\b([KMG]i?B|bytes?)\b`)
+
 // statedLimitAfter finds a limit said window first: "the whole hourly
 // budget of 100".
 var statedLimitAfter = regexp.MustCompile(`\b(hour|dai)ly\s+((?:[A-Za-z-]+\s+){0,3}?)(?:of|is)\s+(\d{1,3}(?:,\d{3})+|\d+)\b`)
@@ -46,6 +49,9 @@ func limitsStated(text string) (wrong []string, named []string) {
 		matches = append(matches, []string{m[0], m[3], m[2], "", map[string]string{"hour": "hour", "dai": "day"}[m[1]]})
 	}
 	for _, m := range matches {
+		if dataRate.MatchString(m[2]) {
+			continue // a rate of bytes ("1 KiB a second"), not of requests
+		}
 		n, _ := strconv.Atoi(strings.ReplaceAll(m[1], ",", ""))
 		count := 1
 		if m[3] != "" {
@@ -167,7 +173,7 @@ func TestLimits_statedLimitIsCaught(t *testing.T) {
 			t.Errorf("%q: off the table %q, on it %q; want agreeing %t", text, wrong, named, want)
 		}
 	}
-	if wrong, named := limitsStated("a cache_ttl of 1h; 250 rows a page; after 6 seconds, again"); len(wrong)+len(named) != 0 {
+	if wrong, named := limitsStated("a cache_ttl of 1h; 250 rows a page; after 6 seconds, again; less than 1 KiB a second; 64 bytes a second"); len(wrong)+len(named) != 0 {
 		t.Errorf("not limits: %q %q", wrong, named)
 	}
 }

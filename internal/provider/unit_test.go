@@ -5,11 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"go/parser"
-	"go/token"
 	"math/big"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -435,30 +431,5 @@ func TestAPIErrorDetailFor_notFound(t *testing.T) {
 	}
 	if !strings.HasPrefix(jobNotFound, "Check job_id") || !strings.HasPrefix(projectNotFound, "Check project_id (or MINTLIFY_PROJECT_ID)") {
 		t.Errorf("advice %q, %q", jobNotFound, projectNotFound)
-	}
-}
-
-// The provider speaks no HTTP and no JSON (ARCHITECTURE.md): the SDK does.
-// A status is told by the SDK's Is* helpers, never by net/http's codes;
-// search's metadata comes as text from the SDK (SearchResult.MetadataText).
-func TestProvider_importsNoHTTPAndNoJSON(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, imp := range f.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
-			if p == "net/http" || strings.HasPrefix(p, "net/http/") || p == "encoding/json" {
-				t.Errorf("%s imports %s", name, p)
-			}
-		}
 	}
 }
