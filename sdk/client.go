@@ -70,6 +70,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-cleanhttp"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 )
 
 // Version is the SDK's version, sent in the default User-Agent.
@@ -147,7 +149,7 @@ type core struct {
 	// secrets are the client's own secrets (its key); learned, what it
 	// came to know since (see secretList).
 	secrets []string
-	learned secretMemory
+	learned redact.Memory
 	// cache is the analytics cache (nil: none); problems why it is not
 	// working as configured.
 	cache    *analyticsCache

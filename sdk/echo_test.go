@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -148,16 +149,16 @@ func TestLearn_remembersTheLastLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range maxLearnedLinks + 3 {
+	for i := range redact.MaxLinks + 3 {
 		k.learn([]string{fmt.Sprintf("secret-%02d-aaaaaaaa", i)})
 		k.learn([]string{fmt.Sprintf("secret-%02d-aaaaaaaa", i)}) // again: once
 	}
 	got := k.secretList()
-	if len(got) != 1+maxLearnedLinks || got[0] != mintlifytest.DemoAPIKey || got[1] != "secret-03-aaaaaaaa" || k.redact("secret-02-aaaaaaaa secret-10-aaaaaaaa") != "secret-02-aaaaaaaa "+Redacted {
+	if len(got) != 1+redact.MaxLinks || got[0] != mintlifytest.DemoAPIKey || got[1] != "secret-03-aaaaaaaa" || k.redact("secret-02-aaaaaaaa secret-10-aaaaaaaa") != "secret-02-aaaaaaaa "+Redacted {
 		t.Errorf("%q", got)
 	}
 	k.learn(nil)
-	if len(k.secretList()) != 1+maxLearnedLinks {
+	if len(k.secretList()) != 1+redact.MaxLinks {
 		t.Error("nothing learned changed the list")
 	}
 }
@@ -191,35 +192,10 @@ func TestDecodedAnswersNeverHoldTheKey_evenOnlyEscaped(t *testing.T) {
 	}
 }
 
-// redactStrings reaches every string an answer can hold, through
-// pointers, lists, maps and interfaces.
-func TestRedactStrings_everyKindOfPlace(t *testing.T) {
-	const key = "mint_secret"
-	leak := func() string { return "x" + key }
-	p1, p2, p3, p4 := leak(), leak(), leak(), leak()
-	v := struct {
-		Plain   string
-		Pointer *string
-		List    []string
-		Map     map[string]string
-		Any     any
-		AnyMap  map[string]any
-		PtrMap  map[string]*string
-		Nested  []struct{ Inner *string }
-		private string
-		Number  any
-	}{Plain: leak(), Pointer: &p1, List: []string{"ok", leak()}, Map: map[string]string{"k": leak()}, Any: leak(),
-		AnyMap: map[string]any{"a": &p2}, PtrMap: map[string]*string{"p": &p4}, Nested: []struct{ Inner *string }{{&p3}}, private: leak(), Number: 7}
-	if !redactStrings(&v, []string{key}) {
-		t.Fatal("found nothing")
-	}
-	want := "x" + Redacted
-	if v.Plain != want || p1 != want || v.List[1] != want || v.List[0] != "ok" || v.Map["k"] != want ||
-		v.Any != want || p2 != want || p3 != want || p4 != want || v.private != leak() || v.Number != 7 {
-		t.Errorf("%+v (pointers: %q %q %q %q)", v, p1, p2, p3, p4)
-	}
-	clean := struct{ A string }{"nothing here"}
-	if redactStrings(&clean, []string{key}) || clean.A != "nothing here" {
-		t.Errorf("a clean value: %+v", clean)
+// The mark package redact puts in place of a secret is the one the SDK
+// documents.
+func TestRedacted_isTheMarkRedactWrites(t *testing.T) {
+	if Redacted != redact.Marker {
+		t.Errorf("sdk.Redacted %q, redact.Marker %q", Redacted, redact.Marker)
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -340,30 +339,6 @@ func (k *core) sendWith(ctx context.Context, c call, u *url.URL, body []byte, st
 	return attemptResult{status: resp.StatusCode, data: data, header: resp.Header, sent: true}
 }
 
-// redactURLError drops the query (a presigned link's signature) from the
-// URL net/http names in its errors.
-func redactURLError(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		clean := *ue
-		if u, perr := url.Parse(ue.URL); perr == nil {
-			clean.URL = withoutQuery(u)
-		} else {
-			clean.URL = "(link)"
-		}
-		return &clean
-	}
-	return err
-}
-
-// withoutQuery writes u without its query, fragment or password: what may
-// be shown of a link whose query is a signature.
-func withoutQuery(u *url.URL) string {
-	clean := *u
-	clean.RawQuery, clean.Fragment, clean.RawFragment, clean.ForceQuery = "", "", "", false
-	return clean.Redacted()
-}
-
 // decodeWith reads a 2xx body into out with read, and removes the client's
 // secrets from every string in out: a server or proxy echoing the
 // request's headers must not put the key into Terraform state or a
@@ -395,20 +370,6 @@ func (k *core) malformed(c call, data []byte, err error) *MalformedResponseError
 	m.Problems = []string{"the body is not the API's JSON: " + k.redact(err.Error())}
 	m.BodyStart = k.snippet(data)
 	return m
-}
-
-// mayHoldSecret reports whether a body may spell one of the client's
-// secrets: it holds one, or escapes that could.
-func (k *core) mayHoldSecret(data []byte) bool {
-	if bytes.IndexByte(data, '\\') >= 0 {
-		return true
-	}
-	for _, s := range k.secretList() {
-		if s != "" && bytes.Contains(data, []byte(s)) {
-			return true
-		}
-	}
-	return false
 }
 
 // serverFailedTransiently reports whether a status is a server failure that
@@ -508,46 +469,6 @@ func (k *core) newAPIError(c call, status int, header http.Header, data []byte) 
 // maxErrorDetails bounds how many of an error body's details an error
 // keeps: a server may send thousands.
 const maxErrorDetails = 10
-
-var (
-	htmlTagRE    = regexp.MustCompile(`(?s)<(script|style)\b.*?</(script|style)>|<[^>]*>`)
-	whitespaceRE = regexp.MustCompile(`\s+`)
-)
-
-// snippetLen is how much of an error body an error shows: one displayed line.
-const snippetLen = MaxDisplayLine
-
-// snippet turns a body that is not the API's JSON (an HTML 502 page from a
-// proxy, say) into one short readable line, with secrets redacted.
-func (k *core) snippet(data []byte) string {
-	s := string(data)
-	if len(s) > 64<<10 {
-		s = s[:64<<10]
-	}
-	s = htmlTagRE.ReplaceAllString(s, " ")
-	s = strings.Map(func(r rune) rune {
-		if r < ' ' && r != '\n' && r != '\t' {
-			return -1
-		}
-		return r
-	}, s)
-	s = strings.TrimSpace(whitespaceRE.ReplaceAllString(s, " "))
-	return DisplayLine(k.redact(s))
-}
-
-// redact removes the client's secrets from text that came from the server,
-// in case a proxy or a misbehaving server echoes the request's headers.
-func (k *core) redact(s string) string {
-	for _, secret := range k.secretList() {
-		if secret != "" {
-			s = strings.ReplaceAll(s, secret, Redacted)
-		}
-	}
-	return s
-}
-
-// Redacted replaces a secret wherever a server's answer echoed it.
-const Redacted = "[REDACTED]"
 
 // parseRetryAfter reads a Retry-After header: delay-seconds or an HTTP-date.
 func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {

@@ -411,7 +411,7 @@ func TestClip(t *testing.T) {
 func TestErrors_keyAtTheCutIsNotHalfRedacted(t *testing.T) {
 	key := mintlifytest.DemoAPIKey
 	prefix := key[:len(key)/2]
-	for name, cut := range map[string]int{"message": snippetLen, "request id": 200} {
+	for name, cut := range map[string]int{"message": MaxDisplayLine, "request id": 200} {
 		for pad := cut - len(key) + 1; pad < cut; pad += 3 {
 			text := strings.Repeat("a", pad) + key
 			var h http.HandlerFunc

@@ -602,19 +602,3 @@ func parseBundleURL(raw string) (*url.URL, error) {
 	u.Fragment, u.RawFragment = "", ""
 	return u, nil
 }
-
-// linkSecrets are the strings of a presigned link that must never be
-// shown: the link, its query, and each query value long enough to be a
-// signature, a credential or a token (short ones, such as an expiry in
-// seconds, would only garble messages).
-func linkSecrets(u *url.URL) []string {
-	secrets := []string{u.String(), u.RawQuery}
-	for _, values := range u.Query() {
-		for _, v := range values {
-			if len(v) >= 8 {
-				secrets = append(secrets, v, url.QueryEscape(v))
-			}
-		}
-	}
-	return secrets
-}

@@ -341,20 +341,3 @@ func TestCallTarget_noKeyAndNoQueryInErrorsOrLogs(t *testing.T) {
 		t.Errorf("API call: headers %v, hook %+v", rec.requests[0].Header, infos[0])
 	}
 }
-
-// redactURLError keeps the error's kind and drops the query and fragment.
-func TestRedactURLError(t *testing.T) {
-	inner := errors.New("boom")
-	err := redactURLError(&url.Error{Op: "Get", URL: "https://user:pw@files.example/a.csv?sig=s3cr3t#frag", Err: inner})
-	var ue *url.Error
-	if !errors.As(err, &ue) || ue.URL != "https://user:xxxxx@files.example/a.csv" || !errors.Is(err, inner) || ue.Op != "Get" {
-		t.Errorf("%#v", err)
-	}
-	err = redactURLError(&url.Error{Op: "Get", URL: "%zz?sig=s3cr3t", Err: inner})
-	if !errors.As(err, &ue) || ue.URL != "(link)" {
-		t.Errorf("unparsable: %#v", err)
-	}
-	if err := redactURLError(inner); err != inner { //nolint:errorlint // the very same error, not one wrapping it
-		t.Errorf("another error changed: %v", err)
-	}
-}
