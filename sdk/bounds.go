@@ -3,9 +3,9 @@ package sdk
 import (
 	"fmt"
 	"io"
-	"sync"
-	"sync/atomic"
 	"time"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
 )
 
 // Every body from outside is read through one bounded reader
@@ -109,111 +109,52 @@ func (e *LimitError) Is(target error) bool {
 	return target == ErrResponseTooLarge && (e.Limit == LimitBytes || e.Limit == LimitLine || e.Limit == LimitParts) //nolint:errorlint,err113 // the sentinel itself
 }
 
-// bodyBounds are the bounds of one body.
+// bodyBounds are the bounds of one body (see bounded.Bounds); totalOption
+// names the option that sets total.
 type bodyBounds struct {
-	// maxBytes caps the body (0: its reader bounds what it keeps).
-	maxBytes int64
-	// idle is how long the body may go without progress (0: no bound):
-	// a byte, or minRate bytes a second of it.
-	idle    time.Duration
-	minRate int64
-	// total bounds the whole body (0: no bound), option names the option
-	// that sets it.
+	maxBytes    int64
+	idle        time.Duration
+	minRate     int64
 	total       time.Duration
 	totalOption string
 }
 
-// boundedBody reads a body within its bounds. A time bound closes the
-// body when it passes: the read in progress fails, with the bound's
-// *LimitError. Close stops its timers.
+// boundedBody reads a body within its bounds (bounded.Reader), failing
+// with a *LimitError.
 type boundedBody struct {
-	body io.ReadCloser
-	b    bodyBounds
-	n    int64
-
-	need     int64        // bytes that count as progress in one idle window
-	progress atomic.Int64 // bytes since the idle timer was last reset
-	idleT    *time.Timer
-	totalT   *time.Timer
-	fired    atomic.Pointer[LimitError]
-	stopOnce sync.Once
+	r           *bounded.Reader
+	totalOption string
 }
 
 func newBoundedBody(body io.ReadCloser, b bodyBounds) *boundedBody {
-	r := &boundedBody{body: body, b: b, need: 1}
-	if b.idle > 0 {
-		if b.minRate > 0 {
-			r.need = max(1, int64(b.idle.Seconds()*float64(b.minRate)))
-		}
-		r.idleT = time.AfterFunc(b.idle, r.checkProgress)
-	}
-	if b.total > 0 {
-		r.totalT = time.AfterFunc(b.total, func() {
-			r.fire(&LimitError{Limit: LimitDuration, After: b.total, Option: b.totalOption})
-		})
-	}
-	return r
+	return &boundedBody{r: bounded.NewReader(body, bounded.Bounds{MaxBytes: b.maxBytes, Idle: b.idle, MinRate: b.minRate, Total: b.total}), totalOption: b.totalOption}
 }
 
-// checkProgress runs at the end of an idle window without enough bytes:
-// the body has stalled.
-func (r *boundedBody) checkProgress() {
-	e := &LimitError{Limit: LimitIdle, After: r.b.idle}
-	if r.need > 1 {
-		e.Max = r.need
-	}
-	r.fire(e)
-}
-
-// fire ends the body for a broken time bound: the first one is kept.
-func (r *boundedBody) fire(e *LimitError) {
-	if r.fired.CompareAndSwap(nil, e) {
-		_ = r.body.Close()
-	}
-}
-
-// Read reads within the bounds: past maxBytes, or once a time bound
-// fired, it fails with the bound's *LimitError.
+// Read reads within the bounds.
 func (r *boundedBody) Read(p []byte) (int, error) {
-	if e := r.fired.Load(); e != nil {
-		return 0, e
-	}
-	if r.b.maxBytes > 0 && int64(len(p)) > r.b.maxBytes-r.n+1 {
-		p = p[:r.b.maxBytes-r.n+1] // one byte past the cap tells a body at it from one over it
-	}
-	n, err := r.body.Read(p)
-	r.n += int64(n)
-	if n > 0 && r.idleT != nil && r.fired.Load() == nil {
-		if r.progress.Add(int64(n)) >= r.need {
-			r.progress.Store(0)
-			r.idleT.Reset(r.b.idle)
-		}
-	}
-	if r.b.maxBytes > 0 && r.n > r.b.maxBytes {
-		return n - int(r.n-r.b.maxBytes), &LimitError{Limit: LimitBytes, Max: r.b.maxBytes, Option: "WithMaxResponseBytes"}
-	}
-	if err != nil {
-		if e := r.fired.Load(); e != nil {
-			return n, e
-		}
-	}
-	return n, err
+	n, err := r.r.Read(p)
+	return n, limitError(err, r.totalOption)
 }
 
 // stop stops the time bounds.
-func (r *boundedBody) stop() {
-	r.stopOnce.Do(func() {
-		if r.idleT != nil {
-			r.idleT.Stop()
-		}
-		if r.totalT != nil {
-			r.totalT.Stop()
-		}
-	})
-}
+func (r *boundedBody) stop() { r.r.Stop() }
 
 // Close stops the bounds and closes the body.
-func (r *boundedBody) Close() error {
-	r.stop()
-	return r.body.Close()
+func (r *boundedBody) Close() error { return r.r.Close() }
+
+// limitError is err as the SDK reports it: a broken bound a *LimitError
+// (totalOption names the option of a bound on the whole body), anything
+// else unchanged.
+func limitError(err error, totalOption string) error {
+	b, ok := err.(*bounded.Error) //nolint:errorlint // package bounded returns its errors unwrapped
+	if !ok {
+		return err
+	}
+	switch b.Bound {
+	case bounded.Bytes:
+		return &LimitError{Limit: LimitBytes, Max: b.Max, Option: "WithMaxResponseBytes"}
+	case bounded.Idle:
+		return &LimitError{Limit: LimitIdle, Max: b.Max, After: b.After}
+	}
+	return &LimitError{Limit: LimitDuration, After: b.After, Option: totalOption}
 }

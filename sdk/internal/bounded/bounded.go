@@ -1,0 +1,157 @@
+// Package bounded reads a body from outside within bounds of bytes, of
+// time without progress (a stall, or a rate too slow) and of time in all.
+// Every body the SDK reads goes through it: an API's answer, a streamed
+// answer, a download. It is separate from package sdk so the timers and
+// the byte count, which a hostile server attacks, are tested on their own;
+// package sdk turns its Error into the public *sdk.LimitError.
+package bounded
+
+import (
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Bound names the bound a body broke.
+type Bound int
+
+// The bounds a Reader enforces.
+const (
+	// Bytes: the body grew past Bounds.MaxBytes.
+	Bytes Bound = iota + 1
+	// Idle: nothing (or less than Bounds.MinRate bytes a second) arrived
+	// for Bounds.Idle.
+	Idle
+	// Duration: the body was still unfinished after Bounds.Total.
+	Duration
+)
+
+// Error is a broken bound.
+type Error struct {
+	Bound Bound
+	// Max is the byte cap (Bytes), or the bytes an idle window needed
+	// (Idle with a minimum rate; 0 without one).
+	Max int64
+	// After is the time bound that passed (Idle, Duration).
+	After time.Duration
+}
+
+func (e *Error) Error() string {
+	switch e.Bound {
+	case Bytes:
+		return fmt.Sprintf("body over %d bytes", e.Max)
+	case Idle:
+		if e.Max > 0 {
+			return fmt.Sprintf("less than %d bytes came in %s", e.Max, e.After)
+		}
+		return fmt.Sprintf("no data came for %s", e.After)
+	}
+	return fmt.Sprintf("still unfinished after %s", e.After)
+}
+
+// Bounds are the bounds of one body. A zero field is no bound.
+type Bounds struct {
+	// MaxBytes caps the body.
+	MaxBytes int64
+	// Idle is how long the body may go without progress: a byte, or
+	// MinRate bytes a second of it.
+	Idle    time.Duration
+	MinRate int64
+	// Total bounds the whole body.
+	Total time.Duration
+}
+
+// Reader reads a body within its bounds. A time bound closes the body
+// when it passes: the read in progress fails with the bound's *Error.
+// Close, or Stop, stops its timers.
+type Reader struct {
+	body io.ReadCloser
+	b    Bounds
+	n    int64
+
+	need     int64        // bytes that count as progress in one idle window
+	progress atomic.Int64 // bytes since the idle timer was last reset
+	idleT    *time.Timer
+	totalT   *time.Timer
+	fired    atomic.Pointer[Error]
+	stopOnce sync.Once
+}
+
+// NewReader reads body within b; its time bounds start now.
+func NewReader(body io.ReadCloser, b Bounds) *Reader {
+	r := &Reader{body: body, b: b, need: 1}
+	if b.Idle > 0 {
+		if b.MinRate > 0 {
+			r.need = max(1, int64(b.Idle.Seconds()*float64(b.MinRate)))
+		}
+		r.idleT = time.AfterFunc(b.Idle, r.stalled)
+	}
+	if b.Total > 0 {
+		r.totalT = time.AfterFunc(b.Total, func() { r.fire(&Error{Bound: Duration, After: b.Total}) })
+	}
+	return r
+}
+
+// stalled runs at the end of an idle window without enough bytes.
+func (r *Reader) stalled() {
+	e := &Error{Bound: Idle, After: r.b.Idle}
+	if r.need > 1 {
+		e.Max = r.need
+	}
+	r.fire(e)
+}
+
+// fire ends the body for a broken time bound: the first one is kept.
+func (r *Reader) fire(e *Error) {
+	if r.fired.CompareAndSwap(nil, e) {
+		_ = r.body.Close()
+	}
+}
+
+// Read reads within the bounds: past MaxBytes, or once a time bound
+// fired, it fails with the bound's *Error.
+func (r *Reader) Read(p []byte) (int, error) {
+	if e := r.fired.Load(); e != nil {
+		return 0, e
+	}
+	if r.b.MaxBytes > 0 && int64(len(p)) > r.b.MaxBytes-r.n+1 {
+		p = p[:r.b.MaxBytes-r.n+1] // one byte past the cap tells a body at it from one over it
+	}
+	n, err := r.body.Read(p)
+	r.n += int64(n)
+	if n > 0 && r.idleT != nil && r.fired.Load() == nil {
+		if r.progress.Add(int64(n)) >= r.need {
+			r.progress.Store(0)
+			r.idleT.Reset(r.b.Idle)
+		}
+	}
+	if r.b.MaxBytes > 0 && r.n > r.b.MaxBytes {
+		return n - int(r.n-r.b.MaxBytes), &Error{Bound: Bytes, Max: r.b.MaxBytes}
+	}
+	if err != nil {
+		if e := r.fired.Load(); e != nil {
+			return n, e
+		}
+	}
+	return n, err
+}
+
+// Stop stops the time bounds; the body stays open.
+func (r *Reader) Stop() {
+	r.stopOnce.Do(func() {
+		if r.idleT != nil {
+			r.idleT.Stop()
+		}
+		if r.totalT != nil {
+			r.totalT.Stop()
+		}
+	})
+}
+
+// Close stops the bounds and closes the body.
+func (r *Reader) Close() error {
+	r.Stop()
+	return r.body.Close()
+}

@@ -1,0 +1,137 @@
+package bounded
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+func wantBound(t *testing.T, err error, b Bound) *Error {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) || e.Bound != b {
+		t.Fatalf("want bound %d, got %v", b, err)
+	}
+	return e
+}
+
+// Bytes up to the cap are read, one past it fails, and no more than the
+// cap is handed out.
+func TestReader_bytes(t *testing.T) {
+	for n, wantErr := range map[int]bool{0: false, 99: false, 100: false, 101: true, 5000: true} {
+		r := NewReader(io.NopCloser(strings.NewReader(strings.Repeat("x", n))), Bounds{MaxBytes: 100})
+		data, err := io.ReadAll(r)
+		if (err != nil) != wantErr || len(data) > 100 || (!wantErr && len(data) != n) {
+			t.Errorf("%d bytes: read %d, %v", n, len(data), err)
+		}
+		if wantErr {
+			if e := wantBound(t, err, Bytes); e.Max != 100 || e.Error() != "body over 100 bytes" || len(data) != 100 {
+				t.Errorf("%d bytes: %+v, kept %d", n, e, len(data))
+			}
+		}
+	}
+	// No cap: everything.
+	if data, err := io.ReadAll(NewReader(io.NopCloser(strings.NewReader(strings.Repeat("x", 5000))), Bounds{})); err != nil || len(data) != 5000 {
+		t.Errorf("no cap: %d, %v", len(data), err)
+	}
+}
+
+// A small buffer never reads past the cap plus the one byte that tells.
+func TestReader_readsAtMostOnePastTheCap(t *testing.T) {
+	src := strings.NewReader(strings.Repeat("x", 50))
+	r := NewReader(io.NopCloser(src), Bounds{MaxBytes: 10})
+	buf := make([]byte, 40)
+	n, err := r.Read(buf)
+	if n != 10 || err == nil || src.Len() != 39 {
+		t.Errorf("read %d (%v), %d left", n, err, src.Len())
+	}
+}
+
+// slow writes 100 bytes, one every step.
+func slow(step time.Duration) io.ReadCloser {
+	pr, pw := io.Pipe()
+	go func() {
+		defer pw.Close()
+		for range 100 {
+			if _, err := pw.Write([]byte("x")); err != nil {
+				return
+			}
+			time.Sleep(step)
+		}
+	}()
+	return pr
+}
+
+// Progress is a rate when MinRate is set: a trickle under it stalls, a
+// body at it does not.
+func TestReader_minRate(t *testing.T) {
+	r := NewReader(slow(5*time.Millisecond), Bounds{Idle: 200 * time.Millisecond, MinRate: 1024})
+	_, err := io.ReadAll(r)
+	if e := wantBound(t, err, Idle); e.Max != 204 || e.After != 200*time.Millisecond || e.Error() != "less than 204 bytes came in 200ms" {
+		t.Errorf("%+v", e)
+	}
+	r = NewReader(slow(time.Millisecond), Bounds{Idle: 200 * time.Millisecond, MinRate: 10})
+	if data, err := io.ReadAll(r); err != nil || len(data) != 100 {
+		t.Errorf("%d bytes: %v", len(data), err)
+	}
+	r.Stop()
+}
+
+// Without a rate, a byte is progress; nothing for the idle time stalls.
+func TestReader_idle(t *testing.T) {
+	r := NewReader(slow(2*time.Millisecond), Bounds{Idle: 100 * time.Millisecond})
+	if data, err := io.ReadAll(r); err != nil || len(data) != 100 {
+		t.Errorf("a steady body: %d bytes, %v", len(data), err)
+	}
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	start := time.Now()
+	_, err := io.ReadAll(NewReader(pr, Bounds{Idle: 50 * time.Millisecond}))
+	if e := wantBound(t, err, Idle); e.Max != 0 || e.Error() != "no data came for 50ms" || time.Since(start) > 5*time.Second {
+		t.Errorf("%+v", e)
+	}
+}
+
+// A trickle that never stalls still ends at Total, and a later read
+// fails the same way.
+func TestReader_total(t *testing.T) {
+	r := NewReader(slow(10*time.Millisecond), Bounds{Idle: time.Second, Total: 100 * time.Millisecond})
+	_, err := io.ReadAll(r)
+	if e := wantBound(t, err, Duration); e.After != 100*time.Millisecond || e.Error() != "still unfinished after 100ms" {
+		t.Errorf("%+v", e)
+	}
+	if n, again := r.Read(make([]byte, 1)); n != 0 || again != err { //nolint:errorlint // the very same error
+		t.Errorf("read after: %d, %v", n, again)
+	}
+	if r.Close() != nil {
+		t.Error("close")
+	}
+}
+
+// Stop keeps the time bounds from firing: a stopped reader whose body
+// goes quiet is not closed under its reader.
+func TestReader_stopStopsTheTimers(t *testing.T) {
+	pr, pw := io.Pipe()
+	r := NewReader(pr, Bounds{Idle: 20 * time.Millisecond, Total: 20 * time.Millisecond})
+	r.Stop()
+	r.Stop() // twice is fine
+	time.Sleep(60 * time.Millisecond)
+	go func() { _, _ = pw.Write([]byte("late")); pw.Close() }()
+	if data, err := io.ReadAll(r); err != nil || string(data) != "late" {
+		t.Errorf("%q, %v", data, err)
+	}
+}
+
+// A body that fails on its own keeps its error.
+func TestReader_passesOtherErrors(t *testing.T) {
+	boom := errors.New("boom")
+	pr, pw := io.Pipe()
+	pw.CloseWithError(boom)
+	r := NewReader(pr, Bounds{Idle: time.Minute, MaxBytes: 10})
+	defer r.Close()
+	if _, err := r.Read(make([]byte, 4)); err != boom { //nolint:errorlint // the very same error
+		t.Errorf("%v", err)
+	}
+}
