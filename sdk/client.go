@@ -62,7 +62,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -72,6 +71,7 @@ import (
 	"github.com/hashicorp/go-cleanhttp"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/transport"
 )
 
 // Version is the SDK's version, sent in the default User-Agent.
@@ -417,7 +417,9 @@ func newCore(kind keyKind, key, defaultBase string, opts []Option) (*core, error
 	if k.baseURLErr != nil {
 		return nil, k.baseURLErr
 	}
-	k.httpClient = withSafeRedirects(k.httpClient)
+	// The key never follows a redirect to another host, nor a POST a
+	// redirect at all (transport.GuardRedirects).
+	k.httpClient = transport.GuardRedirects(k.httpClient)
 	if o := k.cacheOptions; o != nil {
 		k.cache = newAnalyticsCache(*o, key, k.problems)
 	}
@@ -590,47 +592,4 @@ func ParseBaseURL(raw string) (*url.URL, error) {
 }
 
 // IsLoopbackHost reports whether host is localhost or a loopback IP address.
-func IsLoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// redirectError is a redirect the client refuses to follow. It is final:
-// the same request would be redirected the same way again.
-type redirectError struct{ msg string }
-
-func (e *redirectError) Error() string { return e.msg }
-
-// withSafeRedirects returns a copy of hc whose redirect policy follows no
-// redirect of a POST (the answer comes back as an error naming the
-// location: following it would turn the POST into a GET of something
-// nobody created, or re-send the prompt to another host), drops the
-// Authorization header whenever a redirect leaves the original host, and
-// refuses a downgrade to plain http off loopback. Go already strips the
-// header for unrelated domains; this also covers subdomains and other ports.
-func withSafeRedirects(hc *http.Client) *http.Client {
-	clone := *hc
-	next := hc.CheckRedirect
-	clone.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if m := via[0].Method; m != http.MethodGet && m != http.MethodHead {
-			return http.ErrUseLastResponse
-		}
-		if len(via) >= 10 {
-			return &redirectError{"stopped after 10 redirects"}
-		}
-		if req.URL.Scheme != "https" && !IsLoopbackHost(req.URL.Hostname()) {
-			return &redirectError{"refusing redirect to insecure URL " + withoutQuery(req.URL)}
-		}
-		if req.URL.Host != via[0].URL.Host {
-			req.Header.Del("Authorization")
-		}
-		if next != nil {
-			return next(req, via)
-		}
-		return nil
-	}
-	return &clone
-}
+func IsLoopbackHost(host string) bool { return transport.IsLoopbackHost(host) }

@@ -315,31 +315,6 @@ func TestClient_reportsUndecodableSuccess(t *testing.T) {
 	}
 }
 
-func TestParseRetryAfter(t *testing.T) {
-	now := epoch
-	tests := []struct {
-		in     string
-		want   time.Duration
-		wantOK bool
-	}{
-		{"", 0, false},
-		{"0", 0, true},
-		{"  12 ", 12 * time.Second, true},
-		{"-3", 0, false},
-		{"soon", 0, false},
-		{"Sat, 21 Nov 2026 12:01:00 GMT", time.Minute, true},
-		{"Sat, 21 Nov 2026 11:00:00 GMT", 0, true},
-		{"99999999999999999999", 0, false},
-		{"9999999999999", time.Duration(9223372036) * time.Second, true},
-	}
-	for _, tt := range tests {
-		got, ok := parseRetryAfter(tt.in, now)
-		if got != tt.want || ok != tt.wantOK {
-			t.Errorf("parseRetryAfter(%q) = %s, %v; want %s, %v", tt.in, got, ok, tt.want, tt.wantOK)
-		}
-	}
-}
-
 // An error body's details are kept up to ten, each cut to its first 200
 // runes and stripped of the key; the rest are counted.
 func TestAPIError_detailsAreBounded(t *testing.T) {

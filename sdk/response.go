@@ -2,9 +2,9 @@ package sdk
 
 import (
 	"net/http"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/transport"
 )
 
 // ResponseInfo is what the SDK knows of how an answer arrived. Every answer
@@ -70,31 +70,6 @@ type RateLimit struct {
 
 // parseRateLimit reads a response's rate-limit headers.
 func parseRateLimit(h http.Header, now time.Time) RateLimit {
-	var rl RateLimit
-	get := func(name string) string {
-		if v := h.Get("X-RateLimit-" + name); v != "" {
-			return v
-		}
-		return h.Get("RateLimit-" + name)
-	}
-	if n, err := strconv.Atoi(strings.TrimSpace(get("Limit"))); err == nil && n >= 0 {
-		rl.Limit, rl.Known = n, true
-	}
-	if n, err := strconv.Atoi(strings.TrimSpace(get("Remaining"))); err == nil && n >= 0 {
-		rl.Remaining, rl.Known = n, true
-	}
-	if n, err := strconv.ParseInt(strings.TrimSpace(get("Reset")), 10, 64); err == nil && n >= 0 {
-		// Either seconds from now or a Unix time: a value past a year of
-		// seconds can only be the latter.
-		if n > 365*24*3600 {
-			rl.Reset = time.Unix(n, 0).UTC()
-		} else {
-			rl.Reset = now.Add(time.Duration(n) * time.Second)
-		}
-		rl.Known = true
-	}
-	return rl
+	rl := transport.ParseRateLimit(h, now)
+	return RateLimit{Known: rl.Known, Limit: rl.Limit, Remaining: rl.Remaining, Reset: rl.Reset}
 }
-
-// requestIDHeaders are where APIs and gateways put a request's id.
-var requestIDHeaders = []string{"X-Request-Id", "Request-Id", "X-Amzn-Requestid", "Cf-Ray"}
