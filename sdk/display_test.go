@@ -129,3 +129,14 @@ func TestAPIError_serverTextIsEscaped(t *testing.T) {
 		})
 	}
 }
+
+// A text whose bound falls right after a clipped line's mark is marked
+// once, not "……".
+func TestDisplayText_aCutAfterAClippedLineIsMarkedOnce(t *testing.T) {
+	long := strings.Repeat("x", MaxDisplayLine+1) + "\n"
+	in := strings.Repeat(long, 8) + strings.Repeat("s", 182) + "\n" + long + "more"
+	got := DisplayText(in)
+	if strings.HasSuffix(got, "……") || !strings.HasSuffix(got, "x…") {
+		t.Errorf("ends %q", got[len(got)-10:])
+	}
+}

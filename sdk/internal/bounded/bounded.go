@@ -38,6 +38,7 @@ type Error struct {
 	After time.Duration
 }
 
+// Error says which bound broke.
 func (e *Error) Error() string {
 	switch e.Bound {
 	case Bytes:

@@ -100,7 +100,7 @@ func TestDo_retryPolicy(t *testing.T) {
 		retryAfter time.Duration
 	}{
 		{name: "GET 502 then 200", method: "GET", handlers: []http.HandlerFunc{answer(502, "<html>"), ok}, requests: 2, status: 200, nSleeps: 1},
-		{name: "GET 503 honours Retry-After", method: "GET", handlers: []http.HandlerFunc{answer(503, "", "Retry-After", "7"), ok}, requests: 2, status: 200, sleeps: []time.Duration{7 * time.Second}},
+		{name: "GET 503 honors Retry-After", method: "GET", handlers: []http.HandlerFunc{answer(503, "", "Retry-After", "7"), ok}, requests: 2, status: 200, sleeps: []time.Duration{7 * time.Second}},
 		{name: "GET 500 until retries run out", method: "GET", handlers: []http.HandlerFunc{answer(500, "boom")}, requests: 3, status: 500, nSleeps: 2},
 		{name: "GET 501 is final", method: "GET", handlers: []http.HandlerFunc{answer(501, "")}, requests: 1, status: 501},
 		{name: "GET 404 is final", method: "GET", handlers: []http.HandlerFunc{answer(404, "")}, requests: 1, status: 404},
