@@ -42,7 +42,6 @@ func (k *core) snippet(data []byte) string {
 var (
 	scrub             = redact.Scrub
 	redactStrings     = redact.Strings
-	redactURLError    = redact.URLError
 	withoutQuery      = redact.WithoutQuery
 	bundleLinkSecrets = redact.BundleLinkSecrets
 )
