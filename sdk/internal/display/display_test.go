@@ -21,6 +21,9 @@ func TestEscape_bounds(t *testing.T) {
 		{"ab\ncd", true, 3, 5, "ab\ncd"},
 		{"ab\ncde", true, 3, 5, "ab\ncd…"},
 		{"abc\n", true, 3, 4, "abc\n"},
+		{"\x1b\n", true, 4, 5, "\\x1b\n"}, // a newline that just fits
+		{"ab cd\x1b", true, 3, 4, "ab …"}, // the line's mark just fits
+		{"a \x01", true, 2, 2, "a…"},      // it does not: the whole is cut
 		{"abc\nd", true, 3, 4, "abc…"},
 		{"abcd", true, 3, 3, "abc…"},
 		{"abcd\n", true, 3, 4, "abc…"},

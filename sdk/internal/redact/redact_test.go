@@ -71,6 +71,7 @@ func TestMayHold(t *testing.T) {
 		`{"a":"key1"}`:      true,
 		`{"a":"k\u0065y1"}`: true, // an escape could spell it
 		`{"a":"b"}`:         false,
+		`\u006b`:            true, // an escape at the very start
 	} {
 		if got := MayHold([]byte(body), []string{"", "key1"}); got != want {
 			t.Errorf("%s: %v", body, got)
