@@ -135,3 +135,48 @@ func TestReader_passesOtherErrors(t *testing.T) {
 		t.Errorf("%v", err)
 	}
 }
+
+// Each read is capped by what is left of the cap, plus the byte that
+// tells: a body is never read further than that.
+func TestReader_eachReadStopsOnePastTheCap(t *testing.T) {
+	src := strings.NewReader(strings.Repeat("x", 50))
+	r := NewReader(io.NopCloser(src), Bounds{MaxBytes: 10})
+	if n, err := r.Read(make([]byte, 5)); n != 5 || err != nil {
+		t.Fatalf("first read: %d, %v", n, err)
+	}
+	n, err := r.Read(make([]byte, 40))
+	if n != 5 || err == nil || src.Len() != 39 {
+		t.Errorf("second read: %d (%v), %d left", n, err, src.Len())
+	}
+}
+
+// Without a rate, one byte is progress enough: a byte each window keeps
+// the body alive.
+func TestReader_aByteIsProgress(t *testing.T) {
+	pr, pw := io.Pipe()
+	go func() {
+		defer pw.Close()
+		for range 4 {
+			time.Sleep(200 * time.Millisecond)
+			if _, err := pw.Write([]byte("x")); err != nil {
+				return
+			}
+		}
+	}()
+	r := NewReader(pr, Bounds{Idle: 350 * time.Millisecond})
+	buf := make([]byte, 1)
+	var got []byte
+	for {
+		n, err := r.Read(buf)
+		got = append(got, buf[:n]...)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("after %d bytes: %v", len(got), err)
+		}
+	}
+	if len(got) != 4 {
+		t.Errorf("%d bytes", len(got))
+	}
+}
