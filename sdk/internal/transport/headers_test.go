@@ -40,6 +40,8 @@ func TestParseRateLimit(t *testing.T) {
 		{"a year and a second", http.Header{"Ratelimit-Reset": {"31536001"}}, RateLimit{Known: true, Reset: time.Unix(31536001, 0).UTC()}},
 		{"zero reset", http.Header{"Ratelimit-Reset": {"0"}}, RateLimit{Known: true, Reset: epoch}},
 		{"only remaining", http.Header{"Ratelimit-Remaining": {"3"}}, RateLimit{Known: true, Remaining: 3}},
+		{"a limit of none", http.Header{"Ratelimit-Limit": {"0"}}, RateLimit{Known: true}},
+		{"none remaining", http.Header{"Ratelimit-Remaining": {"0"}}, RateLimit{Known: true}},
 		{"negative and junk", http.Header{"Ratelimit-Limit": {"-1"}, "Ratelimit-Remaining": {"-2"}, "Ratelimit-Reset": {"soon"}}, RateLimit{}},
 		{"negative reset", http.Header{"Ratelimit-Reset": {"-5"}}, RateLimit{}},
 	} {

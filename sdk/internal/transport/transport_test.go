@@ -49,14 +49,17 @@ type server struct {
 	*httptest.Server
 	n        atomic.Int32
 	requests chan *http.Request
+	bodies   chan string
 }
 
 func serve(t *testing.T, handlers ...http.HandlerFunc) *server {
 	t.Helper()
-	s := &server{requests: make(chan *http.Request, 100)}
+	s := &server{requests: make(chan *http.Request, 100), bodies: make(chan string, 100)}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		i := int(s.n.Add(1)) - 1
 		s.requests <- r.Clone(context.Background())
+		body, _ := io.ReadAll(r.Body)
+		s.bodies <- string(body)
 		handlers[min(i, len(handlers)-1)](w, r)
 	}))
 	t.Cleanup(s.Close)
@@ -166,8 +169,8 @@ func TestDo_sendsTheRequestOnEveryAttempt(t *testing.T) {
 	}
 	for range 2 {
 		req := <-s.requests
-		if req.URL.RawQuery != "q=1" || req.Header.Get("Authorization") != "Bearer k" || len(req.Header["X-A"]) != 2 {
-			t.Errorf("%s %v", req.URL, req.Header)
+		if body := <-s.bodies; req.URL.RawQuery != "q=1" || req.Header.Get("Authorization") != "Bearer k" || len(req.Header["X-A"]) != 2 || body != `{"a":1}` {
+			t.Errorf("%s %v %q", req.URL, req.Header, body)
 		}
 	}
 	if len(attempts) != 2 || attempts[0].Number != 1 || attempts[0].Status != 503 || attempts[1].Status != 201 || string(attempts[1].Body) != "done" ||
