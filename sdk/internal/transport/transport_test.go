@@ -367,6 +367,12 @@ func TestDo_stream(t *testing.T) {
 	if r.Response != nil || string(r.Body) != "gone" || r.Status != 404 {
 		t.Errorf("refused: %+v", r)
 	}
+	// So is a 3xx that had nowhere to go.
+	s = serve(t, answer(300, "choices"))
+	r = Do(context.Background(), p, Request{Method: "GET", URL: s.URL, Stream: true})
+	if r.Response != nil || string(r.Body) != "choices" || r.Status != 300 {
+		t.Errorf("a 300: %+v", r)
+	}
 }
 
 // A secret URL's query never reaches an error.
