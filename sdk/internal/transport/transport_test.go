@@ -498,3 +498,14 @@ func TestDo_sentWithoutTrace(t *testing.T) {
 type roundTripper func(*http.Request) (*http.Response, error)
 
 func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// A Retry-After of 0 is no wait the server asked for: the backoff still
+// spaces the retry.
+func TestDo_aZeroRetryAfterBacksOff(t *testing.T) {
+	s := serve(t, answer(429, "", "Retry-After", "0"), answer(200, ""))
+	clk := &fakeClock{now: epoch}
+	r := Do(context.Background(), policy(clk), Request{Method: "POST", URL: s.URL})
+	if !r.OK() || len(clk.sleeps) != 1 || clk.sleeps[0] < 500*time.Millisecond || clk.sleeps[0] > time.Second {
+		t.Errorf("%+v, slept %v", r, clk.sleeps)
+	}
+}
