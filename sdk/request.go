@@ -169,12 +169,9 @@ func (k *core) exchange(ctx context.Context, c call, stream bool) (attemptResult
 	return attemptResult{}, ResponseInfo{}, apiErr
 }
 
-// fitsBeforeDeadline and serverFailedTransiently are the transport's
-// rules, for the waits of wait.go.
-var (
-	fitsBeforeDeadline      = transport.FitsBeforeDeadline
-	serverFailedTransiently = transport.ServerFailedTransiently
-)
+// serverFailedTransiently is the transport's rule, for the waits of
+// wait.go.
+var serverFailedTransiently = transport.ServerFailedTransiently
 
 // decodeWith reads a 2xx body into out with read, and removes the client's
 // secrets from every string in out: a server or proxy echoing the

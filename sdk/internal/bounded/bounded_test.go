@@ -169,7 +169,7 @@ func TestReader_aByteIsProgress(t *testing.T) {
 	for {
 		n, err := r.Read(buf)
 		got = append(got, buf[:n]...)
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
