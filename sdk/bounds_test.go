@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
@@ -192,32 +193,35 @@ func TestBoundedBody_bytes(t *testing.T) {
 	}
 }
 
-// A download's progress is a rate: a trickle under it stalls, a body at
-// it does not.
-func TestBoundedBody_minRate(t *testing.T) {
-	slow := func(step time.Duration) io.ReadCloser {
-		pr, pw := io.Pipe()
-		go func() {
-			defer pw.Close()
-			for range 100 {
-				if _, err := pw.Write([]byte("x")); err != nil {
-					return
-				}
-				time.Sleep(step)
-			}
-		}()
-		return pr
+// The bounded reader's errors are *LimitError, each naming its bound, its
+// figures and the option that sets it (the reader's timers are tested in
+// package bounded).
+func TestLimitError_fromTheBoundedReader(t *testing.T) {
+	for _, tt := range []struct {
+		in    *bounded.Error
+		want  LimitError
+		text  string
+		large bool
+	}{
+		{&bounded.Error{Bound: bounded.Bytes, Max: 100}, LimitError{Limit: LimitBytes, Max: 100, Option: "WithMaxResponseBytes"},
+			"response body too large: over 100 bytes (WithMaxResponseBytes)", true},
+		{&bounded.Error{Bound: bounded.Idle, Max: 204, After: 200 * time.Millisecond}, LimitError{Limit: LimitIdle, Max: 204, After: 200 * time.Millisecond},
+			"less than 204 bytes came in 200ms (the request timeout): slower than 1024 bytes a second", false},
+		{&bounded.Error{Bound: bounded.Idle, After: time.Minute}, LimitError{Limit: LimitIdle, After: time.Minute},
+			"no data came for 1m0s (the request timeout)", false},
+		{&bounded.Error{Bound: bounded.Duration, After: time.Hour}, LimitError{Limit: LimitDuration, After: time.Hour, Option: "WithMaxStreamDuration"},
+			"still unfinished after 1h0m0s (WithMaxStreamDuration)", false},
+	} {
+		err := limitError(tt.in, "WithMaxStreamDuration")
+		le := wantLimit(t, err, tt.want.Limit)
+		if *le != tt.want || err.Error() != tt.text || errors.Is(err, ErrResponseTooLarge) != tt.large {
+			t.Errorf("%+v: %+v %q", tt.in, le, err)
+		}
 	}
-	b := newBoundedBody(slow(5*time.Millisecond), bodyBounds{idle: 200 * time.Millisecond, minRate: 1024})
-	_, err := io.ReadAll(b)
-	if le := wantLimit(t, err, LimitIdle); le.Max != 204 || !strings.Contains(err.Error(), "less than 204 bytes came in 200ms") {
-		t.Errorf("%v", err)
+	other := io.ErrUnexpectedEOF
+	if limitError(other, "") != other { //nolint:errorlint // the very same error
+		t.Error("another error changed")
 	}
-	b = newBoundedBody(slow(time.Millisecond), bodyBounds{idle: 200 * time.Millisecond, minRate: 10})
-	if data, err := io.ReadAll(b); err != nil || len(data) != 100 {
-		t.Errorf("%d bytes: %v", len(data), err)
-	}
-	b.stop()
 }
 
 func ExampleWithMaxStreamParts() {

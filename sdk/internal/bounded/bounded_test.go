@@ -81,7 +81,7 @@ func TestReader_minRate(t *testing.T) {
 
 // Without a rate, a byte is progress; nothing for the idle time stalls.
 func TestReader_idle(t *testing.T) {
-	r := NewReader(slow(2*time.Millisecond), Bounds{Idle: 100 * time.Millisecond})
+	r := NewReader(slow(2*time.Millisecond), Bounds{Idle: time.Second})
 	if data, err := io.ReadAll(r); err != nil || len(data) != 100 {
 		t.Errorf("a steady body: %d bytes, %v", len(data), err)
 	}
@@ -156,14 +156,15 @@ func TestReader_aByteIsProgress(t *testing.T) {
 	pr, pw := io.Pipe()
 	go func() {
 		defer pw.Close()
-		for range 4 {
-			time.Sleep(200 * time.Millisecond)
+		for range 3 {
+			time.Sleep(400 * time.Millisecond)
 			if _, err := pw.Write([]byte("x")); err != nil {
 				return
 			}
 		}
 	}()
-	r := NewReader(pr, Bounds{Idle: 350 * time.Millisecond})
+	// Over one byte a window, with 200ms of slack either way.
+	r := NewReader(pr, Bounds{Idle: 600 * time.Millisecond})
 	buf := make([]byte, 1)
 	var got []byte
 	for {
@@ -176,7 +177,7 @@ func TestReader_aByteIsProgress(t *testing.T) {
 			t.Fatalf("after %d bytes: %v", len(got), err)
 		}
 	}
-	if len(got) != 4 {
+	if len(got) != 3 {
 		t.Errorf("%d bytes", len(got))
 	}
 }
