@@ -141,12 +141,20 @@ func TestReader_passesOtherErrors(t *testing.T) {
 func TestReader_eachReadStopsOnePastTheCap(t *testing.T) {
 	src := strings.NewReader(strings.Repeat("x", 50))
 	r := NewReader(io.NopCloser(src), Bounds{MaxBytes: 10})
-	if n, err := r.Read(make([]byte, 5)); n != 5 || err != nil {
-		t.Fatalf("first read: %d, %v", n, err)
+	for i, size := range []int{5, 5} { // to the cap exactly, in buffers that fit
+		if n, err := r.Read(make([]byte, size)); n != size || err != nil {
+			t.Fatalf("read %d: %d, %v", i, n, err)
+		}
 	}
-	n, err := r.Read(make([]byte, 40))
-	if n != 5 || err == nil || src.Len() != 39 {
-		t.Errorf("second read: %d (%v), %d left", n, err, src.Len())
+	n, err := r.Read(make([]byte, 10))
+	if n != 0 || err == nil || src.Len() != 39 {
+		t.Errorf("past the cap: %d (%v), %d left", n, err, src.Len())
+	}
+	src = strings.NewReader(strings.Repeat("x", 50))
+	r = NewReader(io.NopCloser(src), Bounds{MaxBytes: 10})
+	_, _ = r.Read(make([]byte, 5))
+	if n, err := r.Read(make([]byte, 10)); n != 5 || err == nil || src.Len() != 39 {
+		t.Errorf("a buffer past the cap: %d (%v), %d left", n, err, src.Len())
 	}
 }
 
