@@ -173,28 +173,6 @@ func TestRetry_retryAfterPastTheDeadlineFailsAtOnce(t *testing.T) {
 	}
 }
 
-func TestCreateAgentJob_answerIsAwaitedAfterContextEnds(t *testing.T) {
-	fs, c, _ := newFake(t, mintlifytest.Config{})
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsCreate, Kind: mintlifytest.FaultLatency, Latency: 200 * time.Millisecond})
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	job, err := c.AgentJobs.Create(ctx, mintlifytest.DemoProjectID, "x")
-	if err != nil {
-		t.Fatalf("the job was created but the call failed: %v", err)
-	}
-	if ids := fs.JobIDs(mintlifytest.DemoProjectID); len(ids) != 1 || ids[0] != job.ID {
-		t.Errorf("returned %s, the server has %v", job.ID, ids)
-	}
-	// A GET is abandoned with its context: it creates nothing.
-	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultLatency, Latency: time.Second})
-	ctx2, cancel2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel2()
-	start := time.Now()
-	if _, err := c.AgentJobs.Get(ctx2, mintlifytest.DemoProjectID, job.ID); !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 500*time.Millisecond {
-		t.Errorf("GET: %v after %s", err, time.Since(start))
-	}
-}
-
 func TestDo_sendsNothingOnceContextHasEnded(t *testing.T) {
 	fs, c, _ := newFake(t, mintlifytest.Config{})
 	ctx, cancel := context.WithCancel(context.Background())
