@@ -9,26 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// The longest end of a text that starts a secret, whichever secret it is;
-// a whole secret is not a start (it was redacted already).
-func TestSecretPrefixAtEnd(t *testing.T) {
-	secrets := []string{"mint_dsc_0123", "sk-9876543"}
-	for s, want := range map[string]int{
-		"":                 0,
-		"no secret here":   0,
-		"the key is mint_": 5,
-		"the key is m":     1,
-		"mint_dsc_0123":    0,
-		"or sk-98":         5,
-		"mint_ then sk":    2,
-		"sk-9876543 mint":  4,
-	} {
-		if got := secretPrefixAtEnd(s, secrets); got != want {
-			t.Errorf("%q: %d, want %d", s, got, want)
-		}
-	}
-}
-
 // The key must never reach a caller's output, even split across deltas at
 // any point, in any part, in either protocol.
 func TestAssistantStream_keyIsRedactedEvenSplitAcrossDeltas(t *testing.T) {

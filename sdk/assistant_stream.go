@@ -1,7 +1,6 @@
 package sdk
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,13 +10,14 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/eventstream"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/assistantstream"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
-// The stream of an answer: AssistantStream reads the events that package
-// eventstream frames, decodes them (assistant_protocols.go) and hands
-// out parts, and turns every way the body can fail into a StreamError.
+// The stream of an answer: package assistantstream reads and decodes it
+// (framed by package eventstream); AssistantStream wires it to the
+// client's bounds and secrets, and turns its parts and failures into the
+// public AssistantPart and StreamError, here and nowhere else.
 
 // StreamProblem is why reading a streamed answer failed.
 type StreamProblem string
@@ -96,43 +96,81 @@ type AssistantStream struct {
 
 	k       *core
 	c       call
-	ctx     context.Context
 	body    io.ReadCloser
-	bounded *boundedBody        // the body within its time bounds
-	events  *eventstream.Reader // the body's events (v1: lines), counted against WithMaxStreamParts
+	bounded *boundedBody            // the body within its time bounds
+	st      *assistantstream.Stream // its parts, counted against WithMaxStreamParts
 	stop    func() bool
 
-	queue     []AssistantPart
-	held      []heldText
-	finished  bool // the finish part came
-	ended     bool // nothing more to read
-	err       error
-	parts     int
-	threadID  string
-	messageID string
-	serverErr string
 	closeOnce sync.Once
 	closed    atomic.Bool // Close was called: a read error after it is no cut
 }
 
 func newAssistantStream(ctx context.Context, k *core, c call, proto AssistantProtocol, body io.ReadCloser, info ResponseInfo) *AssistantStream {
-	s := &AssistantStream{Protocol: proto, ResponseInfo: info, k: k, c: c, ctx: ctx, body: body}
+	s := &AssistantStream{Protocol: proto, ResponseInfo: info, k: k, c: c, body: body}
 	s.bounded = newBoundedBody(body, bodyBounds{idle: k.requestTimeout, total: k.maxStreamDuration, totalOption: "WithMaxStreamDuration"})
-	limit := min(int64(maxStreamLine), k.maxResponseBytes)
-	s.events = eventstream.NewReader(s.bounded, int(limit), k.maxStreamParts)
+	s.st = assistantstream.New(assistantstream.Config{
+		V1:   proto == AssistantV1,
+		Body: s.bounded, MaxLine: int(min(int64(maxStreamLine), k.maxResponseBytes)), MaxParts: k.maxStreamParts,
+		Context: ctx, Closed: s.closed.Load, Close: func() { _ = s.Close() },
+		Secrets: k.secretList, Redact: k.redact,
+		Bound: s.bound, Convert: s.streamError,
+	})
 	// Ending ctx closes the body at once, even under a transport that
 	// does not watch the request's context.
 	s.stop = context.AfterFunc(ctx, func() { _ = body.Close() })
 	return s
 }
 
+// bound names a read error that is one of the body's time bounds.
+func (s *AssistantStream) bound(err error) (assistantstream.Problem, string, error, bool) {
+	var limit *LimitError
+	switch {
+	case errors.As(err, &limit) && limit.Limit == LimitIdle:
+		return assistantstream.Stalled, fmt.Sprintf("no data came for %s (the request timeout); the answer is incomplete", s.k.requestTimeout), limit, true
+	case limit != nil && limit.Limit == LimitDuration:
+		return assistantstream.TooLong, fmt.Sprintf("the answer was still coming after %s (WithMaxStreamDuration); it is incomplete", limit.After), limit, true
+	}
+	return "", "", nil, false
+}
+
+// streamError is the one place a stream's failure becomes the public
+// StreamError (and a broken cap its LimitError).
+func (s *AssistantStream) streamError(f *assistantstream.Failure) error {
+	se := &StreamError{Method: s.c.method, Path: s.c.path, Problem: StreamProblem(f.Problem), Detail: f.Detail,
+		Parts: f.Parts, ServerError: f.ServerError, Err: f.Err}
+	if f.BodyStart != nil {
+		se.BodyStart = s.k.snippet(f.BodyStart)
+	}
+	switch f.Limit {
+	case assistantstream.LineLimit:
+		se.Err = &LimitError{Limit: LimitLine, Max: f.Max}
+	case assistantstream.PartsLimit:
+		se.Err = &LimitError{Limit: LimitParts, Max: f.Max, Option: "WithMaxStreamParts"}
+	}
+	return se
+}
+
+// assistantPart is the one place a stream's part becomes the public
+// AssistantPart.
+func assistantPart(p assistantstream.Part) AssistantPart {
+	out := AssistantPart{Type: PartType(p.Type), ID: p.ID, Text: p.Text, MessageID: p.MessageID, Data: p.Data,
+		FinishReason: p.FinishReason, ThreadID: p.ThreadID, ErrorText: p.ErrorText, Raw: p.Raw, Problems: p.Problems}
+	if p.Source != nil {
+		out.Source = &AssistantSource{ID: p.Source.ID, URL: p.Source.URL, Title: p.Source.Title, MediaType: p.Source.MediaType, Filename: p.Source.Filename}
+	}
+	if p.Tool != nil {
+		out.Tool = &AssistantTool{CallID: p.Tool.CallID, Name: p.Tool.Name, Input: p.Tool.Input, Output: p.Tool.Output}
+	}
+	return out
+}
+
 // ThreadID is the conversation's id, once the finish part has been read
 // ("" before, or when the API sent none).
-func (s *AssistantStream) ThreadID() string { return s.threadID }
+func (s *AssistantStream) ThreadID() string { return s.st.ThreadID() }
 
 // Finished reports whether the finish part has been read: the answer is
 // whole.
-func (s *AssistantStream) Finished() bool { return s.finished }
+func (s *AssistantStream) Finished() bool { return s.st.Finished() }
 
 // Close ends the stream, releasing its connection. It is safe to call
 // more than once, and from another goroutine.
@@ -152,25 +190,11 @@ func (s *AssistantStream) Close() error {
 // *StreamError; so does ctx ending (wrapping ctx.Err()). Any error is
 // final: Next returns it again.
 func (s *AssistantStream) Next() (AssistantPart, error) {
-	for {
-		if len(s.queue) > 0 {
-			p := s.queue[0]
-			s.queue = s.queue[1:]
-			s.parts++
-			return p, nil
-		}
-		if s.err != nil {
-			return AssistantPart{}, s.err
-		}
-		if s.ended {
-			return AssistantPart{}, io.EOF
-		}
-		if err := s.ctx.Err(); err != nil {
-			s.fail(StreamStopped, "the caller stopped reading", err)
-			continue
-		}
-		s.read()
+	p, err := s.st.Next()
+	if err != nil {
+		return AssistantPart{}, err
 	}
+	return assistantPart(p), nil
 }
 
 // Parts iterates over the answer's parts, then closes the stream. An
@@ -202,7 +226,7 @@ func (s *AssistantStream) Parts() iter.Seq2[AssistantPart, error] {
 func (s *AssistantStream) Collect() (*AssistantAnswer, error) {
 	defer s.Close()
 	a := &AssistantAnswer{ResponseInfo: s.ResponseInfo}
-	var text, reasoning pieces
+	var text, reasoning assistantstream.Pieces
 	var size int64
 	for {
 		p, err := s.Next()
@@ -219,10 +243,10 @@ func (s *AssistantStream) Collect() (*AssistantAnswer, error) {
 		}
 		if size > s.k.maxResponseBytes {
 			a.finish(s, &text, &reasoning)
-			err := &StreamError{Method: s.c.method, Path: s.c.path, Problem: StreamTooLarge, Parts: s.parts,
+			err := &StreamError{Method: s.c.method, Path: s.c.path, Problem: StreamTooLarge, Parts: s.st.Parts(),
 				Detail: fmt.Sprintf("the answer grew past %d bytes (WithMaxResponseBytes); read it with Next or Parts instead", s.k.maxResponseBytes),
 				Err:    &LimitError{Limit: LimitBytes, Max: s.k.maxResponseBytes, Option: "WithMaxResponseBytes"}}
-			s.err = err
+			s.st.End(err)
 			return a, err
 		}
 		for _, pr := range p.Problems {
@@ -230,9 +254,9 @@ func (s *AssistantStream) Collect() (*AssistantAnswer, error) {
 		}
 		switch p.Type {
 		case PartTextDelta:
-			text.add(p.Text)
+			text.Add(p.Text)
 		case PartReasoningDelta:
-			reasoning.add(p.Text)
+			reasoning.Add(p.Text)
 		case PartSourceURL, PartSourceDocument:
 			a.Sources = append(a.Sources, *p.Source)
 		case PartError:
@@ -247,7 +271,7 @@ func (s *AssistantStream) Collect() (*AssistantAnswer, error) {
 	}
 	a.finish(s, &text, &reasoning)
 	if len(a.Errors) > 0 {
-		return a, &StreamError{Method: s.c.method, Path: s.c.path, Problem: StreamReportedError, Parts: s.parts,
+		return a, &StreamError{Method: s.c.method, Path: s.c.path, Problem: StreamReportedError, Parts: s.st.Parts(),
 			Detail: plural(len(a.Errors), "the stream carried an error part", "the stream carried %d error parts"), ServerError: a.Errors[len(a.Errors)-1]}
 	}
 	return a, nil
@@ -260,142 +284,7 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf(many, n)
 }
 
-func (a *AssistantAnswer) finish(s *AssistantStream, text, reasoning *pieces) {
+func (a *AssistantAnswer) finish(s *AssistantStream, text, reasoning *assistantstream.Pieces) {
 	a.Text, a.Reasoning = text.String(), reasoning.String()
-	a.ThreadID, a.MessageID = s.threadID, s.messageID
-}
-
-// pieceSize is how much text pieces gathers before it sets a piece
-// aside.
-const pieceSize = 64 << 10
-
-// pieces gathers streamed text for one join at the end: small deltas
-// are copied into pieces of 64 KiB, so that a million 1-byte deltas cost
-// about a megabyte, not a million strings; a builder growing by doubling
-// would allocate about three times the text instead.
-type pieces struct {
-	done []string
-	cur  []byte
-}
-
-func (p *pieces) add(s string) {
-	if len(p.cur)+len(s) > pieceSize && len(p.cur) > 0 {
-		p.done = append(p.done, string(p.cur))
-		p.cur = p.cur[:0]
-	}
-	if len(s) >= pieceSize {
-		p.done = append(p.done, s)
-		return
-	}
-	p.cur = append(p.cur, s...)
-}
-
-// String joins the text.
-func (p *pieces) String() string {
-	if len(p.done) == 0 {
-		return string(p.cur)
-	}
-	return strings.Join(append(p.done, string(p.cur)), "")
-}
-
-// fail ends the stream with a final error. Text held back for redaction
-// is dropped: it may be most of a secret.
-// bodyStart, when given, is what the stream began with, to show a body
-// that was not a stream.
-func (s *AssistantStream) fail(problem StreamProblem, detail string, err error, bodyStart ...[]byte) {
-	if s.err != nil {
-		return
-	}
-	se := &StreamError{Method: s.c.method, Path: s.c.path, Problem: problem, Detail: detail, Parts: s.parts, ServerError: s.serverErr, Err: err}
-	if len(bodyStart) > 0 {
-		se.BodyStart = s.k.snippet(bodyStart[0])
-	}
-	s.err = se
-	s.held = nil
-	_ = s.Close()
-}
-
-// read reads the next part (or parts) into the queue, or ends the stream.
-func (s *AssistantStream) read() {
-	var payload []byte
-	var err error
-	if s.Protocol == AssistantV1 {
-		payload, err = s.events.NextLine()
-	} else {
-		payload, err = s.events.NextEvent()
-	}
-	if err != nil {
-		s.readFailed(err)
-		return
-	}
-	if s.Protocol == AssistantV1 && len(bytes.TrimSpace(payload)) == 0 {
-		return // a blank line: counted, nothing more
-	}
-	if s.Protocol != AssistantV1 && string(bytes.TrimSpace(payload)) == "[DONE]" {
-		s.end()
-		return
-	}
-	var parts []AssistantPart
-	if s.Protocol == AssistantV1 {
-		parts, err = s.partsV1(payload)
-	} else {
-		parts, err = s.partsV2(payload)
-	}
-	if err != nil {
-		if s.events.AtEOF() {
-			s.fail(StreamCut, "the stream ended in the middle of a part; the answer is incomplete", nil)
-			return
-		}
-		s.fail(StreamMalformed, "a part is not the stream's JSON: "+s.k.redact(err.Error()), nil, payload)
-		return
-	}
-	s.queue = append(s.queue, parts...)
-}
-
-// readFailed ends the stream on a read error or the body's end.
-func (s *AssistantStream) readFailed(err error) {
-	var limit *LimitError
-	switch {
-	case s.finished:
-		// The answer is whole: whatever follows the finish part (the end
-		// of the body, a dropped connection) ends it cleanly.
-		s.end()
-	case s.ctx.Err() != nil:
-		s.fail(StreamStopped, "the caller stopped reading", s.ctx.Err())
-	case s.closed.Load():
-		s.fail(StreamStopped, "the stream was closed", nil)
-	case errors.As(err, &limit) && limit.Limit == LimitIdle:
-		s.fail(StreamStalled, fmt.Sprintf("no data came for %s (the request timeout); the answer is incomplete", s.k.requestTimeout), limit)
-	case limit != nil && limit.Limit == LimitDuration:
-		s.fail(StreamTooLong, fmt.Sprintf("the answer was still coming after %s (WithMaxStreamDuration); it is incomplete", limit.After), limit)
-	case errors.Is(err, eventstream.ErrLineTooLong):
-		s.fail(StreamMalformed, fmt.Sprintf("a line is longer than %d bytes", s.events.MaxLine()), &LimitError{Limit: LimitLine, Max: int64(s.events.MaxLine())})
-	case errors.Is(err, eventstream.ErrEventTooLong):
-		s.fail(StreamMalformed, fmt.Sprintf("an event's data is longer than %d bytes (its data lines came without the blank line that ends an event)", s.events.MaxLine()),
-			&LimitError{Limit: LimitLine, Max: int64(s.events.MaxLine())})
-	case errors.Is(err, eventstream.ErrTooManyEvents):
-		s.fail(StreamTooLarge, fmt.Sprintf("the stream carried more than %d parts (WithMaxStreamParts); the answer is incomplete", s.k.maxStreamParts),
-			&LimitError{Limit: LimitParts, Max: int64(s.k.maxStreamParts), Option: "WithMaxStreamParts"})
-	case errors.Is(err, io.EOF):
-		detail := "the stream ended before its finish part; the answer is incomplete"
-		if s.parts == 0 && len(s.events.Start()) > 0 {
-			s.fail(StreamCut, detail, nil, s.events.Start())
-			return
-		}
-		s.fail(StreamCut, detail, nil)
-	default:
-		s.fail(StreamCut, "reading the stream failed before its finish part; the answer is incomplete", err)
-	}
-}
-
-// end ends a stream whose finish part came (or a [DONE] marker): text held
-// back for redaction is handed out first.
-func (s *AssistantStream) end() {
-	if !s.finished {
-		s.fail(StreamCut, "the stream ended (with [DONE]) before its finish part; the answer is incomplete", nil)
-		return
-	}
-	s.queue = append(s.queue, s.flush(func(heldText) bool { return true })...)
-	s.ended = true
-	_ = s.Close()
+	a.ThreadID, a.MessageID = s.st.ThreadID(), s.st.MessageID()
 }

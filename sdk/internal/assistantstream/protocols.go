@@ -1,4 +1,4 @@
-package sdk
+package assistantstream
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 )
 
 // The two protocols' parts: a v2 event's JSON part, a v1 CODE:JSON
-// line, each read into AssistantParts named as v2 names them.
+// line, each read into Parts named as v2 names them.
 
 // rawPart is a v2 part: every field any known type has.
 type rawPart struct {
@@ -39,86 +39,85 @@ type rawPart struct {
 
 // partsV2 reads one v2 part. It returns the parts to hand out: the part,
 // preceded by text held back for redaction when the part ends a block.
-func (s *AssistantStream) partsV2(payload []byte) ([]AssistantPart, error) {
+func (s *Stream) partsV2(payload []byte) ([]Part, error) {
 	var p wire.Problems
 	var raw rawPart
 	if err := wire.ReadRaw(payload, &raw, &p); err != nil {
 		return nil, err
 	}
-	k := s.k
-	part := AssistantPart{Type: PartType(k.redact(wire.NonEmpty(&p, wire.Top("type"), raw.Type)))}
-	str := func(name string, t wire.Text) string { return k.redact(wire.OrEmpty(&p, wire.Top(name), t)) }
-	need := func(name string, t wire.Text) string { return k.redact(wire.Required(&p, wire.Top(name), t)) }
-	var before []AssistantPart
+	part := Part{Type: Type(s.redact(wire.NonEmpty(&p, wire.Top("type"), raw.Type)))}
+	str := func(name string, t wire.Text) string { return s.redact(wire.OrEmpty(&p, wire.Top(name), t)) }
+	need := func(name string, t wire.Text) string { return s.redact(wire.Required(&p, wire.Top(name), t)) }
+	var before []Part
 	switch t := part.Type; {
-	case t == PartTextDelta || t == PartReasoningDelta:
+	case t == TextDelta || t == ReasoningDelta:
 		part.ID = str("id", raw.ID)
 		part.Text = s.scrubDelta(t, part.ID, wire.Required(&p, wire.Top("delta"), raw.Delta))
 		if part.Text == "" && raw.Delta.Value() != "" {
 			return nil, nil // all held back, for now
 		}
-	case t == PartTextStart || t == PartReasoningStart:
+	case t == TextStart || t == ReasoningStart:
 		part.ID = str("id", raw.ID)
-	case t == PartTextEnd || t == PartReasoningEnd:
+	case t == TextEnd || t == ReasoningEnd:
 		part.ID = str("id", raw.ID)
-		delta := PartTextDelta
-		if t == PartReasoningEnd {
-			delta = PartReasoningDelta
+		delta := TextDelta
+		if t == ReasoningEnd {
+			delta = ReasoningDelta
 		}
 		before = s.flush(func(h heldText) bool { return h.kind == delta && h.id == part.ID })
-	case t == PartStart:
+	case t == Start:
 		part.MessageID = str("messageId", raw.MessageID)
-		part.Data = k.redactJSON(raw.MessageMetadata)
+		part.Data = s.redactJSON(raw.MessageMetadata)
 		if part.MessageID != "" {
 			s.messageID = part.MessageID
 		}
-	case t == PartFinish:
+	case t == Finish:
 		part.FinishReason = str("finishReason", raw.FinishReason)
-		part.Data = k.redactJSON(raw.MessageMetadata)
+		part.Data = s.redactJSON(raw.MessageMetadata)
 		part.ThreadID = str("threadId", raw.ThreadID)
 		if part.ThreadID == "" {
-			part.ThreadID = k.redact(threadIDIn(raw.MessageMetadata))
+			part.ThreadID = s.redact(threadIDIn(raw.MessageMetadata))
 		}
 		s.threadID, s.finished = part.ThreadID, true
 		before = s.flush(func(heldText) bool { return true })
-	case t == PartMessageMetadata:
-		part.Data = k.redactJSON(raw.MessageMetadata)
-	case t == PartError:
+	case t == MessageMetadata:
+		part.Data = s.redactJSON(raw.MessageMetadata)
+	case t == Error:
 		part.ErrorText = need("errorText", raw.ErrorText)
 		s.serverErr = part.ErrorText
-	case t == PartAbort:
+	case t == Abort:
 		part.ErrorText = str("reason", raw.Reason)
 	case strings.HasPrefix(string(t), "tool-"):
-		part.Tool = &AssistantTool{CallID: need("toolCallId", raw.ToolCallID), Name: str("toolName", raw.ToolName),
-			Input: k.redactJSON(raw.Input), Output: k.redactJSON(raw.Output)}
+		part.Tool = &Tool{CallID: need("toolCallId", raw.ToolCallID), Name: str("toolName", raw.ToolName),
+			Input: s.redactJSON(raw.Input), Output: s.redactJSON(raw.Output)}
 		part.ErrorText = str("errorText", raw.ErrorText)
 		switch t {
-		case PartToolInputDelta:
+		case ToolInputDelta:
 			part.Text = s.scrubDelta(t, part.Tool.CallID, wire.Required(&p, wire.Top("inputTextDelta"), raw.InputTextDelta))
 			if part.Text == "" && raw.InputTextDelta.Value() != "" {
 				return nil, nil
 			}
-		case PartToolInput, PartToolInputError:
-			before = s.flush(func(h heldText) bool { return h.kind == PartToolInputDelta && h.id == part.Tool.CallID })
-		case PartToolInputStart, PartToolOutput, PartToolOutputError:
+		case ToolInput, ToolInputError:
+			before = s.flush(func(h heldText) bool { return h.kind == ToolInputDelta && h.id == part.Tool.CallID })
+		case ToolInputStart, ToolOutput, ToolOutputError:
 		default: // a tool part the SDK does not know: keep it whole
-			part.Raw = k.redactJSON(payload)
+			part.Raw = s.redactJSON(payload)
 		}
-	case t == PartSourceURL:
-		part.Source = &AssistantSource{ID: str("sourceId", raw.SourceID), URL: need("url", raw.URL), Title: str("title", raw.Title)}
-	case t == PartSourceDocument:
-		part.Source = &AssistantSource{ID: str("sourceId", raw.SourceID), Title: str("title", raw.Title),
+	case t == SourceURL:
+		part.Source = &Source{ID: str("sourceId", raw.SourceID), URL: need("url", raw.URL), Title: str("title", raw.Title)}
+	case t == SourceDocument:
+		part.Source = &Source{ID: str("sourceId", raw.SourceID), Title: str("title", raw.Title),
 			MediaType: str("mediaType", raw.MediaType), Filename: str("filename", raw.Filename)}
-	case t == PartFile:
-		part.Source = &AssistantSource{URL: need("url", raw.URL), MediaType: str("mediaType", raw.MediaType)}
-	case t == PartStartStep || t == PartFinishStep:
+	case t == File:
+		part.Source = &Source{URL: need("url", raw.URL), MediaType: str("mediaType", raw.MediaType)}
+	case t == StartStep || t == FinishStep:
 	case strings.HasPrefix(string(t), "data-"):
 		part.ID = str("id", raw.ID)
-		part.Data = k.redactJSON(raw.Data)
+		part.Data = s.redactJSON(raw.Data)
 	default:
-		part.Raw = k.redactJSON(payload)
+		part.Raw = s.redactJSON(payload)
 	}
-	part.Problems = p
+	part.Problems = []string(p)
 	return append(before, part), nil
 }
 
@@ -139,7 +138,7 @@ type rawV1 struct {
 
 // partsV1 reads one v1 line, CODE:JSON, into parts named as v2 names
 // them.
-func (s *AssistantStream) partsV1(line []byte) ([]AssistantPart, error) {
+func (s *Stream) partsV1(line []byte) ([]Part, error) {
 	line = bytes.TrimRight(line, "\r")
 	code, value, ok := bytes.Cut(line, []byte(":"))
 	if !ok || len(code) == 0 {
@@ -148,10 +147,9 @@ func (s *AssistantStream) partsV1(line []byte) ([]AssistantPart, error) {
 	if !json.Valid(value) {
 		return nil, fmt.Errorf("the value of a %q part is not JSON", clip(string(code), 10))
 	}
-	k := s.k
 	var p wire.Problems
-	str := func(name string, t wire.Text) string { return k.redact(wire.OrEmpty(&p, wire.Top(name), t)) }
-	need := func(name string, t wire.Text) string { return k.redact(wire.Required(&p, wire.Top(name), t)) }
+	str := func(name string, t wire.Text) string { return s.redact(wire.OrEmpty(&p, wire.Top(name), t)) }
+	need := func(name string, t wire.Text) string { return s.redact(wire.Required(&p, wire.Top(name), t)) }
 	var raw rawV1
 	obj := func() {
 		if value[0] != '{' {
@@ -165,13 +163,13 @@ func (s *AssistantStream) partsV1(line []byte) ([]AssistantPart, error) {
 		_ = t.UnmarshalJSON(value)
 		return wire.Required(&p, wire.Top("value"), t)
 	}
-	var part AssistantPart
-	var before []AssistantPart
+	var part Part
+	var before []Part
 	switch string(code) {
 	case "0", "g":
-		part.Type = PartTextDelta
+		part.Type = TextDelta
 		if code[0] == 'g' {
-			part.Type = PartReasoningDelta
+			part.Type = ReasoningDelta
 		}
 		v := stringValue()
 		part.Text = s.scrubDelta(part.Type, "", v)
@@ -179,30 +177,30 @@ func (s *AssistantStream) partsV1(line []byte) ([]AssistantPart, error) {
 			return nil, nil
 		}
 	case "3":
-		part.Type, part.ErrorText = PartError, k.redact(stringValue())
+		part.Type, part.ErrorText = Error, s.redact(stringValue())
 		s.serverErr = part.ErrorText
 	case "2", "8":
-		part.Type, part.Data = PartData, k.redactJSON(value)
+		part.Type, part.Data = Data, s.redactJSON(value)
 		if code[0] == '8' {
-			part.Type = PartMessageAnnotations
+			part.Type = MessageAnnotations
 		}
 		if id := threadIDIn(value); id != "" {
-			s.threadID = k.redact(id)
+			s.threadID = s.redact(id)
 		}
 	case "9", "b":
 		obj()
-		part.Type = PartToolInput
+		part.Type = ToolInput
 		if code[0] == 'b' {
-			part.Type = PartToolInputStart
+			part.Type = ToolInputStart
 		}
-		part.Tool = &AssistantTool{CallID: need("toolCallId", raw.ToolCallID), Name: str("toolName", raw.ToolName), Input: k.redactJSON(raw.Args)}
-		if part.Type == PartToolInput {
-			before = s.flush(func(h heldText) bool { return h.kind == PartToolInputDelta && h.id == part.Tool.CallID })
+		part.Tool = &Tool{CallID: need("toolCallId", raw.ToolCallID), Name: str("toolName", raw.ToolName), Input: s.redactJSON(raw.Args)}
+		if part.Type == ToolInput {
+			before = s.flush(func(h heldText) bool { return h.kind == ToolInputDelta && h.id == part.Tool.CallID })
 		}
 	case "c":
 		obj()
-		part.Type = PartToolInputDelta
-		part.Tool = &AssistantTool{CallID: need("toolCallId", raw.ToolCallID)}
+		part.Type = ToolInputDelta
+		part.Tool = &Tool{CallID: need("toolCallId", raw.ToolCallID)}
 		v := wire.Required(&p, wire.Top("argsTextDelta"), raw.ArgsTextDelta)
 		part.Text = s.scrubDelta(part.Type, part.Tool.CallID, v)
 		if part.Text == "" && v != "" {
@@ -210,24 +208,24 @@ func (s *AssistantStream) partsV1(line []byte) ([]AssistantPart, error) {
 		}
 	case "a":
 		obj()
-		part.Type = PartToolOutput
-		part.Tool = &AssistantTool{CallID: need("toolCallId", raw.ToolCallID), Output: k.redactJSON(raw.Result)}
+		part.Type = ToolOutput
+		part.Tool = &Tool{CallID: need("toolCallId", raw.ToolCallID), Output: s.redactJSON(raw.Result)}
 	case "h":
 		obj()
-		part.Type = PartSourceURL
-		part.Source = &AssistantSource{ID: str("id", raw.ID), URL: need("url", raw.URL), Title: str("title", raw.Title)}
+		part.Type = SourceURL
+		part.Source = &Source{ID: str("id", raw.ID), URL: need("url", raw.URL), Title: str("title", raw.Title)}
 	case "f":
 		obj()
-		part.Type, part.MessageID = PartStartStep, str("messageId", raw.MessageID)
+		part.Type, part.MessageID = StartStep, str("messageId", raw.MessageID)
 		if part.MessageID != "" && s.messageID == "" {
 			s.messageID = part.MessageID
 		}
 	case "e", "d":
 		obj()
-		part.Type, part.FinishReason = PartFinishStep, str("finishReason", raw.FinishReason)
-		part.Data = k.redactJSON(value)
+		part.Type, part.FinishReason = FinishStep, str("finishReason", raw.FinishReason)
+		part.Data = s.redactJSON(value)
 		if code[0] == 'd' {
-			part.Type = PartFinish
+			part.Type = Finish
 			part.ThreadID = str("threadId", raw.ThreadID)
 			if part.ThreadID == "" {
 				part.ThreadID = s.threadID // from a data part, if one carried it
@@ -235,13 +233,13 @@ func (s *AssistantStream) partsV1(line []byte) ([]AssistantPart, error) {
 			s.threadID, s.finished = part.ThreadID, true
 		}
 	default:
-		part.Type, part.Raw = PartType("v1:"+k.redact(clip(string(code), 10))), k.redactJSON(value)
+		part.Type, part.Raw = Type("v1:"+s.redact(clip(string(code), 10))), s.redactJSON(value)
 	}
-	if part.Type != PartTextDelta && part.Type != PartReasoningDelta && part.Type != PartToolInputDelta {
+	if part.Type != TextDelta && part.Type != ReasoningDelta && part.Type != ToolInputDelta {
 		// v1 text has no block ends: any other part ends the text so far.
-		before = append(s.flush(func(h heldText) bool { return h.kind != PartToolInputDelta }), before...)
+		before = append(s.flush(func(h heldText) bool { return h.kind != ToolInputDelta }), before...)
 	}
-	part.Problems = p
+	part.Problems = []string(p)
 	return append(before, part), nil
 }
 

@@ -1,4 +1,4 @@
-package sdk
+package assistantstream
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ import (
 // heldText is the end of a streamed text held back because it could be
 // the start of a secret split across deltas.
 type heldText struct {
-	kind PartType
+	kind Type
 	id   string
 	text string
 }
@@ -25,7 +25,7 @@ type heldText struct {
 // may arrive split across deltas, so the end of a delta that could start
 // one is held back until the next delta (or the block's end) shows
 // whether it does.
-func (s *AssistantStream) scrubDelta(kind PartType, id, delta string) string {
+func (s *Stream) scrubDelta(kind Type, id, delta string) string {
 	i := -1
 	for j, h := range s.held {
 		if h.kind == kind && h.id == id {
@@ -37,8 +37,8 @@ func (s *AssistantStream) scrubDelta(kind PartType, id, delta string) string {
 	if i >= 0 {
 		text = s.held[i].text + delta
 	}
-	text = s.k.redact(text)
-	n := secretPrefixAtEnd(text, s.k.secretList())
+	text = s.redact(text)
+	n := secretPrefixAtEnd(text, s.secrets())
 	switch {
 	case n > 0 && i >= 0:
 		s.held[i].text = text[len(text)-n:]
@@ -51,17 +51,17 @@ func (s *AssistantStream) scrubDelta(kind PartType, id, delta string) string {
 }
 
 // flush hands out, as deltas, the held texts that match.
-func (s *AssistantStream) flush(match func(heldText) bool) []AssistantPart {
-	var out []AssistantPart
+func (s *Stream) flush(match func(heldText) bool) []Part {
+	var out []Part
 	kept := s.held[:0]
 	for _, h := range s.held {
 		if !match(h) {
 			kept = append(kept, h)
 			continue
 		}
-		p := AssistantPart{Type: h.kind, Text: h.text}
-		if h.kind == PartToolInputDelta {
-			p.Tool = &AssistantTool{CallID: h.id}
+		p := Part{Type: h.kind, Text: h.text}
+		if h.kind == ToolInputDelta {
+			p.Tool = &Tool{CallID: h.id}
 		} else {
 			p.ID = h.id
 		}
@@ -89,27 +89,55 @@ func secretPrefixAtEnd(s string, secrets []string) int {
 	return longest
 }
 
+// redact replaces the client's secrets in s.
+func (s *Stream) redact(t string) string {
+	if s.cfg.Redact == nil {
+		return t
+	}
+	return s.cfg.Redact(t)
+}
+
+// scrub returns t without secrets, and whether it held any.
+func (s *Stream) scrub(t string) (string, bool) {
+	clean := s.redact(t)
+	return clean, clean != t
+}
+
+// mayHoldSecret reports whether JSON may spell a secret: it holds one,
+// or an escape that could hide one.
+func (s *Stream) mayHoldSecret(data []byte) bool {
+	if bytes.IndexByte(data, '\\') >= 0 {
+		return true
+	}
+	for _, secret := range s.secrets() {
+		if secret != "" && bytes.Contains(data, []byte(secret)) {
+			return true
+		}
+	}
+	return false
+}
+
 // redactJSON returns a JSON value without the client's secrets (nil for
 // none or null). Only a value that may spell one is decoded and encoded
 // again.
-func (k *core) redactJSON(raw json.RawMessage) json.RawMessage {
+func (s *Stream) redactJSON(raw json.RawMessage) json.RawMessage {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
 	}
 	out := append(json.RawMessage(nil), raw...)
-	if !k.mayHoldSecret(raw) {
+	if !s.mayHoldSecret(raw) {
 		return out
 	}
 	if wire.CheckLists(raw) != nil { // too many items to decode: kept as text
-		return json.RawMessage(strconv.Quote(k.redact(string(raw))))
+		return json.RawMessage(strconv.Quote(s.redact(string(raw))))
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any
 	if dec.Decode(&v) != nil {
-		return json.RawMessage(strconv.Quote(k.redact(string(raw))))
+		return json.RawMessage(strconv.Quote(s.redact(string(raw))))
 	}
-	v, found := redactAny(v, k.secretList())
+	v, found := s.redactAny(v)
 	if !found {
 		return out
 	}
@@ -122,23 +150,23 @@ func (k *core) redactJSON(raw json.RawMessage) json.RawMessage {
 
 // redactAny removes secrets from a decoded JSON value (strings, and keys
 // and values of objects and lists).
-func redactAny(v any, secrets []string) (any, bool) {
+func (s *Stream) redactAny(v any) (any, bool) {
 	switch t := v.(type) {
 	case string:
-		return scrub(t, secrets)
+		return s.scrub(t)
 	case []any:
 		found := false
 		for i, e := range t {
 			var f bool
-			t[i], f = redactAny(e, secrets)
+			t[i], f = s.redactAny(e)
 			found = found || f
 		}
 		return t, found
 	case map[string]any:
 		found := false
 		for key, e := range t {
-			clean, f := redactAny(e, secrets)
-			cleanKey, fk := scrub(key, secrets)
+			clean, f := s.redactAny(e)
+			cleanKey, fk := s.scrub(key)
 			if fk {
 				delete(t, key)
 			}

@@ -1,0 +1,297 @@
+// Package assistantstream reads a streamed answer of the assistant: it
+// decodes the events (v2: JSON parts) or lines (v1: CODE:JSON) that
+// package eventstream frames into parts named as v2 names them, scrubs
+// the client's secrets from them (across deltas too), and turns every
+// way the body can fail into one Failure with its Problem.
+//
+// It is separate from package sdk because it is protocol machinery, not
+// API surface: package sdk bounds the body in time and size, hands over
+// its caps, secrets and a check of its own bounds' errors, and turns the
+// Parts and Failures into its public AssistantPart and StreamError, in
+// one place (assistant_stream.go).
+package assistantstream
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/eventstream"
+)
+
+// Problem is why reading a stream failed (package sdk's StreamProblem
+// has the same values).
+type Problem string
+
+// The ways a stream can fail.
+const (
+	// Cut: the stream ended before its finish part.
+	Cut Problem = "cut"
+	// Malformed: a part is not the protocol's JSON, or a line (or an
+	// event's data) is longer than the line cap.
+	Malformed Problem = "malformed"
+	// Stalled: no byte came for the idle bound (a Bound answer).
+	Stalled Problem = "stalled"
+	// TooLong: the stream outlasted its total bound (a Bound answer).
+	TooLong Problem = "too long"
+	// Stopped: the context ended, or the stream was closed.
+	Stopped Problem = "stopped"
+	// TooLarge: more parts than the parts cap.
+	TooLarge Problem = "too large"
+)
+
+// Limit is the cap a Failure broke, when it broke one of this package's.
+type Limit int
+
+// The caps of this package.
+const (
+	NoLimit Limit = iota
+	// LineLimit: a line or an event's data longer than Config.MaxLine.
+	LineLimit
+	// PartsLimit: more events (v1: lines) than Config.MaxParts.
+	PartsLimit
+)
+
+// Failure is the stream's final failure, before package sdk names it.
+type Failure struct {
+	Problem Problem
+	Detail  string
+	// Parts is how many parts were handed out before it.
+	Parts int
+	// ServerError is the text of the stream's last error part, if any.
+	ServerError string
+	// BodyStart is the start of a body that was not a stream at all
+	// (nil for any other failure), not yet redacted.
+	BodyStart []byte
+	// Limit is the cap broken, and Max its value.
+	Limit Limit
+	Max   int64
+	// Err is the cause: the context's error, or what Config.Bound gave.
+	Err error
+}
+
+func (f *Failure) Error() string { return string(f.Problem) + ": " + f.Detail }
+
+func (f *Failure) Unwrap() error { return f.Err }
+
+// Config is what a Stream reads and how.
+type Config struct {
+	// V1 reads CODE:JSON lines (the AI SDK v4 data stream); otherwise
+	// server-sent events of JSON parts.
+	V1 bool
+	// Body is the answer, already bounded by the caller.
+	Body io.Reader
+	// MaxLine caps a line and an event's data; MaxParts the events (v1:
+	// lines) read, every one counted.
+	MaxLine  int
+	MaxParts int
+	// Context ending stops the stream (Stopped, wrapping its error).
+	Context context.Context
+	// Closed reports whether the caller closed the stream: a read error
+	// after it is no cut.
+	Closed func() bool
+	// Close ends the body; it is called when the stream fails or ends.
+	Close func()
+	// Secrets are the client's secrets (asked again at each use: the list
+	// may grow), and Redact replaces them in a text.
+	Secrets func() []string
+	Redact  func(string) string
+	// Bound names a read error that is one of the caller's own bounds of
+	// the body (idle, total time): its Problem, Detail and the error to
+	// keep. ok is false for any other error.
+	Bound func(err error) (problem Problem, detail string, cause error, ok bool)
+	// Convert turns a Failure into the error Next returns (package sdk's
+	// StreamError); nil keeps the *Failure.
+	Convert func(*Failure) error
+}
+
+// Stream reads the parts of one streamed answer. It is not safe for
+// concurrent use.
+type Stream struct {
+	cfg    Config
+	events *eventstream.Reader
+
+	queue     []Part
+	held      []heldText
+	finished  bool // the finish part came
+	ended     bool // nothing more to read
+	err       error
+	parts     int
+	threadID  string
+	messageID string
+	serverErr string
+}
+
+// New reads the stream cfg describes.
+func New(cfg Config) *Stream {
+	return &Stream{cfg: cfg, events: eventstream.NewReader(cfg.Body, cfg.MaxLine, cfg.MaxParts)}
+}
+
+// ThreadID is the conversation's id, once a part carried it.
+func (s *Stream) ThreadID() string { return s.threadID }
+
+// MessageID is the answer's message id, once a part carried it.
+func (s *Stream) MessageID() string { return s.messageID }
+
+// Finished reports whether the finish part has been read.
+func (s *Stream) Finished() bool { return s.finished }
+
+// Parts is how many parts Next has handed out.
+func (s *Stream) Parts() int { return s.parts }
+
+// Next returns the next part; io.EOF after the finish part and the end
+// of the stream. Any other error is final (Next returns it again): a
+// *Failure, or what Config.Convert made of it.
+func (s *Stream) Next() (Part, error) {
+	for {
+		if len(s.queue) > 0 {
+			p := s.queue[0]
+			s.queue = s.queue[1:]
+			s.parts++
+			return p, nil
+		}
+		if s.err != nil {
+			return Part{}, s.err
+		}
+		if s.ended {
+			return Part{}, io.EOF
+		}
+		if err := s.context().Err(); err != nil {
+			s.fail(&Failure{Problem: Stopped, Detail: "the caller stopped reading", Err: err})
+			continue
+		}
+		s.read()
+	}
+}
+
+// End makes err the stream's final error: Next returns it once the
+// parts already read are handed out.
+func (s *Stream) End(err error) { s.err = err }
+
+func (s *Stream) context() context.Context {
+	if s.cfg.Context == nil {
+		return context.Background()
+	}
+	return s.cfg.Context
+}
+
+func (s *Stream) secrets() []string {
+	if s.cfg.Secrets == nil {
+		return nil
+	}
+	return s.cfg.Secrets()
+}
+
+func (s *Stream) close() {
+	if s.cfg.Close != nil {
+		s.cfg.Close()
+	}
+}
+
+// fail ends the stream with a final error. Text held back for redaction
+// is dropped: it may be most of a secret.
+func (s *Stream) fail(f *Failure) {
+	if s.err != nil {
+		return
+	}
+	f.Parts, f.ServerError = s.parts, s.serverErr
+	s.err = f
+	if s.cfg.Convert != nil {
+		s.err = s.cfg.Convert(f)
+	}
+	s.held = nil
+	s.close()
+}
+
+// read reads the next part (or parts) into the queue, or ends the stream.
+func (s *Stream) read() {
+	var payload []byte
+	var err error
+	if s.cfg.V1 {
+		payload, err = s.events.NextLine()
+	} else {
+		payload, err = s.events.NextEvent()
+	}
+	if err != nil {
+		s.readFailed(err)
+		return
+	}
+	if s.cfg.V1 && len(bytes.TrimSpace(payload)) == 0 {
+		return // a blank line: counted, nothing more
+	}
+	if !s.cfg.V1 && string(bytes.TrimSpace(payload)) == "[DONE]" {
+		s.end()
+		return
+	}
+	var parts []Part
+	if s.cfg.V1 {
+		parts, err = s.partsV1(payload)
+	} else {
+		parts, err = s.partsV2(payload)
+	}
+	if err != nil {
+		if s.events.AtEOF() {
+			s.fail(&Failure{Problem: Cut, Detail: "the stream ended in the middle of a part; the answer is incomplete"})
+			return
+		}
+		s.fail(&Failure{Problem: Malformed, Detail: "a part is not the stream's JSON: " + s.redact(err.Error()), BodyStart: payload})
+		return
+	}
+	s.queue = append(s.queue, parts...)
+}
+
+// readFailed ends the stream on a read error or the body's end.
+func (s *Stream) readFailed(err error) {
+	var bound struct {
+		problem Problem
+		detail  string
+		cause   error
+		ok      bool
+	}
+	if s.cfg.Bound != nil {
+		bound.problem, bound.detail, bound.cause, bound.ok = s.cfg.Bound(err)
+	}
+	maxLine := int64(s.events.MaxLine())
+	switch {
+	case s.finished:
+		// The answer is whole: whatever follows the finish part (the end
+		// of the body, a dropped connection) ends it cleanly.
+		s.end()
+	case s.context().Err() != nil:
+		s.fail(&Failure{Problem: Stopped, Detail: "the caller stopped reading", Err: s.context().Err()})
+	case s.cfg.Closed != nil && s.cfg.Closed():
+		s.fail(&Failure{Problem: Stopped, Detail: "the stream was closed"})
+	case bound.ok:
+		s.fail(&Failure{Problem: bound.problem, Detail: bound.detail, Err: bound.cause})
+	case errors.Is(err, eventstream.ErrLineTooLong):
+		s.fail(&Failure{Problem: Malformed, Detail: fmt.Sprintf("a line is longer than %d bytes", maxLine), Limit: LineLimit, Max: maxLine})
+	case errors.Is(err, eventstream.ErrEventTooLong):
+		s.fail(&Failure{Problem: Malformed, Limit: LineLimit, Max: maxLine,
+			Detail: fmt.Sprintf("an event's data is longer than %d bytes (its data lines came without the blank line that ends an event)", maxLine)})
+	case errors.Is(err, eventstream.ErrTooManyEvents):
+		s.fail(&Failure{Problem: TooLarge, Limit: PartsLimit, Max: int64(s.cfg.MaxParts),
+			Detail: fmt.Sprintf("the stream carried more than %d parts (WithMaxStreamParts); the answer is incomplete", s.cfg.MaxParts)})
+	case errors.Is(err, io.EOF):
+		f := &Failure{Problem: Cut, Detail: "the stream ended before its finish part; the answer is incomplete"}
+		if s.parts == 0 && len(s.events.Start()) > 0 {
+			f.BodyStart = s.events.Start()
+		}
+		s.fail(f)
+	default:
+		s.fail(&Failure{Problem: Cut, Detail: "reading the stream failed before its finish part; the answer is incomplete", Err: err})
+	}
+}
+
+// end ends a stream whose finish part came (or a [DONE] marker): text held
+// back for redaction is handed out first.
+func (s *Stream) end() {
+	if !s.finished {
+		s.fail(&Failure{Problem: Cut, Detail: "the stream ended (with [DONE]) before its finish part; the answer is incomplete"})
+		return
+	}
+	s.queue = append(s.queue, s.flush(func(heldText) bool { return true })...)
+	s.ended = true
+	s.close()
+}
