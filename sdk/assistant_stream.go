@@ -121,16 +121,19 @@ func newAssistantStream(ctx context.Context, k *core, c call, proto AssistantPro
 	return s
 }
 
-// bound names a read error that is one of the body's time bounds.
-func (s *AssistantStream) bound(err error) (assistantstream.Problem, string, error, bool) {
+// bound names a read error that is one of the body's time bounds (nil
+// for any other).
+func (s *AssistantStream) bound(err error) *assistantstream.Failure {
 	var limit *LimitError
 	switch {
 	case errors.As(err, &limit) && limit.Limit == LimitIdle:
-		return assistantstream.Stalled, fmt.Sprintf("no data came for %s (the request timeout); the answer is incomplete", s.k.requestTimeout), limit, true
+		return &assistantstream.Failure{Problem: assistantstream.Stalled, Err: limit,
+			Detail: fmt.Sprintf("no data came for %s (the request timeout); the answer is incomplete", s.k.requestTimeout)}
 	case limit != nil && limit.Limit == LimitDuration:
-		return assistantstream.TooLong, fmt.Sprintf("the answer was still coming after %s (WithMaxStreamDuration); it is incomplete", limit.After), limit, true
+		return &assistantstream.Failure{Problem: assistantstream.TooLong, Err: limit,
+			Detail: fmt.Sprintf("the answer was still coming after %s (WithMaxStreamDuration); it is incomplete", limit.After)}
 	}
-	return "", "", nil, false
+	return nil
 }
 
 // streamError is the one place a stream's failure becomes the public

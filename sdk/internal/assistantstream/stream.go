@@ -99,9 +99,9 @@ type Config struct {
 	Secrets func() []string
 	Redact  func(string) string
 	// Bound names a read error that is one of the caller's own bounds of
-	// the body (idle, total time): its Problem, Detail and the error to
-	// keep. ok is false for any other error.
-	Bound func(err error) (problem Problem, detail string, cause error, ok bool)
+	// the body (idle, total time): the Failure's Problem, Detail and Err;
+	// nil for any other error.
+	Bound func(err error) *Failure
 	// Convert turns a Failure into the error Next returns (package sdk's
 	// StreamError); nil keeps the *Failure.
 	Convert func(*Failure) error
@@ -244,14 +244,9 @@ func (s *Stream) read() {
 
 // readFailed ends the stream on a read error or the body's end.
 func (s *Stream) readFailed(err error) {
-	var bound struct {
-		problem Problem
-		detail  string
-		cause   error
-		ok      bool
-	}
+	var bound *Failure
 	if s.cfg.Bound != nil {
-		bound.problem, bound.detail, bound.cause, bound.ok = s.cfg.Bound(err)
+		bound = s.cfg.Bound(err)
 	}
 	maxLine := int64(s.events.MaxLine())
 	switch {
@@ -263,8 +258,8 @@ func (s *Stream) readFailed(err error) {
 		s.fail(&Failure{Problem: Stopped, Detail: "the caller stopped reading", Err: s.context().Err()})
 	case s.cfg.Closed != nil && s.cfg.Closed():
 		s.fail(&Failure{Problem: Stopped, Detail: "the stream was closed"})
-	case bound.ok:
-		s.fail(&Failure{Problem: bound.problem, Detail: bound.detail, Err: bound.cause})
+	case bound != nil:
+		s.fail(bound)
 	case errors.Is(err, eventstream.ErrLineTooLong):
 		s.fail(&Failure{Problem: Malformed, Detail: fmt.Sprintf("a line is longer than %d bytes", maxLine), Limit: LineLimit, Max: maxLine})
 	case errors.Is(err, eventstream.ErrEventTooLong):

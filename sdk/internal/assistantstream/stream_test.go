@@ -228,7 +228,7 @@ func TestStream_failures(t *testing.T) {
 			if *closes != 1 {
 				t.Errorf("closed %d times, want once", *closes)
 			}
-			if _, again := s.Next(); again != err {
+			if _, again := s.Next(); again != err { //nolint:errorlint // the very same error, not one it wraps
 				t.Errorf("again: %v, want the same error", again)
 			}
 		})
@@ -250,11 +250,11 @@ func TestStream_afterTheFinishAReadErrorEndsCleanly(t *testing.T) {
 // their failure, in that order; Convert makes the error Next returns.
 func TestStream_stopsAndBounds(t *testing.T) {
 	stall := errors.New("stalled body")
-	bound := func(err error) (Problem, string, error, bool) {
+	bound := func(err error) *Failure {
 		if errors.Is(err, stall) {
-			return Stalled, "no data came", stall, true
+			return &Failure{Problem: Stalled, Detail: "no data came", Err: stall}
 		}
-		return "", "", nil, false
+		return nil
 	}
 	t.Run("context before a read", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -286,7 +286,8 @@ func TestStream_stopsAndBounds(t *testing.T) {
 		var got *Failure
 		s := New(Config{Body: iotest.ErrReader(stall), MaxLine: 1024, MaxParts: 10, Closed: func() bool { return false }, Bound: bound,
 			Convert: func(f *Failure) error { got = f; return converted }})
-		if _, err := s.Next(); err != converted || got == nil || got.Problem != Stalled || got.Detail != "no data came" || got.Err != stall {
+		if _, err := s.Next(); err != converted || //nolint:errorlint // Convert's very error
+			got == nil || got.Problem != Stalled || got.Detail != "no data came" || !errors.Is(got.Err, stall) {
 			t.Errorf("%v; converted %+v", err, got)
 		}
 	})
@@ -310,7 +311,7 @@ func TestStream_end(t *testing.T) {
 	}
 	stop := errors.New("too large")
 	s.End(stop)
-	if _, err := s.Next(); err != stop {
+	if _, err := s.Next(); err != stop { //nolint:errorlint // the very error End was given
 		t.Errorf("%v, want the ending error", err)
 	}
 }
