@@ -27,3 +27,37 @@ func TestPieces_smallDeltasArePooled(t *testing.T) {
 		t.Error("no text is not empty")
 	}
 }
+
+// A piece is set aside only when the next text would pass its size, and
+// a text of a piece's size or more is a piece of its own.
+func TestPieces_boundaries(t *testing.T) {
+	var p Pieces
+	p.Add(strings.Repeat("a", pieceSize-1))
+	p.Add("b")
+	if len(p.done) != 0 || len(p.cur) != pieceSize {
+		t.Errorf("a piece's worth: %d set aside, %d current; want 0, %d", len(p.done), len(p.cur), pieceSize)
+	}
+	p.Add("c")
+	if len(p.done) != 1 || string(p.cur) != "c" {
+		t.Errorf("one past: %d set aside, %q current; want 1, \"c\"", len(p.done), p.cur)
+	}
+	var q Pieces
+	q.Add(strings.Repeat("d", pieceSize))
+	if len(q.done) != 1 || len(q.cur) != 0 || q.String() != strings.Repeat("d", pieceSize) {
+		t.Errorf("a whole piece: %d set aside, %d current", len(q.done), len(q.cur))
+	}
+}
+
+func TestClip(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"abc", 3, "abc"}, {"abcd", 3, "abc…"}, {"ééé", 3, "ééé"}, {"éééé", 3, "ééé…"}, {"a  b", 2, "a…"},
+	} {
+		if got := clip(c.s, c.n); got != c.want {
+			t.Errorf("clip(%q, %d) = %q, want %q", c.s, c.n, got, c.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package assistantstream
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -91,5 +92,50 @@ func TestScrubDelta_failureDropsHeldText(t *testing.T) {
 	}
 	if failure(t, err).Problem != Cut || len(s.held) != 0 {
 		t.Errorf("%v, %d held", err, len(s.held))
+	}
+}
+
+// A block's end hands out the text held for that block only: its kind
+// and its id.
+func TestScrubDelta_blockEndFlushesItsOwnBlock(t *testing.T) {
+	body := sse(`{"type":"text-delta","id":"x","delta":"a m"}`, `{"type":"reasoning-delta","id":"x","delta":"b m"}`,
+		`{"type":"text-delta","id":"y","delta":"c m"}`, `{"type":"reasoning-end","id":"x"}`, `{"type":"text-end","id":"x"}`,
+		`{"type":"tool-input-delta","toolCallId":"k","inputTextDelta":"d m"}`, `{"type":"tool-input-delta","toolCallId":"j","inputTextDelta":"e m"}`,
+		`{"type":"tool-input-available","toolCallId":"k"}`, `{"type":"finish"}`)
+	s, _ := newStream(false, strings.NewReader(body))
+	parts, err := readAll(t, s)
+	var got []string
+	for _, p := range parts {
+		id := p.ID
+		if p.Tool != nil {
+			id = p.Tool.CallID
+		}
+		got = append(got, fmt.Sprintf("%s %s %q", p.Type, id, p.Text))
+	}
+	want := []string{`text-delta x "a "`, `reasoning-delta x "b "`, `text-delta y "c "`,
+		`reasoning-delta x "m"`, `reasoning-end x ""`, `text-delta x "m"`, `text-end x ""`,
+		`tool-input-delta k "d "`, `tool-input-delta j "e "`, `tool-input-delta k "m"`, `tool-input-available k ""`,
+		`text-delta y "m"`, `tool-input-delta j "m"`, `finish  ""`}
+	if !errors.Is(err, io.EOF) || strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("%v:\n%s\nwant\n%s", err, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// v1 text has no block ends: any part but a delta hands out the text
+// held so far, and a tool's input waits for its tool call.
+func TestScrubDelta_v1AnyOtherPartEndsTheText(t *testing.T) {
+	body := strings.Join([]string{`0:"a m"`, `g:"b m"`, `c:{"toolCallId":"k","argsTextDelta":"d m"}`, `2:[1]`,
+		`9:{"toolCallId":"k"}`, `0:"e m"`, `d:{}`}, "\n") + "\n"
+	s, _ := newStream(true, strings.NewReader(body))
+	parts, err := readAll(t, s)
+	var got []string
+	for _, p := range parts {
+		got = append(got, fmt.Sprintf("%s %q", p.Type, p.Text))
+	}
+	want := []string{`text-delta "a "`, `reasoning-delta "b "`, `tool-input-delta "d "`,
+		`text-delta "m"`, `reasoning-delta "m"`, `data ""`,
+		`tool-input-delta "m"`, `tool-input-available ""`, `text-delta "e "`, `text-delta "m"`, `finish ""`}
+	if !errors.Is(err, io.EOF) || strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("%v:\n%s\nwant\n%s", err, strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
