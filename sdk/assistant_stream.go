@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/assistantstream"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // The stream of an answer: package assistantstream reads and decodes it
@@ -159,12 +158,27 @@ func assistantPart(p assistantstream.Part) AssistantPart {
 	out := AssistantPart{Type: PartType(p.Type), ID: p.ID, Text: p.Text, MessageID: p.MessageID, Data: p.Data,
 		FinishReason: p.FinishReason, ThreadID: p.ThreadID, ErrorText: p.ErrorText, Raw: p.Raw, Problems: p.Problems}
 	if p.Source != nil {
-		out.Source = &AssistantSource{ID: p.Source.ID, URL: p.Source.URL, Title: p.Source.Title, MediaType: p.Source.MediaType, Filename: p.Source.Filename}
+		source := AssistantSource(*p.Source) // the same fields: a field added on one side only does not build
+		out.Source = &source
 	}
 	if p.Tool != nil {
-		out.Tool = &AssistantTool{CallID: p.Tool.CallID, Name: p.Tool.Name, Input: p.Tool.Input, Output: p.Tool.Output}
+		tool := AssistantTool(*p.Tool)
+		out.Tool = &tool
 	}
 	return out
+}
+
+// answer is the answer g gathered, as Collect hands it out.
+func (s *AssistantStream) answer(g *assistantstream.Answer) *AssistantAnswer {
+	a := &AssistantAnswer{Text: g.Text.String(), Reasoning: g.Reasoning.String(), ThreadID: s.st.ThreadID(), MessageID: s.st.MessageID(),
+		FinishReason: g.FinishReason, Errors: g.Errors, Problems: g.Problems, ResponseInfo: s.ResponseInfo}
+	for _, src := range g.Sources {
+		a.Sources = append(a.Sources, AssistantSource(src))
+	}
+	for _, p := range g.Parts {
+		a.Parts = append(a.Parts, assistantPart(p))
+	}
+	return a
 }
 
 // ThreadID is the conversation's id, once the finish part has been read
@@ -228,51 +242,24 @@ func (s *AssistantStream) Parts() iter.Seq2[AssistantPart, error] {
 // returns what it gathered with a *StreamError.
 func (s *AssistantStream) Collect() (*AssistantAnswer, error) {
 	defer s.Close()
-	a := &AssistantAnswer{ResponseInfo: s.ResponseInfo}
-	var text, reasoning assistantstream.Pieces
-	var size int64
+	var g assistantstream.Answer
 	for {
-		p, err := s.Next()
+		p, err := s.st.Next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			a.finish(s, &text, &reasoning)
-			return a, err
+			return s.answer(&g), err
 		}
-		size += int64(len(p.Text) + len(p.Data) + len(p.Raw) + len(p.ErrorText))
-		if p.Tool != nil {
-			size += int64(len(p.Tool.Input) + len(p.Tool.Output))
-		}
-		if size > s.k.maxResponseBytes {
-			a.finish(s, &text, &reasoning)
+		if !g.Add(p, s.k.maxResponseBytes) {
 			err := &StreamError{Method: s.c.method, Path: s.c.path, Problem: StreamTooLarge, Parts: s.st.Parts(),
 				Detail: fmt.Sprintf("the answer grew past %d bytes (WithMaxResponseBytes); read it with Next or Parts instead", s.k.maxResponseBytes),
 				Err:    &LimitError{Limit: LimitBytes, Max: s.k.maxResponseBytes, Option: "WithMaxResponseBytes"}}
 			s.st.End(err)
-			return a, err
-		}
-		for _, pr := range p.Problems {
-			(*wire.Problems)(&a.Problems).Add(string(p.Type), "%s", pr) // at most wire.MaxProblems
-		}
-		switch p.Type {
-		case PartTextDelta:
-			text.Add(p.Text)
-		case PartReasoningDelta:
-			reasoning.Add(p.Text)
-		case PartSourceURL, PartSourceDocument:
-			a.Sources = append(a.Sources, *p.Source)
-		case PartError:
-			a.Errors = append(a.Errors, p.ErrorText)
-			a.Parts = append(a.Parts, p)
-		case PartFinish:
-			a.FinishReason = p.FinishReason
-		case PartStart, PartTextStart, PartTextEnd, PartReasoningStart, PartReasoningEnd, PartStartStep, PartFinishStep, PartToolInputDelta:
-		default:
-			a.Parts = append(a.Parts, p)
+			return s.answer(&g), err
 		}
 	}
-	a.finish(s, &text, &reasoning)
+	a := s.answer(&g)
 	if len(a.Errors) > 0 {
 		return a, &StreamError{Method: s.c.method, Path: s.c.path, Problem: StreamReportedError, Parts: s.st.Parts(),
 			Detail: plural(len(a.Errors), "the stream carried an error part", "the stream carried %d error parts"), ServerError: a.Errors[len(a.Errors)-1]}
@@ -285,9 +272,4 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return fmt.Sprintf(many, n)
-}
-
-func (a *AssistantAnswer) finish(s *AssistantStream, text, reasoning *assistantstream.Pieces) {
-	a.Text, a.Reasoning = text.String(), reasoning.String()
-	a.ThreadID, a.MessageID = s.st.ThreadID(), s.st.MessageID()
 }
