@@ -18,14 +18,14 @@ type Answer struct {
 	size         int64
 }
 
-// Add gathers p, unless it would take what the answer holds past max
+// Add gathers p, unless it would take what the answer holds past most
 // bytes: then it reports false, and p is not gathered.
-func (a *Answer) Add(p Part, max int64) bool {
+func (a *Answer) Add(p Part, most int64) bool {
 	a.size += int64(len(p.Text) + len(p.Data) + len(p.Raw) + len(p.ErrorText))
 	if p.Tool != nil {
 		a.size += int64(len(p.Tool.Input) + len(p.Tool.Output))
 	}
-	if a.size > max {
+	if a.size > most {
 		return false
 	}
 	for _, pr := range p.Problems {
