@@ -41,6 +41,11 @@ func TestPieces_boundaries(t *testing.T) {
 	if len(p.done) != 1 || string(p.cur) != "c" {
 		t.Errorf("one past: %d set aside, %q current; want 1, \"c\"", len(p.done), p.cur)
 	}
+	var r Pieces
+	r.Add(strings.Repeat("e", pieceSize+1))
+	if len(r.done) != 1 || len(r.cur) != 0 {
+		t.Errorf("past a piece, first: %d set aside, %d current; want 1, 0", len(r.done), len(r.cur))
+	}
 	var q Pieces
 	q.Add(strings.Repeat("d", pieceSize))
 	if len(q.done) != 1 || len(q.cur) != 0 || q.String() != strings.Repeat("d", pieceSize) {

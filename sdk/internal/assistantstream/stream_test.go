@@ -222,6 +222,9 @@ func TestStream_failures(t *testing.T) {
 				t.Errorf("%+v (body start %q), %d parts; want %s %q, limit %d of %d, %d parts, body start %q, server error %q",
 					f, f.BodyStart, len(parts), c.problem, c.detail, c.limit, c.max, c.parts, c.bodyStart, c.server)
 			}
+			if c.bodyStart == "" && f.BodyStart != nil {
+				t.Errorf("body start %q, want none", f.BodyStart)
+			}
 			if f.Error() != string(f.Problem)+": "+f.Detail || strings.Contains(f.Detail, secret) {
 				t.Errorf("error %q", f.Error())
 			}
