@@ -50,7 +50,7 @@ func goFiles(t *testing.T) []string {
 }
 
 // describedFileByFile are the packages whose every file ARCHITECTURE.md
-// names: they are where a newcomer looks for a behaviour.
+// names: they are where a newcomer looks for how something works.
 var describedFileByFile = []string{"sdk", "internal/provider", "sdk/mintlifytest"}
 
 // TestArchitecture_namesEveryFile fails when a non-test Go file is not
