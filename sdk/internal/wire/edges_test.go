@@ -14,6 +14,7 @@ import (
 type ownFirst struct {
 	Problems []string `api:"problems"`
 	ID       string   `json:"id" api:"nonempty"`
+	Tags     []string `json:"tags" api:"optional"`
 }
 
 // holdsOwnFirst holds ownFirst as an object and as rows.
@@ -38,7 +39,7 @@ func TestDecode_problemsAsFirstFieldAtTheTopAreKept(t *testing.T) {
 // keep their own problems, named from themselves; the answer holds none.
 func TestDecode_problemsAsFirstFieldInsideAreKeptThere(t *testing.T) {
 	var got holdsOwnFirst
-	err := Decode([]byte(`{"inner":{},"rows":[{"id":"a"},{"id":{}},{}]}`), &got)
+	err := Decode([]byte(`{"inner":{},"rows":[{"id":"a"},{"id":"b","tags":5},{}]}`), &got)
 	if err != nil {
 		t.Fatalf("err %v, want nil", err)
 	}
@@ -51,7 +52,7 @@ func TestDecode_problemsAsFirstFieldInsideAreKeptThere(t *testing.T) {
 	if got.Rows[0].ID != "a" || got.Rows[0].Problems != nil {
 		t.Errorf("row 0: %+v", got.Rows[0])
 	}
-	if len(got.Rows[1].Problems) == 0 || got.Rows[2].Problems == nil || got.Rows[2].Problems[0] != "id: missing" {
+	if !cmp.Equal(got.Rows[1].Problems, []string{"tags: want a list, got a number"}) || !cmp.Equal(got.Rows[2].Problems, []string{"id: missing"}) {
 		t.Errorf("rows 1 and 2 keep their own problems: %+v", got.Rows[1:])
 	}
 }
@@ -235,5 +236,26 @@ func TestClip_atMaxEchoed(t *testing.T) {
 		if got := clip(in); got != want {
 			t.Errorf("clip(%.20q…, %d runes) = %.20q… (%d runes); want %d runes", in, len([]rune(in)), got, len([]rune(got)), len([]rune(want)))
 		}
+	}
+}
+
+// A plain integer count is read on the fast path, without allocating;
+// only a count that is not one (or may not fit) is kept as text.
+func TestCount_plainIntegersAllocateNothing(t *testing.T) {
+	for _, body := range []string{"0", "9", "10", "90", "123456789012345678"} {
+		b := []byte(body)
+		var c count
+		if n := testing.AllocsPerRun(100, func() { c = count{}; _ = c.UnmarshalJSON(b) }); n != 0 || c.odd != "" || !c.set {
+			t.Errorf("%s: %v allocations, odd %q; want 0, \"\"", body, n, c.odd)
+		}
+	}
+}
+
+// A value of at most maxEchoed bytes is quoted as it is, without
+// counting its runes (which allocates).
+func TestClip_shortValuesAllocateNothing(t *testing.T) {
+	s := strings.Repeat("é", maxEchoed/2)
+	if n := testing.AllocsPerRun(100, func() { s = clip(s) }); n != 0 || len(s) != maxEchoed {
+		t.Errorf("%v allocations for %d bytes; want 0", n, len(s))
 	}
 }
