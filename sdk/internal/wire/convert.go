@@ -80,7 +80,7 @@ func (fp *fieldPlan) convert(r reader, p *Problems, rf, out reflect.Value, at wh
 	case fp.rule == ruleAny:
 		fp.convertAny(p, rf.Bytes(), out, at.field(fp.name))
 	case fp.elem != nil:
-		if rf.IsNil() || len(*p) > 0 && p.Names(at.field(fp.name).String()) {
+		if rf.IsNil() || len(*p) != 0 && p.Names(at.field(fp.name).String()) {
 			// Missing, or of the wrong kind (already said: encoding/json
 			// leaves an empty object behind then).
 			if rf.IsNil() && fp.rule != ruleOptional && !p.Names(at.field(fp.name).String()) {

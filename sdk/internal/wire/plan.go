@@ -85,7 +85,7 @@ func planFor(t reflect.Type, names map[string]string) *typePlan {
 // inside the same lock.
 func planLocked(t reflect.Type, names map[string]string) *typePlan {
 	key := planKey{t: t}
-	if len(names) > 0 {
+	if len(names) != 0 {
 		key.names = fmt.Sprint(names)
 	}
 	if p, ok := plans.m[key]; ok {
