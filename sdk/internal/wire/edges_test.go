@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// The tests here hold the package's behaviour at its edges: a count at a
+// The tests here hold what the package does at its edges: a count at a
 // cap, a value at max=N, a struct's problems field as its first field.
 
 // ownFirst keeps its problems in its first field (index 0).
