@@ -179,17 +179,23 @@ func TestCount_edges(t *testing.T) {
 func TestText_onlyBackslashes(t *testing.T) {
 	for body, want := range map[string]string{`"\\"`: `\`, `"\\\\"`: `\\`, `""`: "", `"a\\b"`: `a\b`, `"ab"`: "ab"} {
 		var x Text
-		if err := x.UnmarshalJSON([]byte(body)); err != nil || x.Value() != want {
-			t.Errorf("%s: %q, %v; want %q", body, x.Value(), err, want)
+		if err := x.UnmarshalJSON([]byte(body)); err != nil || x.Value() != want || !x.set || x.odd != "" {
+			t.Errorf("%s: %+v, %v; want %q", body, x, err, want)
 		}
+	}
+	// A malformed escape (encoding/json refuses it before a Text sees it
+	// in an answer) is not a string.
+	var x Text
+	if err := x.UnmarshalJSON([]byte(`"\x"`)); err != nil || x.set || x.odd != "a malformed string" {
+		t.Errorf("a malformed escape: %+v, %v", x, err)
 	}
 }
 
-// CheckLists leaves a stray closing bracket to the JSON parser, and
+// CheckLists leaves a stray closing bracket or comma to the JSON parser, and
 // stops counting a list where it closes: an object's members after it
 // are no list items.
 func TestCheckLists_closedListsStopCounting(t *testing.T) {
-	for _, body := range []string{`]`, `}`, `]]`,
+	for _, body := range []string{`]`, `}`, `]]`, `,`, `1,2`, `{"a":1},`,
 		`{"l":[1,2],` + strings.Repeat(`"k":1,`, MaxListLength+1) + `"z":1}`} {
 		if err := CheckLists([]byte(body)); err != nil {
 			t.Errorf("%.60s: %v", body, err)
