@@ -108,14 +108,3 @@ func (p *Pieces) String() string {
 	}
 	return strings.Join(append(p.done, string(p.cur)), "")
 }
-
-// clip shortens s to n runes, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	if r := []rune(s); len(r) > n {
-		return strings.TrimSpace(string(r[:n])) + "…"
-	}
-	return s
-}

@@ -52,17 +52,3 @@ func TestPieces_boundaries(t *testing.T) {
 		t.Errorf("a whole piece: %d set aside, %d current", len(q.done), len(q.cur))
 	}
 }
-
-func TestClip(t *testing.T) {
-	for _, c := range []struct {
-		s    string
-		n    int
-		want string
-	}{
-		{"abc", 3, "abc"}, {"abcd", 3, "abc…"}, {"ééé", 3, "ééé"}, {"éééé", 3, "ééé…"}, {"a  b", 2, "a…"},
-	} {
-		if got := clip(c.s, c.n); got != c.want {
-			t.Errorf("clip(%q, %d) = %q, want %q", c.s, c.n, got, c.want)
-		}
-	}
-}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
@@ -103,20 +104,6 @@ func (s *Stream) scrub(t string) (string, bool) {
 	return clean, clean != t
 }
 
-// mayHoldSecret reports whether JSON may spell a secret: it holds one,
-// or an escape that could hide one.
-func (s *Stream) mayHoldSecret(data []byte) bool {
-	if bytes.IndexByte(data, '\\') >= 0 {
-		return true
-	}
-	for _, secret := range s.secrets() {
-		if secret != "" && bytes.Contains(data, []byte(secret)) {
-			return true
-		}
-	}
-	return false
-}
-
 // redactJSON returns a JSON value without the client's secrets (nil for
 // none or null). Only a value that may spell one is decoded and encoded
 // again.
@@ -125,7 +112,7 @@ func (s *Stream) redactJSON(raw json.RawMessage) json.RawMessage {
 		return nil
 	}
 	out := append(json.RawMessage(nil), raw...)
-	if !s.mayHoldSecret(raw) {
+	if !redact.MayHold(raw, s.secrets()) {
 		return out
 	}
 	if wire.CheckLists(raw) != nil { // too many items to decode: kept as text

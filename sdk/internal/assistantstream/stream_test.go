@@ -14,14 +14,14 @@ import (
 
 const secret = "mint_dsc_0123456789"
 
-// redact is package sdk's redaction, for the tests.
-func redact(s string) string { return strings.ReplaceAll(s, secret, "[REDACTED]") }
+// redactSecret is package sdk's redaction, for the tests.
+func redactSecret(s string) string { return strings.ReplaceAll(s, secret, "[REDACTED]") }
 
 // newStream reads body with a secret, caps of 1 KiB lines and 100 parts.
 func newStream(v1 bool, body io.Reader) (*Stream, *int) {
 	closes := 0
 	return New(Config{V1: v1, Body: body, MaxLine: 1 << 10, MaxParts: 100,
-		Secrets: func() []string { return []string{secret} }, Redact: redact,
+		Secrets: func() []string { return []string{secret} }, Redact: redactSecret,
 		Close: func() { closes++ }}), &closes
 }
 

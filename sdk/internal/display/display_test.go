@@ -92,6 +92,14 @@ func TestClip(t *testing.T) {
 		{"ééééé", 3, "ééé…"},
 		{"ééé", 3, "ééé"}, // 6 bytes, 3 runes: not cut
 		{"", 0, ""},
+		// As the stream quotes a part's code and the download a header.
+		{"abc", 3, "abc"}, {"abcd", 3, "abc…"}, {"ééé", 3, "ééé"}, {"éééé", 3, "ééé…"}, {"a  b", 2, "a…"},
+		{"short", 10, "short"},
+		{strings.Repeat("a", 10), 10, strings.Repeat("a", 10)},
+		{strings.Repeat("a", 11), 10, strings.Repeat("a", 10) + "…"},
+		{strings.Repeat("é", 10), 10, strings.Repeat("é", 10)}, // 20 bytes, 10 runes
+		{"aaaaaaaaa " + "b", 10, "aaaaaaaaa…"},
+		{"12345678901", 10, "1234567890…"},
 	} {
 		if got := Clip(tt.in, tt.n); got != tt.want {
 			t.Errorf("Clip(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)

@@ -24,6 +24,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/display"
 )
 
 // BufferSize is the one buffer a download reads through: memory stays
@@ -197,14 +199,14 @@ func (d *download) accept(resp *http.Response) (skip int64, err error) {
 	}
 	etag := resp.Header.Get("ETag")
 	if d.etag != "" && etag != "" && etag != d.etag {
-		return 0, mismatch("the bundle changed while it was downloaded (ETag %s, then %s): download it again", d.Display(clip(d.etag, 80)), d.Display(clip(etag, 80)))
+		return 0, mismatch("the bundle changed while it was downloaded (ETag %s, then %s): download it again", d.Display(display.Clip(d.etag, 80)), d.Display(display.Clip(etag, 80)))
 	}
 	var size int64
 	switch resp.StatusCode {
 	case http.StatusPartialContent:
 		start, total, ok := parseContentRange(resp.Header.Get("Content-Range"))
 		if !ok || start != d.written || d.written == 0 {
-			return 0, mismatch("asked for the bytes from %d, the server sent Content-Range %q", d.written, clip(resp.Header.Get("Content-Range"), 80))
+			return 0, mismatch("asked for the bytes from %d, the server sent Content-Range %q", d.written, display.Clip(resp.Header.Get("Content-Range"), 80))
 		}
 		size = total
 	case http.StatusOK:
@@ -315,7 +317,7 @@ func (d *download) checkArchive(br *bufio.Reader, contentType string) error {
 	}
 	start, _ := br.Peek(256)
 	return &finalError{fmt.Errorf("GET %s: %w (Content-Type %q, body starts %q): nothing was written",
-		d.Name, ErrNotAnArchive, clip(contentType, 80), d.Snippet(start))}
+		d.Name, ErrNotAnArchive, display.Clip(contentType, 80), d.Snippet(start))}
 }
 
 // finish checks the bundle's size once the body has ended.
@@ -363,13 +365,4 @@ func parseContentRange(v string) (start, total int64, ok bool) {
 		return 0, 0, false
 	}
 	return start, total, true
-}
-
-// clip shortens s to at most n runes, marking the cut, for a value a
-// server sent quoted in an error.
-func clip(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return strings.TrimSpace(string(r[:n])) + "…"
-	}
-	return s
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -558,21 +557,6 @@ func TestParseContentRange(t *testing.T) {
 		start, total, ok := parseContentRange(v)
 		if got := [3]int64{start, total, map[bool]int64{true: 1}[ok]}; got != want {
 			t.Errorf("%q: %v, want %v", v, got, want)
-		}
-	}
-}
-
-func TestClip(t *testing.T) {
-	for s, want := range map[string]string{
-		"short":                   "short",
-		strings.Repeat("a", 10):   strings.Repeat("a", 10),
-		strings.Repeat("a", 11):   strings.Repeat("a", 10) + "…",
-		strings.Repeat("é", 10):   strings.Repeat("é", 10), // 20 bytes, 10 runes
-		"aaaaaaaaa " + "b":        "aaaaaaaaa…",
-		strconv.Itoa(12345678901): "1234567890…",
-	} {
-		if got := clip(s, 10); got != want {
-			t.Errorf("clip(%q) = %q, want %q", s, got, want)
 		}
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"time"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/transport"
 )
 
 // MaxTransientErrors is how many reads in a row may fail with a transient
@@ -108,7 +110,7 @@ func Wait[T any](ctx context.Context, clock Clock, s Schedule, p Poller[T]) (T, 
 				// A wait the server asks for that outlasts ours ends it
 				// now, with the error that says when to come back.
 				outlasts := s.Timeout > 0 && clock.Now().Sub(start)+after >= s.Timeout
-				if outlasts || !fitsBeforeDeadline(ctx, after) {
+				if outlasts || !transport.FitsBeforeDeadline(ctx, after) {
 					return last, fmt.Errorf("waiting for %s: %w", p.What, err)
 				}
 				delay = after
@@ -124,11 +126,4 @@ func Wait[T any](ctx context.Context, clock Clock, s Schedule, p Poller[T]) (T, 
 			return v, nil
 		}
 	}
-}
-
-// fitsBeforeDeadline reports whether waiting d still leaves time before
-// ctx's deadline (always, without one).
-func fitsBeforeDeadline(ctx context.Context, d time.Duration) bool {
-	deadline, ok := ctx.Deadline()
-	return !ok || d < time.Until(deadline)
 }

@@ -15,6 +15,8 @@ package wire
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/display"
 )
 
 // Problems lists what is wrong with a decoded answer, one entry per
@@ -94,12 +96,4 @@ const maxEchoed = 100
 
 // clip shortens s to at most maxEchoed runes, marking the cut, for a
 // value quoted with %q.
-func clip(s string) string {
-	if len(s) <= maxEchoed {
-		return s
-	}
-	if r := []rune(s); len(r) > maxEchoed {
-		return strings.TrimSpace(string(r[:maxEchoed])) + "…"
-	}
-	return s
-}
+func clip(s string) string { return display.Clip(s, maxEchoed) }
