@@ -4,10 +4,9 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"strconv"
-	"strings"
 	"time"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
@@ -46,7 +45,9 @@ const (
 var JobStatuses = []JobStatus{JobStatusActive, JobStatusCompleted, JobStatusArchived, JobStatusFailed}
 
 // ValidateJobStatus checks a status filter: one of JobStatuses.
-func ValidateJobStatus(s JobStatus) error { return oneOf("status", string(s), JobStatuses) }
+func ValidateJobStatus(s JobStatus) error {
+	return validationError(rules.OneOf("status", string(s), JobStatuses))
+}
 
 // Terminal reports whether the job has stopped changing: completed, archived
 // or failed. An unknown status is not terminal, so a waiter keeps polling
@@ -117,9 +118,6 @@ type promptBody struct {
 	Prompt string `json:"prompt"`
 }
 
-// maxIDLength bounds an id sent in a path.
-const maxIDLength = 256
-
 // ValidateProjectID checks a project id: 1 to 256 characters of ASCII
 // letters, digits and - _ . ~ :, and not "." or "..". Anything else (a
 // slash, white space, a control character) would change the request's
@@ -130,33 +128,19 @@ func ValidateProjectID(projectID string) error { return validateID("projectId", 
 func ValidateJobID(jobID string) error { return validateID("jobId", jobID) }
 
 // ValidatePrompt checks a job prompt: it must hold more than white space.
-func ValidatePrompt(prompt string) error { return requireNonEmpty("prompt", prompt) }
-
-func requireNonEmpty(field, value string) error {
-	if strings.TrimSpace(value) == "" {
-		return &ValidationError{Field: field, Rule: "must not be empty or only white space"}
-	}
-	return nil
-}
+func ValidatePrompt(prompt string) error { return validationError(rules.NonEmpty("prompt", prompt)) }
 
 // validateID checks a value sent as one path segment: an id.
-func validateID(field, value string) error {
-	if err := requireNonEmpty(field, value); err != nil {
-		return err
+func validateID(field, value string) error { return validationError(rules.ID(field, value)) }
+
+// validationError is a rule's refusal as the public *ValidationError, nil
+// when the rule held: the one place package sdk turns the rules' values
+// into its error.
+func validationError(b *rules.Broken) error {
+	if b == nil {
+		return nil
 	}
-	if value == "." || value == ".." {
-		return &ValidationError{Field: field, Value: value, Rule: "is not allowed: it would change the request's path"}
-	}
-	if len(value) > maxIDLength {
-		return &ValidationError{Field: field, Value: value, Rule: "is longer than " + strconv.Itoa(maxIDLength) + " characters: it cannot be an id"}
-	}
-	for _, r := range value {
-		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.~:", r)
-		if !ok {
-			return &ValidationError{Field: field, Value: value, Rule: "may hold only ASCII letters, digits and - _ . ~ : (no slash, white space or control character)"}
-		}
-	}
-	return nil
+	return &ValidationError{Field: b.Field, Value: b.Value, Rule: b.Rule}
 }
 
 // checkJobID refuses an answer that cannot be the job asked for: without

@@ -3,8 +3,8 @@ package sdk
 import (
 	"context"
 	"strconv"
-	"strings"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
@@ -38,18 +38,7 @@ func (q ConversationsQuery) paging() pageParams {
 
 // validateULID checks a ULID: 26 characters of Crockford's base32, the
 // first at most 7 (a 128-bit value).
-func validateULID(fieldName, s string) error {
-	bad := len(s) != 26 || s[0] > '7'
-	for _, r := range strings.ToUpper(s) {
-		if !strings.ContainsRune("0123456789ABCDEFGHJKMNPQRSTVWXYZ", r) {
-			bad = true
-		}
-	}
-	if bad {
-		return &ValidationError{Field: fieldName, Value: s, Rule: "must be a ULID (26 characters of Crockford base32, such as 01JD8X3Q6V3XK8M4Y2Z9T0B1CD)"}
-	}
-	return nil
-}
+func validateULID(fieldName, s string) error { return validationError(rules.ULID(fieldName, s)) }
 
 // ConversationSource is a documentation page an answer referenced.
 type ConversationSource struct {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
@@ -40,23 +41,12 @@ var (
 
 // ValidateFeedbackSource checks a source filter: one of FeedbackSources.
 func ValidateFeedbackSource(s FeedbackSource) error {
-	return oneOf("source", string(s), FeedbackSources)
+	return validationError(rules.OneOf("source", string(s), FeedbackSources))
 }
 
 // ValidateFeedbackStatus checks a status filter: one of FeedbackStatuses.
 func ValidateFeedbackStatus(s FeedbackStatus) error {
-	return oneOf("status", string(s), FeedbackStatuses)
-}
-
-func oneOf[T ~string](fieldName, value string, allowed []T) error {
-	names := make([]string, len(allowed))
-	for i, a := range allowed {
-		if string(a) == value {
-			return nil
-		}
-		names[i] = string(a)
-	}
-	return &ValidationError{Field: fieldName, Value: value, Rule: "must be one of " + strings.Join(names, ", ")}
+	return validationError(rules.OneOf("status", string(s), FeedbackStatuses))
 }
 
 // feedbackFilter is the source and status filters both feedback

@@ -4,7 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
 )
 
 // The assistant: one question, one streamed answer.
@@ -108,52 +109,15 @@ type AssistantContext struct {
 
 // Validate checks the request before any request is sent.
 func (r AssistantRequest) Validate() error {
-	switch r.Protocol {
-	case "", AssistantV2, AssistantV1:
-	default:
-		return &ValidationError{Field: "protocol", Value: string(r.Protocol), Rule: `must be "v2" or "v1"`}
+	in := rules.Assistant{Protocol: string(r.Protocol), Question: r.Question, RetrievalPageSize: r.RetrievalPageSize,
+		Groups: r.Filter.Groups, CurrentPath: r.CurrentPath, MaxCurrentPath: MaxCurrentPathLength}
+	for _, m := range r.Messages {
+		in.Messages = append(in.Messages, rules.Message{Role: string(m.Role), Text: m.Text})
 	}
-	if len(r.Messages) == 0 && strings.TrimSpace(r.Question) == "" {
-		return &ValidationError{Field: "question", Rule: "is required: set Question (or Messages) to what the user asks"}
+	for _, c := range r.Context {
+		in.Context = append(in.Context, rules.Context{Type: c.Type, Value: c.Value})
 	}
-	if r.Question != "" {
-		if err := requireNonEmpty("question", r.Question); err != nil {
-			return err
-		}
-	}
-	for i, m := range r.Messages {
-		field := fmt.Sprintf("messages[%d]", i)
-		switch m.Role {
-		case RoleUser, RoleAssistant, RoleSystem:
-		default:
-			return &ValidationError{Field: field + ".role", Value: string(m.Role), Rule: `must be "user", "assistant" or "system"`}
-		}
-		if err := requireNonEmpty(field+".text", m.Text); err != nil {
-			return err
-		}
-	}
-	if r.RetrievalPageSize < 0 {
-		return &ValidationError{Field: "retrievalPageSize", Value: strconv.Itoa(r.RetrievalPageSize), Rule: "must be 1 or more (0: the API's default, 5)"}
-	}
-	if len(r.Filter.Groups) > 0 && r.Protocol == AssistantV1 {
-		return &ValidationError{Field: "filter.groups", Rule: "is not supported by the v1 endpoint: use AssistantV2"}
-	}
-	if err := validateGroups("filter.groups", r.Filter.Groups); err != nil {
-		return err
-	}
-	for i, c := range r.Context {
-		field := fmt.Sprintf("context[%d]", i)
-		if c.Type != "code" && c.Type != "textSelection" {
-			return &ValidationError{Field: field + ".type", Value: c.Type, Rule: `must be "code" or "textSelection"`}
-		}
-		if c.Value == "" {
-			return &ValidationError{Field: field + ".value", Rule: "must not be empty"}
-		}
-	}
-	if n := len([]rune(r.CurrentPath)); n > MaxCurrentPathLength {
-		return &ValidationError{Field: "currentPath", Value: r.CurrentPath, Rule: fmt.Sprintf("is %d characters long; the API takes at most %d", n, MaxCurrentPathLength)}
-	}
-	return nil
+	return validationError(in.Check())
 }
 
 func (r AssistantRequest) protocol() AssistantProtocol {

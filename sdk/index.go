@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strconv"
-	"strings"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
@@ -107,17 +106,6 @@ type Domains struct {
 	Exclude []string
 }
 
-func (d Domains) validate() error {
-	for name, list := range map[string][]string{"includeDomains": d.Include, "excludeDomains": d.Exclude} {
-		for i, s := range list {
-			if strings.TrimSpace(s) == "" {
-				return &ValidationError{Field: fmt.Sprintf("%s[%d]", name, i), Rule: "must not be empty or only white space"}
-			}
-		}
-	}
-	return nil
-}
-
 // IndexSearchRequest is a search of Mintlify Index.
 type IndexSearchRequest struct {
 	// Query is what to search for (required).
@@ -135,16 +123,7 @@ type IndexSearchRequest struct {
 
 // Validate checks the request before any request is sent.
 func (r IndexSearchRequest) Validate() error {
-	if err := requireNonEmpty("query", r.Query); err != nil {
-		return err
-	}
-	if r.NumResults < 0 || r.NumResults > MaxIndexResults {
-		return &ValidationError{Field: "numResults", Value: strconv.Itoa(r.NumResults), Rule: fmt.Sprintf("must be between 1 and %d", MaxIndexResults)}
-	}
-	if r.MaxCharacters < 0 {
-		return &ValidationError{Field: "text.maxCharacters", Value: strconv.Itoa(r.MaxCharacters), Rule: "must be 1 or more (0: no cut)"}
-	}
-	return r.Domains.validate()
+	return validationError(rules.IndexSearch(r.Query, r.NumResults, MaxIndexResults, r.MaxCharacters, r.Domains.Include, r.Domains.Exclude))
 }
 
 type indexSearchBody struct {
@@ -267,21 +246,8 @@ type IndexContextRequest struct {
 
 // Validate checks the request before any request is sent.
 func (r IndexContextRequest) Validate() error {
-	if err := requireNonEmpty("query", r.Query); err != nil {
-		return err
-	}
-	if r.Product != "" {
-		if err := requireNonEmpty("product", r.Product); err != nil {
-			return err
-		}
-	}
-	if r.Format != "" && r.Format != ContextText && r.Format != ContextJSON {
-		return &ValidationError{Field: "format", Value: string(r.Format), Rule: `must be "txt" or "json"`}
-	}
-	if r.TokenBudget < 0 || r.TokenBudget > MaxIndexTokenBudget {
-		return &ValidationError{Field: "tokenBudget", Value: strconv.Itoa(r.TokenBudget), Rule: fmt.Sprintf("must be between 1 and %d", MaxIndexTokenBudget)}
-	}
-	return r.Domains.validate()
+	return validationError(rules.IndexContext(r.Query, r.Product, string(r.Format), r.TokenBudget, MaxIndexTokenBudget,
+		r.Domains.Include, r.Domains.Exclude))
 }
 
 type indexContextBody struct {
@@ -344,30 +310,7 @@ type IndexContentsRequest struct {
 
 // Validate checks the request before any request is sent.
 func (r IndexContentsRequest) Validate() error {
-	n := len(r.IDs) + len(r.URLs)
-	switch {
-	case n == 0:
-		return &ValidationError{Field: "ids", Rule: "or urls is required: name at least one result"}
-	case n > MaxIndexContentsItems:
-		return &ValidationError{Field: "ids", Value: strconv.Itoa(n), Rule: fmt.Sprintf("and urls name %d items together; the API takes at most %d", n, MaxIndexContentsItems)}
-	}
-	for i, id := range r.IDs {
-		if err := requireNonEmpty(fmt.Sprintf("ids[%d]", i), id); err != nil {
-			return err
-		}
-	}
-	for i, u := range r.URLs {
-		if !isWebURL(u) {
-			return &ValidationError{Field: fmt.Sprintf("urls[%d]", i), Value: u, Rule: "is not an absolute http(s) URL"}
-		}
-	}
-	if r.MaxCharacters < 0 {
-		return &ValidationError{Field: "maxCharacters", Value: strconv.Itoa(r.MaxCharacters), Rule: "must be 1 or more (0: no cut)"}
-	}
-	if r.Query != "" {
-		return requireNonEmpty("query", r.Query)
-	}
-	return nil
+	return validationError(rules.IndexContents(r.IDs, r.URLs, MaxIndexContentsItems, r.MaxCharacters, r.Query))
 }
 
 type indexContentsBody struct {
