@@ -41,6 +41,9 @@ func TestKey_Check(t *testing.T) {
 		{assistant, "mint_abc", "assistantKey is an admin API key (mint_...), for the admin API, not an assistant API key (mint_dsc_...): get one from the dashboard"},
 		{assistant, "mint_us_abc", "assistantKey is a Mintlify Index key (mint_us_...), not an assistant API key (mint_dsc_...): get one from the dashboard"},
 		{assistant, "dsc_abc", "assistantKey is not an assistant API key: those start mint_dsc_ (get one from the dashboard)"},
+		// A prefix of another kind as long as the kind's own does not
+		// outrank it: only a longer one does.
+		{Key{Name: "a key", Field: "k", Prefix: "ab_", Others: [][2]string{{"ab_", "a twin"}}}, "ab_x", ""},
 	} {
 		b := tt.kind.Check(tt.key)
 		if got := text(b); got != tt.want {

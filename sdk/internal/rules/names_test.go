@@ -68,6 +68,8 @@ func TestHostOf(t *testing.T) {
 		"docs.example.com#a":                  "docs.example.com",
 		"://docs.example.com/a":               "docs.example.com",
 		"https://":                            "",
+		"https://user@docs.example.com/":      "docs.example.com",
+		"/docs.example.com":                   "",
 		"[::1]:80":                            "::1",
 		"docs.example.com":                    "docs.example.com",
 	} {
