@@ -123,7 +123,8 @@ type IndexSearchRequest struct {
 
 // Validate checks the request before any request is sent.
 func (r IndexSearchRequest) Validate() error {
-	return validationError(rules.IndexSearch(r.Query, r.NumResults, MaxIndexResults, r.MaxCharacters, r.Domains.Include, r.Domains.Exclude))
+	return validationError(rules.IndexSearch(r.Query, r.NumResults, MaxIndexResults, r.MaxCharacters,
+		r.Domains.Include, r.Domains.Exclude))
 }
 
 type indexSearchBody struct {
