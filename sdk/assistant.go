@@ -20,7 +20,7 @@ import (
 // message costs credits, so a message is never sent twice once it may
 // have reached the server: only a 429 refusal, or a connection that never
 // opened, is tried again. Messages draw from the organization's discovery
-// budget and from 10,000 per IP per day: while the client knows either is
+// budget and from [AssistantMessageLimit]: while the client knows either is
 // spent (a refused search or page read, a refused message), a message is
 // not sent and fails at once with a NotSent 429.
 type AssistantService struct {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/budget"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -186,7 +187,7 @@ func TestBudget_refusedMessageStopsMessagesOnly(t *testing.T) {
 }
 
 // Messages waiting for the probe are sent once each after it is answered,
-// never twice; a 429 without Retry-After holds for unknownSpentHold.
+// never twice; a 429 without Retry-After holds for budget.UnknownHold.
 func TestBudget_messagesWaitingForTheProbeAreSentOnce(t *testing.T) {
 	srv, c, clk := newDiscoveryFake(t, mintlifytest.Config{})
 	const n = 5
@@ -209,9 +210,9 @@ func TestBudget_messagesWaitingForTheProbeAreSentOnce(t *testing.T) {
 		t.Fatalf("the refusal: %v", err)
 	}
 	_, err := c2.Assistant.Ask(context.Background(), mintlifytest.DemoDomain, AssistantRequest{Question: "How?"})
-	wantNotSent(t, "without Retry-After", err, "the assistant's message budget", clk.Now().Add(unknownSpentHold))
+	wantNotSent(t, "without Retry-After", err, "the assistant's message budget", clk.Now().Add(budget.UnknownHold))
 	srv.ClearFaults()
-	clk.Advance(unknownSpentHold)
+	clk.Advance(budget.UnknownHold)
 	if _, err := c2.Assistant.Ask(context.Background(), mintlifytest.DemoDomain, AssistantRequest{Question: "How?"}); err != nil {
 		t.Errorf("after the hold: %v", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/analyticscache"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/budget"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -254,7 +255,7 @@ func TestBudget_spentUntilIsBounded(t *testing.T) {
 	// Believable ones hold: the read sends nothing (it serves the stale
 	// copy). The second is a day ahead as written by a program whose clock
 	// runs half a minute ahead of this one's: within the skew allowed.
-	for i, ahead := range []time.Duration{time.Hour, maxSpentAhead + analyticscache.ClockSkew/2} {
+	for i, ahead := range []time.Duration{time.Hour, budget.MaxAhead + analyticscache.ClockSkew/2} {
 		clk.Advance(11 * time.Minute)
 		cache.Save(ctx, name, analyticscache.Record{Kind: analyticscache.KindBudget, Key: c.BaseURL(), At: clk.Now(), Until: clk.Now().Add(ahead)})
 		fresh := newTestClient(t, c.BaseURL(), clk, WithAnalyticsCache(cacheOpts(dir)))

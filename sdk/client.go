@@ -70,6 +70,7 @@ import (
 
 	"github.com/hashicorp/go-cleanhttp"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/budget"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/transport"
@@ -406,7 +407,7 @@ func newCore(kind keyKind, key, defaultBase string, opts []Option) (*core, error
 		return nil, err
 	}
 	k := &core{settings: defaultSettings(defaultBase), apiKey: key, docPrefix: kind.docPrefix, secrets: []string{key}, problems: &problemLog{},
-		budget: &spentBudget{name: kind.budget, besideCache: kind.budgetBesideCache}}
+		budget: &spentBudget{budget.Budget{Name: kind.budget}}}
 	for _, opt := range opts {
 		if opt == nil {
 			continue
@@ -423,6 +424,9 @@ func newCore(kind keyKind, key, defaultBase string, opts []Option) (*core, error
 	k.httpClient = transport.GuardRedirects(k.httpClient)
 	if o := k.cacheOptions; o != nil {
 		k.cache = newAnalyticsCache(*o, key, k.problems)
+	}
+	if k.cache != nil && kind.budgetBesideCache {
+		k.budget.Shared, k.budget.Base = k.cache.Cache, k.baseURL.String()
 	}
 	return k, nil
 }

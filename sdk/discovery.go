@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/budget"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
@@ -65,7 +66,7 @@ func NewDiscoveryClient(key string, opts ...Option) (*DiscoveryClient, error) {
 	if err != nil {
 		return nil, err
 	}
-	k.messages = &spentBudget{name: assistantMessagesBudgetName}
+	k.messages = &spentBudget{budget.Budget{Name: assistantMessagesBudgetName}}
 	return &DiscoveryClient{Assistant: AssistantService{core: k}, core: k}, nil
 }
 

@@ -1,20 +1,158 @@
-// Package budget is what a client knows of one of the API's rate-limited
-// budgets: until when it is spent, and whether requests on it go out
-// together or one at a time (a probe) while nobody knows whether it is
-// spent.
+// Package budget is what a client knows of the API's rate-limited
+// budgets, and the one gate every request on a budget passes.
 //
-// It is separate from package sdk because it is pure state under a lock:
-// no requests, no errors, no cache. Package sdk decides what a refusal
-// means (how long to believe it, whether to write it beside the cache)
-// and sends the requests the gate lets through.
+// Each API a client speaks has a rate-limited budget, shared by every
+// program that uses it (the API's limits are package sdk's table,
+// limits.go). When the API refuses a request with a rate limit longer
+// than the client waits, it says until when (Retry-After); until then
+// every request on that budget would be refused too, and each refusal may
+// count against it. So the client remembers that time (Budget.Refused)
+// and sends no request on the budget until then: Send returns the budget
+// that is Spent instead, and package sdk makes of it a 429 *APIError whose
+// NotSent is set, naming the budget. A budget may be Shared beside the
+// analytics cache (a file in the directory, an object in the bucket), per
+// base URL and API key (the key's fingerprint, never the key), so that
+// other programs sharing the cache know it too.
+//
+// A client that does not yet know whether a budget is spent sends one
+// request on it at a time (the probe) until one gets an answer: the
+// concurrent reads of a plan then cost one refused request in all, not one
+// each.
+//
+// It is separate from package sdk because it is state under a lock and
+// one loop: the request is a func it is handed, the cache one it is told
+// of, and package sdk turns what it returns into the public errors.
 package budget
 
 import (
+	"context"
 	"sync"
 	"time"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/analyticscache"
 )
 
-// Gate is one budget's state. Its zero value is a budget not known to be
+// MaxAhead bounds how far ahead a spent budget is believed: a Retry-After
+// of days (or a record saying so) is not trusted past it.
+const MaxAhead = 24 * time.Hour
+
+// UnknownHold is how long a rate limit that said nothing of when to come
+// back keeps this program from asking again: it is not shared, since
+// nobody said how long the budget is spent.
+const UnknownHold = time.Minute
+
+// Budget is one rate-limited budget as a client knows it.
+type Budget struct {
+	// Name is the budget in the words of errors: "the organization's
+	// discovery budget".
+	Name string
+	// Shared, when set, is the analytics cache the budget is also
+	// recorded beside, and read from, under Base (the API's address).
+	Shared *analyticscache.Cache
+	Base   string
+
+	// Gate is what is known of the budget, and lets requests through.
+	Gate
+}
+
+// Refresh takes in the spent budget another program recorded beside the
+// cache. A record from the future, or spent further ahead than MaxAhead,
+// is not believed.
+func (b *Budget) Refresh(ctx context.Context, now time.Time) {
+	if b.Shared == nil {
+		return
+	}
+	until, ok := b.Shared.SpentUntil(ctx, b.Base, now)
+	if !ok || !until.After(now) || until.After(now.Add(MaxAhead+analyticscache.ClockSkew)) {
+		return
+	}
+	b.Learn(until)
+}
+
+// Refused remembers a rate limit the API answered at now: spent until
+// retryAt (at most MaxAhead from now; a time already past is ignored), or
+// for UnknownHold when it said nothing (a zero retryAt). A time it said is
+// recorded beside the cache when the budget is Shared.
+func (b *Budget) Refused(ctx context.Context, now, retryAt time.Time) {
+	until := retryAt
+	if retryAt.IsZero() {
+		until = now.Add(UnknownHold)
+	}
+	if !until.After(now) {
+		return
+	}
+	if ceiling := now.Add(MaxAhead); until.After(ceiling) {
+		until = ceiling
+	}
+	until = b.Hold(until)
+	if b.Shared != nil && !retryAt.IsZero() {
+		b.Shared.SaveSpent(ctx, b.Base, now, until)
+	}
+}
+
+// Spent is a budget known to be spent when a request was to draw on it:
+// its name, when it frees up, and how long that was from then.
+type Spent struct {
+	Name  string
+	Until time.Time
+	Left  time.Duration
+}
+
+// Answer is how the API answered a request Send let through.
+type Answer struct {
+	// RateLimited: it refused the request with a rate limit, to be tried
+	// again at RetryAt (zero: it did not say).
+	RateLimited bool
+	RetryAt     time.Time
+	// Answered: it answered with anything but a rate limit (an error
+	// included); false, too, when no answer came.
+	Answered bool
+}
+
+// Send sends one request on b through send, unless b or one of also is
+// known to be spent at now(): then it returns the one that frees up last,
+// sending nothing. While it is not known whether b is spent, requests go
+// one at a time (the probe): the others wait for its answer, and return
+// ctx.Err() if ctx ends first, having sent nothing. A rate limit answered
+// is remembered in b (Refused). send is called at most once: a short rate
+// limit is waited out inside it, and only its final refusal counts.
+func Send[T any](ctx context.Context, now func() time.Time, b *Budget, also []*Budget, send func() (T, Answer)) (T, *Spent, error) {
+	var none T
+	for {
+		if spent := spentLast(now(), append([]*Budget{b}, also...)); spent != nil {
+			return none, spent, nil
+		}
+		wait, probe := b.Enter()
+		if wait != nil {
+			select {
+			case <-wait:
+				continue
+			case <-ctx.Done():
+				return none, nil, ctx.Err()
+			}
+		}
+		out, a := send()
+		if a.RateLimited {
+			b.Refused(ctx, now(), a.RetryAt)
+		}
+		b.Settle(probe, a.Answered)
+		return out, nil, nil
+	}
+}
+
+// spentLast is the budget of budgets known to be spent at now that frees
+// up last, or nil.
+func spentLast(now time.Time, budgets []*Budget) *Spent {
+	var spent *Spent
+	for _, b := range budgets {
+		if u := b.Until(now); !u.IsZero() && (spent == nil || u.After(spent.Until)) {
+			spent = &Spent{Name: b.Name, Until: u, Left: u.Sub(now)}
+		}
+	}
+	return spent
+}
+
+// Gate is one budget's spent time and its probe. Its zero value is a budget not known to be
 // spent, whose first request goes alone (the probe). Safe for concurrent
 // use.
 type Gate struct {
