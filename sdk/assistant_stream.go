@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/assistantstream"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
 )
 
 // The stream of an answer: package assistantstream reads and decodes it
@@ -96,7 +97,7 @@ type AssistantStream struct {
 	k       *core
 	c       call
 	body    io.ReadCloser
-	bounded *boundedBody            // the body within its time bounds
+	bounded *bounded.Reader         // the body within its time bounds
 	st      *assistantstream.Stream // its parts, counted against WithMaxStreamParts
 	stop    func() bool
 
@@ -195,7 +196,7 @@ func (s *AssistantStream) Close() error {
 	s.closeOnce.Do(func() {
 		s.closed.Store(true)
 		s.stop()
-		s.bounded.stop()
+		s.bounded.Stop()
 		_ = s.body.Close()
 	})
 	return nil

@@ -119,28 +119,12 @@ type bodyBounds struct {
 	totalOption string
 }
 
-// boundedBody reads a body within its bounds (bounded.Reader), failing
+// newBoundedBody reads a body within its bounds (bounded.Reader), failing
 // with a *LimitError.
-type boundedBody struct {
-	r           *bounded.Reader
-	totalOption string
+func newBoundedBody(body io.ReadCloser, b bodyBounds) *bounded.Reader {
+	return bounded.NewReader(body, bounded.Bounds{MaxBytes: b.maxBytes, Idle: b.idle, MinRate: b.minRate, Total: b.total,
+		Fail: func(e *bounded.Error) error { return limitError(e, b.totalOption) }})
 }
-
-func newBoundedBody(body io.ReadCloser, b bodyBounds) *boundedBody {
-	return &boundedBody{r: bounded.NewReader(body, bounded.Bounds{MaxBytes: b.maxBytes, Idle: b.idle, MinRate: b.minRate, Total: b.total}), totalOption: b.totalOption}
-}
-
-// Read reads within the bounds.
-func (r *boundedBody) Read(p []byte) (int, error) {
-	n, err := r.r.Read(p)
-	return n, limitError(err, r.totalOption)
-}
-
-// stop stops the time bounds.
-func (r *boundedBody) stop() { r.r.Stop() }
-
-// Close stops the bounds and closes the body.
-func (r *boundedBody) Close() error { return r.r.Close() }
 
 // limitError is err as the SDK reports it: a broken bound a *LimitError
 // (totalOption names the option of a bound on the whole body), anything

@@ -62,6 +62,9 @@ type Bounds struct {
 	MinRate int64
 	// Total bounds the whole body.
 	Total time.Duration
+	// Fail, when set, is the error Read returns for a broken bound (the
+	// caller's public one); else the *Error itself.
+	Fail func(*Error) error
 }
 
 // Reader reads a body within its bounds. A time bound closes the body
@@ -112,10 +115,10 @@ func (r *Reader) fire(e *Error) {
 }
 
 // Read reads within the bounds: past MaxBytes, or once a time bound
-// fired, it fails with the bound's *Error.
+// fired, it fails with the bound's *Error (through Bounds.Fail).
 func (r *Reader) Read(p []byte) (int, error) {
 	if e := r.fired.Load(); e != nil {
-		return 0, e
+		return 0, r.fail(e)
 	}
 	if r.b.MaxBytes > 0 && int64(len(p)) > r.b.MaxBytes-r.n+1 {
 		p = p[:r.b.MaxBytes-r.n+1] // one byte past the cap tells a body at it from one over it
@@ -129,14 +132,22 @@ func (r *Reader) Read(p []byte) (int, error) {
 		}
 	}
 	if r.b.MaxBytes > 0 && r.n > r.b.MaxBytes {
-		return n - int(r.n-r.b.MaxBytes), &Error{Bound: Bytes, Max: r.b.MaxBytes}
+		return n - int(r.n-r.b.MaxBytes), r.fail(&Error{Bound: Bytes, Max: r.b.MaxBytes})
 	}
 	if err != nil {
 		if e := r.fired.Load(); e != nil {
-			return n, e
+			return n, r.fail(e)
 		}
 	}
 	return n, err
+}
+
+// fail is e as Read returns it.
+func (r *Reader) fail(e *Error) error {
+	if r.b.Fail != nil {
+		return r.b.Fail(e)
+	}
+	return e
 }
 
 // Stop stops the time bounds; the body stays open.

@@ -189,3 +189,31 @@ func TestReader_aByteIsProgress(t *testing.T) {
 		t.Errorf("%d bytes", len(got))
 	}
 }
+
+// failAs is a Fail that wraps the broken bound in an error of the caller's.
+type failAs struct{ e *Error }
+
+func (f *failAs) Error() string { return "caller's: " + f.e.Error() }
+
+// Fail makes every broken bound the caller's error: the cap, a time bound,
+// and a read after a time bound fired.
+func TestReader_failIsTheCallersError(t *testing.T) {
+	fail := func(e *Error) error { return &failAs{e} }
+	_, err := io.ReadAll(NewReader(io.NopCloser(strings.NewReader(strings.Repeat("x", 20))), Bounds{MaxBytes: 10, Fail: fail}))
+	var f *failAs
+	if !errors.As(err, &f) || f.e.Bound != Bytes || f.e.Max != 10 {
+		t.Errorf("the cap: %v", err)
+	}
+	r := NewReader(slow(10*time.Millisecond), Bounds{Total: 50 * time.Millisecond, Fail: fail})
+	defer r.Close()
+	_, err = io.ReadAll(r)
+	if !errors.As(err, &f) || f.e.Bound != Duration {
+		t.Errorf("the total: %v", err)
+	}
+	if _, again := r.Read(make([]byte, 1)); !errors.As(again, &f) || f.e.Bound != Duration {
+		t.Errorf("a read after: %v", again)
+	}
+	if _, err := io.ReadAll(NewReader(io.NopCloser(strings.NewReader("ok")), Bounds{MaxBytes: 10, Fail: fail})); err != nil {
+		t.Errorf("within the bounds: %v", err)
+	}
+}
