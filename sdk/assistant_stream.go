@@ -107,33 +107,19 @@ type AssistantStream struct {
 
 func newAssistantStream(ctx context.Context, k *core, c call, proto AssistantProtocol, body io.ReadCloser, info ResponseInfo) *AssistantStream {
 	s := &AssistantStream{Protocol: proto, ResponseInfo: info, k: k, c: c, body: body}
-	s.bounded = newBoundedBody(body, bodyBounds{idle: k.requestTimeout, total: k.maxStreamDuration, totalOption: "WithMaxStreamDuration"})
+	// The stream names a broken time bound itself; streamError makes its
+	// *bounded.Error the LimitError.
+	s.bounded = bounded.NewReader(body, bounded.Bounds{Idle: k.requestTimeout, Total: k.maxStreamDuration})
 	s.st = assistantstream.New(assistantstream.Config{
 		V1:   proto == AssistantV1,
 		Body: s.bounded, MaxLine: int(min(int64(maxStreamLine), k.maxResponseBytes)), MaxParts: k.maxStreamParts,
 		Context: ctx, Closed: s.closed.Load, Close: func() { _ = s.Close() },
-		Secrets: k.secretList, Redact: k.redact,
-		Bound: s.bound, Convert: s.streamError,
+		Secrets: k.secretList, Redact: k.redact, Convert: s.streamError,
 	})
 	// Ending ctx closes the body at once, even under a transport that
 	// does not watch the request's context.
 	s.stop = context.AfterFunc(ctx, func() { _ = body.Close() })
 	return s
-}
-
-// bound names a read error that is one of the body's time bounds (nil
-// for any other).
-func (s *AssistantStream) bound(err error) *assistantstream.Failure {
-	var limit *LimitError
-	switch {
-	case errors.As(err, &limit) && limit.Limit == LimitIdle:
-		return &assistantstream.Failure{Problem: assistantstream.Stalled, Err: limit,
-			Detail: fmt.Sprintf("no data came for %s (the request timeout); the answer is incomplete", s.k.requestTimeout)}
-	case limit != nil && limit.Limit == LimitDuration:
-		return &assistantstream.Failure{Problem: assistantstream.TooLong, Err: limit,
-			Detail: fmt.Sprintf("the answer was still coming after %s (WithMaxStreamDuration); it is incomplete", limit.After)}
-	}
-	return nil
 }
 
 // streamError is the one place a stream's failure becomes the public
@@ -149,6 +135,11 @@ func (s *AssistantStream) streamError(f *assistantstream.Failure) error {
 		se.Err = &LimitError{Limit: LimitLine, Max: f.Max}
 	case assistantstream.PartsLimit:
 		se.Err = &LimitError{Limit: LimitParts, Max: f.Max, Option: "WithMaxStreamParts"}
+	case assistantstream.BytesLimit:
+		se.Err = &LimitError{Limit: LimitBytes, Max: f.Max, Option: "WithMaxResponseBytes"}
+	}
+	if b, ok := f.Err.(*bounded.Error); ok { //nolint:errorlint // the stream keeps the body's error unwrapped
+		se.Err = limitError(b, "WithMaxStreamDuration")
 	}
 	return se
 }
@@ -243,29 +234,8 @@ func (s *AssistantStream) Parts() iter.Seq2[AssistantPart, error] {
 // returns what it gathered with a *StreamError.
 func (s *AssistantStream) Collect() (*AssistantAnswer, error) {
 	defer s.Close()
-	var g assistantstream.Answer
-	for {
-		p, err := s.st.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return s.answer(&g), err
-		}
-		if !g.Add(p, s.k.maxResponseBytes) {
-			err := &StreamError{Method: s.c.method, Path: s.c.path, Problem: StreamTooLarge, Parts: s.st.Parts(),
-				Detail: fmt.Sprintf("the answer grew past %d bytes (WithMaxResponseBytes); read it with Next or Parts instead", s.k.maxResponseBytes),
-				Err:    &LimitError{Limit: LimitBytes, Max: s.k.maxResponseBytes, Option: "WithMaxResponseBytes"}}
-			s.st.End(err)
-			return s.answer(&g), err
-		}
-	}
-	a := s.answer(&g)
-	if len(a.Errors) > 0 {
-		return a, &StreamError{Method: s.c.method, Path: s.c.path, Problem: StreamReportedError, Parts: s.st.Parts(),
-			Detail: plural(len(a.Errors), "the stream carried an error part", "the stream carried %d error parts"), ServerError: a.Errors[len(a.Errors)-1]}
-	}
-	return a, nil
+	g, err := s.st.Collect(s.k.maxResponseBytes)
+	return s.answer(g), err
 }
 
 func plural(n int, one, many string) string {

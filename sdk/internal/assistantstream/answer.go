@@ -1,6 +1,43 @@
 package assistantstream
 
-import "github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
+)
+
+// Collect reads the rest of the stream into an Answer holding at most
+// most bytes. It returns what it gathered, with Next's error when reading
+// failed, a TooLarge failure when the answer grew past most (the stream
+// then ends with it), or a ReportedError one when the stream carried
+// error parts; each made by Config.Convert.
+func (s *Stream) Collect(most int64) (*Answer, error) {
+	var a Answer
+	for {
+		p, err := s.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return &a, err
+		}
+		if !a.Add(p, most) {
+			s.End(s.convert(&Failure{Problem: TooLarge, Parts: s.parts, Limit: BytesLimit, Max: most,
+				Detail: fmt.Sprintf("the answer grew past %d bytes (WithMaxResponseBytes); read it with Next or Parts instead", most)}))
+			return &a, s.err
+		}
+	}
+	if n := len(a.Errors); n > 0 {
+		detail := "the stream carried an error part"
+		if n > 1 {
+			detail = fmt.Sprintf("the stream carried %d error parts", n)
+		}
+		return &a, s.convert(&Failure{Problem: ReportedError, Parts: s.parts, Detail: detail, ServerError: a.Errors[n-1]})
+	}
+	return &a, nil
+}
 
 // Answer gathers a whole answer from its parts, as package sdk's Collect
 // hands it out: the text and reasoning pooled, the sources, the parts

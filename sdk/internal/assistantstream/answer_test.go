@@ -2,6 +2,8 @@ package assistantstream
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -64,5 +66,59 @@ func TestAnswer_capOfBytes(t *testing.T) {
 				t.Errorf("the refused part was gathered: %+v", a)
 			}
 		})
+	}
+}
+
+// Collect gathers the whole answer; error parts make a ReportedError
+// failure naming the last, with the answer gathered.
+func TestCollect_gathersAndReportsErrorParts(t *testing.T) {
+	s, closes := newStream(false, strings.NewReader(sse(`{"type":"text-delta","id":"t","delta":"Hel"}`, `{"type":"text-delta","id":"t","delta":"lo"}`,
+		`{"type":"finish","finishReason":"stop"}`)))
+	a, err := s.Collect(1 << 10)
+	if err != nil || a.Text.String() != "Hello" || a.FinishReason != "stop" || *closes != 1 {
+		t.Fatalf("%+v, %v, %d closes", a, err, *closes)
+	}
+	for n, detail := range map[int]string{1: "the stream carried an error part", 3: "the stream carried 3 error parts"} {
+		parts := []string{}
+		for i := range n {
+			parts = append(parts, fmt.Sprintf(`{"type":"error","errorText":"bad %d"}`, i+1))
+		}
+		s, _ := newStream(false, strings.NewReader(sse(append(parts, `{"type":"finish"}`)...)))
+		a, err := s.Collect(1 << 10)
+		f := failure(t, err)
+		if f.Problem != ReportedError || f.Detail != detail || f.ServerError != fmt.Sprintf("bad %d", n) || f.Parts != n+1 || len(a.Errors) != n || f.Limit != NoLimit {
+			t.Errorf("%d error parts: %+v, %+v", n, f, a)
+		}
+	}
+}
+
+// Past its cap Collect stops with a TooLarge failure (through Convert),
+// which ends the stream; what it gathered is returned.
+func TestCollect_capOfBytes(t *testing.T) {
+	var got *Failure
+	stop := errors.New("converted")
+	s := New(Config{Body: strings.NewReader(sse(`{"type":"text-delta","id":"t","delta":"12345"}`, `{"type":"text-delta","id":"t","delta":"67890"}`, `{"type":"finish"}`)),
+		MaxLine: 1024, MaxParts: 10, Convert: func(f *Failure) error { got = f; return stop }})
+	a, err := s.Collect(8)
+	if err != stop || a.Text.String() != "12345" || got == nil || got.Problem != TooLarge || got.Limit != BytesLimit || got.Max != 8 || got.Parts != 2 || //nolint:errorlint // Convert's very error
+		got.Detail != "the answer grew past 8 bytes (WithMaxResponseBytes); read it with Next or Parts instead" {
+		t.Errorf("%+v, %v; failure %+v", a, err, got)
+	}
+	if _, again := s.Next(); again != stop { //nolint:errorlint // the stream's final error
+		t.Errorf("the stream did not end with it: %v", again)
+	}
+	// Exactly at the cap is within it.
+	s, _ = newStream(false, strings.NewReader(sse(`{"type":"text-delta","id":"t","delta":"12345678"}`, `{"type":"finish"}`)))
+	if a, err := s.Collect(8); err != nil || a.Text.String() != "12345678" {
+		t.Errorf("at the cap: %+v, %v", a, err)
+	}
+}
+
+// A read failure ends Collect with Next's error and what was gathered.
+func TestCollect_readFailure(t *testing.T) {
+	s, _ := newStream(false, strings.NewReader(sse(`{"type":"text-delta","id":"t","delta":"part"}`)))
+	a, err := s.Collect(1 << 10)
+	if failure(t, err).Problem != Cut || a.Text.String() != "part" {
+		t.Errorf("%+v, %v", a, err)
 	}
 }

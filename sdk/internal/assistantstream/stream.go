@@ -5,10 +5,10 @@
 // way the body can fail into one Failure with its Problem.
 //
 // It is separate from package sdk because it is protocol machinery, not
-// API surface: package sdk bounds the body in time and size, hands over
-// its caps, secrets and a check of its own bounds' errors, and turns the
-// Parts and Failures into its public AssistantPart and StreamError, in
-// one place (assistant_stream.go).
+// API surface: package sdk bounds the body in time (package bounded),
+// hands over its caps and secrets, and turns the Parts and Failures into
+// its public AssistantPart and StreamError, in one place
+// (assistant_stream.go).
 package assistantstream
 
 import (
@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/eventstream"
 )
 
@@ -32,14 +33,17 @@ const (
 	// Malformed: a part is not the protocol's JSON, or a line (or an
 	// event's data) is longer than the line cap.
 	Malformed Problem = "malformed"
-	// Stalled: no byte came for the idle bound (a Bound answer).
+	// Stalled: no byte came for the body's idle bound.
 	Stalled Problem = "stalled"
-	// TooLong: the stream outlasted its total bound (a Bound answer).
+	// TooLong: the stream outlasted the body's total bound.
 	TooLong Problem = "too long"
 	// Stopped: the context ended, or the stream was closed.
 	Stopped Problem = "stopped"
-	// TooLarge: more parts than the parts cap.
+	// TooLarge: more parts than the parts cap, or Collect gathered more
+	// than its cap of bytes.
 	TooLarge Problem = "too large"
+	// ReportedError: the stream carried error parts (Collect).
+	ReportedError Problem = "error part"
 )
 
 // Limit is the cap a Failure broke, when it broke one of this package's.
@@ -52,6 +56,8 @@ const (
 	LineLimit
 	// PartsLimit: more events (v1: lines) than Config.MaxParts.
 	PartsLimit
+	// BytesLimit: Collect gathered more than its cap.
+	BytesLimit
 )
 
 // Failure is the stream's final failure, before package sdk names it.
@@ -68,7 +74,8 @@ type Failure struct {
 	// Limit is the cap broken, and Max its value.
 	Limit Limit
 	Max   int64
-	// Err is the cause: the context's error, or what Config.Bound gave.
+	// Err is the cause: the context's error, or the body's broken bound
+	// (a *bounded.Error).
 	Err error
 }
 
@@ -81,7 +88,8 @@ type Config struct {
 	// V1 reads CODE:JSON lines (the AI SDK v4 data stream); otherwise
 	// server-sent events of JSON parts.
 	V1 bool
-	// Body is the answer, already bounded by the caller.
+	// Body is the answer, already bounded by the caller in time (a
+	// bounded.Reader whose errors are its own *bounded.Error).
 	Body io.Reader
 	// MaxLine caps a line and an event's data; MaxParts the events (v1:
 	// lines) read, every one counted.
@@ -98,10 +106,6 @@ type Config struct {
 	// may grow), and Redact replaces them in a text.
 	Secrets func() []string
 	Redact  func(string) string
-	// Bound names a read error that is one of the caller's own bounds of
-	// the body (idle, total time): the Failure's Problem, Detail and Err;
-	// nil for any other error.
-	Bound func(err error) *Failure
 	// Convert turns a Failure into the error Next returns (package sdk's
 	// StreamError); nil keeps the *Failure.
 	Convert func(*Failure) error
@@ -197,12 +201,17 @@ func (s *Stream) fail(f *Failure) {
 		return
 	}
 	f.Parts, f.ServerError = s.parts, s.serverErr
-	s.err = f
-	if s.cfg.Convert != nil {
-		s.err = s.cfg.Convert(f)
-	}
+	s.err = s.convert(f)
 	s.held = nil
 	s.close()
+}
+
+// convert is f as Next returns it (Config.Convert).
+func (s *Stream) convert(f *Failure) error {
+	if s.cfg.Convert != nil {
+		return s.cfg.Convert(f)
+	}
+	return f
 }
 
 // read reads the next part (or parts) into the queue, or ends the stream.
@@ -244,10 +253,8 @@ func (s *Stream) read() {
 
 // readFailed ends the stream on a read error or the body's end.
 func (s *Stream) readFailed(err error) {
-	var bound *Failure
-	if s.cfg.Bound != nil {
-		bound = s.cfg.Bound(err)
-	}
+	var bound *bounded.Error
+	errors.As(err, &bound)
 	maxLine := int64(s.events.MaxLine())
 	switch {
 	case s.finished:
@@ -258,8 +265,12 @@ func (s *Stream) readFailed(err error) {
 		s.fail(&Failure{Problem: Stopped, Detail: "the caller stopped reading", Err: s.context().Err()})
 	case s.cfg.Closed != nil && s.cfg.Closed():
 		s.fail(&Failure{Problem: Stopped, Detail: "the stream was closed"})
-	case bound != nil:
-		s.fail(bound)
+	case bound != nil && bound.Bound == bounded.Idle:
+		s.fail(&Failure{Problem: Stalled, Err: bound,
+			Detail: fmt.Sprintf("no data came for %s (the request timeout); the answer is incomplete", bound.After)})
+	case bound != nil && bound.Bound == bounded.Duration:
+		s.fail(&Failure{Problem: TooLong, Err: bound,
+			Detail: fmt.Sprintf("the answer was still coming after %s (WithMaxStreamDuration); it is incomplete", bound.After)})
 	case errors.Is(err, eventstream.ErrLineTooLong):
 		s.fail(&Failure{Problem: Malformed, Detail: fmt.Sprintf("a line is longer than %d bytes", maxLine), Limit: LineLimit, Max: maxLine})
 	case errors.Is(err, eventstream.ErrEventTooLong):

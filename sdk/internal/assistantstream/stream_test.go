@@ -8,8 +8,11 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
 )
 
 const secret = "mint_dsc_0123456789"
@@ -249,16 +252,11 @@ func TestStream_afterTheFinishAReadErrorEndsCleanly(t *testing.T) {
 	}
 }
 
-// The caller's context, a Close, and the caller's own bounds each name
-// their failure, in that order; Convert makes the error Next returns.
+// The caller's context, a Close, and the body's time bounds (package
+// bounded's errors) each name their failure, in that order; Convert makes
+// the error Next returns.
 func TestStream_stopsAndBounds(t *testing.T) {
-	stall := errors.New("stalled body")
-	bound := func(err error) *Failure {
-		if errors.Is(err, stall) {
-			return &Failure{Problem: Stalled, Detail: "no data came", Err: stall}
-		}
-		return nil
-	}
+	stall := &bounded.Error{Bound: bounded.Idle, After: time.Minute}
 	t.Run("context before a read", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
@@ -271,14 +269,14 @@ func TestStream_stopsAndBounds(t *testing.T) {
 	t.Run("context during a read", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		body := readerFunc(func([]byte) (int, error) { cancel(); return 0, errors.New("body closed") })
-		s := New(Config{Body: body, MaxLine: 1024, MaxParts: 10, Context: ctx, Bound: bound})
+		s := New(Config{Body: body, MaxLine: 1024, MaxParts: 10, Context: ctx})
 		_, err := s.Next()
 		if f := failure(t, err); f.Problem != Stopped || !errors.Is(err, context.Canceled) {
 			t.Errorf("%v", err)
 		}
 	})
 	t.Run("closed", func(t *testing.T) {
-		s := New(Config{Body: iotest.ErrReader(stall), MaxLine: 1024, MaxParts: 10, Closed: func() bool { return true }, Bound: bound})
+		s := New(Config{Body: iotest.ErrReader(stall), MaxLine: 1024, MaxParts: 10, Closed: func() bool { return true }})
 		_, err := s.Next()
 		if f := failure(t, err); f.Problem != Stopped || f.Detail != "the stream was closed" || f.Err != nil {
 			t.Errorf("%v", err)
@@ -287,15 +285,29 @@ func TestStream_stopsAndBounds(t *testing.T) {
 	t.Run("bound", func(t *testing.T) {
 		converted := errors.New("converted")
 		var got *Failure
-		s := New(Config{Body: iotest.ErrReader(stall), MaxLine: 1024, MaxParts: 10, Closed: func() bool { return false }, Bound: bound,
+		s := New(Config{Body: iotest.ErrReader(stall), MaxLine: 1024, MaxParts: 10, Closed: func() bool { return false },
 			Convert: func(f *Failure) error { got = f; return converted }})
 		if _, err := s.Next(); err != converted || //nolint:errorlint // Convert's very error
-			got == nil || got.Problem != Stalled || got.Detail != "no data came" || !errors.Is(got.Err, stall) {
+			got == nil || got.Problem != Stalled || got.Detail != "no data came for 1m0s (the request timeout); the answer is incomplete" || got.Err != stall { //nolint:errorlint // the body's very error
 			t.Errorf("%v; converted %+v", err, got)
 		}
 	})
+	t.Run("total", func(t *testing.T) {
+		long := fmt.Errorf("read: %w", &bounded.Error{Bound: bounded.Duration, After: time.Hour})
+		s := New(Config{Body: iotest.ErrReader(long), MaxLine: 1024, MaxParts: 10})
+		_, err := s.Next()
+		if f := failure(t, err); f.Problem != TooLong || f.Detail != "the answer was still coming after 1h0m0s (WithMaxStreamDuration); it is incomplete" {
+			t.Errorf("%v", err)
+		}
+	})
+	t.Run("a bound of bytes is no time bound", func(t *testing.T) {
+		s := New(Config{Body: iotest.ErrReader(&bounded.Error{Bound: bounded.Bytes, Max: 5}), MaxLine: 1024, MaxParts: 10})
+		if _, err := s.Next(); failure(t, err).Problem != Cut {
+			t.Errorf("%v", err)
+		}
+	})
 	t.Run("not a bound", func(t *testing.T) {
-		s := New(Config{Body: iotest.ErrReader(errors.New("reset")), MaxLine: 1024, MaxParts: 10, Bound: bound})
+		s := New(Config{Body: iotest.ErrReader(errors.New("reset")), MaxLine: 1024, MaxParts: 10})
 		if _, err := s.Next(); failure(t, err).Problem != Cut {
 			t.Errorf("%v", err)
 		}
