@@ -71,6 +71,7 @@ import (
 	"github.com/hashicorp/go-cleanhttp"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/budget"
+	pollpkg "github.com/mintlify/terraform-provider-mintlify/sdk/internal/poll"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/transport"
@@ -396,7 +397,7 @@ func defaultSettings(baseURL string) settings {
 		maxBytesPerRead:   DefaultMaxBytesPerRead,
 		maxStreamParts:    DefaultMaxStreamParts,
 		maxStreamDuration: DefaultMaxStreamDuration,
-		clock:             realClock{},
+		clock:             pollpkg.WallClock{},
 	}
 }
 

@@ -35,6 +35,29 @@ type Clock interface {
 	Sleep(ctx context.Context, d time.Duration) error
 }
 
+// WallClock is the real time: the clock of a client given none.
+type WallClock struct{}
+
+// Now is time.Now.
+func (WallClock) Now() time.Time { return time.Now() }
+
+// Sleep waits for d or until ctx is done, whichever comes first, and
+// returns ctx.Err() when ctx ended the wait (at once when d is not
+// positive).
+func (WallClock) Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
 // Schedule is when a wait reads: Initial + 10% of the time waited so far
 // before each read, up to Max, jittered down by up to 5%; Timeout (0: no
 // bound but ctx's) bounds the whole wait.
