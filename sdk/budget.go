@@ -39,6 +39,20 @@ func (k *core) budgetedRoundTrip(ctx context.Context, c call, b *spentBudget) ([
 	return a.data, info, err
 }
 
+// budgetedCall sends c on the client's budget and decodes its answer
+// into out with read: a discovery or Index call.
+func (k *core) budgetedCall(ctx context.Context, c call, out interface{ info() *ResponseInfo }, read func([]byte) error) error {
+	data, info, err := k.budgetedRoundTrip(ctx, c, k.budget)
+	if err != nil {
+		return err
+	}
+	if _, err := k.decodeWith(c, data, out, read); err != nil {
+		return err
+	}
+	*out.info() = info
+	return nil
+}
+
 // budgetedStream is stream on budget b: see budgetedExchange.
 func (k *core) budgetedStream(ctx context.Context, c call, b *spentBudget, also ...*spentBudget) (*http.Response, ResponseInfo, error) {
 	a, info, err := k.budgetedExchange(ctx, c, true, b, also)

@@ -255,17 +255,14 @@ func (c *DiscoveryClient) Search(ctx context.Context, domain string, req SearchR
 	}
 	body := searchBody{Query: req.Query, PageSize: req.PageSize, ScoreThreshold: req.ScoreThreshold,
 		Filter: filterBody{Version: req.Filter.Version, Language: req.Filter.Language, Tag: req.Filter.Tag, Groups: req.Filter.Groups}.orNil()}
+	out := &SearchResults{}
+	pageSize := cmp.Or(req.PageSize, DefaultSearchPageSize)
 	c0 := k.post(escapePath("v1", "search", domain), body)
-	data, info, err := k.budgetedRoundTrip(ctx, c0, k.budget)
-	if err == nil {
-		out := &SearchResults{}
-		pageSize := cmp.Or(req.PageSize, DefaultSearchPageSize)
-		if _, err = k.decodeWith(c0, data, out, func(b []byte) error { return decodeSearchResults(b, pageSize, out) }); err == nil {
-			out.ResponseInfo = info
-			return out, nil
-		}
+	err = k.budgetedCall(ctx, c0, out, func(b []byte) error { return decodeSearchResults(b, pageSize, out) })
+	if err != nil {
+		return nil, fmt.Errorf("searching %s: %w", domain, err)
 	}
-	return nil, fmt.Errorf("searching %s: %w", domain, err)
+	return out, nil
 }
 
 // PageContent is the text of one documentation page.
@@ -321,16 +318,13 @@ func (c *DiscoveryClient) Page(ctx context.Context, domain, path string, groups 
 	if err := validateGroups("groups", groups); err != nil {
 		return nil, err
 	}
+	out := &PageContent{}
 	c0 := k.post(escapePath("v1", "page", domain), pageBody{Path: path, Groups: groups})
-	data, info, err := k.budgetedRoundTrip(ctx, c0, k.budget)
-	if err == nil {
-		out := &PageContent{}
-		if _, err = k.decodeWith(c0, data, out, func(b []byte) error { return decodePage(b, path, out) }); err == nil {
-			out.ResponseInfo = info
-			return out, nil
-		}
+	err = k.budgetedCall(ctx, c0, out, func(b []byte) error { return decodePage(b, path, out) })
+	if err != nil {
+		return nil, fmt.Errorf("getting page %s of %s: %w", path, domain, err)
 	}
-	return nil, fmt.Errorf("getting page %s of %s: %w", path, domain, err)
+	return out, nil
 }
 
 type pageBody struct {

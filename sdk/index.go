@@ -196,27 +196,13 @@ func (c *IndexClient) Search(ctx context.Context, req IndexSearchRequest) (*Inde
 		body.Text = true
 	}
 	out := &IndexSearchResults{}
-	err = indexCall(ctx, k, "/v1/search", body, &out.ResponseInfo, out, func(data []byte) error {
+	err = k.budgetedCall(ctx, k.post("/v1/search", body), out, func(data []byte) error {
 		return wire.DecodeWith(data, out, wire.Options{Most: map[string]int{"results": body.NumResults}, Echo: k.echo})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("searching Mintlify Index: %w", err)
 	}
 	return out, nil
-}
-
-// indexCall posts body to path and decodes the answer with read.
-func indexCall(ctx context.Context, k *core, path string, body any, info *ResponseInfo, out any, read func([]byte) error) error {
-	c := k.post(path, body)
-	data, ri, err := k.budgetedRoundTrip(ctx, c, k.budget)
-	if err != nil {
-		return err
-	}
-	if _, err := k.decodeWith(c, data, out, read); err != nil {
-		return err
-	}
-	*info = ri
-	return nil
 }
 
 // ContextFormat is the form of an assembled context.
@@ -289,7 +275,7 @@ func (c *IndexClient) Context(ctx context.Context, req IndexContextRequest) (*In
 		body.Format = ContextText
 	}
 	out := &IndexContext{}
-	err = indexCall(ctx, k, "/v1/context", body, &out.ResponseInfo, out, func(data []byte) error {
+	err = k.budgetedCall(ctx, k.post("/v1/context", body), out, func(data []byte) error {
 		return wire.DecodeWith(data, out, wire.Options{Echo: k.echo})
 	})
 	if err != nil {
@@ -360,7 +346,7 @@ func (c *IndexClient) Contents(ctx context.Context, req IndexContentsRequest) (*
 	}
 	body := indexContentsBody{URLs: req.URLs, IDs: req.IDs, MaxCharacters: req.MaxCharacters, Query: req.Query}
 	out := &IndexContents{}
-	err = indexCall(ctx, k, "/v1/contents", body, &out.ResponseInfo, out, func(data []byte) error {
+	err = k.budgetedCall(ctx, k.post("/v1/contents", body), out, func(data []byte) error {
 		asked := len(req.IDs) + len(req.URLs)
 		return wire.DecodeWith(data, out, wire.Options{Most: map[string]int{"results": asked, "statuses": asked}, Echo: k.echo})
 	})
