@@ -7,8 +7,6 @@ import (
 	"io"
 	"iter"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/assistantstream"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
@@ -94,31 +92,21 @@ type AssistantStream struct {
 	Protocol AssistantProtocol
 	ResponseInfo
 
-	k       *core
-	c       call
-	body    io.ReadCloser
-	bounded *bounded.Reader         // the body within its time bounds
-	st      *assistantstream.Stream // its parts, counted against WithMaxStreamParts
-	stop    func() bool
-
-	closeOnce sync.Once
-	closed    atomic.Bool // Close was called: a read error after it is no cut
+	k  *core
+	c  call
+	st *assistantstream.Stream // its parts, counted against WithMaxStreamParts
 }
 
 func newAssistantStream(ctx context.Context, k *core, c call, proto AssistantProtocol, body io.ReadCloser, info ResponseInfo) *AssistantStream {
-	s := &AssistantStream{Protocol: proto, ResponseInfo: info, k: k, c: c, body: body}
-	// The stream names a broken time bound itself; streamError makes its
-	// *bounded.Error the LimitError.
-	s.bounded = bounded.NewReader(body, bounded.Bounds{Idle: k.requestTimeout, Total: k.maxStreamDuration})
+	s := &AssistantStream{Protocol: proto, ResponseInfo: info, k: k, c: c}
+	// The body within its time bounds: the stream names a broken one
+	// itself, and streamError makes its *bounded.Error the LimitError.
+	bounds := bounded.Bounds{Idle: k.requestTimeout, Total: k.maxStreamDuration}
 	s.st = assistantstream.New(assistantstream.Config{
 		V1:   proto == AssistantV1,
-		Body: s.bounded, MaxLine: int(min(int64(maxStreamLine), k.maxResponseBytes)), MaxParts: k.maxStreamParts,
-		Context: ctx, Closed: s.closed.Load, Close: func() { _ = s.Close() },
-		Secrets: k.secretList, Redact: k.redact, Convert: s.streamError,
+		Body: bounded.NewReader(body, bounds), MaxLine: int(min(int64(maxStreamLine), k.maxResponseBytes)), MaxParts: k.maxStreamParts,
+		Context: ctx, Secrets: k.secretList, Redact: k.redact, Convert: s.streamError,
 	})
-	// Ending ctx closes the body at once, even under a transport that
-	// does not watch the request's context.
-	s.stop = context.AfterFunc(ctx, func() { _ = body.Close() })
 	return s
 }
 
@@ -184,12 +172,7 @@ func (s *AssistantStream) Finished() bool { return s.st.Finished() }
 // Close ends the stream, releasing its connection. It is safe to call
 // more than once, and from another goroutine.
 func (s *AssistantStream) Close() error {
-	s.closeOnce.Do(func() {
-		s.closed.Store(true)
-		s.stop()
-		s.bounded.Stop()
-		_ = s.body.Close()
-	})
+	s.st.Close()
 	return nil
 }
 

@@ -17,6 +17,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
+	"sync/atomic"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/eventstream"
@@ -89,7 +91,9 @@ type Config struct {
 	// server-sent events of JSON parts.
 	V1 bool
 	// Body is the answer, already bounded by the caller in time (a
-	// bounded.Reader whose errors are its own *bounded.Error).
+	// bounded.Reader whose errors are its own *bounded.Error). When it is
+	// an io.Closer, the stream closes it: when it fails or ends, when
+	// Context ends (at once, even under a read), on Close.
 	Body io.Reader
 	// MaxLine caps a line and an event's data; MaxParts the events (v1:
 	// lines) read, every one counted.
@@ -97,11 +101,6 @@ type Config struct {
 	MaxParts int
 	// Context ending stops the stream (Stopped, wrapping its error).
 	Context context.Context
-	// Closed reports whether the caller closed the stream: a read error
-	// after it is no cut.
-	Closed func() bool
-	// Close ends the body; it is called when the stream fails or ends.
-	Close func()
 	// Secrets are the client's secrets (asked again at each use: the list
 	// may grow), and Redact replaces them in a text.
 	Secrets func() []string
@@ -112,10 +111,14 @@ type Config struct {
 }
 
 // Stream reads the parts of one streamed answer. It is not safe for
-// concurrent use.
+// concurrent use; Close may be called from any goroutine.
 type Stream struct {
 	cfg    Config
 	events *eventstream.Reader
+
+	closeOnce sync.Once
+	closed    atomic.Bool // Close was called: a read error after it is no cut
+	stop      func() bool // stops closing the body when Context ends
 
 	queue     []Part
 	held      []heldText
@@ -130,7 +133,25 @@ type Stream struct {
 
 // New reads the stream cfg describes.
 func New(cfg Config) *Stream {
-	return &Stream{cfg: cfg, events: eventstream.NewReader(cfg.Body, cfg.MaxLine, cfg.MaxParts)}
+	s := &Stream{cfg: cfg, events: eventstream.NewReader(cfg.Body, cfg.MaxLine, cfg.MaxParts), stop: func() bool { return false }}
+	if c, ok := cfg.Body.(io.Closer); ok && cfg.Context != nil {
+		// Ending ctx closes the body at once, even under a transport
+		// that does not watch the request's context.
+		s.stop = context.AfterFunc(cfg.Context, func() { _ = c.Close() })
+	}
+	return s
+}
+
+// Close ends the stream, closing its body. It is safe to call more than
+// once, and from another goroutine.
+func (s *Stream) Close() {
+	s.closeOnce.Do(func() {
+		s.closed.Store(true)
+		s.stop()
+		if c, ok := s.cfg.Body.(io.Closer); ok {
+			_ = c.Close()
+		}
+	})
 }
 
 // ThreadID is the conversation's id, once a part carried it.
@@ -188,12 +209,6 @@ func (s *Stream) secrets() []string {
 	return s.cfg.Secrets()
 }
 
-func (s *Stream) close() {
-	if s.cfg.Close != nil {
-		s.cfg.Close()
-	}
-}
-
 // fail ends the stream with a final error. Text held back for redaction
 // is dropped: it may be most of a secret.
 func (s *Stream) fail(f *Failure) {
@@ -203,7 +218,7 @@ func (s *Stream) fail(f *Failure) {
 	f.Parts, f.ServerError = s.parts, s.serverErr
 	s.err = s.convert(f)
 	s.held = nil
-	s.close()
+	s.Close()
 }
 
 // convert is f as Next returns it (Config.Convert).
@@ -263,7 +278,7 @@ func (s *Stream) readFailed(err error) {
 		s.end()
 	case s.context().Err() != nil:
 		s.fail(&Failure{Problem: Stopped, Detail: "the caller stopped reading", Err: s.context().Err()})
-	case s.cfg.Closed != nil && s.cfg.Closed():
+	case s.closed.Load():
 		s.fail(&Failure{Problem: Stopped, Detail: "the stream was closed"})
 	case bound != nil && bound.Bound == bounded.Idle:
 		s.fail(&Failure{Problem: Stalled, Err: bound,
@@ -299,5 +314,5 @@ func (s *Stream) end() {
 	}
 	s.queue = append(s.queue, s.flush(func(heldText) bool { return true })...)
 	s.ended = true
-	s.close()
+	s.Close()
 }

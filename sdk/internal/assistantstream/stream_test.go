@@ -20,12 +20,19 @@ const secret = "mint_dsc_0123456789"
 // redactSecret is package sdk's redaction, for the tests.
 func redactSecret(s string) string { return strings.ReplaceAll(s, secret, "[REDACTED]") }
 
+// counted is a body that counts its closes.
+type counted struct {
+	io.Reader
+	closes *int
+}
+
+func (c counted) Close() error { *c.closes++; return nil }
+
 // newStream reads body with a secret, caps of 1 KiB lines and 100 parts.
 func newStream(v1 bool, body io.Reader) (*Stream, *int) {
 	closes := 0
-	return New(Config{V1: v1, Body: body, MaxLine: 1 << 10, MaxParts: 100,
-		Secrets: func() []string { return []string{secret} }, Redact: redactSecret,
-		Close: func() { closes++ }}), &closes
+	return New(Config{V1: v1, Body: counted{body, &closes}, MaxLine: 1 << 10, MaxParts: 100,
+		Secrets: func() []string { return []string{secret} }, Redact: redactSecret}), &closes
 }
 
 // readAll reads every part and the final error.
@@ -276,8 +283,14 @@ func TestStream_stopsAndBounds(t *testing.T) {
 		}
 	})
 	t.Run("closed", func(t *testing.T) {
-		s := New(Config{Body: iotest.ErrReader(stall), MaxLine: 1024, MaxParts: 10, Closed: func() bool { return true }})
+		closes := 0
+		s := New(Config{Body: counted{iotest.ErrReader(stall), &closes}, MaxLine: 1024, MaxParts: 10})
+		s.Close()
+		s.Close()
 		_, err := s.Next()
+		if closes != 1 {
+			t.Errorf("closed %d times, want once", closes)
+		}
 		if f := failure(t, err); f.Problem != Stopped || f.Detail != "the stream was closed" || f.Err != nil {
 			t.Errorf("%v", err)
 		}
@@ -285,7 +298,7 @@ func TestStream_stopsAndBounds(t *testing.T) {
 	t.Run("bound", func(t *testing.T) {
 		converted := errors.New("converted")
 		var got *Failure
-		s := New(Config{Body: iotest.ErrReader(stall), MaxLine: 1024, MaxParts: 10, Closed: func() bool { return false },
+		s := New(Config{Body: iotest.ErrReader(stall), MaxLine: 1024, MaxParts: 10,
 			Convert: func(f *Failure) error { got = f; return converted }})
 		if _, err := s.Next(); err != converted || //nolint:errorlint // Convert's very error
 			got == nil || got.Problem != Stalled || got.Detail != "no data came for 1m0s (the request timeout); the answer is incomplete" || got.Err != stall { //nolint:errorlint // the body's very error
@@ -339,3 +352,39 @@ func TestStream_zeroConfig(t *testing.T) {
 		t.Errorf("%+v, %v", parts, err)
 	}
 }
+
+// Ending the context closes the body at once, even with no read under
+// way; a stream closed first is not closed again by its context. A body
+// that is no io.Closer is left alone.
+func TestStream_contextEndClosesTheBody(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	closed := make(chan struct{})
+	closes := 0 // written by the context's goroutine: read only after closed
+	body := counted{strings.NewReader(sse(`{"type":"start"}`)), &closes}
+	New(Config{Body: closerFunc{body, func() { close(closed) }}, MaxLine: 1024, MaxParts: 10, Context: ctx})
+	cancel()
+	select {
+	case <-closed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the body was not closed when the context ended")
+	}
+	// Closed before ctx ends: the context no longer closes it.
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	closes2 := 0
+	s := New(Config{Body: counted{strings.NewReader(""), &closes2}, MaxLine: 1024, MaxParts: 10, Context: ctx2})
+	s.Close()
+	cancel2()
+	time.Sleep(10 * time.Millisecond)
+	if closes2 != 1 {
+		t.Errorf("closed %d times after Close and the context's end", closes2)
+	}
+	New(Config{Body: strings.NewReader(""), MaxLine: 1024, MaxParts: 10, Context: ctx2}).Close()
+}
+
+// closerFunc is a body that also calls done when closed.
+type closerFunc struct {
+	counted
+	done func()
+}
+
+func (c closerFunc) Close() error { c.done(); return c.counted.Close() }
