@@ -192,22 +192,7 @@ func (s *AssistantStream) Next() (AssistantPart, error) {
 // Parts iterates over the answer's parts, then closes the stream. An
 // error ends the iteration: it is yielded with a zero part.
 func (s *AssistantStream) Parts() iter.Seq2[AssistantPart, error] {
-	return func(yield func(AssistantPart, error) bool) {
-		defer s.Close()
-		for {
-			p, err := s.Next()
-			if errors.Is(err, io.EOF) {
-				return
-			}
-			if err != nil {
-				yield(AssistantPart{}, err)
-				return
-			}
-			if !yield(p, nil) {
-				return
-			}
-		}
-	}
+	return assistantstream.Seq(s.Next, func() { _ = s.Close() })
 }
 
 // Collect reads the whole answer and closes the stream. What it gathers

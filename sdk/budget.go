@@ -65,34 +65,32 @@ func (k *core) budgetedStream(ctx context.Context, c call, b *spentBudget, also 
 // time while it is not known whether b is spent. A short rate limit is
 // waited out inside exchange: only the final refusal is remembered in b.
 func (k *core) budgetedExchange(ctx context.Context, c call, stream bool, b *spentBudget, also []*spentBudget) (attemptResult, ResponseInfo, error) {
-	type sent struct {
-		a    attemptResult
-		info ResponseInfo
-		err  error
-	}
 	others := make([]*budget.Budget, len(also))
 	for i, o := range also {
 		others[i] = &o.Budget
 	}
-	r, spent, err := budget.Send(ctx, k.clock.Now, &b.Budget, others, func() (sent, budget.Answer) {
-		a, info, err := k.exchange(ctx, c, stream)
+	var a attemptResult
+	var info ResponseInfo
+	var err error
+	spent, waitErr := budget.Send(ctx, k.clock.Now, &b.Budget, others, func() budget.Answer {
+		a, info, err = k.exchange(ctx, c, stream)
 		var apiErr *APIError
 		if !errors.As(err, &apiErr) {
-			return sent{a, info, err}, budget.Answer{Answered: err == nil}
+			return budget.Answer{Answered: err == nil}
 		}
 		if apiErr.StatusCode == http.StatusTooManyRequests {
-			return sent{a, info, err}, budget.Answer{RateLimited: true, RetryAt: apiErr.RetryAt}
+			return budget.Answer{RateLimited: true, RetryAt: apiErr.RetryAt}
 		}
-		return sent{a, info, err}, budget.Answer{Answered: true}
+		return budget.Answer{Answered: true}
 	})
 	switch {
 	case spent != nil:
 		return attemptResult{}, ResponseInfo{}, &APIError{StatusCode: http.StatusTooManyRequests, Method: c.method, Path: c.path,
 			Budget: spent.Name, RetryAfter: spent.Left, RetryAt: spent.Until, NotSent: true}
-	case err != nil:
-		return attemptResult{}, ResponseInfo{}, &RequestError{Method: c.method, Path: c.path, Err: err}
+	case waitErr != nil:
+		return attemptResult{}, ResponseInfo{}, &RequestError{Method: c.method, Path: c.path, Err: waitErr}
 	}
-	return r.a, r.info, r.err
+	return a, info, err
 }
 
 // RateLimitedByAPI reports whether err is a rate limit the API answered

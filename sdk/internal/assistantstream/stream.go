@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"sync"
 	"sync/atomic"
 
@@ -188,6 +189,28 @@ func (s *Stream) Next() (Part, error) {
 			continue
 		}
 		s.read()
+	}
+}
+
+// Seq iterates over next's values until io.EOF, then calls done. An
+// error ends the iteration: it is yielded with a zero value.
+func Seq[T any](next func() (T, error), done func()) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		defer done()
+		for {
+			v, err := next()
+			if errors.Is(err, io.EOF) {
+				return
+			}
+			if err != nil {
+				var zero T
+				yield(zero, err)
+				return
+			}
+			if !yield(v, nil) {
+				return
+			}
+		}
 	}
 }
 

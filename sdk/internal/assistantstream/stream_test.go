@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -388,3 +389,45 @@ type closerFunc struct {
 }
 
 func (c closerFunc) Close() error { c.done(); return c.counted.Close() }
+
+// Seq yields each value until io.EOF, an error once with a zero value,
+// stops when the caller does, and calls done every time.
+func TestSeq(t *testing.T) {
+	run := func(vals []int, end error, stopAt int) (got []int, errs []error, dones int) {
+		i := 0
+		next := func() (int, error) {
+			if i < len(vals) {
+				i++
+				return vals[i-1], nil
+			}
+			return 99, end
+		}
+		for v, err := range Seq(next, func() { dones++ }) {
+			if err != nil {
+				errs = append(errs, err)
+				if v != 0 {
+					t.Errorf("an error came with %d", v)
+				}
+				continue
+			}
+			got = append(got, v)
+			if len(got) == stopAt {
+				break
+			}
+		}
+		return got, errs, dones
+	}
+	if got, errs, dones := run([]int{1, 2}, io.EOF, 0); !slices.Equal(got, []int{1, 2}) || errs != nil || dones != 1 {
+		t.Errorf("to the end: %v %v %d", got, errs, dones)
+	}
+	bad := errors.New("bad")
+	if got, errs, dones := run([]int{1}, bad, 0); !slices.Equal(got, []int{1}) || len(errs) != 1 || errs[0] != bad || dones != 1 { //nolint:errorlint // next's very error
+		t.Errorf("an error: %v %v %d", got, errs, dones)
+	}
+	if got, errs, dones := run([]int{1, 2, 3}, io.EOF, 2); !slices.Equal(got, []int{1, 2}) || errs != nil || dones != 1 {
+		t.Errorf("stopped: %v %v %d", got, errs, dones)
+	}
+	if got, errs, dones := run(nil, fmt.Errorf("read: %w", io.EOF), 0); got != nil || errs != nil || dones != 1 {
+		t.Errorf("a wrapped EOF: %v %v %d", got, errs, dones)
+	}
+}

@@ -111,16 +111,15 @@ type Answer struct {
 
 // Send sends one request on b through send, unless b or one of also is
 // known to be spent at now(): then it returns the one that frees up last,
-// sending nothing. While it is not known whether b is spent, requests go
+// sending nothing (send keeps the request's own results). While it is not known whether b is spent, requests go
 // one at a time (the probe): the others wait for its answer, and return
 // ctx.Err() if ctx ends first, having sent nothing. A rate limit answered
 // is remembered in b (Refused). send is called at most once: a short rate
 // limit is waited out inside it, and only its final refusal counts.
-func Send[T any](ctx context.Context, now func() time.Time, b *Budget, also []*Budget, send func() (T, Answer)) (T, *Spent, error) {
-	var none T
+func Send(ctx context.Context, now func() time.Time, b *Budget, also []*Budget, send func() Answer) (*Spent, error) {
 	for {
 		if spent := spentLast(now(), append([]*Budget{b}, also...)); spent != nil {
-			return none, spent, nil
+			return spent, nil
 		}
 		wait, probe := b.Enter()
 		if wait != nil {
@@ -128,15 +127,15 @@ func Send[T any](ctx context.Context, now func() time.Time, b *Budget, also []*B
 			case <-wait:
 				continue
 			case <-ctx.Done():
-				return none, nil, ctx.Err()
+				return nil, ctx.Err()
 			}
 		}
-		out, a := send()
+		a := send()
 		if a.RateLimited {
 			b.Refused(ctx, now(), a.RetryAt)
 		}
 		b.Settle(probe, a.Answered)
-		return out, nil, nil
+		return nil, nil
 	}
 }
 

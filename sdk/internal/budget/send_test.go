@@ -26,17 +26,17 @@ func TestSend_sendsOnceAndOpensOnAnAnswer(t *testing.T) {
 	now := epoch
 	b := &Budget{Name: "b"}
 	calls := 0
-	got, spent, err := Send(context.Background(), clockAt(&now), b, nil, func() (int, Answer) {
+	spent, err := Send(context.Background(), clockAt(&now), b, nil, func() Answer {
 		calls++
-		return 7, Answer{Answered: true}
+		return Answer{Answered: true}
 	})
-	if got != 7 || spent != nil || err != nil || calls != 1 {
-		t.Fatalf("got %d, spent %v, err %v, %d calls", got, spent, err, calls)
+	if spent != nil || err != nil || calls != 1 {
+		t.Fatalf("spent %v, err %v, %d calls", spent, err, calls)
 	}
 	if !b.Open() {
 		t.Error("an answer left the gate closed")
 	}
-	if _, _, _ = Send(context.Background(), clockAt(&now), b, nil, func() (int, Answer) { return 0, Answer{} }); !b.Open() {
+	if _, _ = Send(context.Background(), clockAt(&now), b, nil, func() Answer { return Answer{} }); !b.Open() {
 		t.Error("a failure to get an answer closed an open gate")
 	}
 }
@@ -44,29 +44,29 @@ func TestSend_sendsOnceAndOpensOnAnAnswer(t *testing.T) {
 func TestSend_aRefusalIsRememberedAndNamed(t *testing.T) {
 	now := epoch
 	b, other := &Budget{Name: "b"}, &Budget{Name: "other"}
-	_, spent, err := Send(context.Background(), clockAt(&now), b, nil, func() (int, Answer) {
-		return 0, Answer{RateLimited: true, RetryAt: epoch.Add(time.Hour)}
+	spent, err := Send(context.Background(), clockAt(&now), b, nil, func() Answer {
+		return Answer{RateLimited: true, RetryAt: epoch.Add(time.Hour)}
 	})
 	if spent != nil || err != nil || b.Open() {
 		t.Fatalf("the refused call: spent %v, err %v, open %v", spent, err, b.Open())
 	}
 	now = epoch.Add(time.Minute)
 	sent := false
-	_, spent, err = Send(context.Background(), clockAt(&now), other, []*Budget{b}, func() (int, Answer) { sent = true; return 0, Answer{} })
+	spent, err = Send(context.Background(), clockAt(&now), other, []*Budget{b}, func() Answer { sent = true; return Answer{} })
 	if sent || err != nil || spent == nil || *spent != (Spent{Name: "b", Until: epoch.Add(time.Hour), Left: 59 * time.Minute}) {
 		t.Fatalf("a call on a spent budget: sent %v, spent %+v, err %v", sent, spent, err)
 	}
 	// Both spent: the one that frees up last is named.
 	other.Hold(epoch.Add(2 * time.Hour))
 	b.Hold(epoch.Add(90 * time.Minute))
-	if _, spent, _ := Send(context.Background(), clockAt(&now), b, []*Budget{other}, func() (int, Answer) { return 0, Answer{} }); spent == nil || spent.Name != "other" {
+	if spent, _ := Send(context.Background(), clockAt(&now), b, []*Budget{other}, func() Answer { return Answer{} }); spent == nil || spent.Name != "other" {
 		t.Errorf("spent %+v, want other's", spent)
 	}
-	if _, spent, _ := Send(context.Background(), clockAt(&now), other, []*Budget{b}, func() (int, Answer) { return 0, Answer{} }); spent == nil || spent.Name != "other" {
+	if spent, _ := Send(context.Background(), clockAt(&now), other, []*Budget{b}, func() Answer { return Answer{} }); spent == nil || spent.Name != "other" {
 		t.Errorf("spent %+v, want other's", spent)
 	}
 	now = epoch.Add(2 * time.Hour)
-	if _, spent, _ := Send(context.Background(), clockAt(&now), b, []*Budget{other}, func() (int, Answer) { return 0, Answer{} }); spent != nil {
+	if spent, _ := Send(context.Background(), clockAt(&now), b, []*Budget{other}, func() Answer { return Answer{} }); spent != nil {
 		t.Errorf("once freed: spent %+v", spent)
 	}
 }
@@ -80,24 +80,25 @@ func TestSend_waitersGoAfterTheProbeOrWhenCtxEnds(t *testing.T) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		_, _, _ = Send(context.Background(), clockAt(&now), b, nil, func() (int, Answer) {
+		_, _ = Send(context.Background(), clockAt(&now), b, nil, func() Answer {
 			close(probing)
 			<-release
-			return 0, Answer{Answered: true}
+			return Answer{Answered: true}
 		})
 	}()
 	<-probing
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, spent, err := Send(ctx, clockAt(&now), b, nil, func() (int, Answer) {
+	if spent, err := Send(ctx, clockAt(&now), b, nil, func() Answer {
 		t.Error("sent beside the probe")
-		return 0, Answer{}
+		return Answer{}
 	}); err != context.Canceled || spent != nil { //nolint:errorlint // ctx.Err() itself
 		t.Errorf("a waiter whose ctx ended: spent %v, err %v", spent, err)
 	}
 	done := make(chan int)
 	go func() {
-		got, _, _ := Send(context.Background(), clockAt(&now), b, nil, func() (int, Answer) { return 2, Answer{Answered: true} })
+		got := 0
+		_, _ = Send(context.Background(), clockAt(&now), b, nil, func() Answer { got = 2; return Answer{Answered: true} })
 		done <- got
 	}()
 	select {
