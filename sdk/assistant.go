@@ -1,6 +1,7 @@
 package sdk
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strconv"
@@ -120,12 +121,7 @@ func (r AssistantRequest) Validate() error {
 	return validationError(in.Check())
 }
 
-func (r AssistantRequest) protocol() AssistantProtocol {
-	if r.Protocol == "" {
-		return AssistantV2
-	}
-	return r.Protocol
-}
+func (r AssistantRequest) protocol() AssistantProtocol { return cmp.Or(r.Protocol, AssistantV2) }
 
 type assistantBody struct {
 	FP                string        `json:"fp"`
@@ -163,16 +159,10 @@ func (r AssistantRequest) body() assistantBody {
 	if r.Question != "" {
 		msgs = append(msgs[:len(msgs):len(msgs)], AssistantMessage{Role: RoleUser, Text: r.Question})
 	}
-	b := assistantBody{FP: r.Fingerprint, ThreadID: r.ThreadID, RetrievalPageSize: r.RetrievalPageSize,
+	b := assistantBody{FP: cmp.Or(r.Fingerprint, "anonymous"), ThreadID: r.ThreadID, RetrievalPageSize: r.RetrievalPageSize,
 		Filter: filterBody{Version: r.Filter.Version, Language: r.Filter.Language, Groups: r.Filter.Groups}.orNil(), CurrentPath: r.CurrentPath}
-	if b.FP == "" {
-		b.FP = "anonymous"
-	}
 	for i, m := range msgs {
-		id := m.ID
-		if id == "" {
-			id = "msg-" + strconv.Itoa(i+1)
-		}
+		id := cmp.Or(m.ID, "msg-"+strconv.Itoa(i+1))
 		mb := messageBody{ID: id, Role: m.Role, Parts: []textPartBody{{Type: "text", Text: m.Text}}}
 		if r.protocol() == AssistantV1 {
 			mb.Content = &m.Text

@@ -12,17 +12,14 @@ import (
 // budget is spent, and sends nothing on it until then (package budget
 // holds the mechanism: the gate, its probe, the record beside the cache).
 
-// The budgets' names, as NotSent errors say them, and the limits that set
-// them (limits.go).
+// The budgets' names, as NotSent errors say them. The limits that set
+// them are AnalyticsLimit, DiscoveryLimit, AssistantMessageLimit, and
+// IndexSecondLimit with IndexDayLimit (limits.go).
 const (
-	// analyticsBudgetName: AnalyticsLimit.
-	analyticsBudgetName = "the organization's analytics budget"
-	// discoveryBudgetName: DiscoveryLimit.
-	discoveryBudgetName = "the organization's discovery budget"
-	// assistantMessagesBudgetName: AssistantMessageLimit.
+	analyticsBudgetName         = "the organization's analytics budget"
+	discoveryBudgetName         = "the organization's discovery budget"
 	assistantMessagesBudgetName = "the assistant's message budget"
-	// indexBudgetName: IndexSecondLimit and IndexDayLimit.
-	indexBudgetName = "the Index's budget"
+	indexBudgetName             = "the Index's budget"
 )
 
 // spentBudget is what a client knows of one rate-limited budget (see

@@ -211,13 +211,22 @@ func (f optionFunc) apply(s *settings) error { return f(s) }
 
 // WithBaseURL sets the API address. It must be https, except for loopback
 // hosts (tests, the fake server) where plain http is allowed.
-func WithBaseURL(raw string) Option {
+func WithBaseURL(raw string) Option { return baseURLOption(raw, "") }
+
+// baseURLOption sets the address raw. A bad one fails the option, or,
+// when it came from the variable env, is kept as the error a later
+// WithBaseURL replaces.
+func baseURLOption(raw, env string) Option {
 	return optionFunc(func(s *settings) error {
 		u, err := ParseBaseURL(raw)
-		if err != nil {
+		switch {
+		case err == nil:
+			s.baseURL, s.baseURLErr = u, nil
+		case env == "":
 			return err
+		default:
+			s.baseURLErr = fmt.Errorf("%s: %w", env, err)
 		}
-		s.baseURL, s.baseURLErr = u, nil
 		return nil
 	})
 }
@@ -436,24 +445,11 @@ func NewClientFromEnv(opts ...Option) (*Client, error) {
 		return nil, &ValidationError{Field: "apiKey", Rule: "is required: set " + EnvAPIKey + " to an admin API key from the dashboard's API keys page"}
 	}
 	if base := os.Getenv(EnvBaseURL); base != "" {
-		opts = append([]Option{envBaseURL(base)}, opts...)
+		// A WithBaseURL given after it replaces it, a bad value included;
+		// otherwise a bad value is an error naming the variable.
+		opts = append([]Option{baseURLOption(base, EnvBaseURL)}, opts...)
 	}
 	return NewClient(key, opts...)
-}
-
-// envBaseURL is the address from MINTLIFY_BASE_URL: a WithBaseURL given
-// after it replaces it, a bad value included; otherwise a bad value is
-// an error naming the variable.
-func envBaseURL(raw string) Option {
-	return optionFunc(func(s *settings) error {
-		u, err := ParseBaseURL(raw)
-		if err != nil {
-			s.baseURLErr = fmt.Errorf("%s: %w", EnvBaseURL, err)
-			return nil
-		}
-		s.baseURL = u
-		return nil
-	})
 }
 
 // BaseURL returns the API address the client sends requests to ("" for a

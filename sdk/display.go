@@ -2,15 +2,12 @@ package sdk
 
 import "github.com/mintlify/terraform-provider-mintlify/sdk/internal/display"
 
-// Text a server sent ends up in front of people: in errors, Terraform's
-// warnings and progress lines, display names. It may carry terminal
-// control sequences (a deployment's logs come from a docs build that any
-// contributor's file name reaches): a screen clear, a fake green "Apply
-// complete!", a window title, a carriage return that overwrites the line,
-// a right-to-left override that reorders it. DisplayText and DisplayLine
-// are the one way such text is shown: control and formatting characters
-// escaped, lines and the whole clipped. Data (a data source's attributes,
-// an SDK type's fields) keeps the full value.
+// Text a server sent, shown to a person (in errors, Terraform's warnings
+// and progress lines, display names), may carry terminal control
+// sequences (package display lists them; a deployment's logs come from a
+// docs build that any contributor's file name reaches). DisplayText and
+// DisplayLine are the one way such text is shown. Data (a data source's
+// attributes, an SDK type's fields) keeps the full value.
 
 // The bounds of shown server text, in runes of the escaped text.
 const (

@@ -1,6 +1,7 @@
 package sdk
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -185,10 +186,8 @@ func (c *IndexClient) Search(ctx context.Context, req IndexSearchRequest) (*Inde
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	body := indexSearchBody{Query: req.Query, NumResults: req.NumResults, IncludeDomains: req.Domains.Include, ExcludeDomains: req.Domains.Exclude}
-	if body.NumResults == 0 {
-		body.NumResults = DefaultIndexResults
-	}
+	body := indexSearchBody{Query: req.Query, NumResults: cmp.Or(req.NumResults, DefaultIndexResults),
+		IncludeDomains: req.Domains.Include, ExcludeDomains: req.Domains.Exclude}
 	switch {
 	case req.MaxCharacters > 0:
 		body.Text = maxCharacters{req.MaxCharacters}
@@ -269,11 +268,8 @@ func (c *IndexClient) Context(ctx context.Context, req IndexContextRequest) (*In
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	body := indexContextBody{Query: req.Query, Product: req.Product, Format: req.Format, TokenBudget: req.TokenBudget,
+	body := indexContextBody{Query: req.Query, Product: req.Product, Format: cmp.Or(req.Format, ContextText), TokenBudget: req.TokenBudget,
 		IncludeDomains: req.Domains.Include, ExcludeDomains: req.Domains.Exclude}
-	if body.Format == "" {
-		body.Format = ContextText
-	}
 	out := &IndexContext{}
 	err = k.budgetedCall(ctx, k.post("/v1/context", body), out, func(data []byte) error {
 		return wire.DecodeWith(data, out, wire.Options{Echo: k.echo})

@@ -1,8 +1,8 @@
 // Package display makes text a server sent fit to show a person: in
 // errors, Terraform's warnings and progress lines, display names. Such text
 // may carry terminal control sequences (a screen clear, a fake green
-// "Apply complete!", a carriage return that overwrites the line, a
-// right-to-left override that reorders it). It is separate from package
+// "Apply complete!", a window title, a carriage return that overwrites
+// the line, a right-to-left override that reorders it). It is separate from package
 // sdk, which holds the public DisplayText and DisplayLine and their bounds,
 // so the escaping, which a hostile server attacks, is tested on its own.
 package display
