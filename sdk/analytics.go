@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strconv"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/readthrough"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
@@ -119,20 +120,8 @@ func analyticsQuery(from, to string) url.Values {
 // getOne reads a single analytics answer (not paged) through the cache
 // and the known-spent budget, as a read of its own.
 func getOne[T any, PT answer[T]](ctx context.Context, k *core, what string, c call) (*T, error) {
-	codec := pageCodec[T]{
-		decode: wire.Decode[T],
-		info:   func(out *T) *ResponseInfo { return PT(out).info() },
-	}
-	var out *T
-	var err error
-	readThrough(ctx, k, "one\x00"+k.requestURL(c), false, codec, func(src pageSource[T], emit func(*T) bool) (bool, error) {
-		p, _, err := src(c)
-		if err != nil {
-			return false, err
-		}
-		emit(p)
-		return true, nil
-	}, func(p *T, perr error) bool { out, err = p, perr; return false })
+	codec := pageCodec(ctx, k, wire.Decode[T], func(out *T) *ResponseInfo { return PT(out).info() })
+	out, err := readthrough.One(ctx, k.readPolicy(), "one\x00"+k.requestURL(c), codec, c)
 	if err != nil {
 		return nil, fmt.Errorf("getting %s: %w", what, err)
 	}

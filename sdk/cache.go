@@ -2,7 +2,6 @@ package sdk
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/analyticscache"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/readthrough"
 )
 
 // CacheOptions configure the analytics cache (WithAnalyticsCache): answers
@@ -220,184 +220,73 @@ func newAnalyticsCache(o CacheOptions, apiKey string, problems *problemLog) *ana
 // client's per-read cap of answers, re-encoded.
 func (k *core) entryLimit() int64 { return 2*k.maxBytesPerRead + analyticscache.MaxRecordBytes }
 
-// encodePage is a page as an entry keeps it: its decoded value without
-// how it arrived.
-func encodePage[P any](p *P, info func(*P) *ResponseInfo, query string) (analyticscache.Page, error) {
-	v := *p
-	*info(&v) = ResponseInfo{}
-	data, err := json.Marshal(&v)
-	return analyticscache.Page{Query: query, Value: data}, err
+// readPolicy is the analytics cache's policy (package readthrough) over
+// this client's cache, clock and budget.
+func (k *core) readPolicy() readthrough.Policy {
+	pol := readthrough.Policy{
+		EntryLimit: k.entryLimit(),
+		Clock:      k.clock,
+		Refresh:    func(ctx context.Context) { k.budget.refresh(ctx, k) },
+		Spent:      func(now time.Time) bool { return !k.budget.Until(now).IsZero() },
+		RateLimit: func(err error) (error, int) {
+			var apiErr *APIError
+			if errors.As(err, &apiErr) && apiErr.StatusCode == 429 {
+				return apiErr, apiErr.Attempts
+			}
+			return nil, 0
+		},
+	}
+	if c := k.cache; c != nil {
+		pol.Cache, pol.FreshFor, pol.MaxStale = c.Cache, c.opts.FreshFor, c.opts.MaxStale
+	}
+	return pol
 }
 
 // pageSource gives the page answering a call, and its size in bytes.
-type pageSource[P any] func(c call) (*P, int64, error)
+type pageSource[P any] = readthrough.Source[P, call]
 
-// walker runs a read: it asks src for each page in turn, hands each page
-// to emit, and reports whether it reached the read's end (rather than
-// being stopped by emit).
-type walker[P any] func(src pageSource[P], emit func(*P) bool) (complete bool, err error)
+// walker runs a read: see readthrough.Walker.
+type walker[P any] = readthrough.Walker[P, call]
 
-// pageCodec is how readThrough decodes, keeps and restores pages of one
-// type.
-type pageCodec[P any] struct {
-	decode func(data []byte, p *P) error
-	info   func(*P) *ResponseInfo
-}
-
-// errEntryMismatch is an entry whose pages do not answer the read's
-// requests: a miss.
-var errEntryMismatch = errors.New("cache entry does not match the read")
-
-// readThrough runs one analytics read (walk) through the cache and the
-// known-spent budget:
-//
-//   - a fresh entry for the read serves it whole, with no request;
-//   - otherwise, when another process is fetching the same read (it holds
-//     the read's lease), its entry is awaited (bounded);
-//   - otherwise the API is asked, page after page, unless the budget is
-//     known to be spent; a read that ends whole is stored as one entry;
-//   - when the API refuses the read's first request with a rate limit (or
-//     it is not sent because the budget is spent), an entry younger than
-//     MaxStale serves the read whole, marked stale. A refusal after pages
-//     of the API's were handed out ends the read with the error: its
-//     pages are never joined to a copy's.
-//
-// whole asks for a read that falls back to the copy even when the API
-// refuses a later page: while a copy that could stand in is at hand (one
-// younger than MaxStale), the API's pages are held back until the read
-// ends whole, so that nothing was handed out when a refusal comes and the
-// copy can serve the read from its start. Held pages are bounded by the
-// read's byte cap (WithMaxBytesPerRead), as the entry the read stores is.
-func readThrough[P any](ctx context.Context, k *core, key string, whole bool, codec pageCodec[P], walk walker[P], yield func(*P, error) bool) {
-	c := k.cache
-	var entry *analyticscache.Record
-	if c != nil {
-		now := k.clock.Now()
-		k.budget.refresh(ctx, k)
-		if e, ok := c.Load(ctx, c.EntryName(key), analyticscache.KindRead, key, now, k.entryLimit()); ok {
-			entry = &e
-			if now.Sub(e.At) < c.opts.FreshFor && serveEntry(k, e, CacheStatus{Hit: true, StoredAt: e.At}, 0, codec, walk, yield) {
-				return
-			}
-		}
-	}
-	var lease *analyticscache.Lease
-	if c != nil && k.budget.Until(k.clock.Now()).IsZero() {
-		var awaited *analyticscache.Record
-		lease, awaited = c.Acquire(ctx, key, analyticscache.Wait{Clock: k.clock, FreshFor: c.opts.FreshFor, EntryLimit: k.entryLimit(),
-			Spent: func(ctx context.Context, now time.Time) bool {
-				k.budget.refresh(ctx, k)
-				return !k.budget.Until(now).IsZero()
-			}})
-		if awaited != nil && serveEntry(k, *awaited, CacheStatus{Hit: true, StoredAt: awaited.At}, 0, codec, walk, yield) {
-			return
-		}
-	}
-	storable := c != nil
-	standIn := whole && entry != nil && k.clock.Now().Sub(entry.At) < c.opts.MaxStale
-	var held []*P
-	var pages []analyticscache.Page
-	var stored time.Time
-	served := 0
-	api := func(call call) (*P, int64, error) {
-		data, info, err := k.budgetedRoundTrip(ctx, call, k.budget)
+// fetchPage asks the API for one page with send (a round trip, on the
+// budget or not) and decodes it with decode, redacted, its ResponseInfo
+// (info) set: the page, its answer's size, and whether it was redacted.
+func fetchPage[P any](ctx context.Context, k *core, send func(context.Context, call) ([]byte, ResponseInfo, error), decode func(data []byte, p *P) error, info func(*P) *ResponseInfo) func(call) (*P, int64, bool, error) {
+	return func(c call) (*P, int64, bool, error) {
+		data, ri, err := send(ctx, c)
 		if err != nil {
-			return nil, int64(len(data)), err
+			return nil, int64(len(data)), false, err
 		}
 		p := new(P)
-		redacted, err := k.decodeWith(call, data, p, func(b []byte) error { return codec.decode(b, p) })
+		redacted, err := k.decodeWith(c, data, p, func(b []byte) error { return decode(b, p) })
 		if err != nil {
-			return nil, int64(len(data)), err
+			return nil, int64(len(data)), redacted, err
 		}
-		*codec.info(p) = info
-		// An answer that echoed the key is never stored, even redacted.
-		storable = storable && !redacted
-		if storable {
-			if stored.IsZero() {
-				stored = k.clock.Now()
-			}
-			copied, err := encodePage(p, codec.info, call.query.Encode())
-			storable = err == nil
-			pages = append(pages, copied)
-		}
-		lease.Extend(ctx, k.clock.Now())
-		return p, int64(len(data)), nil
+		*info(p) = ri
+		return p, int64(len(data)), redacted, nil
 	}
-	emit := func(p *P) bool { served++; return yield(p, nil) }
-	if standIn {
-		emit = func(p *P) bool { held = append(held, p); return true }
-	}
-	complete, err := walk(api, emit)
-	if err == nil {
-		if complete && storable {
-			c.Save(ctx, c.EntryName(key), analyticscache.Record{Kind: analyticscache.KindRead, Key: key, At: stored, Pages: pages})
-		}
-		lease.Release(ctx, k.clock.Now())
-		for _, p := range held {
-			if !yield(p, nil) {
-				return
-			}
-		}
-		return
-	}
-	lease.Release(ctx, k.clock.Now())
-	var apiErr *APIError
-	if c != nil && served == 0 && errors.As(err, &apiErr) && apiErr.StatusCode == 429 && c.opts.MaxStale > 0 {
-		now := k.clock.Now()
-		if entry == nil || lease != nil { // another process may have stored one meanwhile
-			if e, ok := c.Load(ctx, c.EntryName(key), analyticscache.KindRead, key, now, k.entryLimit()); ok {
-				entry = &e
-			}
-		}
-		if entry != nil && now.Sub(entry.At) < c.opts.MaxStale &&
-			serveEntry(k, *entry, CacheStatus{Hit: true, Stale: true, StoredAt: entry.At, RateLimit: apiErr}, apiErr.Attempts, codec, walk, yield) {
-			return
-		}
-	}
-	yield(nil, err)
 }
 
-// serveEntry hands out the pages of an entry, each marked with status, the
-// first with the attempts the API refused before it (a stale copy's). It
-// first walks the whole entry without handing anything out: an entry whose
-// pages do not answer the read's requests one by one, or that the read's
-// guards refuse, is a miss (false), and nothing was handed out.
-func serveEntry[P any](k *core, e analyticscache.Record, status CacheStatus, refused int, codec pageCodec[P], walk walker[P], yield func(*P, error) bool) bool {
-	pages := make([]*P, len(e.Pages))
-	for i, pc := range e.Pages {
-		p := new(P)
-		if json.Unmarshal(pc.Value, p) != nil {
-			return false
-		}
-		// The entry was written without secrets; one read from a shared
-		// store is checked again all the same.
-		if k.mayHoldSecret(pc.Value) {
-			redactStrings(p, k.secrets)
-		}
-		pages[i] = p
+// pageCodec is how the read-through policy fetches, keeps and restores
+// the pages of one type: the API's answer through the budget (fetchPage);
+// its ResponseInfo (info) cleared before it is kept, and set from the
+// cache's Served when it is restored.
+func pageCodec[P any](ctx context.Context, k *core, decode func(data []byte, p *P) error, info func(*P) *ResponseInfo) readthrough.Codec[P, call] {
+	budgeted := func(ctx context.Context, c call) ([]byte, ResponseInfo, error) {
+		return k.budgetedRoundTrip(ctx, c, k.budget)
 	}
-	from := func(next *int) pageSource[P] {
-		return func(c call) (*P, int64, error) {
-			i := *next
-			if i >= len(pages) || e.Pages[i].Query != c.query.Encode() {
-				return nil, 0, errEntryMismatch
+	return readthrough.Codec[P, call]{
+		Fetch: fetchPage(ctx, k, budgeted, decode, info),
+		Query: func(c call) string { return c.query.Encode() },
+		Clear: func(p *P) { *info(p) = ResponseInfo{} },
+		Mark: func(p *P, s readthrough.Served) {
+			refusal, _ := s.Refusal.(*APIError)
+			*info(p) = ResponseInfo{Pages: 1, Attempts: s.Attempts, Cache: CacheStatus{Hit: true, Stale: s.Stale, StoredAt: s.StoredAt, RateLimit: refusal}}
+		},
+		Scrub: func(data []byte, p *P) {
+			if k.mayHoldSecret(data) {
+				redactStrings(p, k.secrets)
 			}
-			*next++
-			*codec.info(pages[i]) = ResponseInfo{Pages: 1, Cache: status}
-			if i == 0 {
-				codec.info(pages[i]).Attempts = refused
-			}
-			return pages[i], int64(len(e.Pages[i].Value)), nil
-		}
+		},
 	}
-	checked := 0
-	if complete, err := walk(from(&checked), func(*P) bool { return true }); !complete || err != nil || checked != len(pages) {
-		return false
-	}
-	next := 0
-	_, err := walk(from(&next), func(p *P) bool { return yield(p, nil) })
-	if err != nil { // cannot happen: the same walk passed above
-		yield(nil, err)
-	}
-	return true
 }

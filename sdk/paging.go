@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/paging"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/readthrough"
 )
 
 // DefaultMaxPagesPerRead caps the requests of one paging read. At the
@@ -89,18 +90,9 @@ type pageSpec[P, R any] struct {
 	merge   func(into, from *P)
 }
 
-// pageParamNames are the query parameters of a page's size and offset.
+// pageParamNames are the query parameters of a page's size and offset
+// (paging.Names).
 type pageParamNames struct{ limit, offset string }
-
-func (n pageParamNames) orDefault() pageParamNames {
-	if n.limit == "" {
-		n.limit = "limit"
-	}
-	if n.offset == "" {
-		n.offset = "offset"
-	}
-	return n
-}
 
 // newPaged makes a paged endpoint from its description. The type PP proves
 // at compile time that the page type embeds ResponseInfo.
@@ -124,15 +116,7 @@ func (s *pageSpec[P, R]) query(q pageParams, r paging.Request) url.Values {
 	for k, vs := range q.filters {
 		v[k] = vs
 	}
-	names := s.params.orDefault()
-	v.Set(names.limit, strconv.Itoa(r.Limit))
-	switch {
-	case s.cursor && r.Cursor != "":
-		v.Set("cursor", r.Cursor)
-	case !s.cursor:
-		v.Set(names.offset, strconv.Itoa(r.Offset))
-	}
-	return v
+	return paging.Query(v, paging.Names{Limit: s.params.limit, Offset: s.params.offset}, s.cursor, r)
 }
 
 // check validates the project and the query, or says the client is not
@@ -160,23 +144,16 @@ func (e *PagedEndpoint[Q, P, R]) Page(ctx context.Context, projectID string, q Q
 		return nil, err
 	}
 	c := e.call(projectID, q.paging(), e.spec.start(q.paging()))
-	if !e.spec.cached {
-		page, _, err := e.direct(ctx, k, c)
-		if err != nil {
-			return nil, fmt.Errorf("getting %s: %w", e.spec.what, err)
-		}
-		return page, nil
-	}
 	var page *P
-	readThrough(ctx, k, "page\x00"+k.requestURL(c), false, e.codec(), func(src pageSource[P], emit func(*P) bool) (bool, error) {
-		p, _, err := src(c)
-		if err != nil {
-			return false, fmt.Errorf("getting %s: %w", e.spec.what, err)
-		}
-		emit(p)
-		return true, nil
-	}, func(p *P, perr error) bool { page, err = p, perr; return false })
-	return page, err
+	if e.spec.cached {
+		page, err = readthrough.One(ctx, k.readPolicy(), "page\x00"+k.requestURL(c), e.codec(ctx, k), c)
+	} else {
+		page, _, err = e.direct(ctx, k)(c)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("getting %s: %w", e.spec.what, err)
+	}
+	return page, nil
 }
 
 // call is the request of one page.
@@ -184,23 +161,18 @@ func (e *PagedEndpoint[Q, P, R]) call(projectID string, q pageParams, r paging.R
 	return call{method: http.MethodGet, path: e.spec.path(projectID), query: e.spec.query(q, r)}
 }
 
-func (e *PagedEndpoint[Q, P, R]) codec() pageCodec[P] {
-	return pageCodec[P]{decode: e.spec.decode, info: e.spec.info}
+func (e *PagedEndpoint[Q, P, R]) codec(ctx context.Context, k *core) readthrough.Codec[P, call] {
+	return pageCodec(ctx, k, e.spec.decode, e.spec.info)
 }
 
-// direct reads one page from the API, without the analytics cache and
-// budget, and reports the size of its answer.
-func (e *PagedEndpoint[Q, P, R]) direct(ctx context.Context, k *core, c call) (*P, int64, error) {
-	data, info, err := k.roundTrip(ctx, c)
-	if err != nil {
-		return nil, int64(len(data)), err
+// direct reads pages from the API, without the analytics cache and
+// budget, and reports the size of each answer.
+func (e *PagedEndpoint[Q, P, R]) direct(ctx context.Context, k *core) pageSource[P] {
+	fetch := fetchPage(ctx, k, k.roundTrip, e.spec.decode, e.spec.info)
+	return func(c call) (*P, int64, error) {
+		p, size, _, err := fetch(c)
+		return p, size, err
 	}
-	page := new(P)
-	if _, err := k.decodeWith(c, data, page, func(b []byte) error { return e.spec.decode(b, page) }); err != nil {
-		return nil, int64(len(data)), err
-	}
-	*e.spec.info(page) = info
-	return page, int64(len(data)), nil
 }
 
 // requestURL is a request's address without the key: what a cache entry
@@ -237,14 +209,13 @@ func (e *PagedEndpoint[Q, P, R]) Pages(ctx context.Context, projectID string, q 
 	return e.read(ctx, k, projectID, q.paging(), false)
 }
 
-// read is Pages; whole is readThrough's: a read that a copy can still
+// read is Pages; whole is readthrough.Read's: a read that a copy can still
 // stand in for after the API refused one of its later pages.
 func (e *PagedEndpoint[Q, P, R]) read(ctx context.Context, k *core, projectID string, q pageParams, whole bool) iter.Seq2[*P, error] {
 	return func(yield func(*P, error) bool) {
 		walk := func(src pageSource[P], emit func(*P) bool) (bool, error) { return e.walk(k, projectID, q, src, emit) }
 		if !e.spec.cached {
-			src := func(c call) (*P, int64, error) { return e.direct(ctx, k, c) }
-			if _, err := walk(src, func(p *P) bool { return yield(p, nil) }); err != nil {
+			if _, err := walk(e.direct(ctx, k), func(p *P) bool { return yield(p, nil) }); err != nil {
 				yield(nil, err)
 			}
 			return
@@ -254,7 +225,7 @@ func (e *PagedEndpoint[Q, P, R]) read(ctx context.Context, k *core, projectID st
 			first.Limit = min(first.Limit, q.maxResults)
 		}
 		key := "read\x00" + k.requestURL(e.call(projectID, q, first)) + "\x00" + strconv.Itoa(q.maxResults)
-		readThrough(ctx, k, key, whole, e.codec(), walk, yield)
+		readthrough.Read(ctx, k.readPolicy(), key, whole, e.codec(ctx, k), walk, yield)
 	}
 }
 
@@ -267,7 +238,7 @@ func (e *PagedEndpoint[Q, P, R]) walk(k *core, projectID string, q pageParams, s
 	read := paging.Read{Start: s.start(q), MaxResults: q.maxResults, MaxPages: k.maxPagesPerRead, MaxBytes: k.maxBytesPerRead, Untrusted: Redacted}
 	complete, err := paging.Walk(spec, read, func(r paging.Request) (*P, int64, error) { return src(e.call(projectID, q, r)) }, emit)
 	if pe := (*paging.Error)(nil); errors.As(err, &pe) {
-		return false, s.pagingError(k, pe)
+		return false, s.pagingError(read, pe)
 	}
 	if err != nil {
 		return false, fmt.Errorf("getting %s: %w", s.what, err)
@@ -276,37 +247,15 @@ func (e *PagedEndpoint[Q, P, R]) walk(k *core, projectID string, q pageParams, s
 }
 
 // pagingError words a problem of the paging loop as the SDK's PagingError.
-func (s *pageSpec[P, R]) pagingError(k *core, e *paging.Error) *PagingError {
-	out := &PagingError{Endpoint: s.what, At: "the first page", Requests: e.Requests}
-	if !e.First {
-		out.At = "the page at " + describe(e.Page)
-	}
-	switch e.Problem {
-	case paging.RequestCap:
-		out.Problem, out.Detail = PagingRequestCap, fmt.Sprintf("would pass the client's cap of %d requests per read: the server keeps saying there is more; read fewer rows (a max_results) or raise the cap", k.maxPagesPerRead)
-	case paging.ByteCap:
-		out.Problem, out.Detail = PagingByteCap, fmt.Sprintf("took the read past the client's cap of %d MiB per read: read fewer rows (a max_results) or raise the cap", k.maxBytesPerRead>>20)
-	case paging.EmptyWithMore:
-		out.Problem, out.Detail = PagingEmptyWithMore, "is empty but says there is more; stopping rather than loop"
-	case paging.RepeatedRow:
-		out.Problem, out.Detail = PagingRepeatedRow, fmt.Sprintf("repeats %s %q from an earlier page: the server is not advancing; stopping rather than loop", s.keyName, clip(e.Value, 100))
-	case paging.OnlyRepeatedRows:
-		out.Problem, out.Detail = PagingRepeatedRow, fmt.Sprintf("holds only %ss from earlier pages: the server is not advancing; stopping rather than loop", s.keyName)
-	case paging.NoCursor:
-		out.Problem, out.Detail = PagingNoCursor, "says there is more but gives no cursor to it"
-	case paging.UntrustedCursor:
-		out.Problem, out.Detail = PagingUntrustedCursor, "gives a cursor that held this client's key; it is not followed"
-	case paging.RepeatedCursor:
-		out.Problem, out.Detail = PagingRepeatedCursor, fmt.Sprintf("gives cursor %q again: the server is not advancing; stopping rather than loop", clip(e.Value, 100))
-	}
-	return out
+func (s *pageSpec[P, R]) pagingError(rd paging.Read, e *paging.Error) *PagingError {
+	return &PagingError{Endpoint: s.what, At: e.At(), Problem: pagingProblems[e.Problem], Detail: e.Detail(s.keyName, rd), Requests: e.Requests}
 }
 
-func describe(r paging.Request) string {
-	if r.Cursor != "" {
-		return "cursor " + strconv.Quote(clip(r.Cursor, 100))
-	}
-	return "offset " + strconv.Itoa(r.Offset)
+// pagingProblems are the loop's problems as PagingError names them.
+var pagingProblems = [...]PagingProblem{
+	paging.RequestCap: PagingRequestCap, paging.ByteCap: PagingByteCap, paging.EmptyWithMore: PagingEmptyWithMore,
+	paging.RepeatedRow: PagingRepeatedRow, paging.OnlyRepeatedRows: PagingRepeatedRow, paging.NoCursor: PagingNoCursor,
+	paging.UntrustedCursor: PagingUntrustedCursor, paging.RepeatedCursor: PagingRepeatedCursor,
 }
 
 // Rows iterates over rows across pages; see Pages.

@@ -1,12 +1,13 @@
 // Package paging is the loop every paged read of the SDK goes through:
 // it asks for each page in turn, checks that the server is advancing, and
-// stops at the read's caps; and Prefetch, which keeps the next page on its
-// way while the caller works on this one.
+// stops at the read's caps; Prefetch, which keeps the next page on its
+// way while the caller works on this one; and a page's query parameters.
 //
 // It is separate from package sdk because it knows nothing of HTTP, JSON
 // or the API's endpoints: a page comes from a function the SDK gives (the
 // API, or a cached copy), and the ways a read can fail are values
-// (Problem) that package sdk words as its public PagingError.
+// (Problem), worded here (Error.At, Error.Detail), that package sdk makes
+// its public PagingError.
 package paging
 
 import (
