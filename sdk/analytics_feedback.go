@@ -233,16 +233,3 @@ func (s *AnalyticsService) FeedbackByPage(ctx context.Context, projectID string,
 	}
 	return out, nil
 }
-
-// check validates the project and a query, or says the client is not
-// configured.
-func (s *AnalyticsService) check(projectID string, q interface{ Validate() error }) (*core, error) {
-	k, err := ready(s.core)
-	if err != nil {
-		return nil, err
-	}
-	if err := ValidateProjectID(projectID); err != nil {
-		return nil, err
-	}
-	return k, q.Validate()
-}

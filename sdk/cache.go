@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/analyticscache"
@@ -158,28 +157,11 @@ func (c *Client) CacheProblem() error {
 	if c == nil || c.core == nil {
 		return nil
 	}
-	return c.core.problems.get()
+	return c.core.problems.First()
 }
 
 // problemLog keeps the first cache problem of a client.
-type problemLog struct {
-	mu    sync.Mutex
-	first error
-}
-
-func (p *problemLog) note(err error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.first == nil {
-		p.first = err
-	}
-}
-
-func (p *problemLog) get() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.first
-}
+type problemLog = analyticscache.Problems
 
 // analyticsCache is the client's cache: where entries live (the records
 // of package analyticscache, sealed with the API key) and how long they
@@ -193,27 +175,14 @@ type analyticsCache struct {
 // cannot be opened) the directory. It returns nil, with the reason noted
 // in problems, when neither can be used.
 func newAnalyticsCache(o CacheOptions, apiKey string, problems *problemLog) *analyticsCache {
-	var store analyticscache.Store
+	var bucket func() (analyticscache.Store, error)
 	if o.URL != "" {
-		b, err := openBucketStore(context.Background(), o)
-		if err == nil {
-			store = b
-		} else {
-			problems.note(err)
-		}
+		bucket = func() (analyticscache.Store, error) { return openBucketStore(context.Background(), o) }
 	}
-	if store == nil {
-		if o.Dir == "" {
-			return nil
-		}
-		disk, err := analyticscache.OpenDisk(o.Dir, o.MaxBytes)
-		if err != nil {
-			problems.note(err)
-			return nil
-		}
-		store = disk
+	if c := analyticscache.Open(bucket, o.Dir, o.MaxBytes, apiKey, problems); c != nil {
+		return &analyticsCache{Cache: c, opts: o}
 	}
-	return &analyticsCache{Cache: analyticscache.New(analyticscache.Guard(store, problems.note), apiKey), opts: o}
+	return nil
 }
 
 // entryLimit bounds an entry: the pages of one read are at most the

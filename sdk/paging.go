@@ -1,6 +1,7 @@
 package sdk
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -66,28 +67,19 @@ type pageSpec[P, R any] struct {
 	// endpoint does not call them limit and offset (the v1 job listing:
 	// take and skip).
 	params pageParamNames
-	// prepends: rows may be added at the head of the list while it is
-	// read (a newest-first listing), pushing the rows of later offsets
-	// down. A row seen on an earlier page is then dropped, not an error;
-	// only a page holding no row that was not seen before stops the read.
+	// prepends, rows, key, more and skipped are the loop's (paging.Spec:
+	// rows pushed down by rows added at the head; a page's rows and a
+	// row's key; whether there is more, and its cursor, nil when the
+	// endpoint does not say; rows a decoder set aside). decode reads one
+	// page; merge joins what one page set aside into the next's, for All.
 	prepends bool
-	// decode reads one page; rows gives its rows (to count, trim and
-	// join them); key identifies a row; more says whether there is a
-	// page after this one, and its cursor. A nil more is an endpoint
-	// that does not say: a full page (as many rows as asked for) means
-	// there may be more, so a list of exactly n full pages costs one
-	// more request, answered with no rows.
-	decode func(data []byte, page *P) error
-	rows   func(*P) *[]R
-	key    func(*R) string
-	more   func(*P) (bool, *string)
-	info   func(*P) *ResponseInfo
-	// skipped, when set, is how many rows of a page its decoder set
-	// aside (rows it cannot use, kept apart on the page): they were
-	// served, so they count toward the next offset and a full page.
-	// merge joins what one page keeps apart into the next's, for All.
-	skipped func(*P) int
-	merge   func(into, from *P)
+	decode   func(data []byte, page *P) error
+	rows     func(*P) *[]R
+	key      func(*R) string
+	more     func(*P) (bool, *string)
+	info     func(*P) *ResponseInfo
+	skipped  func(*P) int
+	merge    func(into, from *P)
 }
 
 // pageParamNames are the query parameters of a page's size and offset
@@ -101,13 +93,10 @@ func newPaged[Q PageQuery, P any, R any, PP answer[P]](k *core, spec pageSpec[P,
 	return &PagedEndpoint[Q, P, R]{core: k, spec: &spec}
 }
 
-// start is the first page a query asks for.
+// start is the first page a query asks for: its limit (the endpoint's
+// largest when 0) from its offset or cursor.
 func (s *pageSpec[P, R]) start(q pageParams) paging.Request {
-	limit := q.limit
-	if limit == 0 {
-		limit = s.largest
-	}
-	return paging.Request{Limit: limit, Offset: q.offset, Cursor: q.cursor}
+	return paging.Request{Limit: cmp.Or(q.limit, s.largest), Offset: q.offset, Cursor: q.cursor}
 }
 
 // query is the query string of one page.
@@ -125,7 +114,13 @@ func (e *PagedEndpoint[Q, P, R]) check(projectID string, q Q) (*core, error) {
 	if e == nil {
 		return nil, ErrNotConfigured
 	}
-	k, err := ready(e.core)
+	return checkQuery(e.core, projectID, q)
+}
+
+// checkQuery validates the project and a query of client k, or says it is
+// not configured.
+func checkQuery(k *core, projectID string, q interface{ Validate() error }) (*core, error) {
+	k, err := ready(k)
 	if err != nil {
 		return nil, err
 	}
@@ -213,32 +208,28 @@ func (e *PagedEndpoint[Q, P, R]) Pages(ctx context.Context, projectID string, q 
 // stand in for after the API refused one of its later pages.
 func (e *PagedEndpoint[Q, P, R]) read(ctx context.Context, k *core, projectID string, q pageParams, whole bool) iter.Seq2[*P, error] {
 	return func(yield func(*P, error) bool) {
-		walk := func(src pageSource[P], emit func(*P) bool) (bool, error) { return e.walk(k, projectID, q, src, emit) }
+		rd := paging.Read{Start: e.spec.start(q), MaxResults: q.maxResults, MaxPages: k.maxPagesPerRead, MaxBytes: k.maxBytesPerRead, Untrusted: Redacted}
+		walk := func(src pageSource[P], emit func(*P) bool) (bool, error) { return e.walk(projectID, q, rd, src, emit) }
 		if !e.spec.cached {
 			if _, err := walk(e.direct(ctx, k), func(p *P) bool { return yield(p, nil) }); err != nil {
 				yield(nil, err)
 			}
 			return
 		}
-		first := e.spec.start(q)
-		if q.maxResults > 0 {
-			first.Limit = min(first.Limit, q.maxResults)
-		}
-		key := "read\x00" + k.requestURL(e.call(projectID, q, first)) + "\x00" + strconv.Itoa(q.maxResults)
+		key := "read\x00" + k.requestURL(e.call(projectID, q, rd.First())) + "\x00" + strconv.Itoa(q.maxResults)
 		readthrough.Read(ctx, k.readPolicy(), key, whole, e.codec(ctx, k), walk, yield)
 	}
 }
 
 // walk is the paging loop (paging.Walk) on this endpoint: it asks src for
-// each page of the read in turn, checks it, and hands it to emit; it
+// each page of the read rd in turn, checks it, and hands it to emit; it
 // reports whether it reached the read's end, and why it could not.
-func (e *PagedEndpoint[Q, P, R]) walk(k *core, projectID string, q pageParams, src pageSource[P], emit func(*P) bool) (bool, error) {
+func (e *PagedEndpoint[Q, P, R]) walk(projectID string, q pageParams, rd paging.Read, src pageSource[P], emit func(*P) bool) (bool, error) {
 	s := e.spec
 	spec := paging.Spec[P, R]{Cursor: s.cursor, Prepends: s.prepends, Rows: s.rows, Key: s.key, More: s.more, Skipped: s.skipped}
-	read := paging.Read{Start: s.start(q), MaxResults: q.maxResults, MaxPages: k.maxPagesPerRead, MaxBytes: k.maxBytesPerRead, Untrusted: Redacted}
-	complete, err := paging.Walk(spec, read, func(r paging.Request) (*P, int64, error) { return src(e.call(projectID, q, r)) }, emit)
+	complete, err := paging.Walk(spec, rd, func(r paging.Request) (*P, int64, error) { return src(e.call(projectID, q, r)) }, emit)
 	if pe := (*paging.Error)(nil); errors.As(err, &pe) {
-		return false, s.pagingError(read, pe)
+		return false, s.pagingError(rd, pe)
 	}
 	if err != nil {
 		return false, fmt.Errorf("getting %s: %w", s.what, err)

@@ -2,12 +2,14 @@
 // records, and how it trusts them: the stores (a directory, a bucket), the
 // guard that bounds them and turns off a store that fails, the records
 // (entries, spent budgets, leases), sealed with a key derived from the API
-// key, and the leases that let programs sharing a store spend one read.
+// key, and the leases that let programs sharing a store spend one read;
+// Open picks the store a client names (a bucket, else a directory), and
+// Problems keeps the first reason one is not used.
 //
 // It is separate from package sdk because none of it is the API's: it
 // knows nothing of HTTP, pages or answers (an entry's pages are JSON the
-// SDK encoded), and package sdk decides when to read, store and trust a
-// copy. It imports nothing of the SDK; errors it notes go through a
+// SDK encoded), and package readthrough decides when to read, store and
+// trust a copy. It imports nothing of the SDK; the bucket is opened by a
 // function the SDK gives.
 package analyticscache
 

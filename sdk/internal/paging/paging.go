@@ -62,6 +62,16 @@ type Read struct {
 	Untrusted string
 }
 
+// First is the read's first page: Start, asking for no more than
+// MaxResults rows.
+func (rd Read) First() Request {
+	r := rd.Start
+	if rd.MaxResults > 0 {
+		r.Limit = min(r.Limit, rd.MaxResults)
+	}
+	return r
+}
+
 // Problem is why a read stopped before its last page, the server's fault
 // or the caps'.
 type Problem int
