@@ -111,18 +111,6 @@ func analyticsEndpoint(endpoint ...string) func(string) string {
 	return func(projectID string) string { return analyticsPath(projectID, endpoint...) }
 }
 
-// analyticsQuery starts a query string with the date range.
-func analyticsQuery(from, to string) url.Values {
-	q := url.Values{}
-	if from != "" {
-		q.Set("dateFrom", from)
-	}
-	if to != "" {
-		q.Set("dateTo", to)
-	}
-	return q
-}
-
 // getOne reads a single analytics answer (not paged) through the cache
 // and the known-spent budget, as a read of its own.
 func getOne[T any, PT answer[T]](ctx context.Context, k *core, what string, c call) (*T, error) {

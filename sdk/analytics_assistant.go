@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/paging"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
@@ -140,5 +141,5 @@ func (s *AnalyticsService) CallerStats(ctx context.Context, projectID string, r 
 	if err != nil {
 		return nil, err
 	}
-	return getOne[CallerStats](ctx, k, "assistant caller stats", getCall(analyticsPath(projectID, "assistant", "caller-stats"), analyticsQuery(r.DateFrom, r.DateTo)))
+	return getOne[CallerStats](ctx, k, "assistant caller stats", getCall(analyticsPath(projectID, "assistant", "caller-stats"), paging.Values(r.DateFrom, r.DateTo, nil)))
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/paging"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
@@ -219,10 +220,7 @@ func (s *AnalyticsService) FeedbackByPage(ctx context.Context, projectID string,
 	if limit == 0 {
 		limit = MaxFeedbackByPageSize
 	}
-	query := analyticsQuery(q.DateFrom, q.DateTo)
-	for name, v := range (feedbackFilter{q.Source, q.Statuses}).values() {
-		query[name] = v
-	}
+	query := paging.Values(q.DateFrom, q.DateTo, feedbackFilter{q.Source, q.Statuses}.values())
 	query.Set("limit", strconv.Itoa(limit))
 	out, err := getOne[FeedbackByPage](ctx, k, "feedback by page", getCall(analyticsPath(projectID, "feedback", "by-page"), query))
 	if err != nil {

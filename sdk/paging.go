@@ -101,11 +101,7 @@ func (s *pageSpec[P, R]) start(q pageParams) paging.Request {
 
 // query is the query string of one page.
 func (s *pageSpec[P, R]) query(q pageParams, r paging.Request) url.Values {
-	v := analyticsQuery(q.dateFrom, q.dateTo)
-	for k, vs := range q.filters {
-		v[k] = vs
-	}
-	return paging.Query(v, paging.Names{Limit: s.params.limit, Offset: s.params.offset}, s.cursor, r)
+	return paging.Query(paging.Values(q.dateFrom, q.dateTo, q.filters), paging.Names{Limit: s.params.limit, Offset: s.params.offset}, s.cursor, r)
 }
 
 // check validates the project and the query, or says the client is not
@@ -251,20 +247,8 @@ var pagingProblems = [...]PagingProblem{
 
 // Rows iterates over rows across pages; see Pages.
 func (e *PagedEndpoint[Q, P, R]) Rows(ctx context.Context, projectID string, q Q) iter.Seq2[R, error] {
-	return func(yield func(R, error) bool) {
-		for page, err := range e.Pages(ctx, projectID, q) {
-			if err != nil {
-				var zero R
-				yield(zero, err)
-				return
-			}
-			for _, r := range *e.spec.rows(page) {
-				if !yield(r, nil) {
-					return
-				}
-			}
-		}
-	}
+	// e.spec is read only once a page came: a nil endpoint yields its error.
+	return paging.Rows(e.Pages(ctx, projectID, q), func(p *P) *[]R { return e.spec.rows(p) })
 }
 
 // Each calls fn with every page in turn, fetching the next page while fn
@@ -314,26 +298,15 @@ func (e *PagedEndpoint[Q, P, R]) Each(ctx context.Context, projectID string, q Q
 // the read's pages. A read is whole or fails: no rows come with an error.
 // It falls back to the cache as Each does.
 func (e *PagedEndpoint[Q, P, R]) All(ctx context.Context, projectID string, q Q) (*P, error) {
-	var last *P
-	var rows []R
-	info, err := e.Each(ctx, projectID, q, func(p *P) error {
-		rows = append(rows, *e.spec.rows(p)...)
-		if last != nil && e.spec.merge != nil {
-			e.spec.merge(p, last)
-		}
-		last = p
-		return nil
-	})
+	if e == nil {
+		return nil, ErrNotConfigured
+	}
+	all := paging.Joined[P, R]{Rows: e.spec.rows, Merge: e.spec.merge}
+	info, err := e.Each(ctx, projectID, q, all.Add)
 	if err != nil {
 		return nil, err
 	}
-	if last == nil { // a read of no pages: only a cap of 0 requests could
-		last = new(P)
-	}
-	if rows == nil {
-		rows = []R{}
-	}
-	*e.spec.rows(last) = rows
-	*e.spec.info(last) = info
-	return last, nil
+	page := all.Page()
+	*e.spec.info(page) = info
+	return page, nil
 }

@@ -72,3 +72,19 @@ func (e *Error) Detail(keyName string, rd Read) string {
 	}
 	return ""
 }
+
+// Values starts a query string with a date range ("" is not sent) and
+// further filters.
+func Values(dateFrom, dateTo string, filters url.Values) url.Values {
+	v := url.Values{}
+	if dateFrom != "" {
+		v.Set("dateFrom", dateFrom)
+	}
+	if dateTo != "" {
+		v.Set("dateTo", dateTo)
+	}
+	for k, vs := range filters {
+		v[k] = vs
+	}
+	return v
+}
