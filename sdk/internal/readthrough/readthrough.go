@@ -134,7 +134,7 @@ func Read[P, C any](ctx context.Context, pol Policy, key string, whole bool, cod
 	var held []*P
 	var pages []analyticscache.Page
 	var stored time.Time
-	served := 0
+	handedOut := false // a page of the API's reached yield
 	api := func(call C) (*P, int64, error) {
 		p, size, redacted, err := codec.Fetch(call)
 		if err != nil {
@@ -153,7 +153,7 @@ func Read[P, C any](ctx context.Context, pol Policy, key string, whole bool, cod
 		lease.Extend(ctx, pol.Clock.Now())
 		return p, size, nil
 	}
-	emit := func(p *P) bool { served++; return yield(p, nil) }
+	emit := func(p *P) bool { handedOut = true; return yield(p, nil) }
 	if standIn {
 		emit = func(p *P) bool { held = append(held, p); return true }
 	}
@@ -171,7 +171,7 @@ func Read[P, C any](ctx context.Context, pol Policy, key string, whole bool, cod
 		return
 	}
 	lease.Release(ctx, pol.Clock.Now())
-	if c != nil && served == 0 && pol.MaxStale > 0 {
+	if c != nil && !handedOut && pol.MaxStale > 0 {
 		if refusal, attempts := pol.RateLimit(err); refusal != nil {
 			now := pol.Clock.Now()
 			if entry == nil || lease != nil { // another process may have stored one meanwhile
