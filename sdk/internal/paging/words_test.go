@@ -1,0 +1,125 @@
+package paging
+
+import (
+	"errors"
+	"net/url"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestQuery_namesEachPagesParameters(t *testing.T) {
+	for name, tt := range map[string]struct {
+		names  Names
+		cursor bool
+		r      Request
+		want   string
+	}{
+		"offset":            {r: Request{Limit: 5, Offset: 10}, want: "a=1&limit=5&offset=10"},
+		"offset 0 is sent":  {r: Request{Limit: 5}, want: "a=1&limit=5&offset=0"},
+		"take and skip":     {names: Names{Limit: "take", Offset: "skip"}, r: Request{Limit: 5, Offset: 10}, want: "a=1&skip=10&take=5"},
+		"first cursor page": {cursor: true, r: Request{Limit: 5}, want: "a=1&limit=5"},
+		"next cursor page":  {cursor: true, r: Request{Limit: 5, Cursor: "c1", Offset: 3}, want: "a=1&cursor=c1&limit=5"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if got := Query(url.Values{"a": {"1"}}, tt.names, tt.cursor, tt.r).Encode(); got != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestValues_datesAndFilters(t *testing.T) {
+	if got := Values("", "", nil).Encode(); got != "" {
+		t.Errorf("no dates: %q", got)
+	}
+	if got := Values("2026-01-01", "2026-02-01", url.Values{"status": {"a,b"}}).Encode(); got != "dateFrom=2026-01-01&dateTo=2026-02-01&status=a%2Cb" {
+		t.Errorf("got %q", got)
+	}
+	if got := Values("", "2026-02-01", nil).Encode(); got != "dateTo=2026-02-01" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestError_wording(t *testing.T) {
+	rd := Read{MaxPages: 7, MaxBytes: 3 << 20}
+	long := strings.Repeat("x", 150)
+	clipped := strings.Repeat("x", 100) + "…"
+	for _, tt := range []struct {
+		e          Error
+		at, detail string
+	}{
+		{Error{Problem: RequestCap, First: true}, "the first page", "would pass the client's cap of 7 requests per read: the server keeps saying there is more; read fewer rows (a max_results) or raise the cap"},
+		{Error{Problem: ByteCap, Page: Request{Offset: 250}}, "the page at offset 250", "took the read past the client's cap of 3 MiB per read: read fewer rows (a max_results) or raise the cap"},
+		{Error{Problem: EmptyWithMore, Page: Request{Cursor: "c\"1"}}, `the page at cursor "c\"1"`, "is empty but says there is more; stopping rather than loop"},
+		{Error{Problem: RepeatedRow, Page: Request{Cursor: long}, Value: long}, `the page at cursor "` + clipped + `"`, `repeats path "` + clipped + `" from an earlier page: the server is not advancing; stopping rather than loop`},
+		{Error{Problem: OnlyRepeatedRows, First: true}, "the first page", "holds only paths from earlier pages: the server is not advancing; stopping rather than loop"},
+		{Error{Problem: NoCursor, First: true}, "the first page", "says there is more but gives no cursor to it"},
+		{Error{Problem: UntrustedCursor, First: true}, "the first page", "gives a cursor that held this client's key; it is not followed"},
+		{Error{Problem: RepeatedCursor, First: true, Value: "c2"}, "the first page", `gives cursor "c2" again: the server is not advancing; stopping rather than loop`},
+		{Error{First: true}, "the first page", ""},
+	} {
+		if at, detail := tt.e.At(), tt.e.Detail("path", rd); at != tt.at || detail != tt.detail {
+			t.Errorf("%+v: got %q, %q; want %q, %q", tt.e, at, detail, tt.at, tt.detail)
+		}
+	}
+	if got := Describe(Request{Offset: 0}); got != "offset 0" {
+		t.Errorf("Describe: %q", got)
+	}
+}
+
+func TestRead_FirstAsksForNoMoreThanMaxResults(t *testing.T) {
+	start := Request{Limit: 100, Offset: 5, Cursor: "c"}
+	for _, tt := range []struct{ max, want int }{{0, 100}, {40, 40}, {100, 100}, {101, 100}} {
+		if got := (Read{Start: start, MaxResults: tt.max}).First(); got != (Request{Limit: tt.want, Offset: 5, Cursor: "c"}) {
+			t.Errorf("MaxResults %d: got %+v", tt.max, got)
+		}
+	}
+}
+
+func TestRows_acrossPagesUntilAnErrorOrAStop(t *testing.T) {
+	boom := errors.New("boom")
+	pages := func(yield func(*page, error) bool) {
+		_ = yield(&page{rows: []string{"a", "b"}}, nil) && yield(&page{rows: []string{"c"}}, nil) && yield(nil, boom) && yield(&page{rows: []string{"d"}}, nil)
+	}
+	var got []string
+	var errs []error
+	for r, err := range Rows(pages, func(p *page) *[]string { return &p.rows }) {
+		got, errs = append(got, r), append(errs, err)
+	}
+	if !reflect.DeepEqual(got, []string{"a", "b", "c", ""}) || errs[3] != boom || errs[2] != nil {
+		t.Errorf("got %q %v", got, errs)
+	}
+	got = nil
+	for r := range Rows(pages, func(p *page) *[]string { return &p.rows }) {
+		if got = append(got, r); len(got) == 2 {
+			break
+		}
+	}
+	if !reflect.DeepEqual(got, []string{"a", "b"}) {
+		t.Errorf("after a stop: %q", got)
+	}
+}
+
+func TestJoined_rowsOfEveryPageOnTheLast(t *testing.T) {
+	rows := func(p *page) *[]string { return &p.rows }
+	j := Joined[page, string]{Rows: rows, Merge: func(into, from *page) { into.skipped += from.skipped }}
+	last := &page{rows: []string{"c"}, more: true, skipped: 2}
+	for _, p := range []*page{{rows: []string{"a", "b"}, skipped: 1}, last} {
+		if err := j.Add(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := j.Page(); got != last || !reflect.DeepEqual(got.rows, []string{"a", "b", "c"}) || got.skipped != 3 || !got.more {
+		t.Errorf("got %+v", got)
+	}
+
+	if got := (&Joined[page, string]{Rows: rows}).Page(); got == nil || got.rows == nil || len(got.rows) != 0 {
+		t.Errorf("no pages: %+v", got)
+	}
+	plain := Joined[page, string]{Rows: rows} // no Merge: nothing set aside is joined
+	_, _ = plain.Add(&page{skipped: 1}), plain.Add(&page{skipped: 2})
+	if got := plain.Page(); got.rows == nil || got.skipped != 2 {
+		t.Errorf("pages of no rows: %+v", got)
+	}
+}
