@@ -421,15 +421,19 @@ func TestRead_aLeaseIsTakenAndReleased(t *testing.T) {
 }
 
 func TestRead_aCopyStoredMeanwhileStandsIn(t *testing.T) {
-	// No entry when the read began (or only one too old, but a lease
-	// held): another program's, stored while the read was refused, stands
-	// in.
-	for name, start := range map[string]*time.Time{"no entry": nil, "an entry too old": new(t0.Add(-2 * time.Hour))} {
+	// No entry when the read began (with a lease, or none on a spent
+	// budget), or only one too old but a lease held: another program's,
+	// stored while the read was refused, stands in.
+	for name, tt := range map[string]struct {
+		start *time.Time
+		spent bool
+	}{"no entry": {}, "no entry, no lease": {spent: true}, "an entry too old": {start: new(t0.Add(-2 * time.Hour))}} {
 		t.Run(name, func(t *testing.T) {
 			r := newRig()
-			if start != nil {
-				r.prime(t, 1, *start)
+			if tt.start != nil {
+				r.prime(t, 1, *tt.start)
 			}
+			r.spent = tt.spent
 			refusal := &limited{attempts: 1}
 			r.refuse[0] = refusal
 			r.onFetch = func(int) {
