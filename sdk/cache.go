@@ -214,9 +214,6 @@ func (k *core) readPolicy() readthrough.Policy {
 // pageSource gives the page answering a call, and its size in bytes.
 type pageSource[P any] = readthrough.Source[P, call]
 
-// walker runs a read: see readthrough.Walker.
-type walker[P any] = readthrough.Walker[P, call]
-
 // fetchPage asks the API for one page with send (a round trip, on the
 // budget or not) and decodes it with decode, redacted, its ResponseInfo
 // (info) set: the page, its answer's size, and whether it was redacted.
