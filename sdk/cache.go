@@ -197,12 +197,12 @@ func (k *core) readPolicy() readthrough.Policy {
 		Clock:      k.clock,
 		Refresh:    func(ctx context.Context) { k.budget.refresh(ctx, k) },
 		Spent:      func(now time.Time) bool { return !k.budget.Until(now).IsZero() },
-		RateLimit: func(err error) (error, int) {
+		RateLimit: func(err error) (int, error) {
 			var apiErr *APIError
 			if errors.As(err, &apiErr) && apiErr.StatusCode == 429 {
-				return apiErr, apiErr.Attempts
+				return apiErr.Attempts, apiErr
 			}
-			return nil, 0
+			return 0, nil
 		},
 	}
 	if c := k.cache; c != nil {
@@ -246,7 +246,8 @@ func pageCodec[P any](ctx context.Context, k *core, decode func(data []byte, p *
 		Query: func(c call) string { return c.query.Encode() },
 		Clear: func(p *P) { *info(p) = ResponseInfo{} },
 		Mark: func(p *P, s readthrough.Served) {
-			refusal, _ := s.Refusal.(*APIError)
+			var refusal *APIError
+			errors.As(s.Refusal, &refusal)
 			*info(p) = ResponseInfo{Pages: 1, Attempts: s.Attempts, Cache: CacheStatus{Hit: true, Stale: s.Stale, StoredAt: s.StoredAt, RateLimit: refusal}}
 		},
 		Scrub: func(data []byte, p *P) {

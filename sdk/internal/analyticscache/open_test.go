@@ -22,7 +22,7 @@ func TestProblems_keepTheFirst(t *testing.T) {
 		wg.Go(func() { p.Note(second) })
 	}
 	wg.Wait()
-	if p.First() != first {
+	if !errors.Is(p.First(), first) {
 		t.Errorf("got %v, want the first problem", p.First())
 	}
 }
@@ -49,7 +49,7 @@ func TestOpen_theBucketElseTheDirectory(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cache")
 	p = Problems{}
 	c = Open(func() (Store, error) { return nil, refused }, dir, 1<<20, "key", &p)
-	if c == nil || p.First() != refused {
+	if c == nil || !errors.Is(p.First(), refused) {
 		t.Fatalf("got %v, problem %v; want the directory and the bucket's problem", c, p.First())
 	}
 	c.SaveSpent(ctx, "base", now, now.Add(time.Hour))
@@ -59,7 +59,7 @@ func TestOpen_theBucketElseTheDirectory(t *testing.T) {
 
 	// Neither: no cache, and why when there was a reason.
 	p = Problems{}
-	if c := Open(func() (Store, error) { return nil, refused }, "", 1<<20, "key", &p); c != nil || p.First() != refused {
+	if c := Open(func() (Store, error) { return nil, refused }, "", 1<<20, "key", &p); c != nil || !errors.Is(p.First(), refused) {
 		t.Errorf("got %v, %v", c, p.First())
 	}
 	p = Problems{}

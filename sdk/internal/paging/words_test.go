@@ -87,12 +87,12 @@ func TestRows_acrossPagesUntilAnErrorOrAStop(t *testing.T) {
 	for r, err := range Rows(pages, func(p *page) *[]string { return &p.rows }) {
 		got, errs = append(got, r), append(errs, err)
 	}
-	if !reflect.DeepEqual(got, []string{"a", "b", "c", ""}) || errs[3] != boom || errs[2] != nil {
+	if !reflect.DeepEqual(got, []string{"a", "b", "c", ""}) || !errors.Is(errs[3], boom) || errs[2] != nil {
 		t.Errorf("got %q %v", got, errs)
 	}
 	got = nil
-	for r := range Rows(pages, func(p *page) *[]string { return &p.rows }) {
-		if got = append(got, r); len(got) == 2 {
+	for r, err := range Rows(pages, func(p *page) *[]string { return &p.rows }) {
+		if got = append(got, r); err != nil || len(got) == 2 {
 			break
 		}
 	}

@@ -37,9 +37,9 @@ type Policy struct {
 	// cache; Spent says whether the budget is known to be spent at now.
 	Refresh func(ctx context.Context)
 	Spent   func(now time.Time) bool
-	// RateLimit is err's rate-limit refusal by the API (nil when err is
-	// none), and how many attempts the API refused.
-	RateLimit func(err error) (refusal error, attempts int)
+	// RateLimit is how many attempts the API refused and err's rate-limit
+	// refusal by the API (nil when err is none).
+	RateLimit func(err error) (attempts int, refusal error)
 }
 
 // Served is how a page of a cached entry was handed out.
@@ -172,7 +172,7 @@ func Read[P, C any](ctx context.Context, pol Policy, key string, whole bool, cod
 	}
 	lease.Release(ctx, pol.Clock.Now())
 	if c != nil && !handedOut && pol.MaxStale > 0 {
-		if refusal, attempts := pol.RateLimit(err); refusal != nil {
+		if attempts, refusal := pol.RateLimit(err); refusal != nil {
 			now := pol.Clock.Now()
 			if entry == nil || lease != nil { // another process may have stored one meanwhile
 				if e, ok := c.Load(ctx, c.EntryName(key), analyticscache.KindRead, key, now, pol.EntryLimit); ok {
@@ -206,9 +206,9 @@ func One[P, C any](ctx context.Context, pol Policy, key string, codec Codec[P, C
 
 // encode is a page as an entry keeps it: its value without how it
 // arrived.
-func encode[P any](p *P, clear func(*P), query string) (analyticscache.Page, error) {
+func encode[P any](p *P, strip func(*P), query string) (analyticscache.Page, error) {
 	v := *p
-	clear(&v)
+	strip(&v)
 	data, err := json.Marshal(&v)
 	return analyticscache.Page{Query: query, Value: data}, err
 }

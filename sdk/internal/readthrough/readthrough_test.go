@@ -115,12 +115,12 @@ func newRig() *rig {
 		Cache: r.cache, FreshFor: 10 * time.Minute, MaxStale: time.Hour, EntryLimit: 1 << 20, Clock: r.clock,
 		Refresh: func(context.Context) {},
 		Spent:   func(time.Time) bool { return r.spent },
-		RateLimit: func(err error) (error, int) {
+		RateLimit: func(err error) (int, error) {
 			var l *limited
 			if errors.As(err, &l) {
-				return l, l.attempts
+				return l.attempts, l
 			}
-			return nil, 0
+			return 0, nil
 		},
 	}
 	return r
@@ -262,7 +262,7 @@ func TestRead_aCopyStandsInForARateLimitedFirstRequest(t *testing.T) {
 
 	// Stale is younger than MaxStale: at MaxStale the refusal is the answer.
 	r.clock.now = t0.Add(time.Hour)
-	if pages, errs := r.read(2, false, 0); len(pages) != 1 || pages[0] != nil || errs[0] != refusal {
+	if pages, errs := r.read(2, false, 0); len(pages) != 1 || pages[0] != nil || !errors.Is(errs[0], refusal) {
 		t.Errorf("a copy MaxStale old stood in: %+v %v", pages, errs)
 	}
 }
@@ -283,12 +283,12 @@ func TestRead_noCopyStandsInForOtherErrorsOrWithoutMaxStale(t *testing.T) {
 				r.pol.Cache = nil
 			}
 			pages, errs := r.read(2, false, 0)
-			if len(pages) != 1 || pages[0] != nil || errs[0] != tt.err {
+			if len(pages) != 1 || pages[0] != nil || !errors.Is(errs[0], tt.err) {
 				t.Fatalf("got %+v %v, want the error alone", pages, errs)
 			}
 			// Nothing is looked up again when no copy could stand in: the
 			// entry, the lease taken, checked for a fresh entry, released.
-			if want := map[bool]int{true: 4, false: 0}[tt.cache]; tt.err != other && r.store.gets != want {
+			if want := map[bool]int{true: 4, false: 0}[tt.cache]; !errors.Is(tt.err, other) && r.store.gets != want {
 				t.Errorf("%d reads of the store, want %d", r.store.gets, want)
 			}
 		})
@@ -302,7 +302,7 @@ func TestRead_aRefusalAfterPagesWereHandedOutEndsTheRead(t *testing.T) {
 	refusal := &limited{}
 	r.refuse[1] = refusal
 	pages, errs := r.read(2, false, 0)
-	if len(pages) != 2 || pages[0].Via != "api" || pages[1] != nil || errs[1] != refusal {
+	if len(pages) != 2 || pages[0].Via != "api" || pages[1] != nil || !errors.Is(errs[1], refusal) {
 		t.Errorf("got %+v %v: want the API's first page, then the refusal", pages, errs)
 	}
 }
@@ -334,7 +334,7 @@ func TestRead_aWholeReadHoldsPagesBackWhileACopyCouldStandIn(t *testing.T) {
 	r.prime(t, 2, t0) // the entry the read above stored is from t0's future: a miss
 	r.clock.now = t0.Add(time.Hour)
 	r.refuse[1] = refusal
-	if pages, errs := r.read(2, true, 0); len(pages) != 2 || pages[0].Via != "api" || errs[1] != refusal {
+	if pages, errs := r.read(2, true, 0); len(pages) != 2 || pages[0].Via != "api" || !errors.Is(errs[1], refusal) {
 		t.Errorf("got %+v %v: want the API's first page, then the refusal", pages, errs)
 	}
 }
@@ -457,7 +457,7 @@ func TestOne_readsOnePage(t *testing.T) {
 	}
 	refusal := errors.New("500")
 	r.refuse[1] = refusal
-	if p, err := One(context.Background(), r.pol, "k1", r.codec(), 1); p != nil || err != refusal {
+	if p, err := One(context.Background(), r.pol, "k1", r.codec(), 1); p != nil || !errors.Is(err, refusal) {
 		t.Errorf("got %+v, %v; want the error", p, err)
 	}
 }
