@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/refusal"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/transport"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
@@ -221,51 +222,25 @@ func (k *core) requestID(h http.Header) string {
 	return ""
 }
 
-type errorBody struct {
-	Error   json.RawMessage `json:"error"`
-	Message string          `json:"message"`
-	Details []ErrorDetail   `json:"details"`
-}
-
 // newAPIError is the error of a refusal (a final answer that is not 2xx).
 func (k *core) newAPIError(c call, r transport.Result) *APIError {
-	status, header, data := r.Status, r.Header, r.Body
-	e := &APIError{StatusCode: status, Method: c.method, Path: c.path, RequestID: k.requestID(header), Attempts: r.Attempts}
-	if status >= 300 && status < 400 && c.method != http.MethodGet {
+	e := &APIError{StatusCode: r.Status, Method: c.method, Path: c.path, RequestID: k.requestID(r.Header), Attempts: r.Attempts}
+	if r.Status >= 300 && r.Status < 400 && c.method != http.MethodGet {
 		// The SDK follows no redirect for a POST, which would re-send a
 		// prompt or turn into a GET. (A GET's redirect is followed; one
 		// that reaches here had nowhere to go, and is said as it came.)
-		e.Message = fmt.Sprintf("redirected to %q; a POST is never followed to another address", clip(k.redact(header.Get("Location")), 200))
+		e.Message = fmt.Sprintf("redirected to %q; a POST is never followed to another address", clip(k.redact(r.Header.Get("Location")), 200))
 		return e
 	}
 	e.RetryAfter, e.RetryAt = r.RetryAfter, r.RetryAt
-	var eb errorBody
-	if wire.CheckLists(data) == nil && json.Unmarshal(data, &eb) == nil && (len(eb.Error) > 0 || eb.Message != "" || len(eb.Details) > 0) {
-		var msg string
-		if json.Unmarshal(eb.Error, &msg) != nil {
-			msg = clip(string(eb.Error), MaxDisplayLine) // an object or number: keep its start verbatim
-		}
-		if msg == "" || msg == "null" {
-			msg = eb.Message
-		}
-		e.Message = DisplayLine(k.redact(msg))
-		for i, d := range eb.Details {
-			if i == maxErrorDetails {
-				e.Details = append(e.Details, ErrorDetail{Message: fmt.Sprintf("and %d more", len(eb.Details)-i)})
-				break
-			}
-			e.Details = append(e.Details, ErrorDetail{Message: DisplayLine(k.redact(d.Message))})
-		}
+	said, ok := refusal.Parse(r.Body, func(s string) string { return DisplayLine(k.redact(s)) })
+	if !ok {
+		e.Message = k.snippet(r.Body)
 		return e
 	}
-	if msg, ok := objectStorageError(data); ok {
-		e.Message = DisplayLine(k.redact(msg))
-		return e
+	e.Message = said.Message
+	for _, d := range said.Details {
+		e.Details = append(e.Details, ErrorDetail{Message: d})
 	}
-	e.Message = k.snippet(data)
 	return e
 }
-
-// maxErrorDetails bounds how many of an error body's details an error
-// keeps: a server may send thousands.
-const maxErrorDetails = 10

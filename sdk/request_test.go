@@ -331,6 +331,14 @@ func TestAPIError_detailsAreBounded(t *testing.T) {
 	if _, err := newTestClient(t, ts.URL, nil).AgentJobs.Get(context.Background(), "p", "j"); !errors.As(err, &apiErr) || apiErr.Message != "7" {
 		t.Errorf("a number as the error: %v", err)
 	}
+	// An object is shown from its start, its secrets removed before it is
+	// cut: a key across the cut would otherwise show its first half.
+	pad := strings.Repeat("x", 200-len(`{"k":"`)-len(key)/2)
+	_, ts = newRecorder(t, jsonResponse(400, `{"error":{"k":"`+pad+key+`"}}`))
+	if _, err := newTestClient(t, ts.URL, nil).AgentJobs.Get(context.Background(), "p", "j"); !errors.As(err, &apiErr) ||
+		apiErr.Message != `{"k":"`+pad+Redacted+`"}` || strings.Contains(err.Error(), key[:len(key)/2]) {
+		t.Errorf("an object as the error: %v", err)
+	}
 }
 
 // A POST that is redirected is refused with where it was sent, cut and

@@ -2,14 +2,13 @@ package sdk
 
 import (
 	"context"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/download"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
@@ -315,8 +314,8 @@ func decodeBundle(data []byte, secrets ...string) (*StaticExportBundle, error) {
 	}
 	p := (*wire.Problems)(&b.Problems)
 	if !p.Names("bundleUrl") {
-		if _, err := parseBundleURL(b.URL); err != nil {
-			p.Add("bundleUrl", "not a link the SDK will download: %s", err.(*ValidationError).Rule) //nolint:errorlint,forcetypeassert // parseBundleURL returns only these
+		if _, rule := download.ParseLink(b.URL); rule != "" {
+			p.Add("bundleUrl", "not a link the SDK will download: %s", rule)
 			b.URL = ""
 		}
 	}
@@ -430,49 +429,4 @@ func (s *StaticExportsService) CreateBundleWhenReady(ctx context.Context, jobID 
 		return nil, fmt.Errorf("creating the bundle of static export %s: %w: %s", jobID, ErrStaticExportFailed, why)
 	}
 	return bundle, nil
-}
-
-// objectStorageError reads an object store's XML error body (S3's
-// <Error><Code>AccessDenied</Code><Message>Request has expired</Message>
-// ...), which a presigned link answers with, as "AccessDenied: Request
-// has expired". Only the code and message are kept: the rest may echo the
-// request's signature.
-func objectStorageError(data []byte) (string, bool) {
-	trimmed := strings.TrimSpace(string(data[:min(len(data), 64)]))
-	if !strings.HasPrefix(trimmed, "<?xml") && !strings.HasPrefix(trimmed, "<Error") {
-		return "", false
-	}
-	var body struct {
-		XMLName xml.Name `xml:"Error"`
-		Code    string   `xml:"Code"`
-		Message string   `xml:"Message"`
-	}
-	if xml.Unmarshal(data, &body) != nil || body.Code == "" {
-		return "", false
-	}
-	if body.Message == "" {
-		return body.Code, true
-	}
-	return body.Code + ": " + body.Message, true
-}
-
-// parseBundleURL checks a bundle link: absolute https (http only to a
-// loopback host, where the fake serves it), without credentials. The
-// error never quotes the link: it is a secret.
-func parseBundleURL(raw string) (*url.URL, error) {
-	fail := func(rule string) error { return &ValidationError{Field: "bundleURL", Rule: rule} }
-	if strings.TrimSpace(raw) == "" {
-		return nil, fail("is required: the link CreateBundle returned")
-	}
-	u, err := url.Parse(raw)
-	switch {
-	case err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
-		return nil, fail("must be an absolute https URL (the link CreateBundle returned)")
-	case u.User != nil:
-		return nil, fail("must not carry credentials")
-	case u.Scheme == "http" && !IsLoopbackHost(u.Hostname()):
-		return nil, fail("must use https (plain http is allowed only for loopback hosts): a presigned link sent in clear can be copied")
-	}
-	u.Fragment, u.RawFragment = "", ""
-	return u, nil
 }

@@ -95,9 +95,9 @@ func (s *StaticExportsService) DownloadBundle(ctx context.Context, bundleURL str
 	if err != nil {
 		return 0, err
 	}
-	u, err := parseBundleURL(bundleURL)
-	if err != nil {
-		return 0, err
+	u, rule := download.ParseLink(bundleURL)
+	if rule != "" {
+		return 0, &ValidationError{Field: "bundleURL", Rule: rule} // never the link: it is a secret
 	}
 	if w == nil {
 		return 0, &ValidationError{Field: "w", Rule: "is required: the writer the bundle goes to"}

@@ -409,21 +409,6 @@ func TestCreateBundleWhenReady(t *testing.T) {
 	})
 }
 
-func TestObjectStorageError(t *testing.T) {
-	for body, want := range map[string]string{
-		`<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Request has expired</Message><Expires>2026</Expires></Error>`: "AccessDenied: Request has expired",
-		`<Error><Code>NoSuchKey</Code></Error>`: "NoSuchKey",
-		`<Error><Message>x</Message></Error>`:   "",
-		`<html>nope</html>`:                     "",
-		`{"error":"x"}`:                         "",
-	} {
-		got, ok := objectStorageError([]byte(body))
-		if got != want || ok != (want != "") {
-			t.Errorf("%s: %q, %v", body, got, ok)
-		}
-	}
-}
-
 func TestStaticExports_againstTheFake(t *testing.T) {
 	fs, c, clk := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{
 		{Route: mintlifytest.RouteStaticExportsDownloadBundle, Kind: mintlifytest.FaultReset, Requests: []int{1, 2}}}})
