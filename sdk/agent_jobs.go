@@ -94,22 +94,6 @@ type JobSource struct {
 	Ref        *string `wire:"ref"`
 }
 
-// decodeJob reads the API's job object field by field, ignoring unknown
-// fields and accepting ISO 8601 timestamps with or without fractional
-// seconds or a zone. Every field that could be read is kept; the problems
-// with the others are returned in the job (cosmetic: the id is all a
-// caller must have). err is set only when the body is not a JSON object.
-// secrets are removed from a value a problem echoes before it is cut (a
-// key cut in two would not be found whole afterwards).
-func decodeJob(data []byte, secrets ...string) (*AgentJob, error) {
-	echo := func(s string) string { s, _ = scrub(s, secrets); return clip(s, maxEchoedValue) }
-	j := &AgentJob{}
-	if err := wire.DecodeWith(data, j, wire.Options{Echo: echo}); err != nil {
-		return nil, err
-	}
-	return j, nil
-}
-
 // isWebURL reports whether s is an absolute http(s) URL without
 // credentials: the only kind of link the SDK hands on.
 func isWebURL(s string) bool { return wire.IsWebURL(s) }
@@ -143,44 +127,6 @@ func validationError(b *rules.Broken) error {
 	return &ValidationError{Field: b.Field, Value: b.Value, Rule: b.Rule}
 }
 
-// checkJobID refuses an answer that cannot be the job asked for: without
-// an id, or with another job's id (wantID; "" when creating). Writing
-// such an answer into Terraform state would lose the job, or point state
-// at someone else's.
-func checkJobID(c call, job *AgentJob, wantID string) error {
-	var p wire.Problems
-	switch {
-	case job.ID == "" && wire.Problems(job.Problems).Names("id"):
-		// An id of the wrong kind: its problem already says so.
-	case job.ID == "":
-		p.Add("id", "missing or empty")
-	case wantID != "" && job.ID != wantID:
-		p.Add("id", "the answer is for job %q, not job %q", clip(job.ID, maxEchoedValue), wantID)
-	}
-	if len(p) == 0 && job.ID != "" {
-		return nil
-	}
-	return &MalformedResponseError{Method: c.method, Path: c.path, Problems: append(p, job.Problems...)}
-}
-
-// jobCall sends a job request and decodes its answer as a job.
-func (s *AgentJobsService) jobCall(ctx context.Context, k *core, c call) (*AgentJob, error) {
-	data, info, err := k.roundTrip(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	var job *AgentJob
-	_, err = k.decodeWith(c, data, &job, func(b []byte) (err error) {
-		job, err = decodeJob(b, k.secretList()...)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	job.ResponseInfo = info
-	return job, nil
-}
-
 // Create starts a background agent job that carries out prompt in the
 // project. The job starts active; follow it with Get or Wait.
 //
@@ -203,15 +149,7 @@ func (s *AgentJobsService) Create(ctx context.Context, projectID, prompt string)
 		return nil, err
 	}
 	c := call{method: http.MethodPost, path: escapePath("v2", "agent", projectID, "job"), body: promptBody{prompt}}
-	job, err := s.jobCall(ctx, k, c)
-	if err == nil {
-		err = checkJobID(c, job, "")
-	}
-	if err == nil {
-		// The job is followed by its id: one Get could not ask for is no
-		// job's id a caller may store.
-		err = checkNewID(k, c, job.ResponseInfo, "agent job", "id", job.ID, findAgentJob, ValidateJobID)
-	}
+	job, err := answerTo(ctx, k, c, func(j *AgentJob) error { return agentJobID.checkNew(k, c, j.ResponseInfo, j.ID, j.Problems) })
 	if err != nil {
 		return nil, fmt.Errorf("creating agent job: %w", err)
 	}
@@ -227,10 +165,7 @@ func (s *AgentJobsService) Get(ctx context.Context, projectID, jobID string) (*A
 		return nil, err
 	}
 	c := getCall(escapePath("v2", "agent", projectID, "job", jobID), nil)
-	job, err := s.jobCall(ctx, k, c)
-	if err == nil {
-		err = checkJobID(c, job, jobID)
-	}
+	job, err := answerTo(ctx, k, c, func(j *AgentJob) error { return agentJobID.check(k, c, j.ID, jobID, j.Problems) })
 	if err != nil {
 		return nil, fmt.Errorf("getting agent job %s: %w", jobID, err)
 	}
@@ -257,18 +192,10 @@ func (s *AgentJobsService) SendMessage(ctx context.Context, projectID, jobID, pr
 	if err != nil {
 		return nil, fmt.Errorf("sending message to agent job %s: %w", jobID, err)
 	}
-	var job *AgentJob
-	_, derr := k.decodeWith(c, data, &job, func(b []byte) (err error) {
-		job, err = decodeJob(b, k.secretList()...)
-		return err
-	})
-	if derr == nil {
-		derr = checkJobID(c, job, jobID)
+	job, err := readAnswer(k, c, data, info, func(j *AgentJob) error { return agentJobID.check(k, c, j.ID, jobID, j.Problems) })
+	if err != nil {
+		job = &AgentJob{ID: jobID, Problems: []string{"the API accepted the message, but its answer is not this job: " + err.Error()}, ResponseInfo: info}
 	}
-	if derr != nil {
-		job = &AgentJob{ID: jobID, Problems: []string{"the API accepted the message, but its answer is not this job: " + derr.Error()}}
-	}
-	job.ResponseInfo = info
 	return job, nil
 }
 

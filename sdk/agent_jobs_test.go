@@ -85,6 +85,12 @@ func TestGetAgentJob_terminalShapes(t *testing.T) {
 	}
 }
 
+// decodeJob reads a job's answer as Get does (readAnswer), for a client
+// with no secret: nil and an error when it is not a job.
+func decodeJob(data []byte) (*AgentJob, error) {
+	return readAnswer[AgentJob](&core{}, call{}, data, ResponseInfo{}, nil)
+}
+
 func TestAgentJob_decoding(t *testing.T) {
 	const noStatus = "status: missing or empty"
 	tests := map[string]struct {

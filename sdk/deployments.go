@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // DeploymentsService publishes a project's documentation (a deployment of
@@ -71,7 +70,7 @@ func (s DeploymentSource) Known() bool {
 // DeploymentStarted is the API's answer to a deployment trigger: the id
 // to follow it by, with Status and Wait.
 type DeploymentStarted struct {
-	StatusID string
+	StatusID string `wire:"statusId" api:"expected,must"`
 	ResponseInfo
 }
 
@@ -166,41 +165,6 @@ func ValidateStatusID(statusID string) error { return validateID("statusId", sta
 // refused before the request.
 func ValidateBranch(branch string) error { return validationError(rules.Branch(branch)) }
 
-// started sends a trigger and reads the status id (required: without it
-// nothing can follow the deployment) and, for a preview, its URL.
-func (s *DeploymentsService) started(ctx context.Context, k *core, c call, preview bool) (*PreviewStarted, error) {
-	data, info, err := k.roundTrip(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	out := &PreviewStarted{}
-	_, err = k.decodeWith(c, data, out, func(b []byte) error {
-		if preview {
-			return wire.DecodeWith(b, out, wire.Options{Echo: k.echo})
-		}
-		var started struct { // a deployment's answer: its status id alone
-			StatusID string `wire:"statusId" api:"expected,must"`
-		}
-		err := wire.Decode(b, &started)
-		out.StatusID = started.StatusID
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	what := "deployment"
-	if preview {
-		what = "preview deployment"
-	}
-	// The deployment is followed by its status id: one Status could not
-	// ask for is no id a caller may store.
-	if err := checkNewID(k, c, info, what, "statusId", out.StatusID, findDeployment, ValidateStatusID); err != nil {
-		return nil, err
-	}
-	out.ResponseInfo = info
-	return out, nil
-}
-
 // Trigger queues a deployment of the project's configured deployment
 // branch, and returns its status id; follow it with Status or Wait.
 //
@@ -219,11 +183,11 @@ func (s *DeploymentsService) Trigger(ctx context.Context, projectID string) (*De
 		return nil, err
 	}
 	c := call{method: http.MethodPost, path: escapePath("v1", "project", "update", projectID)}
-	started, err := s.started(ctx, k, c, false)
+	started, err := answerTo(ctx, k, c, func(d *DeploymentStarted) error { return triggeredID.checkNew(k, c, d.ResponseInfo, d.StatusID, nil) })
 	if err != nil {
 		return nil, fmt.Errorf("triggering a deployment of project %s: %w", projectID, err)
 	}
-	return &DeploymentStarted{StatusID: started.StatusID, ResponseInfo: started.ResponseInfo}, nil
+	return started, nil
 }
 
 type branchBody struct {
@@ -246,17 +210,12 @@ func (s *DeploymentsService) Preview(ctx context.Context, projectID, branch stri
 		return nil, err
 	}
 	c := call{method: http.MethodPost, path: escapePath("v1", "project", "preview", projectID), body: branchBody{branch}}
-	started, err := s.started(ctx, k, c, true)
+	started, err := answerTo(ctx, k, c, func(p *PreviewStarted) error { return previewID.checkNew(k, c, p.ResponseInfo, p.StatusID, p.Problems) })
 	if err != nil {
 		return nil, fmt.Errorf("triggering a preview of branch %q of project %s: %w", branch, projectID, err)
 	}
 	return started, nil
 }
-
-// echo is a value from an answer as a problem quotes it: the client's
-// secrets removed first, then cut short (a key cut in two would no longer
-// be found whole).
-func (k *core) echo(s string) string { return clip(k.redact(s), maxEchoedValue) }
 
 // Status reads the status of a deployment or preview by its status id. An
 // unknown id is a 404 (IsNotFound). An answer without an id, or for
@@ -271,36 +230,11 @@ func (s *DeploymentsService) Status(ctx context.Context, statusID string) (*Depl
 		return nil, err
 	}
 	c := getCall(escapePath("v1", "project", "update-status", statusID), nil)
-	data, info, err := k.roundTrip(ctx, c)
-	d := &Deployment{}
-	if err == nil {
-		_, err = k.decodeWith(c, data, d, func(b []byte) error { return wire.DecodeWith(b, d, wire.Options{Echo: k.echo}) })
-	}
-	if err == nil {
-		err = checkDeploymentID(k, c, d, statusID)
-	}
+	d, err := answerTo(ctx, k, c, func(d *Deployment) error { return deploymentID.check(k, c, d.ID, statusID, d.Problems) })
 	if err != nil {
 		return nil, fmt.Errorf("getting deployment status %s: %w", statusID, err)
 	}
-	d.ResponseInfo = info
 	return d, nil
-}
-
-// checkDeploymentID refuses an answer that cannot be the status asked for:
-// without an id, or with another one's. Writing it into Terraform state
-// would point state at someone else's deployment.
-func checkDeploymentID(k *core, c call, d *Deployment, wantID string) error {
-	var p wire.Problems
-	switch {
-	case d.ID == "":
-		p.Add("_id", "missing or empty")
-	case d.ID != wantID:
-		p.Add("_id", "the answer is for status %q, not %q", k.echo(d.ID), wantID)
-	}
-	if len(p) == 0 {
-		return nil
-	}
-	return &MalformedResponseError{Method: c.method, Path: c.path, Problems: append(p, d.Problems...)}
 }
 
 // Wait polls a deployment's status until it is success or failure, and

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // APIError is a response the API answered with a non-success status.
@@ -200,21 +202,69 @@ func (e *UnusableIDError) Error() string {
 	return b.String()
 }
 
-// Where the work of an answer whose id cannot be read back may be found.
-const (
-	findAgentJob     = "the Mintlify dashboard (the project's agent jobs)"
-	findDeployment   = "the Mintlify dashboard (the project's deployment history)"
-	findStaticExport = "the Mintlify dashboard (the organization's static exports)"
+// answerID is how an answer names the object it is about: by an id in
+// field, which must be there, and be the one asked for.
+type answerID struct {
+	field string // the answer's field: "id", "_id", "jobId", "statusId"
+	// kind is how a problem names an object of its kind ("job", "static
+	// export"), twice when again: for job "a", not job "b".
+	kind  string
+	again bool
+	// For an answer that starts work (checkNew): how UnusableIDError names
+	// the work, where to find it instead, and the rule its reads check.
+	what, where string
+	validate    func(string) error
+}
+
+// The ids of the answers that name work.
+var (
+	agentJobID     = answerID{field: "id", kind: "job", again: true, what: "agent job", where: "the Mintlify dashboard (the project's agent jobs)", validate: ValidateJobID}
+	staticExportID = answerID{field: "jobId", kind: "static export", what: "static export", where: "the Mintlify dashboard (the organization's static exports)", validate: ValidateStaticExportID}
+	deploymentID   = answerID{field: "_id", kind: "status"}
+	triggeredID    = answerID{field: "statusId", what: "deployment", where: findDeployment, validate: ValidateStatusID}
+	previewID      = answerID{field: "statusId", what: "preview deployment", where: findDeployment, validate: ValidateStatusID}
 )
 
-// checkNewID refuses the id of an object an answer says was just made,
-// when validate (the rule the object's reads use) refuses it.
-func checkNewID(k *core, c call, info ResponseInfo, what, field, id, where string, validate func(string) error) error {
-	var ve *ValidationError
-	if err := validate(id); !errors.As(err, &ve) {
+// findDeployment is where a deployment or preview whose status id cannot
+// be read back may be found.
+const findDeployment = "the Mintlify dashboard (the project's deployment history)"
+
+// check refuses an answer that cannot be the object asked for (want; ""
+// when the answer names a new one): without an id, or with another's.
+// Writing it into Terraform state would lose the object, or point state at
+// someone else's. problems are the answer's own, said after.
+func (a answerID) check(k *core, c call, id, want string, problems []string) error {
+	var p wire.Problems
+	switch {
+	case id == "" && wire.Problems(problems).Names(a.field):
+		// An id of the wrong kind: its problem already says so.
+	case id == "":
+		p.Add(a.field, "missing or empty")
+	case want != "" && id != want:
+		named := ""
+		if a.again {
+			named = a.kind + " "
+		}
+		p.Add(a.field, "the answer is for %s %q, not %s%q", a.kind, k.echo(id), named, want)
+	}
+	if len(p) == 0 && id != "" {
+		return nil
+	}
+	return &MalformedResponseError{Method: c.method, Path: c.path, Problems: append(p, problems...)}
+}
+
+// checkNew refuses the answer of a request that started work: without an
+// id (check), or naming the work by an id its reads refuse (validate), so
+// that a caller could store it but never follow the work.
+func (a answerID) checkNew(k *core, c call, info ResponseInfo, id string, problems []string) error {
+	if err := a.check(k, c, id, "", problems); err != nil {
 		return err
 	}
-	return &UnusableIDError{Method: c.method, Path: c.path, What: what, Field: field, ID: k.redact(id), Rule: ve.Rule, Where: where, RequestID: info.RequestID}
+	var ve *ValidationError
+	if err := a.validate(id); !errors.As(err, &ve) {
+		return err
+	}
+	return &UnusableIDError{Method: c.method, Path: c.path, What: a.what, Field: a.field, ID: k.redact(id), Rule: ve.Rule, Where: a.where, RequestID: info.RequestID}
 }
 
 // PagingProblem is why a paging read stopped before its last page.

@@ -191,6 +191,39 @@ func (k *core) decodeWith(c call, data []byte, out any, read func([]byte) error)
 	return redacted, k.malformed(c, data, err)
 }
 
+// answerTo sends c and reads its 2xx answer as a T (readAnswer).
+func answerTo[T any, P answer[T]](ctx context.Context, k *core, c call, check func(P) error) (P, error) {
+	data, info, err := k.roundTrip(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return readAnswer(k, c, data, info, check)
+}
+
+// readAnswer decodes a 2xx answer to c into a new T by T's fields
+// (package wire), every string scrubbed of the client's secrets
+// (decodeWith), a value a problem quotes scrubbed before it is cut (echo).
+// The answer gets info; check, when set, then refuses one that cannot be
+// what was asked for (answerID).
+func readAnswer[T any, P answer[T]](k *core, c call, data []byte, info ResponseInfo, check func(P) error) (P, error) {
+	out := P(new(T))
+	if _, err := k.decodeWith(c, data, out, func(b []byte) error { return wire.DecodeWith(b, (*T)(out), wire.Options{Echo: k.echo}) }); err != nil {
+		return nil, err
+	}
+	*out.info() = info
+	if check != nil {
+		if err := check(out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// echo is a value from an answer as a problem quotes it: the client's
+// secrets removed first, then cut short (a key cut in two would no longer
+// be found whole).
+func (k *core) echo(s string) string { return clip(k.redact(s), maxEchoedValue) }
+
 // malformed turns a decoder's complaint into the error callers see.
 func (k *core) malformed(c call, data []byte, err error) *MalformedResponseError {
 	m := &MalformedResponseError{Method: c.method, Path: c.path}

@@ -123,57 +123,20 @@ type startExportBody struct {
 	Paths   []string `json:"paths,omitempty"`
 }
 
-// decodeExport reads the API's job object field by field. Every field
-// that could be read is kept; the problems with the others are returned
-// in the export. err is set only when the body is not a JSON object.
-// secrets are removed from a value a problem echoes before it is cut.
-func decodeExport(data []byte, secrets ...string) (*StaticExport, error) {
-	echo := func(s string) string { s, _ = scrub(s, secrets); return clip(s, maxEchoedValue) }
-	e := &StaticExport{}
-	if err := wire.DecodeWith(data, e, wire.Options{Echo: echo}); err != nil {
-		return nil, err
-	}
-	p := (*wire.Problems)(&e.Problems)
-	if e.Status == "" && !p.Names("status") {
-		p.Add("status", "empty")
-	}
-	return e, nil
-}
-
-// checkExportID refuses an answer that cannot be the export asked for:
-// without an id, or with another export's id (wantID; "" when starting).
-func checkExportID(c call, id string, problems []string, wantID string) error {
-	var p wire.Problems
-	switch {
-	case id == "":
-		p.Add("jobId", "missing or empty")
-	case wantID != "" && id != wantID:
-		p.Add("jobId", "the answer is for static export %q, not %q", clip(id, maxEchoedValue), wantID)
-	}
-	if len(p) == 0 {
-		return nil
-	}
-	return &MalformedResponseError{Method: c.method, Path: c.path, Problems: append(p, problems...)}
-}
-
-// exportCall sends a request answered with a job, and decodes it.
+// exportCall sends a request answered with an export job, and reads it:
+// a status "" is a problem (a job always has one), and the job must be
+// wantID's, or, when it was just started (wantID ""), have an id Get can
+// ask for.
 func exportCall(ctx context.Context, k *core, c call, wantID string) (*StaticExport, error) {
-	data, info, err := k.roundTrip(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	var e *StaticExport
-	if _, err := k.decodeWith(c, data, &e, func(b []byte) (err error) {
-		e, err = decodeExport(b, k.secretList()...)
-		return err
-	}); err != nil {
-		return nil, err
-	}
-	if err := checkExportID(c, e.ID, e.Problems, wantID); err != nil {
-		return nil, err
-	}
-	e.ResponseInfo = info
-	return e, nil
+	return answerTo(ctx, k, c, func(e *StaticExport) error {
+		if p := (*wire.Problems)(&e.Problems); e.Status == "" && !p.Names("status") {
+			p.Add("status", "empty")
+		}
+		if wantID == "" {
+			return staticExportID.checkNew(k, c, e.ResponseInfo, e.ID, e.Problems)
+		}
+		return staticExportID.check(k, c, e.ID, wantID, e.Problems)
+	})
 }
 
 // Start starts a static export of the deployment at req.Domain and returns
@@ -198,11 +161,6 @@ func (s *StaticExportsService) Start(ctx context.Context, req StaticExportReques
 	c := call{method: http.MethodPost, path: escapePath("v1", "static-export", "jobs"),
 		body: startExportBody(req)}
 	e, err := exportCall(ctx, k, c, "")
-	if err == nil {
-		// The export is followed by its id: one Get could not ask for is
-		// no id a caller may store.
-		err = checkNewID(k, c, e.ResponseInfo, "static export", "jobId", e.ID, findStaticExport, ValidateStaticExportID)
-	}
 	if err != nil {
 		return nil, fmt.Errorf("starting static export of %s: %w", req.Domain, err)
 	}
@@ -304,24 +262,6 @@ func (b StaticExportBundle) Secrets() []string {
 	return linkSecrets(u)
 }
 
-// decodeBundle reads a bundle answer. A problem never quotes the link;
-// secrets are removed from the values problems echo before they are cut.
-func decodeBundle(data []byte, secrets ...string) (*StaticExportBundle, error) {
-	echo := func(s string) string { s, _ = scrub(s, secrets); return clip(s, maxEchoedValue) }
-	b := &StaticExportBundle{}
-	if err := wire.DecodeWith(data, b, wire.Options{Echo: echo}); err != nil {
-		return nil, err
-	}
-	p := (*wire.Problems)(&b.Problems)
-	if !p.Names("bundleUrl") {
-		if _, rule := download.ParseLink(b.URL); rule != "" {
-			p.Add("bundleUrl", "not a link the SDK will download: %s", rule)
-			b.URL = ""
-		}
-	}
-	return b, nil
-}
-
 // CreateBundle packages a completed export into one archive and returns
 // its presigned link (see StaticExportBundle: the link is a secret). The
 // API answers 409 (IsConflict) until the export is completed;
@@ -348,38 +288,44 @@ func (s *StaticExportsService) CreateBundle(ctx context.Context, jobID string) (
 // bundleCall sends a bundle request and reads its answer. The link's
 // secrets are learned as the answer arrives (see secretList), so wherever
 // the server repeats them (its expiresAt, its jobId, a request id, a
-// later error) they are removed; every field is scrubbed but the link.
+// later error) they are removed; every field is scrubbed but the link,
+// set aside meanwhile. A problem never quotes the link.
 func bundleCall(ctx context.Context, k *core, c call, jobID string) (*StaticExportBundle, error) {
 	c.secretsIn = bundleLinkSecrets
 	data, info, err := k.roundTrip(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	var b *StaticExportBundle
+	b := &StaticExportBundle{}
 	var link string
-	if _, err := k.decodeWith(c, data, &b, func(d []byte) (err error) {
-		b, err = decodeBundle(d, k.secretList()...)
-		if b != nil { // set aside while the rest is scrubbed: the link is its own secret
-			link, b.URL = b.URL, ""
-		}
+	if _, err := k.decodeWith(c, data, b, func(d []byte) error {
+		err := wire.DecodeWith(d, b, wire.Options{Echo: k.echo})
+		link, b.URL = b.URL, ""
 		return err
 	}); err != nil {
 		return nil, err
 	}
-	if _, holdsKey := scrub(link, k.secrets); holdsKey {
+	p := (*wire.Problems)(&b.Problems)
+	_, rule := download.ParseLink(link)
+	_, holdsKey := scrub(link, k.secrets)
+	switch {
+	case p.Names("bundleUrl"):
+	case rule != "":
+		p.Add("bundleUrl", "not a link the SDK will download: %s", rule)
+		link = ""
+	case holdsKey:
 		// A link carrying this client's key would send it to object
 		// storage, and to whoever the link is shown to.
-		b.Problems = append(b.Problems, "bundleUrl: holds this client's key: not used")
+		p.Add("bundleUrl", "holds this client's key: not used")
 		link = ""
 	}
-	b.URL = link
-	if err := checkExportID(c, b.JobID, nil, jobID); err != nil {
+	if err := staticExportID.check(k, c, b.JobID, jobID, nil); err != nil {
 		return nil, err
 	}
-	if b.URL == "" {
+	if link == "" {
 		return nil, &MalformedResponseError{Method: c.method, Path: c.path, Problems: b.Problems}
 	}
-	b.ResponseInfo = info
+	b.URL, b.ResponseInfo = link, info
 	return b, nil
 }
 
