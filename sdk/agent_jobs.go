@@ -144,7 +144,7 @@ func validationError(b *rules.Broken) error {
 // call fails with no job, MayHaveTakenEffect(err) says whether one may
 // still have been created.
 func (s *AgentJobsService) Create(ctx context.Context, projectID, prompt string) (*AgentJob, error) {
-	k, err := s.check(projectID, nil, &prompt)
+	k, err := checked(s.core, ValidateProjectID(projectID), ValidatePrompt(prompt))
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +160,7 @@ func (s *AgentJobsService) Create(ctx context.Context, projectID, prompt string)
 // IsNotFound. An answer without an id, or for another job, is a
 // *MalformedResponseError; other odd fields are in the job's Problems.
 func (s *AgentJobsService) Get(ctx context.Context, projectID, jobID string) (*AgentJob, error) {
-	k, err := s.check(projectID, &jobID, nil)
+	k, err := checked(s.core, ValidateProjectID(projectID), ValidateJobID(jobID))
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +183,7 @@ func (s *AgentJobsService) Get(ctx context.Context, projectID, jobID string) (*A
 // caller records the message and reads the job, rather than send it
 // again.
 func (s *AgentJobsService) SendMessage(ctx context.Context, projectID, jobID, prompt string) (*AgentJob, error) {
-	k, err := s.check(projectID, &jobID, &prompt)
+	k, err := checked(s.core, ValidateProjectID(projectID), ValidateJobID(jobID), ValidatePrompt(prompt))
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +205,7 @@ func (s *AgentJobsService) SendMessage(ctx context.Context, projectID, jobID, pr
 // together with an error wrapping ctx.Err(), so callers can still record
 // what they know.
 func (s *AgentJobsService) Wait(ctx context.Context, projectID, jobID string, opts ...WaitOption) (*AgentJob, error) {
-	if _, err := s.check(projectID, &jobID, nil); err != nil {
+	if _, err := checked(s.core, ValidateProjectID(projectID), ValidateJobID(jobID)); err != nil {
 		return nil, err
 	}
 	return poll(ctx, s.core, poller[*AgentJob]{
@@ -213,27 +213,4 @@ func (s *AgentJobsService) Wait(ctx context.Context, projectID, jobID string, op
 		read:     func(ctx context.Context) (*AgentJob, error) { return s.Get(ctx, projectID, jobID) },
 		terminal: func(j *AgentJob) bool { return j.Status.Terminal() },
 	}, opts)
-}
-
-// check validates a call's inputs (jobID and prompt when given), or says
-// the client is not configured.
-func (s *AgentJobsService) check(projectID string, jobID, prompt *string) (*core, error) {
-	k, err := ready(s.core)
-	if err != nil {
-		return nil, err
-	}
-	if err := ValidateProjectID(projectID); err != nil {
-		return nil, err
-	}
-	if jobID != nil {
-		if err := ValidateJobID(*jobID); err != nil {
-			return nil, err
-		}
-	}
-	if prompt != nil {
-		if err := ValidatePrompt(*prompt); err != nil {
-			return nil, err
-		}
-	}
-	return k, nil
 }

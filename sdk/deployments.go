@@ -175,10 +175,7 @@ func ValidateBranch(branch string) error { return validationError(rules.Branch(b
 // *UnusableIDError. When the call fails, MayHaveTakenEffect(err) says
 // whether a deployment may still have been queued.
 func (s *DeploymentsService) Trigger(ctx context.Context, projectID string) (*DeploymentStarted, error) {
-	k, err := ready(s.core)
-	if err == nil {
-		err = ValidateProjectID(projectID)
-	}
+	k, err := checked(s.core, ValidateProjectID(projectID))
 	if err != nil {
 		return nil, err
 	}
@@ -199,13 +196,7 @@ type branchBody struct {
 // Follow it with Status or Wait. A plan without previews answers 403
 // (IsForbidden). Like Trigger, it is never sent twice.
 func (s *DeploymentsService) Preview(ctx context.Context, projectID, branch string) (*PreviewStarted, error) {
-	k, err := ready(s.core)
-	if err == nil {
-		err = ValidateProjectID(projectID)
-	}
-	if err == nil {
-		err = ValidateBranch(branch)
-	}
+	k, err := checked(s.core, ValidateProjectID(projectID), ValidateBranch(branch))
 	if err != nil {
 		return nil, err
 	}
@@ -222,10 +213,7 @@ func (s *DeploymentsService) Preview(ctx context.Context, projectID, branch stri
 // another status id, is a *MalformedResponseError; other odd fields are in
 // the deployment's Problems.
 func (s *DeploymentsService) Status(ctx context.Context, statusID string) (*Deployment, error) {
-	k, err := ready(s.core)
-	if err == nil {
-		err = ValidateStatusID(statusID)
-	}
+	k, err := checked(s.core, ValidateStatusID(statusID))
 	if err != nil {
 		return nil, err
 	}
@@ -243,10 +231,7 @@ func (s *DeploymentsService) Status(ctx context.Context, statusID string) (*Depl
 // Status. When ctx ends or the wait times out, it returns the last status
 // it saw (nil if none) with the error.
 func (s *DeploymentsService) Wait(ctx context.Context, statusID string, opts ...WaitOption) (*Deployment, error) {
-	if _, err := ready(s.core); err != nil {
-		return nil, err
-	}
-	if err := ValidateStatusID(statusID); err != nil {
+	if _, err := checked(s.core, ValidateStatusID(statusID)); err != nil {
 		return nil, err
 	}
 	return poll(ctx, s.core, poller[*Deployment]{

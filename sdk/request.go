@@ -191,6 +191,20 @@ func (k *core) decodeWith(c call, data []byte, out any, read func([]byte) error)
 	return redacted, k.malformed(c, data, err)
 }
 
+// checked is the client's core for a call whose inputs passed their
+// checks (the first failed check's error), or ErrNotConfigured.
+func checked(k *core, checks ...error) (*core, error) {
+	if k == nil {
+		return nil, ErrNotConfigured
+	}
+	for _, err := range checks {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return k, nil
+}
+
 // answerTo sends c and reads its 2xx answer as a T (readAnswer).
 func answerTo[T any, P answer[T]](ctx context.Context, k *core, c call, check func(P) error) (P, error) {
 	data, info, err := k.roundTrip(ctx, c)

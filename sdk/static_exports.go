@@ -151,11 +151,8 @@ func exportCall(ctx context.Context, k *core, c call, wantID string) (*StaticExp
 // an export may still have started. A 403 (IsForbidden) means static export is not enabled for the
 // organization (an Enterprise feature), or the key may not start one.
 func (s *StaticExportsService) Start(ctx context.Context, req StaticExportRequest) (*StaticExport, error) {
-	k, err := ready(s.core)
+	k, err := checked(s.core, req.Validate())
 	if err != nil {
-		return nil, err
-	}
-	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	c := call{method: http.MethodPost, path: escapePath("v1", "static-export", "jobs"),
@@ -175,7 +172,7 @@ func ValidateStaticExportID(jobID string) error { return validateID("jobId", job
 // answer without an id, or for another job, is a *MalformedResponseError;
 // other odd fields are in the export's Problems.
 func (s *StaticExportsService) Get(ctx context.Context, jobID string) (*StaticExport, error) {
-	k, err := s.check(jobID)
+	k, err := checked(s.core, ValidateStaticExportID(jobID))
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +189,7 @@ func (s *StaticExportsService) Get(ctx context.Context, jobID string) (*StaticEx
 // PageCount tell how far the export has got. When ctx ends, Wait returns
 // the last export it saw (nil if none) with an error wrapping ctx.Err().
 func (s *StaticExportsService) Wait(ctx context.Context, jobID string, opts ...WaitOption) (*StaticExport, error) {
-	if _, err := s.check(jobID); err != nil {
+	if _, err := checked(s.core, ValidateStaticExportID(jobID)); err != nil {
 		return nil, err
 	}
 	return poll(ctx, s.core, poller[*StaticExport]{
@@ -200,14 +197,6 @@ func (s *StaticExportsService) Wait(ctx context.Context, jobID string, opts ...W
 		read:     func(ctx context.Context) (*StaticExport, error) { return s.Get(ctx, jobID) },
 		terminal: func(e *StaticExport) bool { return e.Status.Terminal() },
 	}, opts)
-}
-
-func (s *StaticExportsService) check(jobID string) (*core, error) {
-	k, err := ready(s.core)
-	if err != nil {
-		return nil, err
-	}
-	return k, ValidateStaticExportID(jobID)
 }
 
 // StaticExportBundle is the archive of a completed export: a presigned
@@ -273,7 +262,7 @@ func (b StaticExportBundle) Secrets() []string {
 // with another job's, is a *MalformedResponseError that never quotes the
 // link; other odd fields are in the bundle's Problems.
 func (s *StaticExportsService) CreateBundle(ctx context.Context, jobID string) (*StaticExportBundle, error) {
-	k, err := s.check(jobID)
+	k, err := checked(s.core, ValidateStaticExportID(jobID))
 	if err != nil {
 		return nil, err
 	}
