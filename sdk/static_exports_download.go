@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/download"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 )
 
 // ErrNotAnArchive is wrapped by DownloadBundle's error when the answer is
@@ -178,18 +179,5 @@ func scrubLink(err error, secrets []string) error {
 	if errors.As(err, &m) {
 		redactStrings(m, secrets)
 	}
-	return &linkError{err: err, secrets: secrets}
+	return redact.Error(err, secrets)
 }
-
-// linkError is an error whose text is shown without a link's secrets.
-type linkError struct {
-	err     error
-	secrets []string
-}
-
-func (e *linkError) Error() string {
-	s, _ := scrub(e.err.Error(), e.secrets)
-	return s
-}
-
-func (e *linkError) Unwrap() error { return e.err }
