@@ -276,6 +276,12 @@ func TestDeployments_statusOfAnotherIDOrNoneIsMalformed(t *testing.T) {
 			t.Errorf("%s: %+v, %v", body, got, err)
 		}
 	}
+	// An id of the wrong kind is said once, by its own problem, as for a job.
+	_, ts := newRecorder(t, jsonResponse(200, `{"_id":5,"status":"success"}`))
+	_, err := newTestClient(t, ts.URL, nil).Deployments.Status(context.Background(), "s1")
+	if !IsMalformedResponse(err) || !strings.Contains(err.Error(), ": _id: want a string or null, got a number") || strings.Contains(err.Error(), "missing or empty") {
+		t.Errorf("an id of the wrong kind: %v", err)
+	}
 }
 
 func TestDeployments_waitFollowsTheStatusesToTheEnd(t *testing.T) {

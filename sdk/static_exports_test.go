@@ -242,6 +242,12 @@ func TestGetStaticExport_answerWithoutItsIDIsMalformed(t *testing.T) {
 			t.Errorf("%s: %v", body, err)
 		}
 	}
+	// An id of the wrong kind is said once, by its own problem, as for a job.
+	_, ts := newRecorder(t, jsonResponse(200, `{"jobId":5,"status":"running"}`))
+	_, err := newTestClient(t, ts.URL, newClock()).StaticExports.Get(context.Background(), "se_1")
+	if !IsMalformedResponse(err) || !strings.Contains(err.Error(), ": jobId: want a string or null, got a number") || strings.Contains(err.Error(), "missing or empty") {
+		t.Errorf("an id of the wrong kind: %v", err)
+	}
 }
 
 func TestWaitForStaticExport_reportsProgressUntilTheEnd(t *testing.T) {
