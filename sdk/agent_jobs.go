@@ -117,16 +117,6 @@ func ValidatePrompt(prompt string) error { return validationError(rules.NonEmpty
 // validateID checks a value sent as one path segment: an id.
 func validateID(field, value string) error { return validationError(rules.ID(field, value)) }
 
-// validationError is a rule's refusal as the public *ValidationError, nil
-// when the rule held: the one place package sdk turns the rules' values
-// into its error.
-func validationError(b *rules.Broken) error {
-	if b == nil {
-		return nil
-	}
-	return &ValidationError{Field: b.Field, Value: b.Value, Rule: b.Rule}
-}
-
 // Create starts a background agent job that carries out prompt in the
 // project. The job starts active; follow it with Get or Wait.
 //

@@ -22,16 +22,8 @@ const (
 	indexBudgetName             = "the Index's budget"
 )
 
-// spentBudget is what a client knows of one rate-limited budget (see
-// package budget).
-type spentBudget struct{ budget.Budget }
-
-// refresh reads the spent budget another program recorded beside the
-// cache, when the budget is kept there.
-func (b *spentBudget) refresh(ctx context.Context, k *core) { b.Refresh(ctx, k.clock.Now()) }
-
 // budgetedRoundTrip is roundTrip on budget b: see budgetedExchange.
-func (k *core) budgetedRoundTrip(ctx context.Context, c call, b *spentBudget) ([]byte, ResponseInfo, error) {
+func (k *core) budgetedRoundTrip(ctx context.Context, c call, b *budget.Budget) ([]byte, ResponseInfo, error) {
 	a, info, err := k.budgetedExchange(ctx, c, false, b, nil)
 	return a.data, info, err
 }
@@ -51,7 +43,7 @@ func (k *core) budgetedCall(ctx context.Context, c call, out interface{ info() *
 }
 
 // budgetedStream is stream on budget b: see budgetedExchange.
-func (k *core) budgetedStream(ctx context.Context, c call, b *spentBudget, also ...*spentBudget) (*http.Response, ResponseInfo, error) {
+func (k *core) budgetedStream(ctx context.Context, c call, b *budget.Budget, also ...*budget.Budget) (*http.Response, ResponseInfo, error) {
 	a, info, err := k.budgetedExchange(ctx, c, true, b, also)
 	return a.resp, info, err
 }
@@ -61,15 +53,11 @@ func (k *core) budgetedStream(ctx context.Context, c call, b *spentBudget, also 
 // spent (then it fails at once with a NotSent 429 naming it), one at a
 // time while it is not known whether b is spent. A short rate limit is
 // waited out inside exchange: only the final refusal is remembered in b.
-func (k *core) budgetedExchange(ctx context.Context, c call, stream bool, b *spentBudget, also []*spentBudget) (attemptResult, ResponseInfo, error) {
-	others := make([]*budget.Budget, len(also))
-	for i, o := range also {
-		others[i] = &o.Budget
-	}
+func (k *core) budgetedExchange(ctx context.Context, c call, stream bool, b *budget.Budget, also []*budget.Budget) (attemptResult, ResponseInfo, error) {
 	var a attemptResult
 	var info ResponseInfo
 	var err error
-	spent, waitErr := budget.Send(ctx, k.clock.Now, &b.Budget, others, func() budget.Answer {
+	spent, waitErr := budget.Send(ctx, k.clock.Now, b, also, func() budget.Answer {
 		a, info, err = k.exchange(ctx, c, stream)
 		var apiErr *APIError
 		if !errors.As(err, &apiErr) {

@@ -160,9 +160,6 @@ func (c *Client) CacheProblem() error {
 	return c.core.problems.First()
 }
 
-// problemLog keeps the first cache problem of a client.
-type problemLog = analyticscache.Problems
-
 // analyticsCache is the client's cache: where entries live (the records
 // of package analyticscache, sealed with the API key) and how long they
 // serve.
@@ -174,7 +171,7 @@ type analyticsCache struct {
 // newAnalyticsCache opens the store o names: the bucket, else (or when it
 // cannot be opened) the directory. It returns nil, with the reason noted
 // in problems, when neither can be used.
-func newAnalyticsCache(o CacheOptions, apiKey string, problems *problemLog) *analyticsCache {
+func newAnalyticsCache(o CacheOptions, apiKey string, problems *analyticscache.Problems) *analyticsCache {
 	var bucket func() (analyticscache.Store, error)
 	if o.URL != "" {
 		bucket = func() (analyticscache.Store, error) { return openBucketStore(context.Background(), o) }
@@ -195,7 +192,7 @@ func (k *core) readPolicy() readthrough.Policy {
 	pol := readthrough.Policy{
 		EntryLimit: k.entryLimit(),
 		Clock:      k.clock,
-		Refresh:    func(ctx context.Context) { k.budget.refresh(ctx, k) },
+		Refresh:    func(ctx context.Context) { k.budget.Refresh(ctx, k.clock.Now()) },
 		Spent:      func(now time.Time) bool { return !k.budget.Until(now).IsZero() },
 		RateLimit: func(err error) (int, error) {
 			var apiErr *APIError

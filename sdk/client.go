@@ -70,6 +70,7 @@ import (
 
 	"github.com/hashicorp/go-cleanhttp"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/analyticscache"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/budget"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/optcheck"
 	pollpkg "github.com/mintlify/terraform-provider-mintlify/sdk/internal/poll"
@@ -157,13 +158,13 @@ type core struct {
 	// cache is the analytics cache (nil: none); problems why it is not
 	// working as configured.
 	cache    *analyticsCache
-	problems *problemLog
+	problems *analyticscache.Problems
 	// budget is what the client knows of its API's budget (the
 	// organization's analytics budget for an admin client: the admin
 	// API's other calls draw from budgets of their own, not remembered);
 	// messages of the assistant's message budget (discovery clients only).
-	budget   *spentBudget
-	messages *spentBudget
+	budget   *budget.Budget
+	messages *budget.Budget
 }
 
 // settings are what options set.
@@ -393,8 +394,8 @@ func newCore(kind keyKind, key, defaultBase string, opts []Option) (*core, error
 	if err := kind.validate(key); err != nil {
 		return nil, err
 	}
-	k := &core{settings: defaultSettings(defaultBase), apiKey: key, docPrefix: kind.docPrefix, secrets: []string{key}, problems: &problemLog{},
-		budget: &spentBudget{budget.Budget{Name: kind.budget}}}
+	k := &core{settings: defaultSettings(defaultBase), apiKey: key, docPrefix: kind.docPrefix, secrets: []string{key}, problems: &analyticscache.Problems{},
+		budget: &budget.Budget{Name: kind.budget}}
 	for _, opt := range opts {
 		if opt == nil {
 			continue

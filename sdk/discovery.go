@@ -66,7 +66,7 @@ func NewDiscoveryClient(key string, opts ...Option) (*DiscoveryClient, error) {
 	if err != nil {
 		return nil, err
 	}
-	k.messages = &spentBudget{budget.Budget{Name: assistantMessagesBudgetName}}
+	k.messages = &budget.Budget{Name: assistantMessagesBudgetName}
 	return &DiscoveryClient{Assistant: AssistantService{core: k}, core: k}, nil
 }
 
