@@ -186,11 +186,8 @@ func (r AssistantRequest) body() assistantBody {
 // it fails at once with the time to retry (APIError.RetryAt), and later
 // messages fail with NotSent, sending nothing, until then.
 func (s *AssistantService) Stream(ctx context.Context, domain string, req AssistantRequest) (*AssistantStream, error) {
-	k, err := ready(s.core)
+	k, err := checked(s.core, validateDomainRequest(domain, req))
 	if err != nil {
-		return nil, err
-	}
-	if err := validateDomainRequest(domain, req); err != nil {
 		return nil, err
 	}
 	proto := req.protocol()

@@ -51,13 +51,7 @@ func ValidateAutomationID(automationID string) error {
 // another automation, is a *MalformedResponseError (the run may still
 // have been queued: MayHaveTakenEffect is true).
 func (s *AutomationsService) Trigger(ctx context.Context, projectID, automationID string) (*AutomationRun, error) {
-	k, err := ready(s.core)
-	if err == nil {
-		err = ValidateProjectID(projectID)
-	}
-	if err == nil {
-		err = ValidateAutomationID(automationID)
-	}
+	k, err := checked(s.core, ValidateProjectID(projectID), ValidateAutomationID(automationID))
 	if err != nil {
 		return nil, err
 	}

@@ -462,15 +462,6 @@ func (c *Client) BaseURL() string {
 	return c.core.baseURL.String()
 }
 
-// ready returns the core of a service, or ErrNotConfigured for one of a
-// zero Client.
-func ready(k *core) (*core, error) {
-	if k == nil {
-		return nil, ErrNotConfigured
-	}
-	return k, nil
-}
-
 // keyKind is one kind of Mintlify key: which prefix it has, and which
 // other kinds' prefixes it must not have.
 type keyKind struct {

@@ -246,11 +246,8 @@ func decodeSearchResults(data []byte, pageSize int, out *SearchResults) error {
 // with a field it could not read are kept, the field named in Problems,
 // and so are at most the page size asked for: more is a problem too.
 func (c *DiscoveryClient) Search(ctx context.Context, domain string, req SearchRequest) (*SearchResults, error) {
-	k, err := c.ready()
+	k, err := c.checked(validateDomainRequest(domain, req))
 	if err != nil {
-		return nil, err
-	}
-	if err := validateDomainRequest(domain, req); err != nil {
 		return nil, err
 	}
 	body := searchBody{Query: req.Query, PageSize: req.PageSize, ScoreThreshold: req.ScoreThreshold,
@@ -305,17 +302,8 @@ func decodePage(data []byte, path string, out *PageContent) error {
 // site with authentication (nil: public pages only). It costs no credits.
 // A page the site does not have is a 404: check with IsNotFound.
 func (c *DiscoveryClient) Page(ctx context.Context, domain, path string, groups []string) (*PageContent, error) {
-	k, err := c.ready()
+	k, err := c.checked(ValidateDomain(domain), ValidatePagePath(path), validateGroups("groups", groups))
 	if err != nil {
-		return nil, err
-	}
-	if err := ValidateDomain(domain); err != nil {
-		return nil, err
-	}
-	if err := ValidatePagePath(path); err != nil {
-		return nil, err
-	}
-	if err := validateGroups("groups", groups); err != nil {
 		return nil, err
 	}
 	out := &PageContent{}
@@ -345,9 +333,11 @@ func validateDomainRequest(domain string, req interface{ Validate() error }) err
 	return req.Validate()
 }
 
-func (c *DiscoveryClient) ready() (*core, error) {
+// checked is checked for this client: ErrNotConfigured for a nil or
+// zero one.
+func (c *DiscoveryClient) checked(checks ...error) (*core, error) {
 	if c == nil {
 		return nil, ErrNotConfigured
 	}
-	return ready(c.core)
+	return checked(c.core, checks...)
 }

@@ -94,11 +94,13 @@ func (c *IndexClient) BaseURL() string {
 	return c.core.baseURL.String()
 }
 
-func (c *IndexClient) ready() (*core, error) {
+// checked is checked for this client: ErrNotConfigured for a nil or
+// zero one.
+func (c *IndexClient) checked(checks ...error) (*core, error) {
 	if c == nil {
 		return nil, ErrNotConfigured
 	}
-	return ready(c.core)
+	return checked(c.core, checks...)
 }
 
 // Domains narrows where the Index looks: nil fields are not sent.
@@ -179,11 +181,8 @@ type IndexSearchResults struct {
 // Search searches Mintlify Index. Each call is one of the day's 1,000
 // requests.
 func (c *IndexClient) Search(ctx context.Context, req IndexSearchRequest) (*IndexSearchResults, error) {
-	k, err := c.ready()
+	k, err := c.checked(req.Validate())
 	if err != nil {
-		return nil, err
-	}
-	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	body := indexSearchBody{Query: req.Query, NumResults: cmp.Or(req.NumResults, DefaultIndexResults),
@@ -261,11 +260,8 @@ type IndexContext struct {
 // Context assembles source-cited context for a question within a token
 // budget, in one request.
 func (c *IndexClient) Context(ctx context.Context, req IndexContextRequest) (*IndexContext, error) {
-	k, err := c.ready()
+	k, err := c.checked(req.Validate())
 	if err != nil {
-		return nil, err
-	}
-	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	body := indexContextBody{Query: req.Query, Product: req.Product, Format: cmp.Or(req.Format, ContextText), TokenBudget: req.TokenBudget,
@@ -333,11 +329,8 @@ func (s ContentStatus) Failed() bool { return s.Status != "success" }
 // or URL (any result). The answer says item by item which were read:
 // check Statuses.
 func (c *IndexClient) Contents(ctx context.Context, req IndexContentsRequest) (*IndexContents, error) {
-	k, err := c.ready()
+	k, err := c.checked(req.Validate())
 	if err != nil {
-		return nil, err
-	}
-	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	body := indexContentsBody{URLs: req.URLs, IDs: req.IDs, MaxCharacters: req.MaxCharacters, Query: req.Query}

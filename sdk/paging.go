@@ -116,14 +116,7 @@ func (e *PagedEndpoint[Q, P, R]) check(projectID string, q Q) (*core, error) {
 // checkQuery validates the project and a query of client k, or says it is
 // not configured.
 func checkQuery(k *core, projectID string, q interface{ Validate() error }) (*core, error) {
-	k, err := ready(k)
-	if err != nil {
-		return nil, err
-	}
-	if err := ValidateProjectID(projectID); err != nil {
-		return nil, err
-	}
-	return k, q.Validate()
+	return checked(k, ValidateProjectID(projectID), q.Validate())
 }
 
 // Page reads one page: the query's limit (the endpoint's largest page

@@ -92,7 +92,7 @@ type DownloadProgress struct {
 // bytes): write to a temporary file and rename it once the call returns
 // without error.
 func (s *StaticExportsService) DownloadBundle(ctx context.Context, bundleURL string, w io.Writer, opts ...DownloadOption) (int64, error) {
-	k, err := ready(s.core)
+	k, err := checked(s.core)
 	if err != nil {
 		return 0, err
 	}
