@@ -186,9 +186,10 @@ FAULTS
 REQUEST LOG
   -log FILE (or -log - for stderr) writes one JSON line per request, once
   it is answered: time, method, path, query, route, status, fault,
-  request_id, and the body of a POST. Keys and a bundle link's signature
-  are written as [REDACTED]; no header is written. To watch what a
-  configuration sends:
+  request_id, and the body of a POST. Keys and a bundle link's secrets
+  are written as [REDACTED], however they were spelled (escaped, in a JSON
+  string, in a pair the server skipped); no header is written. To watch
+  what a configuration sends:
     mintlify-fake -log requests.jsonl &   ...   tail -f requests.jsonl
 
 FLAGS

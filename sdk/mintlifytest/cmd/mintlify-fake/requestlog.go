@@ -9,6 +9,9 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -31,33 +34,143 @@ type logLine struct {
 	Body      string                 `json:"body,omitempty"`
 }
 
+// What the log writes is scrubbed as the fake reads it: a path segment by
+// segment and a query pair by pair, decoded as the handlers decode them,
+// and a JSON body string by string. So a key or a link's secret is found
+// in whatever spelling the server would accept (mint%5F..., mint\u005f...),
+// and a pair the server skips (x=%zz, a=1;b=2) cannot carry one past the
+// log either.
+
 // keyPattern is any Mintlify key (admin, assistant or Index): written
 // nowhere, whoever sent it where.
 var keyPattern = regexp.MustCompile(`mint_[A-Za-z0-9_\-]+`)
 
+// linkSecret is a query parameter of a bundle link that grants it, with
+// its value, wherever it is written.
+var linkSecret = regexp.MustCompile(`(?i)(X-Amz-(?:Signature|Credential|Security-Token))=[^&\s"'<>]*`)
+
+// escape is one percent or JSON escape.
+var escape = regexp.MustCompile(`%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}`)
+
+const mark = "[REDACTED]"
+
+// scrub is decoded text without the keys and link secrets it shows; mark
+// alone when, decoded again, it would still show one (a key escaped
+// twice, in a value that is itself a URL or JSON).
+func scrub(s string) string {
+	s = keyPattern.ReplaceAllString(s, mark)
+	s = linkSecret.ReplaceAllString(s, "${1}="+mark)
+	for range 4 { // each round undoes one layer of escapes
+		d := escape.ReplaceAllStringFunc(s, func(e string) string {
+			n, _ := strconv.ParseUint(strings.TrimLeft(e, `%\u`), 16, 32)
+			return string(rune(n))
+		})
+		if d == s {
+			return s
+		}
+		if keyPattern.MatchString(d) || linkSecret.MatchString(d) {
+			return mark
+		}
+		s = d
+	}
+	return mark // escaped deeper than any client would: not written
+}
+
+// escapedAround is s escaped by esc, its marks left readable.
+func escapedAround(s string, esc func(string) string) string {
+	parts := strings.Split(s, mark)
+	for i, p := range parts {
+		parts[i] = esc(p)
+	}
+	return strings.Join(parts, mark)
+}
+
+// loggedPath is an escaped path, its segments scrubbed as the router
+// reads them: decoded.
+func loggedPath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, seg := range segs {
+		d, err := url.PathUnescape(seg)
+		if err != nil {
+			d = seg
+		}
+		if c := scrub(d); c != d {
+			segs[i] = escapedAround(c, url.PathEscape)
+		}
+	}
+	return strings.Join(segs, "/")
+}
+
+// loggedQuery is a raw query, each pair scrubbed as the handler reads it
+// (url.ParseQuery's decoding, a pair at a time); a link's secret is
+// written as mark. A pair the handler skips is scrubbed as sent.
+func loggedQuery(raw string) string {
+	pairs := strings.Split(raw, "&")
+	for i, pair := range pairs {
+		q, err := url.ParseQuery(pair)
+		if err != nil || len(q) != 1 {
+			pairs[i] = scrub(pair)
+			continue
+		}
+		for k, vs := range q {
+			ck, cv := scrub(k), scrub(vs[0])
+			if slices.ContainsFunc(linkSecrets, func(name string) bool { return strings.EqualFold(k, name) }) {
+				cv = mark
+			}
+			if ck != k || cv != vs[0] {
+				pairs[i] = escapedAround(ck, url.QueryEscape) + "=" + escapedAround(cv, url.QueryEscape)
+			}
+		}
+	}
+	return strings.Join(pairs, "&")
+}
+
 // linkSecrets are the query parameters of a bundle link that grant it.
 var linkSecrets = []string{"X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token"}
 
-// redacted is s without keys.
-func redacted(s string) string { return keyPattern.ReplaceAllString(s, "[REDACTED]") }
+// loggedBody is a request body as sent when it shows and hides no
+// secret; else a JSON body written again from its decoded strings,
+// scrubbed, and any other scrubbed whole.
+func loggedBody(body string) string {
+	if scrub(body) == body {
+		return body
+	}
+	dec := json.NewDecoder(strings.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return scrub(body)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return scrub(body) // more than one JSON value
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(scrubJSON(v)) != nil {
+		return mark
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
 
-// redactedQuery is a raw query without keys or a link's signature.
-func redactedQuery(raw string) string {
-	q, err := url.ParseQuery(raw)
-	if err != nil {
-		return redacted(raw)
-	}
-	changed := false
-	for _, name := range linkSecrets {
-		if q.Has(name) {
-			q.Set(name, "[REDACTED]")
-			changed = true
+// scrubJSON is a decoded JSON value with every string scrubbed, keys
+// included.
+func scrubJSON(v any) any {
+	switch t := v.(type) {
+	case string:
+		return scrub(t)
+	case []any:
+		for i, e := range t {
+			t[i] = scrubJSON(e)
 		}
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			out[scrub(k)] = scrubJSON(e)
+		}
+		return out
 	}
-	if !changed {
-		return redacted(raw)
-	}
-	return redacted(q.Encode())
+	return v
 }
 
 // requestLog writes lines to w, one whole line per Write.
@@ -69,10 +182,10 @@ type requestLog struct {
 // write logs one answered request. The body is a POST's (any method's
 // but GET and HEAD), as the fake kept it (at most MaxLoggedBody bytes).
 func (l *requestLog) write(r mintlifytest.LoggedRequest) {
-	line := logLine{Time: r.Time.UTC().Format(time.RFC3339Nano), Method: r.Method, Path: redacted(r.Path), Query: redactedQuery(r.Query),
+	line := logLine{Time: r.Time.UTC().Format(time.RFC3339Nano), Method: r.Method, Path: loggedPath(r.Path), Query: loggedQuery(r.Query),
 		Route: r.Route, Status: r.Status, Fault: r.Fault, RequestID: r.RequestID}
 	if r.Method != "GET" && r.Method != "HEAD" {
-		line.Body = redacted(r.Body)
+		line.Body = loggedBody(r.Body)
 	}
 	b, err := json.Marshal(line)
 	if err != nil {
