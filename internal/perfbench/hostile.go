@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/mintlify/terraform-provider-mintlify/internal/fakehostile"
 	"github.com/mintlify/terraform-provider-mintlify/internal/perfbench/peak"
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
@@ -64,27 +65,27 @@ type hostileCase struct {
 
 func hostileCases() []hostileCase {
 	download := mintlifytest.RouteStaticExportsDownloadBundle
-	endlessBody := []mintlifytest.Fault{{Route: download, Kind: mintlifytest.FaultEndlessBody}}
-	trickle := []mintlifytest.Fault{{Route: download, Kind: mintlifytest.FaultTrickle, Latency: time.Second}}
+	endlessBody := []mintlifytest.Fault{fakehostile.Fault(mintlifytest.Fault{Route: download, Kind: fakehostile.EndlessBody})}
+	trickle := []mintlifytest.Fault{fakehostile.Fault(mintlifytest.Fault{Route: download, Kind: fakehostile.Trickle, Latency: time.Second})}
 	flood := func(r probeResult) string {
 		return fmt.Sprintf("stopped after %s parts, at the cap (`WithMaxStreamParts`): a `StreamError`", thousands(r.Parts))
 	}
 	return []hostileCase{
 		{probe: "ask-v2", who: "SDK `Assistant.Ask` (v2)", server: "one event of endless 1 KiB `data:` lines, never a blank line",
-			faults: []mintlifytest.Fault{{Route: mintlifytest.RouteAssistantStream, Kind: mintlifytest.FaultEndlessEvent}},
+			faults: []mintlifytest.Fault{fakehostile.Fault(mintlifytest.Fault{Route: mintlifytest.RouteAssistantStream, Kind: fakehostile.EndlessEvent})},
 			expect: []string{"an event's data is longer than 4194304 bytes"},
 			ended: func(probeResult) string {
 				return "refused at 4 MiB of one event's data (an event is capped like a line): a `StreamError`"
 			}},
 		{probe: "ask-v1", who: "SDK `Assistant.Ask` (v1)", server: "one line that never ends",
-			faults: []mintlifytest.Fault{{Route: mintlifytest.RouteAssistantStreamV1, Kind: mintlifytest.FaultEndlessEvent}},
+			faults: []mintlifytest.Fault{fakehostile.Fault(mintlifytest.Fault{Route: mintlifytest.RouteAssistantStreamV1, Kind: fakehostile.EndlessEvent})},
 			expect: []string{"a line is longer than 4194304 bytes"},
 			ended:  func(probeResult) string { return "refused at 4 MiB of one line: a `StreamError`" }},
 		{probe: "collect-v2", who: "SDK `Stream`, then `Collect` (v2)", server: "empty text deltas without end",
-			faults: []mintlifytest.Fault{{Route: mintlifytest.RouteAssistantStream, Kind: mintlifytest.FaultEmptyDeltas}},
+			faults: []mintlifytest.Fault{fakehostile.Fault(mintlifytest.Fault{Route: mintlifytest.RouteAssistantStream, Kind: fakehostile.EmptyDeltas})},
 			expect: []string{"more than 100000 parts"}, ended: flood},
 		{probe: "collect-v1", who: "SDK `Stream`, then `Collect` (v1)", server: "empty `0:\"\"` lines without end",
-			faults: []mintlifytest.Fault{{Route: mintlifytest.RouteAssistantStreamV1, Kind: mintlifytest.FaultEmptyDeltas}},
+			faults: []mintlifytest.Fault{fakehostile.Fault(mintlifytest.Fault{Route: mintlifytest.RouteAssistantStreamV1, Kind: fakehostile.EmptyDeltas})},
 			expect: []string{"more than 100000 parts"}, ended: flood},
 		{probe: "download-unannounced", who: "SDK `DownloadBundle`, no size given", server: "a gzip header, then zeros without end; no `Content-Length`",
 			faults: endlessBody, expect: []string{"no size was announced"},

@@ -108,15 +108,11 @@
 // the client gives up (FaultStall), a delay (FaultLatency), or a streamed
 // answer whose parts come slowly (FaultSlowStream).
 //
-// It plays the hostile server too, for the bounds, escapes, checks and
-// scrubs a client needs: an event whose data lines never end
-// (FaultEndlessEvent), a flood of parts that carry nothing
-// (FaultEmptyDeltas), a body with no size that never ends
-// (FaultEndlessBody), an answer sent a byte at a time (FaultTrickle),
-// terminal control sequences in server text (FaultControlText), a new
-// object named by an id no client can read it back by
-// (FaultUnreadableID), and an answer repeating a secret of the exchange
-// (FaultEchoSecret).
+// A fault of your own is a Respond: it gets each request its rule hits,
+// and the route's own answer to call or not, so it can pace or change the
+// answer, or give another. This module's own tests play a hostile server
+// with it (answers that never end or trickle, control characters in
+// server text, ids no client can read back, echoed secrets).
 //
 // # Routes
 //

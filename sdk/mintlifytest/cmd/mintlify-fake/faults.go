@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mintlify/terraform-provider-mintlify/internal/fakehostile"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -33,6 +34,12 @@ func namesOfRoutes() (names map[string][]string, routes, areas string) {
 		a = append(a, fmt.Sprintf("%s (%s)", area, strings.Join(members[area], ", ")))
 	}
 	return names, strings.Join(routeNames, ", "), strings.Join(a, "; ")
+}
+
+// hostile are the kinds the hostile server plays (fakehostile).
+var hostile = map[mintlifytest.FaultKind]bool{
+	fakehostile.EndlessEvent: true, fakehostile.EmptyDeltas: true, fakehostile.EndlessBody: true, fakehostile.Trickle: true,
+	fakehostile.ControlText: true, fakehostile.UnreadableID: true, fakehostile.EchoSecret: true,
 }
 
 // faultKinds are the kinds -fault takes, each with what its VALUE is.
@@ -108,18 +115,18 @@ func parseFault(spec string) ([]mintlifytest.Fault, error) {
 	case "slow-stream":
 		f.Kind = mintlifytest.FaultSlowStream
 		f.Latency, err = time.ParseDuration(value)
-	case string(mintlifytest.FaultEndlessEvent), string(mintlifytest.FaultEmptyDeltas), string(mintlifytest.FaultEndlessBody), string(mintlifytest.FaultControlText):
+	case string(fakehostile.EndlessEvent), string(fakehostile.EmptyDeltas), string(fakehostile.EndlessBody), string(fakehostile.ControlText):
 		f.Kind = mintlifytest.FaultKind(kind)
 		noValue()
-	case string(mintlifytest.FaultTrickle):
-		f.Kind = mintlifytest.FaultTrickle
+	case string(fakehostile.Trickle):
+		f.Kind = fakehostile.Trickle
 		if value != "" {
 			f.Latency, err = time.ParseDuration(value)
 		}
-	case string(mintlifytest.FaultUnreadableID):
-		f.Kind, f.Text = mintlifytest.FaultUnreadableID, value
-	case string(mintlifytest.FaultEchoSecret):
-		f.Kind, f.Field = mintlifytest.FaultEchoSecret, value
+	case string(fakehostile.UnreadableID):
+		f.Kind, f.Text = fakehostile.UnreadableID, value
+	case string(fakehostile.EchoSecret):
+		f.Kind, f.Field = fakehostile.EchoSecret, value
 	default:
 		return nil, fmt.Errorf("fault %q: unknown kind %q (%s)", spec, kind, faultKinds)
 	}
@@ -128,7 +135,7 @@ func parseFault(spec string) ([]mintlifytest.Fault, error) {
 	}
 	if body != nil {
 		switch f.Kind {
-		case mintlifytest.FaultMalformed, mintlifytest.FaultEndlessEvent, mintlifytest.FaultEmptyDeltas, mintlifytest.FaultEndlessBody:
+		case mintlifytest.FaultMalformed, fakehostile.EndlessEvent, fakehostile.EmptyDeltas, fakehostile.EndlessBody:
 		default:
 			return nil, fmt.Errorf("fault %q: only malformed, endless-event, empty-deltas and endless-body take a body", spec)
 		}
@@ -173,6 +180,9 @@ func parseFault(spec string) ([]mintlifytest.Fault, error) {
 	for i, r := range routes {
 		out[i] = f
 		out[i].Route = r
+		if hostile[f.Kind] {
+			out[i] = fakehostile.Fault(out[i])
+		}
 	}
 	return out, nil
 }

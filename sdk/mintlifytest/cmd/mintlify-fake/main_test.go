@@ -17,7 +17,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/mintlify/terraform-provider-mintlify/internal/fakehostile"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -129,8 +131,13 @@ func checkFaultsParsed(t *testing.T, want map[string][]mintlifytest.Fault) {
 		got, err := parseFault(spec)
 		if err != nil {
 			t.Errorf("%s: %v", spec, err)
-		} else if diff := cmp.Diff(rules, got); diff != "" {
+		} else if diff := cmp.Diff(rules, got, cmpopts.IgnoreFields(mintlifytest.Fault{}, "Respond")); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", spec, diff)
+		}
+		for _, f := range got {
+			if (f.Respond != nil) != hostile[f.Kind] {
+				t.Errorf("%s: a %s rule with Respond %v", spec, f.Kind, f.Respond != nil)
+			}
 		}
 	}
 }
@@ -252,15 +259,15 @@ func TestParseFault_everyKind(t *testing.T) {
 		"odd-field":                                   {{Kind: mintlifytest.FaultOddField}},
 		"odd-field=status,route=create-job,p=0.1":     {{Route: mintlifytest.RouteAgentJobsCreate, Kind: mintlifytest.FaultOddField, Field: "status", Probability: 0.1}},
 		"drop,route=thread":                           {{Route: mintlifytest.RouteAnalyticsThread, Kind: mintlifytest.FaultDropConnection}},
-		"endless-event,route=assistant-message":       {{Route: mintlifytest.RouteAssistantStream, Kind: mintlifytest.FaultEndlessEvent}},
-		"empty-deltas,body={\"type\":\"start-step\"}": {{Kind: mintlifytest.FaultEmptyDeltas, Body: `{"type":"start-step"}`}},
-		"endless-body,route=download":                 {{Route: mintlifytest.RouteStaticExportsDownloadBundle, Kind: mintlifytest.FaultEndlessBody}},
-		"trickle":                                     {{Kind: mintlifytest.FaultTrickle}},
-		"trickle=10ms,route=get-job":                  {{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultTrickle, Latency: 10 * time.Millisecond}},
-		"control-text,route=update-status":            {{Route: mintlifytest.RouteDeploymentsStatus, Kind: mintlifytest.FaultControlText}},
-		"unreadable-id":                               {{Kind: mintlifytest.FaultUnreadableID}},
-		"unreadable-id=st 1,route=start-export":       {{Route: mintlifytest.RouteStaticExportsStart, Kind: mintlifytest.FaultUnreadableID, Text: "st 1"}},
-		"echo-secret=jobId,route=bundle":              {{Route: mintlifytest.RouteStaticExportsCreateBundle, Kind: mintlifytest.FaultEchoSecret, Field: "jobId"}},
+		"endless-event,route=assistant-message":       {{Route: mintlifytest.RouteAssistantStream, Kind: fakehostile.EndlessEvent}},
+		"empty-deltas,body={\"type\":\"start-step\"}": {{Kind: fakehostile.EmptyDeltas, Body: `{"type":"start-step"}`}},
+		"endless-body,route=download":                 {{Route: mintlifytest.RouteStaticExportsDownloadBundle, Kind: fakehostile.EndlessBody}},
+		"trickle":                                     {{Kind: fakehostile.Trickle}},
+		"trickle=10ms,route=get-job":                  {{Route: mintlifytest.RouteAgentJobsGet, Kind: fakehostile.Trickle, Latency: 10 * time.Millisecond}},
+		"control-text,route=update-status":            {{Route: mintlifytest.RouteDeploymentsStatus, Kind: fakehostile.ControlText}},
+		"unreadable-id":                               {{Kind: fakehostile.UnreadableID}},
+		"unreadable-id=st 1,route=start-export":       {{Route: mintlifytest.RouteStaticExportsStart, Kind: fakehostile.UnreadableID, Text: "st 1"}},
+		"echo-secret=jobId,route=bundle":              {{Route: mintlifytest.RouteStaticExportsCreateBundle, Kind: fakehostile.EchoSecret, Field: "jobId"}},
 	}
 	checkFaultsParsed(t, good)
 	checkFaultsRefused(t, map[string]string{
