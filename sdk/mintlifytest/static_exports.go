@@ -18,6 +18,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest/internal/bundle"
 )
 
 // Static exports (static-export-openapi.json): an export job runs on the
@@ -97,7 +99,7 @@ func (e ExportScript) withMarkers(version string) ExportScript {
 				e.Pages = n
 			}
 		case "bundle":
-			if n, err := ParseByteSize(m[2]); err == nil {
+			if n, err := bundle.ParseSize(m[2]); err == nil {
 				e.BundleSize = n
 			}
 		case string(ExportCompleted), string(ExportFailed), string(ExportNever):
@@ -105,27 +107,6 @@ func (e ExportScript) withMarkers(version string) ExportScript {
 		}
 	}
 	return e
-}
-
-// ParseByteSize reads a size: bytes, or a number with a KiB, MiB, GiB,
-// KB, MB or GB suffix ("1GiB", "500MB", "1.5GiB").
-func ParseByteSize(s string) (int64, error) {
-	units := []struct {
-		suffix string
-		n      float64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}, {"", 1}}
-	for _, u := range units {
-		num, ok := strings.CutSuffix(s, u.suffix)
-		if !ok {
-			continue
-		}
-		v, err := strconv.ParseFloat(num, 64)
-		if err != nil || v < 0 || v*u.n > 1<<40 {
-			return 0, fmt.Errorf("size %q: want a number of bytes, with an optional KiB, MiB, GiB, KB, MB or GB", s)
-		}
-		return int64(v * u.n), nil
-	}
-	return 0, fmt.Errorf("size %q: want a number of bytes", s)
 }
 
 // exportState is what the fake knows of static exports.
@@ -162,7 +143,7 @@ type staticExport struct {
 	paths                    []string
 	script                   ExportScript
 	createdAt                time.Time
-	archive                  *archive // made when first asked for
+	archive                  *bundle.Archive // made when first asked for
 }
 
 // exportObject is the wire shape of a static export job.
@@ -245,14 +226,14 @@ func (e *staticExport) pagePaths() []string {
 }
 
 // ensureArchive makes the job's archive description (not its bytes).
-func (e *staticExport) ensureArchive() (*archive, error) {
+func (e *staticExport) ensureArchive() (*bundle.Archive, error) {
 	if e.archive != nil {
 		return e.archive, nil
 	}
 	h := fnv.New64a()
 	_, _ = h.Write([]byte(e.id))
 	seed := h.Sum64()
-	var files []archiveFile
+	var files []bundle.File
 	var total int64
 	for i, p := range e.pagePaths() {
 		html := fmt.Sprintf("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s · %s</title>"+
@@ -260,16 +241,16 @@ func (e *staticExport) ensureArchive() (*archive, error) {
 			"<p>Page %d of the static export %s of %s, version %q.</p>\n</main><script src=\"/_next/static/chunks/main.js\"></script></body></html>\n",
 			p, e.domain, p, i+1, e.id, e.domain, e.version)
 		rsc := fmt.Sprintf("0:[\"$\",\"main\",null,{\"children\":[\"$\",\"h1\",null,{\"children\":%q}]}]\n", p)
-		files = append(files, archiveFile{name: p + ".html", data: []byte(html)}, archiveFile{name: p + ".txt", data: []byte(rsc)})
+		files = append(files, bundle.File{Name: p + ".html", Data: []byte(html)}, bundle.File{Name: p + ".txt", Data: []byte(rsc)})
 		total += int64(len(html) + len(rsc) + 1024)
 	}
 	files = append(files,
-		archiveFile{name: "_next/static/css/app.css", data: []byte("body{font-family:system-ui,sans-serif;margin:0 auto;max-width:48rem}\n")},
-		archiveFile{name: "_next/static/chunks/main.js", data: []byte("document.documentElement.dataset.export=" + strconv.Quote(e.id) + ";\n")})
+		bundle.File{Name: "_next/static/css/app.css", Data: []byte("body{font-family:system-ui,sans-serif;margin:0 auto;max-width:48rem}\n")},
+		bundle.File{Name: "_next/static/chunks/main.js", Data: []byte("document.documentElement.dataset.export=" + strconv.Quote(e.id) + ";\n")})
 	if fill := e.script.BundleSize - total - 4096; fill > 0 {
-		files = append(files, archiveFile{name: "_next/static/media/fill.bin", fill: fill})
+		files = append(files, bundle.File{Name: "_next/static/media/fill.bin", Fill: fill})
 	}
-	a, err := newArchive(files, e.createdAt, seed)
+	a, err := bundle.New(files, e.createdAt, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -411,7 +392,7 @@ func (s *Fake) createBundle(w http.ResponseWriter, r *http.Request, org string, 
 	signed := now.UTC().Truncate(time.Second)
 	link := s.exports.sign(requestOrigin(r), e.id, signed, s.exports.linkTTL)
 	s.exports.links = append(s.exports.links, link)
-	writeJSON(w, http.StatusOK, bundleObject{JobID: e.id, BundleURL: link, SizeBytes: a.size(),
+	writeJSON(w, http.StatusOK, bundleObject{JobID: e.id, BundleURL: link, SizeBytes: a.Size(),
 		ExpiresAt: signed.Add(s.exports.linkTTL).Format(timeLayout)})
 }
 
@@ -534,7 +515,7 @@ func (s *Fake) downloadBundle(w http.ResponseWriter, r *http.Request, _ string, 
 	now := s.clock.Now()
 	q := r.URL.Query()
 	want := st.signature(jobID, q)
-	var a *archive
+	var a *bundle.Archive
 	var err error
 	if e != nil {
 		a, err = e.ensureArchive()
@@ -566,7 +547,7 @@ func (s *Fake) downloadBundle(w http.ResponseWriter, r *http.Request, _ string, 
 		writeS3Error(w, http.StatusNotFound, s3Error{Code: "NoSuchKey", Message: "The specified key does not exist.", Resource: bundlePath(jobID)})
 		return
 	}
-	size := a.size()
+	size := a.Size()
 	sum := sha256.Sum256([]byte(fmt.Sprintf("%s %d %s", e.id, size, e.version)))
 	etag := `"` + hex.EncodeToString(sum[:16]) + `"`
 	h := w.Header()
@@ -598,7 +579,7 @@ func (s *Fake) downloadBundle(w http.ResponseWriter, r *http.Request, _ string, 
 	if reset {
 		to = from + (to-from)/2
 	}
-	_ = a.writeRange(w, from, to)
+	_ = a.WriteRange(w, from, to)
 }
 
 // StaticExportIDs returns every static export's job id, in the order they
@@ -628,7 +609,7 @@ func (s *Fake) StaticExport(jobID string) (json.RawMessage, bool) {
 func (s *Fake) WriteStaticExportArchive(jobID string, w io.Writer) (int64, error) {
 	s.mu.Lock()
 	e := s.exports.jobs[jobID]
-	var a *archive
+	var a *bundle.Archive
 	var err error
 	if e != nil {
 		a, err = e.ensureArchive()
@@ -640,7 +621,7 @@ func (s *Fake) WriteStaticExportArchive(jobID string, w io.Writer) (int64, error
 	if err != nil {
 		return 0, err
 	}
-	return a.size(), a.writeRange(w, 0, a.size())
+	return a.Size(), a.WriteRange(w, 0, a.Size())
 }
 
 // BundleLinks returns every bundle link the fake has issued, in order:

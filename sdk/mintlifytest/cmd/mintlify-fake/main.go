@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest/internal/bundle"
 )
 
 // usage is the -h text; its lists of routes and budgets come from the
@@ -341,7 +342,7 @@ func (o options) exports() (mintlifytest.StaticExportConfig, error) {
 		return mintlifytest.StaticExportConfig{}, fmt.Errorf("-export-outcome %q: want completed, failed or never", o.exportOutcome)
 	}
 	if o.bundleSize != "" {
-		size, err := mintlifytest.ParseByteSize(o.bundleSize)
+		size, err := bundle.ParseSize(o.bundleSize)
 		if err != nil {
 			return mintlifytest.StaticExportConfig{}, fmt.Errorf("-bundle-size: %w", err)
 		}
