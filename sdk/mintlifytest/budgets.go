@@ -45,9 +45,9 @@ const BudgetIndexSecond Budget = "index-second"
 // BudgetIndexDay means: see BudgetIndexSecond.
 const BudgetIndexDay Budget = "index-day"
 
-// DefaultHourlyBudget is the published limit: 100 job creations and
+// publishedHourly is the published limit: 100 job creations and
 // messages per project per hour, 100 analytics calls per org per hour.
-const DefaultHourlyBudget = 100
+const publishedHourly = 100
 
 // BudgetSpec is a budget's published limit.
 type BudgetSpec struct {
@@ -66,8 +66,8 @@ type BudgetSpec struct {
 // add its constant above and one line here; routes name it in their
 // budgets (routeTable).
 var budgetSpecs = []BudgetSpec{
-	{BudgetAgentJobs, DefaultHourlyBudget, time.Hour, true, "agent job creations and follow-up messages"},
-	{BudgetAnalytics, DefaultHourlyBudget, time.Hour, false, "every analytics endpoint"},
+	{BudgetAgentJobs, publishedHourly, time.Hour, true, "agent job creations and follow-up messages"},
+	{BudgetAnalytics, publishedHourly, time.Hour, false, "every analytics endpoint"},
 	{BudgetDeployments, 10, 10 * time.Second, false, "deployments (trigger update) and automation triggers"},
 	{BudgetPreviews, 5, time.Minute, false, "preview deployments"},
 	{BudgetDiscovery, 10_000, time.Hour, false, "discovery search, page content and assistant messages"},

@@ -44,9 +44,9 @@ type DeploymentScript struct {
 	Outcome  DeployOutcome
 }
 
-// DefaultDeploymentScript is a deployment's lifecycle when the
+// defaultDeploymentScript is a deployment's lifecycle when the
 // configuration sets none: queued 1 s, building 4 s, success.
-var DefaultDeploymentScript = DeploymentScript{Queued: time.Second, Building: 4 * time.Second, Outcome: DeploySuccess}
+var defaultDeploymentScript = DeploymentScript{Queued: time.Second, Building: 4 * time.Second, Outcome: DeploySuccess}
 
 func (d DeploymentScript) withBranch(branch string) DeploymentScript {
 	switch {
@@ -112,7 +112,7 @@ func newDeployState(cfg Config) *deployState {
 		byID: map[string]*deployment{}, previews: map[string]*preview{}, automations: map[string]Automation{},
 	}
 	if d.script == (DeploymentScript{}) {
-		d.script = DefaultDeploymentScript
+		d.script = defaultDeploymentScript
 	}
 	if !cfg.NoDemo {
 		d.automations[automationKey(DemoProjectID, DemoAutomationID)] = Automation{Active: true, Schedule: "custom"}

@@ -39,7 +39,7 @@
 // # What was sent
 //
 // RequestLog lists every request received, in order: route, method, path,
-// query, body (the first MaxLoggedBody bytes), path values, the key's
+// query, body (its first 64 KiB), path values, the key's
 // organization (never the key), User-Agent, the request id and status it
 // answered, the fault that hit it, and its time on the fake's clock.
 // RequestsTo filters it by route; Requests and TotalRequests count.

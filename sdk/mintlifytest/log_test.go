@@ -70,13 +70,13 @@ func TestRequestLog_keepsEverythingButTheKey(t *testing.T) {
 
 func TestRequestLog_bodyIsCappedAndTheHandlerReadsItAll(t *testing.T) {
 	h := newHarness(t, Config{})
-	prompt := strings.Repeat("é", MaxLoggedBody) // 2 bytes each
+	prompt := strings.Repeat("é", maxLoggedBody) // 2 bytes each
 	status, _, j := h.call("POST", "/v2/agent/demo-project/job", `{"prompt":"`+prompt+`"}`)
 	if status != 201 {
 		t.Fatalf("%d %v", status, j)
 	}
 	logged := h.srv.RequestLog()[0].Body
-	if len(logged) != MaxLoggedBody || !strings.HasPrefix(logged, `{"prompt":"éé`) {
+	if len(logged) != maxLoggedBody || !strings.HasPrefix(logged, `{"prompt":"éé`) {
 		t.Errorf("logged %d bytes starting %.20q", len(logged), logged)
 	}
 	if rec, _ := h.srv.JobRecord(DemoProjectID, j["id"].(string)); rec.Prompt != prompt {
@@ -159,7 +159,7 @@ func TestRoutes_theTable(t *testing.T) {
 				t.Errorf("%s draws from no budget %q", rt.Name, b)
 			}
 		}
-		if rt.Area == AreaAnalytics {
+		if rt.Area == areaAnalytics {
 			analytics = append(analytics, rt.Pattern)
 			if !cmp.Equal(rt.Budgets, []Budget{BudgetAnalytics}) {
 				t.Errorf("%s: budgets %v", rt.Name, rt.Budgets)
@@ -177,12 +177,12 @@ func TestRoutes_theTable(t *testing.T) {
 			t.Errorf("%s %s reached %+v", method, path, log)
 		}
 	}
-	if diff := cmp.Diff(analytics, AnalyticsRoutes); diff != "" || len(AnalyticsRoutes) != 8 {
-		t.Errorf("AnalyticsRoutes (-table +var):\n%s", diff)
+	if len(analytics) != 8 {
+		t.Errorf("analytics routes %v", analytics)
 	}
 	jobs := map[string][]Budget{}
 	for _, rt := range Routes() {
-		if rt.Area == AreaJobs {
+		if rt.Area == areaJobs {
 			jobs[rt.Name] = rt.Budgets
 		}
 	}

@@ -76,8 +76,8 @@ type StaticExportConfig struct {
 	LinkTTL time.Duration
 }
 
-// DefaultBundleLinkTTL is how long a bundle link works unless configured.
-const DefaultBundleLinkTTL = 15 * time.Minute
+// defaultBundleLinkTTL is how long a bundle link works unless configured.
+const defaultBundleLinkTTL = 15 * time.Minute
 
 var defaultExportScript = ExportScript{QueuedFor: time.Second, RunFor: 4 * time.Second, Pages: 24, Outcome: ExportCompleted}
 
@@ -130,7 +130,7 @@ func newExportState(cfg StaticExportConfig) *exportState {
 		st.script.Outcome = ExportCompleted
 	}
 	if st.linkTTL <= 0 {
-		st.linkTTL = DefaultBundleLinkTTL
+		st.linkTTL = defaultBundleLinkTTL
 	}
 	st.secret = make([]byte, 32)
 	_, _ = rand.Read(st.secret)

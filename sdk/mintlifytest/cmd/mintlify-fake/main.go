@@ -209,6 +209,20 @@ func budgetList() string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
+// defaultDataEnd is -data-end's default, as the usage states it: the
+// fake's own default too.
+const defaultDataEnd = "2026-11-01"
+
+// publishedLimit is a budget's published limit.
+func publishedLimit(b mintlifytest.Budget) int {
+	for _, s := range mintlifytest.Budgets() {
+		if s.Budget == b {
+			return s.Limit
+		}
+	}
+	return 0
+}
+
 // wrap fills text into lines of at most 76 columns after indent.
 func wrap(text, indent string) string {
 	var lines []string
@@ -240,22 +254,22 @@ func main() {
 	fs.IntVar(&o.data.Feedback, "feedback", 500, "feedback entries")
 	fs.IntVar(&o.data.Conversations, "conversations", 2000, "assistant conversations")
 	fs.IntVar(&o.data.Days, "days", 90, "days of analytics data")
-	fs.StringVar(&o.dataEnd, "data-end", mintlifytest.DefaultDataEnd.Format(time.DateOnly), "end of the data, exclusive (YYYY-MM-DD)")
+	fs.StringVar(&o.dataEnd, "data-end", defaultDataEnd, "end of the data, exclusive (YYYY-MM-DD)")
 	fs.Uint64Var(&o.data.Seed, "seed", 42, "varies the numbers")
 	fs.DurationVar(&o.job.ActiveFor, "job-duration", 3*time.Second, "how long a job stays active before its outcome")
 	fs.StringVar(&o.outcome, "job-outcome", "completed", "how a job without a marker ends: completed, nochange, failed, archived or never")
-	fs.DurationVar(&o.deploy.Queued, "deploy-queued", mintlifytest.DefaultDeploymentScript.Queued, "how long a deployment or preview stays queued")
-	fs.DurationVar(&o.deploy.Building, "deploy-duration", mintlifytest.DefaultDeploymentScript.Building, "how long a deployment or preview stays in_progress before its outcome")
+	fs.DurationVar(&o.deploy.Queued, "deploy-queued", time.Second, "how long a deployment or preview stays queued")
+	fs.DurationVar(&o.deploy.Building, "deploy-duration", 4*time.Second, "how long a deployment or preview stays in_progress before its outcome")
 	fs.StringVar(&o.deployOutcome, "deploy-outcome", string(mintlifytest.DeploySuccess), "how a deployment ends (and a preview without a marker): success, failure or never")
 	fs.BoolVar(&o.noPreviews, "no-previews", false, "previews are not on the plan: a preview trigger answers 403")
-	fs.IntVar(&o.jobLimit, "job-limit", mintlifytest.DefaultHourlyBudget, "job creations and messages per project per hour (-1: no limit)")
-	fs.IntVar(&o.analyticsLimit, "analytics-limit", mintlifytest.DefaultHourlyBudget, "analytics requests per organization per hour (-1: no limit)")
+	fs.IntVar(&o.jobLimit, "job-limit", publishedLimit(mintlifytest.BudgetAgentJobs), "job creations and messages per project per hour (-1: no limit)")
+	fs.IntVar(&o.analyticsLimit, "analytics-limit", publishedLimit(mintlifytest.BudgetAnalytics), "analytics requests per organization per hour (-1: no limit)")
 	fs.DurationVar(&o.export.QueuedFor, "export-queued", time.Second, "how long a static export stays queued")
 	fs.DurationVar(&o.export.RunFor, "export-duration", 5*time.Second, "how long a static export runs")
 	fs.StringVar(&o.exportOutcome, "export-outcome", "completed", "how a static export without a marker ends: completed, failed or never")
 	fs.IntVar(&o.export.Pages, "export-pages", 24, "pages of a static export that names no paths")
 	fs.StringVar(&o.bundleSize, "bundle-size", "0", "about how large an export's archive is (such as 1GiB); 0: its pages alone")
-	fs.DurationVar(&o.bundleTTL, "bundle-ttl", mintlifytest.DefaultBundleLinkTTL, "how long a bundle link works")
+	fs.DurationVar(&o.bundleTTL, "bundle-ttl", 15*time.Minute, "how long a bundle link works")
 	fs.BoolVar(&o.exportsDisabled, "exports-disabled", false, "refuse static exports with 403, as for an organization without the feature")
 	fs.Var(&o.limits, "limit", "set a budget's limit, NAME=N (see RATE LIMITS above; -1: no limit); may be repeated")
 	fs.Var(&o.faults, "fault", "inject a fault (see FAULTS above); may be repeated")
@@ -407,9 +421,6 @@ func run(ctx context.Context, o options, out, info io.Writer) error {
 	fmt.Fprint(out, env)
 	first := cfg.Analytics.End.AddDate(0, 0, -cfg.Analytics.Days)
 	deploy := cfg.DefaultDeployment
-	if deploy == (mintlifytest.DeploymentScript{}) {
-		deploy = mintlifytest.DefaultDeploymentScript
-	}
 	fmt.Fprintf(info, "mintlify-fake: analytics data from %s to %s; jobs run %s; deployments %s; static exports %s; discovery at %s/discovery, Index at %s/api/universal-search; -h for scripts, limits and faults\n",
 		first.Format(time.DateOnly), cfg.Analytics.End.AddDate(0, 0, -1).Format(time.DateOnly), cfg.DefaultJob.ActiveFor,
 		deploy.Queued+deploy.Building, cfg.StaticExports.Default.QueuedFor+cfg.StaticExports.Default.RunFor,

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -24,7 +25,7 @@ import (
 )
 
 func defaults() options {
-	return options{addr: "127.0.0.1:0", dataEnd: "2026-11-01", outcome: "completed", jobLimit: 100, analyticsLimit: 100,
+	return options{addr: "127.0.0.1:0", dataEnd: defaultDataEnd, outcome: "completed", jobLimit: 100, analyticsLimit: 100,
 		data: mintlifytest.Dataset{Paths: 3, Days: 90}, job: mintlifytest.JobScript{ActiveFor: time.Second}}
 }
 
@@ -119,7 +120,7 @@ func TestOptions_checked(t *testing.T) {
 	o := defaults()
 	o.analyticsLimit, o.outcome = -1, "failed"
 	cfg, err := o.config()
-	if err != nil || cfg.AnalyticsBudget != -1 || cfg.DefaultJob.Outcome != mintlifytest.OutcomeFailed || !cfg.Analytics.End.Equal(mintlifytest.DefaultDataEnd) {
+	if err != nil || cfg.AnalyticsBudget != -1 || cfg.DefaultJob.Outcome != mintlifytest.OutcomeFailed || cfg.Analytics.End.Format(time.DateOnly) != defaultDataEnd {
 		t.Errorf("%+v, %v", cfg, err)
 	}
 }
@@ -171,7 +172,13 @@ func TestParseFault(t *testing.T) {
 		"slow-stream=50ms,route=assistant-message": {{Route: mintlifytest.RouteAssistantStream, Kind: mintlifytest.FaultSlowStream, Latency: 50 * time.Millisecond}},
 	}
 	checkFaultsParsed(t, good)
-	if got, _ := parseFault("drop,route=analytics"); len(got) != len(mintlifytest.AnalyticsRoutes) {
+	got, _ := parseFault("drop,route=analytics")
+	for _, r := range mintlifytest.Routes() {
+		if r.Area == "analytics" && !slices.ContainsFunc(got, func(f mintlifytest.Fault) bool { return f.Route == r.Pattern }) {
+			t.Errorf("route=analytics: no rule for %s", r.Pattern)
+		}
+	}
+	if len(got) != 8 {
 		t.Errorf("route=analytics: %d rules", len(got))
 	}
 	checkFaultsRefused(t, map[string]string{
@@ -239,7 +246,15 @@ func TestUsage_documentsScriptsDatesLimitsAndFaults(t *testing.T) {
 		}
 	}
 	// The data range the usage states is the default data set's.
-	first := mintlifytest.DefaultDataEnd.AddDate(0, 0, -90).Format("2006-01-02")
+	end, _ := time.Parse(time.DateOnly, defaultDataEnd)
+	first := end.AddDate(0, 0, -90).Format(time.DateOnly)
+	// ... and the fake's, without -data-end.
+	f := mintlifytest.New(mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 1}})
+	last, _, _ := f.VisitorsData(mintlifytest.DemoProjectID, end.AddDate(0, 0, -1).Format(time.DateOnly), defaultDataEnd)
+	after, _, _ := f.VisitorsData(mintlifytest.DemoProjectID, defaultDataEnd, end.AddDate(0, 0, 1).Format(time.DateOnly))
+	if last.Total == 0 || after.Total != 0 {
+		t.Errorf("the fake's data does not end at %s: %d visitors the day before, %d on it", defaultDataEnd, last.Total, after.Total)
+	}
 	if !strings.Contains(usage, first+" to 2026-10-31") {
 		t.Errorf("usage states another range than the data's, which starts %s", first)
 	}

@@ -180,7 +180,7 @@ type requestLog struct {
 }
 
 // write logs one answered request. The body is a POST's (any method's
-// but GET and HEAD), as the fake kept it (at most MaxLoggedBody bytes).
+// but GET and HEAD), as the fake kept it (at most 64 KiB).
 func (l *requestLog) write(r mintlifytest.LoggedRequest) {
 	line := logLine{Time: r.Time.UTC().Format(time.RFC3339Nano), Method: r.Method, Path: loggedPath(r.Path), Query: loggedQuery(r.Query),
 		Route: r.Route, Status: r.Status, Fault: r.Fault, RequestID: r.RequestID}
