@@ -223,7 +223,7 @@ func TestTrickle_oneByteAtATime(t *testing.T) {
 // deployment's summary and every log line, an export's error, a listed
 // job's title, an error body's message.
 func TestControlText_inEveryServerText(t *testing.T) {
-	f, clk := clocked(mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Outcome: mintlifytest.DeployFailure}})
+	f, clk := clocked(mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Outcome: mintlifytest.OutcomeFailed}})
 	f.InjectFault(Fault(mintlifytest.Fault{Kind: ControlText}))
 	id := f.TriggerDeployment(mintlifytest.DemoProjectID)
 	clk.Advance(time.Hour)

@@ -132,7 +132,7 @@ func TestDataSource_agentJobsFiltersAcrossPages(t *testing.T) {
 // that names the listing's assumption.
 func TestDataSource_agentJobReadsOneJob(t *testing.T) {
 	h := newProtoHarness(t, mintlifytest.Config{}, true)
-	id, err := h.fs.SeedJob(mintlifytest.DemoProjectID, mintlifytest.JobSeed{Status: mintlifytest.JobCompleted,
+	id, err := h.fs.SeedJob(mintlifytest.DemoProjectID, mintlifytest.JobSeed{Status: "completed",
 		PRLink: "https://github.com/acme/demo-project/pull/4", CreatedAt: time.Date(2026, 11, 1, 8, 0, 0, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)

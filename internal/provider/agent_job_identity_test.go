@@ -158,7 +158,7 @@ func TestIdentity_onCreateAndRead(t *testing.T) {
 func TestIdentity_importByIdentityOrByID(t *testing.T) {
 	h := newProtoHarness(t, mintlifytest.Config{}, true)
 	h.fs.AddProject("other", mintlifytest.DemoOrg, mintlifytest.Dataset{})
-	job, err := h.fs.SeedJob("other", mintlifytest.JobSeed{Status: mintlifytest.JobCompleted, Prompt: "From the dashboard",
+	job, err := h.fs.SeedJob("other", mintlifytest.JobSeed{Status: "completed", Prompt: "From the dashboard",
 		PRLink: "https://github.com/acme/other/pull/3", CreatedAt: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)

@@ -183,7 +183,7 @@ func (h *protoHarness) query(vals map[string]tftypes.Value, includeResource bool
 
 // seedJobs puts n completed jobs into the demo project, an hour apart
 // from 2026-11-01 on, and returns their ids newest first.
-func seedJobs(t *testing.T, fs *mintlifytest.Fake, n int, status mintlifytest.JobStatus) []string {
+func seedJobs(t *testing.T, fs *mintlifytest.Fake, n int, status string) []string {
 	t.Helper()
 	ids := make([]string, n)
 	for i := range n {
@@ -209,7 +209,7 @@ func ids(results []listed) []string {
 // display name each, from floor(N/100)+1 requests and no v2 read.
 func TestList_everyJobWithItsIdentityAcrossPages(t *testing.T) {
 	h := newProtoHarness(t, mintlifytest.Config{}, true)
-	want := seedJobs(t, h.fs, 230, mintlifytest.JobCompleted)
+	want := seedJobs(t, h.fs, 230, "completed")
 	results, diags := h.query(nil, false, 1000)
 	if len(diags) > 0 {
 		t.Fatal(diagsText(diags))
@@ -240,7 +240,7 @@ func TestList_stopsAtTerraformsLimit(t *testing.T) {
 	}{{150, 100, 100, 1}, {150, 101, 101, 2}, {100, 100, 100, 1}, {100, 1000, 100, 2}, {0, 100, 0, 1}, {5, 3, 3, 1}} {
 		t.Run(fmt.Sprintf("%d jobs, limit %d", tt.jobs, tt.limit), func(t *testing.T) {
 			h := newProtoHarness(t, mintlifytest.Config{}, true)
-			want := seedJobs(t, h.fs, tt.jobs, mintlifytest.JobCompleted)
+			want := seedJobs(t, h.fs, tt.jobs, "completed")
 			results, diags := h.query(nil, false, tt.limit)
 			if len(diags) > 0 || !cmp.Equal(want[:tt.want], ids(results), cmp.Comparer(sameStrings)) {
 				t.Fatalf("%d results %s", len(results), diagsText(diags))
@@ -257,8 +257,7 @@ func sameStrings(a, b []string) bool {
 func TestList_filtersByStatusAndCreationTime(t *testing.T) {
 	h := newProtoHarness(t, mintlifytest.Config{}, true)
 	var made []string // oldest first
-	for i, s := range []mintlifytest.JobStatus{mintlifytest.JobCompleted, mintlifytest.JobFailed, mintlifytest.JobActive,
-		mintlifytest.JobArchived, mintlifytest.JobCompleted, mintlifytest.JobFailed} {
+	for i, s := range []string{"completed", "failed", "active", "archived", "completed", "failed"} {
 		id, err := h.fs.SeedJob(mintlifytest.DemoProjectID, mintlifytest.JobSeed{Status: s, CreatedAt: time.Date(2026, 11, 1+i, 12, 0, 0, 0, time.UTC)})
 		if err != nil {
 			t.Fatal(err)
@@ -304,7 +303,7 @@ func TestList_filtersByStatusAndCreationTime(t *testing.T) {
 // listing says and a warning.
 func TestList_includeResourceReadsEachJobOnce(t *testing.T) {
 	h := newProtoHarness(t, mintlifytest.Config{}, true)
-	done, err := h.fs.SeedJob(mintlifytest.DemoProjectID, mintlifytest.JobSeed{Status: mintlifytest.JobArchived, Prompt: "Tidy up",
+	done, err := h.fs.SeedJob(mintlifytest.DemoProjectID, mintlifytest.JobSeed{Status: "archived", Prompt: "Tidy up",
 		PRLink: "https://github.com/acme/demo-project/pull/7", CreatedAt: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)
@@ -346,7 +345,7 @@ func TestList_includeResourceReadsEachJobOnce(t *testing.T) {
 // naming the job; the results before it stand.
 func TestList_aFailedReadStopsTheQuery(t *testing.T) {
 	h := newProtoHarness(t, mintlifytest.Config{}, true)
-	jobs := seedJobs(t, h.fs, 3, mintlifytest.JobCompleted)
+	jobs := seedJobs(t, h.fs, 3, "completed")
 	h.fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultClientError, Status: 403, Message: "Forbidden", Requests: []int{2}})
 	results, diags := h.query(nil, true, 100)
 	if len(results) != 1 || results[0].identity["id"] != jobs[0] || results[0].resource["status"] != "completed" {

@@ -47,7 +47,7 @@ func TestAction_deploymentFailureQuotesTheLog(t *testing.T) {
 }
 
 func TestAction_deploymentWithoutWaitingPollsNothing(t *testing.T) {
-	h := newDeployActionHarness(t, mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Outcome: mintlifytest.DeployNever}})
+	h := newDeployActionHarness(t, mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Outcome: mintlifytest.OutcomeNever}})
 	progress, diags := h.invoke(context.Background(), "mintlify_deployment", map[string]tftypes.Value{"wait_for_completion": tftypes.NewValue(tftypes.Bool, false)})
 	if len(diags) > 0 || len(progress) != 1 || h.fs.Requests(mintlifytest.RouteDeploymentsStatus) != 0 {
 		t.Errorf("progress %q, %d polls: %s", progress, h.fs.Requests(mintlifytest.RouteDeploymentsStatus), diagsText(diags))
@@ -55,7 +55,7 @@ func TestAction_deploymentWithoutWaitingPollsNothing(t *testing.T) {
 }
 
 func TestAction_deploymentTimeoutNamesWhatGoesOn(t *testing.T) {
-	h := newDeployActionHarness(t, mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Outcome: mintlifytest.DeployNever}})
+	h := newDeployActionHarness(t, mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Outcome: mintlifytest.OutcomeNever}})
 	_, diags := h.invoke(context.Background(), "mintlify_deployment", map[string]tftypes.Value{"timeout": str("2m")})
 	id := h.fs.DeploymentIDs(mintlifytest.DemoProjectID)[0]
 	contains(t, "diagnostics", diagsText(diags), "Timed out waiting for the deployment", "Deployment "+id+" goes on at Mintlify",
@@ -64,7 +64,7 @@ func TestAction_deploymentTimeoutNamesWhatGoesOn(t *testing.T) {
 }
 
 func TestAction_deploymentInterruptedNamesWhatGoesOn(t *testing.T) {
-	h := newDeployActionHarness(t, mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Outcome: mintlifytest.DeployNever}})
+	h := newDeployActionHarness(t, mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Outcome: mintlifytest.OutcomeNever}})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	// Ctrl-C at the third poll's sleep.

@@ -78,7 +78,7 @@ func ExampleFake_SeedJob() {
 	f := mintlifytest.New(mintlifytest.Config{})
 	_, err := f.SeedJob(mintlifytest.DemoProjectID, mintlifytest.JobSeed{
 		ID:         "job-from-last-week",
-		Status:     mintlifytest.JobArchived,
+		Status:     "archived",
 		Prompt:     "Rewrite the quickstart",
 		PRLink:     "https://github.com/acme/docs/pull/7",
 		CreatedAt:  time.Date(2026, 11, 14, 9, 0, 0, 0, time.UTC),

@@ -95,18 +95,18 @@ func (p *project) renderSession(j *job, now time.Time) sessionObject {
 		Title: title(j.prompt), CreatedAt: o.CreatedAt, Todos: []todoObject{},
 	}
 	switch o.Status {
-	case string(JobActive):
+	case jobActive:
 		sess.HaultReason = "processing"
-	case string(JobCompleted):
+	case jobCompleted:
 		sess.Haulted, sess.HaultReason = true, "completed"
 		sess.MessageToUser = "No files needed changes."
 		if o.PRLink != nil {
 			sess.MessageToUser = "Opened a pull request with the changes."
 		}
-	case string(JobFailed):
+	case jobFailed:
 		sess.Haulted, sess.HaultReason = true, "error"
 		sess.MessageToUser = "The agent ran into an error and stopped."
-	case string(JobArchived):
+	case jobArchived:
 		sess.Haulted, sess.HaultReason = true, "interrupted"
 	}
 	if o.PRLink != nil {

@@ -29,23 +29,9 @@ import (
 // expiry in the query, as S3's) that answers 403 with S3's XML error once
 // it has expired or when it was altered.
 
-// ExportOutcome is how a scripted static export ends.
-type ExportOutcome string
-
-// The outcomes an export script can end in.
-
-// ExportCompleted means: the export completes; its bundle can be made.
-const ExportCompleted ExportOutcome = "completed"
-
-// ExportFailed fails the export 60% of the way through its run, with
-// an error naming the page that failed to render.
-const ExportFailed ExportOutcome = "failed"
-
-// ExportNever runs forever: its progress nears 99% and stays there.
-const ExportNever ExportOutcome = "never"
-
 // ExportScript is the lifecycle of a static export: queued for QueuedFor,
-// running for RunFor (progress growing evenly), then Outcome. Pages is the
+// running for RunFor (progress growing evenly), then Outcome (see
+// OutcomeCompleted, OutcomeFailed and OutcomeNever). Pages is the
 // page count when the request names no paths (with paths, their number).
 // BundleSize, when set, fills the archive up to about that many bytes (one
 // asset of pseudo-random bytes), for downloads of a realistic size;
@@ -60,7 +46,7 @@ type ExportScript struct {
 	QueuedFor  time.Duration
 	RunFor     time.Duration
 	Pages      int
-	Outcome    ExportOutcome
+	Outcome    Outcome
 	BundleSize int64
 }
 
@@ -79,7 +65,7 @@ type StaticExportConfig struct {
 // defaultBundleLinkTTL is how long a bundle link works unless configured.
 const defaultBundleLinkTTL = 15 * time.Minute
 
-var defaultExportScript = ExportScript{QueuedFor: time.Second, RunFor: 4 * time.Second, Pages: 24, Outcome: ExportCompleted}
+var defaultExportScript = ExportScript{QueuedFor: time.Second, RunFor: 4 * time.Second, Pages: 24, Outcome: OutcomeCompleted}
 
 var exportMarkerRE = regexp.MustCompile(`\[fake:([a-z]+)(?:=([0-9A-Za-z.]+))?\]`)
 
@@ -102,8 +88,8 @@ func (e ExportScript) withMarkers(version string) ExportScript {
 			if n, err := bundle.ParseSize(m[2]); err == nil {
 				e.BundleSize = n
 			}
-		case string(ExportCompleted), string(ExportFailed), string(ExportNever):
-			e.Outcome = ExportOutcome(m[1])
+		case string(OutcomeCompleted), string(OutcomeFailed), string(OutcomeNever):
+			e.Outcome = Outcome(m[1])
 		}
 	}
 	return e
@@ -127,7 +113,7 @@ func newExportState(cfg StaticExportConfig) *exportState {
 		st.script = defaultExportScript
 	}
 	if st.script.Outcome == "" {
-		st.script.Outcome = ExportCompleted
+		st.script.Outcome = OutcomeCompleted
 	}
 	if st.linkTTL <= 0 {
 		st.linkTTL = defaultBundleLinkTTL
@@ -182,9 +168,9 @@ func (e *staticExport) render(now time.Time) exportObject {
 	}
 	updated := now
 	switch {
-	case e.script.Outcome == ExportNever:
+	case e.script.Outcome == OutcomeNever:
 		frac = min(frac, 0.99)
-	case e.script.Outcome == ExportFailed && frac >= failsAt:
+	case e.script.Outcome == OutcomeFailed && frac >= failsAt:
 		frac, updated = failsAt, started.Add(time.Duration(float64(run)*failsAt))
 		o.Status = "failed"
 		page := "index"

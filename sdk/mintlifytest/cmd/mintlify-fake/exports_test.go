@@ -30,7 +30,7 @@ func TestOptions_staticExports(t *testing.T) {
 	o.export = mintlifytest.ExportScript{QueuedFor: time.Second, RunFor: time.Minute, Pages: 7}
 	cfg, err := o.config()
 	want := mintlifytest.StaticExportConfig{Disabled: true, LinkTTL: time.Minute,
-		Default: mintlifytest.ExportScript{QueuedFor: time.Second, RunFor: time.Minute, Pages: 7, Outcome: mintlifytest.ExportFailed, BundleSize: 2 << 20}}
+		Default: mintlifytest.ExportScript{QueuedFor: time.Second, RunFor: time.Minute, Pages: 7, Outcome: mintlifytest.OutcomeFailed, BundleSize: 2 << 20}}
 	if err != nil || cfg.StaticExports != want {
 		t.Errorf("%+v, %v", cfg.StaticExports, err)
 	}

@@ -260,7 +260,7 @@ func main() {
 	fs.StringVar(&o.outcome, "job-outcome", "completed", "how a job without a marker ends: completed, nochange, failed, archived or never")
 	fs.DurationVar(&o.deploy.Queued, "deploy-queued", time.Second, "how long a deployment or preview stays queued")
 	fs.DurationVar(&o.deploy.Building, "deploy-duration", 4*time.Second, "how long a deployment or preview stays in_progress before its outcome")
-	fs.StringVar(&o.deployOutcome, "deploy-outcome", string(mintlifytest.DeploySuccess), "how a deployment ends (and a preview without a marker): success, failure or never")
+	fs.StringVar(&o.deployOutcome, "deploy-outcome", "success", "how a deployment ends (and a preview without a marker): success, failure or never")
 	fs.BoolVar(&o.noPreviews, "no-previews", false, "previews are not on the plan: a preview trigger answers 403")
 	fs.IntVar(&o.jobLimit, "job-limit", publishedLimit(mintlifytest.BudgetAgentJobs), "job creations and messages per project per hour (-1: no limit)")
 	fs.IntVar(&o.analyticsLimit, "analytics-limit", publishedLimit(mintlifytest.BudgetAnalytics), "analytics requests per organization per hour (-1: no limit)")
@@ -299,6 +299,13 @@ type options struct {
 	exportsDisabled                 bool
 }
 
+// deployOutcomes are the outcomes -deploy-outcome takes, in a
+// deployment's words ("": the fake's default, success).
+var deployOutcomes = map[string]mintlifytest.Outcome{
+	"": mintlifytest.OutcomeCompleted, "success": mintlifytest.OutcomeCompleted,
+	"failure": mintlifytest.OutcomeFailed, "never": mintlifytest.OutcomeNever,
+}
+
 // config checks the options and turns them into the fake's configuration.
 func (o options) config() (mintlifytest.Config, error) {
 	end, err := time.Parse(time.DateOnly, o.dataEnd)
@@ -310,9 +317,8 @@ func (o options) config() (mintlifytest.Config, error) {
 	default:
 		return mintlifytest.Config{}, fmt.Errorf("-job-outcome %q: want completed, nochange, failed, archived or never", o.outcome)
 	}
-	switch mintlifytest.DeployOutcome(o.deployOutcome) {
-	case "", mintlifytest.DeploySuccess, mintlifytest.DeployFailure, mintlifytest.DeployNever: // "": the fake's default
-	default:
+	deployOutcome, ok := deployOutcomes[o.deployOutcome]
+	if !ok {
 		return mintlifytest.Config{}, fmt.Errorf("-deploy-outcome %q: want success, failure or never", o.deployOutcome)
 	}
 	if o.deploy.Queued < 0 || o.deploy.Building < 0 {
@@ -334,7 +340,7 @@ func (o options) config() (mintlifytest.Config, error) {
 	job := o.job
 	job.Outcome = mintlifytest.Outcome(o.outcome)
 	deploy := o.deploy
-	deploy.Outcome = mintlifytest.DeployOutcome(o.deployOutcome)
+	deploy.Outcome = deployOutcome
 	exports, err := o.exports()
 	if err != nil {
 		return mintlifytest.Config{}, err
@@ -348,10 +354,10 @@ func (o options) config() (mintlifytest.Config, error) {
 // fake's defaults.
 func (o options) exports() (mintlifytest.StaticExportConfig, error) {
 	script := o.export
-	switch mintlifytest.ExportOutcome(o.exportOutcome) {
+	switch mintlifytest.Outcome(o.exportOutcome) {
 	case "":
-	case mintlifytest.ExportCompleted, mintlifytest.ExportFailed, mintlifytest.ExportNever:
-		script.Outcome = mintlifytest.ExportOutcome(o.exportOutcome)
+	case mintlifytest.OutcomeCompleted, mintlifytest.OutcomeFailed, mintlifytest.OutcomeNever:
+		script.Outcome = mintlifytest.Outcome(o.exportOutcome)
 	default:
 		return mintlifytest.StaticExportConfig{}, fmt.Errorf("-export-outcome %q: want completed, failed or never", o.exportOutcome)
 	}
