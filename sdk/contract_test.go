@@ -25,7 +25,7 @@ func TestContract_fakeAndSDKFollowTheSpec(t *testing.T) {
 	specs := loadSpecs(t)
 	fake := mintlifytest.New(mintlifytest.Config{
 		JobBudget: 5, AnalyticsBudget: 60, // 3 jobs and 2 messages fit; the next POST is refused
-		Limits:     map[mintlifytest.Budget]int{mintlifytest.BudgetDiscovery: 40, mintlifytest.BudgetIndexDay: 30},
+		Limits:     map[string]int{"discovery": 40, "index-day": 30},
 		DefaultJob: mintlifytest.JobScript{ActiveFor: 30 * time.Millisecond, Outcome: mintlifytest.OutcomeCompleted},
 		Analytics:  mintlifytest.Dataset{Paths: 260, SearchTerms: 120, Feedback: 300, Conversations: 1200, Seed: 5},
 		StaticExports: mintlifytest.StaticExportConfig{

@@ -104,7 +104,7 @@ func (b *bench) planRequests(provider string, n int) (map[string]int, error) {
 		DefaultJob:        mintlifytest.JobScript{ActiveFor: 10 * time.Millisecond, Outcome: mintlifytest.OutcomeCompleted},
 		StaticExports:     mintlifytest.StaticExportConfig{Default: mintlifytest.ExportScript{QueuedFor: 10 * time.Millisecond, RunFor: 10 * time.Millisecond, Pages: 12}},
 		JobBudget:         -1,
-		Limits:            map[mintlifytest.Budget]int{mintlifytest.BudgetPreviews: -1, mintlifytest.BudgetDeployments: -1},
+		Limits:            map[string]int{"previews": -1, "deployments": -1},
 	})
 	if err != nil {
 		return nil, err

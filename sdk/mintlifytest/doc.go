@@ -125,12 +125,13 @@
 // RouteAssistantStreamV1 (v1). Routes lists them with their short names
 // (what mintlify-fake's -fault route=NAME takes), areas and budgets.
 //
-// The published rate limits are Budgets, drawn by each route (Routes says
-// which): agent job creations and messages, 100 per project per hour;
-// analytics, 100 per organization per hour; and those of the areas to
-// come. Past one, the fake answers 429 with Retry-After and X-RateLimit
-// headers. Config.JobBudget, Config.AnalyticsBudget and Config.Limits change
-// them (negative: off); ResetRateLimits starts every window afresh.
+// The published rate limits are Budgets, each named, drawn by each route
+// (Routes says which): agent job creations and messages, 100 per project
+// per hour; analytics, 100 per organization per hour; deployments,
+// previews, discovery and the Index theirs (see Budget). Past one, the
+// fake answers 429 with Retry-After and X-RateLimit headers.
+// Config.JobBudget, Config.AnalyticsBudget and Config.Limits (by name)
+// change them (negative: off); ResetRateLimits starts every window afresh.
 //
 // # Where it comes from
 //

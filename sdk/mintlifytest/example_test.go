@@ -171,7 +171,7 @@ func ExampleFault_respond() {
 // sets any of them.
 func ExampleBudget() {
 	clock := mintlifytest.NewManualClock(t0)
-	f := mintlifytest.New(mintlifytest.Config{Clock: clock, Limits: map[mintlifytest.Budget]int{mintlifytest.BudgetAnalytics: 2}})
+	f := mintlifytest.New(mintlifytest.Config{Clock: clock, Limits: map[string]int{"analytics": 2}})
 	client := f.Client()
 	for range 2 {
 		call(client, "GET", "/v1/analytics/demo-project/views", "")

@@ -125,29 +125,29 @@ const (
 // To add a budget, see budgetSpecs.
 var routeTable = []route{
 	// Agent jobs (admin-openapi.json): jobs.go.
-	{name: "create-job", pattern: RouteAgentJobsCreate, area: areaJobs, budgets: []Budget{BudgetAgentJobs}, serve: (*Fake).createJob},
+	{name: "create-job", pattern: RouteAgentJobsCreate, area: areaJobs, budgets: []string{budgetAgentJobs}, serve: (*Fake).createJob},
 	{name: "get-job", pattern: RouteAgentJobsGet, area: areaJobs, serve: (*Fake).getJob},
-	{name: "message", pattern: RouteAgentJobsSendMessage, area: areaJobs, budgets: []Budget{BudgetAgentJobs}, serve: (*Fake).sendMessage},
+	{name: "message", pattern: RouteAgentJobsSendMessage, area: areaJobs, budgets: []string{budgetAgentJobs}, serve: (*Fake).sendMessage},
 	{name: "list-jobs", pattern: RouteAgentJobsSessions, area: areaJobs, serve: (*Fake).listJobs}, // sessions.go; reads have no published limit
 
 	// Analytics (analytics.openapi.json): analytics.go, searches.go,
 	// feedback.go, assistant.go. export is the whole answer Data gives.
-	{name: "visitors", pattern: RouteAnalyticsVisitors, area: areaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveVisitors), export: exportVisitors},
-	{name: "views", pattern: RouteAnalyticsViews, area: areaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveViews), export: exportViews},
-	{name: "searches", pattern: RouteAnalyticsSearches, area: areaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveSearches), export: exportSearches},
-	{name: "feedback", pattern: RouteAnalyticsFeedback, area: areaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveFeedback), export: exportFeedback},
-	{name: "feedback-by-page", pattern: RouteAnalyticsFeedbackByPage, area: areaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveFeedbackByPage), export: exportFeedbackByPage},
-	{name: "assistant", pattern: RouteAnalyticsConversations, area: areaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveAssistant), export: exportAssistant},
-	{name: "thread", pattern: RouteAnalyticsThread, area: areaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveThread), export: exportThread},
-	{name: "caller-stats", pattern: RouteAnalyticsCallerStats, area: areaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveCallerStats), export: exportCallerStats},
+	{name: "visitors", pattern: RouteAnalyticsVisitors, area: areaAnalytics, budgets: []string{budgetAnalytics}, serve: analytics(serveVisitors), export: exportVisitors},
+	{name: "views", pattern: RouteAnalyticsViews, area: areaAnalytics, budgets: []string{budgetAnalytics}, serve: analytics(serveViews), export: exportViews},
+	{name: "searches", pattern: RouteAnalyticsSearches, area: areaAnalytics, budgets: []string{budgetAnalytics}, serve: analytics(serveSearches), export: exportSearches},
+	{name: "feedback", pattern: RouteAnalyticsFeedback, area: areaAnalytics, budgets: []string{budgetAnalytics}, serve: analytics(serveFeedback), export: exportFeedback},
+	{name: "feedback-by-page", pattern: RouteAnalyticsFeedbackByPage, area: areaAnalytics, budgets: []string{budgetAnalytics}, serve: analytics(serveFeedbackByPage), export: exportFeedbackByPage},
+	{name: "assistant", pattern: RouteAnalyticsConversations, area: areaAnalytics, budgets: []string{budgetAnalytics}, serve: analytics(serveAssistant), export: exportAssistant},
+	{name: "thread", pattern: RouteAnalyticsThread, area: areaAnalytics, budgets: []string{budgetAnalytics}, serve: analytics(serveThread), export: exportThread},
+	{name: "caller-stats", pattern: RouteAnalyticsCallerStats, area: areaAnalytics, budgets: []string{budgetAnalytics}, serve: analytics(serveCallerStats), export: exportCallerStats},
 
 	// Deployments, previews and automations (openapi.json): deployments.go.
-	// Trigger update and automation triggers: BudgetDeployments; previews:
-	// BudgetPreviews; update status: none.
-	{name: "trigger-update", pattern: RouteDeploymentsTrigger, area: areaDeployments, budgets: []Budget{BudgetDeployments}, serve: (*Fake).triggerUpdate},
+	// Trigger update and automation triggers: budgetDeployments; previews:
+	// budgetPreviews; update status: none.
+	{name: "trigger-update", pattern: RouteDeploymentsTrigger, area: areaDeployments, budgets: []string{budgetDeployments}, serve: (*Fake).triggerUpdate},
 	{name: "update-status", pattern: RouteDeploymentsStatus, area: areaDeployments, serve: (*Fake).updateStatus},
-	{name: "preview", pattern: RouteDeploymentsPreview, area: areaDeployments, budgets: []Budget{BudgetPreviews}, serve: (*Fake).triggerPreview},
-	{name: "trigger-automation", pattern: RouteAutomationsTrigger, area: areaDeployments, budgets: []Budget{BudgetDeployments}, serve: (*Fake).triggerAutomation},
+	{name: "preview", pattern: RouteDeploymentsPreview, area: areaDeployments, budgets: []string{budgetPreviews}, serve: (*Fake).triggerPreview},
+	{name: "trigger-automation", pattern: RouteAutomationsTrigger, area: areaDeployments, budgets: []string{budgetDeployments}, serve: (*Fake).triggerAutomation},
 
 	// Static exports (static-export-openapi.json): static_exports.go. No
 	// published limit.
@@ -157,17 +157,17 @@ var routeTable = []route{
 	{name: "download", pattern: RouteStaticExportsDownloadBundle, area: areaStaticExports, serve: (*Fake).downloadBundle, stream: true, keyless: true},
 
 	// Discovery: search, page, assistant (discovery-openapi.json):
-	// discovery.go. BudgetDiscovery.
-	{name: "search", pattern: RouteDiscoverySearch, area: areaDiscovery, budgets: []Budget{BudgetDiscovery}, serve: (*Fake).discoverySearch},
-	{name: "page", pattern: RouteDiscoveryPage, area: areaDiscovery, budgets: []Budget{BudgetDiscovery}, serve: (*Fake).discoveryPage},
-	{name: "assistant-message", pattern: RouteAssistantStream, area: areaDiscovery, budgets: []Budget{BudgetDiscovery}, serve: (*Fake).assistantV2, stream: true},
-	{name: "assistant-message-v1", pattern: RouteAssistantStreamV1, area: areaDiscovery, budgets: []Budget{BudgetDiscovery}, serve: (*Fake).assistantV1, stream: true},
+	// discovery.go. budgetDiscovery.
+	{name: "search", pattern: RouteDiscoverySearch, area: areaDiscovery, budgets: []string{budgetDiscovery}, serve: (*Fake).discoverySearch},
+	{name: "page", pattern: RouteDiscoveryPage, area: areaDiscovery, budgets: []string{budgetDiscovery}, serve: (*Fake).discoveryPage},
+	{name: "assistant-message", pattern: RouteAssistantStream, area: areaDiscovery, budgets: []string{budgetDiscovery}, serve: (*Fake).assistantV2, stream: true},
+	{name: "assistant-message-v1", pattern: RouteAssistantStreamV1, area: areaDiscovery, budgets: []string{budgetDiscovery}, serve: (*Fake).assistantV1, stream: true},
 
-	// Mintlify Index (index-openapi.json): index.go. BudgetIndexSecond and
-	// BudgetIndexDay, both.
-	{name: "index-search", pattern: RouteIndexSearch, area: areaIndex, budgets: []Budget{BudgetIndexSecond, BudgetIndexDay}, serve: (*Fake).indexSearch},
-	{name: "index-context", pattern: RouteIndexContext, area: areaIndex, budgets: []Budget{BudgetIndexSecond, BudgetIndexDay}, serve: (*Fake).indexContext},
-	{name: "index-contents", pattern: RouteIndexContents, area: areaIndex, budgets: []Budget{BudgetIndexSecond, BudgetIndexDay}, serve: (*Fake).indexContents},
+	// Mintlify Index (index-openapi.json): index.go. budgetIndexSecond and
+	// budgetIndexDay, both.
+	{name: "index-search", pattern: RouteIndexSearch, area: areaIndex, budgets: []string{budgetIndexSecond, budgetIndexDay}, serve: (*Fake).indexSearch},
+	{name: "index-context", pattern: RouteIndexContext, area: areaIndex, budgets: []string{budgetIndexSecond, budgetIndexDay}, serve: (*Fake).indexContext},
+	{name: "index-contents", pattern: RouteIndexContents, area: areaIndex, budgets: []string{budgetIndexSecond, budgetIndexDay}, serve: (*Fake).indexContents},
 }
 
 // route is one operation of the API.
@@ -175,7 +175,7 @@ type route struct {
 	name    string
 	pattern string
 	area    string
-	budgets []Budget
+	budgets []string
 	serve   handler
 	// export is an analytics route's whole answer, for Data.
 	export func(p *params, d *dataset) any
@@ -217,8 +217,9 @@ type RouteInfo struct {
 	// Area is the API area, one per OpenAPI file (or part of one): jobs,
 	// analytics, deployments, static-exports, discovery or index.
 	Area string
-	// Budgets are the rate limits each request draws from.
-	Budgets []Budget
+	// Budgets are the names of the rate limits each request draws from
+	// (see Budget).
+	Budgets []string
 }
 
 // Routes lists every route the fake serves, area by area.

@@ -27,15 +27,16 @@ const DemoOrg = "demo-org"
 // key and project and an empty visitor data set.
 type Config struct {
 	Clock Clock // nil: the real clock
-	// JobBudget and AnalyticsBudget are the hourly rate limits of
-	// BudgetAgentJobs and BudgetAnalytics (0: 100). A negative value turns
+	// JobBudget and AnalyticsBudget are the hourly rate limits of the
+	// agent-jobs and analytics budgets (0: 100). A negative value turns
 	// the limit off.
 	JobBudget       int
 	AnalyticsBudget int
-	// Limits sets any budget's limit (see Budgets), after JobBudget and
-	// AnalyticsBudget: 0 keeps the published limit, a negative value turns
-	// the limit off. A budget that does not exist panics.
-	Limits map[Budget]int
+	// Limits sets any budget's limit by its name (see Budget), after
+	// JobBudget and AnalyticsBudget: 0 keeps the published limit, a
+	// negative value turns the limit off. A budget that does not exist
+	// panics.
+	Limits map[string]int
 	// DefaultJob is the lifecycle of jobs whose prompt carries no script
 	// marker (zero value: active for 2 s, then completed with a PR).
 	DefaultJob JobScript
@@ -76,7 +77,7 @@ type Fake struct {
 	mu         sync.Mutex
 	keys       map[string]keyInfo
 	projects   map[string]*project
-	limits     map[Budget]int
+	limits     map[string]int
 	windows    map[window][]time.Time // requests counted per budget and scope
 	defaultJob JobScript
 	jobSeq     uint64

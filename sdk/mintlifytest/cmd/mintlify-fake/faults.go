@@ -199,7 +199,7 @@ func (f *faultFlags) Set(spec string) error {
 }
 
 // limitFlags collects repeated -limit NAME=N flags.
-type limitFlags map[mintlifytest.Budget]int
+type limitFlags map[string]int
 
 func (l *limitFlags) String() string { return fmt.Sprintf("%d limits", len(*l)) }
 
@@ -208,8 +208,8 @@ func (l *limitFlags) Set(spec string) error {
 	known := false
 	var names []string
 	for _, b := range mintlifytest.Budgets() {
-		known = known || string(b.Budget) == name
-		names = append(names, string(b.Budget))
+		known = known || b.Name == name
+		names = append(names, b.Name)
 	}
 	if !known {
 		return fmt.Errorf("-limit %q: no budget %q (%s)", spec, name, strings.Join(names, ", "))
@@ -221,6 +221,6 @@ func (l *limitFlags) Set(spec string) error {
 	if *l == nil {
 		*l = limitFlags{}
 	}
-	(*l)[mintlifytest.Budget(name)] = n
+	(*l)[name] = n
 	return nil
 }

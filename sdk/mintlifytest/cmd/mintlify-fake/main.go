@@ -204,7 +204,7 @@ func budgetList() string {
 		if s.PerProject {
 			scope = "project"
 		}
-		fmt.Fprintf(&b, "    %-13s %d per %s per %s:\n%s\n", s.Budget, s.Limit, s.Per(), scope, wrap(s.Covers, "                  "))
+		fmt.Fprintf(&b, "    %-13s %d per %s per %s:\n%s\n", s.Name, s.Limit, s.Per(), scope, wrap(s.Covers, "                  "))
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
@@ -214,9 +214,9 @@ func budgetList() string {
 const defaultDataEnd = "2026-11-01"
 
 // publishedLimit is a budget's published limit.
-func publishedLimit(b mintlifytest.Budget) int {
+func publishedLimit(name string) int {
 	for _, s := range mintlifytest.Budgets() {
-		if s.Budget == b {
+		if s.Name == name {
 			return s.Limit
 		}
 	}
@@ -262,8 +262,8 @@ func main() {
 	fs.DurationVar(&o.deploy.Building, "deploy-duration", 4*time.Second, "how long a deployment or preview stays in_progress before its outcome")
 	fs.StringVar(&o.deployOutcome, "deploy-outcome", "success", "how a deployment ends (and a preview without a marker): success, failure or never")
 	fs.BoolVar(&o.noPreviews, "no-previews", false, "previews are not on the plan: a preview trigger answers 403")
-	fs.IntVar(&o.jobLimit, "job-limit", publishedLimit(mintlifytest.BudgetAgentJobs), "job creations and messages per project per hour (-1: no limit)")
-	fs.IntVar(&o.analyticsLimit, "analytics-limit", publishedLimit(mintlifytest.BudgetAnalytics), "analytics requests per organization per hour (-1: no limit)")
+	fs.IntVar(&o.jobLimit, "job-limit", publishedLimit("agent-jobs"), "job creations and messages per project per hour (-1: no limit)")
+	fs.IntVar(&o.analyticsLimit, "analytics-limit", publishedLimit("analytics"), "analytics requests per organization per hour (-1: no limit)")
 	fs.DurationVar(&o.export.QueuedFor, "export-queued", time.Second, "how long a static export stays queued")
 	fs.DurationVar(&o.export.RunFor, "export-duration", 5*time.Second, "how long a static export runs")
 	fs.StringVar(&o.exportOutcome, "export-outcome", "completed", "how a static export without a marker ends: completed, failed or never")

@@ -321,7 +321,7 @@ func TestLimitFlag(t *testing.T) {
 	if err := l.Set("index-day=-1"); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(limitFlags{mintlifytest.BudgetPreviews: 2, mintlifytest.BudgetIndexDay: -1}, l); diff != "" || l.String() != "2 limits" {
+	if diff := cmp.Diff(limitFlags{"previews": 2, "index-day": -1}, l); diff != "" || l.String() != "2 limits" {
 		t.Errorf("limits (-want +got):\n%s", diff)
 	}
 	for spec, want := range map[string]string{
@@ -338,11 +338,11 @@ func TestLimitFlag(t *testing.T) {
 	o := defaults()
 	o.limits = l
 	cfg, err := o.config()
-	if err != nil || cfg.Limits[mintlifytest.BudgetPreviews] != 2 {
+	if err != nil || cfg.Limits["previews"] != 2 {
 		t.Errorf("config %+v %v", cfg.Limits, err)
 	}
 	// The limit reaches the fake.
-	o.limits = limitFlags{mintlifytest.BudgetAnalytics: 1}
+	o.limits = limitFlags{"analytics": 1}
 	cfg, _ = o.config()
 	fake := mintlifytest.New(cfg)
 	ts := httptest.NewServer(withControl(fake))
@@ -407,8 +407,8 @@ func TestUsage_listsTheTables(t *testing.T) {
 		}
 	}
 	for _, b := range mintlifytest.Budgets() {
-		if !strings.Contains(flat, fmt.Sprintf("%s %d per", b.Budget, b.Limit)) {
-			t.Errorf("usage lacks budget %s", b.Budget)
+		if !strings.Contains(flat, fmt.Sprintf("%s %d per", b.Name, b.Limit)) {
+			t.Errorf("usage lacks budget %s", b.Name)
 		}
 	}
 	for _, want := range []string{"client-error[=STATUS]", "malformed[=STATUS]", "reset", "stall", "-limit NAME=N",
