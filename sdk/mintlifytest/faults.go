@@ -97,7 +97,8 @@ type Fault struct {
 	Body string
 	// Field a FaultOddField mistypes ("": "createdAt").
 	Field string
-	// Text is a parameter for a Respond of your own.
+	// Text, like Body, Field and Latency, is a parameter a Respond of
+	// your own may read.
 	Text string
 	// Respond, when set, answers the requests the rule hits, whatever
 	// Kind (which then only names the fault in the request log): a fault

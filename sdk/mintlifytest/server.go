@@ -53,8 +53,9 @@ type Config struct {
 	// them, their lifecycle and their bundles (StaticExportConfig).
 	StaticExports StaticExportConfig
 	// DefaultDeployment is the lifecycle of deployments and previews (zero
-	// value: queued 1 s, building 4 s, success). PreviewsOffPlan takes previews off
-	// every organization's plan: a preview trigger answers 403.
+	// value: queued 1 s, building 4 s, success). PreviewsOffPlan takes
+	// previews off every organization's plan: a preview trigger answers
+	// 403.
 	DefaultDeployment DeploymentScript
 	PreviewsOffPlan   bool
 	// OnRequest, when set, is called with each request once it is
@@ -256,13 +257,14 @@ func (s *Fake) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) {
 		e.Fault = fault.Kind
 	}
 	s.mu.Unlock()
-	switch {
-	case fault != nil && fault.Respond != nil:
+	if fault != nil && fault.Respond != nil {
 		s.respond(fault.Respond, rt, w, r)
-	case fault != nil && fault.apply(w, r, s.stopping):
-	default:
-		s.answer(rt, fault, w, r)
+		return
 	}
+	if fault != nil && fault.apply(w, r, s.stopping) {
+		return // the fault answered
+	}
+	s.answer(rt, fault, w, r)
 }
 
 // respond hands a request to a fault's Respond, with the route's own
