@@ -103,7 +103,7 @@ func (p *project) render(j *job, now time.Time) jobObject {
 	o.Source.Ref = &ref
 	prLink := j.prLink
 	if j.fixed != "" {
-		o.Status = string(j.fixed)
+		o.Status = j.fixed
 		if j.hadPR {
 			o.PRLink = &prLink
 		}

@@ -62,8 +62,12 @@ func scrub(s string) string {
 	s = linkSecret.ReplaceAllString(s, "${1}="+mark)
 	for range 4 { // each round undoes one layer of escapes
 		d := escape.ReplaceAllStringFunc(s, func(e string) string {
-			n, _ := strconv.ParseUint(strings.TrimLeft(e, `%\u`), 16, 32)
-			return string(rune(n))
+			if e[0] == '%' {
+				d, _ := url.PathUnescape(e)
+				return d
+			}
+			d, _ := strconv.Unquote(`"` + e + `"`)
+			return d
 		})
 		if d == s {
 			return s
