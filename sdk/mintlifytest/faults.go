@@ -106,8 +106,8 @@ type Fault struct {
 	// behind its key, project and budget checks. Respond may call it (with
 	// a writer of its own, to pace or change the answer), or answer
 	// alone. The request's context ends when the client hangs up or the
-	// fake stops (Stop); then the connection breaks, so that an answer
-	// cut short never looks whole.
+	// fake stops (Stop); a stop also breaks the connection, so that an
+	// answer it cut short never looks whole.
 	Respond func(w http.ResponseWriter, r *http.Request, serve http.Handler)
 }
 
