@@ -205,6 +205,22 @@ func TestTrickle_oneByteAtATime(t *testing.T) {
 			if least := time.Duration(len(got)-1) * delay; took < least {
 				t.Errorf("%d bytes in %s: faster than a byte per %s", len(got), took, delay)
 			}
+			// The first byte comes at once, whatever the delay.
+			slow := mintlifytest.New(mintlifytest.Config{Faults: []mintlifytest.Fault{
+				Fault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsGet, Kind: Trickle, Latency: time.Hour})}})
+			slowBase, slowClient := tr.open(t, slow)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			req, _ := http.NewRequestWithContext(ctx, "GET", slowBase+"/v2/agent/"+mintlifytest.DemoProjectID+"/job/x", nil)
+			req.Header.Set("Authorization", "Bearer "+mintlifytest.DemoAPIKey)
+			if resp, err := slowClient.Do(req); err != nil {
+				t.Errorf("no headers before the first delay: %v", err)
+			} else if first := make([]byte, 1); resp.ContentLength <= 1 {
+				t.Errorf("length %d", resp.ContentLength)
+			} else if _, err := io.ReadFull(resp.Body, first); err != nil || first[0] != '{' {
+				t.Errorf("first byte %q: %v", first, err)
+			}
+			cancel()
 			// A stream trickles too, and stopping cuts it.
 			stream := open(t, c, "POST", base+askPath, mintlifytest.DemoAssistantKey, askBody)
 			r := bufio.NewReader(stream.Body)
