@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"os"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,12 +33,11 @@ type logLine struct {
 	Body      string                 `json:"body,omitempty"`
 }
 
-// What the log writes is scrubbed as the fake reads it: a path segment by
-// segment and a query pair by pair, decoded as the handlers decode them,
-// and a JSON body string by string. So a key or a link's secret is found
-// in whatever spelling the server would accept (mint%5F..., mint\u005f...),
-// and a pair the server skips (x=%zz, a=1;b=2) cannot carry one past the
-// log either.
+// What the log writes is scrubbed unit by unit (a path segment, a query
+// pair, a JSON body's strings), each decoded layer by layer before it is
+// matched: a key or a link's secret is found in whatever spelling a
+// server would read it (mint%5F..., mint\u005f..., escaped twice), and a
+// pair the server skips (x=%zz, a=1;b=2) is scrubbed like any other.
 
 // keyPattern is any Mintlify key (admin, assistant or Index): written
 // nowhere, whoever sent it where.
@@ -54,9 +52,9 @@ var escape = regexp.MustCompile(`%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}`)
 
 const mark = "[REDACTED]"
 
-// scrub is decoded text without the keys and link secrets it shows; mark
-// alone when, decoded again, it would still show one (a key escaped
-// twice, in a value that is itself a URL or JSON).
+// scrub is s without the keys and link secrets it shows; mark alone when
+// s, its percent and JSON escapes undone once or more, would show one
+// (mint%5F..., a key escaped twice, a signature under an escaped name).
 func scrub(s string) string {
 	s = keyPattern.ReplaceAllString(s, mark)
 	s = linkSecret.ReplaceAllString(s, "${1}="+mark)
@@ -80,57 +78,19 @@ func scrub(s string) string {
 	return mark // escaped deeper than any client would: not written
 }
 
-// escapedAround is s escaped by esc, its marks left readable.
-func escapedAround(s string, esc func(string) string) string {
-	parts := strings.Split(s, mark)
+// loggedPath is an escaped path, each segment scrubbed.
+func loggedPath(p string) string { return scrubEach(p, "/") }
+
+// loggedQuery is a raw query, each pair scrubbed.
+func loggedQuery(raw string) string { return scrubEach(raw, "&") }
+
+func scrubEach(s, sep string) string {
+	parts := strings.Split(s, sep)
 	for i, p := range parts {
-		parts[i] = esc(p)
+		parts[i] = scrub(p)
 	}
-	return strings.Join(parts, mark)
+	return strings.Join(parts, sep)
 }
-
-// loggedPath is an escaped path, its segments scrubbed as the router
-// reads them: decoded.
-func loggedPath(p string) string {
-	segs := strings.Split(p, "/")
-	for i, seg := range segs {
-		d, err := url.PathUnescape(seg)
-		if err != nil {
-			d = seg
-		}
-		if c := scrub(d); c != d {
-			segs[i] = escapedAround(c, url.PathEscape)
-		}
-	}
-	return strings.Join(segs, "/")
-}
-
-// loggedQuery is a raw query, each pair scrubbed as the handler reads it
-// (url.ParseQuery's decoding, a pair at a time); a link's secret is
-// written as mark. A pair the handler skips is scrubbed as sent.
-func loggedQuery(raw string) string {
-	pairs := strings.Split(raw, "&")
-	for i, pair := range pairs {
-		q, err := url.ParseQuery(pair)
-		if err != nil || len(q) != 1 {
-			pairs[i] = scrub(pair)
-			continue
-		}
-		for k, vs := range q {
-			ck, cv := scrub(k), scrub(vs[0])
-			if slices.ContainsFunc(linkSecrets, func(name string) bool { return strings.EqualFold(k, name) }) {
-				cv = mark
-			}
-			if ck != k || cv != vs[0] {
-				pairs[i] = escapedAround(ck, url.QueryEscape) + "=" + escapedAround(cv, url.QueryEscape)
-			}
-		}
-	}
-	return strings.Join(pairs, "&")
-}
-
-// linkSecrets are the query parameters of a bundle link that grant it.
-var linkSecrets = []string{"X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token"}
 
 // loggedBody is a request body as sent when it shows and hides no
 // secret; else a JSON body written again from its decoded strings,
