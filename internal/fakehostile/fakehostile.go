@@ -93,6 +93,12 @@ func Fault(f mintlifytest.Fault) mintlifytest.Fault {
 	return f
 }
 
+// Plays reports whether kind is one of the hostile kinds Fault plays.
+func Plays(kind mintlifytest.FaultKind) bool {
+	_, ok := plays[kind]
+	return ok
+}
+
 type play func(f mintlifytest.Fault, w http.ResponseWriter, r *http.Request, serve http.Handler)
 
 var plays = map[mintlifytest.FaultKind]play{

@@ -412,6 +412,9 @@ func TestHostile_endsWhenTheClientHangsUp(t *testing.T) {
 
 // Fault refuses a kind it does not play.
 func TestFault_onlyHostileKinds(t *testing.T) {
+	if Plays(mintlifytest.FaultRateLimit) || !Plays(Trickle) {
+		t.Error("Plays is wrong")
+	}
 	defer func() {
 		if recover() == nil {
 			t.Error("no panic for a rate limit")

@@ -36,12 +36,6 @@ func namesOfRoutes() (names map[string][]string, routes, areas string) {
 	return names, strings.Join(routeNames, ", "), strings.Join(a, "; ")
 }
 
-// hostile are the kinds the hostile server plays (fakehostile).
-var hostile = map[mintlifytest.FaultKind]bool{
-	fakehostile.EndlessEvent: true, fakehostile.EmptyDeltas: true, fakehostile.EndlessBody: true, fakehostile.Trickle: true,
-	fakehostile.ControlText: true, fakehostile.UnreadableID: true, fakehostile.EchoSecret: true,
-}
-
 // faultKinds are the kinds -fault takes, each with what its VALUE is.
 const faultKinds = "rate-limit, server-error, client-error, malformed, odd-field, drop, reset, stall, latency, slow-stream, " +
 	"endless-event, empty-deltas, endless-body, trickle, control-text, unreadable-id or echo-secret"
@@ -180,7 +174,7 @@ func parseFault(spec string) ([]mintlifytest.Fault, error) {
 	for i, r := range routes {
 		out[i] = f
 		out[i].Route = r
-		if hostile[f.Kind] {
+		if fakehostile.Plays(f.Kind) {
 			out[i] = fakehostile.Fault(out[i])
 		}
 	}

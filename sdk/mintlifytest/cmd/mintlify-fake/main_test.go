@@ -136,7 +136,7 @@ func checkFaultsParsed(t *testing.T, want map[string][]mintlifytest.Fault) {
 			t.Errorf("%s (-want +got):\n%s", spec, diff)
 		}
 		for _, f := range got {
-			if (f.Respond != nil) != hostile[f.Kind] {
+			if (f.Respond != nil) != fakehostile.Plays(f.Kind) {
 				t.Errorf("%s: a %s rule with Respond %v", spec, f.Kind, f.Respond != nil)
 			}
 		}
