@@ -297,7 +297,7 @@ type walker struct {
 // merged in: a field of any alternative is a field, required when every
 // alternative requires it.
 type view struct {
-	types    map[string]string // type -> format
+	types    map[string][]string // type -> its formats
 	nullable bool
 	enum     map[string]bool
 	props    map[string][]any // name -> the schemas that declare it
@@ -308,7 +308,7 @@ type view struct {
 }
 
 func newView() *view {
-	return &view{types: map[string]string{}, enum: map[string]bool{}, props: map[string][]any{}, required: map[string]bool{}}
+	return &view{types: map[string][]string{}, enum: map[string]bool{}, props: map[string][]any{}, required: map[string]bool{}}
 }
 
 // walk adds the field at path, unless it is a list's element (emit false:
@@ -375,7 +375,7 @@ func (w *walker) collect(schema any, v *view, stack []string, shallow bool) {
 	}
 	if ref != "" {
 		if m == nil { // another document's: compared by name
-			v.types["$ref "+ref] = ""
+			v.types["$ref "+ref] = nil
 			return
 		}
 		if slices.Contains(v.refs, ref) {
@@ -384,14 +384,17 @@ func (w *walker) collect(schema any, v *view, stack []string, shallow bool) {
 		shallow = shallow || slices.Contains(stack, ref)
 		v.refs = append(v.refs, ref)
 	}
-	format, _ := m["format"].(string)
+	var formats []string
+	if format, ok := m["format"].(string); ok {
+		formats = []string{format}
+	}
 	switch t := m["type"].(type) {
 	case string:
-		v.types[t] = format
+		v.types[t] = union(v.types[t], formats)
 	case []any: // OpenAPI 3.1: ["string", "null"]
 		for _, t := range t {
 			if t, ok := t.(string); ok {
-				v.types[t] = format
+				v.types[t] = union(v.types[t], formats)
 			}
 		}
 	}
@@ -435,7 +438,7 @@ func (w *walker) collect(schema any, v *view, stack []string, shallow bool) {
 			a.refs = before
 			w.collect(s, a, stack, shallow)
 			for t, f := range a.types {
-				v.types[t] = f
+				v.types[t] = union(v.types[t], f)
 			}
 			v.nullable = v.nullable || a.nullable
 			maps.Copy(v.enum, a.enum)
@@ -465,13 +468,13 @@ func (w *walker) typeOf(v *view, stack []string) string {
 		case len(v.props) > 0 || len(v.more) > 0:
 			return "object"
 		case len(v.items) > 0:
-			v.types["array"] = ""
+			v.types["array"] = nil
 		default:
 			return "any"
 		}
 	}
 	var names []string
-	for t, format := range v.types {
+	for t, formats := range v.types {
 		switch {
 		case t == "array":
 			items := newView()
@@ -479,8 +482,8 @@ func (w *walker) typeOf(v *view, stack []string) string {
 				w.collect(s, items, stack, false)
 			}
 			t = "[]" + w.typeOf(items, append(slices.Clip(stack), items.refs...))
-		case format != "":
-			t += "(" + format + ")"
+		case len(formats) > 0:
+			t += "(" + strings.Join(formats, "|") + ")"
 		}
 		names = append(names, t)
 	}

@@ -292,3 +292,22 @@ func TestPrintsNamesPrintable(t *testing.T) {
 		}
 	}
 }
+
+// Alternatives of one type with different formats give both, in one
+// order: a file compared with itself shows no change.
+func TestFormatsOfAlternatives(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "api.json")
+	schema := `{"type":"object","properties":{"when":{"oneOf":[{"type":"string","format":"date-time"},{"type":"string","format":"date"},{"type":"integer"}]}}}`
+	if err := os.WriteFile(path, []byte(answering(schema, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for range 20 {
+		f, err := loadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.ops[0].answers["200"].fields["when"].typ; got != "integer|string(date|date-time)" {
+			t.Fatalf("when: %q, want integer|string(date|date-time)", got)
+		}
+	}
+}
