@@ -32,7 +32,7 @@ func TestContract_fakeAndSDKFollowTheSpec(t *testing.T) {
 			Default: mintlifytest.ExportScript{QueuedFor: 10 * time.Millisecond, RunFor: 40 * time.Millisecond, Pages: 5}},
 	})
 	fake.AddKey("mint_readonly", mintlifytest.DemoOrg, true)
-	proxy := &contractProxy{specs: specs, next: fake, seen: map[string]int{}}
+	proxy := &contractProxy{specs: specs, next: fake, seen: map[string]int{}, calls: newCallRecord(t)}
 	ts := httptest.NewServer(proxy)
 	defer ts.Close()
 	c, err := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(ts.URL), sdk.WithMaxRetries(0))
@@ -157,6 +157,8 @@ func TestContract_fakeAndSDKFollowTheSpec(t *testing.T) {
 	if len(missing) > 0 {
 		t.Errorf("operations never exercised: %v", missing)
 	}
+	proxy.calls.check(t, specs)
+	proxy.calls.write(t)
 	t.Logf("%d exchanges checked against the spec, %d violations:\n%s", proxy.total(), len(proxy.violations), proxy.report())
 }
 
