@@ -72,7 +72,6 @@ import (
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/analyticscache"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/budget"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/optcheck"
 	pollpkg "github.com/mintlify/terraform-provider-mintlify/sdk/internal/poll"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
@@ -257,17 +256,42 @@ func WithUserAgent(ua string) Option {
 	})
 }
 
+// notNegative is the option of a count or duration for which 0 means
+// none (no retries, no bound) and a negative value can only be a mistake:
+// it sets v through set, or fails naming the option and the value.
+func notNegative[T int | time.Duration](option string, v T, set func(*settings)) Option {
+	return optionFunc(func(s *settings) error {
+		if v < 0 {
+			return fmt.Errorf("sdk: %s: %v is negative", option, v)
+		}
+		set(s)
+		return nil
+	})
+}
+
+// atLeast is the option of a count or size with a floor; floorText is the
+// floor as the error says it ("1 MiB").
+func atLeast[T int | int64](option string, v, floor T, floorText string, set func(*settings)) Option {
+	return optionFunc(func(s *settings) error {
+		if v < floor {
+			return fmt.Errorf("sdk: %s: %d is below %s", option, v, floorText)
+		}
+		set(s)
+		return nil
+	})
+}
+
 // WithMaxRetries sets how many times a retryable request is tried again
 // (0 disables retries).
 func WithMaxRetries(n int) Option {
-	return optionFunc(optcheck.NotNegative("WithMaxRetries", n, func(s *settings) { s.maxRetries = n }))
+	return notNegative("WithMaxRetries", n, func(s *settings) { s.maxRetries = n })
 }
 
 // WithMaxRetryAfter sets the longest Retry-After the client waits through.
 // A rate-limited response asking for a longer wait fails at once with an
 // *APIError that says when to try again.
 func WithMaxRetryAfter(d time.Duration) Option {
-	return optionFunc(optcheck.NotNegative("WithMaxRetryAfter", d, func(s *settings) { s.maxRetryAfter = d }))
+	return notNegative("WithMaxRetryAfter", d, func(s *settings) { s.maxRetryAfter = d })
 }
 
 // WithRetryBackoff sets the jittered exponential backoff between retries
@@ -284,7 +308,7 @@ func WithRetryBackoff(minDelay, maxDelay time.Duration) Option {
 
 // WithMaxResponseBytes caps how much of a response body is read.
 func WithMaxResponseBytes(n int64) Option {
-	return optionFunc(optcheck.AtLeast("WithMaxResponseBytes", n, 1024, "1024", func(s *settings) { s.maxResponseBytes = n }))
+	return atLeast("WithMaxResponseBytes", n, 1024, "1024", func(s *settings) { s.maxResponseBytes = n })
 }
 
 // WithRequestTimeout bounds each HTTP attempt, from sending the request to
@@ -297,7 +321,7 @@ func WithMaxResponseBytes(n int64) Option {
 // MinDownloadRate bytes a second over it): a stream that stalls fails
 // with a StreamError instead of hanging, a download is resumed.
 func WithRequestTimeout(d time.Duration) Option {
-	return optionFunc(optcheck.NotNegative("WithRequestTimeout", d, func(s *settings) { s.requestTimeout = d }))
+	return notNegative("WithRequestTimeout", d, func(s *settings) { s.requestTimeout = d })
 }
 
 // WithSentRequestGrace sets how long a POST already sent is still awaited
@@ -306,7 +330,7 @@ func WithRequestTimeout(d time.Duration) Option {
 // once: the call then fails with an error for which MayHaveTakenEffect is
 // true.
 func WithSentRequestGrace(d time.Duration) Option {
-	return optionFunc(optcheck.NotNegative("WithSentRequestGrace", d, func(s *settings) { s.sentGrace = d }))
+	return notNegative("WithSentRequestGrace", d, func(s *settings) { s.sentGrace = d })
 }
 
 // WithMaxPagesPerRead caps the requests one paging read (an iterator or an
@@ -314,14 +338,14 @@ func WithSentRequestGrace(d time.Duration) Option {
 // DefaultMaxPagesPerRead). It guards the analytics budget ([AnalyticsLimit])
 // against a server that never stops saying there is more.
 func WithMaxPagesPerRead(n int) Option {
-	return optionFunc(optcheck.AtLeast("WithMaxPagesPerRead", n, 1, "1", func(s *settings) { s.maxPagesPerRead = n }))
+	return atLeast("WithMaxPagesPerRead", n, 1, "1", func(s *settings) { s.maxPagesPerRead = n })
 }
 
 // WithMaxBytesPerRead caps the bytes of the answers of one paging read
 // (default DefaultMaxBytesPerRead). All keeps every row of a read in
 // memory: this bounds it, whatever a server sends.
 func WithMaxBytesPerRead(n int64) Option {
-	return optionFunc(optcheck.AtLeast("WithMaxBytesPerRead", n, 1<<20, "1 MiB", func(s *settings) { s.maxBytesPerRead = n }))
+	return atLeast("WithMaxBytesPerRead", n, 1<<20, "1 MiB", func(s *settings) { s.maxBytesPerRead = n })
 }
 
 // WithMaxStreamParts caps the parts of one streamed answer (default
@@ -330,7 +354,7 @@ func WithMaxBytesPerRead(n int64) Option {
 // carry nothing included: a server flooding empty deltas must not keep a
 // program reading (or Collect gathering) for ever.
 func WithMaxStreamParts(n int) Option {
-	return optionFunc(optcheck.AtLeast("WithMaxStreamParts", n, 1, "1", func(s *settings) { s.maxStreamParts = n }))
+	return atLeast("WithMaxStreamParts", n, 1, "1", func(s *settings) { s.maxStreamParts = n })
 }
 
 // WithMaxStreamDuration bounds one streamed answer, from its headers to
@@ -339,7 +363,7 @@ func WithMaxStreamParts(n int) Option {
 // *LimitError. The request timeout bounds a stall; this bounds a trickle
 // that sends a byte before each stall would fire.
 func WithMaxStreamDuration(d time.Duration) Option {
-	return optionFunc(optcheck.NotNegative("WithMaxStreamDuration", d, func(s *settings) { s.maxStreamDuration = d }))
+	return notNegative("WithMaxStreamDuration", d, func(s *settings) { s.maxStreamDuration = d })
 }
 
 // WithRequestHook registers a function called after every HTTP attempt,

@@ -41,6 +41,12 @@ func TestNewClient_validatesKeyAndBaseURL(t *testing.T) {
 		{"empty user agent", "mint_x", []Option{WithUserAgent(" ")}, "non-empty single line"},
 		{"multi-line user agent", "mint_x", []Option{WithUserAgent("a\r\nX-Evil: 1")}, "non-empty single line"},
 		{"tiny body cap", "mint_x", []Option{WithMaxResponseBytes(10)}, "below 1024"},
+		{"negative request timeout", "mint_x", []Option{WithRequestTimeout(-time.Nanosecond)}, "sdk: WithRequestTimeout: -1ns is negative"},
+		{"negative grace", "mint_x", []Option{WithSentRequestGrace(-time.Second)}, "sdk: WithSentRequestGrace: -1s is negative"},
+		{"negative stream duration", "mint_x", []Option{WithMaxStreamDuration(-time.Second)}, "sdk: WithMaxStreamDuration: -1s is negative"},
+		{"no pages per read", "mint_x", []Option{WithMaxPagesPerRead(0)}, "sdk: WithMaxPagesPerRead: 0 is below 1"},
+		{"tiny read cap", "mint_x", []Option{WithMaxBytesPerRead(1<<20 - 1)}, "sdk: WithMaxBytesPerRead: 1048575 is below 1 MiB"},
+		{"no stream parts", "mint_x", []Option{WithMaxStreamParts(0)}, "sdk: WithMaxStreamParts: 0 is below 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
