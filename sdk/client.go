@@ -72,7 +72,6 @@ import (
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/analyticscache"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/budget"
-	pollpkg "github.com/mintlify/terraform-provider-mintlify/sdk/internal/poll"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/transport"
@@ -408,7 +407,7 @@ func defaultSettings(baseURL string) settings {
 		maxBytesPerRead:   DefaultMaxBytesPerRead,
 		maxStreamParts:    DefaultMaxStreamParts,
 		maxStreamDuration: DefaultMaxStreamDuration,
-		clock:             pollpkg.WallClock{},
+		clock:             wallClock{},
 	}
 }
 

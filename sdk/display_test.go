@@ -6,7 +6,6 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	pollpkg "github.com/mintlify/terraform-provider-mintlify/sdk/internal/poll"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/transport"
 )
 
@@ -112,7 +111,7 @@ func BenchmarkDisplayText_plain(b *testing.B) {
 }
 
 func TestAPIError_serverTextIsEscaped(t *testing.T) {
-	k := &core{settings: settings{clock: pollpkg.WallClock{}}}
+	k := &core{settings: settings{clock: wallClock{}}}
 	for name, body := range map[string]string{
 		"JSON error":     `{"error":"\u001b[2J\u001b[32mApply complete!\r","details":[{"message":"bad\u202eexe"}]}`,
 		"HTML page":      "<html><body>\x1b]0;pwned\x07 Bad gateway \u202e</body></html>",

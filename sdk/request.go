@@ -170,10 +170,6 @@ func (k *core) exchange(ctx context.Context, c call, stream bool) (attemptResult
 	return attemptResult{}, ResponseInfo{}, apiErr
 }
 
-// serverFailedTransiently is the transport's rule, for the waits of
-// wait.go.
-var serverFailedTransiently = transport.ServerFailedTransiently
-
 // decodeWith reads a 2xx body into out with read, and removes the client's
 // secrets from every string in out: a server or proxy echoing the
 // request's headers must not put the key into Terraform state or a
