@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/paging"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
@@ -112,7 +113,7 @@ func (s *AnalyticsService) Thread(ctx context.Context, projectID, threadID strin
 	path := analyticsPath(projectID, "assistant", "threads", threadID)
 	t, err := getOne[AssistantThread](ctx, k, "assistant thread "+threadID, getCall(path, nil))
 	if err == nil && t.ThreadID != threadID {
-		err = &MalformedResponseError{Method: "GET", Path: path, Problems: []string{"threadId: the answer is for thread " + strconv.Quote(clip(t.ThreadID, 100)) + ", not " + strconv.Quote(threadID)}}
+		err = &MalformedResponseError{Method: "GET", Path: path, Problems: []string{"threadId: the answer is for thread " + strconv.Quote(redact.Clip(t.ThreadID, 100)) + ", not " + strconv.Quote(threadID)}}
 	}
 	if err != nil {
 		return nil, err

@@ -105,7 +105,7 @@ func newAssistantStream(ctx context.Context, k *core, c call, proto AssistantPro
 	s.st = assistantstream.New(assistantstream.Config{
 		V1:   proto == AssistantV1,
 		Body: bounded.NewReader(body, bounds), MaxLine: int(min(int64(maxStreamLine), k.maxResponseBytes)), MaxParts: k.maxStreamParts,
-		Context: ctx, Secrets: k.secretList, Redact: k.redact, Convert: s.streamError,
+		Context: ctx, Secrets: k.secrets.List, Redact: k.secrets.Redact, Convert: s.streamError,
 	})
 	return s
 }
@@ -116,7 +116,7 @@ func (s *AssistantStream) streamError(f *assistantstream.Failure) error {
 	se := &StreamError{Method: s.c.method, Path: s.c.path, Problem: StreamProblem(f.Problem), Detail: f.Detail,
 		Parts: f.Parts, ServerError: f.ServerError, Err: f.Err}
 	if f.BodyStart != nil {
-		se.BodyStart = s.k.snippet(f.BodyStart)
+		se.BodyStart = s.k.secrets.Snippet(f.BodyStart)
 	}
 	switch f.Limit {
 	case assistantstream.LineLimit:

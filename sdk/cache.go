@@ -11,6 +11,7 @@ import (
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/analyticscache"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/readthrough"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 )
 
 // CacheOptions configure the analytics cache (WithAnalyticsCache): answers
@@ -248,8 +249,8 @@ func pageCodec[P any](ctx context.Context, k *core, decode func(data []byte, p *
 			*info(p) = ResponseInfo{Pages: 1, Attempts: s.Attempts, Cache: CacheStatus{Hit: true, Stale: s.Stale, StoredAt: s.StoredAt, RateLimit: refusal}}
 		},
 		Scrub: func(data []byte, p *P) {
-			if k.mayHoldSecret(data) {
-				redactStrings(p, k.secrets)
+			if k.secrets.MayHold(data) {
+				redact.Strings(p, k.secrets.List())
 			}
 		},
 	}

@@ -149,10 +149,9 @@ type core struct {
 	apiKey string
 	// docPrefix is the API's documented path prefix (keyKind.docPrefix).
 	docPrefix string
-	// secrets are the client's own secrets (its key); learned, what it
-	// came to know since (see secretList).
-	secrets []string
-	learned redact.Memory
+	// secrets are what the client knows of secrets: its key, and what it
+	// came to know since (the links it was handed).
+	secrets *redact.Secrets
 	// cache is the analytics cache (nil: none); problems why it is not
 	// working as configured.
 	cache    *analyticsCache
@@ -417,7 +416,7 @@ func newCore(kind keyKind, key, defaultBase string, opts []Option) (*core, error
 	if err := kind.validate(key); err != nil {
 		return nil, err
 	}
-	k := &core{settings: defaultSettings(defaultBase), apiKey: key, docPrefix: kind.docPrefix, secrets: []string{key}, problems: &analyticscache.Problems{},
+	k := &core{settings: defaultSettings(defaultBase), apiKey: key, docPrefix: kind.docPrefix, secrets: redact.NewSecrets(key), problems: &analyticscache.Problems{},
 		budget: &budget.Budget{Name: kind.budget}}
 	for _, opt := range opts {
 		if opt == nil {

@@ -82,8 +82,8 @@ func TestNewClient_acceptsHTTPSAndLoopback(t *testing.T) {
 		k.clock != (wallClock{}) || k.cache != nil || k.userAgent != "mintlify-go-sdk/"+Version {
 		t.Errorf("defaults not applied: %+v", k.settings)
 	}
-	if k.apiKey != "mint_x" || len(k.secrets) != 1 || k.secrets[0] != "mint_x" {
-		t.Errorf("key %q, secrets %q", k.apiKey, k.secrets)
+	if k.apiKey != "mint_x" || len(k.secrets.List()) != 1 || k.secrets.List()[0] != "mint_x" {
+		t.Errorf("key %q, secrets %q", k.apiKey, k.secrets.List())
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/budget"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
@@ -291,7 +292,7 @@ func decodePage(data []byte, path string, out *PageContent) error {
 		out.Path = path
 	case !samePath(out.Path, path):
 		var must wire.Problems
-		must.Add("path", "the answer is for page %q, not %q", clip(out.Path, maxEchoedValue), clip(path, maxEchoedValue))
+		must.Add("path", "the answer is for page %q, not %q", redact.Clip(out.Path, maxEchoedValue), redact.Clip(path, maxEchoedValue))
 		return append(must, *p...)
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/transport"
 )
 
@@ -92,13 +93,13 @@ func TestDisplayLine_wholeBoundIsTheLineBound(t *testing.T) {
 
 // clip only shortens: its values are quoted with %q, which escapes them.
 func TestClip_cutsAtNRunesAndMarksIt(t *testing.T) {
-	if got := clip("abcdef", 6); got != "abcdef" {
+	if got := redact.Clip("abcdef", 6); got != "abcdef" {
 		t.Errorf("clip at exactly n: %q", got)
 	}
-	if got := clip("abc def", 4); got != "abc…" {
+	if got := redact.Clip("abc def", 4); got != "abc…" {
 		t.Errorf("clip: got %q, want %q (a trailing space is dropped before the mark)", got, "abc…")
 	}
-	if got := clip("ééééé", 3); got != "ééé…" {
+	if got := redact.Clip("ééééé", 3); got != "ééé…" {
 		t.Errorf("clip counts runes, not bytes: %q", got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
@@ -133,7 +134,7 @@ const maxEchoedValue = 100
 // Error names the field, the rule and the value given (clipped).
 func (e *ValidationError) Error() string {
 	if e.Value != "" {
-		return fmt.Sprintf("%s %q %s", e.Field, clip(e.Value, maxEchoedValue), e.Rule)
+		return fmt.Sprintf("%s %q %s", e.Field, redact.Clip(e.Value, maxEchoedValue), e.Rule)
 	}
 	return fmt.Sprintf("%s %s", e.Field, e.Rule)
 }
@@ -206,7 +207,7 @@ type UnusableIDError struct {
 func (e *UnusableIDError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s: the API answered with %s %s %q, which cannot be read back (it %s): the %s may have been queued all the same; "+
-		"do not send the request again before you have looked for it in %s", e.Method, e.Path, e.What, e.Field, clip(e.ID, maxEchoedValue), e.Rule, e.What, e.Where)
+		"do not send the request again before you have looked for it in %s", e.Method, e.Path, e.What, e.Field, redact.Clip(e.ID, maxEchoedValue), e.Rule, e.What, e.Where)
 	if e.RequestID != "" {
 		fmt.Fprintf(&b, " [request id %s]", e.RequestID)
 	}
@@ -275,7 +276,7 @@ func (a answerID) checkNew(k *core, c call, info ResponseInfo, id string, proble
 	if err := a.validate(id); !errors.As(err, &ve) {
 		return err
 	}
-	return &UnusableIDError{Method: c.method, Path: c.path, What: a.what, Field: a.field, ID: k.redact(id), Rule: ve.Rule, Where: a.where, RequestID: info.RequestID}
+	return &UnusableIDError{Method: c.method, Path: c.path, What: a.what, Field: a.field, ID: k.secrets.Redact(id), Rule: ve.Rule, Where: a.where, RequestID: info.RequestID}
 }
 
 // PagingProblem is why a paging read stopped before its last page.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/refusal"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/transport"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
@@ -147,7 +148,7 @@ func (k *core) exchange(ctx context.Context, c call, stream bool) (attemptResult
 	if c.secretsIn != nil || k.requestHook != nil {
 		req.Attempted = func(a transport.Attempt) {
 			if c.secretsIn != nil && a.Err == nil && a.Status/100 == 2 {
-				k.learn(c.secretsIn(a.Body))
+				k.secrets.Learn(c.secretsIn(a.Body))
 			}
 			if k.requestHook != nil {
 				k.requestHook(ctx, RequestInfo{Method: c.method, Path: c.path, Query: c.loggedQuery(u), Attempt: a.Number,
@@ -178,8 +179,8 @@ func (k *core) decodeWith(c call, data []byte, out any, read func([]byte) error)
 	err = read(data)
 	// A partial decode (a job whose id arrived beside a malformed field)
 	// still reaches the caller, so it is redacted too.
-	if k.mayHoldSecret(data) {
-		redacted = redactStrings(out, k.secretList())
+	if k.secrets.MayHold(data) {
+		redacted = redact.Strings(out, k.secrets.List())
 	}
 	if err == nil {
 		return redacted, nil
@@ -232,7 +233,7 @@ func readAnswer[T any, P answer[T]](k *core, c call, data []byte, info ResponseI
 // echo is a value from an answer as a problem quotes it: the client's
 // secrets removed first, then cut short (a key cut in two would no longer
 // be found whole).
-func (k *core) echo(s string) string { return clip(k.redact(s), maxEchoedValue) }
+func (k *core) echo(s string) string { return redact.Clip(k.secrets.Redact(s), maxEchoedValue) }
 
 // malformed turns a decoder's complaint into the error callers see.
 func (k *core) malformed(c call, data []byte, err error) *MalformedResponseError {
@@ -241,12 +242,12 @@ func (k *core) malformed(c call, data []byte, err error) *MalformedResponseError
 	if errors.As(err, &fields) {
 		m.Problems = make([]string, len(fields))
 		for i, s := range fields {
-			m.Problems[i] = k.redact(s)
+			m.Problems[i] = k.secrets.Redact(s)
 		}
 		return m
 	}
-	m.Problems = []string{"the body is not the API's JSON: " + k.redact(err.Error())}
-	m.BodyStart = k.snippet(data)
+	m.Problems = []string{"the body is not the API's JSON: " + k.secrets.Redact(err.Error())}
+	m.BodyStart = k.secrets.Snippet(data)
 	return m
 }
 
@@ -260,7 +261,7 @@ func (k *core) backoff(attempt int) time.Duration {
 // requestID is the id the server gave a request, redacted.
 func (k *core) requestID(h http.Header) string {
 	if id := transport.RequestID(h); id != "" {
-		return DisplayLine(k.redact(id))
+		return k.secrets.Line(id)
 	}
 	return ""
 }
@@ -272,13 +273,13 @@ func (k *core) newAPIError(c call, r transport.Result) *APIError {
 		// The SDK follows no redirect for a POST, which would re-send a
 		// prompt or turn into a GET. (A GET's redirect is followed; one
 		// that reaches here had nowhere to go, and is said as it came.)
-		e.Message = fmt.Sprintf("redirected to %q; a POST is never followed to another address", clip(k.redact(r.Header.Get("Location")), 200))
+		e.Message = fmt.Sprintf("redirected to %q; a POST is never followed to another address", redact.Clip(k.secrets.Redact(r.Header.Get("Location")), 200))
 		return e
 	}
 	e.RetryAfter, e.RetryAt = r.RetryAfter, r.RetryAt
-	said, ok := refusal.Parse(r.Body, func(s string) string { return DisplayLine(k.redact(s)) })
+	said, ok := refusal.Parse(r.Body, func(s string) string { return k.secrets.Line(s) })
 	if !ok {
-		e.Message = k.snippet(r.Body)
+		e.Message = k.secrets.Snippet(r.Body)
 		return e
 	}
 	e.Message = said.Message

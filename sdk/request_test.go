@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -361,8 +363,8 @@ func TestAPIError_redirectOfAPOSTSaysWhere(t *testing.T) {
 
 func TestClip(t *testing.T) {
 	for in, want := range map[string]string{"": "", "abc": "abc", "abcd": "abc…", "ab d": "ab…", "ééé": "ééé", "éééé": "ééé…"} {
-		if got := clip(in, 3); got != want {
-			t.Errorf("clip(%q, 3) = %q, want %q", in, got, want)
+		if got := redact.Clip(in, 3); got != want {
+			t.Errorf("redact.Clip(%q, 3) = %q, want %q", in, got, want)
 		}
 	}
 }

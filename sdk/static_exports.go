@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/download"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
@@ -228,7 +229,7 @@ func (b StaticExportBundle) RedactedURL() string {
 	if err != nil {
 		return "(link)"
 	}
-	return withoutQuery(u) + "?" + Redacted
+	return redact.WithoutQuery(u) + "?" + Redacted
 }
 
 // String describes the bundle without its link's signature.
@@ -248,7 +249,7 @@ func (b StaticExportBundle) Secrets() []string {
 	if err != nil {
 		return []string{b.URL}
 	}
-	return linkSecrets(u)
+	return redact.LinkSecrets(u)
 }
 
 // CreateBundle packages a completed export into one archive and returns
@@ -280,7 +281,7 @@ func (s *StaticExportsService) CreateBundle(ctx context.Context, jobID string) (
 // later error) they are removed; every field is scrubbed but the link,
 // set aside meanwhile. A problem never quotes the link.
 func bundleCall(ctx context.Context, k *core, c call, jobID string) (*StaticExportBundle, error) {
-	c.secretsIn = bundleLinkSecrets
+	c.secretsIn = redact.BundleLinkSecrets
 	data, info, err := k.roundTrip(ctx, c)
 	if err != nil {
 		return nil, err
@@ -296,7 +297,7 @@ func bundleCall(ctx context.Context, k *core, c call, jobID string) (*StaticExpo
 	}
 	p := (*wire.Problems)(&b.Problems)
 	_, rule := download.ParseLink(link)
-	_, holdsKey := scrub(link, k.secrets)
+	_, holdsKey := redact.Scrub(link, []string{k.apiKey})
 	switch {
 	case p.Names("bundleUrl"):
 	case rule != "":

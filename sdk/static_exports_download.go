@@ -105,14 +105,14 @@ func (s *StaticExportsService) DownloadBundle(ctx context.Context, bundleURL str
 	}
 	// The link's secrets join the client's: whatever repeats them (an
 	// error body, a header) is scrubbed, now and in later calls.
-	k.learn(linkSecrets(u))
+	k.secrets.Learn(redact.LinkSecrets(u))
 	var settings downloadSettings
 	for _, opt := range opts {
 		if opt != nil {
 			opt.applyDownload(&settings)
 		}
 	}
-	shown := withoutQuery(u)
+	shown := redact.WithoutQuery(u)
 	p := download.Params{
 		Name: shown,
 		Open: func(ctx context.Context, h http.Header) (*http.Response, error) {
@@ -129,7 +129,7 @@ func (s *StaticExportsService) DownloadBundle(ctx context.Context, bundleURL str
 			return newBoundedBody(body, bodyBounds{idle: k.requestTimeout, minRate: MinDownloadRate})
 		},
 		Display:  DisplayLine,
-		Snippet:  k.snippet,
+		Snippet:  k.secrets.Snippet,
 		Resumes:  k.maxRetries,
 		Backoff:  k.backoff,
 		Sleep:    k.clock.Sleep,
@@ -142,7 +142,7 @@ func (s *StaticExportsService) DownloadBundle(ctx context.Context, bundleURL str
 	}
 	n, err := download.Run(ctx, w, p)
 	if err != nil {
-		err = scrubLink(fmt.Errorf("downloading the bundle: %w", downloadError(err, shown)), k.secretList())
+		err = scrubLink(fmt.Errorf("downloading the bundle: %w", downloadError(err, shown)), k.secrets.List())
 	}
 	return n, err
 }
@@ -173,11 +173,11 @@ func downloadError(err error, shown string) error {
 func scrubLink(err error, secrets []string) error {
 	var apiErr *APIError
 	if errors.As(err, &apiErr) {
-		redactStrings(apiErr, secrets)
+		redact.Strings(apiErr, secrets)
 	}
 	var m *MalformedResponseError
 	if errors.As(err, &m) {
-		redactStrings(m, secrets)
+		redact.Strings(m, secrets)
 	}
 	return redact.Error(err, secrets)
 }
