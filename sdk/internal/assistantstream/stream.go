@@ -1,13 +1,9 @@
 // Package assistantstream reads a streamed answer of the assistant: it
-// decodes the events (v2: JSON parts) or lines (v1: CODE:JSON) that
-// package eventstream frames into parts named as v2 names them, scrubs
-// the client's secrets from them (across deltas too), and turns every
-// way the body can fail into one Failure with its Problem.
-//
-// It is separate from package sdk because it is protocol machinery, not
-// API surface: package sdk bounds the body in time (package bounded),
-// hands over its caps and secrets, and turns the Parts and Failures into
-// its public AssistantPart and StreamError, in one place
+// frames the body (events.go) into events (v2: JSON parts) or lines (v1:
+// CODE:JSON), decodes them into parts named as v2 names them, scrubs the
+// client's secrets from them (across deltas too), and turns every way the
+// body can fail into one Failure with its Problem. Package sdk makes the
+// Parts and Failures its AssistantPart and StreamError
 // (assistant_stream.go).
 package assistantstream
 
@@ -22,7 +18,6 @@ import (
 	"sync/atomic"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/eventstream"
 )
 
 // Problem is why reading a stream failed (package sdk's StreamProblem
@@ -115,7 +110,7 @@ type Config struct {
 // concurrent use; Close may be called from any goroutine.
 type Stream struct {
 	cfg    Config
-	events *eventstream.Reader
+	events *Events
 
 	closeOnce sync.Once
 	closed    atomic.Bool // Close was called: a read error after it is no cut
@@ -134,7 +129,7 @@ type Stream struct {
 
 // New reads the stream cfg describes.
 func New(cfg Config) *Stream {
-	s := &Stream{cfg: cfg, events: eventstream.NewReader(cfg.Body, cfg.MaxLine, cfg.MaxParts), stop: func() bool { return false }}
+	s := &Stream{cfg: cfg, events: NewEvents(cfg.Body, cfg.MaxLine, cfg.MaxParts), stop: func() bool { return false }}
 	if c, ok := cfg.Body.(io.Closer); ok && cfg.Context != nil {
 		// Ending ctx closes the body at once, even under a transport
 		// that does not watch the request's context.
@@ -309,12 +304,12 @@ func (s *Stream) readFailed(err error) {
 	case bound != nil && bound.Bound == bounded.Duration:
 		s.fail(&Failure{Problem: TooLong, Err: bound,
 			Detail: fmt.Sprintf("the answer was still coming after %s (WithMaxStreamDuration); it is incomplete", bound.After)})
-	case errors.Is(err, eventstream.ErrLineTooLong):
+	case errors.Is(err, ErrLineTooLong):
 		s.fail(&Failure{Problem: Malformed, Detail: fmt.Sprintf("a line is longer than %d bytes", maxLine), Limit: LineLimit, Max: maxLine})
-	case errors.Is(err, eventstream.ErrEventTooLong):
+	case errors.Is(err, ErrEventTooLong):
 		s.fail(&Failure{Problem: Malformed, Limit: LineLimit, Max: maxLine,
 			Detail: fmt.Sprintf("an event's data is longer than %d bytes (its data lines came without the blank line that ends an event)", maxLine)})
-	case errors.Is(err, eventstream.ErrTooManyEvents):
+	case errors.Is(err, ErrTooManyEvents):
 		s.fail(&Failure{Problem: TooLarge, Limit: PartsLimit, Max: int64(s.cfg.MaxParts),
 			Detail: fmt.Sprintf("the stream carried more than %d parts (WithMaxStreamParts); the answer is incomplete", s.cfg.MaxParts)})
 	case errors.Is(err, io.EOF):
