@@ -12,8 +12,8 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
 )
 
-// The stream of an answer: package assistantstream reads and decodes it
-// (framed by package eventstream); AssistantStream wires it to the
+// The stream of an answer: package assistantstream frames, reads and
+// decodes it; AssistantStream wires it to the
 // client's bounds and secrets, and turns its parts and failures into the
 // public AssistantPart and StreamError, here and nowhere else.
 
