@@ -154,7 +154,7 @@ func (s *AgentJobsService) Get(ctx context.Context, projectID, jobID string) (*A
 	if err != nil {
 		return nil, err
 	}
-	c := getCall(escapePath("v2", "agent", projectID, "job", jobID), nil)
+	c := get(escapePath("v2", "agent", projectID, "job", jobID), nil)
 	job, err := answerTo(ctx, k, c, func(j *AgentJob) error { return agentJobID.check(k, c, j.ID, jobID, j.Problems) })
 	if err != nil {
 		return nil, fmt.Errorf("getting agent job %s: %w", jobID, err)

@@ -3,8 +3,6 @@ package sdk
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/url"
 	"strconv"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/readthrough"
@@ -120,8 +118,4 @@ func getOne[T any, PT answer[T]](ctx context.Context, k *core, what string, c ca
 		return nil, fmt.Errorf("getting %s: %w", what, err)
 	}
 	return out, nil
-}
-
-func getCall(path string, query url.Values) call {
-	return call{method: http.MethodGet, path: path, query: query}
 }

@@ -111,7 +111,7 @@ func (s *AnalyticsService) Thread(ctx context.Context, projectID, threadID strin
 		return nil, err
 	}
 	path := analyticsPath(projectID, "assistant", "threads", threadID)
-	t, err := getOne[AssistantThread](ctx, k, "assistant thread "+threadID, getCall(path, nil))
+	t, err := getOne[AssistantThread](ctx, k, "assistant thread "+threadID, get(path, nil))
 	if err == nil && t.ThreadID != threadID {
 		err = &MalformedResponseError{Method: "GET", Path: path, Problems: []string{"threadId: the answer is for thread " + strconv.Quote(redact.Clip(t.ThreadID, 100)) + ", not " + strconv.Quote(threadID)}}
 	}
@@ -142,5 +142,5 @@ func (s *AnalyticsService) CallerStats(ctx context.Context, projectID string, r 
 	if err != nil {
 		return nil, err
 	}
-	return getOne[CallerStats](ctx, k, "assistant caller stats", getCall(analyticsPath(projectID, "assistant", "caller-stats"), paging.Values(r.DateFrom, r.DateTo, nil)))
+	return getOne[CallerStats](ctx, k, "assistant caller stats", get(analyticsPath(projectID, "assistant", "caller-stats"), paging.Values(r.DateFrom, r.DateTo, nil)))
 }

@@ -222,7 +222,7 @@ func (s *AnalyticsService) FeedbackByPage(ctx context.Context, projectID string,
 	}
 	query := paging.Values(q.DateFrom, q.DateTo, feedbackFilter{q.Source, q.Statuses}.values())
 	query.Set("limit", strconv.Itoa(limit))
-	out, err := getOne[FeedbackByPage](ctx, k, "feedback by page", getCall(analyticsPath(projectID, "feedback", "by-page"), query))
+	out, err := getOne[FeedbackByPage](ctx, k, "feedback by page", get(analyticsPath(projectID, "feedback", "by-page"), query))
 	if err != nil {
 		return nil, err
 	}

@@ -28,7 +28,7 @@ func BenchmarkDecodeVisitorsPage250(b *testing.B) {
 	b.SetBytes(int64(len(page250)))
 	b.ReportAllocs()
 	k := &core{settings: defaultSettings(DefaultBaseURL), apiKey: "mint_bench", secrets: redact.NewSecrets("mint_bench")}
-	c := getCall("/v1/analytics/p/visitors", nil)
+	c := get("/v1/analytics/p/visitors", nil)
 	for b.Loop() {
 		var page PathCountsPage
 		if _, err := k.decodeWith(c, page250, &page, func(data []byte) error { return decodePathCounts(data, "visitors", &page) }); err != nil || len(page.Paths) != MaxPageSize {

@@ -217,7 +217,7 @@ func (s *DeploymentsService) Status(ctx context.Context, statusID string) (*Depl
 	if err != nil {
 		return nil, err
 	}
-	c := getCall(escapePath("v1", "project", "update-status", statusID), nil)
+	c := get(escapePath("v1", "project", "update-status", statusID), nil)
 	d, err := answerTo(ctx, k, c, func(d *Deployment) error { return deploymentID.check(k, c, d.ID, statusID, d.Problems) })
 	if err != nil {
 		return nil, fmt.Errorf("getting deployment status %s: %w", statusID, err)

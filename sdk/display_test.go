@@ -119,7 +119,7 @@ func TestAPIError_serverTextIsEscaped(t *testing.T) {
 		"object storage": "<?xml version=\"1.0\"?><Error><Code>AccessDenied</Code><Message>\x1b[2Jdenied</Message></Error>",
 	} {
 		t.Run(name, func(t *testing.T) {
-			e := k.newAPIError(call{method: "GET", path: "/v1/x"}, transport.Result{Status: 502, Header: http.Header{}, Body: []byte(body)})
+			e := k.newAPIError(call{method: "GET", path: "/v1/x"}, transport.Result{Attempt: transport.Attempt{Status: 502, Header: http.Header{}, Body: []byte(body)}})
 			msg := e.Error()
 			for _, d := range e.Details {
 				msg += d.Message

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -82,11 +83,17 @@ func (c call) loggedQuery(u *url.URL) string {
 	return u.RawQuery
 }
 
+// get is a GET of the client's API: path escaped (escapePath), with its
+// query.
+func get(path string, query url.Values) call {
+	return call{method: http.MethodGet, path: path, query: query}
+}
+
 // roundTrip sends the call until it gets a 2xx answer, whose whole
 // (capped) body it returns, or a final error.
 func (k *core) roundTrip(ctx context.Context, c call) ([]byte, ResponseInfo, error) {
 	a, info, err := k.exchange(ctx, c, false)
-	return a.data, info, err
+	return a.Body, info, err
 }
 
 // stream sends the call like roundTrip but returns the 2xx response with
@@ -95,14 +102,7 @@ func (k *core) roundTrip(ctx context.Context, c call) ([]byte, ResponseInfo, err
 // closes it too. The request timeout bounds the wait for the headers.
 func (k *core) stream(ctx context.Context, c call) (*http.Response, ResponseInfo, error) {
 	a, info, err := k.exchange(ctx, c, true)
-	return a.resp, info, err
-}
-
-// attemptResult is a call's 2xx answer: its body read whole (data), or
-// unread (resp, a stream).
-type attemptResult struct {
-	data []byte
-	resp *http.Response
+	return a.Response, info, err
 }
 
 // policy is how the client sends (package transport's view of settings).
@@ -131,44 +131,86 @@ func (k *core) header(c call, hasBody bool) http.Header {
 	return h
 }
 
-// exchange is the retry loop every call goes through (transport.Do, whose
-// policy it documents): it builds the request, learns the secrets a 2xx
-// answer hands out and logs each attempt, and turns the outcome into the
-// SDK's answer or error.
-func (k *core) exchange(ctx context.Context, c call, stream bool) (attemptResult, ResponseInfo, error) {
+// exchange sends c through the attempt loop (transport.Do, whose policy
+// it documents) and returns its 2xx answer (the body read whole, or a
+// stream's response, its body unread) with how it arrived, or the SDK's
+// error. The secrets a 2xx answer hands out are learned before anything
+// of it is logged or decoded; then each attempt is logged.
+func (k *core) exchange(ctx context.Context, c call, stream bool) (transport.Attempt, ResponseInfo, error) {
 	var body []byte
 	if c.body != nil {
 		var err error
 		if body, err = json.Marshal(c.body); err != nil {
-			return attemptResult{}, ResponseInfo{}, fmt.Errorf("encoding %s %s request: %w", c.method, c.path, err)
+			return transport.Attempt{}, ResponseInfo{}, fmt.Errorf("encoding %s %s request: %w", c.method, c.path, err)
 		}
 	}
 	u := c.url(k.baseURL)
-	req := transport.Request{Method: c.method, URL: u.String(), Header: k.header(c, body != nil), Body: body, Stream: stream, SecretURL: c.target != nil}
-	if c.secretsIn != nil || k.requestHook != nil {
-		req.Attempted = func(a transport.Attempt) {
-			if c.secretsIn != nil && a.Err == nil && a.Status/100 == 2 {
-				k.secrets.Learn(c.secretsIn(a.Body))
-			}
-			if k.requestHook != nil {
-				k.requestHook(ctx, RequestInfo{Method: c.method, Path: c.path, Query: c.loggedQuery(u), Attempt: a.Number,
-					StatusCode: a.Status, RequestID: k.requestID(a.Header), Duration: a.Duration, Err: limitError(a.Err, "")})
-			}
+	r := transport.Do(ctx, k.policy(), transport.Request{Method: c.method, URL: u.String(), Header: k.header(c, body != nil), Body: body,
+		Stream: stream, SecretURL: c.target != nil})
+	if c.secretsIn != nil && r.OK() {
+		k.secrets.Learn(c.secretsIn(r.Body))
+	}
+	if k.requestHook != nil {
+		for i, a := range r.Tries {
+			k.requestHook(ctx, RequestInfo{Method: c.method, Path: c.path, Query: c.loggedQuery(u), Attempt: i + 1,
+				StatusCode: a.Status, RequestID: k.requestID(a.Header), Duration: a.Duration, Err: limitError(a.Err, "")})
 		}
 	}
-	r := transport.Do(ctx, k.policy(), req)
 	switch {
 	case r.Err != nil:
-		return attemptResult{}, ResponseInfo{}, &RequestError{Method: c.method, Path: c.path, Attempts: r.Attempts, Sent: r.Sent, Err: limitError(r.Err, "")}
+		return transport.Attempt{}, ResponseInfo{}, &RequestError{Method: c.method, Path: c.path, Attempts: len(r.Tries), Sent: r.Sent, Err: limitError(r.Err, "")}
 	case r.OK():
-		return attemptResult{data: r.Body, resp: r.Response}, ResponseInfo{RequestID: k.requestID(r.Header), Attempts: r.Attempts, Pages: 1,
-			RateLimit: parseRateLimit(r.Header, k.clock.Now())}, nil
+		return r.Attempt, ResponseInfo{RequestID: k.requestID(r.Header), Attempts: len(r.Tries), Pages: 1, RateLimit: rateLimit(r.Header, k.clock.Now())}, nil
 	}
 	apiErr := k.newAPIError(c, r)
 	if r.WaitErr != nil {
-		return attemptResult{}, ResponseInfo{}, fmt.Errorf("%w (while waiting to retry: %w)", apiErr, r.WaitErr)
+		return transport.Attempt{}, ResponseInfo{}, fmt.Errorf("%w (while waiting to retry: %w)", apiErr, r.WaitErr)
 	}
-	return attemptResult{}, ResponseInfo{}, apiErr
+	return transport.Attempt{}, ResponseInfo{}, apiErr
+}
+
+// requestIDHeaders are where APIs and gateways put a request's id.
+var requestIDHeaders = []string{"X-Request-Id", "Request-Id", "X-Amzn-Requestid", "Cf-Ray"}
+
+// requestID is the id the server (or its gateway) gave a request, fit to
+// show: redacted, escaped, clipped.
+func (k *core) requestID(h http.Header) string {
+	for _, name := range requestIDHeaders {
+		if v := h.Get(name); v != "" {
+			return k.secrets.Line(v)
+		}
+	}
+	return ""
+}
+
+// rateLimit reads an answer's rate-limit headers (X-RateLimit-Limit,
+// -Remaining and -Reset, or the RateLimit-* forms); now turns a Reset in
+// seconds into a time.
+func rateLimit(h http.Header, now time.Time) RateLimit {
+	var rl RateLimit
+	header := func(name string) string {
+		if v := h.Get("X-RateLimit-" + name); v != "" {
+			return v
+		}
+		return h.Get("RateLimit-" + name)
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(header("Limit"))); err == nil && n >= 0 {
+		rl.Limit, rl.Known = n, true
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(header("Remaining"))); err == nil && n >= 0 {
+		rl.Remaining, rl.Known = n, true
+	}
+	if n, err := strconv.ParseInt(strings.TrimSpace(header("Reset")), 10, 64); err == nil && n >= 0 {
+		// Either seconds from now or a Unix time: a value past a year of
+		// seconds can only be the latter.
+		if n > 365*24*3600 {
+			rl.Reset = time.Unix(n, 0).UTC()
+		} else {
+			rl.Reset = now.Add(time.Duration(n) * time.Second)
+		}
+		rl.Known = true
+	}
+	return rl
 }
 
 // decodeWith reads a 2xx body into out with read, and removes the client's
@@ -251,24 +293,9 @@ func (k *core) malformed(c call, data []byte, err error) *MalformedResponseError
 	return m
 }
 
-// backoff is the jittered exponential delay before retry number attempt
-// (1-based): min·2^(attempt-1), capped at max, then jittered into [d/2, d]
-// so that many clients refused together do not return together.
-func (k *core) backoff(attempt int) time.Duration {
-	return transport.Backoff(attempt, k.retryMinBackoff, k.retryMaxBackoff)
-}
-
-// requestID is the id the server gave a request, redacted.
-func (k *core) requestID(h http.Header) string {
-	if id := transport.RequestID(h); id != "" {
-		return k.secrets.Line(id)
-	}
-	return ""
-}
-
 // newAPIError is the error of a refusal (a final answer that is not 2xx).
 func (k *core) newAPIError(c call, r transport.Result) *APIError {
-	e := &APIError{StatusCode: r.Status, Method: c.method, Path: c.path, RequestID: k.requestID(r.Header), Attempts: r.Attempts}
+	e := &APIError{StatusCode: r.Status, Method: c.method, Path: c.path, RequestID: k.requestID(r.Header), Attempts: len(r.Tries)}
 	if r.Status >= 300 && r.Status < 400 && c.method != http.MethodGet {
 		// The SDK follows no redirect for a POST, which would re-send a
 		// prompt or turn into a GET. (A GET's redirect is followed; one

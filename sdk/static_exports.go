@@ -177,7 +177,7 @@ func (s *StaticExportsService) Get(ctx context.Context, jobID string) (*StaticEx
 	if err != nil {
 		return nil, err
 	}
-	e, err := exportCall(ctx, k, getCall(escapePath("v1", "static-export", "jobs", jobID), nil), jobID)
+	e, err := exportCall(ctx, k, get(escapePath("v1", "static-export", "jobs", jobID), nil), jobID)
 	if err != nil {
 		return nil, fmt.Errorf("getting static export %s: %w", jobID, err)
 	}

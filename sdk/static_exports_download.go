@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"time"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/download"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/transport"
 )
 
 // ErrNotAnArchive is wrapped by DownloadBundle's error when the answer is
@@ -131,7 +133,7 @@ func (s *StaticExportsService) DownloadBundle(ctx context.Context, bundleURL str
 		Display:  DisplayLine,
 		Snippet:  k.secrets.Snippet,
 		Resumes:  k.maxRetries,
-		Backoff:  k.backoff,
+		Backoff:  func(n int) time.Duration { return transport.Backoff(n, k.retryMinBackoff, k.retryMaxBackoff) },
 		Sleep:    k.clock.Sleep,
 		Expected: settings.expected,
 	}
