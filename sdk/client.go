@@ -364,8 +364,10 @@ func WithMaxStreamDuration(d time.Duration) Option {
 	return notNegative("WithMaxStreamDuration", d, func(s *settings) { s.maxStreamDuration = d })
 }
 
-// WithRequestHook registers a function called after every HTTP attempt,
-// with the request's context, for logging and metrics.
+// WithRequestHook registers a function called once for every HTTP
+// attempt, with the request's context, for logging and metrics: in order,
+// when the call's attempts are over (a retried call reports its attempts
+// together, before it returns).
 func WithRequestHook(fn func(context.Context, RequestInfo)) Option {
 	return optionFunc(func(s *settings) error {
 		s.requestHook = fn
