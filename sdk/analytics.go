@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/readthrough"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
@@ -112,8 +111,7 @@ func analyticsEndpoint(endpoint ...string) func(string) string {
 // getOne reads a single analytics answer (not paged) through the cache
 // and the known-spent budget, as a read of its own.
 func getOne[T any, PT answer[T]](ctx context.Context, k *core, what string, c call) (*T, error) {
-	codec := pageCodec(ctx, k, wire.Decode[T], func(out *T) *ResponseInfo { return PT(out).info() })
-	out, err := readthrough.One(ctx, k.readPolicy(), "one\x00"+k.requestURL(c), codec, c)
+	out, err := readOne(ctx, k, "one\x00"+k.requestURL(c), c, wire.Decode[T], func(out *T) *ResponseInfo { return PT(out).info() })
 	if err != nil {
 		return nil, fmt.Errorf("getting %s: %w", what, err)
 	}

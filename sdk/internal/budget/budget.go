@@ -65,6 +65,13 @@ func (b *Budget) Refresh(ctx context.Context, now time.Time) {
 	b.Learn(until)
 }
 
+// Spent reports whether the budget is known to be spent at now, another
+// program's record beside the cache taken in first (Refresh).
+func (b *Budget) Spent(ctx context.Context, now time.Time) bool {
+	b.Refresh(ctx, now)
+	return !b.Until(now).IsZero()
+}
+
 // Refused remembers a rate limit the API answered at now: spent until
 // retryAt (at most MaxAhead from now; a time already past is ignored), or
 // for UnknownHold when it said nothing (a zero retryAt). A time it said is
