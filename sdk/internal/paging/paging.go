@@ -11,6 +11,7 @@ import (
 	"iter"
 	"strings"
 )
+
 // Request is where a page starts: an offset, or the cursor the previous
 // page gave ("" for the first page), and how many rows it asks for.
 type Request struct {
