@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 )
 
 // Problem is why reading a stream failed (package sdk's StreamProblem
@@ -97,13 +98,9 @@ type Config struct {
 	MaxParts int
 	// Context ending stops the stream (Stopped, wrapping its error).
 	Context context.Context
-	// Secrets are the client's secrets (asked again at each use: the list
-	// may grow), and Redact replaces them in a text.
-	Secrets func() []string
-	Redact  func(string) string
-	// Convert turns a Failure into the error Next returns (package sdk's
-	// StreamError); nil keeps the *Failure.
-	Convert func(*Failure) error
+	// Secrets are the client's secrets, scrubbed from every part (nil:
+	// none).
+	Secrets *redact.Secrets
 }
 
 // Stream reads the parts of one streamed answer. It is not safe for
@@ -164,7 +161,7 @@ func (s *Stream) Parts() int { return s.parts }
 
 // Next returns the next part; io.EOF after the finish part and the end
 // of the stream. Any other error is final (Next returns it again): a
-// *Failure, or what Config.Convert made of it.
+// *Failure.
 func (s *Stream) Next() (Part, error) {
 	for {
 		if len(s.queue) > 0 {
@@ -220,12 +217,7 @@ func (s *Stream) context() context.Context {
 	return s.cfg.Context
 }
 
-func (s *Stream) secrets() []string {
-	if s.cfg.Secrets == nil {
-		return nil
-	}
-	return s.cfg.Secrets()
-}
+func (s *Stream) secrets() []string { return s.cfg.Secrets.List() }
 
 // fail ends the stream with a final error. Text held back for redaction
 // is dropped: it may be most of a secret.
@@ -234,17 +226,9 @@ func (s *Stream) fail(f *Failure) {
 		return
 	}
 	f.Parts, f.ServerError = s.parts, s.serverErr
-	s.err = s.convert(f)
+	s.err = f
 	s.held = nil
 	s.Close()
-}
-
-// convert is f as Next returns it (Config.Convert).
-func (s *Stream) convert(f *Failure) error {
-	if s.cfg.Convert != nil {
-		return s.cfg.Convert(f)
-	}
-	return f
 }
 
 // read reads the next part (or parts) into the queue, or ends the stream.
