@@ -2,14 +2,13 @@ package sdk
 
 import (
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
 )
 
 // Every body from outside is read through one bounded reader
-// (boundedBody): an API's answer, an assistant's streamed answer, a
+// (package bounded): an API's answer, an assistant's streamed answer, a
 // bundle download. Each has bounds of bytes, of parts or events, and of
 // time, each with a documented default and the same typed error,
 // *LimitError:
@@ -107,23 +106,6 @@ func (e *LimitError) Error() string {
 // Is makes errors.Is(err, ErrResponseTooLarge) hold for bounds of size.
 func (e *LimitError) Is(target error) bool {
 	return target == ErrResponseTooLarge && (e.Limit == LimitBytes || e.Limit == LimitLine || e.Limit == LimitParts) //nolint:errorlint,err113 // the sentinel itself
-}
-
-// bodyBounds are the bounds of one body (see bounded.Bounds); totalOption
-// names the option that sets total.
-type bodyBounds struct {
-	maxBytes    int64
-	idle        time.Duration
-	minRate     int64
-	total       time.Duration
-	totalOption string
-}
-
-// newBoundedBody reads a body within its bounds (bounded.Reader), failing
-// with a *LimitError.
-func newBoundedBody(body io.ReadCloser, b bodyBounds) *bounded.Reader {
-	return bounded.NewReader(body, bounded.Bounds{MaxBytes: b.maxBytes, Idle: b.idle, MinRate: b.minRate, Total: b.total,
-		Fail: func(e *bounded.Error) error { return limitError(e, b.totalOption) }})
 }
 
 // limitError is err as the SDK reports it: a broken bound a *LimitError

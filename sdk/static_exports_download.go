@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/download"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/transport"
@@ -128,7 +129,7 @@ func (s *StaticExportsService) DownloadBundle(ctx context.Context, bundleURL str
 			return resp, nil
 		},
 		Bound: func(body io.ReadCloser) io.ReadCloser {
-			return newBoundedBody(body, bodyBounds{idle: k.requestTimeout, minRate: MinDownloadRate})
+			return bounded.NewReader(body, bounded.Bounds{Idle: k.requestTimeout, MinRate: MinDownloadRate, Fail: func(e *bounded.Error) error { return limitError(e, "") }})
 		},
 		Display:  DisplayLine,
 		Snippet:  k.secrets.Snippet,
