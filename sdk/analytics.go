@@ -50,12 +50,6 @@ func newAnalyticsService(k *core) AnalyticsService {
 	}
 }
 
-// check validates the project and a query, or says the client is not
-// configured.
-func (s *AnalyticsService) check(projectID string, q interface{ Validate() error }) (*core, error) {
-	return checkQuery(s.core, projectID, q)
-}
-
 // DateRange bounds an analytics query. DateFrom is inclusive and DateTo
 // exclusive, each YYYY-MM-DD or an ISO 8601 date-time; "" is not sent (the
 // server's default range applies).

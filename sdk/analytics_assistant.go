@@ -106,7 +106,7 @@ type AssistantThread struct {
 // ULID, from a conversation's ID). An unknown thread is a 404: check with
 // IsNotFound. An answer for another thread is a *MalformedResponseError.
 func (s *AnalyticsService) Thread(ctx context.Context, projectID, threadID string) (*AssistantThread, error) {
-	k, err := s.check(projectID, threadIDCheck(threadID))
+	k, err := checked(s.core, ValidateProjectID(projectID), validateULID("threadId", threadID))
 	if err != nil {
 		return nil, err
 	}
@@ -121,11 +121,6 @@ func (s *AnalyticsService) Thread(ctx context.Context, projectID, threadID strin
 	return t, nil
 }
 
-// threadIDCheck validates a thread id as a query would be.
-type threadIDCheck string
-
-func (id threadIDCheck) Validate() error { return validateULID("threadId", string(id)) }
-
 // CallerStats counts assistant queries by where they came from.
 type CallerStats struct {
 	Web   int64 `json:"web"`   // the documentation site
@@ -138,7 +133,7 @@ type CallerStats struct {
 // CallerStats counts assistant queries in the range by caller: web, API
 // and other.
 func (s *AnalyticsService) CallerStats(ctx context.Context, projectID string, r DateRange) (*CallerStats, error) {
-	k, err := s.check(projectID, r)
+	k, err := checked(s.core, ValidateProjectID(projectID), r.Validate())
 	if err != nil {
 		return nil, err
 	}

@@ -212,7 +212,7 @@ type FeedbackByPage struct {
 // (100 when 0). The endpoint has no paging: when HasMore is true, more
 // pages have feedback than any one request can list.
 func (s *AnalyticsService) FeedbackByPage(ctx context.Context, projectID string, q FeedbackByPageQuery) (*FeedbackByPage, error) {
-	k, err := s.check(projectID, q)
+	k, err := checked(s.core, ValidateProjectID(projectID), q.Validate())
 	if err != nil {
 		return nil, err
 	}

@@ -194,7 +194,7 @@ func (s *AssistantService) Stream(ctx context.Context, domain string, req Assist
 	c := k.post(escapePath(string(proto), "assistant", domain, "message"), req.body())
 	// A 429 on a message may be the per-IP daily limit, which leaves
 	// search and page reads going: it is remembered for messages alone.
-	resp, info, err := k.budgetedStream(ctx, c, k.messages, k.budget) //nolint:bodyclose // the stream owns the body: Close, Parts and Collect close it
+	resp, info, err := k.stream(ctx, c, k.messages, k.budget) //nolint:bodyclose // the stream owns the body: Close, Parts and Collect close it
 	if err != nil {
 		return nil, fmt.Errorf("asking the assistant of %s: %w", domain, err)
 	}

@@ -23,16 +23,10 @@ const (
 	indexBudgetName             = "the Index's budget"
 )
 
-// budgetedRoundTrip is roundTrip on budget b: see budgetedExchange.
-func (k *core) budgetedRoundTrip(ctx context.Context, c call, b *budget.Budget) ([]byte, ResponseInfo, error) {
-	a, info, err := k.budgetedExchange(ctx, c, false, b)
-	return a.Body, info, err
-}
-
 // budgetedCall sends c on the client's budget and decodes its answer
 // into out with read: a discovery or Index call.
 func (k *core) budgetedCall(ctx context.Context, c call, out interface{ info() *ResponseInfo }, read func([]byte) error) error {
-	data, info, err := k.budgetedRoundTrip(ctx, c, k.budget)
+	data, info, err := k.roundTrip(ctx, c, k.budget)
 	if err != nil {
 		return err
 	}
@@ -43,19 +37,13 @@ func (k *core) budgetedCall(ctx context.Context, c call, out interface{ info() *
 	return nil
 }
 
-// budgetedStream is stream on budget b: see budgetedExchange.
-func (k *core) budgetedStream(ctx context.Context, c call, b *budget.Budget, also ...*budget.Budget) (*http.Response, ResponseInfo, error) {
-	a, info, err := k.budgetedExchange(ctx, c, true, b, also...)
-	return a.Response, info, err
-}
-
-// budgetedExchange is exchange on budget b, through its gate
-// (budget.Admit): unless b, or one of the budgets also, is known to be
+// budgetedExchange is exchange on budgets[0], through its gate
+// (budget.Admit): unless it, or one of the other budgets, is known to be
 // spent (then it fails at once with a NotSent 429 naming it), one at a
-// time while it is not known whether b is spent. A short rate limit is
-// waited out inside exchange: only the final refusal is remembered in b.
-func (k *core) budgetedExchange(ctx context.Context, c call, stream bool, b *budget.Budget, also ...*budget.Budget) (transport.Attempt, ResponseInfo, error) {
-	admitted, spent, err := b.Admit(ctx, k.clock.Now, also...)
+// time while it is not known whether it is spent. A short rate limit is
+// waited out inside the exchange: only the final refusal is remembered.
+func (k *core) budgetedExchange(ctx context.Context, c call, stream bool, budgets []*budget.Budget) (transport.Attempt, ResponseInfo, error) {
+	admitted, spent, err := budgets[0].Admit(ctx, k.clock.Now, budgets[1:]...)
 	switch {
 	case spent != nil:
 		return transport.Attempt{}, ResponseInfo{}, &APIError{StatusCode: http.StatusTooManyRequests, Method: c.method, Path: c.path,

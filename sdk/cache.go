@@ -192,18 +192,11 @@ func (k *core) entryLimit() int64 { return 2*k.maxBytesPerRead + analyticscache.
 // pageSource gives the page answering a call, and its size in bytes.
 type pageSource[P any] func(c call) (*P, int64, error)
 
-// fetchPage asks the API for the page answering c (on budget b, when not
-// nil) and decodes it with decode, redacted, with how it arrived (info):
-// the page, its answer's size, and whether it had to be redacted.
-func fetchPage[P any](ctx context.Context, k *core, c call, b *budget.Budget, decode func([]byte, *P) error, info func(*P) *ResponseInfo) (*P, int64, bool, error) {
-	var data []byte
-	var ri ResponseInfo
-	var err error
-	if b != nil {
-		data, ri, err = k.budgetedRoundTrip(ctx, c, b)
-	} else {
-		data, ri, err = k.roundTrip(ctx, c)
-	}
+// fetchPage asks the API for the page answering c (on budgets, when
+// given) and decodes it with decode, redacted, with how it arrived
+// (info): the page, its answer's size, and whether it had to be redacted.
+func fetchPage[P any](ctx context.Context, k *core, c call, decode func([]byte, *P) error, info func(*P) *ResponseInfo, budgets ...*budget.Budget) (*P, int64, bool, error) {
+	data, ri, err := k.roundTrip(ctx, c, budgets...)
 	if err != nil {
 		return nil, 0, false, err
 	}
@@ -272,7 +265,7 @@ func cachedRead[P any](ctx context.Context, k *core, key string, whole bool, dec
 	var stored time.Time
 	handedOut := false // a page of the API's reached yield
 	api := func(call call) (*P, int64, error) {
-		p, size, redacted, err := fetchPage(ctx, k, call, k.budget, decode, info)
+		p, size, redacted, err := fetchPage(ctx, k, call, decode, info, k.budget)
 		if err != nil {
 			return nil, size, err
 		}

@@ -109,13 +109,7 @@ func (e *PagedEndpoint[Q, P, R]) check(projectID string, q Q) (*core, error) {
 	if e == nil {
 		return nil, ErrNotConfigured
 	}
-	return checkQuery(e.core, projectID, q)
-}
-
-// checkQuery validates the project and a query of client k, or says it is
-// not configured.
-func checkQuery(k *core, projectID string, q interface{ Validate() error }) (*core, error) {
-	return checked(k, ValidateProjectID(projectID), q.Validate())
+	return checked(e.core, ValidateProjectID(projectID), q.Validate())
 }
 
 // Page reads one page: the query's limit (the endpoint's largest page
@@ -131,7 +125,7 @@ func (e *PagedEndpoint[Q, P, R]) Page(ctx context.Context, projectID string, q Q
 	if e.spec.cached {
 		page, err = readOne(ctx, k, "page\x00"+k.requestURL(c), c, e.spec.decode, e.spec.info)
 	} else {
-		page, _, _, err = fetchPage(ctx, k, c, nil, e.spec.decode, e.spec.info)
+		page, _, _, err = fetchPage(ctx, k, c, e.spec.decode, e.spec.info)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("getting %s: %w", e.spec.what, err)
@@ -187,7 +181,7 @@ func (e *PagedEndpoint[Q, P, R]) read(ctx context.Context, k *core, projectID st
 		walk := func(src pageSource[P], emit func(*P) bool) (bool, error) { return e.walk(projectID, q, rd, src, emit) }
 		if !e.spec.cached {
 			api := func(c call) (*P, int64, error) {
-				p, size, _, err := fetchPage(ctx, k, c, nil, e.spec.decode, e.spec.info)
+				p, size, _, err := fetchPage(ctx, k, c, e.spec.decode, e.spec.info)
 				return p, size, err
 			}
 			if _, err := walk(api, func(p *P) bool { return yield(p, nil) }); err != nil {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/budget"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/refusal"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/transport"
@@ -90,8 +91,13 @@ func get(path string, query url.Values) call {
 }
 
 // roundTrip sends the call until it gets a 2xx answer, whose whole
-// (capped) body it returns, or a final error.
-func (k *core) roundTrip(ctx context.Context, c call) ([]byte, ResponseInfo, error) {
+// (capped) body it returns, or a final error; on budgets, when given (the
+// first drawn on, the others only checked: see budgetedExchange).
+func (k *core) roundTrip(ctx context.Context, c call, budgets ...*budget.Budget) ([]byte, ResponseInfo, error) {
+	if len(budgets) > 0 {
+		a, info, err := k.budgetedExchange(ctx, c, false, budgets)
+		return a.Body, info, err
+	}
 	a, info, err := k.exchange(ctx, c, false)
 	return a.Body, info, err
 }
@@ -100,7 +106,11 @@ func (k *core) roundTrip(ctx context.Context, c call) ([]byte, ResponseInfo, err
 // its body unread, for answers read as they arrive (an assistant's
 // streamed answer, a download). The caller closes the body; ctx ending
 // closes it too. The request timeout bounds the wait for the headers.
-func (k *core) stream(ctx context.Context, c call) (*http.Response, ResponseInfo, error) {
+func (k *core) stream(ctx context.Context, c call, budgets ...*budget.Budget) (*http.Response, ResponseInfo, error) {
+	if len(budgets) > 0 {
+		a, info, err := k.budgetedExchange(ctx, c, true, budgets)
+		return a.Response, info, err
+	}
 	a, info, err := k.exchange(ctx, c, true)
 	return a.Response, info, err
 }
