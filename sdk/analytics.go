@@ -63,12 +63,7 @@ func (r DateRange) Validate() error { return ValidateDateRange(r.DateFrom, r.Dat
 
 // ValidatePageSize checks a page size against an endpoint's largest page
 // (MaxPageSize, MaxSearchesPageSize, ...); 0 means that largest page.
-func ValidatePageSize(limit, largest int) error {
-	if limit < 0 || limit > largest {
-		return &ValidationError{Field: "limit", Value: strconv.Itoa(limit), Rule: fmt.Sprintf("must be between 1 and %d", largest)}
-	}
-	return nil
-}
+func ValidatePageSize(limit, largest int) error { return upTo("limit", limit, largest) }
 
 func validateMaxResults(n int) error {
 	if n < 0 {

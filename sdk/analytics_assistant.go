@@ -6,7 +6,6 @@ import (
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/paging"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
@@ -37,10 +36,6 @@ func (q ConversationsQuery) Validate() error {
 func (q ConversationsQuery) paging() pageParams {
 	return pageParams{dateFrom: q.DateFrom, dateTo: q.DateTo, limit: q.Limit, cursor: q.Cursor, maxResults: q.MaxResults}
 }
-
-// validateULID checks a ULID: 26 characters of Crockford's base32, the
-// first at most 7 (a 128-bit value).
-func validateULID(fieldName, s string) error { return validationError(rules.ULID(fieldName, s)) }
 
 // ConversationSource is a documentation page an answer referenced.
 type ConversationSource struct {

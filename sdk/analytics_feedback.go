@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/paging"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
@@ -42,12 +41,12 @@ var (
 
 // ValidateFeedbackSource checks a source filter: one of FeedbackSources.
 func ValidateFeedbackSource(s FeedbackSource) error {
-	return validationError(rules.OneOf("source", string(s), FeedbackSources))
+	return oneOf("source", string(s), FeedbackSources)
 }
 
 // ValidateFeedbackStatus checks a status filter: one of FeedbackStatuses.
 func ValidateFeedbackStatus(s FeedbackStatus) error {
-	return validationError(rules.OneOf("status", string(s), FeedbackStatuses))
+	return oneOf("status", string(s), FeedbackStatuses)
 }
 
 // feedbackFilter is the source and status filters both feedback

@@ -73,7 +73,6 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/analyticscache"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/budget"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/transport"
 )
 
@@ -489,7 +488,13 @@ func (c *Client) BaseURL() string {
 // keyKind is one kind of Mintlify key: which prefix it has, and which
 // other kinds' prefixes it must not have.
 type keyKind struct {
-	rules.Key // its form: name, field, prefix, the other kinds' prefixes, where to get one
+	name   string // "an admin API key"
+	field  string // "apiKey"
+	prefix string
+	// others are prefixes of other key kinds, each with its name. The
+	// longest prefix a key has decides its kind (mint_dsc_ is not mint_).
+	others [][2]string
+	where  string // where to get one
 	// budget names the budget the key's calls draw from, as errors say
 	// it; budgetBesideCache records it beside the analytics cache.
 	budget            string
@@ -501,9 +506,9 @@ type keyKind struct {
 }
 
 var adminKey = keyKind{
-	Key: rules.Key{Name: "an admin API key", Field: "apiKey", Prefix: "mint_",
-		Others: [][2]string{{"mint_dsc_", "an assistant key (mint_dsc_...), for the discovery API"}, {"mint_us_", "a Mintlify Index key (mint_us_...)"}},
-		Where:  "the API keys page of the Mintlify dashboard"},
+	name: "an admin API key", field: "apiKey", prefix: "mint_",
+	others: [][2]string{{"mint_dsc_", "an assistant key (mint_dsc_...), for the discovery API"}, {"mint_us_", "a Mintlify Index key (mint_us_...)"}},
+	where:  "the API keys page of the Mintlify dashboard",
 	budget: analyticsBudgetName, budgetBesideCache: true,
 }
 
@@ -512,15 +517,15 @@ var adminKey = keyKind{
 // its own kind only, so a key is only ever sent to its own API's host.
 var (
 	assistantKey = keyKind{
-		Key: rules.Key{Name: "an assistant API key", Field: "assistantKey", Prefix: "mint_dsc_",
-			Others: [][2]string{{"mint_us_", "a Mintlify Index key (mint_us_...)"}, {"mint_", "an admin API key (mint_...), for the admin API"}},
-			Where:  "the API keys page of the Mintlify dashboard"},
+		name: "an assistant API key", field: "assistantKey", prefix: "mint_dsc_",
+		others: [][2]string{{"mint_us_", "a Mintlify Index key (mint_us_...)"}, {"mint_", "an admin API key (mint_...), for the admin API"}},
+		where:  "the API keys page of the Mintlify dashboard",
 		budget: discoveryBudgetName, docPrefix: "/discovery",
 	}
 	indexKey = keyKind{
-		Key: rules.Key{Name: "a Mintlify Index API key", Field: "indexKey", Prefix: "mint_us_",
-			Others: [][2]string{{"mint_dsc_", "an assistant key (mint_dsc_...), for the discovery API"}, {"mint_", "an admin API key (mint_...), for the admin API"}},
-			Where:  "the Mintlify Index settings of the dashboard"},
+		name: "a Mintlify Index API key", field: "indexKey", prefix: "mint_us_",
+		others: [][2]string{{"mint_dsc_", "an assistant key (mint_dsc_...), for the discovery API"}, {"mint_", "an admin API key (mint_...), for the admin API"}},
+		where:  "the Mintlify Index settings of the dashboard",
 		budget: indexBudgetName, docPrefix: "/api/universal-search",
 	}
 )
@@ -532,15 +537,56 @@ var (
 // The value is never echoed in the error: it is a secret.
 func ValidateAPIKey(key string) error { return adminKey.validate(key) }
 
-func (k keyKind) validate(key string) error { return validationError(k.Check(key)) }
-
-// ParseBaseURL parses an API address. It refuses plain http except to a
-// loopback host, so a key is never sent in clear over a network.
-func ParseBaseURL(raw string) (*url.URL, error) {
-	u, b := rules.BaseURL(raw, DefaultBaseURL, IsLoopbackHost)
-	if b != nil {
-		return nil, validationError(b)
+// validate checks a key's form: printable ASCII without white space, with
+// the kind's prefix and not a longer one of another kind.
+func (k keyKind) validate(key string) error {
+	refuse := func(rule string) error { return &ValidationError{Field: k.field, Rule: rule} }
+	if key == "" {
+		return refuse("is required")
 	}
+	for _, r := range key {
+		switch {
+		case r == '\n' || r == '\r':
+			return refuse("contains a newline (often a trailing one, from a file or a secret store): remove it")
+		case r == ' ' || r == '\t':
+			return refuse("contains white space: remove it")
+		case r < ' ' || r >= 0x7f:
+			return refuse("must be printable ASCII")
+		}
+	}
+	longest := ""
+	if strings.HasPrefix(key, k.prefix) {
+		longest = k.prefix
+	}
+	for _, o := range k.others {
+		if strings.HasPrefix(key, o[0]) && len(o[0]) > len(longest) {
+			return refuse(fmt.Sprintf("is %s, not %s (%s...): get one from %s", o[1], k.name, k.prefix, k.where))
+		}
+	}
+	if longest == "" {
+		return refuse(fmt.Sprintf("is not %s: those start %s (get one from %s)", k.name, k.prefix, k.where))
+	}
+	return nil
+}
+
+// ParseBaseURL parses an API address: an absolute http(s) URL without
+// credentials, query or fragment. It refuses plain http except to a
+// loopback host, so a key is never sent in clear over a network. Trailing
+// slashes are cut, the user's encoding kept.
+func ParseBaseURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return nil, &ValidationError{Field: "baseURL", Value: raw, Rule: "must be an absolute http(s) URL such as " + DefaultBaseURL}
+	}
+	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return nil, &ValidationError{Field: "baseURL", Value: u.Redacted(), Rule: "must not carry credentials, a query or a fragment"}
+	}
+	if u.Scheme == "http" && !IsLoopbackHost(u.Hostname()) {
+		return nil, &ValidationError{Field: "baseURL", Value: raw, Rule: "must use https (plain http is allowed only for loopback hosts)"}
+	}
+	// Keep the user's encoding (a proxy path with %2F stays one segment).
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawPath = strings.TrimRight(u.RawPath, "/")
 	return u, nil
 }
 

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
@@ -137,16 +136,6 @@ func (e *ValidationError) Error() string {
 		return fmt.Sprintf("%s %q %s", e.Field, redact.Clip(e.Value, maxEchoedValue), e.Rule)
 	}
 	return fmt.Sprintf("%s %s", e.Field, e.Rule)
-}
-
-// validationError is a rule's refusal as the public *ValidationError, nil
-// when the rule held: the one place package sdk turns the rules' values
-// into its error.
-func validationError(b *rules.Broken) error {
-	if b == nil {
-		return nil
-	}
-	return &ValidationError{Field: b.Field, Value: b.Value, Rule: b.Rule}
 }
 
 // MalformedResponseError is a success answer (2xx) the SDK will not trust:
