@@ -64,7 +64,7 @@ type pageSpec[P, R any] struct {
 	// params names the page size and offset parameters, when the
 	// endpoint does not call them limit and offset (the v1 job listing:
 	// take and skip).
-	params pageParamNames
+	params paging.Names
 	// prepends, rows, key, more and skipped are what the paging loop
 	// tells paging.Walk (rows pushed down by rows added at the head; a
 	// page's rows and a row's key; whether there is more, and its cursor,
@@ -81,10 +81,6 @@ type pageSpec[P, R any] struct {
 	merge    func(into, from *P)
 }
 
-// pageParamNames are the query parameters of a page's size and offset
-// (paging.Names).
-type pageParamNames struct{ limit, offset string }
-
 // newPaged makes a paged endpoint from its description. The type PP proves
 // at compile time that the page type embeds ResponseInfo.
 func newPaged[Q PageQuery, P any, R any, PP answer[P]](k *core, spec pageSpec[P, R]) *PagedEndpoint[Q, P, R] {
@@ -100,7 +96,7 @@ func (s *pageSpec[P, R]) start(q pageParams) paging.Request {
 
 // query is the query string of one page.
 func (s *pageSpec[P, R]) query(q pageParams, r paging.Request) url.Values {
-	return paging.Query(paging.Values(q.dateFrom, q.dateTo, q.filters), paging.Names{Limit: s.params.limit, Offset: s.params.offset}, s.cursor, r)
+	return paging.Query(paging.Values(q.dateFrom, q.dateTo, q.filters), s.params, s.cursor, r)
 }
 
 // check validates the project and the query, or says the client is not
