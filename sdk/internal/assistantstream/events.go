@@ -53,12 +53,6 @@ func NewLineReader(r io.Reader, maxLine int) *LineReader {
 	return &LineReader{r: bufio.NewReaderSize(r, bufferSize), max: maxLine}
 }
 
-// Max is the line cap.
-func (l *LineReader) Max() int { return l.max }
-
-// Start is the stream's first bytes read so far (at most 256).
-func (l *LineReader) Start() []byte { return l.start }
-
 // Next returns the next line without its line ending (\n or \r\n); the
 // slice is valid until the next call. At the body's end it returns
 // io.EOF, or the last line with ErrPartialLine when that line had no
@@ -100,7 +94,10 @@ type Events struct {
 	data      []byte // the current event's data
 	events    int    // events (lines) read, every kind
 	maxEvents int
-	atEOF     bool
+	// atEOF is set when the body ended in the middle of the last line or
+	// event handed out: if that cannot be read, the stream was cut rather
+	// than malformed.
+	atEOF bool
 }
 
 // NewEvents reads r, which the caller has bounded already, in lines of at
@@ -109,18 +106,6 @@ type Events struct {
 func NewEvents(r io.Reader, maxLine, maxEvents int) *Events {
 	return &Events{lines: NewLineReader(r, maxLine), maxEvents: maxEvents}
 }
-
-// MaxLine is the cap of a line and of an event's data.
-func (r *Events) MaxLine() int { return r.lines.Max() }
-
-// Start is the stream's first bytes (at most 256), to show a body that is
-// not a stream at all.
-func (r *Events) Start() []byte { return r.lines.Start() }
-
-// AtEOF reports whether the body ended in the middle of the last line or
-// event handed out: if that cannot be read, the stream was cut rather
-// than malformed.
-func (r *Events) AtEOF() bool { return r.atEOF }
 
 // count counts an event read, whatever it holds: events that carry
 // nothing (empty deltas, step markers, keep-alives) cost time all the

@@ -99,8 +99,8 @@ func TestLineReader_aLineLongerThanTheBuffer(t *testing.T) {
 	if line, err := l.Next(); !errors.Is(err, ErrPartialLine) || string(line) != long {
 		t.Fatalf("%d bytes of %d: %v", len(line), len(long), err)
 	}
-	if l.Max() != len(long) {
-		t.Errorf("Max %d", l.Max())
+	if l.max != len(long) {
+		t.Errorf("Max %d", l.max)
 	}
 }
 
@@ -109,16 +109,16 @@ func TestLineReader_aLineLongerThanTheBuffer(t *testing.T) {
 func TestLineReader_startKeepsTheFirstBytes(t *testing.T) {
 	body := "<html>\n" + strings.Repeat("abcdefgh\n", 100)
 	l := NewLineReader(iotest.OneByteReader(strings.NewReader(body)), 64)
-	if _, err := l.Next(); err != nil || string(l.Start()) != "<html>\n" {
-		t.Fatalf("%q, %v", l.Start(), err)
+	if _, err := l.Next(); err != nil || string(l.start) != "<html>\n" {
+		t.Fatalf("%q, %v", l.start, err)
 	}
-	if _, err := lines(t, l); !errors.Is(err, io.EOF) || string(l.Start()) != body[:256] {
-		t.Errorf("%d bytes kept, %v", len(l.Start()), err)
+	if _, err := lines(t, l); !errors.Is(err, io.EOF) || string(l.start) != body[:256] {
+		t.Errorf("%d bytes kept, %v", len(l.start), err)
 	}
 	// Even a line past the cap is kept from.
 	l = NewLineReader(strings.NewReader(strings.Repeat("z", 300)), 10)
-	if _, err := l.Next(); !errors.Is(err, ErrLineTooLong) || string(l.Start()) != strings.Repeat("z", 256) {
-		t.Errorf("%d bytes kept, %v", len(l.Start()), err)
+	if _, err := l.Next(); !errors.Is(err, ErrLineTooLong) || string(l.start) != strings.Repeat("z", 256) {
+		t.Errorf("%d bytes kept, %v", len(l.start), err)
 	}
 }
 
@@ -160,7 +160,7 @@ func TestReader_eventsOfServerSentEvents(t *testing.T) {
 			if !errors.Is(err, io.EOF) || strings.Join(got, "|") != strings.Join(want, "|") {
 				t.Errorf("%q, %v; want %q", got, err, want)
 			}
-			if er.AtEOF() {
+			if er.atEOF {
 				t.Error("AtEOF after a body that ended between events")
 			}
 		})
@@ -219,8 +219,8 @@ func TestReader_eventDataIsCapped(t *testing.T) {
 	if got, err := events(t, r); !errors.Is(err, ErrEventTooLong) || len(got) != 0 {
 		t.Errorf("%q, %v; want an event too long", got, err)
 	}
-	if r.MaxLine() != maxLine {
-		t.Errorf("MaxLine %d", r.MaxLine())
+	if r.lines.max != maxLine {
+		t.Errorf("MaxLine %d", r.lines.max)
 	}
 	// A data line past the line cap fails as a line.
 	if _, err := events(t, NewEvents(strings.NewReader("data: "+strings.Repeat("y", maxLine)+"\n\n"), maxLine, 10)); !errors.Is(err, ErrLineTooLong) {
@@ -262,8 +262,8 @@ func TestReader_theBodyEndingInAnEvent(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			r := NewEvents(strings.NewReader(tc.body), 64, 100)
 			got, err := events(t, r)
-			if !errors.Is(err, io.EOF) || strings.Join(got, "|") != strings.Join(tc.want, "|") || r.AtEOF() != tc.atEOF {
-				t.Errorf("%q, %v, AtEOF %v; want %q, AtEOF %v", got, err, r.AtEOF(), tc.want, tc.atEOF)
+			if !errors.Is(err, io.EOF) || strings.Join(got, "|") != strings.Join(tc.want, "|") || r.atEOF != tc.atEOF {
+				t.Errorf("%q, %v, AtEOF %v; want %q, AtEOF %v", got, err, r.atEOF, tc.want, tc.atEOF)
 			}
 		})
 	}
@@ -298,8 +298,8 @@ func TestReader_linesOfTheDataStream(t *testing.T) {
 			t.Fatal(err)
 		}
 		got = append(got, string(line))
-		if r.AtEOF() != (len(got) == 4) {
-			t.Errorf("line %d: AtEOF %v", len(got), r.AtEOF())
+		if r.atEOF != (len(got) == 4) {
+			t.Errorf("line %d: AtEOF %v", len(got), r.atEOF)
 		}
 	}
 	// Blank lines are handed out (and counted): the caller skips them.
@@ -316,8 +316,8 @@ func TestReader_linesOfTheDataStream(t *testing.T) {
 	}
 	// A line past the cap, and a body that was not a stream.
 	r = NewEvents(strings.NewReader("<html>"+strings.Repeat(" ", 64)+"\n"), 64, 4)
-	if _, err := r.NextLine(); !errors.Is(err, ErrLineTooLong) || !bytes.HasPrefix(r.Start(), []byte("<html> ")) {
-		t.Errorf("%v, start %q", err, r.Start())
+	if _, err := r.NextLine(); !errors.Is(err, ErrLineTooLong) || !bytes.HasPrefix(r.lines.start, []byte("<html> ")) {
+		t.Errorf("%v, start %q", err, r.lines.start)
 	}
 }
 

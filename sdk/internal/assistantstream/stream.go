@@ -258,7 +258,7 @@ func (s *Stream) read() {
 		parts, err = s.partsV2(payload)
 	}
 	if err != nil {
-		if s.events.AtEOF() {
+		if s.events.atEOF {
 			s.fail(&Failure{Problem: Cut, Detail: "the stream ended in the middle of a part; the answer is incomplete"})
 			return
 		}
@@ -272,7 +272,7 @@ func (s *Stream) read() {
 func (s *Stream) readFailed(err error) {
 	var bound *bounded.Error
 	errors.As(err, &bound)
-	maxLine := int64(s.events.MaxLine())
+	maxLine := int64(s.events.lines.max)
 	switch {
 	case s.finished:
 		// The answer is whole: whatever follows the finish part (the end
@@ -298,8 +298,8 @@ func (s *Stream) readFailed(err error) {
 			Detail: fmt.Sprintf("the stream carried more than %d parts (WithMaxStreamParts); the answer is incomplete", s.cfg.MaxParts)})
 	case errors.Is(err, io.EOF):
 		f := &Failure{Problem: Cut, Detail: "the stream ended before its finish part; the answer is incomplete"}
-		if s.parts == 0 && len(s.events.Start()) > 0 {
-			f.BodyStart = s.events.Start()
+		if s.parts == 0 && len(s.events.lines.start) > 0 {
+			f.BodyStart = s.events.lines.start
 		}
 		s.fail(f)
 	default:
