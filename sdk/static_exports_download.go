@@ -14,6 +14,13 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/transport"
 )
 
+// MinDownloadRate is the slowest a download may be, in bytes per second
+// averaged over each request timeout (WithRequestTimeout): 1 KiB/s, 60
+// KiB in the default minute. A download slower than that (a trickle) is
+// stalled: it is resumed like a broken connection, at most WithMaxRetries
+// times, then fails with a *LimitError (LimitIdle).
+const MinDownloadRate = 1 << 10
+
 // ErrNotAnArchive is wrapped by DownloadBundle's error when the answer is
 // not a gzip archive (a bundle is a .tar.gz): an HTML or XML page answered
 // 200 by a proxy, a captive portal or a misconfigured store, a JSON
