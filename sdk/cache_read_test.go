@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -465,5 +466,31 @@ func TestReadOne_readsOnePage(t *testing.T) {
 	c = get("/v1/analytics/p/test", url.Values{"page": {"1"}})
 	if p, err := readOne(context.Background(), r.k, "k1", c, decodeTestPage, testPageInfo); p != nil || statusOf(err) != 500 {
 		t.Errorf("got %+v, %v; want the error", p, err)
+	}
+}
+
+// failingPut is a store whose writes of whole records fail, as a bucket
+// that goes down between the read's lease and its entry.
+type failingPut struct{ analyticscache.Store }
+
+func (failingPut) Put(context.Context, string, []byte) error { return errors.New("bucket unreachable") }
+
+// A store that fails as the read is being stored costs the read nothing:
+// its pages are the API's, whole; the cache is then left alone for the
+// client's life, and says why.
+func TestCachedRead_aStoreFailingMidReadCostsOnlyTheCopy(t *testing.T) {
+	r := newReadRig(t, rigOpts())
+	g := r.k.cache.Store.(countingStore).Store.(*analyticscache.Guarded)
+	g.Store = failingPut{g.Store}
+	pages, errs := r.read(2, false, 0)
+	wantAPI(t, pages, errs, 2)
+	if err := r.k.problems.First(); err == nil || !strings.Contains(err.Error(), "bucket unreachable") {
+		t.Errorf("the failure was not noted: %v", err)
+	}
+	r.calls = nil
+	pages, errs = r.read(2, false, 0)
+	wantAPI(t, pages, errs, 2)
+	if len(r.calls) != 2 {
+		t.Errorf("after the failure: %v asked", r.calls)
 	}
 }
