@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/paging"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
@@ -200,7 +201,7 @@ func sessionsSpec(echo func(string) string) pageSpec[SessionsPage, AgentSession]
 		what: "agent jobs", keyName: "session id",
 		path:    func(projectID string) string { return escapePath("v1", "agent", projectID, "jobs") },
 		largest: MaxSessionsPageSize,
-		params:  pageParamNames{limit: "take", offset: "skip"},
+		params:  paging.Names{Limit: "take", Offset: "skip"},
 		// Newest first (in the fake, and as the dashboard shows them): a job
 		// started while the listing is read moves every job down one place.
 		prepends: true,

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
@@ -46,7 +45,7 @@ var JobStatuses = []JobStatus{JobStatusActive, JobStatusCompleted, JobStatusArch
 
 // ValidateJobStatus checks a status filter: one of JobStatuses.
 func ValidateJobStatus(s JobStatus) error {
-	return validationError(rules.OneOf("status", string(s), JobStatuses))
+	return oneOf("status", string(s), JobStatuses)
 }
 
 // Terminal reports whether the job has stopped changing: completed, archived
@@ -112,10 +111,7 @@ func ValidateProjectID(projectID string) error { return validateID("projectId", 
 func ValidateJobID(jobID string) error { return validateID("jobId", jobID) }
 
 // ValidatePrompt checks a job prompt: it must hold more than white space.
-func ValidatePrompt(prompt string) error { return validationError(rules.NonEmpty("prompt", prompt)) }
-
-// validateID checks a value sent as one path segment: an id.
-func validateID(field, value string) error { return validationError(rules.ID(field, value)) }
+func ValidatePrompt(prompt string) error { return nonEmpty("prompt", prompt) }
 
 // Create starts a background agent job that carries out prompt in the
 // project. The job starts active; follow it with Get or Wait.
@@ -154,7 +150,7 @@ func (s *AgentJobsService) Get(ctx context.Context, projectID, jobID string) (*A
 	if err != nil {
 		return nil, err
 	}
-	c := getCall(escapePath("v2", "agent", projectID, "job", jobID), nil)
+	c := get(escapePath("v2", "agent", projectID, "job", jobID), nil)
 	job, err := answerTo(ctx, k, c, func(j *AgentJob) error { return agentJobID.check(k, c, j.ID, jobID, j.Problems) })
 	if err != nil {
 		return nil, fmt.Errorf("getting agent job %s: %w", jobID, err)

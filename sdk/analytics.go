@@ -3,11 +3,8 @@ package sdk
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/url"
 	"strconv"
 
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/readthrough"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
@@ -53,12 +50,6 @@ func newAnalyticsService(k *core) AnalyticsService {
 	}
 }
 
-// check validates the project and a query, or says the client is not
-// configured.
-func (s *AnalyticsService) check(projectID string, q interface{ Validate() error }) (*core, error) {
-	return checkQuery(s.core, projectID, q)
-}
-
 // DateRange bounds an analytics query. DateFrom is inclusive and DateTo
 // exclusive, each YYYY-MM-DD or an ISO 8601 date-time; "" is not sent (the
 // server's default range applies).
@@ -72,12 +63,7 @@ func (r DateRange) Validate() error { return ValidateDateRange(r.DateFrom, r.Dat
 
 // ValidatePageSize checks a page size against an endpoint's largest page
 // (MaxPageSize, MaxSearchesPageSize, ...); 0 means that largest page.
-func ValidatePageSize(limit, largest int) error {
-	if limit < 0 || limit > largest {
-		return &ValidationError{Field: "limit", Value: strconv.Itoa(limit), Rule: fmt.Sprintf("must be between 1 and %d", largest)}
-	}
-	return nil
-}
+func ValidatePageSize(limit, largest int) error { return upTo("limit", limit, largest) }
 
 func validateMaxResults(n int) error {
 	if n < 0 {
@@ -114,14 +100,9 @@ func analyticsEndpoint(endpoint ...string) func(string) string {
 // getOne reads a single analytics answer (not paged) through the cache
 // and the known-spent budget, as a read of its own.
 func getOne[T any, PT answer[T]](ctx context.Context, k *core, what string, c call) (*T, error) {
-	codec := pageCodec(ctx, k, wire.Decode[T], func(out *T) *ResponseInfo { return PT(out).info() })
-	out, err := readthrough.One(ctx, k.readPolicy(), "one\x00"+k.requestURL(c), codec, c)
+	out, err := readOne(ctx, k, "one\x00"+k.requestURL(c), c, wire.Decode[T], func(out *T) *ResponseInfo { return PT(out).info() })
 	if err != nil {
 		return nil, fmt.Errorf("getting %s: %w", what, err)
 	}
 	return out, nil
-}
-
-func getCall(path string, query url.Values) call {
-	return call{method: http.MethodGet, path: path, query: query}
 }

@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/paging"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
@@ -36,10 +36,6 @@ func (q ConversationsQuery) Validate() error {
 func (q ConversationsQuery) paging() pageParams {
 	return pageParams{dateFrom: q.DateFrom, dateTo: q.DateTo, limit: q.Limit, cursor: q.Cursor, maxResults: q.MaxResults}
 }
-
-// validateULID checks a ULID: 26 characters of Crockford's base32, the
-// first at most 7 (a 128-bit value).
-func validateULID(fieldName, s string) error { return validationError(rules.ULID(fieldName, s)) }
 
 // ConversationSource is a documentation page an answer referenced.
 type ConversationSource struct {
@@ -105,25 +101,20 @@ type AssistantThread struct {
 // ULID, from a conversation's ID). An unknown thread is a 404: check with
 // IsNotFound. An answer for another thread is a *MalformedResponseError.
 func (s *AnalyticsService) Thread(ctx context.Context, projectID, threadID string) (*AssistantThread, error) {
-	k, err := s.check(projectID, threadIDCheck(threadID))
+	k, err := checked(s.core, ValidateProjectID(projectID), validateULID("threadId", threadID))
 	if err != nil {
 		return nil, err
 	}
 	path := analyticsPath(projectID, "assistant", "threads", threadID)
-	t, err := getOne[AssistantThread](ctx, k, "assistant thread "+threadID, getCall(path, nil))
+	t, err := getOne[AssistantThread](ctx, k, "assistant thread "+threadID, get(path, nil))
 	if err == nil && t.ThreadID != threadID {
-		err = &MalformedResponseError{Method: "GET", Path: path, Problems: []string{"threadId: the answer is for thread " + strconv.Quote(clip(t.ThreadID, 100)) + ", not " + strconv.Quote(threadID)}}
+		err = &MalformedResponseError{Method: "GET", Path: path, Problems: []string{"threadId: the answer is for thread " + strconv.Quote(redact.Clip(t.ThreadID, 100)) + ", not " + strconv.Quote(threadID)}}
 	}
 	if err != nil {
 		return nil, err
 	}
 	return t, nil
 }
-
-// threadIDCheck validates a thread id as a query would be.
-type threadIDCheck string
-
-func (id threadIDCheck) Validate() error { return validateULID("threadId", string(id)) }
 
 // CallerStats counts assistant queries by where they came from.
 type CallerStats struct {
@@ -137,9 +128,9 @@ type CallerStats struct {
 // CallerStats counts assistant queries in the range by caller: web, API
 // and other.
 func (s *AnalyticsService) CallerStats(ctx context.Context, projectID string, r DateRange) (*CallerStats, error) {
-	k, err := s.check(projectID, r)
+	k, err := checked(s.core, ValidateProjectID(projectID), r.Validate())
 	if err != nil {
 		return nil, err
 	}
-	return getOne[CallerStats](ctx, k, "assistant caller stats", getCall(analyticsPath(projectID, "assistant", "caller-stats"), paging.Values(r.DateFrom, r.DateTo, nil)))
+	return getOne[CallerStats](ctx, k, "assistant caller stats", get(analyticsPath(projectID, "assistant", "caller-stats"), paging.Values(r.DateFrom, r.DateTo, nil)))
 }

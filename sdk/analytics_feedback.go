@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/paging"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
@@ -42,12 +41,12 @@ var (
 
 // ValidateFeedbackSource checks a source filter: one of FeedbackSources.
 func ValidateFeedbackSource(s FeedbackSource) error {
-	return validationError(rules.OneOf("source", string(s), FeedbackSources))
+	return oneOf("source", string(s), FeedbackSources)
 }
 
 // ValidateFeedbackStatus checks a status filter: one of FeedbackStatuses.
 func ValidateFeedbackStatus(s FeedbackStatus) error {
-	return validationError(rules.OneOf("status", string(s), FeedbackStatuses))
+	return oneOf("status", string(s), FeedbackStatuses)
 }
 
 // feedbackFilter is the source and status filters both feedback
@@ -212,7 +211,7 @@ type FeedbackByPage struct {
 // (100 when 0). The endpoint has no paging: when HasMore is true, more
 // pages have feedback than any one request can list.
 func (s *AnalyticsService) FeedbackByPage(ctx context.Context, projectID string, q FeedbackByPageQuery) (*FeedbackByPage, error) {
-	k, err := s.check(projectID, q)
+	k, err := checked(s.core, ValidateProjectID(projectID), q.Validate())
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +221,7 @@ func (s *AnalyticsService) FeedbackByPage(ctx context.Context, projectID string,
 	}
 	query := paging.Values(q.DateFrom, q.DateTo, feedbackFilter{q.Source, q.Statuses}.values())
 	query.Set("limit", strconv.Itoa(limit))
-	out, err := getOne[FeedbackByPage](ctx, k, "feedback by page", getCall(analyticsPath(projectID, "feedback", "by-page"), query))
+	out, err := getOne[FeedbackByPage](ctx, k, "feedback by page", get(analyticsPath(projectID, "feedback", "by-page"), query))
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 package sdk
 
-import "github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
+import (
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
+)
 
 // SearchesQuery selects documentation search terms, most searched first.
 type SearchesQuery struct {

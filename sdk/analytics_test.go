@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )

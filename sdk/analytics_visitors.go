@@ -1,6 +1,8 @@
 package sdk
 
-import "github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
+import (
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
+)
 
 // VisitorsQuery selects rows of unique visitors or of page views (the two
 // endpoints take the same query).

@@ -5,8 +5,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
+	"strings"
 )
 
 // The assistant: one question, one streamed answer.
@@ -108,17 +107,57 @@ type AssistantContext struct {
 	ElementID string // optional
 }
 
-// Validate checks the request before any request is sent.
+// Validate checks the request before any request is sent: a known
+// protocol, a question or messages, each message's role and text, a
+// retrieval page size of 0 or more, groups (v2 only) not empty, each
+// context's type and value, the current path's length.
 func (r AssistantRequest) Validate() error {
-	in := rules.Assistant{Protocol: string(r.Protocol), Question: r.Question, RetrievalPageSize: r.RetrievalPageSize,
-		Groups: r.Filter.Groups, CurrentPath: r.CurrentPath, MaxCurrentPath: MaxCurrentPathLength}
-	for _, m := range r.Messages {
-		in.Messages = append(in.Messages, rules.Message{Role: string(m.Role), Text: m.Text})
+	switch r.Protocol {
+	case "", AssistantV2, AssistantV1:
+	default:
+		return &ValidationError{Field: "protocol", Value: string(r.Protocol), Rule: `must be "v2" or "v1"`}
 	}
-	for _, c := range r.Context {
-		in.Context = append(in.Context, rules.Context{Type: c.Type, Value: c.Value})
+	if len(r.Messages) == 0 && strings.TrimSpace(r.Question) == "" {
+		return &ValidationError{Field: "question", Rule: "is required: set Question (or Messages) to what the user asks"}
 	}
-	return validationError(in.Check())
+	if r.Question != "" {
+		if err := nonEmpty("question", r.Question); err != nil {
+			return err
+		}
+	}
+	for i, m := range r.Messages {
+		field := fmt.Sprintf("messages[%d]", i)
+		switch m.Role {
+		case RoleUser, RoleAssistant, RoleSystem:
+		default:
+			return &ValidationError{Field: field + ".role", Value: string(m.Role), Rule: `must be "user", "assistant" or "system"`}
+		}
+		if err := nonEmpty(field+".text", m.Text); err != nil {
+			return err
+		}
+	}
+	if r.RetrievalPageSize < 0 {
+		return &ValidationError{Field: "retrievalPageSize", Value: strconv.Itoa(r.RetrievalPageSize), Rule: "must be 1 or more (0: the API's default, 5)"}
+	}
+	if len(r.Filter.Groups) > 0 && r.Protocol == AssistantV1 {
+		return &ValidationError{Field: "filter.groups", Rule: "is not supported by the v1 endpoint: use AssistantV2"}
+	}
+	if err := validateGroups("filter.groups", r.Filter.Groups); err != nil {
+		return err
+	}
+	for i, c := range r.Context {
+		field := fmt.Sprintf("context[%d]", i)
+		if c.Type != "code" && c.Type != "textSelection" {
+			return &ValidationError{Field: field + ".type", Value: c.Type, Rule: `must be "code" or "textSelection"`}
+		}
+		if c.Value == "" {
+			return &ValidationError{Field: field + ".value", Rule: "must not be empty"}
+		}
+	}
+	if n := len([]rune(r.CurrentPath)); n > MaxCurrentPathLength {
+		return &ValidationError{Field: "currentPath", Value: r.CurrentPath, Rule: fmt.Sprintf("is %d characters long; the API takes at most %d", n, MaxCurrentPathLength)}
+	}
+	return nil
 }
 
 func (r AssistantRequest) protocol() AssistantProtocol { return cmp.Or(r.Protocol, AssistantV2) }
@@ -186,7 +225,7 @@ func (r AssistantRequest) body() assistantBody {
 // it fails at once with the time to retry (APIError.RetryAt), and later
 // messages fail with NotSent, sending nothing, until then.
 func (s *AssistantService) Stream(ctx context.Context, domain string, req AssistantRequest) (*AssistantStream, error) {
-	k, err := checked(s.core, validateDomainRequest(domain, req))
+	k, err := checked(s.core, ValidateDomain(domain), req.Validate())
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +233,7 @@ func (s *AssistantService) Stream(ctx context.Context, domain string, req Assist
 	c := k.post(escapePath(string(proto), "assistant", domain, "message"), req.body())
 	// A 429 on a message may be the per-IP daily limit, which leaves
 	// search and page reads going: it is remembered for messages alone.
-	resp, info, err := k.budgetedStream(ctx, c, k.messages, k.budget) //nolint:bodyclose // the stream owns the body: Close, Parts and Collect close it
+	resp, info, err := k.stream(ctx, c, k.messages, k.budget) //nolint:bodyclose // the stream owns the body: Close, Parts and Collect close it
 	if err != nil {
 		return nil, fmt.Errorf("asking the assistant of %s: %w", domain, err)
 	}

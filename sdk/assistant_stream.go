@@ -12,8 +12,8 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
 )
 
-// The stream of an answer: package assistantstream reads and decodes it
-// (framed by package eventstream); AssistantStream wires it to the
+// The stream of an answer: package assistantstream frames, reads and
+// decodes it; AssistantStream wires it to the
 // client's bounds and secrets, and turns its parts and failures into the
 // public AssistantPart and StreamError, here and nowhere else.
 
@@ -105,18 +105,23 @@ func newAssistantStream(ctx context.Context, k *core, c call, proto AssistantPro
 	s.st = assistantstream.New(assistantstream.Config{
 		V1:   proto == AssistantV1,
 		Body: bounded.NewReader(body, bounds), MaxLine: int(min(int64(maxStreamLine), k.maxResponseBytes)), MaxParts: k.maxStreamParts,
-		Context: ctx, Secrets: k.secretList, Redact: k.redact, Convert: s.streamError,
+		Context: ctx, Secrets: k.secrets,
 	})
 	return s
 }
 
 // streamError is the one place a stream's failure becomes the public
-// StreamError (and a broken cap its LimitError).
-func (s *AssistantStream) streamError(f *assistantstream.Failure) error {
+// StreamError (and a broken cap its LimitError); other errors (io.EOF,
+// none) are kept.
+func (s *AssistantStream) streamError(err error) error {
+	f, ok := err.(*assistantstream.Failure) //nolint:errorlint // the stream's failures are its own, unwrapped
+	if !ok {
+		return err
+	}
 	se := &StreamError{Method: s.c.method, Path: s.c.path, Problem: StreamProblem(f.Problem), Detail: f.Detail,
 		Parts: f.Parts, ServerError: f.ServerError, Err: f.Err}
 	if f.BodyStart != nil {
-		se.BodyStart = s.k.snippet(f.BodyStart)
+		se.BodyStart = s.k.secrets.Snippet(f.BodyStart)
 	}
 	switch f.Limit {
 	case assistantstream.LineLimit:
@@ -184,7 +189,7 @@ func (s *AssistantStream) Close() error {
 func (s *AssistantStream) Next() (AssistantPart, error) {
 	p, err := s.st.Next()
 	if err != nil {
-		return AssistantPart{}, err
+		return AssistantPart{}, s.streamError(err)
 	}
 	return assistantPart(p), nil
 }
@@ -203,7 +208,7 @@ func (s *AssistantStream) Parts() iter.Seq2[AssistantPart, error] {
 func (s *AssistantStream) Collect() (*AssistantAnswer, error) {
 	defer s.Close()
 	g, err := s.st.Collect(s.k.maxResponseBytes)
-	return s.answer(g), err
+	return s.answer(g), s.streamError(err)
 }
 
 func plural(n int, one, many string) string {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 )
 
 // page250 is a full analytics page as the API sends it.
@@ -25,8 +27,8 @@ var page250 = func() []byte {
 func BenchmarkDecodeVisitorsPage250(b *testing.B) {
 	b.SetBytes(int64(len(page250)))
 	b.ReportAllocs()
-	k := &core{settings: defaultSettings(DefaultBaseURL), apiKey: "mint_bench", secrets: []string{"mint_bench"}}
-	c := getCall("/v1/analytics/p/visitors", nil)
+	k := &core{settings: defaultSettings(DefaultBaseURL), apiKey: "mint_bench", secrets: redact.NewSecrets("mint_bench")}
+	c := get("/v1/analytics/p/visitors", nil)
 	for b.Loop() {
 		var page PathCountsPage
 		if _, err := k.decodeWith(c, page250, &page, func(data []byte) error { return decodePathCounts(data, "visitors", &page) }); err != nil || len(page.Paths) != MaxPageSize {

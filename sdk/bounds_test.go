@@ -158,7 +158,7 @@ func TestStreamBoundOptions(t *testing.T) {
 // The bounded reader: bytes up to the cap are read, one past it fails.
 func TestBoundedBody_bytes(t *testing.T) {
 	for n, wantErr := range map[int]bool{99: false, 100: false, 101: true, 5000: true} {
-		b := newBoundedBody(io.NopCloser(strings.NewReader(strings.Repeat("x", n))), bodyBounds{maxBytes: 100})
+		b := bounded.NewReader(io.NopCloser(strings.NewReader(strings.Repeat("x", n))), bounded.Bounds{MaxBytes: 100, Fail: func(e *bounded.Error) error { return limitError(e, "") }})
 		data, err := io.ReadAll(b)
 		if (err != nil) != wantErr || len(data) > 100 || (!wantErr && len(data) != n) {
 			t.Errorf("%d bytes: read %d, %v", n, len(data), err)

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/budget"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/transport"
 )
 
 // Known-spent budgets: each client remembers until when the API said a
@@ -22,16 +23,10 @@ const (
 	indexBudgetName             = "the Index's budget"
 )
 
-// budgetedRoundTrip is roundTrip on budget b: see budgetedExchange.
-func (k *core) budgetedRoundTrip(ctx context.Context, c call, b *budget.Budget) ([]byte, ResponseInfo, error) {
-	a, info, err := k.budgetedExchange(ctx, c, false, b, nil)
-	return a.data, info, err
-}
-
 // budgetedCall sends c on the client's budget and decodes its answer
 // into out with read: a discovery or Index call.
 func (k *core) budgetedCall(ctx context.Context, c call, out interface{ info() *ResponseInfo }, read func([]byte) error) error {
-	data, info, err := k.budgetedRoundTrip(ctx, c, k.budget)
+	data, info, err := k.roundTrip(ctx, c, k.budget)
 	if err != nil {
 		return err
 	}
@@ -42,39 +37,26 @@ func (k *core) budgetedCall(ctx context.Context, c call, out interface{ info() *
 	return nil
 }
 
-// budgetedStream is stream on budget b: see budgetedExchange.
-func (k *core) budgetedStream(ctx context.Context, c call, b *budget.Budget, also ...*budget.Budget) (*http.Response, ResponseInfo, error) {
-	a, info, err := k.budgetedExchange(ctx, c, true, b, also)
-	return a.resp, info, err
-}
-
-// budgetedExchange sends a call on budget b through package budget's gate
-// (budget.Send): unless b, or one of the budgets also, is known to be
+// budgetedExchange is exchange on budgets[0], through its gate
+// (budget.Admit): unless it, or one of the other budgets, is known to be
 // spent (then it fails at once with a NotSent 429 naming it), one at a
-// time while it is not known whether b is spent. A short rate limit is
-// waited out inside exchange: only the final refusal is remembered in b.
-func (k *core) budgetedExchange(ctx context.Context, c call, stream bool, b *budget.Budget, also []*budget.Budget) (attemptResult, ResponseInfo, error) {
-	var a attemptResult
-	var info ResponseInfo
-	var err error
-	spent, waitErr := budget.Send(ctx, k.clock.Now, b, also, func() budget.Answer {
-		a, info, err = k.exchange(ctx, c, stream)
-		var apiErr *APIError
-		if !errors.As(err, &apiErr) {
-			return budget.Answer{Answered: err == nil}
-		}
-		if apiErr.StatusCode == http.StatusTooManyRequests {
-			return budget.Answer{RateLimited: true, RetryAt: apiErr.RetryAt}
-		}
-		return budget.Answer{Answered: true}
-	})
+// time while it is not known whether it is spent. A short rate limit is
+// waited out inside the exchange: only the final refusal is remembered.
+func (k *core) budgetedExchange(ctx context.Context, c call, stream bool, budgets []*budget.Budget) (transport.Attempt, ResponseInfo, error) {
+	admitted, spent, err := budgets[0].Admit(ctx, k.clock.Now, budgets[1:]...)
 	switch {
 	case spent != nil:
-		return attemptResult{}, ResponseInfo{}, &APIError{StatusCode: http.StatusTooManyRequests, Method: c.method, Path: c.path,
+		return transport.Attempt{}, ResponseInfo{}, &APIError{StatusCode: http.StatusTooManyRequests, Method: c.method, Path: c.path,
 			Budget: spent.Name, RetryAfter: spent.Left, RetryAt: spent.Until, NotSent: true}
-	case waitErr != nil:
-		return attemptResult{}, ResponseInfo{}, &RequestError{Method: c.method, Path: c.path, Err: waitErr}
+	case err != nil:
+		return transport.Attempt{}, ResponseInfo{}, &RequestError{Method: c.method, Path: c.path, Err: err}
 	}
+	a, info, err := k.exchange(ctx, c, stream)
+	answer := budget.Answer{Answered: err == nil}
+	if apiErr := (*APIError)(nil); errors.As(err, &apiErr) {
+		answer = budget.Answer{Answered: apiErr.StatusCode != http.StatusTooManyRequests, RateLimited: apiErr.StatusCode == http.StatusTooManyRequests, RetryAt: apiErr.RetryAt}
+	}
+	admitted.Done(ctx, k.clock.Now(), answer)
 	return a, info, err
 }
 

@@ -2,15 +2,18 @@ package sdk
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/analyticscache"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/readthrough"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/budget"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 )
 
 // CacheOptions configure the analytics cache (WithAnalyticsCache): answers
@@ -186,71 +189,193 @@ func newAnalyticsCache(o CacheOptions, apiKey string, problems *analyticscache.P
 // client's per-read cap of answers, re-encoded.
 func (k *core) entryLimit() int64 { return 2*k.maxBytesPerRead + analyticscache.MaxRecordBytes }
 
-// readPolicy is the analytics cache's policy (package readthrough) over
-// this client's cache, clock and budget.
-func (k *core) readPolicy() readthrough.Policy {
-	pol := readthrough.Policy{
-		EntryLimit: k.entryLimit(),
-		Clock:      k.clock,
-		Refresh:    func(ctx context.Context) { k.budget.Refresh(ctx, k.clock.Now()) },
-		Spent:      func(now time.Time) bool { return !k.budget.Until(now).IsZero() },
-		RateLimit: func(err error) (int, error) {
-			var apiErr *APIError
-			if errors.As(err, &apiErr) && apiErr.StatusCode == 429 {
-				return apiErr.Attempts, apiErr
-			}
-			return 0, nil
-		},
-	}
-	if c := k.cache; c != nil {
-		pol.Cache, pol.FreshFor, pol.MaxStale = c.Cache, c.opts.FreshFor, c.opts.MaxStale
-	}
-	return pol
-}
-
 // pageSource gives the page answering a call, and its size in bytes.
-type pageSource[P any] = readthrough.Source[P, call]
+type pageSource[P any] func(c call) (*P, int64, error)
 
-// fetchPage asks the API for one page with send (a round trip, on the
-// budget or not) and decodes it with decode, redacted, its ResponseInfo
-// (info) set: the page, its answer's size, and whether it was redacted.
-func fetchPage[P any](ctx context.Context, k *core, send func(context.Context, call) ([]byte, ResponseInfo, error), decode func(data []byte, p *P) error, info func(*P) *ResponseInfo) func(call) (*P, int64, bool, error) {
-	return func(c call) (*P, int64, bool, error) {
-		data, ri, err := send(ctx, c)
-		if err != nil {
-			return nil, int64(len(data)), false, err
-		}
-		p := new(P)
-		redacted, err := k.decodeWith(c, data, p, func(b []byte) error { return decode(b, p) })
-		if err != nil {
-			return nil, int64(len(data)), redacted, err
-		}
-		*info(p) = ri
-		return p, int64(len(data)), redacted, nil
+// fetchPage asks the API for the page answering c (on budgets, when
+// given) and decodes it with decode, redacted, with how it arrived
+// (info): the page, its answer's size, and whether it had to be redacted.
+func fetchPage[P any](ctx context.Context, k *core, c call, decode func([]byte, *P) error, info func(*P) *ResponseInfo, budgets ...*budget.Budget) (*P, int64, bool, error) {
+	data, ri, err := k.roundTrip(ctx, c, budgets...)
+	if err != nil {
+		return nil, 0, false, err
 	}
+	p := new(P)
+	redacted, err := k.decodeWith(c, data, p, func(b []byte) error { return decode(b, p) })
+	if err != nil {
+		return nil, int64(len(data)), redacted, err
+	}
+	*info(p) = ri
+	return p, int64(len(data)), redacted, nil
 }
 
-// pageCodec is how the read-through policy fetches, keeps and restores
-// the pages of one type: the API's answer through the budget (fetchPage);
-// its ResponseInfo (info) cleared before it is kept, and set from the
-// cache's Served when it is restored.
-func pageCodec[P any](ctx context.Context, k *core, decode func(data []byte, p *P) error, info func(*P) *ResponseInfo) readthrough.Codec[P, call] {
-	budgeted := func(ctx context.Context, c call) ([]byte, ResponseInfo, error) {
-		return k.budgetedRoundTrip(ctx, c, k.budget)
+// errEntryMismatch is an entry whose pages do not answer the read's
+// requests: a miss.
+var errEntryMismatch = errors.New("cache entry does not match the read")
+
+// cachedRead runs one analytics read (walk) through the client's cache
+// and its known-spent budget, handing its pages, or its error, to yield:
+//
+//   - a fresh entry for the read serves it whole, with no request;
+//   - otherwise, when another program is fetching the same read (it holds
+//     the read's lease), its entry is awaited (bounded);
+//   - otherwise the API is asked, page after page, unless the budget is
+//     known to be spent; a read that ends whole is stored as one entry;
+//   - when the API refuses the read's first request with a rate limit (or
+//     it is not sent because the budget is spent), an entry younger than
+//     MaxStale serves the read whole, marked stale. A refusal after pages
+//     of the API's were handed out ends the read with the error: its
+//     pages are never joined to a copy's.
+//
+// whole asks for a read that falls back to the copy even when the API
+// refuses a later page: while a copy that could stand in is at hand (one
+// younger than MaxStale), the API's pages are held back until the read
+// ends whole, so that nothing was handed out when a refusal comes and the
+// copy can serve the read from its start. Held pages are bounded by the
+// read's byte cap, as the entry the read stores is.
+func cachedRead[P any](ctx context.Context, k *core, key string, whole bool, decode func([]byte, *P) error, info func(*P) *ResponseInfo,
+	walk func(src pageSource[P], emit func(*P) bool) (bool, error), yield func(*P, error) bool) {
+	c := k.cache
+	serve := func(e analyticscache.Record, status CacheStatus, attempts int) bool {
+		return serveEntry(k, e, status, attempts, info, walk, yield)
 	}
-	return readthrough.Codec[P, call]{
-		Fetch: fetchPage(ctx, k, budgeted, decode, info),
-		Query: func(c call) string { return c.query.Encode() },
-		Clear: func(p *P) { *info(p) = ResponseInfo{} },
-		Mark: func(p *P, s readthrough.Served) {
-			var refusal *APIError
-			errors.As(s.Refusal, &refusal)
-			*info(p) = ResponseInfo{Pages: 1, Attempts: s.Attempts, Cache: CacheStatus{Hit: true, Stale: s.Stale, StoredAt: s.StoredAt, RateLimit: refusal}}
-		},
-		Scrub: func(data []byte, p *P) {
-			if k.mayHoldSecret(data) {
-				redactStrings(p, k.secrets)
+	var entry *analyticscache.Record
+	if c != nil {
+		now := k.clock.Now()
+		k.budget.Refresh(ctx, now)
+		if e, ok := c.Load(ctx, c.EntryName(key), analyticscache.KindRead, key, now, k.entryLimit()); ok {
+			entry = &e
+			if now.Sub(e.At) < c.opts.FreshFor && serve(e, CacheStatus{Hit: true, StoredAt: e.At}, 0) {
+				return
 			}
-		},
+		}
 	}
+	var lease *analyticscache.Lease
+	if c != nil && k.budget.Until(k.clock.Now()).IsZero() {
+		var awaited *analyticscache.Record
+		lease, awaited = c.Acquire(ctx, key, analyticscache.Wait{Clock: k.clock, FreshFor: c.opts.FreshFor, EntryLimit: k.entryLimit(), Spent: k.budget.Spent})
+		if awaited != nil && serve(*awaited, CacheStatus{Hit: true, StoredAt: awaited.At}, 0) {
+			return
+		}
+	}
+	storable := c != nil
+	standIn := whole && entry != nil && k.clock.Now().Sub(entry.At) < c.opts.MaxStale
+	var held []*P
+	var pages []analyticscache.Page
+	var stored time.Time
+	handedOut := false // a page of the API's reached yield
+	api := func(call call) (*P, int64, error) {
+		p, size, redacted, err := fetchPage(ctx, k, call, decode, info, k.budget)
+		if err != nil {
+			return nil, size, err
+		}
+		// An answer that echoed the key is never stored, even redacted.
+		if storable = storable && !redacted; storable {
+			if stored.IsZero() {
+				stored = k.clock.Now()
+			}
+			kept := *p // kept without how it arrived
+			*info(&kept) = ResponseInfo{}
+			data, err := json.Marshal(&kept)
+			storable = err == nil
+			pages = append(pages, analyticscache.Page{Query: call.query.Encode(), Value: data})
+		}
+		lease.Extend(ctx, k.clock.Now())
+		return p, size, nil
+	}
+	emit := func(p *P) bool { handedOut = true; return yield(p, nil) }
+	if standIn {
+		emit = func(p *P) bool { held = append(held, p); return true }
+	}
+	complete, err := walk(api, emit)
+	if err == nil {
+		if complete && storable {
+			c.Save(ctx, c.EntryName(key), analyticscache.Record{Kind: analyticscache.KindRead, Key: key, At: stored, Pages: pages})
+		}
+		lease.Release(ctx, k.clock.Now())
+		for _, p := range held {
+			if !yield(p, nil) {
+				return
+			}
+		}
+		return
+	}
+	lease.Release(ctx, k.clock.Now())
+	var refusal *APIError
+	if c != nil && !handedOut && c.opts.MaxStale > 0 && errors.As(err, &refusal) && refusal.StatusCode == http.StatusTooManyRequests {
+		now := k.clock.Now()
+		if entry == nil || lease != nil { // another program may have stored one meanwhile
+			if e, ok := c.Load(ctx, c.EntryName(key), analyticscache.KindRead, key, now, k.entryLimit()); ok {
+				entry = &e
+			}
+		}
+		if entry != nil && now.Sub(entry.At) < c.opts.MaxStale &&
+			serve(*entry, CacheStatus{Hit: true, Stale: true, StoredAt: entry.At, RateLimit: refusal}, refusal.Attempts) {
+			return
+		}
+	}
+	yield(nil, err)
+}
+
+// readOne reads a single page (the request c) through the cache as a
+// read of its own, under key: see cachedRead.
+func readOne[P any](ctx context.Context, k *core, key string, c call, decode func([]byte, *P) error, info func(*P) *ResponseInfo) (*P, error) {
+	var out *P
+	var err error
+	cachedRead(ctx, k, key, false, decode, info, func(src pageSource[P], emit func(*P) bool) (bool, error) {
+		p, _, err := src(c)
+		if err != nil {
+			return false, err
+		}
+		emit(p)
+		return true, nil
+	}, func(p *P, perr error) bool { out, err = p, perr; return false })
+	return out, err
+}
+
+// serveEntry hands out the pages of an entry, each with how it was served
+// (status; the first also with the attempts the API refused before a stale
+// copy). It first walks the whole entry without handing anything out: an
+// entry whose pages do not answer the read's requests one by one, or that
+// the read's guards refuse, is a miss (false), and nothing was handed out.
+func serveEntry[P any](k *core, e analyticscache.Record, status CacheStatus, attempts int, info func(*P) *ResponseInfo,
+	walk func(src pageSource[P], emit func(*P) bool) (bool, error), yield func(*P, error) bool) bool {
+	pages := make([]*P, len(e.Pages))
+	for i, pc := range e.Pages {
+		p := new(P)
+		if json.Unmarshal(pc.Value, p) != nil {
+			return false
+		}
+		// The entry was written without secrets; one read from a shared
+		// store is checked again all the same.
+		if k.secrets.MayHold(pc.Value) {
+			redact.Strings(p, k.secrets.List())
+		}
+		pages[i] = p
+	}
+	from := func(next *int) pageSource[P] {
+		return func(c call) (*P, int64, error) {
+			i := *next
+			if i >= len(pages) || e.Pages[i].Query != c.query.Encode() {
+				return nil, 0, errEntryMismatch
+			}
+			*next++
+			ri := ResponseInfo{Pages: 1, Cache: status}
+			if i == 0 {
+				ri.Attempts = attempts
+			}
+			*info(pages[i]) = ri
+			return pages[i], int64(len(e.Pages[i].Value)), nil
+		}
+	}
+	checked := 0
+	if complete, err := walk(from(&checked), func(*P) bool { return true }); !complete || err != nil || checked != len(pages) {
+		return false
+	}
+	next := 0
+	_, err := walk(from(&next), func(p *P) bool { return yield(p, nil) })
+	if err != nil { // cannot happen: the same walk passed above
+		yield(nil, err)
+	}
+	return true
 }

@@ -72,10 +72,7 @@ import (
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/analyticscache"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/budget"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/optcheck"
-	pollpkg "github.com/mintlify/terraform-provider-mintlify/sdk/internal/poll"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/transport"
 )
 
@@ -151,10 +148,9 @@ type core struct {
 	apiKey string
 	// docPrefix is the API's documented path prefix (keyKind.docPrefix).
 	docPrefix string
-	// secrets are the client's own secrets (its key); learned, what it
-	// came to know since (see secretList).
-	secrets []string
-	learned redact.Memory
+	// secrets are what the client knows of secrets: its key, and what it
+	// came to know since (the links it was handed).
+	secrets *redact.Secrets
 	// cache is the analytics cache (nil: none); problems why it is not
 	// working as configured.
 	cache    *analyticsCache
@@ -257,17 +253,42 @@ func WithUserAgent(ua string) Option {
 	})
 }
 
+// notNegative is the option of a count or duration for which 0 means
+// none (no retries, no bound) and a negative value can only be a mistake:
+// it sets v through set, or fails naming the option and the value.
+func notNegative[T int | time.Duration](option string, v T, set func(*settings)) Option {
+	return optionFunc(func(s *settings) error {
+		if v < 0 {
+			return fmt.Errorf("sdk: %s: %v is negative", option, v)
+		}
+		set(s)
+		return nil
+	})
+}
+
+// atLeast is the option of a count or size with a floor; floorText is the
+// floor as the error says it ("1 MiB").
+func atLeast[T int | int64](option string, v, floor T, floorText string, set func(*settings)) Option {
+	return optionFunc(func(s *settings) error {
+		if v < floor {
+			return fmt.Errorf("sdk: %s: %d is below %s", option, v, floorText)
+		}
+		set(s)
+		return nil
+	})
+}
+
 // WithMaxRetries sets how many times a retryable request is tried again
 // (0 disables retries).
 func WithMaxRetries(n int) Option {
-	return optionFunc(optcheck.NotNegative("WithMaxRetries", n, func(s *settings) { s.maxRetries = n }))
+	return notNegative("WithMaxRetries", n, func(s *settings) { s.maxRetries = n })
 }
 
 // WithMaxRetryAfter sets the longest Retry-After the client waits through.
 // A rate-limited response asking for a longer wait fails at once with an
 // *APIError that says when to try again.
 func WithMaxRetryAfter(d time.Duration) Option {
-	return optionFunc(optcheck.NotNegative("WithMaxRetryAfter", d, func(s *settings) { s.maxRetryAfter = d }))
+	return notNegative("WithMaxRetryAfter", d, func(s *settings) { s.maxRetryAfter = d })
 }
 
 // WithRetryBackoff sets the jittered exponential backoff between retries
@@ -284,7 +305,7 @@ func WithRetryBackoff(minDelay, maxDelay time.Duration) Option {
 
 // WithMaxResponseBytes caps how much of a response body is read.
 func WithMaxResponseBytes(n int64) Option {
-	return optionFunc(optcheck.AtLeast("WithMaxResponseBytes", n, 1024, "1024", func(s *settings) { s.maxResponseBytes = n }))
+	return atLeast("WithMaxResponseBytes", n, 1024, "1024", func(s *settings) { s.maxResponseBytes = n })
 }
 
 // WithRequestTimeout bounds each HTTP attempt, from sending the request to
@@ -297,7 +318,7 @@ func WithMaxResponseBytes(n int64) Option {
 // MinDownloadRate bytes a second over it): a stream that stalls fails
 // with a StreamError instead of hanging, a download is resumed.
 func WithRequestTimeout(d time.Duration) Option {
-	return optionFunc(optcheck.NotNegative("WithRequestTimeout", d, func(s *settings) { s.requestTimeout = d }))
+	return notNegative("WithRequestTimeout", d, func(s *settings) { s.requestTimeout = d })
 }
 
 // WithSentRequestGrace sets how long a POST already sent is still awaited
@@ -306,7 +327,7 @@ func WithRequestTimeout(d time.Duration) Option {
 // once: the call then fails with an error for which MayHaveTakenEffect is
 // true.
 func WithSentRequestGrace(d time.Duration) Option {
-	return optionFunc(optcheck.NotNegative("WithSentRequestGrace", d, func(s *settings) { s.sentGrace = d }))
+	return notNegative("WithSentRequestGrace", d, func(s *settings) { s.sentGrace = d })
 }
 
 // WithMaxPagesPerRead caps the requests one paging read (an iterator or an
@@ -314,14 +335,14 @@ func WithSentRequestGrace(d time.Duration) Option {
 // DefaultMaxPagesPerRead). It guards the analytics budget ([AnalyticsLimit])
 // against a server that never stops saying there is more.
 func WithMaxPagesPerRead(n int) Option {
-	return optionFunc(optcheck.AtLeast("WithMaxPagesPerRead", n, 1, "1", func(s *settings) { s.maxPagesPerRead = n }))
+	return atLeast("WithMaxPagesPerRead", n, 1, "1", func(s *settings) { s.maxPagesPerRead = n })
 }
 
 // WithMaxBytesPerRead caps the bytes of the answers of one paging read
 // (default DefaultMaxBytesPerRead). All keeps every row of a read in
 // memory: this bounds it, whatever a server sends.
 func WithMaxBytesPerRead(n int64) Option {
-	return optionFunc(optcheck.AtLeast("WithMaxBytesPerRead", n, 1<<20, "1 MiB", func(s *settings) { s.maxBytesPerRead = n }))
+	return atLeast("WithMaxBytesPerRead", n, 1<<20, "1 MiB", func(s *settings) { s.maxBytesPerRead = n })
 }
 
 // WithMaxStreamParts caps the parts of one streamed answer (default
@@ -330,7 +351,7 @@ func WithMaxBytesPerRead(n int64) Option {
 // carry nothing included: a server flooding empty deltas must not keep a
 // program reading (or Collect gathering) for ever.
 func WithMaxStreamParts(n int) Option {
-	return optionFunc(optcheck.AtLeast("WithMaxStreamParts", n, 1, "1", func(s *settings) { s.maxStreamParts = n }))
+	return atLeast("WithMaxStreamParts", n, 1, "1", func(s *settings) { s.maxStreamParts = n })
 }
 
 // WithMaxStreamDuration bounds one streamed answer, from its headers to
@@ -339,11 +360,13 @@ func WithMaxStreamParts(n int) Option {
 // *LimitError. The request timeout bounds a stall; this bounds a trickle
 // that sends a byte before each stall would fire.
 func WithMaxStreamDuration(d time.Duration) Option {
-	return optionFunc(optcheck.NotNegative("WithMaxStreamDuration", d, func(s *settings) { s.maxStreamDuration = d }))
+	return notNegative("WithMaxStreamDuration", d, func(s *settings) { s.maxStreamDuration = d })
 }
 
-// WithRequestHook registers a function called after every HTTP attempt,
-// with the request's context, for logging and metrics.
+// WithRequestHook registers a function called once for every HTTP
+// attempt, with the request's context, for logging and metrics: in order,
+// when the call's attempts are over (a retried call reports its attempts
+// together, before it returns).
 func WithRequestHook(fn func(context.Context, RequestInfo)) Option {
 	return optionFunc(func(s *settings) error {
 		s.requestHook = fn
@@ -384,7 +407,7 @@ func defaultSettings(baseURL string) settings {
 		maxBytesPerRead:   DefaultMaxBytesPerRead,
 		maxStreamParts:    DefaultMaxStreamParts,
 		maxStreamDuration: DefaultMaxStreamDuration,
-		clock:             pollpkg.WallClock{},
+		clock:             wallClock{},
 	}
 }
 
@@ -394,7 +417,7 @@ func newCore(kind keyKind, key, defaultBase string, opts []Option) (*core, error
 	if err := kind.validate(key); err != nil {
 		return nil, err
 	}
-	k := &core{settings: defaultSettings(defaultBase), apiKey: key, docPrefix: kind.docPrefix, secrets: []string{key}, problems: &analyticscache.Problems{},
+	k := &core{settings: defaultSettings(defaultBase), apiKey: key, docPrefix: kind.docPrefix, secrets: redact.NewSecrets(key), problems: &analyticscache.Problems{},
 		budget: &budget.Budget{Name: kind.budget}}
 	for _, opt := range opts {
 		if opt == nil {
@@ -465,7 +488,13 @@ func (c *Client) BaseURL() string {
 // keyKind is one kind of Mintlify key: which prefix it has, and which
 // other kinds' prefixes it must not have.
 type keyKind struct {
-	rules.Key // its form: name, field, prefix, the other kinds' prefixes, where to get one
+	name   string // "an admin API key"
+	field  string // "apiKey"
+	prefix string
+	// others are prefixes of other key kinds, each with its name. The
+	// longest prefix a key has decides its kind (mint_dsc_ is not mint_).
+	others [][2]string
+	where  string // where to get one
 	// budget names the budget the key's calls draw from, as errors say
 	// it; budgetBesideCache records it beside the analytics cache.
 	budget            string
@@ -477,9 +506,9 @@ type keyKind struct {
 }
 
 var adminKey = keyKind{
-	Key: rules.Key{Name: "an admin API key", Field: "apiKey", Prefix: "mint_",
-		Others: [][2]string{{"mint_dsc_", "an assistant key (mint_dsc_...), for the discovery API"}, {"mint_us_", "a Mintlify Index key (mint_us_...)"}},
-		Where:  "the API keys page of the Mintlify dashboard"},
+	name: "an admin API key", field: "apiKey", prefix: "mint_",
+	others: [][2]string{{"mint_dsc_", "an assistant key (mint_dsc_...), for the discovery API"}, {"mint_us_", "a Mintlify Index key (mint_us_...)"}},
+	where:  "the API keys page of the Mintlify dashboard",
 	budget: analyticsBudgetName, budgetBesideCache: true,
 }
 
@@ -488,15 +517,15 @@ var adminKey = keyKind{
 // its own kind only, so a key is only ever sent to its own API's host.
 var (
 	assistantKey = keyKind{
-		Key: rules.Key{Name: "an assistant API key", Field: "assistantKey", Prefix: "mint_dsc_",
-			Others: [][2]string{{"mint_us_", "a Mintlify Index key (mint_us_...)"}, {"mint_", "an admin API key (mint_...), for the admin API"}},
-			Where:  "the API keys page of the Mintlify dashboard"},
+		name: "an assistant API key", field: "assistantKey", prefix: "mint_dsc_",
+		others: [][2]string{{"mint_us_", "a Mintlify Index key (mint_us_...)"}, {"mint_", "an admin API key (mint_...), for the admin API"}},
+		where:  "the API keys page of the Mintlify dashboard",
 		budget: discoveryBudgetName, docPrefix: "/discovery",
 	}
 	indexKey = keyKind{
-		Key: rules.Key{Name: "a Mintlify Index API key", Field: "indexKey", Prefix: "mint_us_",
-			Others: [][2]string{{"mint_dsc_", "an assistant key (mint_dsc_...), for the discovery API"}, {"mint_", "an admin API key (mint_...), for the admin API"}},
-			Where:  "the Mintlify Index settings of the dashboard"},
+		name: "a Mintlify Index API key", field: "indexKey", prefix: "mint_us_",
+		others: [][2]string{{"mint_dsc_", "an assistant key (mint_dsc_...), for the discovery API"}, {"mint_", "an admin API key (mint_...), for the admin API"}},
+		where:  "the Mintlify Index settings of the dashboard",
 		budget: indexBudgetName, docPrefix: "/api/universal-search",
 	}
 )
@@ -508,15 +537,56 @@ var (
 // The value is never echoed in the error: it is a secret.
 func ValidateAPIKey(key string) error { return adminKey.validate(key) }
 
-func (k keyKind) validate(key string) error { return validationError(k.Check(key)) }
-
-// ParseBaseURL parses an API address. It refuses plain http except to a
-// loopback host, so a key is never sent in clear over a network.
-func ParseBaseURL(raw string) (*url.URL, error) {
-	u, b := rules.BaseURL(raw, DefaultBaseURL, IsLoopbackHost)
-	if b != nil {
-		return nil, validationError(b)
+// validate checks a key's form: printable ASCII without white space, with
+// the kind's prefix and not a longer one of another kind.
+func (k keyKind) validate(key string) error {
+	refuse := func(rule string) error { return &ValidationError{Field: k.field, Rule: rule} }
+	if key == "" {
+		return refuse("is required")
 	}
+	for _, r := range key {
+		switch {
+		case r == '\n' || r == '\r':
+			return refuse("contains a newline (often a trailing one, from a file or a secret store): remove it")
+		case r == ' ' || r == '\t':
+			return refuse("contains white space: remove it")
+		case r < ' ' || r >= 0x7f:
+			return refuse("must be printable ASCII")
+		}
+	}
+	longest := ""
+	if strings.HasPrefix(key, k.prefix) {
+		longest = k.prefix
+	}
+	for _, o := range k.others {
+		if strings.HasPrefix(key, o[0]) && len(o[0]) > len(longest) {
+			return refuse(fmt.Sprintf("is %s, not %s (%s...): get one from %s", o[1], k.name, k.prefix, k.where))
+		}
+	}
+	if longest == "" {
+		return refuse(fmt.Sprintf("is not %s: those start %s (get one from %s)", k.name, k.prefix, k.where))
+	}
+	return nil
+}
+
+// ParseBaseURL parses an API address: an absolute http(s) URL without
+// credentials, query or fragment. It refuses plain http except to a
+// loopback host, so a key is never sent in clear over a network. Trailing
+// slashes are cut, the user's encoding kept.
+func ParseBaseURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return nil, &ValidationError{Field: "baseURL", Value: raw, Rule: "must be an absolute http(s) URL such as " + DefaultBaseURL}
+	}
+	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return nil, &ValidationError{Field: "baseURL", Value: u.Redacted(), Rule: "must not carry credentials, a query or a fragment"}
+	}
+	if u.Scheme == "http" && !IsLoopbackHost(u.Hostname()) {
+		return nil, &ValidationError{Field: "baseURL", Value: raw, Rule: "must use https (plain http is allowed only for loopback hosts)"}
+	}
+	// Keep the user's encoding (a proxy path with %2F stays one segment).
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawPath = strings.TrimRight(u.RawPath, "/")
 	return u, nil
 }
 

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	pollpkg "github.com/mintlify/terraform-provider-mintlify/sdk/internal/poll"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -41,6 +40,12 @@ func TestNewClient_validatesKeyAndBaseURL(t *testing.T) {
 		{"empty user agent", "mint_x", []Option{WithUserAgent(" ")}, "non-empty single line"},
 		{"multi-line user agent", "mint_x", []Option{WithUserAgent("a\r\nX-Evil: 1")}, "non-empty single line"},
 		{"tiny body cap", "mint_x", []Option{WithMaxResponseBytes(10)}, "below 1024"},
+		{"negative request timeout", "mint_x", []Option{WithRequestTimeout(-time.Nanosecond)}, "sdk: WithRequestTimeout: -1ns is negative"},
+		{"negative grace", "mint_x", []Option{WithSentRequestGrace(-time.Second)}, "sdk: WithSentRequestGrace: -1s is negative"},
+		{"negative stream duration", "mint_x", []Option{WithMaxStreamDuration(-time.Second)}, "sdk: WithMaxStreamDuration: -1s is negative"},
+		{"no pages per read", "mint_x", []Option{WithMaxPagesPerRead(0)}, "sdk: WithMaxPagesPerRead: 0 is below 1"},
+		{"tiny read cap", "mint_x", []Option{WithMaxBytesPerRead(1<<20 - 1)}, "sdk: WithMaxBytesPerRead: 1048575 is below 1 MiB"},
+		{"no stream parts", "mint_x", []Option{WithMaxStreamParts(0)}, "sdk: WithMaxStreamParts: 0 is below 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,11 +79,11 @@ func TestNewClient_acceptsHTTPSAndLoopback(t *testing.T) {
 	if k.maxRetries != DefaultMaxRetries || k.maxRetryAfter != DefaultMaxRetryAfter || k.maxResponseBytes != DefaultMaxResponseBytes ||
 		k.requestTimeout != DefaultRequestTimeout || k.sentGrace != DefaultSentRequestGrace || k.maxPagesPerRead != DefaultMaxPagesPerRead ||
 		k.maxBytesPerRead != DefaultMaxBytesPerRead || k.retryMinBackoff != defaultRetryMinBackoff || k.retryMaxBackoff != defaultRetryMaxBackoff ||
-		k.clock != (pollpkg.WallClock{}) || k.cache != nil || k.userAgent != "mintlify-go-sdk/"+Version {
+		k.clock != (wallClock{}) || k.cache != nil || k.userAgent != "mintlify-go-sdk/"+Version {
 		t.Errorf("defaults not applied: %+v", k.settings)
 	}
-	if k.apiKey != "mint_x" || len(k.secrets) != 1 || k.secrets[0] != "mint_x" {
-		t.Errorf("key %q, secrets %q", k.apiKey, k.secrets)
+	if k.apiKey != "mint_x" || len(k.secrets.List()) != 1 || k.secrets.List()[0] != "mint_x" {
+		t.Errorf("key %q, secrets %q", k.apiKey, k.secrets.List())
 	}
 }
 
@@ -231,7 +236,7 @@ func TestClient_requestHookSeesEveryAttemptButNoSecrets(t *testing.T) {
 
 // realClockNoSleep is the real clock without waiting, for tests of retries
 // that do not care about the delay.
-type realClockNoSleep struct{ pollpkg.WallClock }
+type realClockNoSleep struct{ wallClock }
 
 func (realClockNoSleep) Sleep(ctx context.Context, _ time.Duration) error { return ctx.Err() }
 

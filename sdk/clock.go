@@ -19,3 +19,26 @@ type Clock interface {
 	// returns ctx.Err() when ctx ended the wait.
 	Sleep(ctx context.Context, d time.Duration) error
 }
+
+// wallClock is the real time: the clock of a client given none.
+type wallClock struct{}
+
+// Now is time.Now.
+func (wallClock) Now() time.Time { return time.Now() }
+
+// Sleep waits for d or until ctx is done, whichever comes first, and
+// returns ctx.Err() when ctx ended the wait (at once when d is not
+// positive).
+func (wallClock) Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

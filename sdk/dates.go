@@ -3,8 +3,6 @@ package sdk
 import (
 	"fmt"
 	"time"
-
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
 )
 
 // DateFormats names the accepted date forms, for error messages.
@@ -16,7 +14,7 @@ const DateFormats = "YYYY-MM-DD or an ISO 8601 date-time such as 2026-10-01T09:3
 // the one definition of a valid date, shared with the Terraform provider's
 // validators.
 func ParseDate(s string) (time.Time, error) {
-	t, _, ok := rules.Date(s)
+	t, _, ok := parseDate(s)
 	if !ok {
 		return time.Time{}, fmt.Errorf("%q is not a date (use %s)", s, DateFormats)
 	}
@@ -29,5 +27,72 @@ func ParseDate(s string) (time.Time, error) {
 // is a date-time without a zone), the order is refused only when no zone
 // could make it right. Empty strings mean "not set".
 func ValidateDateRange(dateFrom, dateTo string) error {
-	return validationError(rules.DateRange(dateFrom, dateTo, DateFormats))
+	var from, to time.Time
+	var fromInstant, toInstant, ok bool
+	if dateFrom != "" {
+		if from, fromInstant, ok = parseDate(dateFrom); !ok {
+			return &ValidationError{Field: "dateFrom", Value: dateFrom, Rule: "is not a date (use " + DateFormats + ")"}
+		}
+	}
+	if dateTo != "" {
+		if to, toInstant, ok = parseDate(dateTo); !ok {
+			return &ValidationError{Field: "dateTo", Value: dateTo, Rule: "is not a date (use " + DateFormats + ")"}
+		}
+	}
+	if dateFrom == "" || dateTo == "" {
+		return nil
+	}
+	// When a bound has no zone, it names its earliest instant (from) or
+	// its latest (to) in the zone most favorable to the order.
+	slack := time.Duration(0)
+	switch {
+	case !fromInstant && toInstant:
+		slack = maxZoneEast
+	case fromInstant && !toInstant:
+		slack = maxZoneWest
+	}
+	if !from.Before(to.Add(slack)) {
+		return &ValidationError{Field: "dateFrom", Value: dateFrom,
+			Rule: fmt.Sprintf("must be before dateTo %q (dateTo is exclusive)", dateTo)}
+	}
+	return nil
 }
+
+// dateTimeLayouts are the ISO 8601 extended date-times the API accepts:
+// minutes, or seconds with an optional fraction, then a zone (Z, ±hh:mm,
+// ±hhmm, ±hh) or none.
+var dateTimeLayouts = func() []string {
+	var out []string
+	for _, clock := range []string{"15:04:05.999999999", "15:04"} {
+		for _, zone := range []string{"Z07:00", "Z0700", "Z07", ""} {
+			out = append(out, "2006-01-02T"+clock+zone)
+		}
+	}
+	return out
+}()
+
+// parseDate parses a date bound and says whether it names an instant: a
+// calendar date (midnight UTC) or a date-time with a zone does; a
+// date-time without a zone (read as UTC here) is read in the server's
+// zone, which the client does not know. ok is false for anything else.
+func parseDate(s string) (t time.Time, instant, ok bool) {
+	if len(s) == len(time.DateOnly) {
+		if t, err := time.Parse(time.DateOnly, s); err == nil {
+			return t, true, true
+		}
+	} else if len(s) > len(time.DateOnly) && s[len(time.DateOnly)] == 'T' {
+		for i, layout := range dateTimeLayouts {
+			if t, err := time.Parse(layout, s); err == nil {
+				return t, i%4 != 3, true // every fourth layout has no zone
+			}
+		}
+	}
+	return time.Time{}, false, false
+}
+
+// The zones furthest from UTC: a date-time without a zone names an instant
+// up to this much before (east) or after (west) the same clock time in UTC.
+const (
+	maxZoneEast = 14 * time.Hour
+	maxZoneWest = 12 * time.Hour
+)

@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
-
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
 )
 
 // DeploymentsService publishes a project's documentation (a deployment of
@@ -163,7 +162,38 @@ func ValidateStatusID(statusID string) error { return validateID("statusId", sta
 // with "-" or "/", not ending with "/", "." or ".lock", no part starting
 // with ".", and not "@". A name breaking them cannot be a branch, so it is
 // refused before the request.
-func ValidateBranch(branch string) error { return validationError(rules.Branch(branch)) }
+func ValidateBranch(branch string) error {
+	if branch == "" {
+		return &ValidationError{Field: "branch", Rule: "is required"}
+	}
+	refuse := func(rule string) error { return &ValidationError{Field: "branch", Value: branch, Rule: rule} }
+	for _, r := range branch {
+		switch {
+		case r == ' ' || r == '\t' || r == '\n' || r == '\r':
+			return refuse("contains white space (often a trailing newline): a branch name cannot")
+		case r < ' ' || r == 0x7f:
+			return refuse("contains a control character: a branch name cannot")
+		case strings.ContainsRune(`~^:?*[\`, r):
+			return refuse(`contains one of ~ ^ : ? * [ \: a branch name cannot`)
+		}
+	}
+	switch {
+	case branch == "@":
+		return refuse(`is "@", which Git does not allow as a branch name`)
+	case strings.Contains(branch, ".."), strings.Contains(branch, "@{"), strings.Contains(branch, "//"):
+		return refuse(`contains "..", "@{" or "//": a branch name cannot`)
+	case strings.HasPrefix(branch, "-"), strings.HasPrefix(branch, "/"), strings.HasSuffix(branch, "/"):
+		return refuse(`starts with "-" or "/", or ends with "/": a branch name cannot`)
+	case strings.HasSuffix(branch, "."), strings.HasSuffix(branch, ".lock"):
+		return refuse(`ends with "." or ".lock": a branch name cannot`)
+	}
+	for _, part := range strings.Split(branch, "/") {
+		if strings.HasPrefix(part, ".") {
+			return refuse(`has a part starting with ".": a branch name cannot`)
+		}
+	}
+	return nil
+}
 
 // Trigger queues a deployment of the project's configured deployment
 // branch, and returns its status id; follow it with Status or Wait.
@@ -217,7 +247,7 @@ func (s *DeploymentsService) Status(ctx context.Context, statusID string) (*Depl
 	if err != nil {
 		return nil, err
 	}
-	c := getCall(escapePath("v1", "project", "update-status", statusID), nil)
+	c := get(escapePath("v1", "project", "update-status", statusID), nil)
 	d, err := answerTo(ctx, k, c, func(d *Deployment) error { return deploymentID.check(k, c, d.ID, statusID, d.Problems) })
 	if err != nil {
 		return nil, fmt.Errorf("getting deployment status %s: %w", statusID, err)

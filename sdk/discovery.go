@@ -4,12 +4,15 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/budget"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
@@ -104,7 +107,34 @@ func (c *DiscoveryClient) BaseURL() string {
 // 1 to 256 ASCII letters, digits and - _ . ~ :, sent as one path segment.
 // A URL or a path (the likeliest mistake: a site's address pasted whole)
 // is refused with what to write instead.
-func ValidateDomain(domain string) error { return validationError(rules.SiteDomain(domain)) }
+func ValidateDomain(domain string) error {
+	err := validateID("domain", domain)
+	var ve *ValidationError
+	if errors.As(err, &ve) && strings.Contains(domain, "/") {
+		ve.Rule = "is a URL or a path: write the domain identifier alone, as acme for acme.mintlify.site " +
+			"(the end of the dashboard's URL, app.mintlify.com/<organization>/<domain>)"
+		if id := siteID(domain); id != "" {
+			ve.Rule += fmt.Sprintf(": write %q", id)
+		}
+	}
+	return err
+}
+
+// siteID is the domain identifier in a URL of a Mintlify-hosted site
+// (acme in https://acme.mintlify.site/docs), or "".
+func siteID(s string) string {
+	_, rest, ok := strings.Cut(s, "://")
+	if !ok {
+		rest = s
+	}
+	host, _, _ := strings.Cut(rest, "/")
+	for _, suffix := range []string{".mintlify.site", ".mintlify.app"} {
+		if id, ok := strings.CutSuffix(host, suffix); ok && id != "" && validateID("domain", id) == nil {
+			return id
+		}
+	}
+	return ""
+}
 
 // SearchRequest is a search of a documentation site.
 type SearchRequest struct {
@@ -133,30 +163,39 @@ type SearchFilter struct {
 
 // Validate checks the request before any request is sent.
 func (r SearchRequest) Validate() error {
-	return validationError(rules.Search(r.Query, r.PageSize, MaxSearchPageSize, r.ScoreThreshold, r.Filter.Groups))
+	if err := ValidateQuery(r.Query); err != nil {
+		return err
+	}
+	if err := ValidateSearchPageSize(r.PageSize); err != nil {
+		return err
+	}
+	if r.ScoreThreshold != nil {
+		if err := ValidateScoreThreshold(*r.ScoreThreshold); err != nil {
+			return err
+		}
+	}
+	return validateGroups("filter.groups", r.Filter.Groups)
 }
 
 // ValidateSearchPageSize checks a search's page size: 1 to 50, or 0 for
 // the API's default.
-func ValidateSearchPageSize(n int) error {
-	return validationError(rules.UpTo("pageSize", n, MaxSearchPageSize))
-}
+func ValidateSearchPageSize(n int) error { return upTo("pageSize", n, MaxSearchPageSize) }
 
 // ValidateScoreThreshold checks a search's score threshold: 0 to 1.
-func ValidateScoreThreshold(v float64) error { return validationError(rules.Score(v)) }
-
-// validateGroups checks a list of documentation groups: no empty name.
-func validateGroups(field string, groups []string) error {
-	return validationError(rules.Groups(field, groups))
+func ValidateScoreThreshold(v float64) error {
+	if math.IsNaN(v) || v < 0 || v > 1 {
+		return &ValidationError{Field: "scoreThreshold", Value: strconv.FormatFloat(v, 'g', -1, 64), Rule: "must be between 0 and 1"}
+	}
+	return nil
 }
 
 // ValidateGroup checks the name of a documentation group (of a search's
 // filter, a page request, an assistant message's filter): it must hold
 // more than white space.
-func ValidateGroup(group string) error { return validationError(rules.NonEmpty("group", group)) }
+func ValidateGroup(group string) error { return nonEmpty("group", group) }
 
 // ValidateQuery checks a search query: it must hold more than white space.
-func ValidateQuery(query string) error { return validationError(rules.NonEmpty("query", query)) }
+func ValidateQuery(query string) error { return nonEmpty("query", query) }
 
 // SearchResults are the results of one search, best first.
 type SearchResults struct {
@@ -246,7 +285,7 @@ func decodeSearchResults(data []byte, pageSize int, out *SearchResults) error {
 // with a field it could not read are kept, the field named in Problems,
 // and so are at most the page size asked for: more is a problem too.
 func (c *DiscoveryClient) Search(ctx context.Context, domain string, req SearchRequest) (*SearchResults, error) {
-	k, err := c.checked(validateDomainRequest(domain, req))
+	k, err := c.checked(ValidateDomain(domain), req.Validate())
 	if err != nil {
 		return nil, err
 	}
@@ -291,7 +330,7 @@ func decodePage(data []byte, path string, out *PageContent) error {
 		out.Path = path
 	case !samePath(out.Path, path):
 		var must wire.Problems
-		must.Add("path", "the answer is for page %q, not %q", clip(out.Path, maxEchoedValue), clip(path, maxEchoedValue))
+		must.Add("path", "the answer is for page %q, not %q", redact.Clip(out.Path, maxEchoedValue), redact.Clip(path, maxEchoedValue))
 		return append(must, *p...)
 	}
 	return nil
@@ -322,16 +361,7 @@ type pageBody struct {
 
 // ValidatePagePath checks a page's path: it must hold more than white
 // space.
-func ValidatePagePath(path string) error { return validationError(rules.NonEmpty("path", path)) }
-
-// validateDomainRequest checks a discovery request about a site before it
-// is sent: the site's domain first, then the request itself.
-func validateDomainRequest(domain string, req interface{ Validate() error }) error {
-	if err := ValidateDomain(domain); err != nil {
-		return err
-	}
-	return req.Validate()
-}
+func ValidatePagePath(path string) error { return nonEmpty("path", path) }
 
 // checked is checked for this client: ErrNotConfigured for a nil or
 // zero one.

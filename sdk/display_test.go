@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	pollpkg "github.com/mintlify/terraform-provider-mintlify/sdk/internal/poll"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/transport"
 )
 
@@ -93,13 +93,13 @@ func TestDisplayLine_wholeBoundIsTheLineBound(t *testing.T) {
 
 // clip only shortens: its values are quoted with %q, which escapes them.
 func TestClip_cutsAtNRunesAndMarksIt(t *testing.T) {
-	if got := clip("abcdef", 6); got != "abcdef" {
+	if got := redact.Clip("abcdef", 6); got != "abcdef" {
 		t.Errorf("clip at exactly n: %q", got)
 	}
-	if got := clip("abc def", 4); got != "abc…" {
+	if got := redact.Clip("abc def", 4); got != "abc…" {
 		t.Errorf("clip: got %q, want %q (a trailing space is dropped before the mark)", got, "abc…")
 	}
-	if got := clip("ééééé", 3); got != "ééé…" {
+	if got := redact.Clip("ééééé", 3); got != "ééé…" {
 		t.Errorf("clip counts runes, not bytes: %q", got)
 	}
 }
@@ -112,14 +112,14 @@ func BenchmarkDisplayText_plain(b *testing.B) {
 }
 
 func TestAPIError_serverTextIsEscaped(t *testing.T) {
-	k := &core{settings: settings{clock: pollpkg.WallClock{}}}
+	k := &core{settings: settings{clock: wallClock{}}}
 	for name, body := range map[string]string{
 		"JSON error":     `{"error":"\u001b[2J\u001b[32mApply complete!\r","details":[{"message":"bad\u202eexe"}]}`,
 		"HTML page":      "<html><body>\x1b]0;pwned\x07 Bad gateway \u202e</body></html>",
 		"object storage": "<?xml version=\"1.0\"?><Error><Code>AccessDenied</Code><Message>\x1b[2Jdenied</Message></Error>",
 	} {
 		t.Run(name, func(t *testing.T) {
-			e := k.newAPIError(call{method: "GET", path: "/v1/x"}, transport.Result{Status: 502, Header: http.Header{}, Body: []byte(body)})
+			e := k.newAPIError(call{method: "GET", path: "/v1/x"}, transport.Result{Attempt: transport.Attempt{Status: 502, Header: http.Header{}, Body: []byte(body)}})
 			msg := e.Error()
 			for _, d := range e.Details {
 				msg += d.Message

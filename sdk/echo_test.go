@@ -151,15 +151,15 @@ func TestLearn_remembersTheLastLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range redact.MaxLinks + 3 {
-		k.learn([]string{fmt.Sprintf("secret-%02d-aaaaaaaa", i)})
-		k.learn([]string{fmt.Sprintf("secret-%02d-aaaaaaaa", i)}) // again: once
+		k.secrets.Learn([]string{fmt.Sprintf("secret-%02d-aaaaaaaa", i)})
+		k.secrets.Learn([]string{fmt.Sprintf("secret-%02d-aaaaaaaa", i)}) // again: once
 	}
-	got := k.secretList()
-	if len(got) != 1+redact.MaxLinks || got[0] != mintlifytest.DemoAPIKey || got[1] != "secret-03-aaaaaaaa" || k.redact("secret-02-aaaaaaaa secret-10-aaaaaaaa") != "secret-02-aaaaaaaa "+Redacted {
+	got := k.secrets.List()
+	if len(got) != 1+redact.MaxLinks || got[0] != mintlifytest.DemoAPIKey || got[1] != "secret-03-aaaaaaaa" || k.secrets.Redact("secret-02-aaaaaaaa secret-10-aaaaaaaa") != "secret-02-aaaaaaaa "+Redacted {
 		t.Errorf("%q", got)
 	}
-	k.learn(nil)
-	if len(k.secretList()) != 1+redact.MaxLinks {
+	k.secrets.Learn(nil)
+	if len(k.secrets.List()) != 1+redact.MaxLinks {
 		t.Error("nothing learned changed the list")
 	}
 }

@@ -550,10 +550,10 @@ func TestBoundary_jsonWithoutErrorFieldsKeepsTheBody(t *testing.T) {
 func TestBoundary_snippetOfExactlyTheLimitIsNotCut(t *testing.T) {
 	k := &core{}
 	s := strings.Repeat("é", MaxDisplayLine)
-	if got := k.snippet([]byte(s)); got != s {
+	if got := k.secrets.Snippet([]byte(s)); got != s {
 		t.Errorf("a %d-rune body was cut to %q", MaxDisplayLine, got)
 	}
-	if got := k.snippet([]byte(s + "z")); got != s+"…" {
+	if got := k.secrets.Snippet([]byte(s + "z")); got != s+"…" {
 		t.Errorf("a %d-rune body was not cut: %q", MaxDisplayLine+1, got)
 	}
 }

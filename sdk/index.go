@@ -5,8 +5,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
@@ -126,8 +126,25 @@ type IndexSearchRequest struct {
 
 // Validate checks the request before any request is sent.
 func (r IndexSearchRequest) Validate() error {
-	return validationError(rules.IndexSearch(r.Query, r.NumResults, MaxIndexResults, r.MaxCharacters,
-		r.Domains.Include, r.Domains.Exclude))
+	if err := nonEmpty("query", r.Query); err != nil {
+		return err
+	}
+	if err := upTo("numResults", r.NumResults, MaxIndexResults); err != nil {
+		return err
+	}
+	if err := noCut("text.maxCharacters", r.MaxCharacters); err != nil {
+		return err
+	}
+	return r.Domains.validate()
+}
+
+// validate checks an Index request's domains: no empty name, the included
+// first.
+func (d Domains) validate() error {
+	if err := validateGroups("includeDomains", d.Include); err != nil {
+		return err
+	}
+	return validateGroups("excludeDomains", d.Exclude)
 }
 
 type indexSearchBody struct {
@@ -231,8 +248,21 @@ type IndexContextRequest struct {
 
 // Validate checks the request before any request is sent.
 func (r IndexContextRequest) Validate() error {
-	return validationError(rules.IndexContext(r.Query, r.Product, string(r.Format), r.TokenBudget, MaxIndexTokenBudget,
-		r.Domains.Include, r.Domains.Exclude))
+	if err := nonEmpty("query", r.Query); err != nil {
+		return err
+	}
+	if r.Product != "" {
+		if err := nonEmpty("product", r.Product); err != nil {
+			return err
+		}
+	}
+	if r.Format != "" && r.Format != "txt" && r.Format != "json" {
+		return &ValidationError{Field: "format", Value: string(r.Format), Rule: `must be "txt" or "json"`}
+	}
+	if err := upTo("tokenBudget", r.TokenBudget, MaxIndexTokenBudget); err != nil {
+		return err
+	}
+	return r.Domains.validate()
 }
 
 type indexContextBody struct {
@@ -289,7 +319,30 @@ type IndexContentsRequest struct {
 
 // Validate checks the request before any request is sent.
 func (r IndexContentsRequest) Validate() error {
-	return validationError(rules.IndexContents(r.IDs, r.URLs, MaxIndexContentsItems, r.MaxCharacters, r.Query))
+	n := len(r.IDs) + len(r.URLs)
+	switch {
+	case n == 0:
+		return &ValidationError{Field: "ids", Rule: "or urls is required: name at least one result"}
+	case n > MaxIndexContentsItems:
+		return &ValidationError{Field: "ids", Value: strconv.Itoa(n), Rule: fmt.Sprintf("and urls name %d items together; the API takes at most %d", n, MaxIndexContentsItems)}
+	}
+	for i, id := range r.IDs {
+		if err := nonEmpty(fmt.Sprintf("ids[%d]", i), id); err != nil {
+			return err
+		}
+	}
+	for i, u := range r.URLs {
+		if !isWebURL(u) {
+			return &ValidationError{Field: fmt.Sprintf("urls[%d]", i), Value: u, Rule: "is not an absolute http(s) URL"}
+		}
+	}
+	if err := noCut("maxCharacters", r.MaxCharacters); err != nil {
+		return err
+	}
+	if r.Query != "" {
+		return nonEmpty("query", r.Query)
+	}
+	return nil
 }
 
 type indexContentsBody struct {

@@ -3,7 +3,6 @@ package sdk
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"iter"
 	"net/http"
@@ -11,7 +10,6 @@ import (
 	"strconv"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/paging"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/readthrough"
 )
 
 // DefaultMaxPagesPerRead caps the requests of one paging read. At the
@@ -66,12 +64,13 @@ type pageSpec[P, R any] struct {
 	// params names the page size and offset parameters, when the
 	// endpoint does not call them limit and offset (the v1 job listing:
 	// take and skip).
-	params pageParamNames
-	// prepends, rows, key, more and skipped are the loop's (paging.Spec:
-	// rows pushed down by rows added at the head; a page's rows and a
-	// row's key; whether there is more, and its cursor, nil when the
-	// endpoint does not say; rows a decoder set aside). decode reads one
-	// page; merge joins what one page set aside into the next's, for All.
+	params paging.Names
+	// prepends, rows, key, more and skipped are what the paging loop
+	// tells paging.Walk (rows pushed down by rows added at the head; a
+	// page's rows and a row's key; whether there is more, and its cursor,
+	// nil when the endpoint does not say; rows a decoder set aside).
+	// decode reads one page; merge joins what one page set aside into the
+	// next's, for All.
 	prepends bool
 	decode   func(data []byte, page *P) error
 	rows     func(*P) *[]R
@@ -81,10 +80,6 @@ type pageSpec[P, R any] struct {
 	skipped  func(*P) int
 	merge    func(into, from *P)
 }
-
-// pageParamNames are the query parameters of a page's size and offset
-// (paging.Names).
-type pageParamNames struct{ limit, offset string }
 
 // newPaged makes a paged endpoint from its description. The type PP proves
 // at compile time that the page type embeds ResponseInfo.
@@ -101,7 +96,7 @@ func (s *pageSpec[P, R]) start(q pageParams) paging.Request {
 
 // query is the query string of one page.
 func (s *pageSpec[P, R]) query(q pageParams, r paging.Request) url.Values {
-	return paging.Query(paging.Values(q.dateFrom, q.dateTo, q.filters), paging.Names{Limit: s.params.limit, Offset: s.params.offset}, s.cursor, r)
+	return paging.Query(paging.Values(q.dateFrom, q.dateTo, q.filters), s.params, s.cursor, r)
 }
 
 // check validates the project and the query, or says the client is not
@@ -110,13 +105,7 @@ func (e *PagedEndpoint[Q, P, R]) check(projectID string, q Q) (*core, error) {
 	if e == nil {
 		return nil, ErrNotConfigured
 	}
-	return checkQuery(e.core, projectID, q)
-}
-
-// checkQuery validates the project and a query of client k, or says it is
-// not configured.
-func checkQuery(k *core, projectID string, q interface{ Validate() error }) (*core, error) {
-	return checked(k, ValidateProjectID(projectID), q.Validate())
+	return checked(e.core, ValidateProjectID(projectID), q.Validate())
 }
 
 // Page reads one page: the query's limit (the endpoint's largest page
@@ -130,9 +119,9 @@ func (e *PagedEndpoint[Q, P, R]) Page(ctx context.Context, projectID string, q Q
 	c := e.call(projectID, q.paging(), e.spec.start(q.paging()))
 	var page *P
 	if e.spec.cached {
-		page, err = readthrough.One(ctx, k.readPolicy(), "page\x00"+k.requestURL(c), e.codec(ctx, k), c)
+		page, err = readOne(ctx, k, "page\x00"+k.requestURL(c), c, e.spec.decode, e.spec.info)
 	} else {
-		page, _, err = e.direct(ctx, k)(c)
+		page, _, _, err = fetchPage(ctx, k, c, e.spec.decode, e.spec.info)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("getting %s: %w", e.spec.what, err)
@@ -143,20 +132,6 @@ func (e *PagedEndpoint[Q, P, R]) Page(ctx context.Context, projectID string, q Q
 // call is the request of one page.
 func (e *PagedEndpoint[Q, P, R]) call(projectID string, q pageParams, r paging.Request) call {
 	return call{method: http.MethodGet, path: e.spec.path(projectID), query: e.spec.query(q, r)}
-}
-
-func (e *PagedEndpoint[Q, P, R]) codec(ctx context.Context, k *core) readthrough.Codec[P, call] {
-	return pageCodec(ctx, k, e.spec.decode, e.spec.info)
-}
-
-// direct reads pages from the API, without the analytics cache and
-// budget, and reports the size of each answer.
-func (e *PagedEndpoint[Q, P, R]) direct(ctx context.Context, k *core) pageSource[P] {
-	fetch := fetchPage(ctx, k, k.roundTrip, e.spec.decode, e.spec.info)
-	return func(c call) (*P, int64, error) {
-		p, size, _, err := fetch(c)
-		return p, size, err
-	}
 }
 
 // requestURL is a request's address without the key: what a cache entry
@@ -193,40 +168,71 @@ func (e *PagedEndpoint[Q, P, R]) Pages(ctx context.Context, projectID string, q 
 	return e.read(ctx, k, projectID, q.paging(), false)
 }
 
-// read is Pages; whole is readthrough.Read's: a read that a copy can still
+// read is Pages; whole is cachedRead's: a read that a copy can still
 // stand in for after the API refused one of its later pages.
 func (e *PagedEndpoint[Q, P, R]) read(ctx context.Context, k *core, projectID string, q pageParams, whole bool) iter.Seq2[*P, error] {
 	return func(yield func(*P, error) bool) {
-		rd := paging.Read{Start: e.spec.start(q), MaxResults: q.maxResults, MaxPages: k.maxPagesPerRead, MaxBytes: k.maxBytesPerRead, Untrusted: Redacted}
+		rd := paging.Read{Start: e.spec.start(q), Cursor: e.spec.cursor, Prepends: e.spec.prepends, MaxResults: q.maxResults,
+			MaxPages: k.maxPagesPerRead, MaxBytes: k.maxBytesPerRead, Untrusted: Redacted}
 		walk := func(src pageSource[P], emit func(*P) bool) (bool, error) { return e.walk(projectID, q, rd, src, emit) }
 		if !e.spec.cached {
-			if _, err := walk(e.direct(ctx, k), func(p *P) bool { return yield(p, nil) }); err != nil {
+			api := func(c call) (*P, int64, error) {
+				p, size, _, err := fetchPage(ctx, k, c, e.spec.decode, e.spec.info)
+				return p, size, err
+			}
+			if _, err := walk(api, func(p *P) bool { return yield(p, nil) }); err != nil {
 				yield(nil, err)
 			}
 			return
 		}
 		key := "read\x00" + k.requestURL(e.call(projectID, q, rd.First())) + "\x00" + strconv.Itoa(q.maxResults)
-		readthrough.Read(ctx, k.readPolicy(), key, whole, e.codec(ctx, k), walk, yield)
+		cachedRead(ctx, k, key, whole, e.spec.decode, e.spec.info, walk, yield)
 	}
 }
 
-// walk is the paging loop (paging.Walk) on this endpoint: it asks src for
-// each page of the read rd in turn, checks it, and hands it to emit; it
-// reports whether it reached the read's end, and why it could not.
+// walk is the paging loop on this endpoint: it asks src for each page of
+// the read rd in turn, has paging.Walk check it (and keeps the rows it
+// keeps), and hands it to emit; it reports whether it reached the read's
+// end, and why it could not.
 func (e *PagedEndpoint[Q, P, R]) walk(projectID string, q pageParams, rd paging.Read, src pageSource[P], emit func(*P) bool) (bool, error) {
-	s := e.spec
-	spec := paging.Spec[P, R]{Cursor: s.cursor, Prepends: s.prepends, Rows: s.rows, Key: s.key, More: s.more, Skipped: s.skipped}
-	complete, err := paging.Walk(spec, rd, func(r paging.Request) (*P, int64, error) { return src(e.call(projectID, q, r)) }, emit)
-	if pe := (*paging.Error)(nil); errors.As(err, &pe) {
-		return false, s.pagingError(rd, pe)
+	s, w := e.spec, rd.Walk()
+	for {
+		r, stop := w.Next()
+		if stop != nil {
+			return false, s.pagingError(rd, stop)
+		}
+		page, size, err := src(e.call(projectID, q, r))
+		if err != nil {
+			return false, fmt.Errorf("getting %s: %w", s.what, err)
+		}
+		rows := s.rows(page)
+		said := paging.Page{Size: size, Keys: make([]string, len(*rows))}
+		for i := range *rows {
+			said.Keys[i] = s.key(&(*rows)[i])
+		}
+		if s.skipped != nil {
+			said.SetAside = s.skipped(page)
+		}
+		if s.more != nil {
+			said.Says = true
+			said.More, said.Next = s.more(page)
+		}
+		keep, done, stop := w.Took(said)
+		if stop != nil {
+			return false, s.pagingError(rd, stop)
+		}
+		*rows = paging.Keep(*rows, keep)
+		if !emit(page) {
+			return false, nil
+		}
+		if done {
+			return true, nil
+		}
 	}
-	if err != nil {
-		return false, fmt.Errorf("getting %s: %w", s.what, err)
-	}
-	return complete, nil
 }
 
-// pagingError words a problem of the paging loop as the SDK's PagingError.
+// pagingError words a problem of the paging loop as the SDK's
+// PagingError.
 func (s *pageSpec[P, R]) pagingError(rd paging.Read, e *paging.Error) *PagingError {
 	return &PagingError{Endpoint: s.what, At: e.At(), Problem: pagingProblems[e.Problem], Detail: e.Detail(s.keyName, rd), Requests: e.Requests}
 }
@@ -238,10 +244,23 @@ var pagingProblems = [...]PagingProblem{
 	paging.UntrustedCursor: PagingUntrustedCursor, paging.RepeatedCursor: PagingRepeatedCursor,
 }
 
-// Rows iterates over rows across pages; see Pages.
+// Rows iterates over rows across pages; see Pages. An error ends the
+// iteration, yielded with a zero row.
 func (e *PagedEndpoint[Q, P, R]) Rows(ctx context.Context, projectID string, q Q) iter.Seq2[R, error] {
-	// e.spec is read only once a page came: a nil endpoint yields its error.
-	return paging.Rows(e.Pages(ctx, projectID, q), func(p *P) *[]R { return e.spec.rows(p) })
+	return func(yield func(R, error) bool) {
+		for page, err := range e.Pages(ctx, projectID, q) {
+			if err != nil {
+				var zero R
+				yield(zero, err)
+				return
+			}
+			for _, r := range *e.spec.rows(page) {
+				if !yield(r, nil) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // Each calls fn with every page in turn, fetching the next page while fn
@@ -294,12 +313,26 @@ func (e *PagedEndpoint[Q, P, R]) All(ctx context.Context, projectID string, q Q)
 	if e == nil {
 		return nil, ErrNotConfigured
 	}
-	all := paging.Joined[P, R]{Rows: e.spec.rows, Merge: e.spec.merge}
-	info, err := e.Each(ctx, projectID, q, all.Add)
+	var last *P
+	var rows []R
+	info, err := e.Each(ctx, projectID, q, func(p *P) error {
+		rows = append(rows, *e.spec.rows(p)...)
+		if last != nil && e.spec.merge != nil {
+			e.spec.merge(p, last)
+		}
+		last = p
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	page := all.Page()
-	*e.spec.info(page) = info
-	return page, nil
+	if last == nil { // a read of no pages: only a cap of 0 requests could
+		last = new(P)
+	}
+	if rows == nil {
+		rows = []R{}
+	}
+	*e.spec.rows(last) = rows
+	*e.spec.info(last) = info
+	return last, nil
 }

@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/budget"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/refusal"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/transport"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
@@ -81,27 +84,35 @@ func (c call) loggedQuery(u *url.URL) string {
 	return u.RawQuery
 }
 
+// get is a GET of the client's API: path escaped (escapePath), with its
+// query.
+func get(path string, query url.Values) call {
+	return call{method: http.MethodGet, path: path, query: query}
+}
+
 // roundTrip sends the call until it gets a 2xx answer, whose whole
-// (capped) body it returns, or a final error.
-func (k *core) roundTrip(ctx context.Context, c call) ([]byte, ResponseInfo, error) {
+// (capped) body it returns, or a final error; on budgets, when given (the
+// first drawn on, the others only checked: see budgetedExchange).
+func (k *core) roundTrip(ctx context.Context, c call, budgets ...*budget.Budget) ([]byte, ResponseInfo, error) {
+	if len(budgets) > 0 {
+		a, info, err := k.budgetedExchange(ctx, c, false, budgets)
+		return a.Body, info, err
+	}
 	a, info, err := k.exchange(ctx, c, false)
-	return a.data, info, err
+	return a.Body, info, err
 }
 
 // stream sends the call like roundTrip but returns the 2xx response with
 // its body unread, for answers read as they arrive (an assistant's
 // streamed answer, a download). The caller closes the body; ctx ending
 // closes it too. The request timeout bounds the wait for the headers.
-func (k *core) stream(ctx context.Context, c call) (*http.Response, ResponseInfo, error) {
+func (k *core) stream(ctx context.Context, c call, budgets ...*budget.Budget) (*http.Response, ResponseInfo, error) {
+	if len(budgets) > 0 {
+		a, info, err := k.budgetedExchange(ctx, c, true, budgets)
+		return a.Response, info, err
+	}
 	a, info, err := k.exchange(ctx, c, true)
-	return a.resp, info, err
-}
-
-// attemptResult is a call's 2xx answer: its body read whole (data), or
-// unread (resp, a stream).
-type attemptResult struct {
-	data []byte
-	resp *http.Response
+	return a.Response, info, err
 }
 
 // policy is how the client sends (package transport's view of settings).
@@ -130,49 +141,87 @@ func (k *core) header(c call, hasBody bool) http.Header {
 	return h
 }
 
-// exchange is the retry loop every call goes through (transport.Do, whose
-// policy it documents): it builds the request, learns the secrets a 2xx
-// answer hands out and logs each attempt, and turns the outcome into the
-// SDK's answer or error.
-func (k *core) exchange(ctx context.Context, c call, stream bool) (attemptResult, ResponseInfo, error) {
+// exchange sends c through the attempt loop (transport.Do, whose policy
+// it documents) and returns its 2xx answer (the body read whole, or a
+// stream's response, its body unread) with how it arrived, or the SDK's
+// error. The secrets a 2xx answer hands out are learned before anything
+// of it is logged or decoded; then each attempt is logged.
+func (k *core) exchange(ctx context.Context, c call, stream bool) (transport.Attempt, ResponseInfo, error) {
 	var body []byte
 	if c.body != nil {
 		var err error
 		if body, err = json.Marshal(c.body); err != nil {
-			return attemptResult{}, ResponseInfo{}, fmt.Errorf("encoding %s %s request: %w", c.method, c.path, err)
+			return transport.Attempt{}, ResponseInfo{}, fmt.Errorf("encoding %s %s request: %w", c.method, c.path, err)
 		}
 	}
 	u := c.url(k.baseURL)
-	req := transport.Request{Method: c.method, URL: u.String(), Header: k.header(c, body != nil), Body: body, Stream: stream, SecretURL: c.target != nil}
-	if c.secretsIn != nil || k.requestHook != nil {
-		req.Attempted = func(a transport.Attempt) {
-			if c.secretsIn != nil && a.Err == nil && a.Status/100 == 2 {
-				k.learn(c.secretsIn(a.Body))
-			}
-			if k.requestHook != nil {
-				k.requestHook(ctx, RequestInfo{Method: c.method, Path: c.path, Query: c.loggedQuery(u), Attempt: a.Number,
-					StatusCode: a.Status, RequestID: k.requestID(a.Header), Duration: a.Duration, Err: limitError(a.Err, "")})
-			}
+	r := transport.Do(ctx, k.policy(), transport.Request{Method: c.method, URL: u.String(), Header: k.header(c, body != nil), Body: body,
+		Stream: stream, SecretURL: c.target != nil})
+	if c.secretsIn != nil && r.OK() {
+		k.secrets.Learn(c.secretsIn(r.Body))
+	}
+	if k.requestHook != nil {
+		for i, a := range r.Tries {
+			k.requestHook(ctx, RequestInfo{Method: c.method, Path: c.path, Query: c.loggedQuery(u), Attempt: i + 1,
+				StatusCode: a.Status, RequestID: k.requestID(a.Header), Duration: a.Duration, Err: limitError(a.Err, "")})
 		}
 	}
-	r := transport.Do(ctx, k.policy(), req)
 	switch {
 	case r.Err != nil:
-		return attemptResult{}, ResponseInfo{}, &RequestError{Method: c.method, Path: c.path, Attempts: r.Attempts, Sent: r.Sent, Err: limitError(r.Err, "")}
+		return transport.Attempt{}, ResponseInfo{}, &RequestError{Method: c.method, Path: c.path, Attempts: len(r.Tries), Sent: r.Sent, Err: limitError(r.Err, "")}
 	case r.OK():
-		return attemptResult{data: r.Body, resp: r.Response}, ResponseInfo{RequestID: k.requestID(r.Header), Attempts: r.Attempts, Pages: 1,
-			RateLimit: parseRateLimit(r.Header, k.clock.Now())}, nil
+		return r.Attempt, ResponseInfo{RequestID: k.requestID(r.Header), Attempts: len(r.Tries), Pages: 1, RateLimit: rateLimit(r.Header, k.clock.Now())}, nil
 	}
 	apiErr := k.newAPIError(c, r)
 	if r.WaitErr != nil {
-		return attemptResult{}, ResponseInfo{}, fmt.Errorf("%w (while waiting to retry: %w)", apiErr, r.WaitErr)
+		return transport.Attempt{}, ResponseInfo{}, fmt.Errorf("%w (while waiting to retry: %w)", apiErr, r.WaitErr)
 	}
-	return attemptResult{}, ResponseInfo{}, apiErr
+	return transport.Attempt{}, ResponseInfo{}, apiErr
 }
 
-// serverFailedTransiently is the transport's rule, for the waits of
-// wait.go.
-var serverFailedTransiently = transport.ServerFailedTransiently
+// requestIDHeaders are where APIs and gateways put a request's id.
+var requestIDHeaders = []string{"X-Request-Id", "Request-Id", "X-Amzn-Requestid", "Cf-Ray"}
+
+// requestID is the id the server (or its gateway) gave a request, fit to
+// show: redacted, escaped, clipped.
+func (k *core) requestID(h http.Header) string {
+	for _, name := range requestIDHeaders {
+		if v := h.Get(name); v != "" {
+			return k.secrets.Line(v)
+		}
+	}
+	return ""
+}
+
+// rateLimit reads an answer's rate-limit headers (X-RateLimit-Limit,
+// -Remaining and -Reset, or the RateLimit-* forms); now turns a Reset in
+// seconds into a time.
+func rateLimit(h http.Header, now time.Time) RateLimit {
+	var rl RateLimit
+	header := func(name string) string {
+		if v := h.Get("X-RateLimit-" + name); v != "" {
+			return v
+		}
+		return h.Get("RateLimit-" + name)
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(header("Limit"))); err == nil && n >= 0 {
+		rl.Limit, rl.Known = n, true
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(header("Remaining"))); err == nil && n >= 0 {
+		rl.Remaining, rl.Known = n, true
+	}
+	if n, err := strconv.ParseInt(strings.TrimSpace(header("Reset")), 10, 64); err == nil && n >= 0 {
+		// Either seconds from now or a Unix time: a value past a year of
+		// seconds can only be the latter.
+		if n > 365*24*3600 {
+			rl.Reset = time.Unix(n, 0).UTC()
+		} else {
+			rl.Reset = now.Add(time.Duration(n) * time.Second)
+		}
+		rl.Known = true
+	}
+	return rl
+}
 
 // decodeWith reads a 2xx body into out with read, and removes the client's
 // secrets from every string in out: a server or proxy echoing the
@@ -182,8 +231,8 @@ func (k *core) decodeWith(c call, data []byte, out any, read func([]byte) error)
 	err = read(data)
 	// A partial decode (a job whose id arrived beside a malformed field)
 	// still reaches the caller, so it is redacted too.
-	if k.mayHoldSecret(data) {
-		redacted = redactStrings(out, k.secretList())
+	if k.secrets.MayHold(data) {
+		redacted = redact.Strings(out, k.secrets.List())
 	}
 	if err == nil {
 		return redacted, nil
@@ -236,7 +285,7 @@ func readAnswer[T any, P answer[T]](k *core, c call, data []byte, info ResponseI
 // echo is a value from an answer as a problem quotes it: the client's
 // secrets removed first, then cut short (a key cut in two would no longer
 // be found whole).
-func (k *core) echo(s string) string { return clip(k.redact(s), maxEchoedValue) }
+func (k *core) echo(s string) string { return redact.Clip(k.secrets.Redact(s), maxEchoedValue) }
 
 // malformed turns a decoder's complaint into the error callers see.
 func (k *core) malformed(c call, data []byte, err error) *MalformedResponseError {
@@ -245,44 +294,29 @@ func (k *core) malformed(c call, data []byte, err error) *MalformedResponseError
 	if errors.As(err, &fields) {
 		m.Problems = make([]string, len(fields))
 		for i, s := range fields {
-			m.Problems[i] = k.redact(s)
+			m.Problems[i] = k.secrets.Redact(s)
 		}
 		return m
 	}
-	m.Problems = []string{"the body is not the API's JSON: " + k.redact(err.Error())}
-	m.BodyStart = k.snippet(data)
+	m.Problems = []string{"the body is not the API's JSON: " + k.secrets.Redact(err.Error())}
+	m.BodyStart = k.secrets.Snippet(data)
 	return m
-}
-
-// backoff is the jittered exponential delay before retry number attempt
-// (1-based): min·2^(attempt-1), capped at max, then jittered into [d/2, d]
-// so that many clients refused together do not return together.
-func (k *core) backoff(attempt int) time.Duration {
-	return transport.Backoff(attempt, k.retryMinBackoff, k.retryMaxBackoff)
-}
-
-// requestID is the id the server gave a request, redacted.
-func (k *core) requestID(h http.Header) string {
-	if id := transport.RequestID(h); id != "" {
-		return DisplayLine(k.redact(id))
-	}
-	return ""
 }
 
 // newAPIError is the error of a refusal (a final answer that is not 2xx).
 func (k *core) newAPIError(c call, r transport.Result) *APIError {
-	e := &APIError{StatusCode: r.Status, Method: c.method, Path: c.path, RequestID: k.requestID(r.Header), Attempts: r.Attempts}
+	e := &APIError{StatusCode: r.Status, Method: c.method, Path: c.path, RequestID: k.requestID(r.Header), Attempts: len(r.Tries)}
 	if r.Status >= 300 && r.Status < 400 && c.method != http.MethodGet {
 		// The SDK follows no redirect for a POST, which would re-send a
 		// prompt or turn into a GET. (A GET's redirect is followed; one
 		// that reaches here had nowhere to go, and is said as it came.)
-		e.Message = fmt.Sprintf("redirected to %q; a POST is never followed to another address", clip(k.redact(r.Header.Get("Location")), 200))
+		e.Message = fmt.Sprintf("redirected to %q; a POST is never followed to another address", redact.Clip(k.secrets.Redact(r.Header.Get("Location")), 200))
 		return e
 	}
 	e.RetryAfter, e.RetryAt = r.RetryAfter, r.RetryAt
-	said, ok := refusal.Parse(r.Body, func(s string) string { return DisplayLine(k.redact(s)) })
+	said, ok := refusal.Parse(r.Body, func(s string) string { return k.secrets.Line(s) })
 	if !ok {
-		e.Message = k.snippet(r.Body)
+		e.Message = k.secrets.Snippet(r.Body)
 		return e
 	}
 	e.Message = said.Message

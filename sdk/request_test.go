@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -104,35 +106,6 @@ func TestRetry_zeroRetriesMeansOneAttempt(t *testing.T) {
 	}
 	if rec.count() != 1 {
 		t.Errorf("requests = %d", rec.count())
-	}
-}
-
-func TestRetry_backoffGrowsAndIsCapped(t *testing.T) {
-	c := &core{settings: settings{retryMinBackoff: time.Second, retryMaxBackoff: 5 * time.Second}}
-	for attempt, want := range map[int]time.Duration{1: time.Second, 2: 2 * time.Second, 3: 4 * time.Second, 4: 5 * time.Second, 30: 5 * time.Second} {
-		for range 50 {
-			got := c.backoff(attempt)
-			if got < want/2 || got > want {
-				t.Fatalf("backoff(%d) = %s, want within [%s, %s]", attempt, got, want/2, want)
-			}
-		}
-	}
-}
-
-// The jitter spans [d/2, d], both ends included, even for the smallest
-// delays.
-func TestRetry_backoffJitterReachesBothEnds(t *testing.T) {
-	one := &core{settings: settings{retryMinBackoff: 1, retryMaxBackoff: 1}}
-	if got := one.backoff(1); got != 0 {
-		t.Errorf("backoff of 1ns = %s", got)
-	}
-	c := &core{settings: settings{retryMinBackoff: 4, retryMaxBackoff: 4}}
-	seen := map[time.Duration]bool{}
-	for range 500 {
-		seen[c.backoff(1)] = true
-	}
-	if len(seen) != 3 || !seen[2] || !seen[3] || !seen[4] {
-		t.Errorf("backoffs of 4ns drawn: %v, want 2, 3 and 4", seen)
 	}
 }
 
@@ -361,8 +334,8 @@ func TestAPIError_redirectOfAPOSTSaysWhere(t *testing.T) {
 
 func TestClip(t *testing.T) {
 	for in, want := range map[string]string{"": "", "abc": "abc", "abcd": "abc…", "ab d": "ab…", "ééé": "ééé", "éééé": "ééé…"} {
-		if got := clip(in, 3); got != want {
-			t.Errorf("clip(%q, 3) = %q, want %q", in, got, want)
+		if got := redact.Clip(in, 3); got != want {
+			t.Errorf("redact.Clip(%q, 3) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -1,10 +1,7 @@
 package sdk
 
 import (
-	"net/http"
 	"time"
-
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/transport"
 )
 
 // ResponseInfo is what the SDK knows of how an answer arrived. Every answer
@@ -66,10 +63,4 @@ type RateLimit struct {
 	Remaining int
 	// Reset is when the budget refills, when the API said.
 	Reset time.Time
-}
-
-// parseRateLimit reads a response's rate-limit headers.
-func parseRateLimit(h http.Header, now time.Time) RateLimit {
-	rl := transport.ParseRateLimit(h, now)
-	return RateLimit{Known: rl.Known, Limit: rl.Limit, Remaining: rl.Remaining, Reset: rl.Reset}
 }

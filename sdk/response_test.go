@@ -136,7 +136,7 @@ func TestParseRateLimit(t *testing.T) {
 		for k, v := range tt.headers {
 			h.Set(k, v)
 		}
-		got := parseRateLimit(h, now)
+		got := rateLimit(h, now)
 		if !cmp.Equal(tt.want, got) || got.Reset.Location() != tt.want.Reset.Location() {
 			t.Errorf("%s: %+v, want %+v", name, got, tt.want)
 		}

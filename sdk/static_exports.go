@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/download"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
@@ -87,7 +90,23 @@ type StaticExportRequest struct {
 // of ValidateStaticExportDomain, ValidateStaticExportVersion and
 // ValidateStaticExportPath.
 func (r StaticExportRequest) Validate() error {
-	return validationError(rules.StaticExport(r.Domain, r.Version, r.Paths))
+	if err := ValidateStaticExportDomain(r.Domain); err != nil {
+		return err
+	}
+	if err := ValidateStaticExportVersion(r.Version); err != nil {
+		return err
+	}
+	seen := make(map[string]int, len(r.Paths))
+	for i, p := range r.Paths {
+		if err := exportPath(fmt.Sprintf("paths[%d]", i), p); err != nil {
+			return err
+		}
+		if j, dup := seen[p]; dup {
+			return &ValidationError{Field: fmt.Sprintf("paths[%d]", i), Value: p, Rule: fmt.Sprintf("repeats paths[%d]: list each page once", j)}
+		}
+		seen[p] = i
+	}
+	return nil
 }
 
 // ValidateStaticExportDomain checks the domain of an export: a bare
@@ -99,14 +118,59 @@ func (r StaticExportRequest) Validate() error {
 // written in its ASCII (xn--) form. When the value holds a URL, the error
 // says which hostname to write instead.
 func ValidateStaticExportDomain(domain string) error {
-	return validationError(rules.ExportDomain(domain))
+	fail := func(rule string) error { return &ValidationError{Field: "domain", Value: domain, Rule: rule} }
+	if strings.TrimSpace(domain) == "" {
+		return &ValidationError{Field: "domain", Rule: "is required: the deployment's hostname, such as docs.example.com or acme.mintlify.app"}
+	}
+	if host := hostOf(domain); host != domain && host != "" {
+		return fail(fmt.Sprintf("must be a bare hostname, without a scheme, port, path or trailing slash: write %q", host))
+	}
+	for _, r := range domain {
+		switch {
+		case unicode.IsSpace(r):
+			return fail("must not contain white space")
+		case r < ' ' || r == 0x7f:
+			return fail("must not contain control characters")
+		case r >= 0x80:
+			return fail("must be ASCII: write an internationalized domain in its xn-- (punycode) form")
+		case !isLDH(r) && r != '.':
+			return fail("must be a bare hostname: letters, digits, hyphens and dots only")
+		}
+	}
+	if len(domain) > maxHostnameLength {
+		return fail(fmt.Sprintf("is longer than %d characters: it cannot be a hostname", maxHostnameLength))
+	}
+	labels := strings.Split(domain, ".")
+	for _, l := range labels {
+		switch {
+		case l == "":
+			return fail("has an empty label (a leading, trailing or doubled dot)")
+		case len(l) > maxLabelLength:
+			return fail(fmt.Sprintf("has a label longer than %d characters", maxLabelLength))
+		case l[0] == '-' || l[len(l)-1] == '-':
+			return fail("has a label that starts or ends with a hyphen")
+		}
+	}
+	if len(labels) < 2 {
+		return fail("must be a full hostname, such as docs.example.com or acme.mintlify.app")
+	}
+	return nil
 }
 
 // ValidateStaticExportVersion checks an export's version label: "" (the
 // latest published version), or a label that is not only white space and
 // holds no control character.
 func ValidateStaticExportVersion(version string) error {
-	return validationError(rules.ExportVersion(version))
+	if version == "" {
+		return nil
+	}
+	if strings.TrimSpace(version) == "" {
+		return &ValidationError{Field: "version", Value: version, Rule: "must not be only white space: leave it out to export the latest published version"}
+	}
+	if strings.ContainsFunc(version, unicode.IsControl) {
+		return &ValidationError{Field: "version", Value: version, Rule: "must not contain control characters"}
+	}
+	return nil
 }
 
 // ValidateStaticExportPath checks one page path of an export. Page paths
@@ -115,7 +179,70 @@ func ValidateStaticExportVersion(version string) error {
 // trailing slash, no scheme or host, no query or fragment, no empty, "."
 // or ".." segment, no white space at either end and no control
 // character.
-func ValidateStaticExportPath(p string) error { return validationError(rules.ExportPath(p)) }
+func ValidateStaticExportPath(p string) error { return exportPath("path", p) }
+
+// exportPath checks page path p, named field.
+func exportPath(field, p string) error {
+	fail := func(rule string) error { return &ValidationError{Field: field, Value: p, Rule: rule} }
+	clean := strings.Trim(p, "/")
+	switch {
+	case strings.TrimSpace(p) == "":
+		return &ValidationError{Field: field, Value: p, Rule: "must not be empty: write a page path such as guides/getting-started"}
+	case strings.ContainsFunc(p, unicode.IsControl):
+		return fail("must not contain control characters")
+	case strings.TrimSpace(p) != p:
+		return fail("must not start or end with white space")
+	case strings.Contains(p, "://"):
+		return fail("must be a page path such as guides/getting-started, not a URL")
+	case strings.ContainsAny(p, "?#"):
+		return fail("must be a page path without a query or fragment (? or #)")
+	case strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/"):
+		if clean == "" {
+			return fail("must be a page path such as index or guides/getting-started")
+		}
+		return fail(fmt.Sprintf("must not start or end with a slash: write %q, as the docs' navigation does", clean))
+	}
+	for _, seg := range strings.Split(p, "/") {
+		switch seg {
+		case "":
+			return fail("has an empty segment (a doubled slash)")
+		case ".", "..":
+			return fail("must not hold a . or .. segment")
+		}
+	}
+	return nil
+}
+
+// maxHostnameLength and maxLabelLength are DNS's limits.
+const (
+	maxHostnameLength = 253
+	maxLabelLength    = 63
+)
+
+// isLDH reports whether r may be in a DNS label: a letter, a digit or a
+// hyphen.
+func isLDH(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-'
+}
+
+// hostOf is the hostname in a value written as a URL or host:port ("" when
+// none can be found): what the user most likely meant.
+func hostOf(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.Index(s, "://"); i >= 0 {
+		if u, err := url.Parse(s); err == nil && u.Hostname() != "" {
+			return u.Hostname()
+		}
+		s = s[i+3:]
+	}
+	if i := strings.IndexAny(s, "/?#"); i >= 0 {
+		s = s[:i]
+	}
+	if h, _, err := net.SplitHostPort(s); err == nil {
+		s = h
+	}
+	return strings.TrimSuffix(s, ".")
+}
 
 type startExportBody struct {
 	Domain  string   `json:"domain"`
@@ -176,7 +303,7 @@ func (s *StaticExportsService) Get(ctx context.Context, jobID string) (*StaticEx
 	if err != nil {
 		return nil, err
 	}
-	e, err := exportCall(ctx, k, getCall(escapePath("v1", "static-export", "jobs", jobID), nil), jobID)
+	e, err := exportCall(ctx, k, get(escapePath("v1", "static-export", "jobs", jobID), nil), jobID)
 	if err != nil {
 		return nil, fmt.Errorf("getting static export %s: %w", jobID, err)
 	}
@@ -228,7 +355,7 @@ func (b StaticExportBundle) RedactedURL() string {
 	if err != nil {
 		return "(link)"
 	}
-	return withoutQuery(u) + "?" + Redacted
+	return redact.WithoutQuery(u) + "?" + Redacted
 }
 
 // String describes the bundle without its link's signature.
@@ -248,7 +375,7 @@ func (b StaticExportBundle) Secrets() []string {
 	if err != nil {
 		return []string{b.URL}
 	}
-	return linkSecrets(u)
+	return redact.LinkSecrets(u)
 }
 
 // CreateBundle packages a completed export into one archive and returns
@@ -280,7 +407,7 @@ func (s *StaticExportsService) CreateBundle(ctx context.Context, jobID string) (
 // later error) they are removed; every field is scrubbed but the link,
 // set aside meanwhile. A problem never quotes the link.
 func bundleCall(ctx context.Context, k *core, c call, jobID string) (*StaticExportBundle, error) {
-	c.secretsIn = bundleLinkSecrets
+	c.secretsIn = redact.BundleLinkSecrets
 	data, info, err := k.roundTrip(ctx, c)
 	if err != nil {
 		return nil, err
@@ -296,7 +423,7 @@ func bundleCall(ctx context.Context, k *core, c call, jobID string) (*StaticExpo
 	}
 	p := (*wire.Problems)(&b.Problems)
 	_, rule := download.ParseLink(link)
-	_, holdsKey := scrub(link, k.secrets)
+	_, holdsKey := redact.Scrub(link, []string{k.apiKey})
 	switch {
 	case p.Names("bundleUrl"):
 	case rule != "":

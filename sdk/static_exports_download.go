@@ -6,10 +6,20 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"time"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/download"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/transport"
 )
+
+// MinDownloadRate is the slowest a download may be, in bytes per second
+// averaged over each request timeout (WithRequestTimeout): 1 KiB/s, 60
+// KiB in the default minute. A download slower than that (a trickle) is
+// stalled: it is resumed like a broken connection, at most WithMaxRetries
+// times, then fails with a *LimitError (LimitIdle).
+const MinDownloadRate = 1 << 10
 
 // ErrNotAnArchive is wrapped by DownloadBundle's error when the answer is
 // not a gzip archive (a bundle is a .tar.gz): an HTML or XML page answered
@@ -105,14 +115,14 @@ func (s *StaticExportsService) DownloadBundle(ctx context.Context, bundleURL str
 	}
 	// The link's secrets join the client's: whatever repeats them (an
 	// error body, a header) is scrubbed, now and in later calls.
-	k.learn(linkSecrets(u))
+	k.secrets.Learn(redact.LinkSecrets(u))
 	var settings downloadSettings
 	for _, opt := range opts {
 		if opt != nil {
 			opt.applyDownload(&settings)
 		}
 	}
-	shown := withoutQuery(u)
+	shown := redact.WithoutQuery(u)
 	p := download.Params{
 		Name: shown,
 		Open: func(ctx context.Context, h http.Header) (*http.Response, error) {
@@ -126,12 +136,12 @@ func (s *StaticExportsService) DownloadBundle(ctx context.Context, bundleURL str
 			return resp, nil
 		},
 		Bound: func(body io.ReadCloser) io.ReadCloser {
-			return newBoundedBody(body, bodyBounds{idle: k.requestTimeout, minRate: MinDownloadRate})
+			return bounded.NewReader(body, bounded.Bounds{Idle: k.requestTimeout, MinRate: MinDownloadRate, Fail: func(e *bounded.Error) error { return limitError(e, "") }})
 		},
 		Display:  DisplayLine,
-		Snippet:  k.snippet,
+		Snippet:  k.secrets.Snippet,
 		Resumes:  k.maxRetries,
-		Backoff:  k.backoff,
+		Backoff:  func(n int) time.Duration { return transport.Backoff(n, k.retryMinBackoff, k.retryMaxBackoff) },
 		Sleep:    k.clock.Sleep,
 		Expected: settings.expected,
 	}
@@ -142,7 +152,7 @@ func (s *StaticExportsService) DownloadBundle(ctx context.Context, bundleURL str
 	}
 	n, err := download.Run(ctx, w, p)
 	if err != nil {
-		err = scrubLink(fmt.Errorf("downloading the bundle: %w", downloadError(err, shown)), k.secretList())
+		err = scrubLink(fmt.Errorf("downloading the bundle: %w", downloadError(err, shown)), k.secrets.List())
 	}
 	return n, err
 }
@@ -173,11 +183,11 @@ func downloadError(err error, shown string) error {
 func scrubLink(err error, secrets []string) error {
 	var apiErr *APIError
 	if errors.As(err, &apiErr) {
-		redactStrings(apiErr, secrets)
+		redact.Strings(apiErr, secrets)
 	}
 	var m *MalformedResponseError
 	if errors.As(err, &m) {
-		redactStrings(m, secrets)
+		redact.Strings(m, secrets)
 	}
 	return redact.Error(err, secrets)
 }

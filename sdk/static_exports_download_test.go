@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 )
 
 // bundleHost is an object store for download tests: it serves content at
@@ -461,7 +463,7 @@ func TestDownloadBundle_memoryStaysFlat(t *testing.T) {
 // out of messages; a shorter one (an expiry in seconds) is not.
 func TestLinkSecrets_valuesOfEightOrMore(t *testing.T) {
 	u, _ := url.Parse("https://b.test/x?sig=abcd%2F567&exp=3600&id=1234567")
-	got := linkSecrets(u)
+	got := redact.LinkSecrets(u)
 	want := []string{u.String(), u.RawQuery, "abcd/567", "abcd%2F567"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

@@ -67,7 +67,7 @@ func TestStream_readIncrementallyPastTheRequestTimeout(t *testing.T) {
 	step := make(chan struct{})
 	ts := chunkServer(t, 3, step)
 	c := newTestClient(t, ts.URL, nil, WithRequestTimeout(50*time.Millisecond))
-	resp, info, err := c.core.stream(context.Background(), getCall("/v1/stream", nil))
+	resp, info, err := c.core.stream(context.Background(), get("/v1/stream", nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestStream_retriedAndRefusedLikeAnyCall(t *testing.T) {
 	rec, ts := newRecorder(t, jsonResponse(429, `{"error":"slow down"}`, "Retry-After", "2"), respond(200, "text/plain", "the answer"))
 	clk := newClock()
 	c := newTestClient(t, ts.URL, clk)
-	resp, info, err := c.core.stream(context.Background(), getCall("/v1/stream", url.Values{"q": {"1"}}))
+	resp, info, err := c.core.stream(context.Background(), get("/v1/stream", url.Values{"q": {"1"}}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,12 +146,12 @@ func TestStream_retriedAndRefusedLikeAnyCall(t *testing.T) {
 	// A 300 is no stream: it is refused.
 	_, ts = newRecorder(t, jsonResponse(300, `{"error":"choose"}`))
 	var apiErr *APIError
-	if resp, _, err := newTestClient(t, ts.URL, nil).core.stream(context.Background(), getCall("/v1/stream", nil)); resp != nil || !errors.As(err, &apiErr) || apiErr.StatusCode != 300 {
+	if resp, _, err := newTestClient(t, ts.URL, nil).core.stream(context.Background(), get("/v1/stream", nil)); resp != nil || !errors.As(err, &apiErr) || apiErr.StatusCode != 300 {
 		t.Errorf("300: %v, %v", resp, err)
 	}
 	// Any 2xx is a stream, 299 too.
 	_, ts = newRecorder(t, respond(299, "text/plain", "odd but fine"))
-	resp, _, err = newTestClient(t, ts.URL, nil).core.stream(context.Background(), getCall("/v1/stream", nil))
+	resp, _, err = newTestClient(t, ts.URL, nil).core.stream(context.Background(), get("/v1/stream", nil))
 	if err != nil || resp.StatusCode != 299 {
 		t.Fatalf("299: %v", err)
 	}
@@ -174,7 +174,7 @@ func TestStream_retriedAndRefusedLikeAnyCall(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			rec, ts := newRecorder(t, tt.h)
 			c := newTestClient(t, ts.URL, newClock(), WithMaxRetries(2))
-			cl := getCall("/v1/stream", nil)
+			cl := get("/v1/stream", nil)
 			if strings.HasPrefix(name, "POST") {
 				cl.method = http.MethodPost
 			}
@@ -208,7 +208,7 @@ func TestStream_requestTimeoutBoundsTheHeaders(t *testing.T) {
 	}))
 	defer ts.Close()
 	c := newTestClient(t, ts.URL, newClock(), WithRequestTimeout(50*time.Millisecond), WithMaxRetries(1))
-	resp, info, err := c.core.stream(context.Background(), getCall("/v1/stream", nil))
+	resp, info, err := c.core.stream(context.Background(), get("/v1/stream", nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func TestStream_requestTimeoutBoundsTheHeaders(t *testing.T) {
 	n = 0
 	mu.Unlock()
 	c = newTestClient(t, ts.URL, newClock(), WithRequestTimeout(50*time.Millisecond), WithMaxRetries(0))
-	if _, _, err := c.core.stream(context.Background(), getCall("/v1/stream", nil)); err == nil || !strings.Contains(err.Error(), "no response within 50ms (the request timeout)") {
+	if _, _, err := c.core.stream(context.Background(), get("/v1/stream", nil)); err == nil || !strings.Contains(err.Error(), "no response within 50ms (the request timeout)") {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -334,7 +334,7 @@ func TestCallTarget_noKeyAndNoQueryInErrorsOrLogs(t *testing.T) {
 	infos = nil
 	rec, api := newRecorder(t, jsonResponse(200, jobJSON))
 	c = newTestClient(t, api.URL, nil, hook)
-	if _, _, err := c.core.roundTrip(context.Background(), getCall("/v2/agent/p/job/j", url.Values{"a": {"b"}})); err != nil {
+	if _, _, err := c.core.roundTrip(context.Background(), get("/v2/agent/p/job/j", url.Values{"a": {"b"}})); err != nil {
 		t.Fatal(err)
 	}
 	if rec.requests[0].Header.Get("Authorization") != "Bearer mint_demo_0123456789abcdef" || rec.requests[0].Header.Get("Accept") != "application/json" || infos[0].Query != "a=b" {

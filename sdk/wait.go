@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"time"
 
-	pollpkg "github.com/mintlify/terraform-provider-mintlify/sdk/internal/poll"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/transport"
 )
 
 const (
@@ -45,7 +46,7 @@ type waitSettings struct {
 // ErrWaitTimeout ends a wait that reached its WithWaitTimeout. It wraps
 // context.DeadlineExceeded, so a caller can treat it as the deadline of a
 // context.
-var ErrWaitTimeout = pollpkg.ErrTimeout
+var ErrWaitTimeout = fmt.Errorf("wait timed out: %w", context.DeadlineExceeded)
 
 // WithWaitTimeout bounds the wait to d, measured on the client's clock
 // (see WithClock): the last poll is made when d runs out, and if the
@@ -91,9 +92,29 @@ type poller[T any] struct {
 	terminal func(T) bool
 }
 
-// poll runs the SDK's one waiting loop (package poll) with the options
-// and the client's clock, and the request layer's view of which failures
-// are transient.
+// maxTransientErrors is how many reads in a row may fail with a transient
+// error (after the request's own retries) before the wait ends.
+const maxTransientErrors = 3
+
+// delay is the delay before the next poll, elapsed time after the wait
+// began. It grows geometrically (initial + elapsed/10, about ×1.1 a poll)
+// up to max, then is jittered down by up to 5%. Tying the delay to the
+// elapsed time bounds how late the waiter notices a finished job: at most
+// initial + 10% of the job's run time (until max), while a 5-minute job
+// takes under 40 polls with the defaults (1 s, 20 s).
+func (w waitSettings) delay(elapsed time.Duration) time.Duration {
+	d := min(w.initial+elapsed/10, w.max)
+	return d - rand.N(d/20+1)
+}
+
+// poll is the SDK's one waiting loop: it reads p's object on the options'
+// schedule, on the client's clock, until p.terminal holds, and returns it.
+// Otherwise it returns the last object read (T's zero value if none) with
+// an error naming p.what: ctx ended (wrapping ctx.Err()), the timeout
+// passed (wrapping ErrWaitTimeout; one last read is made when it runs
+// out), a read failed with an error that is not transient (isTransient),
+// maxTransientErrors reads in a row failed, or the server asked to wait
+// (a 429's Retry-After) longer than the timeout or ctx's deadline leaves.
 func poll[T any](ctx context.Context, k *core, p poller[T], opts []WaitOption) (T, error) {
 	w := waitSettings{initial: DefaultPollInitial, max: DefaultPollMax}
 	for _, opt := range opts {
@@ -101,15 +122,56 @@ func poll[T any](ctx context.Context, k *core, p poller[T], opts []WaitOption) (
 			opt.applyWait(&w)
 		}
 	}
+	var last T
 	onStatus, ok := w.onStatus.(func(T))
 	if w.onStatus != nil && !ok {
-		var none T
-		return none, &ValidationError{Field: "WithStatusCallback", Rule: fmt.Sprintf("takes a %T here, not a %T", onStatus, w.onStatus)}
+		return last, &ValidationError{Field: "WithStatusCallback", Rule: fmt.Sprintf("takes a %T here, not a %T", onStatus, w.onStatus)}
 	}
-	return pollpkg.Wait(ctx, k.clock, pollpkg.Schedule{Initial: w.initial, Max: w.max, Timeout: w.timeout}, pollpkg.Poller[T]{
-		What: p.what, Read: p.read, Done: p.terminal, OnStatus: onStatus,
-		Transient: isTransient, RetryAfter: retryAfter,
-	})
+	clock := k.clock
+	start := clock.Now()
+	failures := 0
+	delay := w.delay(0)
+	for {
+		if w.timeout > 0 {
+			left := w.timeout - clock.Now().Sub(start)
+			if left <= 0 {
+				return last, fmt.Errorf("waiting for %s: %w after %s", p.what, ErrWaitTimeout, w.timeout)
+			}
+			delay = min(delay, left)
+		}
+		if err := clock.Sleep(ctx, delay); err != nil {
+			return last, fmt.Errorf("waiting for %s: %w", p.what, err)
+		}
+		delay = w.delay(clock.Now().Sub(start))
+		v, err := p.read(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return last, fmt.Errorf("waiting for %s: %w", p.what, ctx.Err())
+			}
+			failures++
+			if !isTransient(err) || failures >= maxTransientErrors {
+				return last, fmt.Errorf("waiting for %s: %w", p.what, err)
+			}
+			if after := retryAfter(err); after > 0 {
+				// A wait the server asks for that outlasts ours ends it
+				// now, with the error that says when to come back.
+				outlasts := w.timeout > 0 && clock.Now().Sub(start)+after >= w.timeout
+				if outlasts || !transport.FitsBeforeDeadline(ctx, after) {
+					return last, fmt.Errorf("waiting for %s: %w", p.what, err)
+				}
+				delay = after
+			}
+			continue
+		}
+		failures = 0
+		last = v
+		if onStatus != nil {
+			onStatus(v)
+		}
+		if p.terminal(v) {
+			return v, nil
+		}
+	}
 }
 
 // retryAfter is the wait a failed request's server asked for (0: none).
@@ -127,7 +189,7 @@ func retryAfter(err error) time.Duration {
 func isTransient(err error) bool {
 	var apiErr *APIError
 	if errors.As(err, &apiErr) {
-		return apiErr.StatusCode == http.StatusTooManyRequests || serverFailedTransiently(apiErr.StatusCode)
+		return apiErr.StatusCode == http.StatusTooManyRequests || transport.ServerFailedTransiently(apiErr.StatusCode)
 	}
 	return !IsValidation(err) && !IsMalformedResponse(err) && !errors.Is(err, ErrNotConfigured)
 }

@@ -6,11 +6,9 @@
 // Open picks the store a client names (a bucket, else a directory), and
 // Problems keeps the first reason one is not used.
 //
-// It is separate from package sdk because none of it is the API's: it
-// knows nothing of HTTP, pages or answers (an entry's pages are JSON the
-// SDK encoded), and package readthrough decides when to read, store and
-// trust a copy. It imports nothing of the SDK; the bucket is opened by a
-// function the SDK gives.
+// It knows nothing of HTTP, pages or answers: an entry's pages are JSON
+// the SDK encoded, and the SDK's analytics read (sdk/cache.go) reads and
+// stores them, and decides when a copy serves.
 package analyticscache
 
 import (

@@ -12,7 +12,7 @@ import (
 // most bytes. It returns what it gathered, with Next's error when reading
 // failed, a TooLarge failure when the answer grew past most (the stream
 // then ends with it), or a ReportedError one when the stream carried
-// error parts; each made by Config.Convert.
+// error parts.
 func (s *Stream) Collect(most int64) (*Answer, error) {
 	var a Answer
 	for {
@@ -24,8 +24,8 @@ func (s *Stream) Collect(most int64) (*Answer, error) {
 			return &a, err
 		}
 		if !a.Add(p, most) {
-			s.End(s.convert(&Failure{Problem: TooLarge, Parts: s.parts, Limit: BytesLimit, Max: most,
-				Detail: fmt.Sprintf("the answer grew past %d bytes (WithMaxResponseBytes); read it with Next or Parts instead", most)}))
+			s.End(&Failure{Problem: TooLarge, Parts: s.parts, Limit: BytesLimit, Max: most,
+				Detail: fmt.Sprintf("the answer grew past %d bytes (WithMaxResponseBytes); read it with Next or Parts instead", most)})
 			return &a, s.err
 		}
 	}
@@ -34,7 +34,7 @@ func (s *Stream) Collect(most int64) (*Answer, error) {
 		if n > 1 {
 			detail = fmt.Sprintf("the stream carried %d error parts", n)
 		}
-		return &a, s.convert(&Failure{Problem: ReportedError, Parts: s.parts, Detail: detail, ServerError: a.Errors[n-1]})
+		return &a, &Failure{Problem: ReportedError, Parts: s.parts, Detail: detail, ServerError: a.Errors[n-1]}
 	}
 	return &a, nil
 }

@@ -92,19 +92,18 @@ func TestCollect_gathersAndReportsErrorParts(t *testing.T) {
 	}
 }
 
-// Past its cap Collect stops with a TooLarge failure (through Convert),
-// which ends the stream; what it gathered is returned.
+// Past its cap Collect stops with a TooLarge failure, which ends the
+// stream; what it gathered is returned.
 func TestCollect_capOfBytes(t *testing.T) {
-	var got *Failure
-	stop := errors.New("converted")
 	s := New(Config{Body: strings.NewReader(sse(`{"type":"text-delta","id":"t","delta":"12345"}`, `{"type":"text-delta","id":"t","delta":"67890"}`, `{"type":"finish"}`)),
-		MaxLine: 1024, MaxParts: 10, Convert: func(f *Failure) error { got = f; return stop }})
+		MaxLine: 1024, MaxParts: 10})
 	a, err := s.Collect(8)
-	if err != stop || a.Text.String() != "12345" || got == nil || got.Problem != TooLarge || got.Limit != BytesLimit || got.Max != 8 || got.Parts != 2 || //nolint:errorlint // Convert's very error
+	var got *Failure
+	if !errors.As(err, &got) || a.Text.String() != "12345" || got.Problem != TooLarge || got.Limit != BytesLimit || got.Max != 8 || got.Parts != 2 ||
 		got.Detail != "the answer grew past 8 bytes (WithMaxResponseBytes); read it with Next or Parts instead" {
 		t.Errorf("%+v, %v; failure %+v", a, err, got)
 	}
-	if _, again := s.Next(); again != stop { //nolint:errorlint // the stream's final error
+	if _, again := s.Next(); again != err { //nolint:errorlint // the stream's final error
 		t.Errorf("the stream did not end with it: %v", again)
 	}
 	// Exactly at the cap is within it.

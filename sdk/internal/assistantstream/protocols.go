@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/display"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
@@ -146,7 +146,7 @@ func (s *Stream) partsV1(line []byte) ([]Part, error) {
 		return nil, errors.New("a v1 part is CODE:JSON, and this line has no code")
 	}
 	if !json.Valid(value) {
-		return nil, fmt.Errorf("the value of a %q part is not JSON", display.Clip(string(code), 10))
+		return nil, fmt.Errorf("the value of a %q part is not JSON", redact.Clip(string(code), 10))
 	}
 	var p wire.Problems
 	str := func(name string, t wire.Text) string { return s.redact(wire.OrEmpty(&p, wire.Top(name), t)) }
@@ -234,7 +234,7 @@ func (s *Stream) partsV1(line []byte) ([]Part, error) {
 			s.threadID, s.finished = part.ThreadID, true
 		}
 	default:
-		part.Type, part.Raw = Type("v1:"+s.redact(display.Clip(string(code), 10))), s.redactJSON(value)
+		part.Type, part.Raw = Type("v1:"+s.redact(redact.Clip(string(code), 10))), s.redactJSON(value)
 	}
 	if part.Type != TextDelta && part.Type != ReasoningDelta && part.Type != ToolInputDelta {
 		// v1 text has no block ends: any other part ends the text so far.

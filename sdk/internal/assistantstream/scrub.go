@@ -91,12 +91,7 @@ func secretPrefixAtEnd(s string, secrets []string) int {
 }
 
 // redact replaces the client's secrets in s.
-func (s *Stream) redact(t string) string {
-	if s.cfg.Redact == nil {
-		return t
-	}
-	return s.cfg.Redact(t)
-}
+func (s *Stream) redact(t string) string { return s.cfg.Secrets.Redact(t) }
 
 // scrub returns t without secrets, and whether it held any.
 func (s *Stream) scrub(t string) (string, bool) {

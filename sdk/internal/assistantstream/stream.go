@@ -1,13 +1,9 @@
 // Package assistantstream reads a streamed answer of the assistant: it
-// decodes the events (v2: JSON parts) or lines (v1: CODE:JSON) that
-// package eventstream frames into parts named as v2 names them, scrubs
-// the client's secrets from them (across deltas too), and turns every
-// way the body can fail into one Failure with its Problem.
-//
-// It is separate from package sdk because it is protocol machinery, not
-// API surface: package sdk bounds the body in time (package bounded),
-// hands over its caps and secrets, and turns the Parts and Failures into
-// its public AssistantPart and StreamError, in one place
+// frames the body (events.go) into events (v2: JSON parts) or lines (v1:
+// CODE:JSON), decodes them into parts named as v2 names them, scrubs the
+// client's secrets from them (across deltas too), and turns every way the
+// body can fail into one Failure with its Problem. Package sdk makes the
+// Parts and Failures its AssistantPart and StreamError
 // (assistant_stream.go).
 package assistantstream
 
@@ -22,7 +18,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/eventstream"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 )
 
 // Problem is why reading a stream failed (package sdk's StreamProblem
@@ -102,20 +98,16 @@ type Config struct {
 	MaxParts int
 	// Context ending stops the stream (Stopped, wrapping its error).
 	Context context.Context
-	// Secrets are the client's secrets (asked again at each use: the list
-	// may grow), and Redact replaces them in a text.
-	Secrets func() []string
-	Redact  func(string) string
-	// Convert turns a Failure into the error Next returns (package sdk's
-	// StreamError); nil keeps the *Failure.
-	Convert func(*Failure) error
+	// Secrets are the client's secrets, scrubbed from every part (nil:
+	// none).
+	Secrets *redact.Secrets
 }
 
 // Stream reads the parts of one streamed answer. It is not safe for
 // concurrent use; Close may be called from any goroutine.
 type Stream struct {
 	cfg    Config
-	events *eventstream.Reader
+	events *Events
 
 	closeOnce sync.Once
 	closed    atomic.Bool // Close was called: a read error after it is no cut
@@ -134,7 +126,7 @@ type Stream struct {
 
 // New reads the stream cfg describes.
 func New(cfg Config) *Stream {
-	s := &Stream{cfg: cfg, events: eventstream.NewReader(cfg.Body, cfg.MaxLine, cfg.MaxParts), stop: func() bool { return false }}
+	s := &Stream{cfg: cfg, events: NewEvents(cfg.Body, cfg.MaxLine, cfg.MaxParts), stop: func() bool { return false }}
 	if c, ok := cfg.Body.(io.Closer); ok && cfg.Context != nil {
 		// Ending ctx closes the body at once, even under a transport
 		// that does not watch the request's context.
@@ -169,7 +161,7 @@ func (s *Stream) Parts() int { return s.parts }
 
 // Next returns the next part; io.EOF after the finish part and the end
 // of the stream. Any other error is final (Next returns it again): a
-// *Failure, or what Config.Convert made of it.
+// *Failure.
 func (s *Stream) Next() (Part, error) {
 	for {
 		if len(s.queue) > 0 {
@@ -225,12 +217,7 @@ func (s *Stream) context() context.Context {
 	return s.cfg.Context
 }
 
-func (s *Stream) secrets() []string {
-	if s.cfg.Secrets == nil {
-		return nil
-	}
-	return s.cfg.Secrets()
-}
+func (s *Stream) secrets() []string { return s.cfg.Secrets.List() }
 
 // fail ends the stream with a final error. Text held back for redaction
 // is dropped: it may be most of a secret.
@@ -239,17 +226,9 @@ func (s *Stream) fail(f *Failure) {
 		return
 	}
 	f.Parts, f.ServerError = s.parts, s.serverErr
-	s.err = s.convert(f)
+	s.err = f
 	s.held = nil
 	s.Close()
-}
-
-// convert is f as Next returns it (Config.Convert).
-func (s *Stream) convert(f *Failure) error {
-	if s.cfg.Convert != nil {
-		return s.cfg.Convert(f)
-	}
-	return f
 }
 
 // read reads the next part (or parts) into the queue, or ends the stream.
@@ -279,7 +258,7 @@ func (s *Stream) read() {
 		parts, err = s.partsV2(payload)
 	}
 	if err != nil {
-		if s.events.AtEOF() {
+		if s.events.atEOF {
 			s.fail(&Failure{Problem: Cut, Detail: "the stream ended in the middle of a part; the answer is incomplete"})
 			return
 		}
@@ -293,7 +272,7 @@ func (s *Stream) read() {
 func (s *Stream) readFailed(err error) {
 	var bound *bounded.Error
 	errors.As(err, &bound)
-	maxLine := int64(s.events.MaxLine())
+	maxLine := int64(s.events.lines.max)
 	switch {
 	case s.finished:
 		// The answer is whole: whatever follows the finish part (the end
@@ -309,18 +288,18 @@ func (s *Stream) readFailed(err error) {
 	case bound != nil && bound.Bound == bounded.Duration:
 		s.fail(&Failure{Problem: TooLong, Err: bound,
 			Detail: fmt.Sprintf("the answer was still coming after %s (WithMaxStreamDuration); it is incomplete", bound.After)})
-	case errors.Is(err, eventstream.ErrLineTooLong):
+	case errors.Is(err, ErrLineTooLong):
 		s.fail(&Failure{Problem: Malformed, Detail: fmt.Sprintf("a line is longer than %d bytes", maxLine), Limit: LineLimit, Max: maxLine})
-	case errors.Is(err, eventstream.ErrEventTooLong):
+	case errors.Is(err, ErrEventTooLong):
 		s.fail(&Failure{Problem: Malformed, Limit: LineLimit, Max: maxLine,
 			Detail: fmt.Sprintf("an event's data is longer than %d bytes (its data lines came without the blank line that ends an event)", maxLine)})
-	case errors.Is(err, eventstream.ErrTooManyEvents):
+	case errors.Is(err, ErrTooManyEvents):
 		s.fail(&Failure{Problem: TooLarge, Limit: PartsLimit, Max: int64(s.cfg.MaxParts),
 			Detail: fmt.Sprintf("the stream carried more than %d parts (WithMaxStreamParts); the answer is incomplete", s.cfg.MaxParts)})
 	case errors.Is(err, io.EOF):
 		f := &Failure{Problem: Cut, Detail: "the stream ended before its finish part; the answer is incomplete"}
-		if s.parts == 0 && len(s.events.Start()) > 0 {
-			f.BodyStart = s.events.Start()
+		if s.parts == 0 && len(s.events.lines.start) > 0 {
+			f.BodyStart = s.events.lines.start
 		}
 		s.fail(f)
 	default:

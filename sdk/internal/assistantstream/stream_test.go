@@ -14,12 +14,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 )
 
 const secret = "mint_dsc_0123456789"
-
-// redactSecret is package sdk's redaction, for the tests.
-func redactSecret(s string) string { return strings.ReplaceAll(s, secret, "[REDACTED]") }
 
 // counted is a body that counts its closes.
 type counted struct {
@@ -33,7 +31,7 @@ func (c counted) Close() error { *c.closes++; return nil }
 func newStream(v1 bool, body io.Reader) (*Stream, *int) {
 	closes := 0
 	return New(Config{V1: v1, Body: counted{body, &closes}, MaxLine: 1 << 10, MaxParts: 100,
-		Secrets: func() []string { return []string{secret} }, Redact: redactSecret}), &closes
+		Secrets: redact.NewSecrets(secret)}), &closes
 }
 
 // readAll reads every part and the final error.
@@ -261,8 +259,7 @@ func TestStream_afterTheFinishAReadErrorEndsCleanly(t *testing.T) {
 }
 
 // The caller's context, a Close, and the body's time bounds (package
-// bounded's errors) each name their failure, in that order; Convert makes
-// the error Next returns.
+// bounded's errors) each name their failure, in that order.
 func TestStream_stopsAndBounds(t *testing.T) {
 	stall := &bounded.Error{Bound: bounded.Idle, After: time.Minute}
 	t.Run("context before a read", func(t *testing.T) {
@@ -297,13 +294,13 @@ func TestStream_stopsAndBounds(t *testing.T) {
 		}
 	})
 	t.Run("bound", func(t *testing.T) {
-		converted := errors.New("converted")
-		var got *Failure
-		s := New(Config{Body: iotest.ErrReader(stall), MaxLine: 1024, MaxParts: 10,
-			Convert: func(f *Failure) error { got = f; return converted }})
-		if _, err := s.Next(); err != converted || //nolint:errorlint // Convert's very error
-			got == nil || got.Problem != Stalled || got.Detail != "no data came for 1m0s (the request timeout); the answer is incomplete" || got.Err != stall { //nolint:errorlint // the body's very error
-			t.Errorf("%v; converted %+v", err, got)
+		s := New(Config{Body: iotest.ErrReader(stall), MaxLine: 1024, MaxParts: 10})
+		_, err := s.Next()
+		if got := failure(t, err); got.Problem != Stalled || got.Detail != "no data came for 1m0s (the request timeout); the answer is incomplete" || got.Err != stall { //nolint:errorlint // the body's very error
+			t.Errorf("%v", err)
+		}
+		if _, again := s.Next(); again != err { //nolint:errorlint // the stream's final error
+			t.Errorf("a second Next: %v", again)
 		}
 	})
 	t.Run("total", func(t *testing.T) {
@@ -345,7 +342,7 @@ func TestStream_end(t *testing.T) {
 	}
 }
 
-// A Stream without Context, Secrets, Redact or Close reads all the same.
+// A Stream without Context, Secrets or Close reads all the same.
 func TestStream_zeroConfig(t *testing.T) {
 	s := New(Config{Body: strings.NewReader(sse(`{"type":"text-delta","id":"t","delta":"`+secret+`"}`, `{"type":"finish"}`)), MaxLine: 1024, MaxParts: 10})
 	parts, err := readAll(t, s)

@@ -1,9 +1,8 @@
 // Package bounded reads a body from outside within bounds of bytes, of
 // time without progress (a stall, or a rate too slow) and of time in all.
 // Every body the SDK reads goes through it: an API's answer, a streamed
-// answer, a download. It is separate from package sdk so the timers and
-// the byte count, which a hostile server attacks, are tested on their own;
-// package sdk turns its Error into the public *sdk.LimitError.
+// answer, a download. Package sdk turns its Error into the public
+// *sdk.LimitError.
 package bounded
 
 import (

@@ -7,7 +7,7 @@
 // than the client waits, it says until when (Retry-After); until then
 // every request on that budget would be refused too, and each refusal may
 // count against it. So the client remembers that time (Budget.Refused)
-// and sends no request on the budget until then: Send returns the budget
+// and sends no request on the budget until then: Admit returns the budget
 // that is Spent instead, and package sdk makes of it a 429 *APIError whose
 // NotSent is set, naming the budget. A budget may be Shared beside the
 // analytics cache (a file in the directory, an object in the bucket), per
@@ -18,10 +18,6 @@
 // request on it at a time (the probe) until one gets an answer: the
 // concurrent reads of a plan then cost one refused request in all, not one
 // each.
-//
-// It is separate from package sdk because it is state under a lock and
-// one loop: the request is a func it is handed, the cache one it is told
-// of, and package sdk turns what it returns into the public errors.
 package budget
 
 import (
@@ -69,6 +65,13 @@ func (b *Budget) Refresh(ctx context.Context, now time.Time) {
 	b.Learn(until)
 }
 
+// Spent reports whether the budget is known to be spent at now, another
+// program's record beside the cache taken in first (Refresh).
+func (b *Budget) Spent(ctx context.Context, now time.Time) bool {
+	b.Refresh(ctx, now)
+	return !b.Until(now).IsZero()
+}
+
 // Refused remembers a rate limit the API answered at now: spent until
 // retryAt (at most MaxAhead from now; a time already past is ignored), or
 // for UnknownHold when it said nothing (a zero retryAt). A time it said is
@@ -98,7 +101,7 @@ type Spent struct {
 	Left  time.Duration
 }
 
-// Answer is how the API answered a request Send let through.
+// Answer is how the API answered a request Admit let through.
 type Answer struct {
 	// RateLimited: it refused the request with a rate limit, to be tried
 	// again at RetryAt (zero: it did not say).
@@ -109,34 +112,43 @@ type Answer struct {
 	Answered bool
 }
 
-// Send sends one request on b through send, unless b or one of also is
-// known to be spent at now(): then it returns the one that frees up last,
-// sending nothing (send keeps the request's own results). While it is not known whether b is spent, requests go
-// one at a time (the probe): the others wait for its answer, and return
-// ctx.Err() if ctx ends first, having sent nothing. A rate limit answered
-// is remembered in b (Refused). send is called at most once: a short rate
-// limit is waited out inside it, and only its final refusal counts.
-func Send(ctx context.Context, now func() time.Time, b *Budget, also []*Budget, send func() Answer) (*Spent, error) {
+// Admitted is a request Admit let through: Done says how it ended.
+type Admitted struct {
+	b     *Budget
+	probe bool
+}
+
+// Admit lets one request on b through, unless b or one of also is known
+// to be spent at now(): then it returns the one that frees up last, and
+// nothing may be sent. While it is not known whether b is spent, requests
+// go one at a time (the probe): the others wait for its answer, and
+// return ctx.Err() if ctx ends first. The caller sends the request once
+// (a short rate limit is waited out inside it: only its final refusal
+// counts), then calls Done.
+func (b *Budget) Admit(ctx context.Context, now func() time.Time, also ...*Budget) (Admitted, *Spent, error) {
 	for {
 		if spent := spentLast(now(), append([]*Budget{b}, also...)); spent != nil {
-			return spent, nil
+			return Admitted{}, spent, nil
 		}
 		wait, probe := b.Enter()
-		if wait != nil {
-			select {
-			case <-wait:
-				continue
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
+		if wait == nil {
+			return Admitted{b: b, probe: probe}, nil, nil
 		}
-		a := send()
-		if a.RateLimited {
-			b.Refused(ctx, now(), a.RetryAt)
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return Admitted{}, nil, ctx.Err()
 		}
-		b.Settle(probe, a.Answered)
-		return nil, nil
 	}
+}
+
+// Done ends a request Admit let through, answered at now: a rate limit is
+// remembered in its budget (Refused), and any other answer opens the gate.
+func (a Admitted) Done(ctx context.Context, now time.Time, answer Answer) {
+	if answer.RateLimited {
+		a.b.Refused(ctx, now, answer.RetryAt)
+	}
+	a.b.Settle(a.probe, answer.Answered)
 }
 
 // spentLast is the budget of budgets known to be spent at now that frees

@@ -26,7 +26,7 @@ func TestSend_sendsOnceAndOpensOnAnAnswer(t *testing.T) {
 	now := epoch
 	b := &Budget{Name: "b"}
 	calls := 0
-	spent, err := Send(context.Background(), clockAt(&now), b, nil, func() Answer {
+	spent, err := send(context.Background(), clockAt(&now), b, nil, func() Answer {
 		calls++
 		return Answer{Answered: true}
 	})
@@ -36,7 +36,7 @@ func TestSend_sendsOnceAndOpensOnAnAnswer(t *testing.T) {
 	if !b.Open() {
 		t.Error("an answer left the gate closed")
 	}
-	if _, _ = Send(context.Background(), clockAt(&now), b, nil, func() Answer { return Answer{} }); !b.Open() {
+	if _, _ = send(context.Background(), clockAt(&now), b, nil, func() Answer { return Answer{} }); !b.Open() {
 		t.Error("a failure to get an answer closed an open gate")
 	}
 }
@@ -44,7 +44,7 @@ func TestSend_sendsOnceAndOpensOnAnAnswer(t *testing.T) {
 func TestSend_aRefusalIsRememberedAndNamed(t *testing.T) {
 	now := epoch
 	b, other := &Budget{Name: "b"}, &Budget{Name: "other"}
-	spent, err := Send(context.Background(), clockAt(&now), b, nil, func() Answer {
+	spent, err := send(context.Background(), clockAt(&now), b, nil, func() Answer {
 		return Answer{RateLimited: true, RetryAt: epoch.Add(time.Hour)}
 	})
 	if spent != nil || err != nil || b.Open() {
@@ -52,21 +52,21 @@ func TestSend_aRefusalIsRememberedAndNamed(t *testing.T) {
 	}
 	now = epoch.Add(time.Minute)
 	sent := false
-	spent, err = Send(context.Background(), clockAt(&now), other, []*Budget{b}, func() Answer { sent = true; return Answer{} })
+	spent, err = send(context.Background(), clockAt(&now), other, []*Budget{b}, func() Answer { sent = true; return Answer{} })
 	if sent || err != nil || spent == nil || *spent != (Spent{Name: "b", Until: epoch.Add(time.Hour), Left: 59 * time.Minute}) {
 		t.Fatalf("a call on a spent budget: sent %v, spent %+v, err %v", sent, spent, err)
 	}
 	// Both spent: the one that frees up last is named.
 	other.Hold(epoch.Add(2 * time.Hour))
 	b.Hold(epoch.Add(90 * time.Minute))
-	if spent, _ := Send(context.Background(), clockAt(&now), b, []*Budget{other}, func() Answer { return Answer{} }); spent == nil || spent.Name != "other" {
+	if spent, _ := send(context.Background(), clockAt(&now), b, []*Budget{other}, func() Answer { return Answer{} }); spent == nil || spent.Name != "other" {
 		t.Errorf("spent %+v, want other's", spent)
 	}
-	if spent, _ := Send(context.Background(), clockAt(&now), other, []*Budget{b}, func() Answer { return Answer{} }); spent == nil || spent.Name != "other" {
+	if spent, _ := send(context.Background(), clockAt(&now), other, []*Budget{b}, func() Answer { return Answer{} }); spent == nil || spent.Name != "other" {
 		t.Errorf("spent %+v, want other's", spent)
 	}
 	now = epoch.Add(2 * time.Hour)
-	if spent, _ := Send(context.Background(), clockAt(&now), b, []*Budget{other}, func() Answer { return Answer{} }); spent != nil {
+	if spent, _ := send(context.Background(), clockAt(&now), b, []*Budget{other}, func() Answer { return Answer{} }); spent != nil {
 		t.Errorf("once freed: spent %+v", spent)
 	}
 }
@@ -80,7 +80,7 @@ func TestSend_waitersGoAfterTheProbeOrWhenCtxEnds(t *testing.T) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		_, _ = Send(context.Background(), clockAt(&now), b, nil, func() Answer {
+		_, _ = send(context.Background(), clockAt(&now), b, nil, func() Answer {
 			close(probing)
 			<-release
 			return Answer{Answered: true}
@@ -89,7 +89,7 @@ func TestSend_waitersGoAfterTheProbeOrWhenCtxEnds(t *testing.T) {
 	<-probing
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if spent, err := Send(ctx, clockAt(&now), b, nil, func() Answer {
+	if spent, err := send(ctx, clockAt(&now), b, nil, func() Answer {
 		t.Error("sent beside the probe")
 		return Answer{}
 	}); err != context.Canceled || spent != nil { //nolint:errorlint // ctx.Err() itself
@@ -98,7 +98,7 @@ func TestSend_waitersGoAfterTheProbeOrWhenCtxEnds(t *testing.T) {
 	done := make(chan int)
 	go func() {
 		got := 0
-		_, _ = Send(context.Background(), clockAt(&now), b, nil, func() Answer { got = 2; return Answer{Answered: true} })
+		_, _ = send(context.Background(), clockAt(&now), b, nil, func() Answer { got = 2; return Answer{Answered: true} })
 		done <- got
 	}()
 	select {
@@ -174,4 +174,14 @@ func TestRefresh_believesOnlyABelievableRecord(t *testing.T) {
 	if !none.Until(epoch).IsZero() {
 		t.Error("a budget kept nowhere learnt something")
 	}
+}
+
+// send is one request through Admit and Done, answered by answer.
+func send(ctx context.Context, now func() time.Time, b *Budget, also []*Budget, answer func() Answer) (*Spent, error) {
+	a, spent, err := b.Admit(ctx, now, also...)
+	if spent != nil || err != nil {
+		return spent, err
+	}
+	a.Done(ctx, now(), answer())
+	return nil, nil
 }

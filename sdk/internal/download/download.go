@@ -25,7 +25,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/display"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 )
 
 // BufferSize is the one buffer a download reads through: memory stays
@@ -199,14 +199,14 @@ func (d *download) accept(resp *http.Response) (skip int64, err error) {
 	}
 	etag := resp.Header.Get("ETag")
 	if d.etag != "" && etag != "" && etag != d.etag {
-		return 0, mismatch("the bundle changed while it was downloaded (ETag %s, then %s): download it again", d.Display(display.Clip(d.etag, 80)), d.Display(display.Clip(etag, 80)))
+		return 0, mismatch("the bundle changed while it was downloaded (ETag %s, then %s): download it again", d.Display(redact.Clip(d.etag, 80)), d.Display(redact.Clip(etag, 80)))
 	}
 	var size int64
 	switch resp.StatusCode {
 	case http.StatusPartialContent:
 		start, total, ok := parseContentRange(resp.Header.Get("Content-Range"))
 		if !ok || start != d.written || d.written == 0 {
-			return 0, mismatch("asked for the bytes from %d, the server sent Content-Range %q", d.written, display.Clip(resp.Header.Get("Content-Range"), 80))
+			return 0, mismatch("asked for the bytes from %d, the server sent Content-Range %q", d.written, redact.Clip(resp.Header.Get("Content-Range"), 80))
 		}
 		size = total
 	case http.StatusOK:
@@ -317,7 +317,7 @@ func (d *download) checkArchive(br *bufio.Reader, contentType string) error {
 	}
 	start, _ := br.Peek(256)
 	return &finalError{fmt.Errorf("GET %s: %w (Content-Type %q, body starts %q): nothing was written",
-		d.Name, ErrNotAnArchive, display.Clip(contentType, 80), d.Snippet(start))}
+		d.Name, ErrNotAnArchive, redact.Clip(contentType, 80), d.Snippet(start))}
 }
 
 // finish checks the bundle's size once the body has ended.

@@ -1,13 +1,9 @@
-// Package paging is the loop every paged read of the SDK goes through:
-// it asks for each page in turn, checks that the server is advancing, and
-// stops at the read's caps; Prefetch, which keeps the next page on its
-// way while the caller works on this one; and a page's query parameters.
-//
-// It is separate from package sdk because it knows nothing of HTTP, JSON
-// or the API's endpoints: a page comes from a function the SDK gives (the
-// API, or a cached copy), and the ways a read can fail are values
-// (Problem), worded here (Error.At, Error.Detail), that package sdk makes
-// its public PagingError.
+// Package paging holds the guards of every paged read of the SDK: a
+// read's state (Walk) says which page to ask for next and checks each page
+// it is told of: that the server is advancing, and that the read stays
+// within its caps. A page's query parameters and the wording of why a read
+// stopped are words.go. Prefetch keeps the next page on its way while the
+// caller works on this one.
 package paging
 
 import (
@@ -24,8 +20,9 @@ type Request struct {
 	Cursor string
 }
 
-// Spec is what the loop needs of an endpoint whose pages are P and rows R.
-type Spec[P, R any] struct {
+// Read is one read's start and caps, and how its endpoint pages.
+type Read struct {
+	Start Request
 	// Cursor marks cursor paging; otherwise offsets.
 	Cursor bool
 	// Prepends: rows may be added at the head of the list while it is
@@ -33,24 +30,6 @@ type Spec[P, R any] struct {
 	// down. A row seen on an earlier page is then dropped, not a problem;
 	// only a page holding no row that was not seen before stops the read.
 	Prepends bool
-	// Rows gives a page's rows (to count, trim and join them); Key
-	// identifies a row.
-	Rows func(*P) *[]R
-	Key  func(*R) string
-	// More says whether there is a page after this one, and its cursor.
-	// Nil is an endpoint that does not say: a full page (as many rows as
-	// asked for) means there may be more, so a list of exactly n full
-	// pages costs one more request, answered with no rows.
-	More func(*P) (bool, *string)
-	// Skipped, when set, is how many rows of a page its decoder set aside
-	// (rows it cannot use, kept apart on the page): they were served, so
-	// they count toward the next offset and a full page.
-	Skipped func(*P) int
-}
-
-// Read is one read's start and caps.
-type Read struct {
-	Start Request
 	// MaxResults stops the read once that many rows were read (0: no
 	// limit); the last page asks for no more than are missing.
 	MaxResults int
@@ -116,93 +95,124 @@ var problemNames = [...]string{EmptyWithMore: "an empty page with more", Repeate
 
 func (e *Error) Error() string { return "paging stopped: " + problemNames[e.Problem] }
 
-// Walk is the loop: it asks src for each page of the read in turn, checks
-// it, and hands it to emit; it reports whether it reached the read's end
-// (rather than being stopped by emit), and why it could not: src's error
-// as it is, or an *Error.
-func Walk[P, R any](s Spec[P, R], rd Read, src func(Request) (*P, int64, error), emit func(*P) bool) (bool, error) {
-	seen := map[string]struct{}{}
-	cursors := map[string]struct{}{}
-	req, read := rd.Start, 0
-	var bytes int64
-	for requests := 0; ; requests++ {
-		fail := func(sent int, p Problem, value string) (bool, error) {
-			return false, &Error{Problem: p, Page: req, First: requests == 0, Requests: sent, Value: value}
-		}
-		if requests == rd.MaxPages {
-			return fail(requests, RequestCap, "")
-		}
-		r := req
-		if rd.MaxResults > 0 {
-			r.Limit = min(r.Limit, rd.MaxResults-read)
-		}
-		page, size, err := src(r)
-		if err != nil {
-			return false, err
-		}
-		if bytes += size; bytes > rd.MaxBytes {
-			return fail(requests+1, ByteCap, "")
-		}
-		rows := s.Rows(page)
-		setAside := 0
-		if s.Skipped != nil {
-			setAside = s.Skipped(page)
-		}
-		if len(*rows)+setAside > r.Limit {
-			// A server that ignores limit must not make us hand out more
-			// than was asked for, nor skip rows on the next offset.
-			*rows = (*rows)[:max(r.Limit-setAside, 0)]
-		}
-		served := min(len(*rows)+setAside, r.Limit) // the next offset counts every row served
-		var hasMore bool
-		var next *string
-		if s.More != nil {
-			hasMore, next = s.More(page)
-		} else {
-			hasMore = served == r.Limit
-		}
-		if hasMore && served == 0 {
-			return fail(requests+1, EmptyWithMore, "")
-		}
-		fresh := (*rows)[:0]
-		for i := range *rows {
-			key := s.Key(&(*rows)[i])
-			if _, dup := seen[key]; dup {
-				if s.Prepends {
-					continue // pushed down by a row added at the head
-				}
-				return fail(requests+1, RepeatedRow, key)
-			}
-			seen[key] = struct{}{}
-			fresh = append(fresh, (*rows)[i])
-		}
-		if len(*rows) > 0 && len(fresh) == 0 {
-			return fail(requests+1, OnlyRepeatedRows, "")
-		}
-		*rows = fresh
-		read += len(*rows)
-		done := !hasMore || (rd.MaxResults > 0 && read >= rd.MaxResults)
-		if !done && s.Cursor {
-			switch {
-			case next == nil || *next == "":
-				return fail(requests+1, NoCursor, "")
-			case rd.Untrusted != "" && strings.Contains(*next, rd.Untrusted):
-				return fail(requests+1, UntrustedCursor, "")
-			}
-			if _, dup := cursors[*next]; dup || *next == rd.Start.Cursor {
-				return fail(requests+1, RepeatedCursor, *next)
-			}
-			cursors[*next] = struct{}{}
-			req.Cursor = *next
-		}
-		req.Offset += served
-		if !emit(page) {
-			return false, nil
-		}
-		if done {
-			return true, nil
-		}
+// Walk is one read under way: the next page to ask for, and what the
+// read has seen and cost. The caller asks Next for each page's request,
+// fetches the page, tells Took what it said, and keeps the rows Took
+// keeps, until Took says the read is done or either returns an *Error.
+type Walk struct {
+	rd       Read
+	req      Request // where the next page starts
+	asked    Request // the last page asked for
+	requests int     // requests sent
+	read     int     // rows kept
+	bytes    int64
+	seen     map[string]struct{}
+	cursors  map[string]struct{}
+}
+
+// Walk starts the read.
+func (rd Read) Walk() *Walk {
+	return &Walk{rd: rd, req: rd.Start, seen: map[string]struct{}{}, cursors: map[string]struct{}{}}
+}
+
+// fail stops the read at the page that starts at w.req.
+func (w *Walk) fail(first bool, p Problem, value string) *Error {
+	return &Error{Problem: p, Page: w.req, First: first, Requests: w.requests, Value: value}
+}
+
+// Next is the request of the read's next page (asking for no more rows
+// than MaxResults leaves), or an *Error when it would pass MaxPages.
+func (w *Walk) Next() (Request, *Error) {
+	if w.requests == w.rd.MaxPages {
+		return Request{}, w.fail(w.requests == 0, RequestCap, "")
 	}
+	r := w.req
+	if w.rd.MaxResults > 0 {
+		r.Limit = min(r.Limit, w.rd.MaxResults-w.read)
+	}
+	w.asked = r
+	w.requests++
+	return r, nil
+}
+
+// Page is what the page answering the last Next said, for Took.
+type Page struct {
+	// Size is its answer's bytes; Keys identify its rows, in order.
+	Size int64
+	Keys []string
+	// SetAside is how many rows its decoder set aside (rows it cannot
+	// use, kept apart on the page): they were served, so they count
+	// toward the next offset and a full page.
+	SetAside int
+	// Says is set when the endpoint says whether there is a page after
+	// this one (More) and, cursor paging, its cursor (Next). When it does
+	// not, a full page (as many rows as asked for) means there may be
+	// more, so a list of exactly n full pages costs one more request,
+	// answered with no rows.
+	Says bool
+	More bool
+	Next *string
+}
+
+// Took checks the page answering the last Next, and returns the indices
+// of its rows to keep: not those past what was asked for (a server that
+// ignores the limit must not make the read hand out more, nor skip rows
+// on the next offset), nor those seen on an earlier page (dropped when
+// the read Prepends, else an *Error). It reports whether the read is done.
+func (w *Walk) Took(p Page) (keep []int, done bool, err *Error) {
+	first := w.requests == 1
+	if w.bytes += p.Size; w.bytes > w.rd.MaxBytes {
+		return nil, false, w.fail(first, ByteCap, "")
+	}
+	n := min(len(p.Keys), max(w.asked.Limit-p.SetAside, 0))
+	served := min(n+p.SetAside, w.asked.Limit) // the next offset counts every row served
+	hasMore, next := served == w.asked.Limit, p.Next
+	if p.Says {
+		hasMore = p.More
+	}
+	if hasMore && served == 0 {
+		return nil, false, w.fail(first, EmptyWithMore, "")
+	}
+	keep = make([]int, 0, n)
+	for i, key := range p.Keys[:n] {
+		if _, dup := w.seen[key]; dup {
+			if w.rd.Prepends {
+				continue // pushed down by a row added at the head
+			}
+			return nil, false, w.fail(first, RepeatedRow, key)
+		}
+		w.seen[key] = struct{}{}
+		keep = append(keep, i)
+	}
+	if n > 0 && len(keep) == 0 {
+		return nil, false, w.fail(first, OnlyRepeatedRows, "")
+	}
+	w.read += len(keep)
+	done = !hasMore || (w.rd.MaxResults > 0 && w.read >= w.rd.MaxResults)
+	if !done && w.rd.Cursor {
+		switch {
+		case next == nil || *next == "":
+			return nil, false, w.fail(first, NoCursor, "")
+		case w.rd.Untrusted != "" && strings.Contains(*next, w.rd.Untrusted):
+			return nil, false, w.fail(first, UntrustedCursor, "")
+		}
+		if _, dup := w.cursors[*next]; dup || *next == w.rd.Start.Cursor {
+			return nil, false, w.fail(first, RepeatedCursor, *next)
+		}
+		w.cursors[*next] = struct{}{}
+		w.req.Cursor = *next
+	}
+	w.req.Offset += served
+	return keep, done, nil
+}
+
+// Keep is rows with only the indices keep (in order) left, in place.
+func Keep[R any](rows []R, keep []int) []R {
+	out := rows[:0]
+	for _, i := range keep {
+		out = append(out, rows[i])
+	}
+	return out
 }
 
 // Prefetch runs seq one element ahead in its own goroutine, so the next

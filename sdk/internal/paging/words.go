@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"strconv"
 
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/display"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 )
 
 // Names are the query parameters of a page's size and offset; "" is the
@@ -36,7 +36,7 @@ func Query(v url.Values, names Names, cursor bool, r Request) url.Values {
 // or its offset.
 func Describe(r Request) string {
 	if r.Cursor != "" {
-		return "cursor " + strconv.Quote(display.Clip(r.Cursor, 100))
+		return "cursor " + strconv.Quote(redact.Clip(r.Cursor, 100))
 	}
 	return "offset " + strconv.Itoa(r.Offset)
 }
@@ -60,7 +60,7 @@ func (e *Error) Detail(keyName string, rd Read) string {
 	case EmptyWithMore:
 		return "is empty but says there is more; stopping rather than loop"
 	case RepeatedRow:
-		return fmt.Sprintf("repeats %s %q from an earlier page: the server is not advancing; stopping rather than loop", keyName, display.Clip(e.Value, 100))
+		return fmt.Sprintf("repeats %s %q from an earlier page: the server is not advancing; stopping rather than loop", keyName, redact.Clip(e.Value, 100))
 	case OnlyRepeatedRows:
 		return fmt.Sprintf("holds only %ss from earlier pages: the server is not advancing; stopping rather than loop", keyName)
 	case NoCursor:
@@ -68,7 +68,7 @@ func (e *Error) Detail(keyName string, rd Read) string {
 	case UntrustedCursor:
 		return "gives a cursor that held this client's key; it is not followed"
 	case RepeatedCursor:
-		return fmt.Sprintf("gives cursor %q again: the server is not advancing; stopping rather than loop", display.Clip(e.Value, 100))
+		return fmt.Sprintf("gives cursor %q again: the server is not advancing; stopping rather than loop", redact.Clip(e.Value, 100))
 	}
 	return ""
 }

@@ -1,9 +1,7 @@
 package paging
 
 import (
-	"errors"
 	"net/url"
-	"reflect"
 	"strings"
 	"testing"
 )
@@ -74,52 +72,5 @@ func TestRead_FirstAsksForNoMoreThanMaxResults(t *testing.T) {
 		if got := (Read{Start: start, MaxResults: tt.max}).First(); got != (Request{Limit: tt.want, Offset: 5, Cursor: "c"}) {
 			t.Errorf("MaxResults %d: got %+v", tt.max, got)
 		}
-	}
-}
-
-func TestRows_acrossPagesUntilAnErrorOrAStop(t *testing.T) {
-	boom := errors.New("boom")
-	pages := func(yield func(*page, error) bool) {
-		_ = yield(&page{rows: []string{"a", "b"}}, nil) && yield(&page{rows: []string{"c"}}, nil) && yield(nil, boom) && yield(&page{rows: []string{"d"}}, nil)
-	}
-	var got []string
-	var errs []error
-	for r, err := range Rows(pages, func(p *page) *[]string { return &p.rows }) {
-		got, errs = append(got, r), append(errs, err)
-	}
-	if !reflect.DeepEqual(got, []string{"a", "b", "c", ""}) || !errors.Is(errs[3], boom) || errs[2] != nil {
-		t.Errorf("got %q %v", got, errs)
-	}
-	got = nil
-	for r, err := range Rows(pages, func(p *page) *[]string { return &p.rows }) {
-		if got = append(got, r); err != nil || len(got) == 2 {
-			break
-		}
-	}
-	if !reflect.DeepEqual(got, []string{"a", "b"}) {
-		t.Errorf("after a stop: %q", got)
-	}
-}
-
-func TestJoined_rowsOfEveryPageOnTheLast(t *testing.T) {
-	rows := func(p *page) *[]string { return &p.rows }
-	j := Joined[page, string]{Rows: rows, Merge: func(into, from *page) { into.skipped += from.skipped }}
-	last := &page{rows: []string{"c"}, more: true, skipped: 2}
-	for _, p := range []*page{{rows: []string{"a", "b"}, skipped: 1}, last} {
-		if err := j.Add(p); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if got := j.Page(); got != last || !reflect.DeepEqual(got.rows, []string{"a", "b", "c"}) || got.skipped != 3 || !got.more {
-		t.Errorf("got %+v", got)
-	}
-
-	if got := (&Joined[page, string]{Rows: rows}).Page(); got == nil || got.rows == nil || len(got.rows) != 0 {
-		t.Errorf("no pages: %+v", got)
-	}
-	plain := Joined[page, string]{Rows: rows} // no Merge: nothing set aside is joined
-	_, _ = plain.Add(&page{skipped: 1}), plain.Add(&page{skipped: 2})
-	if got := plain.Page(); got.rows == nil || got.skipped != 2 {
-		t.Errorf("pages of no rows: %+v", got)
 	}
 }

@@ -1,19 +1,22 @@
-// Package redact removes secrets from what a client shows or keeps: a
-// server's text, decoded answers, URLs in errors. It is separate from
-// package sdk so that every place that scrubs does it the same way, from
-// one list of secrets (Memory), and so the rules can be tested without a
-// client.
+// Package redact makes what a server sent safe to show or keep: the
+// client's secrets removed (from text, decoded answers, URLs in errors)
+// and, for text shown to a person, control and formatting characters
+// escaped and lines clipped.
 //
 // Secrets are of two kinds: a client's own (the key it sends) and those it
 // is handed (a bundle's presigned link: its signature, credential and
 // token). A link's secrets are learned the moment its answer arrives,
-// before anything of it is logged or decoded.
+// before anything of it is logged or decoded. Text shown to a person may
+// carry terminal control sequences (a screen clear, a fake green "Apply
+// complete!", a window title, a carriage return that overwrites the line,
+// a right-to-left override that reorders it): it is escaped.
 package redact
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/url"
 	"reflect"
 	"regexp"
@@ -21,55 +24,79 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Marker replaces a secret wherever it was found (sdk.Redacted).
 const Marker = "[REDACTED]"
 
-// MaxLinks is how many links' secrets a Memory remembers: the links a
-// client handed out last (a link works for minutes).
+// MaxLinks is how many links' secrets a client remembers: the links it
+// handed out last (a link works for minutes).
 const MaxLinks = 8
 
-// Memory is what a client learned of secrets, shared by its calls. The
-// zero value knows only the client's own secrets, passed to each method.
-type Memory struct {
+// Secrets is what a client knows of secrets, shared by its calls: its own,
+// then those of the links it learned last. Safe for concurrent use.
+type Secrets struct {
+	own   []string
 	mu    sync.Mutex
 	links [][]string               // each link's secrets, oldest first
 	all   atomic.Pointer[[]string] // own secrets, then the links'
 }
 
-// List is every secret known: own, then the secrets of the links learned
-// last.
-func (m *Memory) List(own []string) []string {
-	if all := m.all.Load(); all != nil {
-		return *all
-	}
-	return own
+// NewSecrets knows a client's own secrets.
+func NewSecrets(own ...string) *Secrets {
+	s := &Secrets{own: own}
+	s.all.Store(&own)
+	return s
 }
 
-// Learn adds the secrets of one link (nothing for none); own are the
-// client's own secrets, which stay first.
-func (m *Memory) Learn(own, link []string) {
+// List is every secret known: own, then the secrets of the links learned
+// last. A nil Secrets knows none.
+func (s *Secrets) List() []string {
+	if s == nil {
+		return nil
+	}
+	return *s.all.Load()
+}
+
+// Learn adds the secrets of one link (nothing for none).
+func (s *Secrets) Learn(link []string) {
 	if len(link) == 0 {
 		return
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, known := range m.links {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, known := range s.links {
 		if slices.Equal(known, link) {
 			return
 		}
 	}
-	m.links = append(m.links, link)
-	if len(m.links) > MaxLinks {
-		m.links = m.links[1:]
+	s.links = append(s.links, link)
+	if len(s.links) > MaxLinks {
+		s.links = s.links[1:]
 	}
-	all := slices.Clone(own)
-	for _, l := range m.links {
+	all := slices.Clone(s.own)
+	for _, l := range s.links {
 		all = append(all, l...)
 	}
-	m.all.Store(&all)
+	s.all.Store(&all)
 }
+
+// Redact returns text without the secrets, in case a proxy or a
+// misbehaving server echoes the request's headers.
+func (s *Secrets) Redact(text string) string { return String(text, s.List()) }
+
+// Line returns server text without the secrets, fit to show on one line
+// (Line).
+func (s *Secrets) Line(text string) string { return Line(s.Redact(text)) }
+
+// Snippet is a body that is not the API's JSON (an HTML 502 page from a
+// proxy, say) as one short line without secrets (Snippet, Line).
+func (s *Secrets) Snippet(data []byte) string { return Line(Snippet(data, s.List())) }
+
+// MayHold reports whether a body may spell one of the secrets (MayHold).
+func (s *Secrets) MayHold(data []byte) bool { return MayHold(data, s.List()) }
 
 // LinkSecrets are the strings of a presigned link that must never be
 // shown: the link whole, its query, and each query value long enough to
@@ -242,4 +269,150 @@ func Snippet(data []byte, secrets []string) string {
 	}, s)
 	s = strings.TrimSpace(whitespaceRE.ReplaceAllString(s, " "))
 	return String(s, secrets)
+}
+
+// The bounds of shown server text, in runes of the escaped text (the SDK's
+// MaxDisplayLine and MaxDisplayText).
+const (
+	// MaxLine is the most of one line that is shown.
+	MaxLine = 200
+	// MaxText is the most of a whole text that is shown.
+	MaxText = 2000
+)
+
+// Text returns server text fit to show a person: newlines kept, every
+// other control character escaped, each line clipped at MaxLine runes and
+// the whole at MaxText (Escape).
+func Text(s string) string { return Escape(s, true, MaxLine, MaxText) }
+
+// Line is Text for a place that holds one line (a display name, a value
+// quoted inside a sentence): newlines are escaped too, and the whole is
+// clipped at MaxLine runes.
+func Line(s string) string { return Escape(s, false, MaxLine, MaxLine) }
+
+// Clip shortens s to at most n runes, marking the cut with "…", for a
+// value quoted with %q (which escapes it): a value a server sent may be
+// any length, and an error message must stay readable.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if r := []rune(s); len(r) > n {
+		return strings.TrimSpace(string(r[:n])) + "…"
+	}
+	return s
+}
+
+// Escape returns s fit to show a person: every control character (C0,
+// DEL, C1), line separator and invisible formatting character escaped as
+// Go writes it in a string literal (\x1b, \r, \u202e), bytes that are not
+// UTF-8 as \xff, each line clipped at maxLine runes and the whole at
+// maxTotal, each cut marked with "…". keepNewlines keeps newlines (each
+// starts a line) instead of escaping them. Past what is shown, s is only
+// scanned for newlines.
+func Escape(s string, keepNewlines bool, maxLine, maxTotal int) string {
+	if plain(s, keepNewlines, maxLine, maxTotal) {
+		return s
+	}
+	var b strings.Builder
+	total, line := 0, 0
+	clipped := false // the current line was cut: skip to its end
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		if r == '\n' && keepNewlines {
+			if total+1 > maxTotal {
+				if clipped { // the line's mark marks the cut
+					return b.String()
+				}
+				return cut(&b)
+			}
+			b.WriteByte('\n')
+			total, line, clipped = total+1, 0, false
+			continue
+		}
+		if clipped { // skip the rest of a cut line at memchr's speed
+			next := strings.IndexByte(s[i-size:], '\n')
+			if next < 0 {
+				break
+			}
+			i += next - size
+			continue
+		}
+		piece := escapedRune(r)
+		if r == utf8.RuneError && size == 1 {
+			piece = fmt.Sprintf(`\x%02x`, s[i-1])
+		}
+		n := utf8.RuneCountInString(piece)
+		if line+n > maxLine {
+			if total+1 > maxTotal || !keepNewlines {
+				return cut(&b)
+			}
+			b.WriteString("…")
+			total, clipped = total+1, true
+			continue
+		}
+		if total+n > maxTotal {
+			return cut(&b)
+		}
+		b.WriteString(piece)
+		total, line = total+n, line+n
+	}
+	return b.String()
+}
+
+// cut ends a text that goes on past what is shown.
+func cut(b *strings.Builder) string {
+	return strings.TrimRight(b.String(), " \t\n") + "…"
+}
+
+// plain reports whether s needs neither escaping nor clipping: the
+// common case, answered without building anything.
+func plain(s string, keepNewlines bool, maxLine, maxTotal int) bool {
+	total, line := 0, 0
+	for _, r := range s {
+		if total++; total > maxTotal {
+			return false
+		}
+		switch {
+		case r == '\n' && keepNewlines:
+			line = 0
+			continue
+		case r == utf8.RuneError || mustEscape(r):
+			return false
+		}
+		if line++; line > maxLine {
+			return false
+		}
+	}
+	return true
+}
+
+// mustEscape reports whether a rune would act on a terminal or reorder
+// what is shown instead of being shown: controls (a tab too, which can
+// hide text), line and paragraph separators, formatting characters
+// (U+200B–U+200F, U+202A–U+202E, U+2066–U+2069, U+FEFF, ...), and the
+// non-characters and private-use runes a terminal may treat as commands.
+func mustEscape(r rune) bool {
+	return unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp, unicode.Cf, unicode.Co) ||
+		r >= 0xFFF9 && r <= 0xFFFB
+}
+
+// escapedRune is how one rune is shown: itself, or its escape.
+func escapedRune(r rune) string {
+	switch {
+	case !mustEscape(r):
+		return string(r)
+	case r == '\n':
+		return `\n`
+	case r == '\r':
+		return `\r`
+	case r == '\t':
+		return `\t`
+	case r < 0x80:
+		return fmt.Sprintf(`\x%02x`, r)
+	case r <= 0xFFFF:
+		return fmt.Sprintf(`\u%04x`, r)
+	}
+	return fmt.Sprintf(`\U%08x`, r)
 }

@@ -79,25 +79,39 @@ func TestMayHold(t *testing.T) {
 	}
 }
 
-// Memory keeps the client's own secrets first, each link once, and the
-// last MaxLinks links.
-func TestMemory(t *testing.T) {
+// Secrets keeps the client's own secrets first, each link once, and the
+// last MaxLinks links; the nil Secrets knows none.
+func TestSecrets(t *testing.T) {
 	own := []string{"mint_key"}
-	var m Memory
-	if got := m.List(own); !slices.Equal(got, own) {
+	m := NewSecrets(own...)
+	if got := m.List(); !slices.Equal(got, own) {
 		t.Errorf("nothing learned: %q", got)
 	}
-	m.Learn(own, nil)
-	if m.all.Load() != nil {
+	before := m.all.Load()
+	m.Learn(nil)
+	if m.all.Load() != before {
 		t.Error("nothing learned changed the list")
 	}
 	for i := range MaxLinks + 3 {
-		m.Learn(own, []string{fmt.Sprintf("secret-%02d", i)})
-		m.Learn(own, []string{fmt.Sprintf("secret-%02d", i)}) // again: once
+		m.Learn([]string{fmt.Sprintf("secret-%02d", i)})
+		m.Learn([]string{fmt.Sprintf("secret-%02d", i)}) // again: once
 	}
-	got := m.List(own)
+	got := m.List()
 	if len(got) != 1+MaxLinks || got[0] != "mint_key" || got[1] != "secret-03" || got[MaxLinks] != fmt.Sprintf("secret-%02d", MaxLinks+2) {
 		t.Errorf("%q", got)
+	}
+	if m.Redact("a mint_key secret-03 secret-02") != "a "+Marker+" "+Marker+" secret-02" || !m.MayHold([]byte("secret-10")) || m.MayHold([]byte("secret-02")) {
+		t.Error("the methods do not use every secret known")
+	}
+	if got := m.Line("mint_key\x1b[2J\n" + strings.Repeat("x", 300)); got != Marker+`\x1b[2J\n`+strings.Repeat("x", MaxLine-len(Marker)-9)+"…" {
+		t.Errorf("Line: %q", got)
+	}
+	if got := m.Snippet([]byte("<b>mint_key</b>\x07 gone")); got != Marker+" gone" {
+		t.Errorf("Snippet: %q", got)
+	}
+	var none *Secrets
+	if none.List() != nil || none.Redact("mint_key") != "mint_key" {
+		t.Error("the nil Secrets")
 	}
 }
 

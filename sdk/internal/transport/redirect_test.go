@@ -84,7 +84,7 @@ func TestDo_aRefusedRedirectIsFinal(t *testing.T) {
 	})
 	p := policy(&fakeClock{})
 	p.Client = GuardRedirects(&http.Client{})
-	if r := Do(t.Context(), p, Request{Method: "GET", URL: s.URL}); r.Err == nil || r.Attempts != 1 || s.n.Load() != 1 {
+	if r := Do(t.Context(), p, Request{Method: "GET", URL: s.URL}); r.Err == nil || len(r.Tries) != 1 || s.n.Load() != 1 {
 		t.Errorf("%+v", r)
 	}
 	s2 := serve(t, func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/b", http.StatusSeeOther) })

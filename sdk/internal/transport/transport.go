@@ -1,17 +1,30 @@
 // Package transport sends one API call over HTTP until it has a final
-// outcome: the attempt loop, and the policy it follows (which failures are
-// retried, how long to wait, whether a request may have reached the
-// server). It is separate from package sdk so the rules that protect the
-// API's budgets and keep a POST from being sent twice are in one place,
-// tested on their own; package sdk builds each request (path, key,
-// headers), logs the attempts and turns a Result into its public errors.
+// outcome: the attempt loop (Do), one attempt with its timeout and, once
+// a POST is on the wire, its grace (send), and the policy they follow:
+// which failures are retried, how long to wait, whether a request may
+// have reached the server. The redirect guard is redirect.go.
 package transport
 
 import (
+	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
 	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
 	"net/http"
+	"net/http/httptrace"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 )
 
 // Clock is the time the loop waits on (backoff, Retry-After) and reads
@@ -58,32 +71,37 @@ type Request struct {
 	// SecretURL marks a URL whose query is a secret (a presigned link):
 	// errors name it without its query.
 	SecretURL bool
-	// Attempted, when set, is called after each attempt, before the
-	// loop decides whether to try again.
-	Attempted func(Attempt)
 }
 
-// Attempt is one attempt, as Request.Attempted sees it.
+// Attempt is one attempt of a call, and its outcome: an answer (Err nil),
+// or why none came.
 type Attempt struct {
-	Number   int // 1 for the first
-	Status   int // 0 when no answer came
-	Header   http.Header
-	Body     []byte // the body, when read whole
-	Err      error
-	Duration time.Duration
-}
-
-// Result is a call's final outcome: an answer (Err nil: a 2xx, or the
-// last refusal, Status not 2xx) or no answer (Err set).
-type Result struct {
-	// Attempts is how many attempts were made.
-	Attempts int
-	Status   int
-	Header   http.Header
+	Status int // 0 when no answer came
+	Header http.Header
 	// Body is the answer read whole; Response a 2xx stream, its body
 	// unread: the caller closes it.
 	Body     []byte
 	Response *http.Response
+	// Err is why no answer came (the transport's error, the caller's
+	// context, an oversized body, a refused redirect).
+	Err error
+	// Sent is false only when the attempt certainly never left this
+	// machine (when Err is set); when in doubt it is true.
+	Sent     bool
+	Duration time.Duration
+}
+
+// OK reports whether the attempt got a 2xx answer.
+func (a Attempt) OK() bool { return a.Err == nil && a.Status/100 == 2 }
+
+// Result is a call's final outcome: its last attempt (a 2xx answer, the
+// last refusal, or no answer), with what the refusal asked for, and every
+// attempt made, for the caller's log.
+type Result struct {
+	Attempt
+	// Tries are the attempts made, in order, the last one included (their
+	// bodies dropped): none when the caller's context had ended first.
+	Tries []Attempt
 	// RetryAfter is the wait a refusal asked for, and RetryAt when it
 	// ends, both zero when it asked for none (or when the answer is not
 	// a refusal).
@@ -92,16 +110,7 @@ type Result struct {
 	// WaitErr is why the wait before retrying a refusal ended (the
 	// caller's context): the call ends with the refusal.
 	WaitErr error
-	// Err is why no answer came (the transport's error, the caller's
-	// context, an oversized body, a refused redirect).
-	Err error
-	// Sent is false only when the last attempt certainly never left this
-	// machine (when Err is set); when in doubt it is true.
-	Sent bool
 }
-
-// OK reports whether the result is a 2xx answer.
-func (r Result) OK() bool { return r.Err == nil && r.Status/100 == 2 }
 
 // Do sends req until it gets a 2xx answer or a final outcome.
 //
@@ -114,42 +123,44 @@ func (r Result) OK() bool { return r.Err == nil && r.Status/100 == 2 }
 // the policy's limit, or than the caller's deadline leaves, ends the call
 // at once instead.
 func Do(ctx context.Context, p Policy, req Request) Result {
+	var r Result
 	for attempt := 1; ; attempt++ {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			// Earlier attempts, if any, were refused (429) or never sent:
 			// this call has not reached the server.
-			return Result{Attempts: attempt - 1, Err: ctxErr}
+			r.Attempt = Attempt{Err: ctxErr}
+			return r
 		}
 		start := time.Now()
-		a := send(ctx, p, req)
-		if req.Attempted != nil {
-			req.Attempted(Attempt{Number: attempt, Status: a.status, Header: a.header, Body: a.data, Err: a.err, Duration: time.Since(start)})
-		}
+		r.RetryAfter, r.RetryAt = 0, time.Time{}
+		r.Attempt = send(ctx, p, req)
+		r.Duration = time.Since(start)
+		logged := r.Attempt
+		logged.Body, logged.Response = nil, nil
+		r.Tries = append(r.Tries, logged)
 		retriesLeft := attempt <= p.MaxRetries
-		if a.err != nil {
-			r := Result{Attempts: attempt, Sent: a.sent, Err: a.err}
+		if r.Err != nil {
 			if ctxErr := ctx.Err(); ctxErr != nil && req.Method == http.MethodGet {
 				r.Err = ctxErr
 				return r
 			}
-			if retriesLeft && retryableFailure(req.Method, a.err) {
+			if retriesLeft && retryableFailure(req.Method, r.Err) {
 				if sleepErr := p.Clock.Sleep(ctx, Backoff(attempt, p.MinBackoff, p.MaxBackoff)); sleepErr != nil {
-					r.Err = fmt.Errorf("%w (after: %w)", sleepErr, a.err)
+					r.Err = fmt.Errorf("%w (after: %w)", sleepErr, r.Err)
 					return r
 				}
 				continue
 			}
 			return r
 		}
-		r := Result{Attempts: attempt, Status: a.status, Header: a.header, Body: a.data, Response: a.resp, Sent: true}
 		if r.OK() {
 			return r
 		}
 		now := p.Clock.Now() // one instant: an HTTP-date and RetryAt must agree
-		if d, ok := ParseRetryAfter(a.header.Get("Retry-After"), now); ok {
+		if d, ok := ParseRetryAfter(r.Header.Get("Retry-After"), now); ok {
 			r.RetryAfter, r.RetryAt = d, now.Add(d)
 		}
-		retryable := a.status == http.StatusTooManyRequests || (req.Method == http.MethodGet && ServerFailedTransiently(a.status))
+		retryable := r.Status == http.StatusTooManyRequests || (req.Method == http.MethodGet && ServerFailedTransiently(r.Status))
 		if !retryable || !retriesLeft || r.RetryAfter > p.MaxRetryAfter || !FitsBeforeDeadline(ctx, r.RetryAfter) {
 			return r
 		}
@@ -162,4 +173,214 @@ func Do(ctx context.Context, p Policy, req Request) Result {
 			return r
 		}
 	}
+}
+
+// send makes one attempt. The request timeout bounds it until the answer
+// is read (a stream: until its headers). A request that is not a GET or
+// HEAD, once on the wire, may create an object: until its answer's headers
+// arrive, it is awaited for a short grace (Policy.SentGrace) even after
+// ctx ends, so the caller still learns the new object's id.
+func send(ctx context.Context, p Policy, req Request) Attempt {
+	var attemptCtx context.Context
+	var cancel context.CancelFunc
+	var graceOver, headersIn atomic.Bool
+	stopWatch := func() bool { return true }
+	if req.Method == http.MethodGet || req.Method == http.MethodHead {
+		attemptCtx, cancel = context.WithCancel(ctx)
+	} else {
+		attemptCtx, cancel = context.WithCancel(context.WithoutCancel(ctx))
+		stopWatch = context.AfterFunc(ctx, func() {
+			if headersIn.Load() || p.SentGrace == 0 {
+				graceOver.Store(!headersIn.Load())
+				cancel()
+				return
+			}
+			t := time.NewTimer(p.SentGrace)
+			defer t.Stop()
+			select {
+			case <-t.C:
+				graceOver.Store(true)
+				cancel()
+			case <-attemptCtx.Done():
+			}
+		})
+	}
+	var timedOut atomic.Bool
+	var timer *time.Timer
+	if p.RequestTimeout > 0 {
+		timer = time.AfterFunc(p.RequestTimeout, func() { timedOut.Store(true); cancel() })
+	}
+	release := sync.OnceFunc(func() {
+		if timer != nil {
+			timer.Stop()
+		}
+		stopWatch()
+		cancel()
+	})
+	a := sendWith(attemptCtx, p, req, &headersIn, timer)
+	if a.Response == nil {
+		release()
+	} else {
+		a.Response.Body = &releasingBody{ReadCloser: a.Response.Body, release: release}
+	}
+	var bound *bounded.Error
+	if a.Err != nil && !errors.As(a.Err, &bound) { // a broken bound says itself
+		switch {
+		case timedOut.Load() && ctx.Err() == nil:
+			a.Err = fmt.Errorf("no response within %s (the request timeout): %w", p.RequestTimeout, a.Err)
+		case graceOver.Load():
+			a.Err = fmt.Errorf("the caller stopped waiting (%w) and no answer came within %s more: %w", ctx.Err(), p.SentGrace, a.Err)
+		}
+	}
+	return a
+}
+
+// releasingBody frees an attempt's timer and context when the caller
+// closes a streamed body.
+type releasingBody struct {
+	io.ReadCloser
+	release func()
+}
+
+func (b *releasingBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.release()
+	return err
+}
+
+// sendWith performs the attempt on ctx.
+func sendWith(ctx context.Context, p Policy, r Request, headersIn *atomic.Bool, timer *time.Timer) Attempt {
+	// The trace tells a request that never left (no headers written) from
+	// one that may have reached the server.
+	var gotConn, wroteHeaders atomic.Bool
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		GetConn:      func(string) { gotConn.Store(true) },
+		WroteHeaders: func() { wroteHeaders.Store(true) },
+	})
+	var body io.Reader
+	if r.Body != nil {
+		body = bytes.NewReader(r.Body)
+	}
+	req, err := http.NewRequestWithContext(ctx, r.Method, r.URL, body)
+	if err != nil {
+		if r.SecretURL {
+			err = redact.URLError(err)
+		}
+		return Attempt{Err: err}
+	}
+	req.Header = r.Header.Clone()
+	if req.Header == nil {
+		req.Header = http.Header{}
+	}
+	resp, err := p.Client.Do(req)
+	if err != nil {
+		// Without the trace (a custom transport) only errors that cannot
+		// happen after sending prove the request never left.
+		sent := wroteHeaders.Load() || (!gotConn.Load() && !isPreSendError(err))
+		if r.SecretURL {
+			err = redact.URLError(err)
+		}
+		return Attempt{Err: err, Sent: sent}
+	}
+	if r.Stream && resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		headersIn.Store(true)
+		if timer != nil {
+			timer.Stop()
+		}
+		return Attempt{Status: resp.StatusCode, Response: resp, Header: resp.Header, Sent: true}
+	}
+	// The attempt's timer bounds the body's time: a trickle ends with it.
+	defer resp.Body.Close()
+	data, err := io.ReadAll(bounded.NewReader(resp.Body, bounded.Bounds{MaxBytes: p.MaxResponseBytes}))
+	var tooLarge *bounded.Error
+	switch {
+	case errors.As(err, &tooLarge):
+		return Attempt{Status: resp.StatusCode, Header: resp.Header, Sent: true, Err: tooLarge}
+	case err != nil:
+		// The connection broke mid-body: treat it like a dropped connection.
+		return Attempt{Err: fmt.Errorf("reading response (status %d): %w", resp.StatusCode, err), Sent: true}
+	}
+	return Attempt{Status: resp.StatusCode, Body: data, Header: resp.Header, Sent: true}
+}
+
+// FitsBeforeDeadline reports whether waiting d still leaves time before
+// ctx's deadline: a wait past it would only end in the deadline's error,
+// hiding when the server said to come back.
+func FitsBeforeDeadline(ctx context.Context, d time.Duration) bool {
+	deadline, ok := ctx.Deadline()
+	return !ok || d < time.Until(deadline)
+}
+
+// ServerFailedTransiently reports whether a status is a server failure
+// that may not repeat: any 5xx but 501, which says the request is never
+// supported.
+func ServerFailedTransiently(status int) bool {
+	return status >= 500 && status != http.StatusNotImplemented
+}
+
+// retryableFailure reports whether an attempt that got no answer may be
+// tried again: any GET (reads are safe), and a request whose connection
+// never opened. An oversized body would be oversized again, and a refused
+// redirect would be refused again: neither is worth a request.
+func retryableFailure(method string, err error) bool {
+	var redirect *redirectError
+	var bound *bounded.Error
+	if errors.As(err, &bound) || errors.As(err, &redirect) {
+		return false
+	}
+	return method == http.MethodGet || isDialError(err)
+}
+
+func isDialError(err error) bool {
+	var opErr *net.OpError
+	return errors.As(err, &opErr) && opErr.Op == "dial"
+}
+
+// isPreSendError reports whether err can only happen before a request is
+// written: the connection was not opened, the name did not resolve, or the
+// TLS handshake failed.
+func isPreSendError(err error) bool {
+	var (
+		dnsErr    *net.DNSError
+		verifyErr *tls.CertificateVerificationError
+		recordErr tls.RecordHeaderError
+		unknownCA x509.UnknownAuthorityError
+		hostErr   x509.HostnameError
+	)
+	return isDialError(err) || errors.As(err, &dnsErr) || errors.As(err, &verifyErr) ||
+		errors.As(err, &recordErr) || errors.As(err, &unknownCA) || errors.As(err, &hostErr)
+}
+
+// Backoff is the jittered exponential delay before retry number attempt
+// (1-based): minDelay·2^(attempt-1), capped at maxDelay, then jittered
+// into [d/2, d] so that many clients refused together do not return
+// together.
+func Backoff(attempt int, minDelay, maxDelay time.Duration) time.Duration {
+	d := minDelay
+	for i := 1; i < attempt && d < maxDelay; i++ {
+		d *= 2
+	}
+	d = min(d, maxDelay)
+	return d/2 + rand.N(d/2+1)
+}
+
+// ParseRetryAfter reads a Retry-After header: delay-seconds or an
+// HTTP-date (a date past is no wait). It reports false for none, or one it
+// cannot read.
+func ParseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if secs < 0 {
+			return 0, false
+		}
+		const maxSecs = int64(1<<63-1) / int64(time.Second)
+		return time.Duration(min(secs, maxSecs)) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(now), 0), true
+	}
+	return 0, false
 }

@@ -27,6 +27,7 @@ type fakeClock struct {
 	mu     sync.Mutex
 	now    time.Time
 	sleeps []time.Duration
+	cancel context.CancelFunc // when set, ends the caller's context at a wait
 }
 
 func (c *fakeClock) Now() time.Time {
@@ -40,6 +41,9 @@ func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
 	defer c.mu.Unlock()
 	c.sleeps = append(c.sleeps, d)
 	c.now = c.now.Add(d)
+	if c.cancel != nil {
+		c.cancel()
+	}
 	return ctx.Err()
 }
 
@@ -127,8 +131,8 @@ func TestDo_retryPolicy(t *testing.T) {
 			s := serve(t, tt.handlers...)
 			clk := &fakeClock{now: epoch}
 			r := Do(context.Background(), policy(clk), Request{Method: tt.method, URL: s.URL + "/x"})
-			if got := int(s.n.Load()); got != tt.requests || r.Attempts != tt.requests {
-				t.Errorf("requests %d, attempts %d; want %d", got, r.Attempts, tt.requests)
+			if got := int(s.n.Load()); got != tt.requests || len(r.Tries) != tt.requests {
+				t.Errorf("requests %d, attempts %d; want %d", got, len(r.Tries), tt.requests)
 			}
 			if (r.Err != nil) != tt.failed || r.Status != tt.status {
 				t.Errorf("status %d, err %v", r.Status, r.Err)
@@ -155,15 +159,12 @@ func TestDo_retryPolicy(t *testing.T) {
 // The request is the same on every attempt: method, headers, body.
 func TestDo_sendsTheRequestOnEveryAttempt(t *testing.T) {
 	s := serve(t, answer(503, ""), answer(201, "done"))
-	var attempts []Attempt
 	h := http.Header{"Authorization": {"Bearer k"}, "X-A": {"1", "2"}}
-	r := Do(context.Background(), policy(&fakeClock{now: epoch}), Request{Method: "POST", URL: s.URL + "/p?q=1", Header: h, Body: []byte(`{"a":1}`),
-		Attempted: func(a Attempt) { attempts = append(attempts, a) }})
-	if r.Status != 503 || r.Attempts != 1 {
+	r := Do(context.Background(), policy(&fakeClock{now: epoch}), Request{Method: "POST", URL: s.URL + "/p?q=1", Header: h, Body: []byte(`{"a":1}`)})
+	if r.Status != 503 || len(r.Tries) != 1 || r.Tries[0].Status != 503 || r.Tries[0].Body != nil || !r.Tries[0].Sent || r.Tries[0].Duration <= 0 {
 		t.Fatalf("a POST's 503 is final: %+v", r)
 	}
-	r = Do(context.Background(), Policy{Client: http.DefaultClient, Clock: &fakeClock{}, MaxRetries: 3}, Request{Method: "PUT", URL: s.URL + "/p?q=1", Header: h, Body: []byte(`{"a":1}`),
-		Attempted: func(a Attempt) { attempts = append(attempts, a) }})
+	r = Do(context.Background(), Policy{Client: http.DefaultClient, Clock: &fakeClock{}, MaxRetries: 3}, Request{Method: "PUT", URL: s.URL + "/p?q=1", Header: h, Body: []byte(`{"a":1}`)})
 	if !r.OK() || string(r.Body) != "done" || r.Status != 201 || !r.Sent {
 		t.Fatalf("%+v", r)
 	}
@@ -173,9 +174,9 @@ func TestDo_sendsTheRequestOnEveryAttempt(t *testing.T) {
 			t.Errorf("%s %v %q", req.URL, req.Header, body)
 		}
 	}
-	if len(attempts) != 2 || attempts[0].Number != 1 || attempts[0].Status != 503 || attempts[1].Status != 201 || string(attempts[1].Body) != "done" ||
-		attempts[1].Header == nil || attempts[0].Err != nil {
-		t.Errorf("%+v", attempts)
+	// Each attempt is recorded for the caller's log, without its body.
+	if tries := r.Tries; len(tries) != 1 || tries[0].Status != 201 || tries[0].Body != nil || tries[0].Header == nil || tries[0].Err != nil {
+		t.Errorf("%+v", tries)
 	}
 	if len(h) != 2 {
 		t.Errorf("the caller's header changed: %v", h)
@@ -195,13 +196,13 @@ func TestDo_dialErrorIsRetriedAndNotSent(t *testing.T) {
 		}
 		return (&net.Dialer{}).DialContext(ctx, network, addr)
 	}}}
-	if r := Do(context.Background(), p, Request{Method: "POST", URL: s.URL}); !r.OK() || r.Attempts != 2 || s.n.Load() != 1 {
+	if r := Do(context.Background(), p, Request{Method: "POST", URL: s.URL}); !r.OK() || len(r.Tries) != 2 || s.n.Load() != 1 {
 		t.Errorf("%+v, %d requests", r, s.n.Load())
 	}
 	p.Client = &http.Client{Transport: &http.Transport{DialContext: func(context.Context, string, string) (net.Conn, error) { return nil, refuse }}}
 	p.MaxRetries = 1
 	r := Do(context.Background(), p, Request{Method: "POST", URL: s.URL})
-	if r.Sent || r.Attempts != 2 || !errors.Is(r.Err, refuse) {
+	if r.Sent || len(r.Tries) != 2 || !errors.Is(r.Err, refuse) {
 		t.Errorf("%+v", r)
 	}
 }
@@ -212,7 +213,7 @@ func TestDo_sendsNothingOnceTheContextEnded(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	r := Do(ctx, policy(&fakeClock{}), Request{Method: "POST", URL: s.URL})
-	if r.Attempts != 0 || r.Sent || !errors.Is(r.Err, context.Canceled) || s.n.Load() != 0 {
+	if len(r.Tries) != 0 || r.Sent || !errors.Is(r.Err, context.Canceled) || s.n.Load() != 0 {
 		t.Errorf("%+v", r)
 	}
 }
@@ -222,16 +223,17 @@ func TestDo_sendsNothingOnceTheContextEnded(t *testing.T) {
 func TestDo_aWaitEndedByTheContext(t *testing.T) {
 	s := serve(t, answer(429, "", "Retry-After", "5"))
 	ctx, cancel := context.WithCancel(context.Background())
-	clk := &fakeClock{now: epoch}
-	r := Do(ctx, policy(clk), Request{Method: "GET", URL: s.URL, Attempted: func(Attempt) { cancel() }})
-	if r.Status != 429 || !errors.Is(r.WaitErr, context.Canceled) || r.Attempts != 1 || r.Err != nil {
+	clk := &fakeClock{now: epoch, cancel: cancel}
+	r := Do(ctx, policy(clk), Request{Method: "GET", URL: s.URL})
+	if r.Status != 429 || !errors.Is(r.WaitErr, context.Canceled) || len(r.Tries) != 1 || r.Err != nil {
 		t.Errorf("%+v", r)
 	}
 	d := serve(t, drop)
 	ctx, cancel = context.WithCancel(context.Background())
-	r = Do(ctx, policy(clk), Request{Method: "PUT", URL: d.URL, Attempted: func(Attempt) { cancel() }})
-	if r.Err == nil || r.Attempts != 1 || !r.Sent {
-		t.Errorf("PUT: %+v", r)
+	clk = &fakeClock{now: epoch, cancel: cancel}
+	r = Do(ctx, policy(clk), Request{Method: "GET", URL: d.URL})
+	if !errors.Is(r.Err, context.Canceled) || !strings.Contains(r.Err.Error(), "(after: ") || len(r.Tries) != 1 || !r.Sent {
+		t.Errorf("GET: %+v", r)
 	}
 }
 
@@ -243,7 +245,7 @@ func TestDo_aGETStoppedByItsContextSaysSo(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	r := Do(ctx, policy(&fakeClock{}), Request{Method: "GET", URL: s.URL})
-	if !errors.Is(r.Err, context.DeadlineExceeded) || r.Attempts != 1 {
+	if !errors.Is(r.Err, context.DeadlineExceeded) || len(r.Tries) != 1 {
 		t.Errorf("%+v", r)
 	}
 }
@@ -267,7 +269,7 @@ func TestDo_aBodyOverTheCapIsFinal(t *testing.T) {
 	p.MaxResponseBytes = 1000
 	r := Do(context.Background(), p, Request{Method: "GET", URL: s.URL})
 	var b *bounded.Error
-	if !errors.As(r.Err, &b) || b.Bound != bounded.Bytes || b.Max != 1000 || r.Attempts != 1 || !r.Sent {
+	if !errors.As(r.Err, &b) || b.Bound != bounded.Bytes || b.Max != 1000 || len(r.Tries) != 1 || !r.Sent {
 		t.Errorf("%+v", r)
 	}
 }
@@ -279,7 +281,7 @@ func TestDo_aBrokenBodyIsRetriedOnGET(t *testing.T) {
 		_, _ = io.WriteString(w, "short")
 	}, answer(200, "whole"))
 	r := Do(context.Background(), policy(&fakeClock{}), Request{Method: "GET", URL: s.URL})
-	if !r.OK() || string(r.Body) != "whole" || r.Attempts != 2 {
+	if !r.OK() || string(r.Body) != "whole" || len(r.Tries) != 2 {
 		t.Errorf("%+v", r)
 	}
 	s = serve(t, func(w http.ResponseWriter, _ *http.Request) {
@@ -287,7 +289,7 @@ func TestDo_aBrokenBodyIsRetriedOnGET(t *testing.T) {
 		_, _ = io.WriteString(w, "short")
 	})
 	r = Do(context.Background(), policy(&fakeClock{}), Request{Method: "POST", URL: s.URL})
-	if r.Err == nil || !strings.Contains(r.Err.Error(), "reading response (status 200)") || r.Attempts != 1 || !r.Sent {
+	if r.Err == nil || !strings.Contains(r.Err.Error(), "reading response (status 200)") || len(r.Tries) != 1 || !r.Sent {
 		t.Errorf("POST: %+v", r)
 	}
 }
@@ -382,8 +384,8 @@ func TestDo_secretURLIsNotInErrors(t *testing.T) {
 	p.Client = &http.Client{Transport: &http.Transport{DialContext: func(context.Context, string, string) (net.Conn, error) {
 		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("refused")}
 	}}}
-	var seen error
-	r := Do(context.Background(), p, Request{Method: "GET", URL: "https://files.example/b?sig=s3cr3t", SecretURL: true, Attempted: func(a Attempt) { seen = a.Err }})
+	r := Do(context.Background(), p, Request{Method: "GET", URL: "https://files.example/b?sig=s3cr3t", SecretURL: true})
+	seen := r.Tries[0].Err
 	if r.Err == nil || strings.Contains(r.Err.Error(), "s3cr3t") || !strings.Contains(r.Err.Error(), "files.example/b") || seen != r.Err { //nolint:errorlint // the same error
 		t.Errorf("%v / %v", r.Err, seen)
 	}
@@ -408,8 +410,8 @@ func TestBackoff_growsAndIsCapped(t *testing.T) {
 }
 
 func TestBackoff_jitterReachesBothEnds(t *testing.T) {
-	if Backoff(1, 1, 1) != 0 && Backoff(1, 1, 1) != 1 {
-		t.Fatal("a 1ns backoff is 0 or 1")
+	if got := Backoff(1, 1, 1); got != 0 {
+		t.Fatalf("a 1ns backoff is %s: [d/2, d] of 1ns is 0 in whole nanoseconds", got)
 	}
 	seen := map[time.Duration]bool{}
 	for range 200 {

@@ -16,7 +16,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/display"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 )
 
 // Problems lists what is wrong with a decoded answer, one entry per
@@ -96,4 +96,4 @@ const maxEchoed = 100
 
 // clip shortens s to at most maxEchoed runes, marking the cut, for a
 // value quoted with %q.
-func clip(s string) string { return display.Clip(s, maxEchoed) }
+func clip(s string) string { return redact.Clip(s, maxEchoed) }

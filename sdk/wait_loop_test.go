@@ -1,17 +1,17 @@
-package poll
+package sdk
 
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 )
 
-// clock is a Clock whose Sleep advances it at once, recording each sleep.
-type clock struct {
+// stepClock is a Clock whose Sleep advances it at once, recording each
+// sleep.
+type stepClock struct {
 	now    time.Time
 	sleeps []time.Duration
 	// cancel, when set, is called instead of sleeping at the sleep of that
@@ -20,13 +20,11 @@ type clock struct {
 	cancel   context.CancelFunc
 }
 
-var epoch = time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+func newStepClock() *stepClock { return &stepClock{now: epoch, cancelAt: -1} }
 
-func newClock() *clock { return &clock{now: epoch, cancelAt: -1} }
+func (c *stepClock) Now() time.Time { return c.now }
 
-func (c *clock) Now() time.Time { return c.now }
-
-func (c *clock) Sleep(ctx context.Context, d time.Duration) error {
+func (c *stepClock) Sleep(ctx context.Context, d time.Duration) error {
 	if len(c.sleeps) == c.cancelAt && c.cancel != nil {
 		c.cancel()
 	}
@@ -38,19 +36,19 @@ func (c *clock) Sleep(ctx context.Context, d time.Duration) error {
 	return nil
 }
 
-func (c *clock) elapsed() time.Duration { return c.now.Sub(epoch) }
+func (c *stepClock) elapsed() time.Duration { return c.now.Sub(epoch) }
 
 var (
-	errTransient = errors.New("502 bad gateway")
-	errFinal     = errors.New("404 not found")
+	errTransient = &APIError{StatusCode: 502, Method: "GET", Path: "/job/7"}
+	errFinal     = &APIError{StatusCode: 404, Method: "GET", Path: "/job/7"}
 )
 
 // retryAfterError is a transient failure whose server asked for a wait.
-type retryAfterError struct{ after time.Duration }
+func retryAfterError(after time.Duration) error {
+	return &APIError{StatusCode: 429, Method: "GET", Path: "/job/7", RetryAfter: after}
+}
 
-func (e *retryAfterError) Error() string { return fmt.Sprintf("429: retry after %s", e.after) }
-
-// script is a Poller over a list of answers: read i answers answers[i]
+// script is a poller over a list of answers: read i answers answers[i]
 // (the last one again past the end); a negative value fails with err[i].
 type script struct {
 	values []int
@@ -59,10 +57,10 @@ type script struct {
 	seen   []int
 }
 
-func (s *script) poller(doneAt int) Poller[int] {
-	return Poller[int]{
-		What: "job 7",
-		Read: func(context.Context) (int, error) {
+func (s *script) poller(doneAt int) poller[int] {
+	return poller[int]{
+		what: "job 7",
+		read: func(context.Context) (int, error) {
 			i := s.reads
 			s.reads++
 			if err, ok := s.errs[i]; ok {
@@ -70,27 +68,25 @@ func (s *script) poller(doneAt int) Poller[int] {
 			}
 			return s.values[min(i, len(s.values)-1)], nil
 		},
-		Done:      func(v int) bool { return v >= doneAt },
-		OnStatus:  func(v int) { s.seen = append(s.seen, v) },
-		Transient: func(err error) bool { return !errors.Is(err, errFinal) },
-		RetryAfter: func(err error) time.Duration {
-			var ra *retryAfterError
-			if errors.As(err, &ra) {
-				return ra.after
-			}
-			return 0
-		},
+		terminal: func(v int) bool { return v >= doneAt },
 	}
 }
 
-var defaults = Schedule{Initial: time.Second, Max: 20 * time.Second}
+// waitOn runs the wait of p on clk with schedule w, reporting each status
+// to s.
+func waitOn(ctx context.Context, clk Clock, w waitSettings, s *script, p poller[int]) (int, error) {
+	return poll(ctx, &core{settings: settings{clock: clk}}, p, []WaitOption{WithPollInterval(w.initial, w.max), WithWaitTimeout(w.timeout),
+		WithStatusCallback(func(v int) { s.seen = append(s.seen, v) })})
+}
 
-func TestDelay_growsToTheCapJitteredDownByAtMostFivePercent(t *testing.T) {
+var defaults = waitSettings{initial: time.Second, max: 20 * time.Second}
+
+func TestWaitDelay_growsToTheCapJitteredDownByAtMostFivePercent(t *testing.T) {
 	for elapsed, want := range map[time.Duration]time.Duration{0: time.Second, 10 * time.Second: 2 * time.Second,
 		100 * time.Second: 11 * time.Second, 190 * time.Second: 20 * time.Second, time.Hour: 20 * time.Second} {
 		lowest := want
 		for range 200 {
-			got := defaults.Delay(elapsed)
+			got := defaults.delay(elapsed)
 			if got > want || got < want*19/20 {
 				t.Fatalf("Delay(%s) = %s, want within [%s, %s]", elapsed, got, want*19/20, want)
 			}
@@ -101,18 +97,18 @@ func TestDelay_growsToTheCapJitteredDownByAtMostFivePercent(t *testing.T) {
 		}
 	}
 	// The smallest schedule still waits (jitter never takes it to 0 or below).
-	tiny := Schedule{Initial: time.Nanosecond, Max: time.Nanosecond}
+	tiny := waitSettings{initial: time.Nanosecond, max: time.Nanosecond}
 	for range 50 {
-		if d := tiny.Delay(time.Hour); d != time.Nanosecond {
+		if d := tiny.delay(time.Hour); d != time.Nanosecond {
 			t.Fatalf("Delay = %s", d)
 		}
 	}
 }
 
-func TestWait_readsUntilDoneAndReportsEveryStatus(t *testing.T) {
-	clk := newClock()
+func TestPoll_readsUntilDoneAndReportsEveryStatus(t *testing.T) {
+	clk := newStepClock()
 	s := &script{values: []int{1, 2, 3, 4}}
-	got, err := Wait(context.Background(), clk, defaults, s.poller(3))
+	got, err := waitOn(context.Background(), clk, defaults, s, s.poller(3))
 	if err != nil || got != 3 || s.reads != 3 || !slices.Equal(s.seen, []int{1, 2, 3}) {
 		t.Fatalf("got %d, %v after %d reads, saw %v", got, err, s.reads, s.seen)
 	}
@@ -121,20 +117,19 @@ func TestWait_readsUntilDoneAndReportsEveryStatus(t *testing.T) {
 	}
 }
 
-func TestWait_onStatusIsOptional(t *testing.T) {
+func TestPoll_onStatusIsOptional(t *testing.T) {
 	s := &script{values: []int{5}}
-	p := s.poller(5)
-	p.OnStatus = nil
-	if got, err := Wait(context.Background(), newClock(), defaults, p); err != nil || got != 5 {
+	k := &core{settings: settings{clock: newStepClock()}}
+	if got, err := poll(context.Background(), k, s.poller(5), nil); err != nil || got != 5 {
 		t.Fatalf("got %d, %v", got, err)
 	}
 }
 
-func TestWait_timeoutEndsOnTheClockWithALastRead(t *testing.T) {
-	clk := newClock()
+func TestPoll_timeoutEndsOnTheClockWithALastRead(t *testing.T) {
+	clk := newStepClock()
 	s := &script{values: []int{1, 2}}
-	got, err := Wait(context.Background(), clk, Schedule{Initial: time.Second, Max: 20 * time.Second, Timeout: 5 * time.Minute}, s.poller(99))
-	if !errors.Is(err, ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) || got != 2 {
+	got, err := waitOn(context.Background(), clk, waitSettings{initial: time.Second, max: 20 * time.Second, timeout: 5 * time.Minute}, s, s.poller(99))
+	if !errors.Is(err, ErrWaitTimeout) || !errors.Is(err, context.DeadlineExceeded) || got != 2 {
 		t.Fatalf("got %d, %v", got, err)
 	}
 	if want := "waiting for job 7: wait timed out: context deadline exceeded after 5m0s"; err.Error() != want {
@@ -152,19 +147,19 @@ func TestWait_timeoutEndsOnTheClockWithALastRead(t *testing.T) {
 	}
 }
 
-func TestWait_noTimeoutWaitsPastIt(t *testing.T) {
-	clk := newClock()
+func TestPoll_noTimeoutWaitsPastIt(t *testing.T) {
+	clk := newStepClock()
 	s := &script{values: append(slices.Repeat([]int{1}, 100), 2)}
-	if got, err := Wait(context.Background(), clk, defaults, s.poller(2)); err != nil || got != 2 || clk.elapsed() < 25*time.Minute {
+	if got, err := waitOn(context.Background(), clk, defaults, s, s.poller(2)); err != nil || got != 2 || clk.elapsed() < 25*time.Minute {
 		t.Fatalf("got %d, %v after %s", got, err, clk.elapsed())
 	}
 }
 
-func TestWait_transientFailuresAreToleratedUntilThreeInARow(t *testing.T) {
+func TestPoll_transientFailuresAreToleratedUntilThreeInARow(t *testing.T) {
 	// Two in a row, then a success, then two more: tolerated.
 	s := &script{values: []int{1, 1, 1, 1, 1, 1, 9}, errs: map[int]error{0: errTransient, 1: errTransient, 3: errTransient, 4: errTransient}}
-	clk := newClock()
-	if got, err := Wait(context.Background(), clk, defaults, s.poller(9)); err != nil || got != 9 || s.reads != 7 {
+	clk := newStepClock()
+	if got, err := waitOn(context.Background(), clk, defaults, s, s.poller(9)); err != nil || got != 9 || s.reads != 7 {
 		t.Fatalf("got %d, %v after %d reads", got, err, s.reads)
 	}
 	// A failure whose server asked for no wait is read again on schedule.
@@ -175,24 +170,24 @@ func TestWait_transientFailuresAreToleratedUntilThreeInARow(t *testing.T) {
 	}
 	// Three in a row end it, with the last object seen.
 	s = &script{values: []int{4}, errs: map[int]error{1: errTransient, 2: errTransient, 3: errTransient}}
-	got, err := Wait(context.Background(), newClock(), defaults, s.poller(9))
-	if !errors.Is(err, errTransient) || got != 4 || s.reads != 1+MaxTransientErrors || err.Error() != "waiting for job 7: 502 bad gateway" {
+	got, err := waitOn(context.Background(), newStepClock(), defaults, s, s.poller(9))
+	if !errors.Is(err, errTransient) || got != 4 || s.reads != 1+maxTransientErrors || err.Error() != "waiting for job 7: "+errTransient.Error() {
 		t.Fatalf("got %d, %v after %d reads", got, err, s.reads)
 	}
 }
 
-func TestWait_aFailureThatIsNotTransientEndsAtOnce(t *testing.T) {
+func TestPoll_aFailureThatIsNotTransientEndsAtOnce(t *testing.T) {
 	s := &script{values: []int{4}, errs: map[int]error{1: errFinal}}
-	got, err := Wait(context.Background(), newClock(), defaults, s.poller(9))
+	got, err := waitOn(context.Background(), newStepClock(), defaults, s, s.poller(9))
 	if !errors.Is(err, errFinal) || got != 4 || s.reads != 2 || !strings.HasPrefix(err.Error(), "waiting for job 7: ") {
 		t.Fatalf("got %d, %v after %d reads", got, err, s.reads)
 	}
 }
 
-func TestWait_retryAfterIsTheNextDelay(t *testing.T) {
-	clk := newClock()
-	s := &script{values: []int{1, 1, 9}, errs: map[int]error{1: &retryAfterError{after: 90 * time.Second}}}
-	if got, err := Wait(context.Background(), clk, defaults, s.poller(9)); err != nil || got != 9 {
+func TestPoll_retryAfterIsTheNextDelay(t *testing.T) {
+	clk := newStepClock()
+	s := &script{values: []int{1, 1, 9}, errs: map[int]error{1: retryAfterError(90 * time.Second)}}
+	if got, err := waitOn(context.Background(), clk, defaults, s, s.poller(9)); err != nil || got != 9 {
 		t.Fatalf("got %d, %v", got, err)
 	}
 	if len(clk.sleeps) != 3 || clk.sleeps[2] != 90*time.Second {
@@ -200,7 +195,7 @@ func TestWait_retryAfterIsTheNextDelay(t *testing.T) {
 	}
 }
 
-func TestWait_retryAfterThatOutlastsTheBoundEndsItNow(t *testing.T) {
+func TestPoll_retryAfterThatOutlastsTheBoundEndsItNow(t *testing.T) {
 	for name, tt := range map[string]struct {
 		timeout time.Duration
 		wantErr bool
@@ -211,59 +206,57 @@ func TestWait_retryAfterThatOutlastsTheBoundEndsItNow(t *testing.T) {
 		"no bound":              {0, false},
 	} {
 		t.Run(name, func(t *testing.T) {
-			clk := newClock()
-			s := &script{values: []int{9}, errs: map[int]error{0: &retryAfterError{after: 2 * time.Minute}}}
-			_, err := Wait(context.Background(), clk, Schedule{Initial: time.Nanosecond, Max: time.Nanosecond, Timeout: tt.timeout}, s.poller(9))
+			clk := newStepClock()
+			s := &script{values: []int{9}, errs: map[int]error{0: retryAfterError(2 * time.Minute)}}
+			_, err := waitOn(context.Background(), clk, waitSettings{initial: time.Nanosecond, max: time.Nanosecond, timeout: tt.timeout}, s, s.poller(9))
 			if tt.wantErr != (err != nil) {
 				t.Fatalf("err %v after %d reads", err, s.reads)
 			}
-			var ra *retryAfterError
-			if tt.wantErr && (!errors.As(err, &ra) || errors.Is(err, ErrTimeout) || s.reads != 1 || clk.elapsed() != time.Nanosecond) {
+			var ra *APIError
+			if tt.wantErr && (!errors.As(err, &ra) || errors.Is(err, ErrWaitTimeout) || s.reads != 1 || clk.elapsed() != time.Nanosecond) {
 				t.Errorf("err %v after %d reads, %s", err, s.reads, clk.elapsed())
 			}
 		})
 	}
 }
 
-func TestWait_retryAfterPastCtxsDeadlineEndsItNow(t *testing.T) {
+func TestPoll_retryAfterPastCtxsDeadlineEndsItNow(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	s := &script{values: []int{9}, errs: map[int]error{0: &retryAfterError{after: 2 * time.Minute}}}
-	var ra *retryAfterError
-	if _, err := Wait(ctx, newClock(), defaults, s.poller(9)); !errors.As(err, &ra) || s.reads != 1 {
+	s := &script{values: []int{9}, errs: map[int]error{0: retryAfterError(2 * time.Minute)}}
+	var ra *APIError
+	if _, err := waitOn(ctx, newStepClock(), defaults, s, s.poller(9)); !errors.As(err, &ra) || s.reads != 1 {
 		t.Fatalf("err %v after %d reads", err, s.reads)
 	}
 	// One that fits is waited for.
-	s = &script{values: []int{9}, errs: map[int]error{0: &retryAfterError{after: time.Second}}}
-	if got, err := Wait(ctx, newClock(), defaults, s.poller(9)); err != nil || got != 9 || s.reads != 2 {
+	s = &script{values: []int{9}, errs: map[int]error{0: retryAfterError(time.Second)}}
+	if got, err := waitOn(ctx, newStepClock(), defaults, s, s.poller(9)); err != nil || got != 9 || s.reads != 2 {
 		t.Fatalf("got %d, %v after %d reads", got, err, s.reads)
 	}
 }
 
-func TestWait_ctxEndingDuringASleepReturnsTheLastObject(t *testing.T) {
+func TestPoll_ctxEndingDuringASleepReturnsTheLastObject(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	clk := newClock()
+	clk := newStepClock()
 	clk.cancelAt, clk.cancel = 3, cancel
 	s := &script{values: []int{1, 2, 3}}
-	got, err := Wait(ctx, clk, defaults, s.poller(9))
+	got, err := waitOn(ctx, clk, defaults, s, s.poller(9))
 	if !errors.Is(err, context.Canceled) || got != 3 || s.reads != 3 || err.Error() != "waiting for job 7: context canceled" {
 		t.Fatalf("got %d, %v after %d reads", got, err, s.reads)
 	}
 }
 
-func TestWait_ctxEndingDuringAReadIsNotAFailureOfTheRead(t *testing.T) {
+func TestPoll_ctxEndingDuringAReadIsNotAFailureOfTheRead(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	p := Poller[int]{
-		What: "job 7",
-		Read: func(context.Context) (int, error) {
+	p := poller[int]{
+		what: "job 7",
+		read: func(context.Context) (int, error) {
 			cancel()
 			return 0, errFinal // what a read cut short by ctx fails with
 		},
-		Done:       func(int) bool { return false },
-		Transient:  func(error) bool { return true },
-		RetryAfter: func(error) time.Duration { return 0 },
+		terminal: func(int) bool { return false },
 	}
-	_, err := Wait(ctx, newClock(), defaults, p)
+	_, err := poll(ctx, &core{settings: settings{clock: newStepClock()}}, p, nil)
 	if !errors.Is(err, context.Canceled) || errors.Is(err, errFinal) {
 		t.Fatalf("%v", err)
 	}
@@ -271,7 +264,7 @@ func TestWait_ctxEndingDuringAReadIsNotAFailureOfTheRead(t *testing.T) {
 
 // The wall clock's Sleep waits, and stops when its context does.
 func TestWallClock(t *testing.T) {
-	var clk Clock = WallClock{}
+	var clk Clock = wallClock{}
 	if d := time.Since(clk.Now()); d < 0 || d > time.Second {
 		t.Errorf("Now is %s off", d)
 	}

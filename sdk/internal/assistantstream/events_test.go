@@ -1,4 +1,4 @@
-package eventstream
+package assistantstream
 
 import (
 	"bytes"
@@ -99,8 +99,8 @@ func TestLineReader_aLineLongerThanTheBuffer(t *testing.T) {
 	if line, err := l.Next(); !errors.Is(err, ErrPartialLine) || string(line) != long {
 		t.Fatalf("%d bytes of %d: %v", len(line), len(long), err)
 	}
-	if l.Max() != len(long) {
-		t.Errorf("Max %d", l.Max())
+	if l.max != len(long) {
+		t.Errorf("Max %d", l.max)
 	}
 }
 
@@ -109,21 +109,21 @@ func TestLineReader_aLineLongerThanTheBuffer(t *testing.T) {
 func TestLineReader_startKeepsTheFirstBytes(t *testing.T) {
 	body := "<html>\n" + strings.Repeat("abcdefgh\n", 100)
 	l := NewLineReader(iotest.OneByteReader(strings.NewReader(body)), 64)
-	if _, err := l.Next(); err != nil || string(l.Start()) != "<html>\n" {
-		t.Fatalf("%q, %v", l.Start(), err)
+	if _, err := l.Next(); err != nil || string(l.start) != "<html>\n" {
+		t.Fatalf("%q, %v", l.start, err)
 	}
-	if _, err := lines(t, l); !errors.Is(err, io.EOF) || string(l.Start()) != body[:256] {
-		t.Errorf("%d bytes kept, %v", len(l.Start()), err)
+	if _, err := lines(t, l); !errors.Is(err, io.EOF) || string(l.start) != body[:256] {
+		t.Errorf("%d bytes kept, %v", len(l.start), err)
 	}
 	// Even a line past the cap is kept from.
 	l = NewLineReader(strings.NewReader(strings.Repeat("z", 300)), 10)
-	if _, err := l.Next(); !errors.Is(err, ErrLineTooLong) || string(l.Start()) != strings.Repeat("z", 256) {
-		t.Errorf("%d bytes kept, %v", len(l.Start()), err)
+	if _, err := l.Next(); !errors.Is(err, ErrLineTooLong) || string(l.start) != strings.Repeat("z", 256) {
+		t.Errorf("%d bytes kept, %v", len(l.start), err)
 	}
 }
 
 // events reads every event's data, the last error included.
-func events(t *testing.T, r *Reader) ([]string, error) {
+func events(t *testing.T, r *Events) ([]string, error) {
 	t.Helper()
 	var got []string
 	for range 1000 {
@@ -154,13 +154,13 @@ func TestReader_eventsOfServerSentEvents(t *testing.T) {
 		"byte a time": iotest.OneByteReader(strings.NewReader(body)),
 	} {
 		t.Run(name, func(t *testing.T) {
-			er := NewReader(r, 64, 100)
+			er := NewEvents(r, 64, 100)
 			got, err := events(t, er)
 			want := []string{"one", "two", "three\n four", "", "five", "six:seven"}
 			if !errors.Is(err, io.EOF) || strings.Join(got, "|") != strings.Join(want, "|") {
 				t.Errorf("%q, %v; want %q", got, err, want)
 			}
-			if er.AtEOF() {
+			if er.atEOF {
 				t.Error("AtEOF after a body that ended between events")
 			}
 		})
@@ -186,11 +186,11 @@ func TestReader_everyEventCounts(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			// At the count, the stream reads to its end.
-			if _, err := events(t, NewReader(strings.NewReader(tc.body), 64, tc.events)); !errors.Is(err, io.EOF) {
+			if _, err := events(t, NewEvents(strings.NewReader(tc.body), 64, tc.events)); !errors.Is(err, io.EOF) {
 				t.Errorf("at %d events: %v", tc.events, err)
 			}
 			// One fewer, and it fails at the last.
-			got, err := events(t, NewReader(strings.NewReader(tc.body), 64, tc.events-1))
+			got, err := events(t, NewEvents(strings.NewReader(tc.body), 64, tc.events-1))
 			if !errors.Is(err, ErrTooManyEvents) {
 				t.Errorf("at %d events: %q, %v; want too many events", tc.events-1, got, err)
 			}
@@ -205,25 +205,25 @@ func TestReader_eventDataIsCapped(t *testing.T) {
 	half := strings.Repeat("x", maxLine/2-1)
 	// The data lines joined, their newline counted: 31 + 1 + 32 = 64
 	// bytes, the cap.
-	if got, err := events(t, NewReader(strings.NewReader("data: "+half+"\ndata: "+half+"x\n\n"), maxLine, 10)); !errors.Is(err, io.EOF) || len(got) != 1 || got[0] != half+"\n"+half+"x" {
+	if got, err := events(t, NewEvents(strings.NewReader("data: "+half+"\ndata: "+half+"x\n\n"), maxLine, 10)); !errors.Is(err, io.EOF) || len(got) != 1 || got[0] != half+"\n"+half+"x" {
 		t.Errorf("%q, %v", got, err)
 	}
 	// One byte more than the cap: 32 + 1 + 32 = 65.
 	over := half + "x"
-	if got, err := events(t, NewReader(strings.NewReader("data: "+over+"\ndata: "+over+"\n\n"), maxLine, 10)); !errors.Is(err, ErrEventTooLong) || len(got) != 0 {
+	if got, err := events(t, NewEvents(strings.NewReader("data: "+over+"\ndata: "+over+"\n\n"), maxLine, 10)); !errors.Is(err, ErrEventTooLong) || len(got) != 0 {
 		t.Errorf("%q, %v; want an event too long", got, err)
 	}
 	// An endless event: data lines and no blank line, byte by byte.
 	endless := iotest.OneByteReader(&repeatReader{s: "data: x\n"})
-	r := NewReader(endless, maxLine, 1000)
+	r := NewEvents(endless, maxLine, 1000)
 	if got, err := events(t, r); !errors.Is(err, ErrEventTooLong) || len(got) != 0 {
 		t.Errorf("%q, %v; want an event too long", got, err)
 	}
-	if r.MaxLine() != maxLine {
-		t.Errorf("MaxLine %d", r.MaxLine())
+	if r.lines.max != maxLine {
+		t.Errorf("MaxLine %d", r.lines.max)
 	}
 	// A data line past the line cap fails as a line.
-	if _, err := events(t, NewReader(strings.NewReader("data: "+strings.Repeat("y", maxLine)+"\n\n"), maxLine, 10)); !errors.Is(err, ErrLineTooLong) {
+	if _, err := events(t, NewEvents(strings.NewReader("data: "+strings.Repeat("y", maxLine)+"\n\n"), maxLine, 10)); !errors.Is(err, ErrLineTooLong) {
 		t.Errorf("%v; want a line too long", err)
 	}
 }
@@ -260,10 +260,10 @@ func TestReader_theBodyEndingInAnEvent(t *testing.T) {
 		"a blank line cut short (CR)": {"data: a\n\r", []string{"a"}, true},
 	} {
 		t.Run(name, func(t *testing.T) {
-			r := NewReader(strings.NewReader(tc.body), 64, 100)
+			r := NewEvents(strings.NewReader(tc.body), 64, 100)
 			got, err := events(t, r)
-			if !errors.Is(err, io.EOF) || strings.Join(got, "|") != strings.Join(tc.want, "|") || r.AtEOF() != tc.atEOF {
-				t.Errorf("%q, %v, AtEOF %v; want %q, AtEOF %v", got, err, r.AtEOF(), tc.want, tc.atEOF)
+			if !errors.Is(err, io.EOF) || strings.Join(got, "|") != strings.Join(tc.want, "|") || r.atEOF != tc.atEOF {
+				t.Errorf("%q, %v, AtEOF %v; want %q, AtEOF %v", got, err, r.atEOF, tc.want, tc.atEOF)
 			}
 		})
 	}
@@ -272,11 +272,11 @@ func TestReader_theBodyEndingInAnEvent(t *testing.T) {
 // An error of the body comes out as it is, whatever was pending.
 func TestReader_theBodysErrorsComeThrough(t *testing.T) {
 	broken := errors.New("connection reset")
-	r := NewReader(io.MultiReader(strings.NewReader("data: a\n\ndata: b\n"), iotest.ErrReader(broken)), 64, 100)
+	r := NewEvents(io.MultiReader(strings.NewReader("data: a\n\ndata: b\n"), iotest.ErrReader(broken)), 64, 100)
 	if got, err := events(t, r); !errors.Is(err, broken) || len(got) != 1 {
 		t.Errorf("%q, %v", got, err)
 	}
-	r = NewReader(io.MultiReader(strings.NewReader("a:1\n"), iotest.ErrReader(broken)), 64, 100)
+	r = NewEvents(io.MultiReader(strings.NewReader("a:1\n"), iotest.ErrReader(broken)), 64, 100)
 	if line, err := r.NextLine(); err != nil || string(line) != "a:1" {
 		t.Fatalf("%q, %v", line, err)
 	}
@@ -287,7 +287,7 @@ func TestReader_theBodysErrorsComeThrough(t *testing.T) {
 
 func TestReader_linesOfTheDataStream(t *testing.T) {
 	body := "0:\"a\"\r\n\n  \n" + `d:{"finishReason":"stop"}`
-	r := NewReader(iotest.OneByteReader(strings.NewReader(body)), 64, 4)
+	r := NewEvents(iotest.OneByteReader(strings.NewReader(body)), 64, 4)
 	var got []string
 	for {
 		line, err := r.NextLine()
@@ -298,8 +298,8 @@ func TestReader_linesOfTheDataStream(t *testing.T) {
 			t.Fatal(err)
 		}
 		got = append(got, string(line))
-		if r.AtEOF() != (len(got) == 4) {
-			t.Errorf("line %d: AtEOF %v", len(got), r.AtEOF())
+		if r.atEOF != (len(got) == 4) {
+			t.Errorf("line %d: AtEOF %v", len(got), r.atEOF)
 		}
 	}
 	// Blank lines are handed out (and counted): the caller skips them.
@@ -308,16 +308,16 @@ func TestReader_linesOfTheDataStream(t *testing.T) {
 		t.Errorf("%q; want %q", got, want)
 	}
 	// One line fewer allowed: the last line fails.
-	r = NewReader(strings.NewReader(body), 64, 3)
+	r = NewEvents(strings.NewReader(body), 64, 3)
 	for i := range 4 {
 		if _, err := r.NextLine(); (err != nil) != (i == 3) || (i == 3 && !errors.Is(err, ErrTooManyEvents)) {
 			t.Errorf("line %d: %v", i+1, err)
 		}
 	}
 	// A line past the cap, and a body that was not a stream.
-	r = NewReader(strings.NewReader("<html>"+strings.Repeat(" ", 64)+"\n"), 64, 4)
-	if _, err := r.NextLine(); !errors.Is(err, ErrLineTooLong) || !bytes.HasPrefix(r.Start(), []byte("<html> ")) {
-		t.Errorf("%v, start %q", err, r.Start())
+	r = NewEvents(strings.NewReader("<html>"+strings.Repeat(" ", 64)+"\n"), 64, 4)
+	if _, err := r.NextLine(); !errors.Is(err, ErrLineTooLong) || !bytes.HasPrefix(r.lines.start, []byte("<html> ")) {
+		t.Errorf("%v, start %q", err, r.lines.start)
 	}
 }
 
@@ -335,10 +335,10 @@ func TestReader_unusedFieldsCount(t *testing.T) {
 		"fields in a data event":    {"event: message\nid: 1\ndata: a\n\n", 3},
 	} {
 		t.Run(name, func(t *testing.T) {
-			if _, err := events(t, NewReader(strings.NewReader(tc.body), 64, tc.events)); !errors.Is(err, io.EOF) {
+			if _, err := events(t, NewEvents(strings.NewReader(tc.body), 64, tc.events)); !errors.Is(err, io.EOF) {
 				t.Errorf("at %d events: %v", tc.events, err)
 			}
-			if got, err := events(t, NewReader(strings.NewReader(tc.body), 64, tc.events-1)); !errors.Is(err, ErrTooManyEvents) {
+			if got, err := events(t, NewEvents(strings.NewReader(tc.body), 64, tc.events-1)); !errors.Is(err, ErrTooManyEvents) {
 				t.Errorf("at %d events: %q, %v; want too many events", tc.events-1, got, err)
 			}
 		})

@@ -1,13 +1,10 @@
-// Package eventstream frames a streamed answer: it reads a body line by
-// line within a cap, and gathers the lines into server-sent events (the
-// AI SDK v5 UI message stream) or hands them out one by one (the AI SDK v4
-// data stream), counting every event against a cap.
-//
-// It is separate from package sdk because it is protocol machinery, not
-// API surface: it knows bytes, lines and events, nothing of parts, keys or
-// HTTP. Package sdk bounds the body in time and size before it comes here,
-// and turns this package's errors into its public StreamError.
-package eventstream
+// Framing: a streamed answer read line by line within a cap, and the
+// lines gathered into server-sent events (the AI SDK v5 UI message
+// stream) or handed out one by one (the AI SDK v4 data stream), every
+// event counted against a cap. The body comes here bounded in time and
+// size already.
+
+package assistantstream
 
 import (
 	"bufio"
@@ -16,12 +13,12 @@ import (
 	"io"
 )
 
-// The errors a Reader returns besides those of the body it reads.
+// The errors an Events returns besides those of the body it reads.
 var (
 	// ErrLineTooLong is a line longer than the line cap.
 	ErrLineTooLong = errors.New("line too long")
 	// ErrPartialLine comes with the last line of a body that ended
-	// before its newline (LineReader only: a Reader hands such a line
+	// before its newline (LineReader only: an Events hands such a line
 	// out as whole, and says so with AtEOF).
 	ErrPartialLine = errors.New("partial last line")
 	// ErrEventTooLong is an event whose data, its data lines joined, is
@@ -55,12 +52,6 @@ type LineReader struct {
 func NewLineReader(r io.Reader, maxLine int) *LineReader {
 	return &LineReader{r: bufio.NewReaderSize(r, bufferSize), max: maxLine}
 }
-
-// Max is the line cap.
-func (l *LineReader) Max() int { return l.max }
-
-// Start is the stream's first bytes read so far (at most 256).
-func (l *LineReader) Start() []byte { return l.start }
 
 // Next returns the next line without its line ending (\n or \r\n); the
 // slice is valid until the next call. At the body's end it returns
@@ -96,39 +87,30 @@ func (l *LineReader) Next() ([]byte, error) {
 	}
 }
 
-// Reader frames a stream into events: server-sent events (NextEvent) or
+// Events frames a stream into events: server-sent events (NextEvent) or
 // lines (NextLine), each counted against the cap of events.
-type Reader struct {
+type Events struct {
 	lines     *LineReader
 	data      []byte // the current event's data
 	events    int    // events (lines) read, every kind
 	maxEvents int
-	atEOF     bool
+	// atEOF is set when the body ended in the middle of the last line or
+	// event handed out: if that cannot be read, the stream was cut rather
+	// than malformed.
+	atEOF bool
 }
 
-// NewReader reads r, which the caller has bounded already, in lines of at
+// NewEvents reads r, which the caller has bounded already, in lines of at
 // most maxLine bytes (an event's data is capped alike), and at most
 // maxEvents events.
-func NewReader(r io.Reader, maxLine, maxEvents int) *Reader {
-	return &Reader{lines: NewLineReader(r, maxLine), maxEvents: maxEvents}
+func NewEvents(r io.Reader, maxLine, maxEvents int) *Events {
+	return &Events{lines: NewLineReader(r, maxLine), maxEvents: maxEvents}
 }
-
-// MaxLine is the cap of a line and of an event's data.
-func (r *Reader) MaxLine() int { return r.lines.Max() }
-
-// Start is the stream's first bytes (at most 256), to show a body that is
-// not a stream at all.
-func (r *Reader) Start() []byte { return r.lines.Start() }
-
-// AtEOF reports whether the body ended in the middle of the last line or
-// event handed out: if that cannot be read, the stream was cut rather
-// than malformed.
-func (r *Reader) AtEOF() bool { return r.atEOF }
 
 // count counts an event read, whatever it holds: events that carry
 // nothing (empty deltas, step markers, keep-alives) cost time all the
 // same.
-func (r *Reader) count() error {
+func (r *Events) count() error {
 	if r.events++; r.events > r.maxEvents {
 		return ErrTooManyEvents
 	}
@@ -139,7 +121,7 @@ func (r *Reader) count() error {
 // lines too (the caller skips them). The last line of a body that ended
 // before its newline is handed out, and AtEOF reports it. At the body's
 // end it returns io.EOF.
-func (r *Reader) NextLine() ([]byte, error) {
+func (r *Events) NextLine() ([]byte, error) {
 	line, err := r.lines.Next()
 	if errors.Is(err, ErrPartialLine) {
 		r.atEOF, err = true, nil
@@ -159,7 +141,7 @@ func (r *Reader) NextLine() ([]byte, error) {
 // field other than data, or a blank line alone, counts as an event. io.EOF means the body ended
 // with no event pending; an event the body ended in is handed out, and
 // AtEOF reports it.
-func (r *Reader) NextEvent() ([]byte, error) {
+func (r *Events) NextEvent() ([]byte, error) {
 	data, err := r.event()
 	if err == nil {
 		err = r.count()
@@ -170,7 +152,7 @@ func (r *Reader) NextEvent() ([]byte, error) {
 	return data, nil
 }
 
-func (r *Reader) event() ([]byte, error) {
+func (r *Events) event() ([]byte, error) {
 	r.data = r.data[:0]
 	have := false
 	lines := 0 // the event's lines so far, before its data: comments, fields
