@@ -8,7 +8,6 @@ import (
 	"strconv"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/readthrough"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // AnalyticsService reads the analytics export. Its requests are rate
@@ -113,8 +112,8 @@ func analyticsEndpoint(endpoint ...string) func(string) string {
 
 // getOne reads a single analytics answer (not paged) through the cache
 // and the known-spent budget, as a read of its own.
-func getOne[T any, PT answer[T]](ctx context.Context, k *core, what string, c call) (*T, error) {
-	codec := pageCodec(ctx, k, wire.Decode[T], func(out *T) *ResponseInfo { return PT(out).info() })
+func getOne[T any](ctx context.Context, k *core, what string, c call) (*T, error) {
+	codec := pageCodec(ctx, k, decodeAs[T], func(out *T) *ResponseInfo { return infoOf(out) })
 	out, err := readthrough.One(ctx, k.readPolicy(), "one\x00"+k.requestURL(c), codec, c)
 	if err != nil {
 		return nil, fmt.Errorf("getting %s: %w", what, err)

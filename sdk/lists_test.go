@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -66,8 +66,8 @@ func TestIndex_keepsAtMostWhatWasAskedFor(t *testing.T) {
 // and 5.9 GB of memory, in 400 s).
 func TestDecode_countlessTinyRowsAreRefusedAtOnce(t *testing.T) {
 	for name, body := range map[string]string{
-		"analytics page": `{"visitors":` + manyOf("{}", wire.MaxListLength+1) + `,"totals":{"human":1,"ai":0,"total":1},"hasMore":false}`,
-		"nested list":    `{"visitors":[{"path":"/","human":1,"ai":0,"total":1,"x":` + manyOf("0", wire.MaxListLength+1) + `}],"totals":{"human":1,"ai":0,"total":1},"hasMore":false}`,
+		"analytics page": `{"visitors":` + manyOf("{}", bounded.MaxListItems+1) + `,"totals":{"human":1,"ai":0,"total":1},"hasMore":false}`,
+		"nested list":    `{"visitors":[{"path":"/","human":1,"ai":0,"total":1,"x":` + manyOf("0", bounded.MaxListItems+1) + `}],"totals":{"human":1,"ai":0,"total":1},"hasMore":false}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, srv := newRecorder(t, jsonResponse(200, body))
@@ -80,17 +80,17 @@ func TestDecode_countlessTinyRowsAreRefusedAtOnce(t *testing.T) {
 		})
 	}
 	// At the ceiling, a list is read (and its problems are bounded).
-	_, srv := newRecorder(t, jsonResponse(200, `{"visitors":`+manyOf("{}", wire.MaxListLength)+`,"totals":{"human":1,"ai":0,"total":1},"hasMore":false}`))
+	_, srv := newRecorder(t, jsonResponse(200, `{"visitors":`+manyOf("{}", bounded.MaxListItems)+`,"totals":{"human":1,"ai":0,"total":1},"hasMore":false}`))
 	c := newTestClient(t, srv.URL, newClock())
 	_, err := c.Analytics.Visitors.Page(context.Background(), "p", VisitorsQuery{Limit: 250})
-	if !IsMalformedResponse(err) || strings.Contains(err.Error(), "more than 100000") || len(err.Error()) > 10_000 || !strings.HasSuffix(err.Error(), wire.MoreProblems) {
+	if !IsMalformedResponse(err) || strings.Contains(err.Error(), "more than 100000") || len(err.Error()) > 10_000 || !strings.HasSuffix(err.Error(), bounded.MoreProblems) {
 		t.Errorf("%d bytes: %.300s ... %s", len(err.Error()), err, err.Error()[max(0, len(err.Error())-100):])
 	}
 }
 
 // An error body's details are read only when the list is sane.
 func TestAPIError_countlessDetailsAreNotDecoded(t *testing.T) {
-	_, srv := newRecorder(t, jsonResponse(http.StatusBadRequest, `{"error":"bad","details":`+manyOf(`{"message":"x"}`, wire.MaxListLength+1)+`}`))
+	_, srv := newRecorder(t, jsonResponse(http.StatusBadRequest, `{"error":"bad","details":`+manyOf(`{"message":"x"}`, bounded.MaxListItems+1)+`}`))
 	c := newTestClient(t, srv.URL, newClock())
 	_, err := c.AgentJobs.Get(context.Background(), "p", "j")
 	if !IsBadRequest(err) || len(err.Error()) > 1000 {

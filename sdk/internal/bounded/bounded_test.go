@@ -217,3 +217,66 @@ func TestReader_failIsTheCallersError(t *testing.T) {
 		t.Errorf("within the bounds: %v", err)
 	}
 }
+
+func manyOf(item string, n int) string {
+	return "[" + strings.TrimSuffix(strings.Repeat(item+",", n), ",") + "]"
+}
+
+// ListsFit counts the items of every list, strings and nesting aside.
+func TestListsFit(t *testing.T) {
+	for body, ok := range map[string]bool{
+		manyOf("1", MaxListItems):                                 true,
+		manyOf("1", MaxListItems+1):                               false,
+		`{"a":"` + strings.Repeat(",", 2*MaxListItems) + `"}`:     true, // commas in a string
+		`{"a":"\"` + strings.Repeat(",", 2*MaxListItems) + `"}`:   true, // after an escaped quote
+		`[` + manyOf("[1,2]", MaxListItems) + `]`:                 true, // nested lists count apart
+		`{` + strings.Repeat(`"k":1,`, 2*MaxListItems) + `"z":1}`: true, // an object's members are no list
+		`[[` + strings.Repeat("1,", MaxListItems) + `1],2]`:       false,
+		`not json [,,,`: true,
+	} {
+		if ListsFit([]byte(body)) != ok {
+			t.Errorf("%.60s: want %v", body, ok)
+		}
+	}
+}
+
+// ListsFit leaves a stray closing bracket or comma to the JSON parser,
+// and stops counting a list where it closes: an object's members after
+// it are no list items.
+func TestListsFit_closedListsStopCounting(t *testing.T) {
+	for _, body := range []string{`]`, `}`, `]]`, `,`, `1,2`, `{"a":1},`,
+		`{"l":[1,2],` + strings.Repeat(`"k":1,`, MaxListItems+1) + `"z":1}`} {
+		if !ListsFit([]byte(body)) {
+			t.Errorf("%.60s: refused", body)
+		}
+	}
+}
+
+// The 100th problem is listed; the 101st is MoreProblems; past it,
+// nothing more.
+func TestProblems_theHundredthAndHundredFirst(t *testing.T) {
+	var p Problems
+	for i := range MaxProblems - 1 {
+		p.Add("f", "%d", i)
+	}
+	p.Add("f", "last")
+	if len(p) != MaxProblems || p[MaxProblems-1] != "f: last" {
+		t.Fatalf("100th: %d problems, last %q", len(p), p[len(p)-1])
+	}
+	p.Add("f", "one more")
+	if len(p) != MaxProblems+1 || p[MaxProblems] != MoreProblems {
+		t.Fatalf("101st: %d problems, last %q", len(p), p[len(p)-1])
+	}
+	p.Add("f", "yet more")
+	if len(p) != MaxProblems+1 || !strings.HasSuffix(p.Error(), "f: last; "+MoreProblems) {
+		t.Errorf("past 101: %d problems", len(p))
+	}
+}
+
+// Names finds a field's problem, not one of a field it prefixes.
+func TestProblems_names(t *testing.T) {
+	p := Problems{"a.b: x", "c: y"}
+	if !p.Names("a.b") || !p.Names("c") || p.Names("a") || p.Names("b") || p.Error() != "a.b: x; c: y" {
+		t.Error("names")
+	}
+}

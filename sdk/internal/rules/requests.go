@@ -2,11 +2,17 @@ package rules
 
 import (
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
-
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
+
+// WebURL reports whether s is an absolute http(s) URL without
+// credentials: the only kind of link the SDK sends or hands on.
+func WebURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && u.User == nil
+}
 
 // Search checks a discovery search: a query, a page size up to
 // maxPageSize (0: the API's), a threshold (when set) from 0 to 1, no
@@ -88,7 +94,7 @@ func IndexContents(ids, urls []string, maxItems, maxCharacters int, query string
 		}
 	}
 	for i, u := range urls {
-		if !wire.IsWebURL(u) {
+		if !WebURL(u) {
 			return &Broken{Field: fmt.Sprintf("urls[%d]", i), Value: u, Rule: "is not an absolute http(s) URL"}
 		}
 	}
