@@ -1,6 +1,7 @@
 package sdk
 
 import (
+	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
@@ -110,8 +111,8 @@ func refusal(data []byte, show func(string) string) (message string, details []E
 		}
 		return "", nil, false
 	}
-	if json.Unmarshal(eb.Error, &message) != nil {
-		message = string(eb.Error) // an object or a number: shown as JSON
+	if len(eb.Error) > 0 && json.Unmarshal(eb.Error, &message) != nil {
+		message = canonicalJSON(eb.Error) // an object or a number: shown as JSON
 	}
 	if message == "" {
 		message = eb.Message
@@ -124,6 +125,21 @@ func refusal(data []byte, show func(string) string) (message string, details []E
 		details = append(details, ErrorDetail{Message: show(d.Message)})
 	}
 	return show(message), details, true
+}
+
+// canonicalJSON writes a JSON value again as encoding/json writes it:
+// its strings' escapes read, so that a key a server spelled mint\u005f...
+// is found by redaction like any other; numbers as they came.
+func canonicalJSON(raw json.RawMessage) string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	_ = dec.Decode(&v) // raw is JSON, read from an answer
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v) // what was decoded encodes again
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // objectStorageError reads an object store's XML error body (S3's

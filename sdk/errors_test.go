@@ -590,7 +590,7 @@ func TestRefusal(t *testing.T) {
 		"message alone":               {`{"message":"only"}`, said{"<only>", nil, true}},
 		"error over message":          {`{"error":"first","message":"second"}`, said{"<first>", nil, true}},
 		"details alone":               {`{"details":[{"message":"only details"}]}`, said{"<>", []ErrorDetail{{"<only details>"}}, true}},
-		"error as an object":          {`{"error":{"code":7}}`, said{`<{"code":7}>`, nil, true}},
+		"error as an object":          {`{"error":{"code":7,"m":"a\u005fb \u003c"}}`, said{`<{"code":7,"m":"a_b <"}>`, nil, true}},
 		"error as a number":           {`{"error":42}`, said{"<42>", nil, true}},
 		"ten details":                 {details(maxErrorDetails), said{"<bad>", ten, true}},
 		"eleven details":              {details(maxErrorDetails + 1), said{"<bad>", append(ten[:10:10], ErrorDetail{"and 1 more"}), true}},
