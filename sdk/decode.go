@@ -31,7 +31,8 @@ import (
 //   - a map[string]any keeps its numbers exact (json.Number: 0.10 stays
 //     0.10, 2^60 stays whole);
 //   - a list is read item by item, so a bad row spoils only itself: it is
-//     left out and named.
+//     left out and named;
+//   - no list or object past bounded.MaxItems items is read at all.
 //
 // An absent or null member leaves its field zero. What a type needs beyond
 // its fields' kinds (a member that must be there, a string that must not
@@ -103,8 +104,8 @@ func (o decoding) decodeList(data []byte, out any) (problems, error) {
 // what it must be; a body that is not JSON is encoding/json's error.
 func topLevel[T any](data []byte, want string) (T, error) {
 	var out T
-	if !bounded.ListsFit(data) {
-		return out, problems{fmt.Sprintf("answer: a list holds more than %d items (the most the SDK reads): not read", bounded.MaxListItems)}
+	if !bounded.ItemsFit(data) {
+		return out, problems{fmt.Sprintf("answer: a list or an object holds more than %d items (the most the SDK reads): not read", bounded.MaxItems)}
 	}
 	err := json.Unmarshal(data, &out)
 	if te := (*json.UnmarshalTypeError)(nil); errors.As(err, &te) || err == nil && reflect.ValueOf(out).IsNil() {

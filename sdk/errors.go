@@ -105,7 +105,7 @@ func refusal(data []byte, show func(string) string) (message string, details []E
 		Message string          `json:"message"`
 		Details []ErrorDetail   `json:"details"`
 	}
-	if !bounded.ListsFit(data) || json.Unmarshal(data, &eb) != nil || len(eb.Error) == 0 && eb.Message == "" && len(eb.Details) == 0 {
+	if !bounded.ItemsFit(data) || json.Unmarshal(data, &eb) != nil || len(eb.Error) == 0 && eb.Message == "" && len(eb.Details) == 0 {
 		if msg, ok := objectStorageError(data); ok {
 			return show(msg), nil, true
 		}

@@ -82,11 +82,11 @@ func (p *problems) need(name string, t text) string {
 }
 
 // object reads a part's JSON object into raw: only a value that is not an
-// object (or not JSON, or holding a list past bounded.MaxListItems) is an
+// object (or not JSON, or holding a list past bounded.MaxItems) is an
 // error.
 func object(data []byte, raw any) error {
-	if !bounded.ListsFit(data) {
-		return fmt.Errorf("a list holds more than %d items", bounded.MaxListItems)
+	if !bounded.ItemsFit(data) {
+		return fmt.Errorf("a list or an object holds more than %d items", bounded.MaxItems)
 	}
 	if err := json.Unmarshal(data, raw); err != nil {
 		return err
@@ -309,7 +309,7 @@ func (s *Stream) partsV1(line []byte) ([]Part, error) {
 // threadIDIn finds a threadId in JSON metadata or data: an object's
 // "threadId", or that of an object in a list.
 func threadIDIn(raw json.RawMessage) string {
-	if len(raw) == 0 || !bytes.Contains(raw, []byte(`threadId`)) || !bounded.ListsFit(raw) {
+	if len(raw) == 0 || !bytes.Contains(raw, []byte(`threadId`)) || !bounded.ItemsFit(raw) {
 		return ""
 	}
 	var one struct {

@@ -115,7 +115,7 @@ func (s *Stream) redactJSON(raw json.RawMessage) json.RawMessage {
 	if !redact.MayHold(raw, s.secrets()) {
 		return out
 	}
-	if !bounded.ListsFit(raw) { // too many items to decode: kept as text
+	if !bounded.ItemsFit(raw) { // too many items to decode: kept as text
 		return json.RawMessage(strconv.Quote(s.redact(string(raw))))
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))

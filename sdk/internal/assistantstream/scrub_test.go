@@ -38,7 +38,7 @@ func TestSecretPrefixAtEnd(t *testing.T) {
 func TestRedactJSON(t *testing.T) {
 	s, _ := newStream(false, strings.NewReader(""))
 	escaped := `"mint\u005fdsc_0123456789"`
-	many := "[" + strings.Repeat("0,", bounded.MaxListItems) + `"` + secret + `"]`
+	many := "[" + strings.Repeat("0,", bounded.MaxItems) + `"` + secret + `"]`
 	for in, want := range map[string]string{
 		``:                       ``,
 		`null`:                   ``,

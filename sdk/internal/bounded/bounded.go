@@ -169,18 +169,20 @@ func (r *Reader) Close() error {
 	return r.body.Close()
 }
 
-// MaxListItems bounds every JSON list the SDK decodes: far past any page
-// (the largest is 1,000 rows) and any real deployment log, while a server
-// that sends millions of tiny items ({} takes 3 bytes, its decoded row a
-// hundred times more) cannot turn a 16 MiB answer into gigabytes.
-const MaxListItems = 100_000
+// MaxItems bounds every JSON list and object the SDK decodes: far past
+// any page (the largest is 1,000 rows), any real deployment log and any
+// object the API sends, while a server that sends millions of tiny items
+// ({} takes 3 bytes, its decoded row a hundred times more; "k":0 takes 6,
+// a map entry twenty times more) cannot turn a 16 MiB answer into
+// gigabytes.
+const MaxItems = 100_000
 
-// ListsFit reports whether every list of the JSON text data holds at most
-// MaxListItems items, found in one pass without decoding it (a list of n
-// items has n-1 commas of its own). A text that is not JSON fits: its
-// decoder says what is wrong with it.
-func ListsFit(data []byte) bool {
-	var commas []int // per open list: its commas so far; -1 for an object
+// ItemsFit reports whether every list and object of the JSON text data
+// holds at most MaxItems items (members), found in one pass without
+// decoding it (n items have n-1 commas of their own). A text that is not
+// JSON fits: its decoder says what is wrong with it.
+func ItemsFit(data []byte) bool {
+	var commas []int // per open list or object: its commas so far
 	inString, escaped := false, false
 	for _, c := range data {
 		if inString {
@@ -197,17 +199,15 @@ func ListsFit(data []byte) bool {
 		switch c {
 		case '"':
 			inString = true
-		case '[':
+		case '[', '{':
 			commas = append(commas, 0)
-		case '{':
-			commas = append(commas, -1)
 		case ']', '}':
 			if len(commas) > 0 {
 				commas = commas[:len(commas)-1]
 			}
 		case ',':
-			if n := len(commas); n > 0 && commas[n-1] >= 0 {
-				if commas[n-1]++; commas[n-1] >= MaxListItems {
+			if n := len(commas); n > 0 {
+				if commas[n-1]++; commas[n-1] >= MaxItems {
 					return false
 				}
 			}

@@ -222,31 +222,34 @@ func manyOf(item string, n int) string {
 	return "[" + strings.TrimSuffix(strings.Repeat(item+",", n), ",") + "]"
 }
 
-// ListsFit counts the items of every list, strings and nesting aside.
-func TestListsFit(t *testing.T) {
+// ItemsFit counts the items of every list and the members of every
+// object, strings and nesting aside.
+func TestItemsFit(t *testing.T) {
 	for body, ok := range map[string]bool{
-		manyOf("1", MaxListItems):                                 true,
-		manyOf("1", MaxListItems+1):                               false,
-		`{"a":"` + strings.Repeat(",", 2*MaxListItems) + `"}`:     true, // commas in a string
-		`{"a":"\"` + strings.Repeat(",", 2*MaxListItems) + `"}`:   true, // after an escaped quote
-		`[` + manyOf("[1,2]", MaxListItems) + `]`:                 true, // nested lists count apart
-		`{` + strings.Repeat(`"k":1,`, 2*MaxListItems) + `"z":1}`: true, // an object's members are no list
-		`[[` + strings.Repeat("1,", MaxListItems) + `1],2]`:       false,
+		manyOf("1", MaxItems):                                    true,
+		manyOf("1", MaxItems+1):                                  false,
+		`{"a":"` + strings.Repeat(",", 2*MaxItems) + `"}`:        true, // commas in a string
+		`{"a":"\"` + strings.Repeat(",", 2*MaxItems) + `"}`:      true, // after an escaped quote
+		`[` + manyOf("[1,2]", MaxItems) + `]`:                    true, // nested lists count apart
+		`{` + strings.Repeat(`"k":1,`, MaxItems-1) + `"z":1}`:    true,
+		`{` + strings.Repeat(`"k":1,`, MaxItems) + `"z":1}`:      false, // an object's members count
+		`[[` + strings.Repeat("1,", MaxItems) + `1],2]`:          false,
+		`[{"a":1},` + strings.Repeat(`{"b":1,"c":2},`, 3) + `1]`: true, // each object counts apart
 		`not json [,,,`: true,
 	} {
-		if ListsFit([]byte(body)) != ok {
+		if ItemsFit([]byte(body)) != ok {
 			t.Errorf("%.60s: want %v", body, ok)
 		}
 	}
 }
 
-// ListsFit leaves a stray closing bracket or comma to the JSON parser,
-// and stops counting a list where it closes: an object's members after
-// it are no list items.
-func TestListsFit_closedListsStopCounting(t *testing.T) {
+// ItemsFit leaves a stray closing bracket or comma to the JSON parser,
+// and stops counting a list where it closes: the members of the object
+// around it count apart.
+func TestItemsFit_closedListsStopCounting(t *testing.T) {
 	for _, body := range []string{`]`, `}`, `]]`, `,`, `1,2`, `{"a":1},`,
-		`{"l":[1,2],` + strings.Repeat(`"k":1,`, MaxListItems+1) + `"z":1}`} {
-		if !ListsFit([]byte(body)) {
+		`{"l":[` + strings.Repeat("1,", MaxItems-3) + `1],` + strings.Repeat(`"k":1,`, 3) + `"z":1}`} {
+		if !ItemsFit([]byte(body)) {
 			t.Errorf("%.60s: refused", body)
 		}
 	}
