@@ -309,3 +309,29 @@ func TestParseTimestamp(t *testing.T) {
 		}
 	}
 }
+
+// A member given twice counts once, the last one as encoding/json reads
+// it; a name spelled otherwise ("ID") is no member. null is absent,
+// everywhere.
+func TestDecode_duplicatesCaseAndNulls(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"id":"b","id":"a","status":"active"}`: "",
+		`{"id":"a","id":"b","status":"active"}`: `malformed response to GET /v2/agent/p/job/a: id: the answer is for job "b", not job "a"`,
+		`{"ID":"a","status":"active"}`:          "id: missing or empty",
+		`{"id":"a","status":null,"source":null,"model":null,"prLink":null,"createdAt":null,"archivedAt":null}`: "",
+	} {
+		_, ts := newRecorder(t, jsonResponse(200, body))
+		j, err := newTestClient(t, ts.URL, nil).AgentJobs.Get(context.Background(), "p", "a")
+		switch {
+		case want == "" && (err != nil || j.ID != "a" || j.Source.Ref != nil || j.PRLink != nil || j.ArchivedAt != nil):
+			t.Errorf("%s: %+v, %v", body, j, err)
+		case want != "" && (err == nil || !strings.HasSuffix(err.Error(), want)):
+			t.Errorf("%s: %v, want %q", body, err, want)
+		}
+	}
+	var pg PathCountsPage
+	if err := decodePathCounts([]byte(`{"totals":null,"visitors":[null],"hasMore":true,"hasMore":null}`), "visitors", &pg); err == nil ||
+		err.Error() != "visitors[0]: want an object, got null; totals: missing; hasMore: missing" {
+		t.Errorf("%v", err)
+	}
+}
