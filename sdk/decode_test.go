@@ -335,3 +335,19 @@ func TestDecode_duplicatesCaseAndNulls(t *testing.T) {
 		t.Errorf("%v", err)
 	}
 }
+
+// A progress of 100 is whole; just past it, or under 0, is a problem and
+// 0.
+func TestDecode_progressAtItsBounds(t *testing.T) {
+	const rest = `"jobId":"se_1","status":"running","pageCount":1,"createdAt":"2026-11-21T12:00:00Z","updatedAt":"2026-11-21T12:00:00Z"`
+	for progress, want := range map[string]struct {
+		v       float64
+		problem string
+	}{`100`: {100, ""}, `100.0`: {100, ""}, `0`: {0, ""}, `-0`: {0, ""}, `99.5`: {99.5, ""},
+		`100.5`: {0, "progress: 100.5 is above 100"}, `-0.5`: {0, "progress: -0.5 is negative"}} {
+		var e StaticExport
+		if err := decodeAs([]byte(`{`+rest+`,"progress":`+progress+`}`), &e); err != nil || e.Progress != want.v || strings.Join(e.Problems, "; ") != want.problem {
+			t.Errorf("%s: %v, %q, %v; want %v, %q", progress, e.Progress, e.Problems, err, want.v, want.problem)
+		}
+	}
+}
