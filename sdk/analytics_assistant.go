@@ -2,7 +2,6 @@ package sdk
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/paging"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/rules"
@@ -121,16 +120,19 @@ func (s *AnalyticsService) Thread(ctx context.Context, projectID, threadID strin
 	if err != nil {
 		return nil, err
 	}
-	path := analyticsPath(projectID, "assistant", "threads", threadID)
-	t, err := getOne[AssistantThread](ctx, k, "assistant thread "+threadID, getCall(path, nil))
-	if err == nil && t.ThreadID != threadID {
-		err = &MalformedResponseError{Method: "GET", Path: path, Problems: []string{"threadId: the answer is for thread " + strconv.Quote(clip(t.ThreadID, 100)) + ", not " + strconv.Quote(threadID)}}
+	c := getCall(analyticsPath(projectID, "assistant", "threads", threadID), nil)
+	t, err := getOne[AssistantThread](ctx, k, "assistant thread "+threadID, c)
+	if err == nil {
+		err = assistantThreadID.check(k, c, t.ThreadID, threadID, nil)
 	}
 	if err != nil {
 		return nil, err
 	}
 	return t, nil
 }
+
+// assistantThreadID is how a thread's answer names it.
+var assistantThreadID = answerID{field: "threadId", kind: "thread"}
 
 // threadIDCheck validates a thread id as a query would be.
 type threadIDCheck string
