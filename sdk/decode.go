@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -73,8 +72,8 @@ func (o decoding) decode(data []byte, out any) error {
 	r := reader{decoding: o, p: &p}
 	v := reflect.ValueOf(out).Elem()
 	r.object(members, v, "")
-	if s := structOf(v.Type()); s.problems >= 0 {
-		v.Field(s.problems).Set(reflect.ValueOf([]string(p)))
+	if own := v.FieldByName("Problems"); own.IsValid() {
+		own.Set(reflect.ValueOf([]string(p)))
 		if !r.fatal {
 			return nil
 		}
@@ -132,17 +131,24 @@ func (r *reader) quote(s string) string {
 }
 
 // object reads the members of one JSON object into the struct v, field by
-// field, then runs the struct's check. at names the object in problems
-// ("visitors[3]."; "" at the top).
+// field (by its JSON name; its embedded ResponseInfo, its Problems and a
+// field tagged json:"-" are not read from the body), then runs the
+// struct's check. at names the object in problems ("visitors[3]."; "" at
+// the top).
 func (r *reader) object(members map[string]json.RawMessage, v reflect.Value, at string) {
-	s := structOf(v.Type())
 	var bad []string // the members of the wrong kind
-	for _, f := range s.fields {
-		name := f.name
-		if at == "" && r.names[name] != "" {
+	for i := range v.NumField() {
+		f := v.Type().Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case f.Anonymous || !f.IsExported() || name == "-":
+			continue
+		case name == "":
+			panic(fmt.Sprintf("sdk: field %s of %s has no JSON name", f.Name, v.Type()))
+		case at == "" && r.names[name] != "":
 			name = r.names[name]
 		}
-		if raw, ok := members[name]; ok && !isNull(raw) && !r.value(raw, v.Field(f.index), at, name) {
+		if raw, ok := members[name]; ok && !isNull(raw) && !r.value(raw, v.Field(i), at, name) {
 			bad = append(bad, name)
 		}
 	}
@@ -336,52 +342,11 @@ func (c *checker) nonNegative(name string, v *float64) {
 	}
 }
 
-// structInfo is how the decoder reads one struct type: its fields by JSON
-// name, in field order.
-type structInfo struct {
-	fields []struct {
-		index int
-		name  string
-	}
-	problems int // the index of its Problems []string; -1 for none
-}
-
 var (
-	structInfos sync.Map // reflect.Type: *structInfo
-	timeType    = reflect.TypeFor[time.Time]()
-	rawType     = reflect.TypeFor[json.RawMessage]()
-	anyMapType  = reflect.TypeFor[map[string]any]()
-	stringsType = reflect.TypeFor[[]string]()
+	timeType   = reflect.TypeFor[time.Time]()
+	rawType    = reflect.TypeFor[json.RawMessage]()
+	anyMapType = reflect.TypeFor[map[string]any]()
 )
-
-// structOf is how struct type t is read, found once and kept. Its
-// Problems field holds the answer's problems; its embedded ResponseInfo
-// and a field tagged json:"-" are not read from the body. Any other field
-// without a JSON name is a programming error.
-func structOf(t reflect.Type) *structInfo {
-	if s, ok := structInfos.Load(t); ok {
-		return s.(*structInfo) //nolint:forcetypeassert // it holds nothing else
-	}
-	s := &structInfo{problems: -1}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		switch {
-		case f.Name == "Problems" && f.Type == stringsType:
-			s.problems = i
-		case f.Anonymous || !f.IsExported() || name == "-":
-		case name == "":
-			panic(fmt.Sprintf("sdk: field %s of %s has no JSON name", f.Name, t))
-		default:
-			s.fields = append(s.fields, struct {
-				index int
-				name  string
-			}{i, name})
-		}
-	}
-	structInfos.Store(t, s)
-	return s
-}
 
 // isNull reports whether raw is JSON's null.
 func isNull(raw []byte) bool { return string(raw) == "null" }
