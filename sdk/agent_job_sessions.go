@@ -1,13 +1,14 @@
 package sdk
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/paging"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // The agent job listing.
@@ -73,41 +74,51 @@ const (
 // fields are pointers; a field the answer left out is empty.
 type AgentSession struct {
 	// ID is the session's id (sessionId), assumed to be the job's v2 id.
-	ID string `wire:"sessionId" api:"nonempty"`
+	ID string `json:"sessionId"`
 	// Subdomain is the documentation site the job belongs to.
-	Subdomain string `wire:"subdomain" api:"optional"`
+	Subdomain string `json:"subdomain"`
 	// Branch is the git branch the agent works on; nil when none.
-	Branch *string `wire:"branch"`
+	Branch *string `json:"branch"`
 	// Halted reports whether the job stopped (v1's "haulted").
-	Halted bool `wire:"haulted" api:"optional"`
+	Halted bool `json:"haulted"`
 	// HaltReason is why (v1's "haultReason"): processing while it runs.
-	HaltReason HaltReason `wire:"haultReason" api:"optional"`
+	HaltReason HaltReason `json:"haultReason"`
 	// PRLink is the pull request the job opened (pullRequestLink): an
 	// absolute http(s) URL, or nil (none, or a link that is not a web
 	// address, kept out as for AgentJob.PRLink).
-	PRLink *string `wire:"pullRequestLink" api:"url"`
+	PRLink *string `json:"pullRequestLink"`
 	// MessageToUser is the agent's message about the outcome.
-	MessageToUser string `wire:"messageToUser" api:"optional"`
+	MessageToUser string `json:"messageToUser"`
 	// Title is a generated title summarizing the job.
-	Title string `wire:"title" api:"optional"`
+	Title string `json:"title"`
 	// UserID is who started the job, when the API knows.
-	UserID string `wire:"userId" api:"optional"`
+	UserID string `json:"userId"`
 	// Todos are the agent's task list.
-	Todos []SessionTodo `wire:"todos" api:"optional"`
+	Todos []SessionTodo `json:"todos"`
 	// CreatedAt is when the job was created; zero when the answer did
 	// not say (see Problems).
-	CreatedAt time.Time `wire:"createdAt"`
+	CreatedAt time.Time `json:"createdAt"`
 	// Problems name the fields of the row the SDK could not read or did
 	// not trust; the row is still the job its ID names.
-	Problems []string `api:"problems"`
+	Problems []string `json:"-"`
+}
+
+// check is what a listed job needs beyond its fields' kinds: an id and a
+// creation time, and a pull request link that is a web address.
+func (s *AgentSession) check(c *checker) {
+	c.need("sessionId", "createdAt")
+	c.nonEmpty("sessionId", s.ID)
+	if s.PRLink != nil && !c.link("pullRequestLink", *s.PRLink) {
+		s.PRLink = nil
+	}
 }
 
 // SessionTodo is one item of a job's task list.
 type SessionTodo struct {
-	ID       string `wire:"id" api:"optional"`
-	Content  string `wire:"content" api:"optional"`
-	Status   string `wire:"status" api:"optional"`   // pending, in_progress, completed, or canceled (with two l's, as the API writes it)
-	Priority string `wire:"priority" api:"optional"` // high, medium or low
+	ID       string `json:"id"`
+	Content  string `json:"content"`
+	Status   string `json:"status"`   // pending, in_progress, completed, or canceled (with two l's, as the API writes it)
+	Priority string `json:"priority"` // high, medium or low
 }
 
 // Status is the v2 status that matches the session's halt reason:
@@ -138,13 +149,13 @@ func (s AgentSession) Status() JobStatus {
 // one read).
 type SessionsPage struct {
 	// Sessions are the page's jobs whose ids can be used.
-	Sessions []AgentSession `wire:"allSessions"`
+	Sessions []AgentSession `json:"allSessions"`
 	// Skipped are the page's rows whose id cannot be used: none, or one
 	// the v2 API could not be asked about (ValidateJobID). They are left
 	// out of Sessions, so that one bad row never costs the rest; show
 	// them (the id escaped, with %q or DisplayLine). Rows, which yields
 	// Sessions alone, does not see them: read Pages, Each or All.
-	Skipped []SkippedSession `api:"-"`
+	Skipped []SkippedSession `json:"-"`
 	ResponseInfo
 }
 
@@ -158,25 +169,39 @@ type SkippedSession struct {
 	Problem string
 }
 
-// decodeSessions reads a page. Only what
-// makes the page untrustworthy fails it: no allSessions list. A row whose
-// id cannot be used (none, or one that is not a job id: it could be
-// imported as nothing, or read as nothing) is skipped, into the page's
-// Skipped; any other odd field goes into its row's Problems, as for a
-// job. echo is how a problem quotes a value: the client's secrets removed
-// before it is cut (see core.echo).
+// sessionRows is the listing as it comes: its rows are read one by one
+// (decodeSessions).
+type sessionRows struct {
+	Rows []json.RawMessage `json:"allSessions"`
+}
+
+func (r *sessionRows) check(c *checker) { c.need("allSessions") }
+
+// decodeSessions reads a page. Only what makes the page untrustworthy
+// fails it: no allSessions list. Each row is read on its own, as an
+// answer of its own: a row that is not an object, or whose id cannot be
+// used (none, or one that is not a job id: it could be imported as
+// nothing, or read as nothing), is skipped, into the page's Skipped; any
+// other odd field goes into its row's Problems, as for a job. echo is how
+// a problem quotes a value: the client's secrets removed before it is cut
+// (see core.echo).
 func decodeSessions(data []byte, pg *SessionsPage, echo func(string) string) error {
-	if err := wire.DecodeWith(data, pg, wire.Options{Echo: echo}); err != nil {
+	var rows sessionRows
+	if err := (decoding{echo: echo}).decode(data, &rows); err != nil {
 		return err
 	}
-	rows := pg.Sessions
-	pg.Sessions = rows[:0]
-	for i, s := range rows {
+	pg.Sessions = make([]AgentSession, 0, len(rows.Rows))
+	for i, raw := range rows.Rows {
+		var s AgentSession
 		idProblem := ""
+		if raw[0] != '{' {
+			idProblem = "want an object, got " + bounded.Kind(raw)
+		} else {
+			_ = (decoding{echo: echo}).decode(raw, &s) // an object: its problems are its own
+		}
 		for _, p := range s.Problems {
-			if strings.HasPrefix(p, "sessionId: ") {
+			if idProblem == "" && strings.HasPrefix(p, "sessionId: ") {
 				idProblem = p
-				break
 			}
 		}
 		var ve *ValidationError

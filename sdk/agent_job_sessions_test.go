@@ -124,7 +124,7 @@ func TestSessions_decodeProblems(t *testing.T) {
 			[]string{`pullRequestLink: "javascript:alert(1)" is not an absolute http(s) URL: ignored`}},
 		"no creation time":  {`"title":"x"`, []string{"createdAt: missing"}},
 		"a bad time":        {`"createdAt":"yesterday"`, []string{`createdAt: "yesterday" is not an ISO 8601 timestamp`}},
-		"mistyped fields":   {`"haulted":"yes","title":3,"todos":[{"id":1}],"createdAt":"2026-11-20T10:00:00Z"`, []string{"haulted: want true or false or null, got a string", "title: want a string or null, got a number", "todos[0].id: want a string or null, got a number"}},
+		"mistyped fields":   {`"haulted":"yes","title":3,"todos":[{"id":1}],"createdAt":"2026-11-20T10:00:00Z"`, []string{"haulted: want true or false, got a string", "title: want a string, got a number", "todos[0].id: want a string, got a number"}},
 		"todos not a list":  {`"todos":{},"createdAt":"2026-11-20T10:00:00Z"`, []string{"todos: want a list, got an object"}},
 		"nothing else odd":  {`"createdAt":"2026-11-20T10:00:00Z"`, nil},
 		"unknown halt kind": {`"haulted":true,"haultReason":"paused","createdAt":"2026-11-20T10:00:00Z"`, nil},

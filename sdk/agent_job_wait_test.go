@@ -25,7 +25,7 @@ func TestWaitForAgentJob_answerWithoutStatusKeepsPollingAndReportsTheProblem(t *
 	if err != nil || job.Status != JobStatusCompleted || job.Problems != nil || rec.count() != 3 {
 		t.Fatalf("job %+v, err = %v after %d polls; want to poll on to the end", job, err, rec.count())
 	}
-	want := [][]string{{"status: missing or empty"}, {"status: want a string or null, got a number"}, nil}
+	want := [][]string{{"status: missing or empty"}, {"status: want a string, got a number"}, nil}
 	if diff := cmp.Diff(want, problems); diff != "" {
 		t.Errorf("problems seen (-want +got):\n%s", diff)
 	}

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"time"
-
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // AgentJobsService starts background agent jobs, sends them follow-up
@@ -66,36 +64,42 @@ func (s JobStatus) Known() bool { return s == JobStatusActive || s.Terminal() }
 // AgentJob is a background agent job. Nullable fields are pointers: nil means
 // the API sent null or nothing, which is not the same as an empty string.
 type AgentJob struct {
-	ID string `wire:"id" api:"optional"`
+	ID string `json:"id"`
 	// Status is "" when the answer carried none the SDK could read (see
 	// Problems): not terminal, so a wait goes on reading the job.
-	Status JobStatus `wire:"status" api:"expected"`
-	Source JobSource `wire:"source" api:"optional"`
-	Model  string    `wire:"model" api:"optional"`
+	Status JobStatus `json:"status"`
+	Source JobSource `json:"source"`
+	Model  string    `json:"model"`
 	// PRLink is the pull request the agent opened: an absolute http(s)
 	// URL. It is nil while the job is active, after completion when no
 	// files changed, and when the API sent a link that is not a web
 	// address (kept out: dashboards render it).
-	PRLink     *string    `wire:"prLink" api:"url"`
-	CreatedAt  time.Time  `wire:"createdAt" api:"optional"`
-	ArchivedAt *time.Time `wire:"archivedAt"`
+	PRLink     *string    `json:"prLink"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	ArchivedAt *time.Time `json:"archivedAt"`
 	// Problems name the fields of the answer the SDK could not read or
 	// did not trust, such as `createdAt: want a string, got a number`.
 	// The job is still the job: its id was in the answer. Show them; do
 	// not run the job again because of them.
-	Problems []string `api:"problems"`
+	Problems []string `json:"-"`
 	ResponseInfo
+}
+
+// check is what a job's answer needs beyond its fields' kinds: a status,
+// and a pull request link that is a web address. Its id is the call's to
+// check (agentJobID).
+func (j *AgentJob) check(c *checker) {
+	c.nonEmpty("status", string(j.Status))
+	if j.PRLink != nil && !c.link("prLink", *j.PRLink) {
+		j.PRLink = nil
+	}
 }
 
 // JobSource is the repository a job works on.
 type JobSource struct {
-	Repository string  `wire:"repository" api:"optional"`
-	Ref        *string `wire:"ref"`
+	Repository string  `json:"repository"`
+	Ref        *string `json:"ref"`
 }
-
-// isWebURL reports whether s is an absolute http(s) URL without
-// credentials: the only kind of link the SDK hands on.
-func isWebURL(s string) bool { return wire.IsWebURL(s) }
 
 type promptBody struct {
 	Prompt string `json:"prompt"`

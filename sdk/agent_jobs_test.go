@@ -110,13 +110,13 @@ func TestAgentJob_decoding(t *testing.T) {
 		"space instead of T": {`{"id":"a","status":"active","createdAt":"2026-11-21 12:00:00Z"}`, AgentJob{ID: "a", Status: "active", CreatedAt: epoch}},
 		"web links kept": {`{"id":"a","status":"completed","prLink":"http://git.example/pr/1"}`,
 			AgentJob{ID: "a", Status: "completed", PRLink: ptr("http://git.example/pr/1")}},
-		"status of the wrong kind": {`{"id":"a","status":3}`, AgentJob{ID: "a", Problems: []string{"status: want a string or null, got a number"}}},
-		"id of the wrong kind":     {`{"id":5,"status":"active"}`, AgentJob{Status: "active", Problems: []string{"id: want a string or null, got a number"}}},
+		"status of the wrong kind": {`{"id":"a","status":3}`, AgentJob{ID: "a", Problems: []string{"status: want a string, got a number"}}},
+		"id of the wrong kind":     {`{"id":5,"status":"active"}`, AgentJob{Status: "active", Problems: []string{"id: want a string, got a number"}}},
 		"every problem named": {`{"id":"a","status":"","model":true,"source":{"repository":1,"ref":[]},"prLink":{},"createdAt":1,"archivedAt":"soon"}`,
-			AgentJob{ID: "a", Problems: []string{noStatus,
-				"source.repository: want a string or null, got a number", "source.ref: want a string or null, got a list",
-				"model: want a string or null, got true or false", "prLink: want a string or null, got an object", "createdAt: want a string or null, got a number",
-				`archivedAt: "soon" is not an ISO 8601 timestamp`}}},
+			AgentJob{ID: "a", Problems: []string{
+				"source.repository: want a string, got a number", "source.ref: want a string, got a list",
+				"model: want a string, got true or false", "prLink: want a string, got an object", "createdAt: want a string, got a number",
+				`archivedAt: "soon" is not an ISO 8601 timestamp`, noStatus}}},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -368,7 +368,7 @@ func TestGetAgentJob_refusesAnAnswerForAnotherJob(t *testing.T) {
 		"empty id":         {jobJSONFor(""), "id: missing or empty"},
 		"missing id":       {`{"status":"active"}`, "id: missing or empty"},
 		"empty object":     {`{}`, "id: missing or empty; status: missing or empty"},
-		"id as a number":   {`{"id":7,"status":"active"}`, "id: want a string or null, got a number"},
+		"id as a number":   {`{"id":7,"status":"active"}`, "id: want a string, got a number"},
 		"long foreign id":  {jobJSONFor(strings.Repeat("x", 120)), `id: the answer is for job "` + strings.Repeat("x", 100) + `…", not job "j"`},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -388,8 +388,8 @@ func TestGetAgentJob_oddStatusIsAProblemNotAnError(t *testing.T) {
 	for body, want := range map[string]string{
 		`{"id":"j"}`:               "status: missing or empty",
 		`{"id":"j","status":""}`:   "status: missing or empty",
-		`{"id":"j","status":4}`:    "status: want a string or null, got a number",
-		`{"id":"j","status":[]}`:   "status: want a string or null, got a list",
+		`{"id":"j","status":4}`:    "status: want a string, got a number",
+		`{"id":"j","status":[]}`:   "status: want a string, got a list",
 		`{"id":"j","status":null}`: "status: missing or empty",
 	} {
 		_, ts := newRecorder(t, jsonResponse(200, body))
@@ -438,16 +438,16 @@ func TestSendAgentJobMessage_acceptedWhateverTheBody(t *testing.T) {
 // back with no error, each odd field named in its Problems.
 func TestCreateAgentJob_malformedMinorFieldKeepsTheID(t *testing.T) {
 	for name, tt := range map[string]struct{ body, want string }{
-		"createdAt as a number":  {`{"id":"new-1","status":"active","createdAt":1732190400}`, "createdAt: want a string or null, got a number"},
+		"createdAt as a number":  {`{"id":"new-1","status":"active","createdAt":1732190400}`, "createdAt: want a string, got a number"},
 		"createdAt unreadable":   {`{"id":"new-1","status":"active","createdAt":"21/11/2026"}`, `createdAt: "21/11/2026" is not an ISO 8601 timestamp`},
-		"prLink as an object":    {`{"id":"new-1","status":"active","prLink":{"url":"x"}}`, "prLink: want a string or null, got an object"},
+		"prLink as an object":    {`{"id":"new-1","status":"active","prLink":{"url":"x"}}`, "prLink: want a string, got an object"},
 		"prLink not a web link":  {`{"id":"new-1","status":"active","prLink":"javascript:alert(1)"}`, `prLink: "javascript:alert(1)" is not an absolute http(s) URL: ignored`},
 		"source as a string":     {`{"id":"new-1","status":"active","source":"acme/docs"}`, "source: want an object, got a string"},
-		"model as true":          {`{"id":"new-1","status":"active","model":true}`, "model: want a string or null, got true or false"},
-		"ref as a list":          {`{"id":"new-1","status":"active","source":{"repository":"r","ref":[]}}`, "source.ref: want a string or null, got a list"},
-		"archivedAt as a number": {`{"id":"new-1","status":"active","archivedAt":5}`, "archivedAt: want a string or null, got a number"},
-		"status as a number":     {`{"id":"new-1","status":1}`, "status: want a string or null, got a number"},
-		"no status either":       {`{"id":"new-1","createdAt":5}`, "status: missing or empty; createdAt: want a string or null, got a number"},
+		"model as true":          {`{"id":"new-1","status":"active","model":true}`, "model: want a string, got true or false"},
+		"ref as a list":          {`{"id":"new-1","status":"active","source":{"repository":"r","ref":[]}}`, "source.ref: want a string, got a list"},
+		"archivedAt as a number": {`{"id":"new-1","status":"active","archivedAt":5}`, "archivedAt: want a string, got a number"},
+		"status as a number":     {`{"id":"new-1","status":1}`, "status: want a string, got a number"},
+		"no status either":       {`{"id":"new-1","createdAt":5}`, "createdAt: want a string, got a number; status: missing or empty"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			rec, ts := newRecorder(t, jsonResponse(201, tt.body))
@@ -470,14 +470,14 @@ func TestCreateAgentJob_malformedMinorFieldKeepsTheID(t *testing.T) {
 	// The fields that could be read are kept beside the problem.
 	_, ts := newRecorder(t, jsonResponse(201, `{"id":"new-2","status":"active","model":"m","source":{"repository":"r","ref":"main"},"createdAt":7}`))
 	job, err := newTestClient(t, ts.URL, nil).AgentJobs.Create(context.Background(), "p", "x")
-	want := &AgentJob{ID: "new-2", Status: JobStatusActive, Model: "m", Source: JobSource{"r", ptr("main")}, Problems: []string{"createdAt: want a string or null, got a number"}}
+	want := &AgentJob{ID: "new-2", Status: JobStatusActive, Model: "m", Source: JobSource{"r", ptr("main")}, Problems: []string{"createdAt: want a string, got a number"}}
 	if diff := cmp.Diff(want, job, ignoreInfo); diff != "" || err != nil {
 		t.Errorf("partial job, %v (-want +got):\n%s", err, diff)
 	}
 	// Only an answer without the id is an error: the job may exist.
 	_, ts = newRecorder(t, jsonResponse(201, `{"status":"active","createdAt":5}`))
 	job, err = newTestClient(t, ts.URL, nil).AgentJobs.Create(context.Background(), "p", "x")
-	if job != nil || !MayHaveTakenEffect(err) || err.Error() != "creating agent job: malformed response to POST /v2/agent/p/job: id: missing or empty; createdAt: want a string or null, got a number" {
+	if job != nil || !MayHaveTakenEffect(err) || err.Error() != "creating agent job: malformed response to POST /v2/agent/p/job: id: missing or empty; createdAt: want a string, got a number" {
 		t.Errorf("job %+v, err %v", job, err)
 	}
 }

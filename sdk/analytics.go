@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // AnalyticsService reads the analytics export. Its requests are rate
@@ -99,8 +97,8 @@ func analyticsEndpoint(endpoint ...string) func(string) string {
 
 // getOne reads a single analytics answer (not paged) through the cache
 // and the known-spent budget, as a read of its own.
-func getOne[T any, PT answer[T]](ctx context.Context, k *core, what string, c call) (*T, error) {
-	out, err := readOne(ctx, k, "one\x00"+k.requestURL(c), c, wire.Decode[T], func(out *T) *ResponseInfo { return PT(out).info() })
+func getOne[T any](ctx context.Context, k *core, what string, c call) (*T, error) {
+	out, err := readOne(ctx, k, "one\x00"+k.requestURL(c), c, decodeAs[T], func(out *T) *ResponseInfo { return infoOf(out) })
 	if err != nil {
 		return nil, fmt.Errorf("getting %s: %w", what, err)
 	}

@@ -2,11 +2,8 @@ package sdk
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/paging"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // ConversationsQuery selects AI assistant conversations.
@@ -39,8 +36,8 @@ func (q ConversationsQuery) paging() pageParams {
 
 // ConversationSource is a documentation page an answer referenced.
 type ConversationSource struct {
-	Title string `json:"title" api:"optional"`
-	URL   string `json:"url" api:"optional"`
+	Title string `json:"title"`
+	URL   string `json:"url"`
 }
 
 // Conversation is one turn of a conversation with the AI assistant.
@@ -52,7 +49,7 @@ type Conversation struct {
 	Response  string `json:"response"`
 	// ResponseType is "answer" or "clarifying_question" (the assistant
 	// asked back); "answer" when the API leaves it out, as it documents.
-	ResponseType string               `json:"responseType" api:"default=answer"`
+	ResponseType string               `json:"responseType"`
 	Sources      []ConversationSource `json:"sources"`
 	// ResolutionStatus is "answered" or "unanswered" (not covered by the
 	// documentation).
@@ -60,6 +57,13 @@ type Conversation struct {
 	QueryCategory    *string `json:"queryCategory"`
 	// PageURL is the page the conversation started on; nil if unknown.
 	PageURL *string `json:"pageUrl"`
+}
+
+func (r *Conversation) check(c *checker) {
+	c.need("id", "timestamp", "query", "response", "sources", "resolutionStatus")
+	if r.ResponseType == "" {
+		r.ResponseType = "answer"
+	}
 }
 
 // ConversationsPage is one page of conversations (or, from All, every page
@@ -71,10 +75,12 @@ type ConversationsPage struct {
 	ResponseInfo
 }
 
+func (pg *ConversationsPage) check(c *checker) { c.need("conversations", "hasMore") }
+
 var conversationsSpec = pageSpec[ConversationsPage, Conversation]{
 	what: "assistant conversations", keyName: "id", path: analyticsEndpoint("assistant"),
 	largest: MaxConversationsPageSize, cursor: true, cached: true,
-	decode: wire.Decode[ConversationsPage],
+	decode: decodeAs[ConversationsPage],
 	rows:   func(p *ConversationsPage) *[]Conversation { return &p.Conversations },
 	key:    func(r *Conversation) string { return r.ID },
 	more:   func(p *ConversationsPage) (bool, *string) { return p.HasMore, p.NextCursor },
@@ -89,6 +95,8 @@ type ThreadMessage struct {
 	CreatedAt string `json:"createdAt"`
 }
 
+func (m *ThreadMessage) check(c *checker) { c.need("id", "role", "content", "createdAt") }
+
 // AssistantThread is the whole transcript of one assistant conversation.
 type AssistantThread struct {
 	ThreadID  string          `json:"threadId"`
@@ -96,6 +104,8 @@ type AssistantThread struct {
 	Messages  []ThreadMessage `json:"messages"`
 	ResponseInfo
 }
+
+func (t *AssistantThread) check(c *checker) { c.need("threadId", "createdAt", "messages") }
 
 // Thread reads the transcript of one assistant conversation thread (a
 // ULID, from a conversation's ID). An unknown thread is a 404: check with
@@ -105,16 +115,19 @@ func (s *AnalyticsService) Thread(ctx context.Context, projectID, threadID strin
 	if err != nil {
 		return nil, err
 	}
-	path := analyticsPath(projectID, "assistant", "threads", threadID)
-	t, err := getOne[AssistantThread](ctx, k, "assistant thread "+threadID, get(path, nil))
-	if err == nil && t.ThreadID != threadID {
-		err = &MalformedResponseError{Method: "GET", Path: path, Problems: []string{"threadId: the answer is for thread " + strconv.Quote(redact.Clip(t.ThreadID, 100)) + ", not " + strconv.Quote(threadID)}}
+	c := get(analyticsPath(projectID, "assistant", "threads", threadID), nil)
+	t, err := getOne[AssistantThread](ctx, k, "assistant thread "+threadID, c)
+	if err == nil {
+		err = assistantThreadID.check(k, c, t.ThreadID, threadID, nil)
 	}
 	if err != nil {
 		return nil, err
 	}
 	return t, nil
 }
+
+// assistantThreadID is how a thread's answer names it.
+var assistantThreadID = answerID{field: "threadId", kind: "thread"}
 
 // CallerStats counts assistant queries by where they came from.
 type CallerStats struct {
@@ -124,6 +137,8 @@ type CallerStats struct {
 	Total int64 `json:"total"`
 	ResponseInfo
 }
+
+func (s *CallerStats) check(c *checker) { c.need("web", "api", "other", "total") }
 
 // CallerStats counts assistant queries in the range by caller: web, API
 // and other.

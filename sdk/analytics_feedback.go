@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/paging"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // FeedbackSource is where a piece of feedback came from.
@@ -143,6 +142,8 @@ type Feedback struct {
 	Lang     *string `json:"lang,omitempty"`
 }
 
+func (f *Feedback) check(c *checker) { c.need("id", "path", "source", "status") }
+
 // FeedbackPage is one page of feedback (or, from All, every page of one
 // read).
 type FeedbackPage struct {
@@ -152,10 +153,12 @@ type FeedbackPage struct {
 	ResponseInfo
 }
 
+func (pg *FeedbackPage) check(c *checker) { c.need("feedback", "hasMore") }
+
 var feedbackSpec = pageSpec[FeedbackPage, Feedback]{
 	what: "feedback", keyName: "id", path: analyticsEndpoint("feedback"),
 	largest: MaxFeedbackPageSize, cursor: true, cached: true,
-	decode: wire.Decode[FeedbackPage],
+	decode: decodeAs[FeedbackPage],
 	rows:   func(p *FeedbackPage) *[]Feedback { return &p.Feedback },
 	key:    func(r *Feedback) string { return r.ID },
 	more:   func(p *FeedbackPage) (bool, *string) { return p.HasMore, p.NextCursor },
@@ -196,6 +199,8 @@ type PageFeedback struct {
 	Total      int64 `json:"total"`
 }
 
+func (f *PageFeedback) check(c *checker) { c.need("path", "thumbsUp", "thumbsDown", "code", "total") }
+
 // FeedbackByPage is the answer of the feedback-by-page endpoint.
 type FeedbackByPage struct {
 	Pages []PageFeedback `json:"feedback"`
@@ -205,6 +210,8 @@ type FeedbackByPage struct {
 	HasMore bool `json:"hasMore"`
 	ResponseInfo
 }
+
+func (f *FeedbackByPage) check(c *checker) { c.need("feedback", "hasMore") }
 
 // FeedbackByPage reads feedback counts per documentation page, most
 // feedback first as the API orders them, in one request of q.Limit pages

@@ -1,9 +1,5 @@
 package sdk
 
-import (
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
-)
-
 // SearchesQuery selects documentation search terms, most searched first.
 type SearchesQuery struct {
 	// DateFrom and DateTo bound the range (DateTo exclusive); see DateRange.
@@ -38,6 +34,11 @@ type SearchTerm struct {
 	LastSearchedAt string `json:"lastSearchedAt"`
 }
 
+func (t *SearchTerm) check(c *checker) {
+	c.need("searchQuery", "hits", "ctr", "lastSearchedAt")
+	c.nonNegative("ctr", &t.CTR)
+}
+
 // SearchesPage is one page of search terms (or, from All, every page of
 // one read).
 type SearchesPage struct {
@@ -50,12 +51,14 @@ type SearchesPage struct {
 	ResponseInfo
 }
 
+func (pg *SearchesPage) check(c *checker) { c.need("searches", "totalSearches") }
+
 // searchesSpec describes the searches endpoint: cursor paging, and "more"
 // only as a next cursor (the endpoint has no hasMore).
 var searchesSpec = pageSpec[SearchesPage, SearchTerm]{
 	what: "search queries", keyName: "search term", path: analyticsEndpoint("searches"),
 	largest: MaxSearchesPageSize, cursor: true, cached: true,
-	decode: wire.Decode[SearchesPage],
+	decode: decodeAs[SearchesPage],
 	rows:   func(p *SearchesPage) *[]SearchTerm { return &p.Searches },
 	key:    func(r *SearchTerm) string { return r.Query },
 	more: func(p *SearchesPage) (bool, *string) {

@@ -13,13 +13,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
 // expected decodes what the fake holds for a route and query with plain
-// encoding/json into T (wire-tagged fields): independent of the SDK's own
+// encoding/json into T: independent of the SDK's own
 // page decoders, which the tests check.
 func expected[T any](t *testing.T, fs *mintlifytest.Fake, route string, q url.Values) T {
 	t.Helper()
@@ -438,7 +436,7 @@ func TestDecode_countsAndRequiredFields(t *testing.T) {
 		`{"searches":[],"nextCursor":null}`: "totalSearches: missing",
 	} {
 		var got SearchesPage
-		if err := wire.Decode([]byte(body), &got); err == nil || !strings.Contains(err.Error(), want) {
+		if err := decodeAs([]byte(body), &got); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err = %v, want %q", body, err, want)
 		}
 	}
@@ -447,10 +445,10 @@ func TestDecode_countsAndRequiredFields(t *testing.T) {
 		`{"feedback":[{"id":"a","path":"/","source":"agent"}],"nextCursor":null,"hasMore":false}`:                                   "feedback[0].status: missing",
 		`{"feedback":[{"path":"/","source":"agent","status":"pending"}],"nextCursor":null,"hasMore":false}`:                         "feedback[0].id: missing",
 		`{"feedback":"none","nextCursor":null,"hasMore":false}`:                                                                     "feedback: want a list, got a string",
-		`{"feedback":[7],"nextCursor":null,"hasMore":false}`:                                                                        "feedback: want an object, got a number",
+		`{"feedback":[7],"nextCursor":null,"hasMore":false}`:                                                                        "feedback[0]: want an object, got a number",
 	} {
 		var got FeedbackPage
-		if err := wire.Decode([]byte(body), &got); err == nil || !strings.Contains(err.Error(), want) {
+		if err := decodeAs([]byte(body), &got); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err = %v, want %q", body, err, want)
 		}
 	}
@@ -459,12 +457,12 @@ func TestDecode_countsAndRequiredFields(t *testing.T) {
 		`{"web":1.25,"api":2,"other":3,"total":6}`: "web: 1.25 is not a whole number",
 	} {
 		var got CallerStats
-		if err := wire.Decode([]byte(body), &got); err == nil || !strings.Contains(err.Error(), want) {
+		if err := decodeAs([]byte(body), &got); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err = %v, want %q", body, err, want)
 		}
 	}
 	var conv ConversationsPage
-	if err := wire.Decode([]byte(`{"conversations":[{"id":"a","timestamp":"t","query":"q","response":"r","resolutionStatus":"answered","queryCategory":null,"pageUrl":null}],"nextCursor":null,"hasMore":false}`), &conv); err == nil || !strings.Contains(err.Error(), "conversations[0].sources: missing") {
+	if err := decodeAs([]byte(`{"conversations":[{"id":"a","timestamp":"t","query":"q","response":"r","resolutionStatus":"answered","queryCategory":null,"pageUrl":null}],"nextCursor":null,"hasMore":false}`), &conv); err == nil || !strings.Contains(err.Error(), "conversations[0].sources: missing") {
 		t.Errorf("conversation without sources: %v", err)
 	}
 }

@@ -1,9 +1,5 @@
 package sdk
 
-import (
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
-)
-
 // VisitorsQuery selects rows of unique visitors or of page views (the two
 // endpoints take the same query).
 type VisitorsQuery struct {
@@ -39,12 +35,19 @@ type Counts struct {
 	Total int64 `json:"total"`
 }
 
+func (t *Counts) check(c *checker) { c.need("human", "ai", "total") }
+
 // PathCounts are the visitors or views of one page path.
 type PathCounts struct {
-	Path  string `json:"path" api:"nonempty"`
+	Path  string `json:"path"`
 	Human int64  `json:"human"`
 	AI    int64  `json:"ai"`
 	Total int64  `json:"total"`
+}
+
+func (r *PathCounts) check(c *checker) {
+	c.need("path", "human", "ai", "total")
+	c.nonEmpty("path", r.Path)
 }
 
 // PathCountsPage is one page of the unique-visitors or the page-views
@@ -60,10 +63,12 @@ type PathCountsPage struct {
 	ResponseInfo
 }
 
+func (pg *PathCountsPage) check(c *checker) { c.need("totals", "paths", "hasMore") }
+
 // decodePathCounts reads the shape both exports share, its rows under
 // listName ("visitors" or "views").
 func decodePathCounts(data []byte, listName string, pg *PathCountsPage) error {
-	return wire.DecodeWith(data, pg, wire.Options{Names: map[string]string{"paths": listName}})
+	return decoding{names: map[string]string{"paths": listName}}.decode(data, pg)
 }
 
 // pathCountsSpec describes the visitors or the views endpoint.

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // AutomationsService runs a project's scheduled automations now, instead
@@ -21,18 +19,31 @@ type AutomationsService struct {
 // AutomationRun is the API's answer to a trigger: the run was queued.
 type AutomationRun struct {
 	// SchemaID is the automation's id (the one triggered).
-	SchemaID string `wire:"schemaId" api:"expected"`
+	SchemaID string `json:"schemaId"`
 	// InstanceID is the queued run's id, as the dashboard's run history
 	// shows it.
-	InstanceID string `wire:"instanceId" api:"expected,must"`
+	InstanceID string `json:"instanceId"`
 	// JobID is the background job processing the run; "" when the answer
 	// carried none the SDK could use (see Problems).
-	JobID string `wire:"jobId" api:"expected"`
+	JobID string `json:"jobId"`
 	// Problems name the fields of the answer the SDK could not use. The
 	// run was queued: its instance id was in the answer.
-	Problems []string `api:"problems"`
+	Problems []string `json:"-"`
 	ResponseInfo
 }
+
+// check is what a run's answer needs beyond its ids (the call's to check:
+// automationRunID, automationSchemaID): each id said.
+func (r *AutomationRun) check(c *checker) {
+	c.nonEmpty("schemaId", r.SchemaID)
+	c.nonEmpty("jobId", r.JobID)
+}
+
+// The ids of a run's answer: the new run's, and the automation's.
+var (
+	automationRunID    = answerID{field: "instanceId"}
+	automationSchemaID = answerID{field: "schemaId", kind: "automation"}
+)
 
 // ValidateAutomationID checks an automation's id (the API's
 // workflowSchemaId), by the same rule as a project id.
@@ -56,25 +67,16 @@ func (s *AutomationsService) Trigger(ctx context.Context, projectID, automationI
 		return nil, err
 	}
 	c := call{method: http.MethodPost, path: escapePath("v1", "workflow", projectID, automationID, "trigger")}
-	data, info, err := k.roundTrip(ctx, c)
-	var run *AutomationRun
-	if err == nil {
-		run = &AutomationRun{}
-		_, err = k.decodeWith(c, data, run, func(b []byte) error {
-			if err := wire.DecodeWith(b, run, wire.Options{Echo: k.echo}); err != nil {
+	run, err := answerTo(ctx, k, c, func(r *AutomationRun) error {
+		if r.SchemaID != "" {
+			if err := automationSchemaID.check(k, c, r.SchemaID, automationID, r.Problems); err != nil {
 				return err
 			}
-			if run.SchemaID != "" && run.SchemaID != automationID {
-				p := wire.Problems(run.Problems)
-				p.Add("schemaId", "the answer is for automation %q, not %q", k.echo(run.SchemaID), automationID)
-				return p
-			}
-			return nil
-		})
-	}
+		}
+		return automationRunID.check(k, c, r.InstanceID, "", r.Problems)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("triggering automation %s of project %s: %w", automationID, projectID, err)
 	}
-	run.ResponseInfo = info
 	return run, nil
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/mintlify/terraform-provider-mintlify/internal/fakehostile"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -228,13 +227,13 @@ func TestRequest_aTrickledAnswerEndsAtTheRequestTimeout(t *testing.T) {
 	}
 }
 
-// Collect reports at most wire.MaxProblems problems, however many parts have
+// Collect reports at most bounded.MaxProblems problems, however many parts have
 // odd fields.
 func TestCollect_problemsAreBounded(t *testing.T) {
 	body := strings.Repeat(`data: {"type":"source-url","sourceId":7}`+"\n\n", 5000) + "data: {\"type\":\"finish\"}\n\n"
 	s, _ := streamOf(t, AssistantV2, strings.NewReader(body))
 	a, err := s.Collect()
-	if err != nil || len(a.Problems) != wire.MaxProblems+1 || a.Problems[wire.MaxProblems] != wire.MoreProblems || len(a.Sources) != 5000 {
+	if err != nil || len(a.Problems) != bounded.MaxProblems+1 || a.Problems[bounded.MaxProblems] != bounded.MoreProblems || len(a.Sources) != 5000 {
 		t.Errorf("%d problems, %d sources: %v", len(a.Problems), len(a.Sources), err)
 	}
 }

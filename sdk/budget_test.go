@@ -73,11 +73,11 @@ func dashboard(c *Client) map[string]error {
 }
 
 // statusErr applies check to an answer's cache status.
-func statusErr[T any, PT answer[T]](r *T, err error, check func(CacheStatus, error) error) error {
+func statusErr[T any](r *T, err error, check func(CacheStatus, error) error) error {
 	if err != nil {
 		return check(CacheStatus{}, err)
 	}
-	return check(PT(r).info().Cache, nil)
+	return check(infoOf(r).Cache, nil)
 }
 
 var dashboardData = mintlifytest.Dataset{Paths: 1200, SearchTerms: 150, Feedback: 150, Conversations: 1500}

@@ -69,21 +69,30 @@ func (s DeploymentSource) Known() bool {
 // DeploymentStarted is the API's answer to a deployment trigger: the id
 // to follow it by, with Status and Wait.
 type DeploymentStarted struct {
-	StatusID string `wire:"statusId" api:"expected,must"`
+	StatusID string `json:"statusId"`
 	ResponseInfo
 }
 
 // PreviewStarted is the API's answer to a preview trigger.
 type PreviewStarted struct {
-	StatusID string `wire:"statusId" api:"expected,must"`
+	StatusID string `json:"statusId"`
 	// PreviewURL is where the preview is served: an absolute http(s) URL.
 	// A redeploy of the same branch keeps it. It is "" when the answer
 	// carried none the SDK could use (see Problems).
-	PreviewURL string `wire:"previewUrl" api:"expected,url"`
+	PreviewURL string `json:"previewUrl"`
 	// Problems name the fields of the answer the SDK could not use. The
 	// preview was queued: its status id was in the answer.
-	Problems []string `api:"problems"`
+	Problems []string `json:"-"`
 	ResponseInfo
+}
+
+// check is what a preview's answer needs beyond its status id (the
+// call's to check: previewID): a web address to see it at.
+func (p *PreviewStarted) check(c *checker) {
+	c.nonEmpty("previewUrl", p.PreviewURL)
+	if p.PreviewURL != "" && !c.link("previewUrl", p.PreviewURL) {
+		p.PreviewURL = ""
+	}
 }
 
 // Deployment is the status of a deployment or a preview, as the API's
@@ -91,56 +100,60 @@ type PreviewStarted struct {
 // zero (nil for the nullable ones).
 type Deployment struct {
 	// ID is the status id (the API's _id).
-	ID        string `wire:"_id" api:"optional"`
-	ProjectID string `wire:"projectId" api:"optional"`
+	ID        string `json:"_id"`
+	ProjectID string `json:"projectId"`
 	// Status is "" when the answer carried none the SDK could read (see
 	// Problems): not terminal, so a wait goes on.
-	Status  DeploymentStatus `wire:"status" api:"expected"`
-	Summary string           `wire:"summary" api:"optional"`
+	Status  DeploymentStatus `json:"status"`
+	Summary string           `json:"summary"`
 	// Logs are the deployment's log lines, oldest first.
-	Logs      []string `wire:"logs" api:"optional,skipodd"`
-	Subdomain string   `wire:"subdomain" api:"optional"`
+	Logs      []string `json:"logs"`
+	Subdomain string   `json:"subdomain"`
 	// The screenshots of the docs, as the API gives them.
-	Screenshot      string `wire:"screenshot" api:"optional"`
-	ScreenshotLight string `wire:"screenshotLight" api:"optional"`
-	ScreenshotDark  string `wire:"screenshotDark" api:"optional"`
+	Screenshot      string `json:"screenshot"`
+	ScreenshotLight string `json:"screenshotLight"`
+	ScreenshotDark  string `json:"screenshotDark"`
 	// Author is nil when the API sent null or nothing.
-	Author *DeploymentAuthor `wire:"author"`
+	Author *DeploymentAuthor `json:"author"`
 	// Commit is nil when the API sent no commit.
-	Commit    *DeploymentCommit `wire:"commit"`
-	Source    DeploymentSource  `wire:"source" api:"optional"`
-	CreatedAt time.Time         `wire:"createdAt" api:"optional"`
+	Commit    *DeploymentCommit `json:"commit"`
+	Source    DeploymentSource  `json:"source"`
+	CreatedAt time.Time         `json:"createdAt"`
 	// EndedAt is nil until the deployment ends.
-	EndedAt *time.Time `wire:"endedAt"`
+	EndedAt *time.Time `json:"endedAt"`
 	// Problems name the fields of the answer the SDK could not read, such
 	// as `createdAt: want a string, got a number`. The deployment is still
 	// the deployment: its id was in the answer. Show them; do not deploy
 	// again because of them.
-	Problems []string `api:"problems"`
+	Problems []string `json:"-"`
 	ResponseInfo
 }
 
+// check is what a deployment's status needs beyond its id (the call's to
+// check: deploymentID): a status.
+func (d *Deployment) check(c *checker) { c.nonEmpty("status", string(d.Status)) }
+
 // DeploymentAuthor is who made the deployed change.
 type DeploymentAuthor struct {
-	Name      string `wire:"name" api:"optional"`
-	AvatarURL string `wire:"avatarUrl" api:"optional"`
+	Name      string `json:"name"`
+	AvatarURL string `json:"avatarUrl"`
 	// GitHubUserID is nil when the API sent none.
-	GitHubUserID *int64 `wire:"githubUserId"`
+	GitHubUserID *int64 `json:"githubUserId"`
 }
 
 // DeploymentCommit is the commit a deployment built.
 type DeploymentCommit struct {
-	SHA          string       `wire:"sha" api:"optional"`
-	Ref          string       `wire:"ref" api:"optional"`
-	Message      string       `wire:"message" api:"optional"`
-	FilesChanged FilesChanged `wire:"filesChanged" api:"optional"`
+	SHA          string       `json:"sha"`
+	Ref          string       `json:"ref"`
+	Message      string       `json:"message"`
+	FilesChanged FilesChanged `json:"filesChanged"`
 }
 
 // FilesChanged lists the files a deployed commit added, modified and removed.
 type FilesChanged struct {
-	Added    []string `wire:"added" api:"optional,skipodd"`
-	Modified []string `wire:"modified" api:"optional,skipodd"`
-	Removed  []string `wire:"removed" api:"optional,skipodd"`
+	Added    []string `json:"added"`
+	Modified []string `json:"modified"`
+	Removed  []string `json:"removed"`
 }
 
 // LastLogs returns the deployment's last n log lines (all when it has

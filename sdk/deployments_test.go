@@ -54,7 +54,7 @@ func TestDeployments_answersWithoutAStatusIDAreMalformed(t *testing.T) {
 	}{
 		"none":            {`{}`, "statusId: missing or empty"},
 		"empty":           {`{"statusId":""}`, "statusId: missing or empty"},
-		"a number":        {`{"statusId":7}`, "statusId: want a string or null, got a number"},
+		"a number":        {`{"statusId":7}`, "statusId: want a string, got a number"},
 		"not an object":   {`[]`, "answer: want an object, got a list"},
 		"not JSON at all": {`<html>`, "the body is not the API's JSON"},
 	} {
@@ -78,7 +78,7 @@ func TestDeployments_previewURLProblemsKeepTheStatusID(t *testing.T) {
 	for body, want := range map[string]string{
 		`{"statusId":"s2"}`:                             "previewUrl: missing or empty",
 		`{"statusId":"s2","previewUrl":"javascript:x"}`: `previewUrl: "javascript:x" is not an absolute http(s) URL: ignored`,
-		`{"statusId":"s2","previewUrl":3}`:              "previewUrl: want a string or null, got a number",
+		`{"statusId":"s2","previewUrl":3}`:              "previewUrl: want a string, got a number",
 	} {
 		_, ts := newRecorder(t, jsonResponse(202, body))
 		c := newTestClient(t, ts.URL, nil)
@@ -251,11 +251,11 @@ func TestDeployments_oddFieldsAreProblemsNotErrors(t *testing.T) {
 	}
 	for _, want := range []string{
 		"commit.filesChanged.added: want a list, got a string",
-		"summary: want a string or null, got an object",
+		"summary: want a string, got an object",
 		"logs[1]: want a string, got a number",
 		"logs[2]: want a string, got null",
 		"author.githubUserId: 1.5 is not a whole number",
-		"createdAt: want a string or null, got a number",
+		"createdAt: want a string, got a number",
 		`endedAt: "soon" is not an ISO 8601 timestamp`,
 	} {
 		if !strings.Contains(strings.Join(got.Problems, "\n"), want) {
@@ -279,7 +279,7 @@ func TestDeployments_statusOfAnotherIDOrNoneIsMalformed(t *testing.T) {
 	// An id of the wrong kind is said once, by its own problem, as for a job.
 	_, ts := newRecorder(t, jsonResponse(200, `{"_id":5,"status":"success"}`))
 	_, err := newTestClient(t, ts.URL, nil).Deployments.Status(context.Background(), "s1")
-	if !IsMalformedResponse(err) || !strings.Contains(err.Error(), ": _id: want a string or null, got a number") || strings.Contains(err.Error(), "missing or empty") {
+	if !IsMalformedResponse(err) || !strings.Contains(err.Error(), ": _id: want a string, got a number") || strings.Contains(err.Error(), "missing or empty") {
 		t.Errorf("an id of the wrong kind: %v", err)
 	}
 }
@@ -435,7 +435,7 @@ func TestAutomations_answers(t *testing.T) {
 		`{"instanceId":"i","jobId":"j"}`:                {problem: "schemaId: missing or empty"},
 		`{"schemaId":"a","jobId":"j"}`:                  {malformed: true, problem: "instanceId: missing or empty"},
 		`{"schemaId":"b","instanceId":"i","jobId":"j"}`: {malformed: true, problem: `schemaId: the answer is for automation "b", not "a"`},
-		`{"schemaId":"a","instanceId":5,"jobId":"j"}`:   {malformed: true, problem: "instanceId: want a string or null, got a number"},
+		`{"schemaId":"a","instanceId":5,"jobId":"j"}`:   {malformed: true, problem: "instanceId: want a string, got a number"},
 	} {
 		_, ts := newRecorder(t, jsonResponse(202, body))
 		c := newTestClient(t, ts.URL, nil)

@@ -13,7 +13,6 @@ import (
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/budget"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // The discovery API: search, page content and the assistant of one
@@ -202,23 +201,25 @@ type SearchResults struct {
 	// Results are at most the page size asked for (PageSize, or
 	// DefaultSearchPageSize): results a server sends past it are not
 	// kept, and Problems says how many there were.
-	Results []SearchResult
+	Results []SearchResult `json:"results"`
 	// Problems name what the SDK could not read in the answer, such as
 	// `results[2].path: missing`; the results are kept.
-	Problems []string `api:"-"`
+	Problems []string `json:"-"`
 	ResponseInfo
 }
 
 // SearchResult is one match.
 type SearchResult struct {
 	// Path is the page's path, as Page takes it.
-	Path string `wire:"path"`
+	Path string `json:"path"`
 	// Content is the matching text.
-	Content string `wire:"content"`
+	Content string `json:"content"`
 	// Metadata is what the API adds about the result (title, score, ...),
 	// as JSON values; nil when it sent none.
-	Metadata map[string]any `wire:"metadata"`
+	Metadata map[string]any `json:"metadata"`
 }
+
+func (r *SearchResult) check(c *checker) { c.need("path", "content") }
 
 // MetadataText is the result's metadata with each value as text: a
 // string as it is, anything else (a number, a flag, a list, an object) as
@@ -275,7 +276,7 @@ func (f filterBody) orNil() *filterBody {
 // decodeSearchResults reads the answer of a search: a list of results,
 // of which it keeps the first pageSize.
 func decodeSearchResults(data []byte, pageSize int, out *SearchResults) error {
-	p, err := wire.DecodeList(data, &out.Results, "results", wire.Options{Most: map[string]int{"results": pageSize}})
+	p, err := decoding{most: map[string]int{"results": pageSize}}.decodeList(data, &out.Results)
 	out.Problems = p
 	return err
 }
@@ -303,25 +304,28 @@ func (c *DiscoveryClient) Search(ctx context.Context, domain string, req SearchR
 
 // PageContent is the text of one documentation page.
 type PageContent struct {
-	Path    string `wire:"path" api:"optional"`
-	Content string `wire:"content" api:"must"`
+	Path    string `json:"path"`
+	Content string `json:"content"`
 	// Problems name what the SDK could not read in the answer; the
 	// content is still the page's.
-	Problems []string `api:"problems"`
+	Problems []string `json:"-"`
 	ResponseInfo
 }
+
+func (pg *PageContent) check(c *checker) { c.vital("content") }
 
 // samePath reports whether two page paths name one page: a leading or
 // trailing slash makes no page.
 func samePath(a, b string) bool { return strings.Trim(a, "/") == strings.Trim(b, "/") }
 
 // decodePage reads the answer of a page request for path: the page's
-// content is required, and an answer for another page is refused.
-func decodePage(data []byte, path string, out *PageContent) error {
-	if err := wire.Decode(data, out); err != nil {
+// content is required, and an answer for another page is refused. echo
+// is how a problem quotes the path it names (core.echo).
+func decodePage(data []byte, path string, out *PageContent, echo func(string) string) error {
+	if err := (decoding{echo: echo}).decode(data, out); err != nil {
 		return err
 	}
-	p := (*wire.Problems)(&out.Problems)
+	p := (*problems)(&out.Problems)
 	switch {
 	case out.Path == "":
 		if !p.Names("path") {
@@ -329,8 +333,8 @@ func decodePage(data []byte, path string, out *PageContent) error {
 		}
 		out.Path = path
 	case !samePath(out.Path, path):
-		var must wire.Problems
-		must.Add("path", "the answer is for page %q, not %q", redact.Clip(out.Path, maxEchoedValue), redact.Clip(path, maxEchoedValue))
+		var must problems
+		must.Add("path", "the answer is for page %q, not %q", echo(out.Path), redact.Clip(path, maxEchoedValue))
 		return append(must, *p...)
 	}
 	return nil
@@ -347,7 +351,7 @@ func (c *DiscoveryClient) Page(ctx context.Context, domain, path string, groups 
 	}
 	out := &PageContent{}
 	c0 := k.post(escapePath("v1", "page", domain), pageBody{Path: path, Groups: groups})
-	err = k.budgetedCall(ctx, c0, out, func(b []byte) error { return decodePage(b, path, out) })
+	err = k.budgetedCall(ctx, c0, out, func(b []byte) error { return decodePage(b, path, out, k.echo) })
 	if err != nil {
 		return nil, fmt.Errorf("getting page %s of %s: %w", path, domain, err)
 	}

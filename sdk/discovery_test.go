@@ -132,7 +132,7 @@ func TestSearch_sendsTheQueryAndReadsResults(t *testing.T) {
 	if diff := cmp.Diff(want, res.Results); diff != "" {
 		t.Error(diff)
 	}
-	if diff := cmp.Diff([]string{"results[2].path: missing", "results[2].content: want a string, got a number", "results[2].metadata: want an object, got a string"}, res.Problems); diff != "" {
+	if diff := cmp.Diff([]string{"results[2].content: want a string, got a number", "results[2].metadata: want an object, got a string", "results[2].path: missing"}, res.Problems); diff != "" {
 		t.Error(diff)
 	}
 	if diff := cmp.Diff([]string{"/quickstart", "guides/deploy", ""}, res.Paths()); diff != "" {

@@ -1,6 +1,9 @@
 package sdk
 
 import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"net/http"
@@ -9,7 +12,6 @@ import (
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // APIError is a response the API answered with a non-success status.
@@ -83,6 +85,85 @@ func (e *APIError) Error() string {
 		fmt.Fprintf(&b, " [request id %s]", e.RequestID)
 	}
 	return b.String()
+}
+
+// maxErrorDetails bounds how many of an error body's details an APIError
+// keeps: a server may send thousands. One more entry says how many were
+// left out.
+const maxErrorDetails = 10
+
+// refusal is what the body of a refusal (a final answer that is not 2xx)
+// says: the API's JSON error ({"error": ..., "message": ..., "details":
+// [{"message": ...}]}), or an object store's XML one (S3's
+// <Error><Code>AccessDenied</Code>..., which a presigned link answers).
+// ok is false for any other body (a proxy's HTML page): the caller shows
+// its start instead. show makes each of the server's texts fit to show
+// (secrets removed, escaped, clipped).
+func refusal(data []byte, show func(string) string) (message string, details []ErrorDetail, ok bool) {
+	var eb struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+		Details []ErrorDetail   `json:"details"`
+	}
+	if !bounded.ItemsFit(data) || json.Unmarshal(data, &eb) != nil || len(eb.Error) == 0 && eb.Message == "" && len(eb.Details) == 0 {
+		if msg, ok := objectStorageError(data); ok {
+			return show(msg), nil, true
+		}
+		return "", nil, false
+	}
+	if len(eb.Error) > 0 && json.Unmarshal(eb.Error, &message) != nil {
+		message = canonicalJSON(eb.Error) // an object or a number: shown as JSON
+	}
+	if message == "" {
+		message = eb.Message
+	}
+	for i, d := range eb.Details {
+		if i == maxErrorDetails {
+			details = append(details, ErrorDetail{Message: fmt.Sprintf("and %d more", len(eb.Details)-i)})
+			break
+		}
+		details = append(details, ErrorDetail{Message: show(d.Message)})
+	}
+	return show(message), details, true
+}
+
+// canonicalJSON writes a JSON value again as encoding/json writes it:
+// its strings' escapes read, so that a key a server spelled mint\u005f...
+// is found by redaction like any other; numbers as they came.
+func canonicalJSON(raw json.RawMessage) string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	_ = dec.Decode(&v) // raw is JSON, read from an answer
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v) // what was decoded encodes again
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// objectStorageError reads an object store's XML error body (S3's
+// <Error><Code>AccessDenied</Code><Message>Request has expired</Message>
+// ...), which a presigned link answers with, as "AccessDenied: Request
+// has expired". Only the code and message are kept: the rest may echo the
+// request's signature.
+func objectStorageError(data []byte) (string, bool) {
+	trimmed := strings.TrimSpace(string(data[:min(len(data), 64)]))
+	if !strings.HasPrefix(trimmed, "<?xml") && !strings.HasPrefix(trimmed, "<Error") {
+		return "", false
+	}
+	var body struct {
+		XMLName xml.Name `xml:"Error"`
+		Code    string   `xml:"Code"`
+		Message string   `xml:"Message"`
+	}
+	if xml.Unmarshal(data, &body) != nil || body.Code == "" {
+		return "", false
+	}
+	if body.Message == "" {
+		return body.Code, true
+	}
+	return body.Code + ": " + body.Message, true
 }
 
 // writeAttempts says how many requests a failure cost, when more than one.
@@ -234,11 +315,11 @@ const findDeployment = "the Mintlify dashboard (the project's deployment history
 // check refuses an answer that cannot be the object asked for (want; ""
 // when the answer names a new one): without an id, or with another's.
 // Writing it into Terraform state would lose the object, or point state at
-// someone else's. problems are the answer's own, said after.
-func (a answerID) check(k *core, c call, id, want string, problems []string) error {
-	var p wire.Problems
+// someone else's. answerProblems are the answer's own, said after.
+func (a answerID) check(k *core, c call, id, want string, answerProblems []string) error {
+	var p problems
 	switch {
-	case id == "" && wire.Problems(problems).Names(a.field):
+	case id == "" && problems(answerProblems).Names(a.field):
 		// An id of the wrong kind: its problem already says so.
 	case id == "":
 		p.Add(a.field, "missing or empty")
@@ -252,14 +333,14 @@ func (a answerID) check(k *core, c call, id, want string, problems []string) err
 	if len(p) == 0 && id != "" {
 		return nil
 	}
-	return &MalformedResponseError{Method: c.method, Path: c.path, Problems: append(p, problems...)}
+	return &MalformedResponseError{Method: c.method, Path: c.path, Problems: append(p, answerProblems...)}
 }
 
 // checkNew refuses the answer of a request that started work: without an
 // id (check), or naming the work by an id its reads refuse (validate), so
 // that a caller could store it but never follow the work.
-func (a answerID) checkNew(k *core, c call, info ResponseInfo, id string, problems []string) error {
-	if err := a.check(k, c, id, "", problems); err != nil {
+func (a answerID) checkNew(k *core, c call, info ResponseInfo, id string, answerProblems []string) error {
+	if err := a.check(k, c, id, "", answerProblems); err != nil {
 		return err
 	}
 	var ve *ValidationError

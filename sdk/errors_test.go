@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -555,5 +556,81 @@ func TestBoundary_snippetOfExactlyTheLimitIsNotCut(t *testing.T) {
 	}
 	if got := k.secrets.Snippet([]byte(s + "z")); got != s+"…" {
 		t.Errorf("a %d-rune body was not cut: %q", MaxDisplayLine+1, got)
+	}
+}
+
+// shown marks each text that went through show, so the tests see which did.
+func shown(s string) string { return "<" + s + ">" }
+
+func TestRefusal(t *testing.T) {
+	details := func(n int) string {
+		d := make([]string, n)
+		for i := range d {
+			d[i] = fmt.Sprintf(`{"message":"d%d"}`, i)
+		}
+		return `{"error":"bad","details":[` + strings.Join(d, ",") + `]}`
+	}
+	var ten []ErrorDetail
+	for i := range maxErrorDetails {
+		ten = append(ten, ErrorDetail{Message: fmt.Sprintf("<d%d>", i)})
+	}
+	type said struct {
+		Message string
+		Details []ErrorDetail
+		OK      bool
+	}
+	for name, tt := range map[string]struct {
+		body string
+		want said
+	}{
+		"error":                       {`{"error":"Invalid request body","extra":1}`, said{"<Invalid request body>", nil, true}},
+		"error and details":           {`{"error":"bad","details":[{"message":"prompt: Required"},{"message":""}]}`, said{"<bad>", []ErrorDetail{{"<prompt: Required>"}, {"<>"}}, true}},
+		"message when error is null":  {`{"error":null,"message":"fallback"}`, said{"<fallback>", nil, true}},
+		"message when error is empty": {`{"error":"","message":"fallback"}`, said{"<fallback>", nil, true}},
+		"message alone":               {`{"message":"only"}`, said{"<only>", nil, true}},
+		"error over message":          {`{"error":"first","message":"second"}`, said{"<first>", nil, true}},
+		"details alone":               {`{"details":[{"message":"only details"}]}`, said{"<>", []ErrorDetail{{"<only details>"}}, true}},
+		"error as an object":          {`{"error":{"code":7,"m":"a\u005fb \u003c"}}`, said{`<{"code":7,"m":"a_b <"}>`, nil, true}},
+		"error as a number":           {`{"error":42}`, said{"<42>", nil, true}},
+		"ten details":                 {details(maxErrorDetails), said{"<bad>", ten, true}},
+		"eleven details":              {details(maxErrorDetails + 1), said{"<bad>", append(ten[:10:10], ErrorDetail{"and 1 more"}), true}},
+		"a thousand details":          {details(1000), said{"<bad>", append(ten[:10:10], ErrorDetail{"and 990 more"}), true}},
+		"no error fields":             {`{"status":"down"}`, said{}},
+		"empty object":                {`{}`, said{}},
+		"empty details":               {`{"details":[]}`, said{}},
+		"not JSON":                    {`<html>Bad gateway</html>`, said{}},
+		"a list":                      {`[{"error":"x"}]`, said{}},
+		"empty body":                  {``, said{}},
+		"a list past the cap":         {`{"error":"bad","details":[` + strings.Repeat(`{},`, 100_000) + `{}]}`, said{}},
+		"object storage": {`<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Request has expired</Message><Expires>2026</Expires></Error>`,
+			said{"<AccessDenied: Request has expired>", nil, true}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var got said
+			got.Message, got.Details, got.OK = refusal([]byte(tt.body), shown)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestObjectStorageError(t *testing.T) {
+	for body, want := range map[string]string{
+		`<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Request has expired</Message><Expires>2026</Expires></Error>`: "AccessDenied: Request has expired",
+		`<Error><Code>NoSuchKey</Code></Error>`:                           "NoSuchKey",
+		"  \n<Error><Code>NoSuchKey</Code></Error>":                       "NoSuchKey",
+		`<Error><Message>x</Message></Error>`:                             "",
+		`<Error><Code>NoSuchKey</Code>`:                                   "",
+		`<Other><Code>NoSuchKey</Code></Other>`:                           "",
+		strings.Repeat(" ", 64) + `<Error><Code>NoSuchKey</Code></Error>`: "",
+		`<html>nope</html>`:                                               "",
+		`{"error":"x"}`:                                                   "",
+		``:                                                                "",
+	} {
+		got, ok := objectStorageError([]byte(body))
+		if got != want || ok != (want != "") {
+			t.Errorf("%q: %q, %v", body, got, ok)
+		}
 	}
 }

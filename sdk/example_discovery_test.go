@@ -213,7 +213,7 @@ func ExampleIndexClient_Contents() {
 	}
 	for _, s := range got.Statuses {
 		if s.Failed() {
-			fmt.Println(s.ID, "failed:", s.ErrorTag)
+			fmt.Println(s.ID, "failed:", s.Error.Tag)
 			continue
 		}
 		fmt.Println(s.ID, "read")

@@ -70,6 +70,7 @@ func FuzzDecodeAgentJob(f *testing.F) {
 	f.Add([]byte(`{"id":"a","status":"archived","archivedAt":"2026-11-21T12:00:00.5+01:00","prLink":"https://x/pull/1"}`))
 	f.Add([]byte(`{"source":null,"createdAt":null}`))
 	f.Add([]byte(`{"id":"a","status":3,"prLink":"javascript:x","createdAt":"soon","source":"r"}`))
+	f.Add([]byte(`{"id":"a","status":"active","source":[1],"prLink":{},"archivedAt":[],"model":null,"id":"b"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		job, err := decodeJob(data)
 		if err != nil {
@@ -77,6 +78,17 @@ func FuzzDecodeAgentJob(f *testing.F) {
 				t.Fatalf("an error with a job: %+v, %v", job, err)
 			}
 			return
+		}
+		// Each problem names a field, and a field of the wrong kind keeps
+		// no value.
+		for _, p := range job.Problems {
+			name, _, ok := strings.Cut(p, ": ")
+			if !ok || name == "" || len(job.Problems) > 101 {
+				t.Fatalf("problem %q of %q", p, job.Problems)
+			}
+			if strings.HasPrefix(p, "prLink: want") && job.PRLink != nil || strings.HasPrefix(p, "archivedAt: ") && job.ArchivedAt != nil {
+				t.Fatalf("%q, but kept %+v", p, job)
+			}
 		}
 		// What could be read is rendered back and read the same, with no
 		// new problem.
@@ -107,6 +119,7 @@ func FuzzDecodeVisitorsPage(f *testing.F) {
 	f.Add([]byte(`{"totals":{"human":5,"ai":2,"total":6},"visitors":[{"path":"/a","human":3,"ai":1,"total":3}],"hasMore":true}`))
 	f.Add([]byte(`{"visitors":null}`))
 	f.Add([]byte(`{"totals":{"human":1e3,"ai":2.0,"total":-0},"visitors":[],"hasMore":false}`))
+	f.Add([]byte(`{"totals":{"human":1,"ai":0,"total":1},"visitors":[{"path":"/a","human":12.0,"ai":1.2e1,"total":9223372036854775807},null,7],"hasMore":true,"hasMore":false}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var page PathCountsPage
 		if err := decodePathCounts(data, "visitors", &page); err != nil {

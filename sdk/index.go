@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // Mintlify Index: search publisher-maintained documentation and the web,
@@ -163,37 +161,41 @@ type maxCharacters struct {
 type IndexResult struct {
 	// ID names a Mintlify result for Contents (IDs); web results are read
 	// by URL.
-	ID    string `wire:"id"`
-	URL   string `wire:"url" api:"optional"`
-	Title string `wire:"title" api:"optional"`
+	ID    string `json:"id"`
+	URL   string `json:"url"`
+	Title string `json:"title"`
 	// Text is the matching content, when asked for; else "".
-	Text string `wire:"text" api:"optional"`
+	Text string `json:"text"`
 	// Truncated says Text is shorter than the content, whose length is
 	// TotalCharacters (nil when the API did not say).
-	Truncated       bool   `wire:"truncated" api:"optional"`
-	TotalCharacters *int64 `wire:"totalCharacters"`
+	Truncated       bool   `json:"truncated"`
+	TotalCharacters *int64 `json:"totalCharacters"`
 	// Score ranks search results (contents answers carry 0).
-	Score float64 `wire:"score" api:"optional,signed"`
+	Score float64 `json:"score"`
 	// Source is "mintlify" or "web".
-	Source      string   `wire:"source" api:"optional"`
-	SiteName    string   `wire:"siteName" api:"optional"`
-	Breadcrumbs []string `wire:"breadcrumbs" api:"optional"`
+	Source      string   `json:"source"`
+	SiteName    string   `json:"siteName"`
+	Breadcrumbs []string `json:"breadcrumbs"`
 	// PublishedDate is as the source gives it (a timestamp, or a date
 	// for web contents); nil when none.
-	PublishedDate *string `wire:"publishedDate"`
+	PublishedDate *string `json:"publishedDate"`
 }
+
+func (r *IndexResult) check(c *checker) { c.need("id") }
 
 // IndexSearchResults are the results of an Index search, best first.
 type IndexSearchResults struct {
 	// IndexRequestID is the Index's own id of the request (its
 	// requestId field); ResponseInfo.RequestID is the gateway's header.
-	IndexRequestID string        `wire:"requestId" api:"optional"`
-	Results        []IndexResult `wire:"results" api:"must"`
+	IndexRequestID string        `json:"requestId"`
+	Results        []IndexResult `json:"results"`
 	// Problems name what the SDK could not read in the answer; the
 	// results are kept.
-	Problems []string `api:"problems"`
+	Problems []string `json:"-"`
 	ResponseInfo
 }
+
+func (r *IndexSearchResults) check(c *checker) { c.vital("results") }
 
 // Search searches Mintlify Index. Each call is one of the day's 1,000
 // requests.
@@ -212,7 +214,7 @@ func (c *IndexClient) Search(ctx context.Context, req IndexSearchRequest) (*Inde
 	}
 	out := &IndexSearchResults{}
 	err = k.budgetedCall(ctx, k.post("/v1/search", body), out, func(data []byte) error {
-		return wire.DecodeWith(data, out, wire.Options{Most: map[string]int{"results": body.NumResults}, Echo: k.echo})
+		return decoding{echo: k.echo, most: map[string]int{"results": body.NumResults}}.decode(data, out)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("searching Mintlify Index: %w", err)
@@ -276,16 +278,18 @@ type indexContextBody struct {
 
 // IndexContext is context assembled for a question.
 type IndexContext struct {
-	IndexRequestID string `wire:"requestId" api:"optional"`
-	Query          string `wire:"query" api:"optional"`
+	IndexRequestID string `json:"requestId"`
+	Query          string `json:"query"`
 	// Response is the context: Markdown, or serialized JSON. It is empty
 	// when nothing fits the token budget.
-	Response     string   `wire:"response" api:"must"`
-	ResultsCount int64    `wire:"resultsCount" api:"optional"`
-	OutputTokens int64    `wire:"outputTokens" api:"optional"`
-	Problems     []string `api:"problems"`
+	Response     string   `json:"response"`
+	ResultsCount int64    `json:"resultsCount"`
+	OutputTokens int64    `json:"outputTokens"`
+	Problems     []string `json:"-"`
 	ResponseInfo
 }
+
+func (x *IndexContext) check(c *checker) { c.vital("response") }
 
 // Context assembles source-cited context for a question within a token
 // budget, in one request.
@@ -298,7 +302,7 @@ func (c *IndexClient) Context(ctx context.Context, req IndexContextRequest) (*In
 		IncludeDomains: req.Domains.Include, ExcludeDomains: req.Domains.Exclude}
 	out := &IndexContext{}
 	err = k.budgetedCall(ctx, k.post("/v1/context", body), out, func(data []byte) error {
-		return wire.DecodeWith(data, out, wire.Options{Echo: k.echo})
+		return decoding{echo: k.echo}.decode(data, out)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("building context from Mintlify Index: %w", err)
@@ -354,25 +358,38 @@ type indexContentsBody struct {
 
 // IndexContents are the contents read, and how each item fared.
 type IndexContents struct {
-	IndexRequestID string `wire:"requestId" api:"optional"`
+	IndexRequestID string `json:"requestId"`
 	// Results are the items read, in the order the API gave them.
-	Results []IndexResult `wire:"results" api:"must"`
+	Results []IndexResult `json:"results"`
 	// Statuses say, for each item asked for, whether it was read.
-	Statuses []ContentStatus `wire:"statuses"`
-	Problems []string        `api:"problems"`
+	Statuses []ContentStatus `json:"statuses"`
+	Problems []string        `json:"-"`
 	ResponseInfo
+}
+
+func (x *IndexContents) check(c *checker) {
+	c.vital("results")
+	c.need("statuses")
 }
 
 // ContentStatus is how one item of a contents request fared.
 type ContentStatus struct {
 	// ID is the id or URL asked for.
-	ID string `wire:"id"`
+	ID string `json:"id"`
 	// Status is "success" or "error".
-	Status string `wire:"status"`
-	// ErrorTag and HTTPStatus say why an item failed (HTTPStatus nil when
-	// the upstream gave none).
-	ErrorTag   string `wire:"error.tag" api:"optional"`
-	HTTPStatus *int64 `wire:"error.httpStatusCode"`
+	Status string `json:"status"`
+	// Error says why an item failed (its zero value when the API gave no
+	// reason).
+	Error ContentError `json:"error"`
+}
+
+func (s *ContentStatus) check(c *checker) { c.need("id", "status") }
+
+// ContentError is why an item of a contents request failed.
+type ContentError struct {
+	Tag string `json:"tag"`
+	// HTTPStatusCode is the upstream's status; nil when it gave none.
+	HTTPStatusCode *int64 `json:"httpStatusCode"`
 }
 
 // Failed reports whether the item could not be read.
@@ -390,7 +407,7 @@ func (c *IndexClient) Contents(ctx context.Context, req IndexContentsRequest) (*
 	out := &IndexContents{}
 	err = k.budgetedCall(ctx, k.post("/v1/contents", body), out, func(data []byte) error {
 		asked := len(req.IDs) + len(req.URLs)
-		return wire.DecodeWith(data, out, wire.Options{Most: map[string]int{"results": asked, "statuses": asked}, Echo: k.echo})
+		return decoding{echo: k.echo, most: map[string]int{"results": asked, "statuses": asked}}.decode(data, out)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("getting contents from Mintlify Index: %w", err)

@@ -133,7 +133,7 @@ func TestIndexContents_readsItemsAndTheirStatuses(t *testing.T) {
 		t.Errorf("body %s", rec.bodies[0])
 	}
 	code := int64(404)
-	want := []ContentStatus{{ID: "nextjs:/docs/caching", Status: "success"}, {ID: "https://gone.test/", Status: "error", ErrorTag: "NOT_FOUND", HTTPStatus: &code}, {ID: "x", Status: "error", ErrorTag: "TIMEOUT"}}
+	want := []ContentStatus{{ID: "nextjs:/docs/caching", Status: "success"}, {ID: "https://gone.test/", Status: "error", Error: ContentError{Tag: "NOT_FOUND", HTTPStatusCode: &code}}, {ID: "x", Status: "error", Error: ContentError{Tag: "TIMEOUT"}}}
 	if diff := cmp.Diff(want, got.Statuses); diff != "" {
 		t.Error(diff)
 	}

@@ -81,10 +81,9 @@ type pageSpec[P, R any] struct {
 	merge    func(into, from *P)
 }
 
-// newPaged makes a paged endpoint from its description. The type PP proves
-// at compile time that the page type embeds ResponseInfo.
-func newPaged[Q PageQuery, P any, R any, PP answer[P]](k *core, spec pageSpec[P, R]) *PagedEndpoint[Q, P, R] {
-	spec.info = func(p *P) *ResponseInfo { return PP(p).info() }
+// newPaged makes a paged endpoint from its description.
+func newPaged[Q PageQuery, P any, R any](k *core, spec pageSpec[P, R]) *PagedEndpoint[Q, P, R] {
+	spec.info = func(p *P) *ResponseInfo { return infoOf(p) }
 	return &PagedEndpoint[Q, P, R]{core: k, spec: &spec}
 }
 

@@ -13,9 +13,7 @@ import (
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/budget"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/refusal"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/transport"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // ErrResponseTooLarge is returned when a response body exceeds the client's
@@ -255,7 +253,7 @@ func checked(k *core, checks ...error) (*core, error) {
 }
 
 // answerTo sends c and reads its 2xx answer as a T (readAnswer).
-func answerTo[T any, P answer[T]](ctx context.Context, k *core, c call, check func(P) error) (P, error) {
+func answerTo[T any](ctx context.Context, k *core, c call, check func(*T) error) (*T, error) {
 	data, info, err := k.roundTrip(ctx, c)
 	if err != nil {
 		return nil, err
@@ -263,17 +261,17 @@ func answerTo[T any, P answer[T]](ctx context.Context, k *core, c call, check fu
 	return readAnswer(k, c, data, info, check)
 }
 
-// readAnswer decodes a 2xx answer to c into a new T by T's fields
-// (package wire), every string scrubbed of the client's secrets
-// (decodeWith), a value a problem quotes scrubbed before it is cut (echo).
-// The answer gets info; check, when set, then refuses one that cannot be
-// what was asked for (answerID).
-func readAnswer[T any, P answer[T]](k *core, c call, data []byte, info ResponseInfo, check func(P) error) (P, error) {
-	out := P(new(T))
-	if _, err := k.decodeWith(c, data, out, func(b []byte) error { return wire.DecodeWith(b, (*T)(out), wire.Options{Echo: k.echo}) }); err != nil {
+// readAnswer decodes a 2xx answer to c into a new T (decode.go), every
+// string scrubbed of the client's secrets (decodeWith), a value a problem
+// quotes scrubbed before it is cut (echo). The answer gets info; check,
+// when set, then refuses one that cannot be what was asked for
+// (answerID).
+func readAnswer[T any](k *core, c call, data []byte, info ResponseInfo, check func(*T) error) (*T, error) {
+	out := new(T)
+	if _, err := k.decodeWith(c, data, out, func(b []byte) error { return decoding{echo: k.echo}.decode(b, out) }); err != nil {
 		return nil, err
 	}
-	*out.info() = info
+	*infoOf(out) = info
 	if check != nil {
 		if err := check(out); err != nil {
 			return nil, err
@@ -290,7 +288,7 @@ func (k *core) echo(s string) string { return redact.Clip(k.secrets.Redact(s), m
 // malformed turns a decoder's complaint into the error callers see.
 func (k *core) malformed(c call, data []byte, err error) *MalformedResponseError {
 	m := &MalformedResponseError{Method: c.method, Path: c.path}
-	var fields wire.Problems
+	var fields problems
 	if errors.As(err, &fields) {
 		m.Problems = make([]string, len(fields))
 		for i, s := range fields {
@@ -314,14 +312,10 @@ func (k *core) newAPIError(c call, r transport.Result) *APIError {
 		return e
 	}
 	e.RetryAfter, e.RetryAt = r.RetryAfter, r.RetryAt
-	said, ok := refusal.Parse(r.Body, func(s string) string { return k.secrets.Line(s) })
+	var ok bool
+	e.Message, e.Details, ok = refusal(r.Body, k.secrets.Line)
 	if !ok {
 		e.Message = k.secrets.Snippet(r.Body)
-		return e
-	}
-	e.Message = said.Message
-	for _, d := range said.Details {
-		e.Details = append(e.Details, ErrorDetail{Message: d})
 	}
 	return e
 }

@@ -244,6 +244,33 @@ func TestClient_neverPutsKeyInErrors(t *testing.T) {
 	}
 }
 
+// A refusal whose error is a JSON object is shown as JSON with its
+// strings read, so a key that the server spelled with an escaped
+// character (mint\u005f...) is found and removed like any other (hole 5
+// of #43: the object was shown as it came, escape and key included).
+func TestAPIError_anEscapedKeyInAnErrorObjectIsRedacted(t *testing.T) {
+	escaped := strings.Replace(mintlifytest.DemoAPIKey, "_", `\u005f`, 1)
+	for name, body := range map[string]string{
+		"a value": `{"error":{"message":"bad header ` + escaped + `","code":7}}`,
+		"a key":   `{"error":{"` + escaped + `":true}}`,
+		"a list":  `{"error":["` + escaped + `"]}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, ts := newRecorder(t, jsonResponse(400, body))
+			_, err := newTestClient(t, ts.URL, nil).AgentJobs.Get(context.Background(), "p", "j")
+			key := strings.TrimPrefix(mintlifytest.DemoAPIKey, "mint_")
+			if err == nil || strings.Contains(err.Error(), key) || strings.Contains(err.Error(), `u005f`) || !strings.Contains(err.Error(), Redacted) {
+				t.Errorf("%v", err)
+			}
+		})
+	}
+	_, ts := newRecorder(t, jsonResponse(400, `{"error":{"code":7,"why":"<a & b>","n":0.10}}`))
+	_, err := newTestClient(t, ts.URL, nil).AgentJobs.Get(context.Background(), "p", "j")
+	if err == nil || !strings.HasSuffix(err.Error(), `: 400 Bad Request: {"code":7,"n":0.10,"why":"<a & b>"}`) {
+		t.Errorf("%v", err)
+	}
+}
+
 func TestClient_capsResponseBodies(t *testing.T) {
 	big := `{"id":"` + strings.Repeat("x", 4096) + `"}`
 	rec, ts := newRecorder(t, jsonResponse(200, big))

@@ -6,6 +6,12 @@ import (
 
 // ResponseInfo is what the SDK knows of how an answer arrived. Every answer
 // type embeds it, so page.RequestID or job.Attempts read it directly.
+//
+// Answers embed it rather than come beside it (go-github returns a
+// *Response as a second value): a page served from the analytics cache
+// carries its CacheStatus in it, and a paged read's pages (from Pages, or
+// joined by All) must each carry their own, which a second return value
+// cannot do for the pages of a range loop.
 type ResponseInfo struct {
 	// RequestID is the id the API (or its gateway) gave the request, for
 	// support tickets; empty when none was sent.
@@ -25,13 +31,13 @@ type ResponseInfo struct {
 	Cache CacheStatus
 }
 
-// info gives the decoders' generic code access to the embedded value.
+// info is the one method generic code needs of an answer: promoted to
+// every type that embeds ResponseInfo.
 func (r *ResponseInfo) info() *ResponseInfo { return r }
 
-// answer is an answer type: one that embeds ResponseInfo.
-type answer[T any] interface {
-	*T
-	info() *ResponseInfo
+// infoOf is the ResponseInfo of p, a pointer to an answer type.
+func infoOf(p any) *ResponseInfo {
+	return p.(interface{ info() *ResponseInfo }).info() //nolint:forcetypeassert // every answer type embeds it
 }
 
 // combine merges the information of the pages of one read: attempts and

@@ -2,6 +2,7 @@ package sdk
 
 import (
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 )
@@ -22,6 +23,13 @@ func nonEmpty(field, value string) error {
 		return &ValidationError{Field: field, Rule: "must not be empty or only white space"}
 	}
 	return nil
+}
+
+// isWebURL reports whether s is an absolute http(s) URL without
+// credentials: the only kind of link the SDK sends or hands on.
+func isWebURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && u.User == nil
 }
 
 // validateID checks a value sent as one path segment: 1 to 256 ASCII

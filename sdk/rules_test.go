@@ -10,9 +10,9 @@ import (
 	"time"
 )
 
-// text is a rule's refusal as its ValidationError says it, the value not
+// ruleText is a rule's refusal as its ValidationError says it, the value not
 // clipped ("" when the rule held), so each case states the whole error.
-func text(err error) string {
+func ruleText(err error) string {
 	var b *ValidationError
 	switch {
 	case err == nil:
@@ -30,7 +30,7 @@ func text(err error) string {
 func cases(t *testing.T, rule func(string) error, want map[string]string) {
 	t.Helper()
 	for in, w := range want {
-		if got := text(rule(in)); got != w {
+		if got := ruleText(rule(in)); got != w {
 			t.Errorf("%q:\n got %s\nwant %s", in, got, w)
 		}
 	}
@@ -79,11 +79,11 @@ func TestOneOf(t *testing.T) {
 		"Active":  `status "Active" must be one of active, failed`,
 		"failed ": `status "failed " must be one of active, failed`,
 	} {
-		if got := text(oneOf("status", in, allowed)); got != want {
+		if got := ruleText(oneOf("status", in, allowed)); got != want {
 			t.Errorf("%q: got %s, want %s", in, got, want)
 		}
 	}
-	if got := text(oneOf[string]("status", "x", nil)); got != `status "x" must be one of ` {
+	if got := ruleText(oneOf[string]("status", "x", nil)); got != `status "x" must be one of ` {
 		t.Errorf("none allowed: %s", got)
 	}
 }
@@ -98,7 +98,7 @@ func TestGroups(t *testing.T) {
 		{[]string{"admins", " "}, "filter.groups[1] must not be empty or only white space"},
 		{[]string{"", ""}, "filter.groups[0] must not be empty or only white space"},
 	} {
-		if got := text(validateGroups("filter.groups", tt.groups)); got != tt.want {
+		if got := ruleText(validateGroups("filter.groups", tt.groups)); got != tt.want {
 			t.Errorf("%q: got %s, want %s", tt.groups, got, tt.want)
 		}
 	}
@@ -112,12 +112,12 @@ func TestUpTo_and_noCut(t *testing.T) {
 		50: "",
 		51: `pageSize "51" must be between 1 and 50`,
 	} {
-		if got := text(upTo("pageSize", n, 50)); got != want {
+		if got := ruleText(upTo("pageSize", n, 50)); got != want {
 			t.Errorf("%d: got %s, want %s", n, got, want)
 		}
 	}
 	for n, want := range map[int]string{-1: `maxCharacters "-1" must be 1 or more (0: no cut)`, 0: "", 1: ""} {
-		if got := text(noCut("maxCharacters", n)); got != want {
+		if got := ruleText(noCut("maxCharacters", n)); got != want {
 			t.Errorf("%d: got %s, want %s", n, got, want)
 		}
 	}
@@ -134,7 +134,7 @@ func TestScore(t *testing.T) {
 		{math.NaN(), `scoreThreshold "NaN" must be between 0 and 1`},
 		{math.Inf(1), `scoreThreshold "+Inf" must be between 0 and 1`},
 	} {
-		if got := text(ValidateScoreThreshold(tt.v)); got != tt.want {
+		if got := ruleText(ValidateScoreThreshold(tt.v)); got != tt.want {
 			t.Errorf("%v: got %s, want %s", tt.v, got, tt.want)
 		}
 	}
@@ -235,7 +235,7 @@ func TestDateRange(t *testing.T) {
 		{"2026-10-01T11:59:00Z", "2026-10-01T00:00", ""},
 		{"2026-10-01T12:00:00Z", "2026-10-01T00:00", `dateFrom "2026-10-01T12:00:00Z" must be before dateTo "2026-10-01T00:00" (dateTo is exclusive)`},
 	} {
-		if got := text(ValidateDateRange(tt.from, tt.to)); got != tt.want {
+		if got := ruleText(ValidateDateRange(tt.from, tt.to)); got != tt.want {
 			t.Errorf("%q..%q:\n got %s\nwant %s", tt.from, tt.to, got, tt.want)
 		}
 	}
@@ -278,7 +278,7 @@ func TestKeyKind_validate(t *testing.T) {
 		{keyKind{name: "a key", field: "k", prefix: "ab_", others: [][2]string{{"ab_", "a twin"}}}, "ab_x", ""},
 	} {
 		b := tt.kind.validate(tt.key)
-		if got := text(b); got != tt.want {
+		if got := ruleText(b); got != tt.want {
 			t.Errorf("%s %q:\n got %s\nwant %s", tt.kind.field, tt.key, got, tt.want)
 		}
 		if ve := (*ValidationError)(nil); errors.As(b, &ve) && ve.Value != "" {
@@ -308,7 +308,7 @@ func TestParseBaseURL(t *testing.T) {
 		{"http://api.example.com", `baseURL "http://api.example.com" must use https (plain http is allowed only for loopback hosts)`, ""},
 	} {
 		u, b := ParseBaseURL(tt.raw)
-		if got := text(b); got != tt.want {
+		if got := ruleText(b); got != tt.want {
 			t.Errorf("%q:\n got %s\nwant %s", tt.raw, got, tt.want)
 		}
 		if got := urlString(u); got != tt.url {
@@ -450,7 +450,7 @@ func TestStaticExportRequest_Validate(t *testing.T) {
 		{"docs.example.com", "", []string{"index", "a", "index"}, `paths[2] "index" repeats paths[0]: list each page once`},
 		{"docs.example.com", "", []string{"b", "a", "a"}, `paths[2] "a" repeats paths[1]: list each page once`},
 	} {
-		if got := text(StaticExportRequest{Domain: tt.domain, Version: tt.version, Paths: tt.paths}.Validate()); got != tt.want {
+		if got := ruleText(StaticExportRequest{Domain: tt.domain, Version: tt.version, Paths: tt.paths}.Validate()); got != tt.want {
 			t.Errorf("%q %q %q:\n got %s\nwant %s", tt.domain, tt.version, tt.paths, got, tt.want)
 		}
 	}
@@ -532,7 +532,7 @@ func TestSearchRequest_Validate(t *testing.T) {
 		{"q", 0, f(1.5), nil, `scoreThreshold "1.5" must be between 0 and 1`},
 		{"q", 0, nil, []string{"a", ""}, "filter.groups[1] must not be empty or only white space"},
 	} {
-		if got := text(SearchRequest{Query: tt.query, PageSize: tt.size, ScoreThreshold: tt.threshold, Filter: SearchFilter{Groups: tt.groups}}.Validate()); got != tt.want {
+		if got := ruleText(SearchRequest{Query: tt.query, PageSize: tt.size, ScoreThreshold: tt.threshold, Filter: SearchFilter{Groups: tt.groups}}.Validate()); got != tt.want {
 			t.Errorf("%+v:\n got %s\nwant %s", tt, got, tt.want)
 		}
 	}
@@ -555,7 +555,7 @@ func TestIndexSearchRequest_Validate(t *testing.T) {
 		{"q", 0, 0, nil, []string{""}, "excludeDomains[0] must not be empty or only white space"},
 		{"q", 0, 0, []string{""}, []string{""}, "includeDomains[0] must not be empty or only white space"},
 	} {
-		if got := text(IndexSearchRequest{Query: tt.query, NumResults: tt.n, MaxCharacters: tt.cut, Domains: Domains{Include: tt.include, Exclude: tt.exclude}}.Validate()); got != tt.want {
+		if got := ruleText(IndexSearchRequest{Query: tt.query, NumResults: tt.n, MaxCharacters: tt.cut, Domains: Domains{Include: tt.include, Exclude: tt.exclude}}.Validate()); got != tt.want {
 			t.Errorf("%+v:\n got %s\nwant %s", tt, got, tt.want)
 		}
 	}
@@ -579,7 +579,7 @@ func TestIndexContextRequest_Validate(t *testing.T) {
 		{"q", "", "", -1, nil, `tokenBudget "-1" must be between 1 and 6000`},
 		{"q", "", "", 0, []string{" "}, "excludeDomains[0] must not be empty or only white space"},
 	} {
-		if got := text(IndexContextRequest{Query: tt.query, Product: tt.product, Format: ContextFormat(tt.format), TokenBudget: tt.budget, Domains: Domains{Exclude: tt.exclude}}.Validate()); got != tt.want {
+		if got := ruleText(IndexContextRequest{Query: tt.query, Product: tt.product, Format: ContextFormat(tt.format), TokenBudget: tt.budget, Domains: Domains{Exclude: tt.exclude}}.Validate()); got != tt.want {
 			t.Errorf("%+v:\n got %s\nwant %s", tt, got, tt.want)
 		}
 	}
@@ -604,7 +604,7 @@ func TestIndexContentsRequest_Validate(t *testing.T) {
 		{[]string{"a"}, nil, -1, "", `maxCharacters "-1" must be 1 or more (0: no cut)`},
 		{[]string{"a"}, nil, 0, " ", "query must not be empty or only white space"},
 	} {
-		if got := text(IndexContentsRequest{IDs: tt.ids, URLs: tt.urls, MaxCharacters: tt.cut, Query: tt.query}.Validate()); got != tt.want {
+		if got := ruleText(IndexContentsRequest{IDs: tt.ids, URLs: tt.urls, MaxCharacters: tt.cut, Query: tt.query}.Validate()); got != tt.want {
 			t.Errorf("%d ids %q:\n got %s\nwant %s", len(tt.ids), tt.urls, got, tt.want)
 		}
 	}
@@ -657,7 +657,7 @@ func TestAssistantRequest_Validate(t *testing.T) {
 		}), "context[1].value must not be empty"},
 		"path past limit": {with(func(r *AssistantRequest) { r.CurrentPath = limit + "é" }), fmt.Sprintf("currentPath %q is %d characters long; the API takes at most %d", limit+"é", MaxCurrentPathLength+1, MaxCurrentPathLength)},
 	} {
-		if got := text(tt.req.Validate()); got != tt.want {
+		if got := ruleText(tt.req.Validate()); got != tt.want {
 			t.Errorf("%s:\n got %s\nwant %s", name, got, tt.want)
 		}
 	}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/download"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // StaticExportsService pre-renders a deployment's documentation into a
@@ -52,23 +51,38 @@ func (s StaticExportStatus) Known() bool {
 
 // StaticExport is a static export job.
 type StaticExport struct {
-	ID string `wire:"jobId" api:"optional"`
+	ID string `json:"jobId"`
 	// Status is "" when the answer carried none the SDK could read (see
 	// Problems): not terminal, so a wait goes on reading the job.
-	Status StaticExportStatus `wire:"status"`
+	Status StaticExportStatus `json:"status"`
 	// Progress is the completion percentage, 0 to 100.
-	Progress float64 `wire:"progress" api:"max=100"`
+	Progress float64 `json:"progress"`
 	// PageCount is how many pages were exported so far.
-	PageCount int64     `wire:"pageCount"`
-	CreatedAt time.Time `wire:"createdAt"`
-	UpdatedAt time.Time `wire:"updatedAt"`
+	PageCount int64     `json:"pageCount"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
 	// Error is the API's explanation of a failed export; nil otherwise.
-	Error *string `wire:"error"`
+	Error *string `json:"error"`
 	// Problems name the fields of the answer the SDK could not read or
 	// did not trust. The export is still the export: its id was in the
 	// answer. Show them; do not start the export again because of them.
-	Problems []string `api:"problems"`
+	Problems []string `json:"-"`
 	ResponseInfo
+}
+
+// check is what an export's answer needs beyond its id (the call's to
+// check: staticExportID): a status, its figures and its times, and a
+// progress from 0 to 100.
+func (e *StaticExport) check(c *checker) {
+	c.need("status", "progress", "pageCount", "createdAt", "updatedAt")
+	if e.Status == "" && !c.named("status") {
+		c.add("status", "empty")
+	}
+	c.nonNegative("progress", &e.Progress)
+	if e.Progress > 100 {
+		c.add("progress", "%v is above 100", e.Progress)
+		e.Progress = 0
+	}
 }
 
 // StaticExportRequest is what Start sends.
@@ -251,14 +265,10 @@ type startExportBody struct {
 }
 
 // exportCall sends a request answered with an export job, and reads it:
-// a status "" is a problem (a job always has one), and the job must be
-// wantID's, or, when it was just started (wantID ""), have an id Get can
-// ask for.
+// the job must be wantID's, or, when it was just started (wantID ""), have
+// an id Get can ask for.
 func exportCall(ctx context.Context, k *core, c call, wantID string) (*StaticExport, error) {
 	return answerTo(ctx, k, c, func(e *StaticExport) error {
-		if p := (*wire.Problems)(&e.Problems); e.Status == "" && !p.Names("status") {
-			p.Add("status", "empty")
-		}
 		if wantID == "" {
 			return staticExportID.checkNew(k, c, e.ResponseInfo, e.ID, e.Problems)
 		}
@@ -334,20 +344,24 @@ func (s *StaticExportsService) Wait(ctx context.Context, jobID string, opts ...W
 // leave its query (the signature) out, so fmt's verbs show the bundle
 // safely, and RedactedURL gives the link without it.
 type StaticExportBundle struct {
-	JobID string `wire:"jobId" api:"optional"`
+	JobID string `json:"jobId"`
 	// URL is the presigned link (https, or http to a loopback host), a
 	// secret: see the type's comment. DownloadBundle downloads it.
-	URL string `wire:"bundleUrl"`
+	URL string `json:"bundleUrl"`
 	// SizeBytes is the archive's size as the API announced it; 0 when the
 	// answer did not say (see Problems).
-	SizeBytes int64 `wire:"sizeBytes"`
+	SizeBytes int64 `json:"sizeBytes"`
 	// ExpiresAt is when the link stops working; zero when the answer did
 	// not say (see Problems).
-	ExpiresAt time.Time `wire:"expiresAt"`
+	ExpiresAt time.Time `json:"expiresAt"`
 	// Problems name the fields of the answer the SDK could not read.
-	Problems []string `api:"problems"`
+	Problems []string `json:"-"`
 	ResponseInfo
 }
+
+// check is what a bundle's answer needs beyond its job's id and its link
+// (the call's to check: bundleCall): the link, its size and its expiry.
+func (b *StaticExportBundle) check(c *checker) { c.need("bundleUrl", "sizeBytes", "expiresAt") }
 
 // RedactedURL is the link without its query (the signature): safe to show.
 func (b StaticExportBundle) RedactedURL() string {
@@ -415,13 +429,13 @@ func bundleCall(ctx context.Context, k *core, c call, jobID string) (*StaticExpo
 	b := &StaticExportBundle{}
 	var link string
 	if _, err := k.decodeWith(c, data, b, func(d []byte) error {
-		err := wire.DecodeWith(d, b, wire.Options{Echo: k.echo})
+		err := decoding{echo: k.echo}.decode(d, b)
 		link, b.URL = b.URL, ""
 		return err
 	}); err != nil {
 		return nil, err
 	}
-	p := (*wire.Problems)(&b.Problems)
+	p := (*problems)(&b.Problems)
 	_, rule := download.ParseLink(link)
 	_, holdsKey := redact.Scrub(link, []string{k.apiKey})
 	switch {

@@ -208,13 +208,13 @@ func TestGetStaticExport_oddFieldsAreProblemsTheIDIsKept(t *testing.T) {
 	}{
 		{`{"jobId":"se_1","status":"running","progress":"half","pageCount":-3,"createdAt":12,"updatedAt":"yesterday"}`,
 			&StaticExport{ID: "se_1", Status: StaticExportStatusRunning},
-			[]string{`progress: want a number, got a string`, `pageCount: -3 is negative`, `createdAt: want a string or null, got a number`, `updatedAt: "yesterday" is not an ISO 8601 timestamp`}},
+			[]string{`progress: want a number, got a string`, `pageCount: -3 is negative`, `createdAt: want a string, got a number`, `updatedAt: "yesterday" is not an ISO 8601 timestamp`}},
 		{`{"jobId":"se_1","progress":101,"pageCount":1.5,"error":"boom"}`,
 			&StaticExport{ID: "se_1", Error: ptr("boom")},
-			[]string{`status: missing`, `progress: 101 is above 100`, `pageCount: 1.5 is not a whole number`, `createdAt: missing`, `updatedAt: missing`}},
+			[]string{`pageCount: 1.5 is not a whole number`, `status: missing`, `createdAt: missing`, `updatedAt: missing`, `progress: 101 is above 100`}},
 		{`{"jobId":"se_1","status":"","progress":0,"pageCount":0,"createdAt":"2026-11-21T12:00:00Z","updatedAt":null,"error":7,"extra":true}`,
 			&StaticExport{ID: "se_1", CreatedAt: epoch},
-			[]string{`updatedAt: missing`, `error: want a string or null, got a number`, `status: empty`}},
+			[]string{`error: want a string, got a number`, `updatedAt: missing`, `status: empty`}},
 	} {
 		_, ts := newRecorder(t, jsonResponse(200, tt.body))
 		c := newTestClient(t, ts.URL, newClock())
@@ -245,7 +245,7 @@ func TestGetStaticExport_answerWithoutItsIDIsMalformed(t *testing.T) {
 	// An id of the wrong kind is said once, by its own problem, as for a job.
 	_, ts := newRecorder(t, jsonResponse(200, `{"jobId":5,"status":"running"}`))
 	_, err := newTestClient(t, ts.URL, newClock()).StaticExports.Get(context.Background(), "se_1")
-	if !IsMalformedResponse(err) || !strings.Contains(err.Error(), ": jobId: want a string or null, got a number") || strings.Contains(err.Error(), "missing or empty") {
+	if !IsMalformedResponse(err) || !strings.Contains(err.Error(), ": jobId: want a string, got a number") || strings.Contains(err.Error(), "missing or empty") {
 		t.Errorf("an id of the wrong kind: %v", err)
 	}
 }

@@ -381,7 +381,7 @@ func TestList_listingErrorsAndOddRows(t *testing.T) {
 		if len(results) != 1 || results[0].identity["id"] != "s-1" || results[0].name != "Odd (active, 2026-11-01)" {
 			t.Fatalf("%+v", results)
 		}
-		contains(t, "warning", diagsText(diags), "Unexpected answer from Mintlify", "job s-1: haulted: want true or false or null, got a string")
+		contains(t, "warning", diagsText(diags), "Unexpected answer from Mintlify", "job s-1: haulted: want true or false, got a string")
 	})
 }
 

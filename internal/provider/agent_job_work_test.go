@@ -53,8 +53,8 @@ var oddAnswers = map[string]func(body string) string{
 // oddProblems is what the provider says of each odd answer, as the SDK
 // words it; JOB stands for the job's id.
 var oddProblems = map[string]string{
-	"createdAt": `createdAt: want a string or null, got a number`,
-	"statusnum": `status: want a string or null, got a number`,
+	"createdAt": `createdAt: want a string, got a number`,
+	"statusnum": `status: want a string, got a number`,
 	"nostatus":  `status: missing or empty`,
 	"empty": `the API accepted the message, but its answer is not this job: malformed response to POST ` +
 		`/v2/agent/demo-project/job/JOB/message: id: missing or empty; status: missing or empty`,

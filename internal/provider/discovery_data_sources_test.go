@@ -127,6 +127,42 @@ data "mintlify_page" "runbook" {
 	}})
 }
 
+// A search answer that echoes the assistant key as a metadata key, and
+// as its value, keeps it out of state and outputs: keys are redacted as
+// values are (hole 4 of #43: the key was a metadata key in
+// terraform.tfstate).
+func TestAccSearch_anEchoedKeyNeverReachesState(t *testing.T) {
+	clearDiscoveryEnv(t)
+	key := mintlifytest.DemoAssistantKey
+	_, url, clk := startFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteDiscoverySearch, Kind: mintlifytest.FaultMalformed,
+		Body: `[{"path":"/a","content":"c","metadata":{"` + key + `":"` + key + `","title":"T"}}]`}}})
+	runSteps(t, clk, []resource.TestStep{{
+		Config: searchProvider(url) + `
+data "mintlify_search" "echo" {
+  query = "deploy"
+}
+
+output "metadata" {
+  value = data.mintlify_search.echo.results[0].metadata
+}
+`,
+		ConfigStateChecks: []statecheck.StateCheck{
+			checkState(func(s *tfjson.State) error {
+				b, err := json.Marshal(s)
+				switch {
+				case err != nil:
+					return err
+				case bytes.Contains(b, []byte(key)):
+					return fmt.Errorf("state holds the key: %s", b)
+				case !bytes.Contains(b, []byte(`"title":"T"`)) || !bytes.Contains(b, []byte(`"[REDACTED]":"[REDACTED]"`)):
+					return fmt.Errorf("state lost the metadata: %s", b)
+				}
+				return nil
+			}),
+		},
+	}})
+}
+
 // searchMatchesFake compares a mintlify_search in state with the fake's
 // own answer: paths, content and metadata (non-strings as JSON), in order.
 func searchMatchesFake(fs *mintlifytest.Fake, addr string, q mintlifytest.SearchQuery) statecheck.StateCheck {

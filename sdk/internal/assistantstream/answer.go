@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
 )
 
 // Collect reads the rest of the stream into an Answer holding at most
@@ -50,7 +50,7 @@ type Answer struct {
 	// markers of blocks and steps, start or finish).
 	Parts        []Part
 	Errors       []string
-	Problems     wire.Problems
+	Problems     bounded.Problems
 	FinishReason string
 	size         int64
 }
@@ -66,7 +66,7 @@ func (a *Answer) Add(p Part, most int64) bool {
 		return false
 	}
 	for _, pr := range p.Problems {
-		a.Problems.Add(string(p.Type), "%s", pr) // at most wire.MaxProblems
+		a.Problems.Add(string(p.Type), "%s", pr) // at most bounded.MaxProblems
 	}
 	switch p.Type {
 	case TextDelta:

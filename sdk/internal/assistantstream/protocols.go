@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // The two protocols' parts: a v2 event's JSON part, a v1 CODE:JSON
@@ -16,45 +16,107 @@ import (
 
 // rawPart is a v2 part: every field any known type has.
 type rawPart struct {
-	Type            wire.Text       `json:"type"`
-	ID              wire.Text       `json:"id"`
-	Delta           wire.Text       `json:"delta"`
-	MessageID       wire.Text       `json:"messageId"`
+	Type            text            `json:"type"`
+	ID              text            `json:"id"`
+	Delta           text            `json:"delta"`
+	MessageID       text            `json:"messageId"`
 	MessageMetadata json.RawMessage `json:"messageMetadata"`
-	ErrorText       wire.Text       `json:"errorText"`
-	ToolCallID      wire.Text       `json:"toolCallId"`
-	ToolName        wire.Text       `json:"toolName"`
-	InputTextDelta  wire.Text       `json:"inputTextDelta"`
+	ErrorText       text            `json:"errorText"`
+	ToolCallID      text            `json:"toolCallId"`
+	ToolName        text            `json:"toolName"`
+	InputTextDelta  text            `json:"inputTextDelta"`
 	Input           json.RawMessage `json:"input"`
 	Output          json.RawMessage `json:"output"`
-	SourceID        wire.Text       `json:"sourceId"`
-	URL             wire.Text       `json:"url"`
-	Title           wire.Text       `json:"title"`
-	MediaType       wire.Text       `json:"mediaType"`
-	Filename        wire.Text       `json:"filename"`
+	SourceID        text            `json:"sourceId"`
+	URL             text            `json:"url"`
+	Title           text            `json:"title"`
+	MediaType       text            `json:"mediaType"`
+	Filename        text            `json:"filename"`
 	Data            json.RawMessage `json:"data"`
-	FinishReason    wire.Text       `json:"finishReason"`
-	ThreadID        wire.Text       `json:"threadId"`
-	Reason          wire.Text       `json:"reason"`
+	FinishReason    text            `json:"finishReason"`
+	ThreadID        text            `json:"threadId"`
+	Reason          text            `json:"reason"`
+}
+
+// text is a string field of a part, read leniently: a value of another
+// kind is kept as its kind, for a problem, and the rest of the part read.
+type text struct {
+	v   string
+	set bool   // there, and a string
+	odd string // the kind of a value that is neither a string nor null
+}
+
+// UnmarshalJSON reads any JSON value; only a string is kept.
+func (t *text) UnmarshalJSON(b []byte) error {
+	switch {
+	case string(b) == "null":
+	case b[0] == '"':
+		t.set = true
+		return json.Unmarshal(b, &t.v)
+	default:
+		t.odd = bounded.Kind(b)
+	}
+	return nil
+}
+
+// problems name a part's fields the SDK could not read: "delta: missing".
+type problems struct{ bounded.Problems }
+
+// str reads a string field that may be absent or null ("" then).
+func (p *problems) str(name string, t text) string {
+	if t.odd != "" {
+		p.Add(name, "want a string or null, got %s", t.odd)
+	}
+	return t.v
+}
+
+// need reads a string field a part must have.
+func (p *problems) need(name string, t text) string {
+	switch {
+	case t.odd != "":
+		p.Add(name, "want a string, got %s", t.odd)
+	case !t.set:
+		p.Add(name, "missing")
+	}
+	return t.v
+}
+
+// object reads a part's JSON object into raw: only a value that is not an
+// object (or not JSON, or holding a list past bounded.MaxItems) is an
+// error.
+func object(data []byte, raw any) error {
+	if !bounded.ItemsFit(data) {
+		return fmt.Errorf("a list or an object holds more than %d items", bounded.MaxItems)
+	}
+	if err := json.Unmarshal(data, raw); err != nil {
+		return err
+	}
+	if data = bytes.TrimSpace(data); data[0] != '{' {
+		return errors.New("want an object, got " + bounded.Kind(data))
+	}
+	return nil
 }
 
 // partsV2 reads one v2 part. It returns the parts to hand out: the part,
 // preceded by text held back for redaction when the part ends a block.
 func (s *Stream) partsV2(payload []byte) ([]Part, error) {
-	var p wire.Problems
+	var p problems
 	var raw rawPart
-	if err := wire.ReadRaw(payload, &raw, &p); err != nil {
+	if err := object(payload, &raw); err != nil {
 		return nil, err
 	}
-	part := Part{Type: Type(s.redact(wire.NonEmpty(&p, wire.Top("type"), raw.Type)))}
-	str := func(name string, t wire.Text) string { return s.redact(wire.OrEmpty(&p, wire.Top(name), t)) }
-	need := func(name string, t wire.Text) string { return s.redact(wire.Required(&p, wire.Top(name), t)) }
+	if raw.Type.set && raw.Type.v == "" {
+		p.Add("type", "missing or empty")
+	}
+	part := Part{Type: Type(s.redact(p.need("type", raw.Type)))}
+	str := func(name string, t text) string { return s.redact(p.str(name, t)) }
+	need := func(name string, t text) string { return s.redact(p.need(name, t)) }
 	var before []Part
 	switch t := part.Type; {
 	case t == TextDelta || t == ReasoningDelta:
 		part.ID = str("id", raw.ID)
-		part.Text = s.scrubDelta(t, part.ID, wire.Required(&p, wire.Top("delta"), raw.Delta))
-		if part.Text == "" && raw.Delta.Value() != "" {
+		part.Text = s.scrubDelta(t, part.ID, p.need("delta", raw.Delta))
+		if part.Text == "" && raw.Delta.v != "" {
 			return nil, nil // all held back, for now
 		}
 	case t == TextStart || t == ReasoningStart:
@@ -94,8 +156,8 @@ func (s *Stream) partsV2(payload []byte) ([]Part, error) {
 		part.ErrorText = str("errorText", raw.ErrorText)
 		switch t {
 		case ToolInputDelta:
-			part.Text = s.scrubDelta(t, part.Tool.CallID, wire.Required(&p, wire.Top("inputTextDelta"), raw.InputTextDelta))
-			if part.Text == "" && raw.InputTextDelta.Value() != "" {
+			part.Text = s.scrubDelta(t, part.Tool.CallID, p.need("inputTextDelta", raw.InputTextDelta))
+			if part.Text == "" && raw.InputTextDelta.v != "" {
 				return nil, nil
 			}
 		case ToolInput, ToolInputError:
@@ -118,23 +180,23 @@ func (s *Stream) partsV2(payload []byte) ([]Part, error) {
 	default:
 		part.Raw = s.redactJSON(payload)
 	}
-	part.Problems = []string(p)
+	part.Problems = p.Problems
 	return append(before, part), nil
 }
 
 // rawV1 is the value of a v1 part: every field any known code has.
 type rawV1 struct {
-	ToolCallID    wire.Text       `json:"toolCallId"`
-	ToolName      wire.Text       `json:"toolName"`
+	ToolCallID    text            `json:"toolCallId"`
+	ToolName      text            `json:"toolName"`
 	Args          json.RawMessage `json:"args"`
 	Result        json.RawMessage `json:"result"`
-	ArgsTextDelta wire.Text       `json:"argsTextDelta"`
-	FinishReason  wire.Text       `json:"finishReason"`
-	ThreadID      wire.Text       `json:"threadId"`
-	MessageID     wire.Text       `json:"messageId"`
-	ID            wire.Text       `json:"id"`
-	URL           wire.Text       `json:"url"`
-	Title         wire.Text       `json:"title"`
+	ArgsTextDelta text            `json:"argsTextDelta"`
+	FinishReason  text            `json:"finishReason"`
+	ThreadID      text            `json:"threadId"`
+	MessageID     text            `json:"messageId"`
+	ID            text            `json:"id"`
+	URL           text            `json:"url"`
+	Title         text            `json:"title"`
 }
 
 // partsV1 reads one v1 line, CODE:JSON, into parts named as v2 names
@@ -148,21 +210,21 @@ func (s *Stream) partsV1(line []byte) ([]Part, error) {
 	if !json.Valid(value) {
 		return nil, fmt.Errorf("the value of a %q part is not JSON", redact.Clip(string(code), 10))
 	}
-	var p wire.Problems
-	str := func(name string, t wire.Text) string { return s.redact(wire.OrEmpty(&p, wire.Top(name), t)) }
-	need := func(name string, t wire.Text) string { return s.redact(wire.Required(&p, wire.Top(name), t)) }
+	var p problems
+	str := func(name string, t text) string { return s.redact(p.str(name, t)) }
+	need := func(name string, t text) string { return s.redact(p.need(name, t)) }
 	var raw rawV1
 	obj := func() {
 		if value[0] != '{' {
-			p.Add("value", "want an object, got %s", wire.RawKind(value))
+			p.Add("value", "want an object, got %s", bounded.Kind(value))
 			return
 		}
-		_ = wire.ReadRaw(value, &raw, &p)
+		_ = object(value, &raw)
 	}
 	stringValue := func() string {
-		var t wire.Text
+		var t text
 		_ = t.UnmarshalJSON(value)
-		return wire.Required(&p, wire.Top("value"), t)
+		return p.need("value", t)
 	}
 	var part Part
 	var before []Part
@@ -202,7 +264,7 @@ func (s *Stream) partsV1(line []byte) ([]Part, error) {
 		obj()
 		part.Type = ToolInputDelta
 		part.Tool = &Tool{CallID: need("toolCallId", raw.ToolCallID)}
-		v := wire.Required(&p, wire.Top("argsTextDelta"), raw.ArgsTextDelta)
+		v := p.need("argsTextDelta", raw.ArgsTextDelta)
 		part.Text = s.scrubDelta(part.Type, part.Tool.CallID, v)
 		if part.Text == "" && v != "" {
 			return nil, nil
@@ -240,14 +302,14 @@ func (s *Stream) partsV1(line []byte) ([]Part, error) {
 		// v1 text has no block ends: any other part ends the text so far.
 		before = append(s.flush(func(h heldText) bool { return h.kind != ToolInputDelta }), before...)
 	}
-	part.Problems = []string(p)
+	part.Problems = p.Problems
 	return append(before, part), nil
 }
 
 // threadIDIn finds a threadId in JSON metadata or data: an object's
 // "threadId", or that of an object in a list.
 func threadIDIn(raw json.RawMessage) string {
-	if len(raw) == 0 || !bytes.Contains(raw, []byte(`threadId`)) || wire.CheckLists(raw) != nil {
+	if len(raw) == 0 || !bytes.Contains(raw, []byte(`threadId`)) || !bounded.ItemsFit(raw) {
 		return ""
 	}
 	var one struct {

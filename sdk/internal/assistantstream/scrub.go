@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 )
 
 // Secrets in an answer: deltas are scrubbed across their boundaries
@@ -110,7 +110,7 @@ func (s *Stream) redactJSON(raw json.RawMessage) json.RawMessage {
 	if !redact.MayHold(raw, s.secrets()) {
 		return out
 	}
-	if wire.CheckLists(raw) != nil { // too many items to decode: kept as text
+	if !bounded.ItemsFit(raw) { // too many items to decode: kept as text
 		return json.RawMessage(strconv.Quote(s.redact(string(raw))))
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))

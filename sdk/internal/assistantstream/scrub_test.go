@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
 )
 
 // The longest end of a text that starts a secret, whichever secret it is;
@@ -38,7 +38,7 @@ func TestSecretPrefixAtEnd(t *testing.T) {
 func TestRedactJSON(t *testing.T) {
 	s, _ := newStream(false, strings.NewReader(""))
 	escaped := `"mint\u005fdsc_0123456789"`
-	many := "[" + strings.Repeat("0,", wire.MaxListLength) + `"` + secret + `"]`
+	many := "[" + strings.Repeat("0,", bounded.MaxItems) + `"` + secret + `"]`
 	for in, want := range map[string]string{
 		``:                       ``,
 		`null`:                   ``,

@@ -8,6 +8,7 @@ package bounded
 import (
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -165,4 +166,109 @@ func (r *Reader) Stop() {
 func (r *Reader) Close() error {
 	r.Stop()
 	return r.body.Close()
+}
+
+// MaxItems bounds every JSON list and object the SDK decodes: far past
+// any page (the largest is 1,000 rows), any real deployment log and any
+// object the API sends, while a server that sends millions of tiny items
+// ({} takes 3 bytes, its decoded row a hundred times more; "k":0 takes 6,
+// a map entry twenty times more) cannot turn a 16 MiB answer into
+// gigabytes.
+const MaxItems = 100_000
+
+// ItemsFit reports whether every list and object of the JSON text data
+// holds at most MaxItems items (members), found in one pass without
+// decoding it (n items have n-1 commas of their own). A text that is not
+// JSON fits: its decoder says what is wrong with it.
+func ItemsFit(data []byte) bool {
+	var commas []int // per open list or object: its commas so far
+	inString, escaped := false, false
+	for _, c := range data {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '[', '{':
+			commas = append(commas, 0)
+		case ']', '}':
+			if len(commas) > 0 {
+				commas = commas[:len(commas)-1]
+			}
+		case ',':
+			if n := len(commas); n > 0 {
+				if commas[n-1]++; commas[n-1] >= MaxItems {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// MaxProblems bounds the problems one answer reports: a list of thousands
+// of rows with a field missing from each must not make thousands of
+// strings and an error of megabytes.
+const MaxProblems = 100
+
+// MoreProblems is the last problem of a list that has more than
+// MaxProblems.
+const MoreProblems = "…: more problems, not listed"
+
+// Problems lists what is wrong with what a server sent, one entry per
+// field ("visitors[3].total: -5 is negative"): at most MaxProblems, then
+// MoreProblems. As an error, it is an answer not to be trusted.
+type Problems []string
+
+// Error joins the problems with "; ".
+func (p Problems) Error() string { return strings.Join(p, "; ") }
+
+// Add records a problem with field: its text is format with args.
+func (p *Problems) Add(field, format string, args ...any) {
+	switch n := len(*p); {
+	case n < MaxProblems:
+		*p = append(*p, field+": "+fmt.Sprintf(format, args...))
+	case n == MaxProblems:
+		*p = append(*p, MoreProblems)
+	}
+}
+
+// Names reports whether a problem with field was reported.
+func (p Problems) Names(field string) bool {
+	for _, s := range p {
+		if strings.HasPrefix(s, field+": ") {
+			return true
+		}
+	}
+	return false
+}
+
+// Kind names the kind of a JSON value, for a problem: "want a number, got
+// a string".
+func Kind(raw []byte) string {
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "a list"
+	case 't', 'f':
+		return "true or false"
+	case 'n':
+		return "null"
+	}
+	return "a number"
 }

@@ -217,3 +217,69 @@ func TestReader_failIsTheCallersError(t *testing.T) {
 		t.Errorf("within the bounds: %v", err)
 	}
 }
+
+func manyOf(item string, n int) string {
+	return "[" + strings.TrimSuffix(strings.Repeat(item+",", n), ",") + "]"
+}
+
+// ItemsFit counts the items of every list and the members of every
+// object, strings and nesting aside.
+func TestItemsFit(t *testing.T) {
+	for body, ok := range map[string]bool{
+		manyOf("1", MaxItems):                                    true,
+		manyOf("1", MaxItems+1):                                  false,
+		`{"a":"` + strings.Repeat(",", 2*MaxItems) + `"}`:        true, // commas in a string
+		`{"a":"\"` + strings.Repeat(",", 2*MaxItems) + `"}`:      true, // after an escaped quote
+		`[` + manyOf("[1,2]", MaxItems) + `]`:                    true, // nested lists count apart
+		`{` + strings.Repeat(`"k":1,`, MaxItems-1) + `"z":1}`:    true,
+		`{` + strings.Repeat(`"k":1,`, MaxItems) + `"z":1}`:      false, // an object's members count
+		`[[` + strings.Repeat("1,", MaxItems) + `1],2]`:          false,
+		`[{"a":1},` + strings.Repeat(`{"b":1,"c":2},`, 3) + `1]`: true, // each object counts apart
+		`not json [,,,`: true,
+	} {
+		if ItemsFit([]byte(body)) != ok {
+			t.Errorf("%.60s: want %v", body, ok)
+		}
+	}
+}
+
+// ItemsFit leaves a stray closing bracket or comma to the JSON parser,
+// and stops counting a list where it closes: the members of the object
+// around it count apart.
+func TestItemsFit_closedListsStopCounting(t *testing.T) {
+	for _, body := range []string{`]`, `}`, `]]`, `,`, `1,2`, `{"a":1},`,
+		`{"l":[` + strings.Repeat("1,", MaxItems-3) + `1],` + strings.Repeat(`"k":1,`, 3) + `"z":1}`} {
+		if !ItemsFit([]byte(body)) {
+			t.Errorf("%.60s: refused", body)
+		}
+	}
+}
+
+// The 100th problem is listed; the 101st is MoreProblems; past it,
+// nothing more.
+func TestProblems_theHundredthAndHundredFirst(t *testing.T) {
+	var p Problems
+	for i := range MaxProblems - 1 {
+		p.Add("f", "%d", i)
+	}
+	p.Add("f", "last")
+	if len(p) != MaxProblems || p[MaxProblems-1] != "f: last" {
+		t.Fatalf("100th: %d problems, last %q", len(p), p[len(p)-1])
+	}
+	p.Add("f", "one more")
+	if len(p) != MaxProblems+1 || p[MaxProblems] != MoreProblems {
+		t.Fatalf("101st: %d problems, last %q", len(p), p[len(p)-1])
+	}
+	p.Add("f", "yet more")
+	if len(p) != MaxProblems+1 || !strings.HasSuffix(p.Error(), "f: last; "+MoreProblems) {
+		t.Errorf("past 101: %d problems", len(p))
+	}
+}
+
+// Names finds a field's problem, not one of a field it prefixes.
+func TestProblems_names(t *testing.T) {
+	p := Problems{"a.b: x", "c: y"}
+	if !p.Names("a.b") || !p.Names("c") || p.Names("a") || p.Names("b") || p.Error() != "a.b: x; c: y" {
+		t.Error("names")
+	}
+}

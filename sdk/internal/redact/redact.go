@@ -164,8 +164,11 @@ func MayHold(data []byte, secrets []string) bool {
 
 // Strings replaces every secret in every string reachable from v (a
 // pointer to a decoded answer): struct fields, pointers, slices, arrays,
-// maps and interfaces, and reports whether it found any. Callers run it
-// only when an answer may hold a secret (MayHold), so its cost is paid by
+// maps (their keys too) and interfaces, and reports whether it found any.
+// Two keys of a map that are the same once redacted are both kept: each
+// later one in the keys' order gets the first free number ("[REDACTED]
+// (2)"), so that one answer always gives one map. Callers run it only
+// when an answer may hold a secret (MayHold), so its cost is paid by
 // misbehaving servers, not by every page.
 func Strings(v any, secrets []string) bool {
 	found := false
@@ -197,7 +200,12 @@ func value(v reflect.Value, secrets []string, found *bool) {
 			value(v.Index(i), secrets, found)
 		}
 	case reflect.Map:
-		for _, k := range v.MapKeys() {
+		keys := v.MapKeys()
+		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
+		for _, k := range keys {
+			if k.Kind() == reflect.String {
+				k = redactKey(v, k, secrets, found)
+			}
 			e := v.MapIndex(k)
 			str := e // a string, or a string in an interface (map[string]any)
 			if e.Kind() == reflect.Interface && !e.IsNil() {
@@ -220,6 +228,25 @@ func value(v reflect.Value, secrets []string, found *bool) {
 			*found = true
 		}
 	}
+}
+
+// redactKey moves the entry of map m at k, a string, to k without
+// secrets, numbered when m has that key already; it returns the entry's
+// key.
+func redactKey(m, k reflect.Value, secrets []string, found *bool) reflect.Value {
+	clean, ok := Scrub(k.String(), secrets)
+	if !ok {
+		return k
+	}
+	e := m.MapIndex(k)
+	m.SetMapIndex(k, reflect.Value{})
+	k = reflect.ValueOf(clean).Convert(k.Type())
+	for n := 2; m.MapIndex(k).IsValid(); n++ {
+		k = reflect.ValueOf(fmt.Sprintf("%s (%d)", clean, n)).Convert(k.Type())
+	}
+	m.SetMapIndex(k, e)
+	*found = true
+	return k
 }
 
 // URLError drops the query (a presigned link's signature) from the URL

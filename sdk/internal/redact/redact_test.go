@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // Strings reaches every string an answer can hold, through pointers,
@@ -50,6 +52,36 @@ func TestStrings_everyKindOfPlace(t *testing.T) {
 	// A string reached by value cannot be set: it is left, and not counted.
 	if Strings("x"+key, []string{key}) {
 		t.Error("a string passed by value reported as redacted")
+	}
+}
+
+// A secret is removed from map keys as from values, at any depth (hole 4
+// of #43: a search result's metadata key kept the key, into Terraform
+// state). Two keys the same once redacted are both kept, the later one
+// in the keys' order numbered, so that the same answer always gives the
+// same map.
+func TestStrings_mapKeys(t *testing.T) {
+	const key = "mint_k3y"
+	v := struct {
+		Meta  map[string]any
+		Named map[string]string
+	}{
+		Meta: map[string]any{"title": "t", key: key, "x" + key: 1, "x" + Marker: 2, Marker + " (2)": 3,
+			"nested": map[string]any{key: []any{map[string]any{"a" + key: "v"}}}},
+		Named: map[string]string{key: "v"},
+	}
+	if !Strings(&v, []string{key}) {
+		t.Fatal("found nothing")
+	}
+	want := map[string]any{"title": "t", Marker: Marker, "x" + Marker: 2, "x" + Marker + " (2)": 1, Marker + " (2)": 3,
+		"nested": map[string]any{Marker: []any{map[string]any{"a" + Marker: "v"}}}}
+	if diff := cmp.Diff(want, v.Meta); diff != "" || v.Named[Marker] != "v" || len(v.Named) != 1 {
+		t.Errorf("(-want +got):\n%s\n%v", diff, v.Named)
+	}
+	// Only a key that held a secret moves.
+	clean := map[string]any{"a": 1}
+	if Strings(&clean, []string{key}) || clean["a"] != 1 {
+		t.Errorf("a clean map: %v", clean)
 	}
 }
 
