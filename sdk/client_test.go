@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/transport"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -79,7 +80,7 @@ func TestNewClient_acceptsHTTPSAndLoopback(t *testing.T) {
 	if k.maxRetries != DefaultMaxRetries || k.maxRetryAfter != DefaultMaxRetryAfter || k.maxResponseBytes != DefaultMaxResponseBytes ||
 		k.requestTimeout != DefaultRequestTimeout || k.sentGrace != DefaultSentRequestGrace || k.maxPagesPerRead != DefaultMaxPagesPerRead ||
 		k.maxBytesPerRead != DefaultMaxBytesPerRead || k.retryMinBackoff != defaultRetryMinBackoff || k.retryMaxBackoff != defaultRetryMaxBackoff ||
-		k.clock != (wallClock{}) || k.cache != nil || k.userAgent != "mintlify-go-sdk/"+Version {
+		k.clock != (transport.WallClock{}) || k.cache != nil || k.userAgent != "mintlify-go-sdk/"+Version {
 		t.Errorf("defaults not applied: %+v", k.settings)
 	}
 	if k.apiKey != "mint_x" || len(k.secrets.List()) != 1 || k.secrets.List()[0] != "mint_x" {
@@ -236,7 +237,7 @@ func TestClient_requestHookSeesEveryAttemptButNoSecrets(t *testing.T) {
 
 // realClockNoSleep is the real clock without waiting, for tests of retries
 // that do not care about the delay.
-type realClockNoSleep struct{ wallClock }
+type realClockNoSleep struct{ transport.WallClock }
 
 func (realClockNoSleep) Sleep(ctx context.Context, _ time.Duration) error { return ctx.Err() }
 

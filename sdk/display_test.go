@@ -112,7 +112,7 @@ func BenchmarkDisplayText_plain(b *testing.B) {
 }
 
 func TestAPIError_serverTextIsEscaped(t *testing.T) {
-	k := &core{settings: settings{clock: wallClock{}}}
+	k := &core{settings: settings{clock: transport.WallClock{}}}
 	for name, body := range map[string]string{
 		"JSON error":     `{"error":"\u001b[2J\u001b[32mApply complete!\r","details":[{"message":"bad\u202eexe"}]}`,
 		"HTML page":      "<html><body>\x1b]0;pwned\x07 Bad gateway \u202e</body></html>",

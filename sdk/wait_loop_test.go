@@ -261,29 +261,3 @@ func TestPoll_ctxEndingDuringAReadIsNotAFailureOfTheRead(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
-
-// The wall clock's Sleep waits, and stops when its context does.
-func TestWallClock(t *testing.T) {
-	var clk Clock = wallClock{}
-	if d := time.Since(clk.Now()); d < 0 || d > time.Second {
-		t.Errorf("Now is %s off", d)
-	}
-	start := time.Now()
-	if err := clk.Sleep(context.Background(), 20*time.Millisecond); err != nil || time.Since(start) < 20*time.Millisecond {
-		t.Errorf("slept %s, %v", time.Since(start), err)
-	}
-	ended, cancel := context.WithCancel(context.Background())
-	cancel()
-	start = time.Now()
-	if err := clk.Sleep(ended, time.Hour); !errors.Is(err, context.Canceled) || time.Since(start) > 5*time.Second {
-		t.Errorf("an ended context: %v after %s", err, time.Since(start))
-	}
-	for _, d := range []time.Duration{0, -time.Second} {
-		if err := clk.Sleep(context.Background(), d); err != nil {
-			t.Errorf("Sleep(%s) = %v", d, err)
-		}
-		if err := clk.Sleep(ended, d); !errors.Is(err, context.Canceled) {
-			t.Errorf("Sleep(%s) on an ended context = %v", d, err)
-		}
-	}
-}

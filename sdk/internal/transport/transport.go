@@ -36,6 +36,28 @@ type Clock interface {
 	Sleep(ctx context.Context, d time.Duration) error
 }
 
+// WallClock is the real time: the clock of a client given none.
+type WallClock struct{}
+
+// Now is time.Now.
+func (WallClock) Now() time.Time { return time.Now() }
+
+// Sleep waits for d or until ctx is done (at once when d is not
+// positive), and returns ctx.Err() when ctx ended the wait.
+func (WallClock) Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
 // Policy is how a client sends: its HTTP client and bounds.
 type Policy struct {
 	Client *http.Client
