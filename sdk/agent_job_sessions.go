@@ -182,12 +182,10 @@ func (r *sessionRows) check(c *checker) { c.need("allSessions") }
 // answer of its own: a row that is not an object, or whose id cannot be
 // used (none, or one that is not a job id: it could be imported as
 // nothing, or read as nothing), is skipped, into the page's Skipped; any
-// other odd field goes into its row's Problems, as for a job. echo is how
-// a problem quotes a value: the client's secrets removed before it is cut
-// (see core.echo).
-func decodeSessions(data []byte, pg *SessionsPage, echo func(string) string) error {
+// other odd field goes into its row's Problems, as for a job.
+func decodeSessions(d decoding, data []byte, pg *SessionsPage) error {
 	var rows sessionRows
-	if err := (decoding{echo: echo}).decode(data, &rows); err != nil {
+	if err := d.decode(data, &rows); err != nil {
 		return err
 	}
 	pg.Sessions = make([]AgentSession, 0, len(rows.Rows))
@@ -197,7 +195,7 @@ func decodeSessions(data []byte, pg *SessionsPage, echo func(string) string) err
 		if raw[0] != '{' {
 			idProblem = "want an object, got " + bounded.Kind(raw)
 		} else {
-			_ = (decoding{echo: echo}).decode(raw, &s) // an object: its problems are its own
+			_ = d.decode(raw, &s) // an object: its problems are its own
 		}
 		for _, p := range s.Problems {
 			if idProblem == "" && strings.HasPrefix(p, "sessionId: ") {
@@ -206,7 +204,7 @@ func decodeSessions(data []byte, pg *SessionsPage, echo func(string) string) err
 		}
 		var ve *ValidationError
 		if err := ValidateJobID(s.ID); idProblem == "" && errors.As(err, &ve) {
-			idProblem = fmt.Sprintf("sessionId: %q cannot be read back as a job's id: it %s", echo(s.ID), ve.Rule)
+			idProblem = fmt.Sprintf("sessionId: %q cannot be read back as a job's id: it %s", d.quote(s.ID), ve.Rule)
 		}
 		if idProblem != "" {
 			pg.Skipped = append(pg.Skipped, SkippedSession{ID: s.ID, Problem: fmt.Sprintf("allSessions[%d] is skipped: %s", i, idProblem)})
@@ -219,23 +217,20 @@ func decodeSessions(data []byte, pg *SessionsPage, echo func(string) string) err
 
 // sessionsSpec describes the listing: offset paging by skip and take, no
 // "more" but a full page, never cached (a job's status changes by the
-// minute), and rows that a job started during the read pushes down. echo
-// quotes a row's odd values in its Problems (see decodeSessions).
-func sessionsSpec(echo func(string) string) pageSpec[SessionsPage, AgentSession] {
-	return pageSpec[SessionsPage, AgentSession]{
-		what: "agent jobs", keyName: "session id",
-		path:    func(projectID string) string { return escapePath("v1", "agent", projectID, "jobs") },
-		largest: MaxSessionsPageSize,
-		params:  paging.Names{Limit: "take", Offset: "skip"},
-		// Newest first (in the fake, and as the dashboard shows them): a job
-		// started while the listing is read moves every job down one place.
-		prepends: true,
-		decode:   func(data []byte, pg *SessionsPage) error { return decodeSessions(data, pg, echo) },
-		rows:     func(p *SessionsPage) *[]AgentSession { return &p.Sessions },
-		key:      func(r *AgentSession) string { return r.ID },
-		// A skipped row was served all the same: it counts toward the
-		// next offset and a full page, and All gathers every page's.
-		skipped: func(p *SessionsPage) int { return len(p.Skipped) },
-		merge:   func(into, from *SessionsPage) { into.Skipped = append(from.Skipped, into.Skipped...) },
-	}
+// minute), and rows that a job started during the read pushes down.
+var sessionsSpec = pageSpec[SessionsPage, AgentSession]{
+	what: "agent jobs", keyName: "session id",
+	path:    func(projectID string) string { return escapePath("v1", "agent", projectID, "jobs") },
+	largest: MaxSessionsPageSize,
+	params:  paging.Names{Limit: "take", Offset: "skip"},
+	// Newest first (in the fake, and as the dashboard shows them): a job
+	// started while the listing is read moves every job down one place.
+	prepends: true,
+	decode:   decodeSessions,
+	rows:     func(p *SessionsPage) *[]AgentSession { return &p.Sessions },
+	key:      func(r *AgentSession) string { return r.ID },
+	// A skipped row was served all the same: it counts toward the
+	// next offset and a full page, and All gathers every page's.
+	skipped: func(p *SessionsPage) int { return len(p.Skipped) },
+	merge:   func(into, from *SessionsPage) { into.Skipped = append(from.Skipped, into.Skipped...) },
 }

@@ -2,6 +2,7 @@ package sdk
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -20,7 +21,7 @@ type AgentJobsService struct {
 
 func newAgentJobsService(k *core) AgentJobsService {
 	return AgentJobsService{
-		Sessions: newPaged[SessionsQuery, SessionsPage, AgentSession](k, sessionsSpec(k.echo)),
+		Sessions: newPaged[SessionsQuery, SessionsPage, AgentSession](k, sessionsSpec),
 		core:     k,
 	}
 }
@@ -178,13 +179,17 @@ func (s *AgentJobsService) SendMessage(ctx context.Context, projectID, jobID, pr
 		return nil, err
 	}
 	c := call{method: http.MethodPost, path: escapePath("v2", "agent", projectID, "job", jobID, "message"), body: promptBody{prompt}}
-	data, info, err := k.roundTrip(ctx, c)
-	if err != nil {
-		return nil, fmt.Errorf("sending message to agent job %s: %w", jobID, err)
+	job := &AgentJob{}
+	_, _, err = k.fetch(ctx, c, job, nil)
+	if err == nil {
+		err = agentJobID.check(k, c, job.ID, jobID, job.Problems)
 	}
-	job, err := readAnswer(k, c, data, info, func(j *AgentJob) error { return agentJobID.check(k, c, j.ID, jobID, j.Problems) })
-	if err != nil {
-		job = &AgentJob{ID: jobID, Problems: []string{"the API accepted the message, but its answer is not this job: " + err.Error()}, ResponseInfo: info}
+	var m *MalformedResponseError
+	switch {
+	case errors.As(err, &m):
+		job = &AgentJob{ID: jobID, Problems: []string{"the API accepted the message, but its answer is not this job: " + err.Error()}, ResponseInfo: job.ResponseInfo}
+	case err != nil:
+		return nil, fmt.Errorf("sending message to agent job %s: %w", jobID, err)
 	}
 	return job, nil
 }

@@ -85,10 +85,14 @@ func TestGetAgentJob_terminalShapes(t *testing.T) {
 	}
 }
 
-// decodeJob reads a job's answer as Get does (readAnswer), for a client
-// with no secret: nil and an error when it is not a job.
+// decodeJob reads a job's answer as Get does (fetch), for a client with
+// no secret: nil and an error when it is not a job.
 func decodeJob(data []byte) (*AgentJob, error) {
-	return readAnswer[AgentJob](&core{}, call{}, data, ResponseInfo{}, nil)
+	k, job := &core{}, &AgentJob{}
+	if err := (decoding{echo: k.echo}).decode(data, job); err != nil {
+		return nil, k.malformed(call{}, data, err)
+	}
+	return job, nil
 }
 
 func TestAgentJob_decoding(t *testing.T) {

@@ -98,7 +98,7 @@ func analyticsEndpoint(endpoint ...string) func(string) string {
 // getOne reads a single analytics answer (not paged) through the cache
 // and the known-spent budget, as a read of its own.
 func getOne[T any](ctx context.Context, k *core, what string, c call) (*T, error) {
-	out, err := readOne(ctx, k, "one\x00"+k.requestURL(c), c, decodeAs[T], func(out *T) *ResponseInfo { return infoOf(out) })
+	out, err := readOne[T](ctx, k, "one\x00"+k.requestURL(c), c, nil)
 	if err != nil {
 		return nil, fmt.Errorf("getting %s: %w", what, err)
 	}

@@ -80,10 +80,9 @@ func (pg *ConversationsPage) check(c *checker) { c.need("conversations", "hasMor
 var conversationsSpec = pageSpec[ConversationsPage, Conversation]{
 	what: "assistant conversations", keyName: "id", path: analyticsEndpoint("assistant"),
 	largest: MaxConversationsPageSize, cursor: true, cached: true,
-	decode: decodeAs[ConversationsPage],
-	rows:   func(p *ConversationsPage) *[]Conversation { return &p.Conversations },
-	key:    func(r *Conversation) string { return r.ID },
-	more:   func(p *ConversationsPage) (bool, *string) { return p.HasMore, p.NextCursor },
+	rows: func(p *ConversationsPage) *[]Conversation { return &p.Conversations },
+	key:  func(r *Conversation) string { return r.ID },
+	more: func(p *ConversationsPage) (bool, *string) { return p.HasMore, p.NextCursor },
 }
 
 // ThreadMessage is one message of an assistant thread.

@@ -158,10 +158,9 @@ func (pg *FeedbackPage) check(c *checker) { c.need("feedback", "hasMore") }
 var feedbackSpec = pageSpec[FeedbackPage, Feedback]{
 	what: "feedback", keyName: "id", path: analyticsEndpoint("feedback"),
 	largest: MaxFeedbackPageSize, cursor: true, cached: true,
-	decode: decodeAs[FeedbackPage],
-	rows:   func(p *FeedbackPage) *[]Feedback { return &p.Feedback },
-	key:    func(r *Feedback) string { return r.ID },
-	more:   func(p *FeedbackPage) (bool, *string) { return p.HasMore, p.NextCursor },
+	rows: func(p *FeedbackPage) *[]Feedback { return &p.Feedback },
+	key:  func(r *Feedback) string { return r.ID },
+	more: func(p *FeedbackPage) (bool, *string) { return p.HasMore, p.NextCursor },
 }
 
 // FeedbackByPageQuery selects feedback counts per documentation page.

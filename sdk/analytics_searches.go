@@ -58,9 +58,8 @@ func (pg *SearchesPage) check(c *checker) { c.need("searches", "totalSearches") 
 var searchesSpec = pageSpec[SearchesPage, SearchTerm]{
 	what: "search queries", keyName: "search term", path: analyticsEndpoint("searches"),
 	largest: MaxSearchesPageSize, cursor: true, cached: true,
-	decode: decodeAs[SearchesPage],
-	rows:   func(p *SearchesPage) *[]SearchTerm { return &p.Searches },
-	key:    func(r *SearchTerm) string { return r.Query },
+	rows: func(p *SearchesPage) *[]SearchTerm { return &p.Searches },
+	key:  func(r *SearchTerm) string { return r.Query },
 	more: func(p *SearchesPage) (bool, *string) {
 		return p.NextCursor != nil && *p.NextCursor != "", p.NextCursor
 	},

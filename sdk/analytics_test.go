@@ -374,7 +374,7 @@ func TestDecode_countsAndRequiredFields(t *testing.T) {
 	}
 	for body, want := range ok {
 		var got PathCountsPage
-		if err := decodePathCounts([]byte(body), "visitors", &got); err != nil {
+		if err := decodePathCounts(decoding{}, []byte(body), "visitors", &got); err != nil {
 			t.Errorf("%s: %v", body, err)
 		} else if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", body, diff)
@@ -409,7 +409,7 @@ func TestDecode_countsAndRequiredFields(t *testing.T) {
 	}
 	for body, want := range bad {
 		var got PathCountsPage
-		err := decodePathCounts([]byte(body), "visitors", &got)
+		err := decodePathCounts(decoding{}, []byte(body), "visitors", &got)
 		if want == "" {
 			if err != nil {
 				t.Errorf("%s: %v", body, err)
@@ -422,11 +422,11 @@ func TestDecode_countsAndRequiredFields(t *testing.T) {
 	}
 	// The views export has the same shape under "views".
 	var views PathCountsPage
-	if err := decodePathCounts([]byte(`{"totals":{"human":1,"ai":1,"total":2},"views":[{"path":"/v","human":1,"ai":1,"total":2}],"hasMore":true}`), "views", &views); err != nil ||
+	if err := decodePathCounts(decoding{}, []byte(`{"totals":{"human":1,"ai":1,"total":2},"views":[{"path":"/v","human":1,"ai":1,"total":2}],"hasMore":true}`), "views", &views); err != nil ||
 		!cmp.Equal(views, PathCountsPage{Totals: Counts{1, 1, 2}, Paths: []PathCounts{{"/v", 1, 1, 2}}, HasMore: true}) {
 		t.Errorf("views: %+v, %v", views, err)
 	}
-	if err := decodePathCounts([]byte(`{"totals":{"human":1,"ai":1,"total":2},"visitors":[],"hasMore":true}`), "views", &views); err == nil || err.Error() != "views: missing" {
+	if err := decodePathCounts(decoding{}, []byte(`{"totals":{"human":1,"ai":1,"total":2},"visitors":[],"hasMore":true}`), "views", &views); err == nil || err.Error() != "views: missing" {
 		t.Errorf("views under visitors: %v", err)
 	}
 	for body, want := range map[string]string{

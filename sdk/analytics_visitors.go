@@ -67,15 +67,16 @@ func (pg *PathCountsPage) check(c *checker) { c.need("totals", "paths", "hasMore
 
 // decodePathCounts reads the shape both exports share, its rows under
 // listName ("visitors" or "views").
-func decodePathCounts(data []byte, listName string, pg *PathCountsPage) error {
-	return decoding{names: map[string]string{"paths": listName}}.decode(data, pg)
+func decodePathCounts(d decoding, data []byte, listName string, pg *PathCountsPage) error {
+	d.names = map[string]string{"paths": listName}
+	return d.decode(data, pg)
 }
 
 // pathCountsSpec describes the visitors or the views endpoint.
 func pathCountsSpec(what, listName string) pageSpec[PathCountsPage, PathCounts] {
 	return pageSpec[PathCountsPage, PathCounts]{
 		what: what, keyName: "path", path: analyticsEndpoint(listName), largest: MaxPageSize, cached: true,
-		decode: func(data []byte, p *PathCountsPage) error { return decodePathCounts(data, listName, p) },
+		decode: func(d decoding, data []byte, p *PathCountsPage) error { return decodePathCounts(d, data, listName, p) },
 		rows:   func(p *PathCountsPage) *[]PathCounts { return &p.Paths },
 		key:    func(r *PathCounts) string { return r.Path },
 		more:   func(p *PathCountsPage) (bool, *string) { return p.HasMore, nil },

@@ -23,20 +23,6 @@ const (
 	indexBudgetName             = "the Index's budget"
 )
 
-// budgetedCall sends c on the client's budget and decodes its answer
-// into out with read: a discovery or Index call.
-func (k *core) budgetedCall(ctx context.Context, c call, out interface{ info() *ResponseInfo }, read func([]byte) error) error {
-	data, info, err := k.roundTrip(ctx, c, k.budget)
-	if err != nil {
-		return err
-	}
-	if _, err := k.decodeWith(c, data, out, read); err != nil {
-		return err
-	}
-	*out.info() = info
-	return nil
-}
-
 // budgetedExchange is exchange on budgets[0], through its gate
 // (budget.Admit): unless it, or one of the other budgets, is known to be
 // spent (then it fails at once with a NotSent 429 naming it), one at a

@@ -192,21 +192,20 @@ func (k *core) entryLimit() int64 { return 2*k.maxBytesPerRead + analyticscache.
 // pageSource gives the page answering a call, and its size in bytes.
 type pageSource[P any] func(c call) (*P, int64, error)
 
-// fetchPage asks the API for the page answering c (on budgets, when
-// given) and decodes it with decode, redacted, with how it arrived
-// (info): the page, its answer's size, and whether it had to be redacted.
-func fetchPage[P any](ctx context.Context, k *core, c call, decode func([]byte, *P) error, info func(*P) *ResponseInfo, budgets ...*budget.Budget) (*P, int64, bool, error) {
-	data, ri, err := k.roundTrip(ctx, c, budgets...)
-	if err != nil {
-		return nil, 0, false, err
-	}
+// fetchPage asks the API for the page answering c (fetch, on budgets
+// when given), read with decode (nil: as P): the page, its answer's size,
+// and whether it had to be scrubbed.
+func fetchPage[P any](ctx context.Context, k *core, c call, decode func(decoding, []byte, *P) error, budgets ...*budget.Budget) (*P, int64, bool, error) {
 	p := new(P)
-	redacted, err := k.decodeWith(c, data, p, func(b []byte) error { return decode(b, p) })
-	if err != nil {
-		return nil, int64(len(data)), redacted, err
+	var read func(decoding, []byte) error
+	if decode != nil {
+		read = func(d decoding, data []byte) error { return decode(d, data, p) }
 	}
-	*info(p) = ri
-	return p, int64(len(data)), redacted, nil
+	size, redacted, err := k.fetch(ctx, c, p, read, budgets...)
+	if err != nil {
+		return nil, size, redacted, err
+	}
+	return p, size, redacted, nil
 }
 
 // errEntryMismatch is an entry whose pages do not answer the read's
@@ -233,11 +232,11 @@ var errEntryMismatch = errors.New("cache entry does not match the read")
 // ends whole, so that nothing was handed out when a refusal comes and the
 // copy can serve the read from its start. Held pages are bounded by the
 // read's byte cap, as the entry the read stores is.
-func cachedRead[P any](ctx context.Context, k *core, key string, whole bool, decode func([]byte, *P) error, info func(*P) *ResponseInfo,
+func cachedRead[P any](ctx context.Context, k *core, key string, whole bool, decode func(decoding, []byte, *P) error,
 	walk func(src pageSource[P], emit func(*P) bool) (bool, error), yield func(*P, error) bool) {
 	c := k.cache
 	serve := func(e analyticscache.Record, status CacheStatus, attempts int) bool {
-		return serveEntry(k, e, status, attempts, info, walk, yield)
+		return serveEntry(k, e, status, attempts, walk, yield)
 	}
 	var entry *analyticscache.Record
 	if c != nil {
@@ -265,7 +264,7 @@ func cachedRead[P any](ctx context.Context, k *core, key string, whole bool, dec
 	var stored time.Time
 	handedOut := false // a page of the API's reached yield
 	api := func(call call) (*P, int64, error) {
-		p, size, redacted, err := fetchPage(ctx, k, call, decode, info, k.budget)
+		p, size, redacted, err := fetchPage(ctx, k, call, decode, k.budget)
 		if err != nil {
 			return nil, size, err
 		}
@@ -275,7 +274,7 @@ func cachedRead[P any](ctx context.Context, k *core, key string, whole bool, dec
 				stored = k.clock.Now()
 			}
 			kept := *p // kept without how it arrived
-			*info(&kept) = ResponseInfo{}
+			*infoOf(&kept) = ResponseInfo{}
 			data, err := json.Marshal(&kept)
 			storable = err == nil
 			pages = append(pages, analyticscache.Page{Query: call.query.Encode(), Value: data})
@@ -319,10 +318,10 @@ func cachedRead[P any](ctx context.Context, k *core, key string, whole bool, dec
 
 // readOne reads a single page (the request c) through the cache as a
 // read of its own, under key: see cachedRead.
-func readOne[P any](ctx context.Context, k *core, key string, c call, decode func([]byte, *P) error, info func(*P) *ResponseInfo) (*P, error) {
+func readOne[P any](ctx context.Context, k *core, key string, c call, decode func(decoding, []byte, *P) error) (*P, error) {
 	var out *P
 	var err error
-	cachedRead(ctx, k, key, false, decode, info, func(src pageSource[P], emit func(*P) bool) (bool, error) {
+	cachedRead(ctx, k, key, false, decode, func(src pageSource[P], emit func(*P) bool) (bool, error) {
 		p, _, err := src(c)
 		if err != nil {
 			return false, err
@@ -338,7 +337,7 @@ func readOne[P any](ctx context.Context, k *core, key string, c call, decode fun
 // copy). It first walks the whole entry without handing anything out: an
 // entry whose pages do not answer the read's requests one by one, or that
 // the read's guards refuse, is a miss (false), and nothing was handed out.
-func serveEntry[P any](k *core, e analyticscache.Record, status CacheStatus, attempts int, info func(*P) *ResponseInfo,
+func serveEntry[P any](k *core, e analyticscache.Record, status CacheStatus, attempts int,
 	walk func(src pageSource[P], emit func(*P) bool) (bool, error), yield func(*P, error) bool) bool {
 	pages := make([]*P, len(e.Pages))
 	for i, pc := range e.Pages {
@@ -364,7 +363,7 @@ func serveEntry[P any](k *core, e analyticscache.Record, status CacheStatus, att
 			if i == 0 {
 				ri.Attempts = attempts
 			}
-			*info(pages[i]) = ri
+			*infoOf(pages[i]) = ri
 			return pages[i], int64(len(e.Pages[i].Value)), nil
 		}
 	}

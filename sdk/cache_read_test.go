@@ -32,9 +32,7 @@ type testPage struct {
 	ResponseInfo
 }
 
-func decodeTestPage(data []byte, p *testPage) error { return json.Unmarshal(data, p) }
-
-func testPageInfo(p *testPage) *ResponseInfo { return &p.ResponseInfo }
+func decodeTestPage(_ decoding, data []byte, p *testPage) error { return json.Unmarshal(data, p) }
 
 // readRig is one client with a cache in dir, and the API it reads.
 type readRig struct {
@@ -124,7 +122,7 @@ func (r *readRig) read(n int, whole bool, stop int) ([]*testPage, []error) {
 	}
 	var pages []*testPage
 	var errs []error
-	cachedRead(context.Background(), r.k, "k", whole, decodeTestPage, testPageInfo, walkN(n), func(p *testPage, err error) bool {
+	cachedRead(context.Background(), r.k, "k", whole, decodeTestPage, walkN(n), func(p *testPage, err error) bool {
 		pages, errs = append(pages, p), append(errs, err)
 		return stop == 0 || len(pages) < stop
 	})
@@ -455,16 +453,16 @@ func TestCachedRead_aCopyStoredMeanwhileStandsIn(t *testing.T) {
 func TestReadOne_readsOnePage(t *testing.T) {
 	r := newReadRig(t, rigOpts())
 	c := get("/v1/analytics/p/test", url.Values{"page": {"0"}})
-	p, err := readOne(context.Background(), r.k, "k", c, decodeTestPage, testPageInfo)
+	p, err := readOne(context.Background(), r.k, "k", c, decodeTestPage)
 	if err != nil || p.N != 0 || p.Cache.Hit {
 		t.Fatalf("got %+v, %v", p, err)
 	}
-	if p, err := readOne(context.Background(), r.k, "k", c, decodeTestPage, testPageInfo); err != nil || !p.Cache.Hit || len(r.calls) != 1 {
+	if p, err := readOne(context.Background(), r.k, "k", c, decodeTestPage); err != nil || !p.Cache.Hit || len(r.calls) != 1 {
 		t.Errorf("the second read was not the copy: %+v, %v", p, err)
 	}
 	r.refuse[1] = 500
 	c = get("/v1/analytics/p/test", url.Values{"page": {"1"}})
-	if p, err := readOne(context.Background(), r.k, "k1", c, decodeTestPage, testPageInfo); p != nil || statusOf(err) != 500 {
+	if p, err := readOne(context.Background(), r.k, "k1", c, decodeTestPage); p != nil || statusOf(err) != 500 {
 		t.Errorf("got %+v, %v; want the error", p, err)
 	}
 }

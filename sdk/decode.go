@@ -124,9 +124,9 @@ type reader struct {
 }
 
 // quote is a string from the answer as a problem quotes it (%q).
-func (r *reader) quote(s string) string {
-	if r.echo != nil {
-		return r.echo(s)
+func (o decoding) quote(s string) string {
+	if o.echo != nil {
+		return o.echo(s)
 	}
 	return redact.Clip(s, maxEchoedValue)
 }
@@ -408,6 +408,3 @@ func parseTimestamp(s string) (time.Time, bool) {
 	}
 	return time.Time{}, false
 }
-
-// decodeAs decodes an answer of type T with no options: a page's decode.
-func decodeAs[T any](data []byte, out *T) error { return decoding{}.decode(data, out) }

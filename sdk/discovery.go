@@ -275,8 +275,9 @@ func (f filterBody) orNil() *filterBody {
 
 // decodeSearchResults reads the answer of a search: a list of results,
 // of which it keeps the first pageSize.
-func decodeSearchResults(data []byte, pageSize int, out *SearchResults) error {
-	p, err := decoding{most: map[string]int{"results": pageSize}}.decodeList(data, &out.Results)
+func decodeSearchResults(d decoding, data []byte, pageSize int, out *SearchResults) error {
+	d.most = map[string]int{"results": pageSize}
+	p, err := d.decodeList(data, &out.Results)
 	out.Problems = p
 	return err
 }
@@ -295,7 +296,7 @@ func (c *DiscoveryClient) Search(ctx context.Context, domain string, req SearchR
 	out := &SearchResults{}
 	pageSize := cmp.Or(req.PageSize, DefaultSearchPageSize)
 	c0 := k.post(escapePath("v1", "search", domain), body)
-	err = k.budgetedCall(ctx, c0, out, func(b []byte) error { return decodeSearchResults(b, pageSize, out) })
+	_, _, err = k.fetch(ctx, c0, out, func(d decoding, b []byte) error { return decodeSearchResults(d, b, pageSize, out) }, k.budget)
 	if err != nil {
 		return nil, fmt.Errorf("searching %s: %w", domain, err)
 	}
@@ -319,10 +320,9 @@ func (pg *PageContent) check(c *checker) { c.vital("content") }
 func samePath(a, b string) bool { return strings.Trim(a, "/") == strings.Trim(b, "/") }
 
 // decodePage reads the answer of a page request for path: the page's
-// content is required, and an answer for another page is refused. echo
-// is how a problem quotes the path it names (core.echo).
-func decodePage(data []byte, path string, out *PageContent, echo func(string) string) error {
-	if err := (decoding{echo: echo}).decode(data, out); err != nil {
+// content is required, and an answer for another page is refused.
+func decodePage(d decoding, data []byte, path string, out *PageContent) error {
+	if err := d.decode(data, out); err != nil {
 		return err
 	}
 	p := (*problems)(&out.Problems)
@@ -334,7 +334,7 @@ func decodePage(data []byte, path string, out *PageContent, echo func(string) st
 		out.Path = path
 	case !samePath(out.Path, path):
 		var must problems
-		must.Add("path", "the answer is for page %q, not %q", echo(out.Path), redact.Clip(path, maxEchoedValue))
+		must.Add("path", "the answer is for page %q, not %q", d.quote(out.Path), redact.Clip(path, maxEchoedValue))
 		return append(must, *p...)
 	}
 	return nil
@@ -351,7 +351,7 @@ func (c *DiscoveryClient) Page(ctx context.Context, domain, path string, groups 
 	}
 	out := &PageContent{}
 	c0 := k.post(escapePath("v1", "page", domain), pageBody{Path: path, Groups: groups})
-	err = k.budgetedCall(ctx, c0, out, func(b []byte) error { return decodePage(b, path, out, k.echo) })
+	_, _, err = k.fetch(ctx, c0, out, func(d decoding, b []byte) error { return decodePage(d, b, path, out) }, k.budget)
 	if err != nil {
 		return nil, fmt.Errorf("getting page %s of %s: %w", path, domain, err)
 	}

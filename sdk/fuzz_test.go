@@ -122,7 +122,7 @@ func FuzzDecodeVisitorsPage(f *testing.F) {
 	f.Add([]byte(`{"totals":{"human":1,"ai":0,"total":1},"visitors":[{"path":"/a","human":12.0,"ai":1.2e1,"total":9223372036854775807},null,7],"hasMore":true,"hasMore":false}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var page PathCountsPage
-		if err := decodePathCounts(data, "visitors", &page); err != nil {
+		if err := decodePathCounts(decoding{}, data, "visitors", &page); err != nil {
 			return
 		}
 		for _, r := range page.Paths {
@@ -139,7 +139,7 @@ func FuzzDecodeVisitorsPage(f *testing.F) {
 			t.Fatal(err)
 		}
 		var again PathCountsPage
-		if err := decodePathCounts(out, "visitors", &again); err != nil || len(again.Paths) != len(page.Paths) || again.Totals != page.Totals || again.HasMore != page.HasMore {
+		if err := decodePathCounts(decoding{}, out, "visitors", &again); err != nil || len(again.Paths) != len(page.Paths) || again.Totals != page.Totals || again.HasMore != page.HasMore {
 			t.Fatalf("round trip: %+v -> %s -> %+v, %v", page, out, again, err)
 		}
 	})

@@ -213,9 +213,10 @@ func (c *IndexClient) Search(ctx context.Context, req IndexSearchRequest) (*Inde
 		body.Text = true
 	}
 	out := &IndexSearchResults{}
-	err = k.budgetedCall(ctx, k.post("/v1/search", body), out, func(data []byte) error {
-		return decoding{echo: k.echo, most: map[string]int{"results": body.NumResults}}.decode(data, out)
-	})
+	_, _, err = k.fetch(ctx, k.post("/v1/search", body), out, func(d decoding, data []byte) error {
+		d.most = map[string]int{"results": body.NumResults}
+		return d.decode(data, out)
+	}, k.budget)
 	if err != nil {
 		return nil, fmt.Errorf("searching Mintlify Index: %w", err)
 	}
@@ -301,9 +302,7 @@ func (c *IndexClient) Context(ctx context.Context, req IndexContextRequest) (*In
 	body := indexContextBody{Query: req.Query, Product: req.Product, Format: cmp.Or(req.Format, ContextText), TokenBudget: req.TokenBudget,
 		IncludeDomains: req.Domains.Include, ExcludeDomains: req.Domains.Exclude}
 	out := &IndexContext{}
-	err = k.budgetedCall(ctx, k.post("/v1/context", body), out, func(data []byte) error {
-		return decoding{echo: k.echo}.decode(data, out)
-	})
+	_, _, err = k.fetch(ctx, k.post("/v1/context", body), out, nil, k.budget)
 	if err != nil {
 		return nil, fmt.Errorf("building context from Mintlify Index: %w", err)
 	}
@@ -405,10 +404,11 @@ func (c *IndexClient) Contents(ctx context.Context, req IndexContentsRequest) (*
 	}
 	body := indexContentsBody{URLs: req.URLs, IDs: req.IDs, MaxCharacters: req.MaxCharacters, Query: req.Query}
 	out := &IndexContents{}
-	err = k.budgetedCall(ctx, k.post("/v1/contents", body), out, func(data []byte) error {
+	_, _, err = k.fetch(ctx, k.post("/v1/contents", body), out, func(d decoding, data []byte) error {
 		asked := len(req.IDs) + len(req.URLs)
-		return decoding{echo: k.echo, most: map[string]int{"results": asked, "statuses": asked}}.decode(data, out)
-	})
+		d.most = map[string]int{"results": asked, "statuses": asked}
+		return d.decode(data, out)
+	}, k.budget)
 	if err != nil {
 		return nil, fmt.Errorf("getting contents from Mintlify Index: %w", err)
 	}

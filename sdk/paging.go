@@ -69,21 +69,19 @@ type pageSpec[P, R any] struct {
 	// tells paging.Walk (rows pushed down by rows added at the head; a
 	// page's rows and a row's key; whether there is more, and its cursor,
 	// nil when the endpoint does not say; rows a decoder set aside).
-	// decode reads one page; merge joins what one page set aside into the
-	// next's, for All.
+	// decode reads one page (nil: as P); merge joins what one page set
+	// aside into the next's, for All.
 	prepends bool
-	decode   func(data []byte, page *P) error
+	decode   func(d decoding, data []byte, page *P) error
 	rows     func(*P) *[]R
 	key      func(*R) string
 	more     func(*P) (bool, *string)
-	info     func(*P) *ResponseInfo
 	skipped  func(*P) int
 	merge    func(into, from *P)
 }
 
 // newPaged makes a paged endpoint from its description.
 func newPaged[Q PageQuery, P any, R any](k *core, spec pageSpec[P, R]) *PagedEndpoint[Q, P, R] {
-	spec.info = func(p *P) *ResponseInfo { return infoOf(p) }
 	return &PagedEndpoint[Q, P, R]{core: k, spec: &spec}
 }
 
@@ -118,9 +116,9 @@ func (e *PagedEndpoint[Q, P, R]) Page(ctx context.Context, projectID string, q Q
 	c := e.call(projectID, q.paging(), e.spec.start(q.paging()))
 	var page *P
 	if e.spec.cached {
-		page, err = readOne(ctx, k, "page\x00"+k.requestURL(c), c, e.spec.decode, e.spec.info)
+		page, err = readOne(ctx, k, "page\x00"+k.requestURL(c), c, e.spec.decode)
 	} else {
-		page, _, _, err = fetchPage(ctx, k, c, e.spec.decode, e.spec.info)
+		page, _, _, err = fetchPage(ctx, k, c, e.spec.decode)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("getting %s: %w", e.spec.what, err)
@@ -176,7 +174,7 @@ func (e *PagedEndpoint[Q, P, R]) read(ctx context.Context, k *core, projectID st
 		walk := func(src pageSource[P], emit func(*P) bool) (bool, error) { return e.walk(projectID, q, rd, src, emit) }
 		if !e.spec.cached {
 			api := func(c call) (*P, int64, error) {
-				p, size, _, err := fetchPage(ctx, k, c, e.spec.decode, e.spec.info)
+				p, size, _, err := fetchPage(ctx, k, c, e.spec.decode)
 				return p, size, err
 			}
 			if _, err := walk(api, func(p *P) bool { return yield(p, nil) }); err != nil {
@@ -185,7 +183,7 @@ func (e *PagedEndpoint[Q, P, R]) read(ctx context.Context, k *core, projectID st
 			return
 		}
 		key := "read\x00" + k.requestURL(e.call(projectID, q, rd.First())) + "\x00" + strconv.Itoa(q.maxResults)
-		cachedRead(ctx, k, key, whole, e.spec.decode, e.spec.info, walk, yield)
+		cachedRead(ctx, k, key, whole, e.spec.decode, walk, yield)
 	}
 }
 
@@ -291,9 +289,9 @@ func (e *PagedEndpoint[Q, P, R]) Each(ctx context.Context, projectID string, q Q
 			return info, err
 		}
 		if pages++; pages == 1 {
-			info = *e.spec.info(page) // combined with nothing: a hit stays a hit
+			info = *infoOf(page) // combined with nothing: a hit stays a hit
 		} else {
-			info = info.combine(*e.spec.info(page))
+			info = info.combine(*infoOf(page))
 		}
 		if err := fn(page); err != nil {
 			return info, err
@@ -332,6 +330,6 @@ func (e *PagedEndpoint[Q, P, R]) All(ctx context.Context, projectID string, q Q)
 		rows = []R{}
 	}
 	*e.spec.rows(last) = rows
-	*e.spec.info(last) = info
+	*infoOf(last) = info
 	return last, nil
 }

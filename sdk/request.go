@@ -221,21 +221,31 @@ func rateLimit(h http.Header, now time.Time) RateLimit {
 	return rl
 }
 
-// decodeWith reads a 2xx body into out with read, and removes the client's
-// secrets from every string in out: a server or proxy echoing the
-// request's headers must not put the key into Terraform state or a
-// program's output. It reports whether it had to.
-func (k *core) decodeWith(c call, data []byte, out any, read func([]byte) error) (redacted bool, err error) {
-	err = read(data)
-	// A partial decode (a job whose id arrived beside a malformed field)
-	// still reaches the caller, so it is redacted too.
+// fetch sends c, on budgets when given (see budgetedExchange), and reads
+// its 2xx answer into out, a pointer to an answer type, with read (nil:
+// d.decode as out's type). out's ResponseInfo says how it arrived. Every
+// string in out, even a partial answer's, is scrubbed of the client's
+// secrets: a server echoing the request's headers must not put the key
+// into Terraform state or a program's output. It returns the answer's
+// size, and whether it had to scrub.
+func (k *core) fetch(ctx context.Context, c call, out any, read func(d decoding, data []byte) error, budgets ...*budget.Budget) (size int64, redacted bool, err error) {
+	data, info, err := k.roundTrip(ctx, c, budgets...)
+	if err != nil {
+		return 0, false, err
+	}
+	if d := (decoding{echo: k.echo}); read == nil {
+		err = d.decode(data, out)
+	} else {
+		err = read(d, data)
+	}
+	*infoOf(out) = info
 	if k.secrets.MayHold(data) {
 		redacted = redact.Strings(out, k.secrets.List())
 	}
-	if err == nil {
-		return redacted, nil
+	if err != nil {
+		return int64(len(data)), redacted, k.malformed(c, data, err)
 	}
-	return redacted, k.malformed(c, data, err)
+	return int64(len(data)), redacted, nil
 }
 
 // checked is the client's core for a call whose inputs passed their
@@ -252,26 +262,13 @@ func checked(k *core, checks ...error) (*core, error) {
 	return k, nil
 }
 
-// answerTo sends c and reads its 2xx answer as a T (readAnswer).
+// answerTo sends c and reads its 2xx answer as a T (fetch); check, when
+// set, then refuses one that cannot be what was asked for (answerID).
 func answerTo[T any](ctx context.Context, k *core, c call, check func(*T) error) (*T, error) {
-	data, info, err := k.roundTrip(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	return readAnswer(k, c, data, info, check)
-}
-
-// readAnswer decodes a 2xx answer to c into a new T (decode.go), every
-// string scrubbed of the client's secrets (decodeWith), a value a problem
-// quotes scrubbed before it is cut (echo). The answer gets info; check,
-// when set, then refuses one that cannot be what was asked for
-// (answerID).
-func readAnswer[T any](k *core, c call, data []byte, info ResponseInfo, check func(*T) error) (*T, error) {
 	out := new(T)
-	if _, err := k.decodeWith(c, data, out, func(b []byte) error { return decoding{echo: k.echo}.decode(b, out) }); err != nil {
+	if _, _, err := k.fetch(ctx, c, out, nil); err != nil {
 		return nil, err
 	}
-	*infoOf(out) = info
 	if check != nil {
 		if err := check(out); err != nil {
 			return nil, err

@@ -422,14 +422,10 @@ func (s *StaticExportsService) CreateBundle(ctx context.Context, jobID string) (
 // set aside meanwhile. A problem never quotes the link.
 func bundleCall(ctx context.Context, k *core, c call, jobID string) (*StaticExportBundle, error) {
 	c.secretsIn = redact.BundleLinkSecrets
-	data, info, err := k.roundTrip(ctx, c)
-	if err != nil {
-		return nil, err
-	}
 	b := &StaticExportBundle{}
 	var link string
-	if _, err := k.decodeWith(c, data, b, func(d []byte) error {
-		err := decoding{echo: k.echo}.decode(d, b)
+	if _, _, err := k.fetch(ctx, c, b, func(d decoding, data []byte) error {
+		err := d.decode(data, b)
 		link, b.URL = b.URL, ""
 		return err
 	}); err != nil {
@@ -455,7 +451,7 @@ func bundleCall(ctx context.Context, k *core, c call, jobID string) (*StaticExpo
 	if link == "" {
 		return nil, &MalformedResponseError{Method: c.method, Path: c.path, Problems: b.Problems}
 	}
-	b.URL, b.ResponseInfo = link, info
+	b.URL = link
 	return b, nil
 }
 
