@@ -18,29 +18,29 @@ import (
 // public AssistantPart and StreamError, here and nowhere else.
 
 // StreamProblem is why reading a streamed answer failed.
-type StreamProblem string
+type StreamProblem = assistantstream.Problem
 
 // The ways a streamed answer can fail after its headers arrived.
 const (
 	// StreamCut: the stream ended before its finish part. The answer is
 	// incomplete; the message was sent and cost credits.
-	StreamCut StreamProblem = "cut"
+	StreamCut = assistantstream.Cut
 	// StreamMalformed: a part is not the protocol's JSON, or a line (or an
 	// event's data) is longer than the SDK reads.
-	StreamMalformed StreamProblem = "malformed"
+	StreamMalformed = assistantstream.Malformed
 	// StreamStalled: no byte came for the client's request timeout.
-	StreamStalled StreamProblem = "stalled"
+	StreamStalled = assistantstream.Stalled
 	// StreamTooLong: the answer was still coming after the client's
 	// WithMaxStreamDuration (a trickle that never stalls).
-	StreamTooLong StreamProblem = "too long"
+	StreamTooLong = assistantstream.TooLong
 	// StreamStopped: the caller's context ended, or the stream was closed.
-	StreamStopped StreamProblem = "stopped"
+	StreamStopped = assistantstream.Stopped
 	// StreamReportedError: the stream carried error parts (Collect).
-	StreamReportedError StreamProblem = "error part"
+	StreamReportedError = assistantstream.ReportedError
 	// StreamTooLarge: the stream carried more parts than the client's cap
 	// (WithMaxStreamParts), or Collect gathered more than its cap of bytes
 	// (WithMaxResponseBytes).
-	StreamTooLarge StreamProblem = "too large"
+	StreamTooLarge = assistantstream.TooLarge
 )
 
 // StreamError is a streamed answer that could not be read whole. The
@@ -118,7 +118,7 @@ func (s *AssistantStream) streamError(err error) error {
 	if !ok {
 		return err
 	}
-	se := &StreamError{Method: s.c.method, Path: s.c.path, Problem: StreamProblem(f.Problem), Detail: f.Detail,
+	se := &StreamError{Method: s.c.method, Path: s.c.path, Problem: f.Problem, Detail: f.Detail,
 		Parts: f.Parts, ServerError: f.ServerError, Err: f.Err}
 	if f.BodyStart != nil {
 		se.BodyStart = s.k.secrets.Snippet(f.BodyStart)
@@ -135,35 +135,6 @@ func (s *AssistantStream) streamError(err error) error {
 		se.Err = limitError(b, "WithMaxStreamDuration")
 	}
 	return se
-}
-
-// assistantPart is the one place a stream's part becomes the public
-// AssistantPart.
-func assistantPart(p assistantstream.Part) AssistantPart {
-	out := AssistantPart{Type: PartType(p.Type), ID: p.ID, Text: p.Text, MessageID: p.MessageID, Data: p.Data,
-		FinishReason: p.FinishReason, ThreadID: p.ThreadID, ErrorText: p.ErrorText, Raw: p.Raw, Problems: p.Problems}
-	if p.Source != nil {
-		source := AssistantSource(*p.Source) // the same fields: a field added on one side only does not build
-		out.Source = &source
-	}
-	if p.Tool != nil {
-		tool := AssistantTool(*p.Tool)
-		out.Tool = &tool
-	}
-	return out
-}
-
-// answer is the answer g gathered, as Collect hands it out.
-func (s *AssistantStream) answer(g *assistantstream.Answer) *AssistantAnswer {
-	a := &AssistantAnswer{Text: g.Text.String(), Reasoning: g.Reasoning.String(), ThreadID: s.st.ThreadID(), MessageID: s.st.MessageID(),
-		FinishReason: g.FinishReason, Errors: g.Errors, Problems: g.Problems, ResponseInfo: s.ResponseInfo}
-	for _, src := range g.Sources {
-		a.Sources = append(a.Sources, AssistantSource(src))
-	}
-	for _, p := range g.Parts {
-		a.Parts = append(a.Parts, assistantPart(p))
-	}
-	return a
 }
 
 // ThreadID is the conversation's id, once the finish part has been read
@@ -188,10 +159,7 @@ func (s *AssistantStream) Close() error {
 // final: Next returns it again.
 func (s *AssistantStream) Next() (AssistantPart, error) {
 	p, err := s.st.Next()
-	if err != nil {
-		return AssistantPart{}, s.streamError(err)
-	}
-	return assistantPart(p), nil
+	return p, s.streamError(err)
 }
 
 // Parts iterates over the answer's parts, then closes the stream. An
@@ -208,7 +176,8 @@ func (s *AssistantStream) Parts() iter.Seq2[AssistantPart, error] {
 func (s *AssistantStream) Collect() (*AssistantAnswer, error) {
 	defer s.Close()
 	g, err := s.st.Collect(s.k.maxResponseBytes)
-	return s.answer(g), s.streamError(err)
+	return &AssistantAnswer{Text: g.Text.String(), Reasoning: g.Reasoning.String(), Sources: g.Sources, Parts: g.Parts, ThreadID: s.st.ThreadID(),
+		MessageID: s.st.MessageID(), FinishReason: g.FinishReason, Errors: g.Errors, Problems: g.Problems, ResponseInfo: s.ResponseInfo}, s.streamError(err)
 }
 
 func plural(n int, one, many string) string {

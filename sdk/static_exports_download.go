@@ -56,17 +56,10 @@ func WithDownloadProgress(fn func(DownloadProgress)) DownloadOption {
 	return downloadOptionFunc(func(d *downloadSettings) { d.progress = fn })
 }
 
-// DownloadProgress is how far a download has got.
-type DownloadProgress struct {
-	// Written is how many bytes of the bundle were written.
-	Written int64
-	// Total is the bundle's size, -1 until a server or WithExpectedSize
-	// says.
-	Total int64
-	// Resumes is how many times the download was resumed after a broken
-	// connection.
-	Resumes int
-}
+// DownloadProgress is how far a download has got: the bytes Written, the
+// bundle's Total size (-1 until a server or WithExpectedSize says), and
+// how many times it Resumed after a broken connection.
+type DownloadProgress = download.Progress
 
 // DownloadBundle streams the bundle at bundleURL (StaticExportBundle.URL)
 // into w and returns how many bytes it wrote.
@@ -138,17 +131,13 @@ func (s *StaticExportsService) DownloadBundle(ctx context.Context, bundleURL str
 		Bound: func(body io.ReadCloser) io.ReadCloser {
 			return bounded.NewReader(body, bounded.Bounds{Idle: k.requestTimeout, MinRate: MinDownloadRate, Fail: func(e *bounded.Error) error { return limitError(e, "") }})
 		},
-		Display:  DisplayLine,
-		Snippet:  k.secrets.Snippet,
-		Resumes:  k.maxRetries,
-		Backoff:  func(n int) time.Duration { return transport.Backoff(n, k.retryMinBackoff, k.retryMaxBackoff) },
-		Sleep:    k.clock.Sleep,
-		Expected: settings.expected,
-	}
-	if fn := settings.progress; fn != nil {
-		p.OnProgress = func(pr download.Progress) {
-			fn(DownloadProgress{Written: pr.Written, Total: pr.Total, Resumes: pr.Resumes})
-		}
+		Display:    DisplayLine,
+		Snippet:    k.secrets.Snippet,
+		Resumes:    k.maxRetries,
+		Backoff:    func(n int) time.Duration { return transport.Backoff(n, k.retryMinBackoff, k.retryMaxBackoff) },
+		Sleep:      k.clock.Sleep,
+		Expected:   settings.expected,
+		OnProgress: settings.progress,
 	}
 	n, err := download.Run(ctx, w, p)
 	if err != nil {

@@ -5,8 +5,10 @@ import (
 	"strings"
 )
 
-// Type is a part's type, as the AI SDK v5 UI message stream names it
-// (package sdk's PartType has the same values).
+// Type is the type of a part of an answer, as the AI SDK v5 UI message
+// stream names it (package sdk's PartType). Parts of the v1 stream are
+// given the same names; a type the package does not know is kept as the
+// server wrote it (a v1 part of an unknown code as "v1:" + the code).
 type Type string
 
 // The part types the package reads. Any other is passed on with its JSON
@@ -34,27 +36,49 @@ const (
 	Finish          Type = "finish"
 	Error           Type = "error"
 	Abort           Type = "abort"
-	// Data is a v1 data part (code 2).
+	// Data is a v1 data part (code 2); v2 data parts are "data-" + their
+	// name (see IsData).
 	Data Type = "data"
 	// MessageAnnotations is a v1 annotations part (code 8).
 	MessageAnnotations Type = "message-annotations"
 )
 
-// Part is one part of a streamed answer, with the fields package sdk's
-// AssistantPart has (see it for what each holds).
+// IsData reports whether t is a data part: v2's data-NAME, v1's data and
+// annotations.
+func (t Type) IsData() bool {
+	return strings.HasPrefix(string(t), "data-") || t == Data || t == MessageAnnotations
+}
+
+// Part is one part of a streamed answer (package sdk's AssistantPart).
+// Which fields are set depends on Type; the others are zero.
 type Part struct {
-	Type         Type
-	ID           string
-	Text         string
-	MessageID    string
-	Source       *Source
-	Tool         *Tool
-	Data         json.RawMessage
+	Type Type
+	// ID is the text or reasoning block a start, delta or end belongs to
+	// (v2), or a data part's id.
+	ID string
+	// Text is a text or reasoning delta, or a tool input's delta.
+	Text string
+	// MessageID is the answer's message id (start; v1 start-step).
+	MessageID string
+	// Source is a source-url, source-document or file part's reference.
+	Source *Source
+	// Tool is a tool-* part's call.
+	Tool *Tool
+	// Data is a data part's value, or the message metadata of a start,
+	// finish or message-metadata part, as JSON.
+	Data json.RawMessage
+	// FinishReason is the finish part's reason ("stop", "length", ...).
 	FinishReason string
-	ThreadID     string
-	ErrorText    string
-	Raw          json.RawMessage
-	Problems     []string
+	// ThreadID is the conversation's id, on the finish part: pass it as
+	// AssistantRequest.ThreadID to follow up.
+	ThreadID string
+	// ErrorText is an error part's message, a tool error's, or an abort's
+	// reason.
+	ErrorText string
+	// Raw is the whole part as JSON, for a type the package does not know.
+	Raw json.RawMessage
+	// Problems name the fields of the part that could not be read.
+	Problems []string
 }
 
 // Source is a page or file an answer cites.
@@ -66,7 +90,8 @@ type Source struct {
 	Filename  string
 }
 
-// Tool is a tool call the assistant made while answering.
+// Tool is a tool call the assistant made while answering (a search of
+// the docs, say).
 type Tool struct {
 	CallID string
 	Name   string

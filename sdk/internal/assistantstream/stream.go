@@ -21,8 +21,7 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 )
 
-// Problem is why reading a stream failed (package sdk's StreamProblem
-// has the same values).
+// Problem is why reading a stream failed (package sdk's StreamProblem).
 type Problem string
 
 // The ways a stream can fail.
