@@ -596,7 +596,7 @@ func ParseBaseURL(raw string) (*url.URL, error) {
 	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
 		return nil, &ValidationError{Field: "baseURL", Value: u.Redacted(), Rule: "must not carry credentials, a query or a fragment"}
 	}
-	if u.Scheme == "http" && !IsLoopbackHost(u.Hostname()) {
+	if u.Scheme == "http" && !transport.IsLoopbackHost(u.Hostname()) {
 		return nil, &ValidationError{Field: "baseURL", Value: raw, Rule: "must use https (plain http is allowed only for loopback hosts)"}
 	}
 	// Keep the user's encoding (a proxy path with %2F stays one segment).
@@ -604,6 +604,3 @@ func ParseBaseURL(raw string) (*url.URL, error) {
 	u.RawPath = strings.TrimRight(u.RawPath, "/")
 	return u, nil
 }
-
-// IsLoopbackHost reports whether host is localhost or a loopback IP address.
-func IsLoopbackHost(host string) bool { return transport.IsLoopbackHost(host) }

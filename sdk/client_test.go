@@ -241,15 +241,6 @@ type realClockNoSleep struct{ transport.WallClock }
 
 func (realClockNoSleep) Sleep(ctx context.Context, _ time.Duration) error { return ctx.Err() }
 
-func TestIsLoopbackHost(t *testing.T) {
-	for host, want := range map[string]bool{"localhost": true, "LOCALHOST": true, "127.0.0.1": true, "127.8.9.10": true, "::1": true,
-		"10.0.0.1": false, "api.mintlify.com": false, "localhost.evil.com": false, "": false, "0.0.0.0": false} {
-		if got := IsLoopbackHost(host); got != want {
-			t.Errorf("IsLoopbackHost(%q) = %v, want %v", host, got, want)
-		}
-	}
-}
-
 func TestPOST_redirectIsNeverFollowed(t *testing.T) {
 	for _, status := range []int{300, 301, 302, 303, 307, 308} {
 		var elsewhere int

@@ -37,7 +37,9 @@ const MaxAhead = 24 * time.Hour
 // nobody said how long the budget is spent.
 const UnknownHold = time.Minute
 
-// Budget is one rate-limited budget as a client knows it.
+// Budget is one rate-limited budget as a client knows it: until when it
+// is spent, and its probe. Its zero value is a budget not known to be
+// spent, whose first request goes alone. Safe for concurrent use.
 type Budget struct {
 	// Name is the budget in the words of errors: "the organization's
 	// discovery budget".
@@ -47,8 +49,14 @@ type Budget struct {
 	Shared *analyticscache.Cache
 	Base   string
 
-	// Gate is what is known of the budget, and lets requests through.
-	Gate
+	mu         sync.Mutex
+	spentUntil time.Time
+	// open is set once a request got an answer other than a rate limit:
+	// requests then go out together. Until then (and after a refusal) one
+	// goes at a time.
+	open      bool
+	probing   bool
+	probeDone chan struct{}
 }
 
 // Refresh takes in the spent budget another program recorded beside the
@@ -62,7 +70,7 @@ func (b *Budget) Refresh(ctx context.Context, now time.Time) {
 	if !ok || !until.After(now) || until.After(now.Add(MaxAhead+analyticscache.ClockSkew)) {
 		return
 	}
-	b.Learn(until)
+	b.learn(until)
 }
 
 // Spent reports whether the budget is known to be spent at now, another
@@ -130,7 +138,7 @@ func (b *Budget) Admit(ctx context.Context, now func() time.Time, also ...*Budge
 		if spent := spentLast(now(), append([]*Budget{b}, also...)); spent != nil {
 			return Admitted{}, spent, nil
 		}
-		wait, probe := b.Enter()
+		wait, probe := b.enter()
 		if wait == nil {
 			return Admitted{b: b, probe: probe}, nil, nil
 		}
@@ -148,7 +156,7 @@ func (a Admitted) Done(ctx context.Context, now time.Time, answer Answer) {
 	if answer.RateLimited {
 		a.b.Refused(ctx, now, answer.RetryAt)
 	}
-	a.b.Settle(a.probe, answer.Answered)
+	a.b.settle(a.probe, answer.Answered)
 }
 
 // spentLast is the budget of budgets known to be spent at now that frees
@@ -163,88 +171,74 @@ func spentLast(now time.Time, budgets []*Budget) *Spent {
 	return spent
 }
 
-// Gate is one budget's spent time and its probe. Its zero value is a budget not known to be
-// spent, whose first request goes alone (the probe). Safe for concurrent
-// use.
-type Gate struct {
-	mu         sync.Mutex
-	spentUntil time.Time
-	// open is set once a request got an answer other than a rate limit:
-	// requests then go out together. Until then (and after a refusal) one
-	// goes at a time.
-	open      bool
-	probing   bool
-	probeDone chan struct{}
-}
-
 // Until returns when the budget frees up if it is known to be spent at
 // now, else the zero time.
-func (g *Gate) Until(now time.Time) time.Time {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.spentUntil.After(now) {
-		return g.spentUntil
+func (b *Budget) Until(now time.Time) time.Time {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.spentUntil.After(now) {
+		return b.spentUntil
 	}
 	return time.Time{}
 }
 
 // Open says whether requests go out together (an answer came since the
 // last refusal).
-func (g *Gate) Open() bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.open
+func (b *Budget) Open() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.open
 }
 
 // Hold remembers that the budget is spent until then (or later, if that
 // was known), and closes the gate (one request at a time once it frees
 // up). It returns until when the budget is now held spent.
-func (g *Gate) Hold(until time.Time) time.Time {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if until.After(g.spentUntil) {
-		g.spentUntil = until
+func (b *Budget) Hold(until time.Time) time.Time {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if until.After(b.spentUntil) {
+		b.spentUntil = until
 	}
-	g.open = false
-	return g.spentUntil
+	b.open = false
+	return b.spentUntil
 }
 
-// Learn takes in that another program found the budget spent until then:
+// learn takes in that another program found the budget spent until then:
 // it is held, and the gate closed, only when that is later than known.
-func (g *Gate) Learn(until time.Time) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if until.After(g.spentUntil) {
-		g.spentUntil, g.open = until, false
+func (b *Budget) learn(until time.Time) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if until.After(b.spentUntil) {
+		b.spentUntil, b.open = until, false
 	}
 }
 
-// Enter lets a request through: at once when requests are going through;
+// enter lets a request through: at once when requests are going through;
 // as the probe when none is in flight; otherwise it returns a channel
 // closed when the probe in flight is answered (then enter again).
-func (g *Gate) Enter() (wait <-chan struct{}, probe bool) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+func (b *Budget) enter() (wait <-chan struct{}, probe bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	switch {
-	case g.open:
+	case b.open:
 		return nil, false
-	case !g.probing:
-		g.probing, g.probeDone = true, make(chan struct{})
+	case !b.probing:
+		b.probing, b.probeDone = true, make(chan struct{})
 		return nil, true
 	}
-	return g.probeDone, false
+	return b.probeDone, false
 }
 
-// Settle ends a request Enter let through: answered says the API answered
+// settle ends a request enter let through: answered says the API answered
 // it with anything but a rate limit, which opens the gate.
-func (g *Gate) Settle(probe, answered bool) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+func (b *Budget) settle(probe, answered bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	if answered {
-		g.open = true
+		b.open = true
 	}
 	if probe {
-		g.probing = false
-		close(g.probeDone)
+		b.probing = false
+		close(b.probeDone)
 	}
 }

@@ -10,7 +10,7 @@ import (
 
 func TestIsLoopbackHost(t *testing.T) {
 	for host, want := range map[string]bool{"localhost": true, "LocalHost": true, "127.0.0.1": true, "127.8.8.8": true, "::1": true,
-		"example.com": false, "10.0.0.1": false, "": false, "localhost.example": false} {
+		"LOCALHOST": true, "example.com": false, "10.0.0.1": false, "": false, "localhost.example": false, "0.0.0.0": false} {
 		if IsLoopbackHost(host) != want {
 			t.Errorf("%q", host)
 		}
