@@ -1,61 +1,44 @@
-// Package sdk is a Go client for Mintlify's platform API.
+// Package sdk is a Go client for Mintlify's platform API. It speaks HTTP
+// and JSON only; it knows nothing of Terraform.
 //
-// A Client holds an admin API key and speaks to api.mintlify.com. Its
-// services, one per API area, hold the calls:
+// A Client holds an admin API key. Its services, one per API area, hold
+// the calls: AgentJobs (create, get, message, wait; Sessions lists them),
+// Analytics (visitors, views, searches, feedback, conversations, threads,
+// caller stats), StaticExports (start, wait, bundle, download),
+// Deployments (publish, preview, status, wait) and Automations (run one
+// now). A DiscoveryClient (an assistant key, mint_dsc_...) searches a
+// documentation site, reads its pages and streams its assistant's
+// answers; an IndexClient (an Index key, mint_us_...) searches Mintlify
+// Index. Each key is sent only to its own API's host.
 //
-//   - AgentJobs: background agent jobs (create, get, follow-up message,
-//     wait until done, and the project's jobs listed: Sessions).
-//   - Analytics: the analytics export (visitors, page views, searches,
-//     feedback, assistant conversations, threads and caller stats).
-//   - StaticExports: static exports of the docs (start, wait, bundle,
-//     download).
-//   - Deployments: publish the docs, preview a branch, read a deployment's
-//     status and wait until it ends.
-//   - Automations: run a scheduled automation now.
-//
-// Two more APIs take keys of their own, each sent only to its own host: a
-// DiscoveryClient (NewDiscoveryClient, an assistant key mint_dsc_...)
-// searches a documentation site, reads its pages and streams the
-// assistant's answers; an IndexClient (NewIndexClient, a Mintlify Index
-// key mint_us_...) searches Mintlify Index and assembles context from it.
-//
-// # One naming scheme
-//
-// A paged endpoint is a field of its service with five methods: Page (one
-// page), Pages (an iterator over pages), Rows (an iterator over rows), Each
-// (a callback per page) and All (every page read into one value of the
-// page type). Other calls are
-// methods named for what they do or return: AgentJobs.Create,
-// AgentJobs.Get, Analytics.CallerStats.
+// A paged endpoint is a field of its service with five methods: Page,
+// Pages (an iterator over pages), Rows (over rows), Each (a callback per
+// page) and All (every page in one value). Other calls are named for what
+// they do: AgentJobs.Create, Analytics.CallerStats.
 //
 // # Errors
 //
 // Inputs are checked before any request (*ValidationError). The API's
 // refusals are *APIError; a request that got no answer is *RequestError;
 // an answer the SDK will not trust is *MalformedResponseError; a server
-// that does not page as documented ends a read with *PagingError. Errors
-// say how many attempts a request took. MayHaveTakenEffect tells whether a
-// failed POST may still have been carried out.
+// that does not page as documented ends a read with *PagingError.
+// MayHaveTakenEffect tells whether a failed POST may still have been
+// carried out.
 //
 // # Budgets
 //
-// Every request is precious: the analytics budget is [AnalyticsLimit],
-// job creations and messages [AgentJobLimit] (the API's limits are in
-// limits.go). Paging
-// uses the largest page and never reads a page twice; POSTs are never sent
-// twice once they may have reached the server; WithAnalyticsCache spends
-// the analytics budget once per answer across processes. Once the API
-// refuses for longer than the client waits, the analytics, discovery and
-// Index clients remember until when their budget is spent and send
-// nothing on it until then (IsNotSent).
+// Every request is precious (the API's limits: [AnalyticsLimit],
+// [AgentJobLimit], ...). Paging uses the largest page and reads each page
+// once; a POST is never sent twice once it may have reached the server;
+// WithAnalyticsCache spends the analytics budget once per answer across
+// processes. Once the API refuses for longer than the client waits, the
+// client sends nothing on that budget until it frees up (IsNotSent).
 //
 // # Testing
 //
-// The package mintlifytest is an in-process fake of the API. WithClock runs
-// the client on a clock the test controls (mintlifytest.ManualClock is
-// one), so waits, backoffs and Retry-After take no wall time.
-//
-// The package speaks HTTP and JSON only; it knows nothing of Terraform.
+// Package mintlifytest is an in-process fake of the API. WithClock runs
+// the client on a clock the test controls (mintlifytest.ManualClock), so
+// waits, backoffs and Retry-After take no wall time.
 package sdk
 
 import (
@@ -84,31 +67,23 @@ const (
 	DefaultBaseURL = "https://api.mintlify.com"
 	// DefaultMaxRetries is how many times a retryable request is tried again.
 	DefaultMaxRetries = 4
-	// DefaultMaxRetryAfter is the longest Retry-After the client sleeps through.
-	// Analytics rate-limit windows are long (see [AnalyticsLimit]): waiting out
-	// one of those inside a terraform apply helps nobody, so longer waits fail
-	// at once.
+	// DefaultMaxRetryAfter is the longest Retry-After the client sleeps
+	// through; a longer one fails at once (an analytics window is an hour).
 	DefaultMaxRetryAfter = 60 * time.Second
-	// DefaultMaxResponseBytes caps how much of a response body is read. A full
-	// 250-row analytics page is tens of kilobytes.
+	// DefaultMaxResponseBytes caps a response body (a 250-row analytics
+	// page is tens of kilobytes).
 	DefaultMaxResponseBytes = 16 << 20
 	// DefaultRequestTimeout bounds one HTTP attempt, from sending to the
-	// last byte of the answer: a server that stalls fails the attempt (a
-	// read is then retried) instead of hanging a terraform run.
+	// answer's last byte.
 	DefaultRequestTimeout = time.Minute
-	// DefaultSentRequestGrace is how long a POST already on the wire is
-	// awaited after the caller's context ends (an interrupt, a timeout):
-	// long enough for a normal answer to arrive, so the id of a job just
-	// created is not lost.
+	// DefaultSentRequestGrace is how long a POST already sent is awaited
+	// after the caller's context ends, so a new job's id is not lost.
 	DefaultSentRequestGrace = 10 * time.Second
-	// DefaultMaxStreamParts caps the parts of one streamed answer (an
-	// assistant message): every part counts, those that carry nothing
-	// (empty deltas, step markers, keep-alives) included. A real answer
-	// has hundreds to a few thousand.
+	// DefaultMaxStreamParts caps the parts of one streamed answer, empty
+	// ones included (a real answer has a few thousand at most).
 	DefaultMaxStreamParts = 100_000
 	// DefaultMaxStreamDuration bounds one streamed answer from its
-	// headers to its end: a stream that trickles a byte at a time never
-	// stalls, and must still end.
+	// headers to its end, so a trickle that never stalls still ends.
 	DefaultMaxStreamDuration = 10 * time.Minute
 
 	defaultRetryMinBackoff = 500 * time.Millisecond
@@ -125,62 +100,49 @@ const (
 // concurrent use. The zero value is not usable: every call on it returns
 // ErrNotConfigured.
 type Client struct {
-	// AgentJobs creates, reads, messages and waits for agent jobs.
-	AgentJobs AgentJobsService
-	// Analytics reads the analytics export.
-	Analytics AnalyticsService
-	// StaticExports starts static exports of the docs, waits for them and
-	// downloads their bundles.
+	AgentJobs     AgentJobsService
+	Analytics     AnalyticsService
 	StaticExports StaticExportsService
-	// Deployments publishes the docs, puts up previews of branches, and
-	// waits for either.
-	Deployments DeploymentsService
-	// Automations runs scheduled automations now.
-	Automations AutomationsService
+	Deployments   DeploymentsService
+	Automations   AutomationsService
 
 	core *core
 }
 
-// core is what every call of one client shares: where to send, with which
-// key, and how.
+// core is what every call of one client shares.
 type core struct {
 	settings
-	apiKey string
-	// docPrefix is the API's documented path prefix (keyKind.docPrefix).
-	docPrefix string
-	// secrets are what the client knows of secrets: its key, and what it
-	// came to know since (the links it was handed).
+	apiKey    string
+	docPrefix string // keyKind.docPrefix
+	// secrets are the client's key and the links it was handed.
 	secrets *redact.Secrets
-	// cache is the analytics cache (nil: none); problems why it is not
+	// cache is the analytics cache (nil: none); problems say why it is not
 	// working as configured.
 	cache    *analyticsCache
 	problems *analyticscache.Problems
-	// budget is what the client knows of its API's budget (the
-	// organization's analytics budget for an admin client: the admin
-	// API's other calls draw from budgets of their own, not remembered);
-	// messages of the assistant's message budget (discovery clients only).
+	// budget is the budget the client remembers (an admin client: the
+	// analytics budget); messages the assistant's (discovery clients).
 	budget   *budget.Budget
 	messages *budget.Budget
 }
 
 // settings are what options set.
 type settings struct {
-	baseURL          *url.URL
-	baseURLErr       error // a bad MINTLIFY_BASE_URL no option replaced
-	httpClient       *http.Client
-	userAgent        string
-	maxRetries       int
-	maxRetryAfter    time.Duration
-	retryMinBackoff  time.Duration
-	retryMaxBackoff  time.Duration
-	maxResponseBytes int64
-	requestTimeout   time.Duration
-	sentGrace        time.Duration
-	maxPagesPerRead  int
-	maxBytesPerRead  int64
-	maxStreamParts   int
-	// maxStreamDuration bounds a streamed answer (0: no bound).
-	maxStreamDuration time.Duration
+	baseURL           *url.URL
+	baseURLErr        error // a bad MINTLIFY_BASE_URL no option replaced
+	httpClient        *http.Client
+	userAgent         string
+	maxRetries        int
+	maxRetryAfter     time.Duration
+	retryMinBackoff   time.Duration
+	retryMaxBackoff   time.Duration
+	maxResponseBytes  int64
+	requestTimeout    time.Duration
+	sentGrace         time.Duration
+	maxPagesPerRead   int
+	maxBytesPerRead   int64
+	maxStreamParts    int
+	maxStreamDuration time.Duration // 0: no bound
 	cacheOptions      *CacheOptions
 	requestHook       func(context.Context, RequestInfo)
 	clock             Clock
@@ -206,13 +168,12 @@ type optionFunc func(*settings) error
 
 func (f optionFunc) apply(s *settings) error { return f(s) }
 
-// WithBaseURL sets the API address. It must be https, except for loopback
-// hosts (tests, the fake server) where plain http is allowed.
+// WithBaseURL sets the API address: https, or plain http to a loopback
+// host (tests, the fake).
 func WithBaseURL(raw string) Option { return baseURLOption(raw, "") }
 
-// baseURLOption sets the address raw. A bad one fails the option, or,
-// when it came from the variable env, is kept as the error a later
-// WithBaseURL replaces.
+// baseURLOption sets the address raw. A bad one fails the option or, from
+// the variable env, is an error a later WithBaseURL may replace.
 func baseURLOption(raw, env string) Option {
 	return optionFunc(func(s *settings) error {
 		u, err := ParseBaseURL(raw)
@@ -228,9 +189,9 @@ func baseURLOption(raw, env string) Option {
 	})
 }
 
-// WithHTTPClient sets the HTTP client (its transport, proxy and TLS
-// settings). The SDK wraps its redirect policy so the API key is never
-// forwarded to another host.
+// WithHTTPClient sets the HTTP client (transport, proxy, TLS). Its
+// redirect policy is wrapped so the key never follows a redirect to
+// another host.
 func WithHTTPClient(hc *http.Client) Option {
 	return optionFunc(func(s *settings) error {
 		if hc == nil {
@@ -241,8 +202,7 @@ func WithHTTPClient(hc *http.Client) Option {
 	})
 }
 
-// WithUserAgent sets the User-Agent header. Callers such as the Terraform
-// provider put their own name and version first.
+// WithUserAgent sets the User-Agent header.
 func WithUserAgent(ua string) Option {
 	return optionFunc(func(s *settings) error {
 		if strings.TrimSpace(ua) == "" || strings.ContainsAny(ua, "\r\n") {
@@ -254,8 +214,7 @@ func WithUserAgent(ua string) Option {
 }
 
 // notNegative is the option of a count or duration for which 0 means
-// none (no retries, no bound) and a negative value can only be a mistake:
-// it sets v through set, or fails naming the option and the value.
+// none: a negative v fails, naming the option.
 func notNegative[T int | time.Duration](option string, v T, set func(*settings)) Option {
 	return optionFunc(func(s *settings) error {
 		if v < 0 {
@@ -266,8 +225,7 @@ func notNegative[T int | time.Duration](option string, v T, set func(*settings))
 	})
 }
 
-// atLeast is the option of a count or size with a floor; floorText is the
-// floor as the error says it ("1 MiB").
+// atLeast is the option of a count or size with a floor, said floorText.
 func atLeast[T int | int64](option string, v, floor T, floorText string, set func(*settings)) Option {
 	return optionFunc(func(s *settings) error {
 		if v < floor {
@@ -279,20 +237,19 @@ func atLeast[T int | int64](option string, v, floor T, floorText string, set fun
 }
 
 // WithMaxRetries sets how many times a retryable request is tried again
-// (0 disables retries).
+// (0: never).
 func WithMaxRetries(n int) Option {
 	return notNegative("WithMaxRetries", n, func(s *settings) { s.maxRetries = n })
 }
 
-// WithMaxRetryAfter sets the longest Retry-After the client waits through.
-// A rate-limited response asking for a longer wait fails at once with an
-// *APIError that says when to try again.
+// WithMaxRetryAfter sets the longest Retry-After the client waits
+// through; a longer one fails at once, its *APIError saying when to retry.
 func WithMaxRetryAfter(d time.Duration) Option {
 	return notNegative("WithMaxRetryAfter", d, func(s *settings) { s.maxRetryAfter = d })
 }
 
 // WithRetryBackoff sets the jittered exponential backoff between retries
-// that carry no Retry-After: it starts near min and never exceeds max.
+// without a Retry-After: from about min, never above max.
 func WithRetryBackoff(minDelay, maxDelay time.Duration) Option {
 	return optionFunc(func(s *settings) error {
 		if minDelay <= 0 || maxDelay < minDelay {
@@ -308,65 +265,52 @@ func WithMaxResponseBytes(n int64) Option {
 	return atLeast("WithMaxResponseBytes", n, 1024, "1024", func(s *settings) { s.maxResponseBytes = n })
 }
 
-// WithRequestTimeout bounds each HTTP attempt, from sending the request to
-// reading the last byte of the answer (default DefaultRequestTimeout; 0
-// means no bound). A read that times out is retried like a dropped
-// connection; a POST that times out is not, since it may have been
-// carried out. A streamed answer (an assistant message, a download) is
-// bounded until its headers arrive; then its body by the caller's context,
-// and by the same timeout between two reads (a download: for
-// MinDownloadRate bytes a second over it): a stream that stalls fails
-// with a StreamError instead of hanging, a download is resumed.
+// WithRequestTimeout bounds each HTTP attempt, from sending to the
+// answer's last byte (default DefaultRequestTimeout; 0: no bound). A GET
+// that times out is retried; a POST is not, as it may have been carried
+// out. A streamed answer is bounded until its headers, then by the same
+// timeout between two reads (a download: MinDownloadRate over it): a
+// stalled stream fails with a StreamError, a stalled download resumes.
 func WithRequestTimeout(d time.Duration) Option {
 	return notNegative("WithRequestTimeout", d, func(s *settings) { s.requestTimeout = d })
 }
 
 // WithSentRequestGrace sets how long a POST already sent is still awaited
-// after the caller's context ends (default DefaultSentRequestGrace), so
-// that the id of an object just created is not lost. 0 stops waiting at
-// once: the call then fails with an error for which MayHaveTakenEffect is
-// true.
+// after the caller's context ends (default DefaultSentRequestGrace). 0
+// stops at once, with an error for which MayHaveTakenEffect is true.
 func WithSentRequestGrace(d time.Duration) Option {
 	return notNegative("WithSentRequestGrace", d, func(s *settings) { s.sentGrace = d })
 }
 
-// WithMaxPagesPerRead caps the requests one paging read (an iterator or an
-// All call) may make before it stops with a *PagingError (default
-// DefaultMaxPagesPerRead). It guards the analytics budget ([AnalyticsLimit])
-// against a server that never stops saying there is more.
+// WithMaxPagesPerRead caps the requests of one paging read (default
+// DefaultMaxPagesPerRead): past it the read stops with a *PagingError.
 func WithMaxPagesPerRead(n int) Option {
 	return atLeast("WithMaxPagesPerRead", n, 1, "1", func(s *settings) { s.maxPagesPerRead = n })
 }
 
-// WithMaxBytesPerRead caps the bytes of the answers of one paging read
-// (default DefaultMaxBytesPerRead). All keeps every row of a read in
-// memory: this bounds it, whatever a server sends.
+// WithMaxBytesPerRead caps the answers' bytes of one paging read (default
+// DefaultMaxBytesPerRead), and so what All holds in memory.
 func WithMaxBytesPerRead(n int64) Option {
 	return atLeast("WithMaxBytesPerRead", n, 1<<20, "1 MiB", func(s *settings) { s.maxBytesPerRead = n })
 }
 
-// WithMaxStreamParts caps the parts of one streamed answer (default
-// DefaultMaxStreamParts): past it, the stream fails with a *StreamError
-// (StreamTooLarge) wrapping a *LimitError. Every part counts, those that
-// carry nothing included: a server flooding empty deltas must not keep a
-// program reading (or Collect gathering) for ever.
+// WithMaxStreamParts caps the parts of one streamed answer, empty ones
+// included (default DefaultMaxStreamParts): past it, the stream fails
+// with a *StreamError (StreamTooLarge) wrapping a *LimitError.
 func WithMaxStreamParts(n int) Option {
 	return atLeast("WithMaxStreamParts", n, 1, "1", func(s *settings) { s.maxStreamParts = n })
 }
 
-// WithMaxStreamDuration bounds one streamed answer, from its headers to
-// its end (default DefaultMaxStreamDuration; 0 means no bound): past it,
-// the stream fails with a *StreamError (StreamTooLong) wrapping a
-// *LimitError. The request timeout bounds a stall; this bounds a trickle
-// that sends a byte before each stall would fire.
+// WithMaxStreamDuration bounds one streamed answer from its headers to
+// its end (default DefaultMaxStreamDuration; 0: no bound): past it, the
+// stream fails with a *StreamError (StreamTooLong) wrapping a *LimitError.
 func WithMaxStreamDuration(d time.Duration) Option {
 	return notNegative("WithMaxStreamDuration", d, func(s *settings) { s.maxStreamDuration = d })
 }
 
-// WithRequestHook registers a function called once for every HTTP
-// attempt, with the request's context, for logging and metrics: in order,
-// when the call's attempts are over (a retried call reports its attempts
-// together, before it returns).
+// WithRequestHook registers fn, called with the request's context for
+// every HTTP attempt, for logging and metrics: in order, once the call's
+// attempts are over, before it returns.
 func WithRequestHook(fn func(context.Context, RequestInfo)) Option {
 	return optionFunc(func(s *settings) error {
 		s.requestHook = fn
@@ -374,26 +318,20 @@ func WithRequestHook(fn func(context.Context, RequestInfo)) Option {
 	})
 }
 
-// Clock is the SDK's view of time, for WithClock. Waits (polling, backoff,
-// Retry-After) go through Sleep, and the timestamps a client reasons with
-// (when a rate limit ends, how old a cached answer is) come from Now.
-//
-// mintlifytest.ManualClock is a Clock whose Sleep advances it at once:
-// given to both the fake API and the client, it runs a long job in no wall
-// time. Code under testing/synctest needs no Clock: the real one is
-// already virtual inside a bubble.
+// Clock is the SDK's view of time (WithClock): waits (polling, backoff,
+// Retry-After) go through Sleep; the times a client reasons with (when a
+// rate limit ends, how old a cached answer is) come from Now.
+// mintlifytest.ManualClock advances when slept on.
 type Clock interface {
 	Now() time.Time
-	// Sleep waits for d or until ctx is done, whichever comes first, and
-	// returns ctx.Err() when ctx ended the wait.
+	// Sleep waits for d or until ctx is done, and returns ctx.Err() when
+	// ctx ended the wait.
 	Sleep(ctx context.Context, d time.Duration) error
 }
 
-// WithClock runs the client's waits (polling, backoff, Retry-After) on clk
-// instead of the wall clock. Tests pass a clock that advances when slept
-// on, such as mintlifytest.ManualClock, so that a 30-minute job with rate
-// limits takes no wall time. The per-attempt request timeout and the sent
-// POST's grace stay on the wall clock: they bound real I/O.
+// WithClock runs the client's waits on clk instead of the wall clock, so
+// a test's 30-minute job takes no wall time. The request timeout and the
+// sent POST's grace stay on the wall clock: they bound real I/O.
 func WithClock(clk Clock) Option {
 	return optionFunc(func(s *settings) error {
 		if clk == nil {
@@ -426,8 +364,7 @@ func defaultSettings(baseURL string) settings {
 	}
 }
 
-// newCore checks key as kind's, applies opts over the defaults, and
-// returns what a client of that kind shares between its calls.
+// newCore checks key as kind's and applies opts over the defaults.
 func newCore(kind keyKind, key, defaultBase string, opts []Option) (*core, error) {
 	if err := kind.validate(key); err != nil {
 		return nil, err
@@ -445,8 +382,6 @@ func newCore(kind keyKind, key, defaultBase string, opts []Option) (*core, error
 	if k.baseURLErr != nil {
 		return nil, k.baseURLErr
 	}
-	// The key never follows a redirect to another host, nor a POST a
-	// redirect at all (transport.GuardRedirects).
 	k.httpClient = transport.GuardRedirects(k.httpClient)
 	if o := k.cacheOptions; o != nil {
 		k.cache = newAnalyticsCache(*o, key, k.problems)
@@ -458,8 +393,7 @@ func newCore(kind keyKind, key, defaultBase string, opts []Option) (*core, error
 }
 
 // NewClient returns a client that authenticates with apiKey, an admin API
-// key from the dashboard's API keys page. Only the key's form is checked
-// here (see ValidateAPIKey); the server decides whether it is valid.
+// key. Only its form is checked here (ValidateAPIKey).
 func NewClient(apiKey string, opts ...Option) (*Client, error) {
 	k, err := newCore(adminKey, apiKey, DefaultBaseURL, opts)
 	if err != nil {
@@ -476,16 +410,13 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 }
 
 // NewClientFromEnv is NewClient with the key from MINTLIFY_API_KEY and,
-// when set, the address from MINTLIFY_BASE_URL; opts come after, so they
-// win.
+// when set, the address from MINTLIFY_BASE_URL; opts win over both.
 func NewClientFromEnv(opts ...Option) (*Client, error) {
 	key := os.Getenv(EnvAPIKey)
 	if key == "" {
 		return nil, &ValidationError{Field: "apiKey", Rule: "is required: set " + EnvAPIKey + " to an admin API key from the dashboard's API keys page"}
 	}
 	if base := os.Getenv(EnvBaseURL); base != "" {
-		// A WithBaseURL given after it replaces it, a bad value included;
-		// otherwise a bad value is an error naming the variable.
 		opts = append([]Option{baseURLOption(base, EnvBaseURL)}, opts...)
 	}
 	return NewClient(key, opts...)
@@ -500,23 +431,21 @@ func (c *Client) BaseURL() string {
 	return c.core.baseURL.String()
 }
 
-// keyKind is one kind of Mintlify key: which prefix it has, and which
-// other kinds' prefixes it must not have.
+// keyKind is one kind of Mintlify key.
 type keyKind struct {
 	name   string // "an admin API key"
 	field  string // "apiKey"
 	prefix string
-	// others are prefixes of other key kinds, each with its name. The
-	// longest prefix a key has decides its kind (mint_dsc_ is not mint_).
+	// others are other kinds' prefixes and names: the longest prefix a
+	// key has decides its kind (mint_dsc_ is not mint_).
 	others [][2]string
 	where  string // where to get one
-	// budget names the budget the key's calls draw from, as errors say
-	// it; budgetBesideCache records it beside the analytics cache.
+	// budget names the budget the key's calls draw from;
+	// budgetBesideCache records it beside the analytics cache.
 	budget            string
 	budgetBesideCache bool
-	// docPrefix is the path of the API's server in its documentation
-	// (the OpenAPI file's servers): errors and logs name each path below
-	// it, as the documentation does.
+	// docPrefix is the path of the API's server in its OpenAPI file:
+	// errors and logs name paths below it, as the documentation does.
 	docPrefix string
 }
 
@@ -527,9 +456,7 @@ var adminKey = keyKind{
 	budget: analyticsBudgetName, budgetBesideCache: true,
 }
 
-// assistantKey and indexKey are the keys of the discovery API (search,
-// page content, the assistant) and of Mintlify Index: each client takes
-// its own kind only, so a key is only ever sent to its own API's host.
+// assistantKey and indexKey are the discovery API's keys and the Index's.
 var (
 	assistantKey = keyKind{
 		name: "an assistant API key", field: "assistantKey", prefix: "mint_dsc_",
@@ -546,14 +473,12 @@ var (
 )
 
 // ValidateAPIKey checks an admin API key's form: printable ASCII without
-// white space, starting mint_ but not mint_dsc_ or mint_us_ (the prefixes
-// of assistant and Index keys, which the admin API refuses). The prefix
-// cannot prove a key is an admin key; the server is the judge of that.
-// The value is never echoed in the error: it is a secret.
+// white space, starting mint_ but not mint_dsc_ or mint_us_ (assistant
+// and Index keys). The error never echoes the key.
 func ValidateAPIKey(key string) error { return adminKey.validate(key) }
 
 // validate checks a key's form: printable ASCII without white space, with
-// the kind's prefix and not a longer one of another kind.
+// the kind's prefix and not another kind's longer one.
 func (k keyKind) validate(key string) error {
 	refuse := func(rule string) error { return &ValidationError{Field: k.field, Rule: rule} }
 	if key == "" {
@@ -584,10 +509,9 @@ func (k keyKind) validate(key string) error {
 	return nil
 }
 
-// ParseBaseURL parses an API address: an absolute http(s) URL without
-// credentials, query or fragment. It refuses plain http except to a
-// loopback host, so a key is never sent in clear over a network. Trailing
-// slashes are cut, the user's encoding kept.
+// ParseBaseURL parses an API address: an absolute https URL (or http to a
+// loopback host) without credentials, query or fragment. Trailing slashes
+// are cut, the user's encoding kept.
 func ParseBaseURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
@@ -599,7 +523,6 @@ func ParseBaseURL(raw string) (*url.URL, error) {
 	if u.Scheme == "http" && !transport.IsLoopbackHost(u.Hostname()) {
 		return nil, &ValidationError{Field: "baseURL", Value: raw, Rule: "must use https (plain http is allowed only for loopback hosts)"}
 	}
-	// Keep the user's encoding (a proxy path with %2F stays one segment).
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = strings.TrimRight(u.RawPath, "/")
 	return u, nil

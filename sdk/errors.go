@@ -2,6 +2,7 @@ package sdk
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
@@ -20,28 +21,24 @@ type APIError struct {
 	StatusCode int
 	Method     string
 	Path       string // escaped request path, without the query string
-	// Message is the server's "error" field, or a cleaned snippet of a
-	// non-JSON body (an HTML error page from a proxy, say).
+	// Message is the server's "error" field, or the cleaned start of a
+	// body that is not JSON (a proxy's HTML page).
 	Message   string
 	Details   []ErrorDetail
 	RequestID string
-	// RetryAfter is how long the server asked the client to wait (429, 503),
-	// zero when it did not say. RetryAt is the moment that wait ends.
+	// RetryAfter is the wait the server asked for (429, 503), zero when
+	// it did not say; RetryAt is when it ends.
 	RetryAfter time.Duration
 	RetryAt    time.Time
-	// Attempts is how many times the request was sent, retries included:
-	// against a rate-limited budget, each one counted.
+	// Attempts is how many times the request was sent, retries included.
 	Attempts int
-	// NotSent is set on a 429 the client answered itself, sending nothing:
-	// the budget the request would draw from (Budget) was known to be
-	// spent until RetryAt (the API said so to this program or, for the
-	// analytics budget, through the analytics cache to another one sharing
-	// it). Attempts is 0.
+	// NotSent is set on a 429 the client answered itself, sending nothing
+	// (Attempts is 0): the budget it would draw from was known to be
+	// spent until RetryAt, by this program or, through the analytics
+	// cache, another. Budget names it ("the organization's analytics
+	// budget").
 	NotSent bool
-	// Budget names the budget of a NotSent error, as its text says it:
-	// "the organization's analytics budget", "the organization's discovery
-	// budget", "the assistant's message budget" or "the Index's budget".
-	Budget string
+	Budget  string
 }
 
 // ErrorDetail is one entry of an error body's "details" list.
@@ -63,18 +60,12 @@ func (e *APIError) Error() string {
 			b.WriteString(d.Message)
 		}
 	}
-	if e.NotSent {
-		budget := e.Budget
-		if budget == "" {
-			budget = "the budget"
+	if e.NotSent || e.StatusCode == http.StatusTooManyRequests {
+		if e.NotSent {
+			fmt.Fprintf(&b, " (not sent: %s is known to be spent, as the API said when it refused an earlier request", cmp.Or(e.Budget, "the budget"))
+		} else {
+			b.WriteString(" (rate limited")
 		}
-		fmt.Fprintf(&b, " (not sent: %s is known to be spent, as the API said when it refused an earlier request", budget)
-		if !e.RetryAt.IsZero() {
-			fmt.Fprintf(&b, "; try again after %s, in %s", e.RetryAt.UTC().Format(time.RFC3339), e.RetryAfter.Round(time.Second))
-		}
-		b.WriteString(")")
-	} else if e.StatusCode == http.StatusTooManyRequests {
-		b.WriteString(" (rate limited")
 		if !e.RetryAt.IsZero() {
 			fmt.Fprintf(&b, "; try again after %s, in %s", e.RetryAt.UTC().Format(time.RFC3339), e.RetryAfter.Round(time.Second))
 		}
@@ -87,18 +78,15 @@ func (e *APIError) Error() string {
 	return b.String()
 }
 
-// maxErrorDetails bounds how many of an error body's details an APIError
-// keeps: a server may send thousands. One more entry says how many were
-// left out.
+// maxErrorDetails bounds the details an APIError keeps; one more entry
+// says how many were left out.
 const maxErrorDetails = 10
 
-// refusal is what the body of a refusal (a final answer that is not 2xx)
-// says: the API's JSON error ({"error": ..., "message": ..., "details":
-// [{"message": ...}]}), or an object store's XML one (S3's
-// <Error><Code>AccessDenied</Code>..., which a presigned link answers).
-// ok is false for any other body (a proxy's HTML page): the caller shows
-// its start instead. show makes each of the server's texts fit to show
-// (secrets removed, escaped, clipped).
+// refusal is what a refusal's body (a final answer that is not 2xx) says:
+// the API's JSON error ({"error", "message", "details": [{"message"}]}),
+// or an object store's XML one (a presigned link's). ok is false for any
+// other body. show makes each text fit to show (secrets removed,
+// escaped, clipped).
 func refusal(data []byte, show func(string) string) (message string, details []ErrorDetail, ok bool) {
 	var eb struct {
 		Error   json.RawMessage `json:"error"`
@@ -127,9 +115,9 @@ func refusal(data []byte, show func(string) string) (message string, details []E
 	return show(message), details, true
 }
 
-// canonicalJSON writes a JSON value again as encoding/json writes it:
-// its strings' escapes read, so that a key a server spelled mint\u005f...
-// is found by redaction like any other; numbers as they came.
+// canonicalJSON writes a JSON value again with its strings' escapes read,
+// so a key spelled mint\u005f... is found by redaction; numbers as they
+// came.
 func canonicalJSON(raw json.RawMessage) string {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -142,11 +130,9 @@ func canonicalJSON(raw json.RawMessage) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// objectStorageError reads an object store's XML error body (S3's
-// <Error><Code>AccessDenied</Code><Message>Request has expired</Message>
-// ...), which a presigned link answers with, as "AccessDenied: Request
-// has expired". Only the code and message are kept: the rest may echo the
-// request's signature.
+// objectStorageError reads an object store's XML error (S3's
+// <Error><Code>AccessDenied</Code><Message>...) as "AccessDenied:
+// message": only those two, as the rest may echo the link's signature.
 func objectStorageError(data []byte) (string, bool) {
 	trimmed := strings.TrimSpace(string(data[:min(len(data), 64)]))
 	if !strings.HasPrefix(trimmed, "<?xml") && !strings.HasPrefix(trimmed, "<Error") {
@@ -174,9 +160,7 @@ func writeAttempts(b *strings.Builder, n int) {
 }
 
 // RequestError is a request that got no usable answer: the connection was
-// refused, dropped or timed out, or the body could not be read. Sent says
-// whether the request may have reached the server; when it is false,
-// nothing did.
+// refused, dropped or timed out, or the body could not be read.
 type RequestError struct {
 	Method string
 	Path   string // escaped request path, without the query string
@@ -184,7 +168,7 @@ type RequestError struct {
 	Attempts int
 	// Sent is false only when the request certainly never left this
 	// machine (a refused connection, a DNS or TLS failure, a context that
-	// ended first). When in doubt it is true.
+	// ended first).
 	Sent bool
 	Err  error
 }
@@ -208,8 +192,7 @@ type ValidationError struct {
 	Rule  string
 }
 
-// maxEchoedValue bounds how much of a refused value an error repeats: a
-// value may be any length.
+// maxEchoedValue bounds how much of a value an error repeats.
 const maxEchoedValue = 100
 
 // Error names the field, the rule and the value given (clipped).
@@ -222,17 +205,16 @@ func (e *ValidationError) Error() string {
 
 // MalformedResponseError is a success answer (2xx) the SDK will not trust:
 // its body is not the API's JSON, or a field it needs is missing, of the
-// wrong kind or impossible (a negative count, another job's id). The
-// request reached the server, so a POST may have taken effect; it is never
-// retried.
+// wrong kind or impossible (another job's id). A POST may have taken
+// effect; it is never retried.
 type MalformedResponseError struct {
 	Method string
 	Path   string // escaped request path, without the query string
 	// Problems name each field and what is wrong with it, such as
 	// `createdAt: want a string, got a number`.
 	Problems []string
-	// BodyStart is the start of a body that is not JSON at all (an HTML
-	// login page from a proxy, say), with secrets redacted; empty otherwise.
+	// BodyStart is the start of a body that is not JSON at all, secrets
+	// redacted.
 	BodyStart string
 }
 
@@ -246,35 +228,29 @@ func (e *MalformedResponseError) Error() string {
 }
 
 // UnusableIDError is a success answer to a request that starts work (an
-// agent job, a deployment or a preview, a static export) naming the new
-// object by an id the SDK could not read it back by: the very rule its
-// reads check (ValidateJobID, ValidateStatusID, ValidateStaticExportID)
-// refuses it, so a program that stored it could never follow the work.
-// It is refused before a caller can store it.
-//
-// The work may have been queued all the same (MayHaveTakenEffect is
-// true): sending the request again may do it twice. Find it where Where
-// says (the dashboard), not by this id.
+// agent job, a deployment or preview, a static export) naming it by an id
+// its reads refuse (ValidateJobID, ValidateStatusID,
+// ValidateStaticExportID): a program that stored it could never follow
+// the work. The work may have been queued all the same
+// (MayHaveTakenEffect is true): look for it where Where says, and do not
+// send the request again.
 type UnusableIDError struct {
 	Method string
-	Path   string // the request's path, as the API documents it
-	// What names the work: "agent job", "deployment", "preview
-	// deployment", "static export".
-	What string
-	// Field is the answer's field that held the id (id, statusId, jobId).
+	Path   string
+	// What names the work ("agent job"); Field the answer's field that
+	// held the id.
+	What  string
 	Field string
 	// ID is the id as the server sent it: server text, to show escaped
-	// (%q, DisplayLine), never raw.
+	// (%q, DisplayLine).
 	ID string
 	// Rule is the rule it breaks, as the validator words it.
-	Rule string
-	// Where says where to find the work instead.
+	Rule      string
 	Where     string
 	RequestID string
 }
 
-// Error says what may have happened, the id escaped, the rule and where to
-// look.
+// Error says what may have happened, the id, the rule and where to look.
 func (e *UnusableIDError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s: the API answered with %s %s %q, which cannot be read back (it %s): the %s may have been queued all the same; "+
@@ -288,13 +264,13 @@ func (e *UnusableIDError) Error() string {
 // answerID is how an answer names the object it is about: by an id in
 // field, which must be there, and be the one asked for.
 type answerID struct {
-	field string // the answer's field: "id", "_id", "jobId", "statusId"
-	// kind is how a problem names an object of its kind ("job", "static
-	// export"), twice when again: for job "a", not job "b".
+	field string // "id", "_id", "jobId", "statusId"
+	// kind is how a problem names an object ("job"), twice when again:
+	// "for job "a", not job "b"".
 	kind  string
 	again bool
-	// For an answer that starts work (checkNew): how UnusableIDError names
-	// the work, where to find it instead, and the rule its reads check.
+	// For an answer that starts work (checkNew): the UnusableIDError's
+	// What and Where, and the rule its reads check.
 	what, where string
 	validate    func(string) error
 }
@@ -308,14 +284,11 @@ var (
 	previewID      = answerID{field: "statusId", what: "preview deployment", where: findDeployment, validate: ValidateStatusID}
 )
 
-// findDeployment is where a deployment or preview whose status id cannot
-// be read back may be found.
 const findDeployment = "the Mintlify dashboard (the project's deployment history)"
 
 // check refuses an answer that cannot be the object asked for (want; ""
-// when the answer names a new one): without an id, or with another's.
-// Writing it into Terraform state would lose the object, or point state at
-// someone else's. answerProblems are the answer's own, said after.
+// for a new one): without an id, or with another's, which state would
+// lose or point at someone else's. answerProblems are said after.
 func (a answerID) check(k *core, c call, id, want string, answerProblems []string) error {
 	var p problems
 	switch {
@@ -337,8 +310,7 @@ func (a answerID) check(k *core, c call, id, want string, answerProblems []strin
 }
 
 // checkNew refuses the answer of a request that started work: without an
-// id (check), or naming the work by an id its reads refuse (validate), so
-// that a caller could store it but never follow the work.
+// id (check), or with one its reads refuse (validate).
 func (a answerID) checkNew(k *core, c call, info ResponseInfo, id string, answerProblems []string) error {
 	if err := a.check(k, c, id, "", answerProblems); err != nil {
 		return err
@@ -353,41 +325,30 @@ func (a answerID) checkNew(k *core, c call, info ResponseInfo, id string, answer
 // PagingProblem is why a paging read stopped before its last page.
 type PagingProblem string
 
-// The ways a server can fail to page, each of which would otherwise spend
-// the rate-limited budget on a read that never ends or holds wrong rows.
+// The ways a read can fail to page, each of which would otherwise spend
+// the budget on a read that never ends or holds wrong rows.
 const (
-	// PagingEmptyWithMore: a page with no rows says there is more.
-	PagingEmptyWithMore PagingProblem = "empty page with more"
-	// PagingRepeatedRow: a row seen on an earlier page came again.
-	PagingRepeatedRow PagingProblem = "repeated row"
-	// PagingRepeatedCursor: a cursor given before came again.
+	PagingEmptyWithMore  PagingProblem = "empty page with more"
+	PagingRepeatedRow    PagingProblem = "repeated row"
 	PagingRepeatedCursor PagingProblem = "repeated cursor"
-	// PagingNoCursor: a page says there is more but gives no cursor.
-	PagingNoCursor PagingProblem = "more without a cursor"
-	// PagingUntrustedCursor: a cursor held a secret of this client (the
-	// server echoed the key): following it would send the key in a URL.
+	PagingNoCursor       PagingProblem = "more without a cursor"
+	// PagingUntrustedCursor: a cursor held this client's key: following
+	// it would send the key in a URL.
 	PagingUntrustedCursor PagingProblem = "untrusted cursor"
-	// PagingRequestCap: the read reached the client's cap on requests
-	// per read (WithMaxPagesPerRead).
+	// PagingRequestCap and PagingByteCap: the read reached the client's
+	// cap (WithMaxPagesPerRead, WithMaxBytesPerRead).
 	PagingRequestCap PagingProblem = "request cap"
-	// PagingByteCap: the read's answers reached the client's cap on bytes
-	// per read (WithMaxBytesPerRead).
-	PagingByteCap PagingProblem = "byte cap"
+	PagingByteCap    PagingProblem = "byte cap"
 )
 
 // PagingError is a paging read the SDK stopped because the server was not
-// paging as the API documents. The rows read before it are not returned
-// by All: a read is whole or it fails.
+// paging as the API documents. All returns no rows with it.
 type PagingError struct {
-	// Endpoint names what was read ("unique visitors").
-	Endpoint string
+	Endpoint string // "unique visitors"
 	Problem  PagingProblem
-	// At names the page: "the first page", "the page at offset 500", ...
-	At string
-	// Requests is how many requests the read had made.
-	Requests int
-	// Detail says the rest in words.
-	Detail string
+	At       string // "the first page", "the page at offset 500"
+	Requests int    // the read's requests
+	Detail   string
 }
 
 // Error names the endpoint, the page, the problem and how many requests the read took.
@@ -399,8 +360,8 @@ func (e *PagingError) Error() string {
 	return fmt.Sprintf("getting %s: %s %s; stopped after %d %s", e.Endpoint, e.At, e.Detail, e.Requests, unit)
 }
 
-// ErrNotConfigured is returned by every call of a Client (or service) that
-// was not made by its constructor: the zero value holds no key or address.
+// ErrNotConfigured is returned by every call of a client not made by its
+// constructor.
 var ErrNotConfigured = errors.New("sdk: client not configured: create it with NewClient or NewClientFromEnv")
 
 func statusOf(err error) int {
@@ -411,16 +372,14 @@ func statusOf(err error) int {
 	return 0
 }
 
-// IsNotFound reports whether err is a 404 from the API (an unknown project,
-// job, deployment or export).
+// IsNotFound reports whether err is a 404 from the API.
 func IsNotFound(err error) bool { return statusOf(err) == http.StatusNotFound }
 
 // IsUnauthorized reports whether err is a 401: the key is missing, invalid or expired.
 func IsUnauthorized(err error) bool { return statusOf(err) == http.StatusUnauthorized }
 
-// IsForbidden reports whether err is a 403: the key lacks the scope (a
-// read-only key on a POST, say), the caller's IP is not allow-listed, or
-// the feature is not on the organization's plan.
+// IsForbidden reports whether err is a 403: the key lacks the scope, the
+// IP is not allow-listed, or the plan lacks the feature.
 func IsForbidden(err error) bool { return statusOf(err) == http.StatusForbidden }
 
 // IsRateLimited reports whether err is a 429.
@@ -429,8 +388,8 @@ func IsRateLimited(err error) bool { return statusOf(err) == http.StatusTooManyR
 // IsBadRequest reports whether err is a 400: the server refused the input.
 func IsBadRequest(err error) bool { return statusOf(err) == http.StatusBadRequest }
 
-// IsConflict reports whether err is a 409: the object is not in a state
-// that allows the request yet (a bundle of an export still running).
+// IsConflict reports whether err is a 409: the object is not ready for
+// the request yet (the bundle of an export still running).
 func IsConflict(err error) bool { return statusOf(err) == http.StatusConflict }
 
 // IsValidation reports whether err is an input the SDK refused before sending.
@@ -448,16 +407,12 @@ func IsMalformedResponse(err error) bool {
 }
 
 // MayHaveTakenEffect reports whether a failed call may still have been
-// carried out by Mintlify, so that a retry could do it twice (a second
-// agent job, message, deployment or export).
-//
-// It is true when the request was sent and no usable answer came back (a
-// dropped connection, a timeout, a body the SDK could not read or trust)
-// and when the answer was a server error: a gateway's 502 can hide an
-// object the API created. It is false when the request never left the
-// machine (invalid input, a refused connection, a DNS or TLS failure, a
-// client not configured) and when the API refused it (a 4xx status, 429
-// included, or a redirect the SDK does not follow for a POST).
+// carried out, so that a retry could do it twice. It is true when the
+// request was sent and no usable answer came (a dropped connection, a
+// timeout, an answer the SDK could not trust), and on a 5xx (a gateway's
+// 502 can hide an object the API created); false when the request never
+// left the machine, and when the API refused it (4xx, or a redirect the
+// SDK does not follow for a POST).
 func MayHaveTakenEffect(err error) bool {
 	if err == nil || IsValidation(err) || errors.Is(err, ErrNotConfigured) {
 		return false
@@ -482,58 +437,41 @@ type BodyLimit string
 
 // The bounds a body from outside can break.
 const (
-	// LimitBytes: a body, or an answer gathered from a stream, grew past
-	// its cap.
 	LimitBytes BodyLimit = "bytes"
-	// LimitLine: one line of a stream, or one event's data, grew past its
-	// cap.
-	LimitLine BodyLimit = "line"
-	// LimitParts: a stream carried more parts than its cap.
+	// LimitLine: a stream's line, or an event's data.
+	LimitLine  BodyLimit = "line"
 	LimitParts BodyLimit = "parts"
-	// LimitIdle: nothing (or, for a download, too little) arrived for the
-	// request timeout: a stall.
+	// LimitIdle: nothing (a download: too little) came for the request
+	// timeout.
 	LimitIdle BodyLimit = "idle"
-	// LimitDuration: the whole body took longer than its bound (a
-	// trickle that never stalls).
+	// LimitDuration: a whole body outlasted its bound (a trickle).
 	LimitDuration BodyLimit = "duration"
-	// LimitUnknownSize: a download whose size nobody announced (neither
-	// the API's sizeBytes nor the download server): it could be endless.
+	// LimitUnknownSize: a download whose size nobody announced.
 	LimitUnknownSize BodyLimit = "size"
 )
 
-// LimitError is a body from outside that broke one of its bounds (see
-// BodyLimit). errors.Is(err, ErrResponseTooLarge) holds for the bounds of
-// size: bytes, lines and parts.
+// LimitError is a body from outside that broke one of its bounds.
+// errors.Is(err, ErrResponseTooLarge) holds for bytes, lines and parts.
 //
-// Every body from outside is read through one bounded reader (package
-// bounded): an API's answer, an assistant's streamed answer, a
-// bundle download. Each has bounds of bytes, of parts or events, and of
-// time, each with a documented default; breaking any is a *LimitError:
+// Every body is read within bounds of bytes, of parts, and of time:
 //
 //   - an answer read whole: WithMaxResponseBytes (16 MiB) and the request
-//     timeout (1 minute), which bounds the attempt from sending to its
-//     last byte;
-//   - a streamed answer: a line, and an event's data, at most 4 MiB (or
-//     WithMaxResponseBytes when smaller); WithMaxStreamParts parts
-//     (100,000); no byte for the request timeout is a stall;
-//     WithMaxStreamDuration for the whole answer (10 minutes); Collect
-//     also gathers at most WithMaxResponseBytes;
-//   - a download: the size announced (the API's sizeBytes, or the download
-//     server's), a download with no size announced refused before a byte
-//     is written; less than MinDownloadRate bytes a second over a request
-//     timeout is a stall, resumed like a broken connection, at most
-//     WithMaxRetries times.
+//     timeout (1 minute);
+//   - a streamed answer: 4 MiB a line or event (or WithMaxResponseBytes
+//     when smaller), WithMaxStreamParts parts, no byte for the request
+//     timeout, WithMaxStreamDuration in all; Collect gathers at most
+//     WithMaxResponseBytes;
+//   - a download: the size announced (refused when none was), and
+//     MinDownloadRate over each request timeout.
 //
-// Lists an answer holds are bounded by what was asked for: a search keeps
-// at most its page size, an Index search its NumResults, a paging read
-// its page size; what a server sends past it is a problem, not kept.
+// A list an answer holds is bounded by what was asked for (a page size,
+// NumResults): what a server sends past it is a problem, not kept.
 type LimitError struct {
 	Limit BodyLimit
 	// Max is the bound of bytes or parts; After the bound of time.
 	Max   int64
 	After time.Duration
-	// Option is the client option that sets the bound ("" when none
-	// does).
+	// Option is the client option that sets the bound, if one does.
 	Option string
 }
 
@@ -570,9 +508,8 @@ func (e *LimitError) Is(target error) bool {
 	return target == ErrResponseTooLarge && (e.Limit == LimitBytes || e.Limit == LimitLine || e.Limit == LimitParts) //nolint:errorlint,err113 // the sentinel itself
 }
 
-// limitError is err as the SDK reports it: a broken bound a *LimitError
-// (totalOption names the option of a bound on the whole body), anything
-// else unchanged.
+// limitError makes a broken bound a *LimitError (totalOption names the
+// option of a bound on the whole body); other errors pass unchanged.
 func limitError(err error, totalOption string) error {
 	b, ok := err.(*bounded.Error) //nolint:errorlint // package bounded returns its errors unwrapped
 	if !ok {
