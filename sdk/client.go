@@ -431,6 +431,16 @@ func (c *Client) BaseURL() string {
 	return c.core.baseURL.String()
 }
 
+// The budgets' names, as NotSent errors say them. The limits that set
+// them are AnalyticsLimit, DiscoveryLimit, AssistantMessageLimit, and
+// IndexSecondLimit with IndexDayLimit (limits.go).
+const (
+	analyticsBudgetName         = "the organization's analytics budget"
+	discoveryBudgetName         = "the organization's discovery budget"
+	assistantMessagesBudgetName = "the assistant's message budget"
+	indexBudgetName             = "the Index's budget"
+)
+
 // keyKind is one kind of Mintlify key.
 type keyKind struct {
 	name   string // "an admin API key"

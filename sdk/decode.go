@@ -18,52 +18,39 @@ import (
 )
 
 // Answers are plain structs with json tags, decoded on encoding/json
-// member by member: each field is read from its own member of the JSON
-// object, by its Go type, so a member of the wrong kind is a problem that
-// names it and leaves its field zero (nil for a pointer) without hiding
-// any other. encoding/json splits the objects and lists and reads the
-// strings; the SDK is lenient where the API is loose:
+// member by member, each by its field's Go type: a member of the wrong
+// kind is a problem naming it ("visitors[3].total: -5 is negative") and
+// leaves its field zero or nil, hiding no other. Absent and null leave a
+// field zero. Where the API is loose:
 //
 //   - an int64 is a count: 12, 12.0 and 1.2e1 are twelve; a fraction, a
-//     negative number or one past int64 is a problem, never a truncation;
-//   - a time.Time is an ISO 8601 timestamp: RFC 3339 with or without
-//     fractions or a zone (UTC then);
-//   - a map[string]any keeps its numbers exact (json.Number: 0.10 stays
-//     0.10, 2^60 stays whole);
-//   - a list is read item by item, so a bad row spoils only itself: it is
-//     left out and named;
+//     negative number or one past int64 is a problem, never truncated;
+//   - a time.Time is RFC 3339, with or without fractions or a zone (UTC);
+//   - a map[string]any keeps its numbers exact (json.Number);
+//   - a list is read item by item: a bad row is left out and named;
 //   - no list or object past bounded.MaxItems items is read at all.
 //
-// An absent or null member leaves its field zero. What a type needs beyond
-// its fields' kinds (a member that must be there, a string that must not
-// be empty, a link that must be a web address) is its check method,
-// beside the type. Problems name fields as the answer spells them:
-// "visitors[3].total: -5 is negative".
+// What a type needs beyond its fields' kinds (a member that must be
+// there, a link that must be a web address) is its check method.
 
-// problems lists what is wrong with an answer, at most
-// bounded.MaxProblems: as an error, an answer the SDK will not trust (see
-// malformed).
+// problems lists what is wrong with an answer (at most
+// bounded.MaxProblems); as an error, an answer not to trust.
 type problems = bounded.Problems
 
 // decoding is how one answer is read.
 type decoding struct {
-	// echo is how a problem quotes a value from the answer: the client's
-	// secrets removed, then clipped (core.echo). Nil: clipped only.
+	// echo quotes a value in a problem (core.echo; nil: clipped only).
 	echo func(string) string
-	// names respells top-level members for an endpoint that spells them
-	// otherwise (the visitors and views exports share one type).
+	// names respells top-level members (visitors and views share a type).
 	names map[string]string
-	// most keeps at most n items of a top-level list (by its JSON name):
-	// what was asked for. More is a problem, not more data.
+	// most keeps at most n items of a top-level list: more is a problem.
 	most map[string]int
 }
 
 // decode reads the JSON object data into out, a pointer to an answer
-// type. An answer whose type has a Problems field keeps its problems
-// there, and fails only when its check finds a member it cannot do
-// without missing or unreadable (vital); any other answer fails on a
-// problem, every one of them listed. The error is problems, or why data
-// is not JSON at all.
+// type. A type with a Problems field keeps its problems there and fails
+// only on a vital member; any other fails on any problem, all listed. The
+// error is problems, or why data is not JSON.
 func (o decoding) decode(data []byte, out any) error {
 	members, err := topLevel[map[string]json.RawMessage](data, "an object")
 	if err != nil {
@@ -85,11 +72,9 @@ func (o decoding) decode(data []byte, out any) error {
 	return p
 }
 
-// decodeList reads data, an answer that is a JSON list of results (a
-// search's), into out (a pointer to a slice), its items named results[i]
-// in problems (and "results" in decoding.most). The items' problems are
-// returned apart, for the caller to keep beside them; only a body that is
-// not a list is an error.
+// decodeList reads data, a JSON list of results (a search's), into out, a
+// pointer to a slice, items named results[i]. Their problems are returned
+// apart; only a body that is not a list is an error.
 func (o decoding) decodeList(data []byte, out any) (problems, error) {
 	if _, err := topLevel[[]json.RawMessage](data, "a list of results"); err != nil {
 		return nil, err
@@ -100,8 +85,7 @@ func (o decoding) decodeList(data []byte, out any) (problems, error) {
 	return p, nil
 }
 
-// topLevel splits an answer into its members or items, T. want names
-// what it must be; a body that is not JSON is encoding/json's error.
+// topLevel splits an answer into its members or items, T (want names it).
 func topLevel[T any](data []byte, want string) (T, error) {
 	var out T
 	if !bounded.ItemsFit(data) {
@@ -117,10 +101,8 @@ func topLevel[T any](data []byte, want string) (T, error) {
 // reader reads one answer's values into their Go types.
 type reader struct {
 	decoding
-	p *problems
-	// fatal is set by a check's vital: the answer fails even if its type
-	// keeps its problems.
-	fatal bool
+	p     *problems
+	fatal bool // a vital member failed (checker.vital)
 }
 
 // quote is a string from the answer as a problem quotes it (%q).
@@ -131,11 +113,9 @@ func (o decoding) quote(s string) string {
 	return redact.Clip(s, maxEchoedValue)
 }
 
-// object reads the members of one JSON object into the struct v, field by
-// field (by its JSON name; its embedded ResponseInfo, its Problems and a
-// field tagged json:"-" are not read from the body), then runs the
-// struct's check. at names the object in problems ("visitors[3]."; "" at
-// the top).
+// object reads a JSON object's members into the struct v by their JSON
+// names (not an embedded ResponseInfo, nor a json:"-" field), then runs
+// its check. at names the object in problems ("visitors[3].").
 func (r *reader) object(members map[string]json.RawMessage, v reflect.Value, at string) {
 	var bad []string // the members of the wrong kind
 	for i := range v.NumField() {
@@ -158,8 +138,8 @@ func (r *reader) object(members map[string]json.RawMessage, v reflect.Value, at 
 	}
 }
 
-// value reads raw (a JSON value, not null) into v, and reports whether it
-// was of a kind v holds; a problem names it at+name.
+// value reads raw (not null) into v, and reports whether it was of a kind
+// v holds; a problem names it at+name.
 func (r *reader) value(raw []byte, v reflect.Value, at, name string) bool {
 	wrong := func(format string, args ...any) bool {
 		r.p.Add(at+name, format, args...)
@@ -239,8 +219,8 @@ func (r *reader) value(raw []byte, v reflect.Value, at, name string) bool {
 	return true
 }
 
-// list reads a JSON list into the slice v item by item: an item of the
-// wrong kind is named (name[i]) and left out.
+// list reads a JSON list into the slice v: an item of the wrong kind is
+// named (name[i]) and left out.
 func (r *reader) list(raw []byte, v reflect.Value, at, name string) {
 	var items []json.RawMessage
 	_ = json.Unmarshal(raw, &items) // a list, as data is JSON
@@ -260,12 +240,10 @@ func (r *reader) list(raw []byte, v reflect.Value, at, name string) {
 	v.Set(out.Slice(0, n))
 }
 
-// checkable is an answer type with a check: what it needs beyond its
-// fields' kinds.
+// checkable is a type with a check: what it needs beyond its fields' kinds.
 type checkable interface{ check(*checker) }
 
-// checker is what a type's check sees of the object it was read from:
-// its members, and where its problems go.
+// checker is what a check sees of its object, and where problems go.
 type checker struct {
 	r       *reader
 	at      string
@@ -304,9 +282,8 @@ func (c *checker) need(names ...string) {
 	}
 }
 
-// vital is need for members the answer cannot do without: one that is
-// missing or of the wrong kind fails the answer, even one whose type
-// keeps its problems.
+// vital is need for members the answer cannot do without: one missing or
+// of the wrong kind fails it, even a type that keeps its problems.
 func (c *checker) vital(names ...string) {
 	c.need(names...)
 	for _, name := range names {
@@ -316,16 +293,16 @@ func (c *checker) vital(names ...string) {
 	}
 }
 
-// nonEmpty says "missing or empty" of a string member whose value is ""
-// (absent, null or empty), unless its problem was said already.
+// nonEmpty says "missing or empty" of a string member that is "", unless
+// it has a problem already.
 func (c *checker) nonEmpty(name, value string) {
 	if value == "" && !c.named(name) {
 		c.add(name, "missing or empty")
 	}
 }
 
-// link reports whether s is a link the SDK hands on: an absolute http(s)
-// URL without credentials. Another is a problem of member name.
+// link reports whether s is a web address (isWebURL); another is a
+// problem of member name.
 func (c *checker) link(name, s string) bool {
 	if isWebURL(s) {
 		return true
@@ -334,8 +311,7 @@ func (c *checker) link(name, s string) bool {
 	return false
 }
 
-// nonNegative keeps *v when it is 0 or more; a negative number is a
-// problem of member name, and 0.
+// nonNegative makes a negative *v a problem of member name, and 0.
 func (c *checker) nonNegative(name string, v *float64) {
 	if *v < 0 {
 		c.add(name, "%v is negative", *v)
@@ -356,8 +332,7 @@ func isNull(raw []byte) bool { return string(raw) == "null" }
 func isNumber(raw []byte) bool { return raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9' }
 
 // text reads a JSON string as encoding/json does (escapes read, invalid
-// UTF-8 replaced), without its help when it has neither; ok is false for
-// a value of another kind.
+// UTF-8 replaced); ok is false for another kind.
 func text(raw []byte) (s string, ok bool) {
 	if raw[0] != '"' {
 		return "", false
@@ -368,9 +343,7 @@ func text(raw []byte) (s string, ok bool) {
 	return s, json.Unmarshal(raw, &s) == nil
 }
 
-// count reads a JSON number as a count: 12, 12.0 and 1.2e1 are all twelve.
-// A fraction, a negative number or one past int64 is a problem (its
-// words), never a silent truncation.
+// count reads a JSON number as a count, or says its problem.
 func count(raw []byte) (int64, string) {
 	if !isNumber(raw) {
 		return 0, "want a number, got " + bounded.Kind(raw)
@@ -395,11 +368,10 @@ func count(raw []byte) (int64, string) {
 	return int64(v), ""
 }
 
-// timestampLayouts are the ISO 8601 forms seen from JSON APIs: RFC 3339
-// (with or without fractions), and the same without a zone, read as UTC.
+// timestampLayouts are RFC 3339, and the same without a zone (UTC).
 var timestampLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07:00"}
 
-// parseTimestamp reads an ISO 8601 timestamp in one of timestampLayouts.
+// parseTimestamp reads a timestamp in one of timestampLayouts.
 func parseTimestamp(s string) (time.Time, bool) {
 	for _, layout := range timestampLayouts {
 		if t, err := time.Parse(layout, s); err == nil {

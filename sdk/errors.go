@@ -392,6 +392,30 @@ func IsBadRequest(err error) bool { return statusOf(err) == http.StatusBadReques
 // the request yet (the bundle of an export still running).
 func IsConflict(err error) bool { return statusOf(err) == http.StatusConflict }
 
+// RateLimitedByAPI reports whether err is a rate limit the API answered
+// (a 429 that was sent, unlike one with NotSent). The client then knows
+// the budget is spent, until APIError.RetryAt: a later call on that budget
+// (analytics, discovery, Index) sends no request and fails at once with
+// NotSent. PagedEndpoint.Each and All never end with such an error when
+// the cache holds a copy of the read younger than MaxStale: they serve the
+// copy whole instead. When it ends a read of Pages or Rows after some of
+// its pages were handed out, reading again is served whole by that copy,
+// or fails at once with NotSent.
+func RateLimitedByAPI(err error) bool {
+	var apiErr *APIError
+	return errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusTooManyRequests && !apiErr.NotSent
+}
+
+// IsNotSent reports whether err is a rate limit the client answered
+// itself, sending nothing, because the budget it would draw from was
+// known to be spent (APIError.NotSent; APIError.Budget names it): the
+// organization's analytics or discovery budget, the assistant's message
+// budget, or the Index's.
+func IsNotSent(err error) bool {
+	var apiErr *APIError
+	return errors.As(err, &apiErr) && apiErr.NotSent
+}
+
 // IsValidation reports whether err is an input the SDK refused before sending.
 func IsValidation(err error) bool {
 	var v *ValidationError

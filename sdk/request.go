@@ -16,8 +16,8 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/transport"
 )
 
-// ErrResponseTooLarge is returned when a response body exceeds the client's
-// cap (WithMaxResponseBytes). It is not retried.
+// ErrResponseTooLarge is wrapped by the error of a body past its cap
+// (WithMaxResponseBytes). It is not retried.
 var ErrResponseTooLarge = errors.New("response body too large")
 
 // escapePath joins path segments, escaping each one so that a project id
@@ -34,24 +34,19 @@ func escapePath(segments ...string) string {
 // call is one API call: what to send and where.
 type call struct {
 	method string
-	// path is the escaped path as the API documents it (what errors and
-	// logs name): below the client's base URL once prefix, the base
-	// URL's own path in the API's documentation (/discovery, ...), is
-	// taken off.
+	// path is the escaped path as the API documents it, which errors and
+	// logs name; less prefix (/discovery), it goes below the base URL.
 	path   string
 	prefix string
 	query  url.Values
 	body   any // encoded as JSON when not nil
 
-	// target, when set, is an absolute URL sent to instead of base + path,
-	// without the API key (a presigned download link on another host).
-	// Its query is a secret: only path is named in errors and logs.
+	// target, when set, is an absolute URL sent to without the key (a
+	// presigned link): its query is a secret, never named.
 	target *url.URL
-	// header holds extra request headers (a download's Range).
-	header http.Header
-	// secretsIn, when set, finds the secrets a 2xx answer hands the
-	// client (a bundle's link): they are learned before the answer is
-	// logged or decoded.
+	header http.Header // extra headers (a download's Range)
+	// secretsIn finds the secrets a 2xx answer hands the client (a
+	// bundle's link), learned before the answer is logged or decoded.
 	secretsIn func(body []byte) []string
 }
 
@@ -67,62 +62,41 @@ func (c call) url(base *url.URL) *url.URL {
 	return &u
 }
 
-// post is a POST of the client's API: path (escaped, below the base
-// URL) named as the API documents it, under the client's documented
-// prefix (POST /discovery/v1/search/acme, not POST /v1/search/acme).
+// post is a POST of path, named under the client's documented prefix
+// (POST /discovery/v1/search/acme).
 func (k *core) post(path string, body any) call {
 	return call{method: http.MethodPost, path: k.docPrefix + path, prefix: k.docPrefix, body: body}
 }
 
-// loggedQuery is the query string shown in logs: none for a presigned link.
-func (c call) loggedQuery(u *url.URL) string {
-	if c.target != nil {
-		return ""
-	}
-	return u.RawQuery
-}
-
-// get is a GET of the client's API: path escaped (escapePath), with its
-// query.
+// get is a GET of path (escapePath) with its query.
 func get(path string, query url.Values) call {
 	return call{method: http.MethodGet, path: path, query: query}
 }
 
-// roundTrip sends the call until it gets a 2xx answer, whose whole
-// (capped) body it returns, or a final error; on budgets, when given (the
-// first drawn on, the others only checked: see budgetedExchange).
+// roundTrip sends c until it gets a 2xx answer, whose whole (capped) body
+// it returns, or a final error; on budgets when given (see exchange).
 func (k *core) roundTrip(ctx context.Context, c call, budgets ...*budget.Budget) ([]byte, ResponseInfo, error) {
-	if len(budgets) > 0 {
-		a, info, err := k.budgetedExchange(ctx, c, false, budgets)
-		return a.Body, info, err
-	}
-	a, info, err := k.exchange(ctx, c, false)
-	return a.Body, info, err
+	r, info, err := k.exchange(ctx, c, false, budgets)
+	return r.Body, info, err
 }
 
-// stream sends the call like roundTrip but returns the 2xx response with
-// its body unread, for answers read as they arrive (an assistant's
-// streamed answer, a download). The caller closes the body; ctx ending
-// closes it too. The request timeout bounds the wait for the headers.
+// stream is roundTrip for an answer read as it arrives (an assistant's
+// answer, a download): the 2xx response, its body unread, which the
+// caller closes (ctx ending closes it too).
 func (k *core) stream(ctx context.Context, c call, budgets ...*budget.Budget) (*http.Response, ResponseInfo, error) {
-	if len(budgets) > 0 {
-		a, info, err := k.budgetedExchange(ctx, c, true, budgets)
-		return a.Response, info, err
-	}
-	a, info, err := k.exchange(ctx, c, true)
-	return a.Response, info, err
+	r, info, err := k.exchange(ctx, c, true, budgets)
+	return r.Response, info, err
 }
 
-// policy is how the client sends (package transport's view of settings).
+// policy is the client's settings as the attempt loop takes them.
 func (k *core) policy() transport.Policy {
 	return transport.Policy{Client: k.httpClient, Clock: k.clock, MaxRetries: k.maxRetries, MaxRetryAfter: k.maxRetryAfter,
 		MinBackoff: k.retryMinBackoff, MaxBackoff: k.retryMaxBackoff, MaxResponseBytes: k.maxResponseBytes,
 		RequestTimeout: k.requestTimeout, SentGrace: k.sentGrace}
 }
 
-// header is what every attempt of c sends: the key and Accept to the
-// client's own API only (never to a presigned link's host), the
-// User-Agent, the call's own headers, the body's type.
+// header is what every attempt of c sends: the key and Accept only to the
+// client's own API, the User-Agent, the call's headers, the body's type.
 func (k *core) header(c call, hasBody bool) http.Header {
 	h := http.Header{}
 	if c.target == nil {
@@ -139,17 +113,39 @@ func (k *core) header(c call, hasBody bool) http.Header {
 	return h
 }
 
-// exchange sends c through the attempt loop (transport.Do, whose policy
-// it documents) and returns its 2xx answer (the body read whole, or a
-// stream's response, its body unread) with how it arrived, or the SDK's
-// error. The secrets a 2xx answer hands out are learned before anything
-// of it is logged or decoded; then each attempt is logged.
-func (k *core) exchange(ctx context.Context, c call, stream bool) (transport.Attempt, ResponseInfo, error) {
+// exchange sends c through the attempt loop (transport.Do) and returns
+// its 2xx answer and how it arrived, or the SDK's error. The secrets a
+// 2xx answer hands out are learned before anything of it is logged or
+// decoded; then each attempt is logged.
+//
+// On budgets, it passes the first's gate (budget.Admit), the others only
+// checked: when one is known to be spent it fails at once with a NotSent
+// 429 naming it; while it is not known, calls go one at a time. Only the
+// final refusal is remembered: a short rate limit is waited out inside.
+func (k *core) exchange(ctx context.Context, c call, stream bool, budgets []*budget.Budget) (transport.Result, ResponseInfo, error) {
+	if len(budgets) > 0 {
+		admitted, spent, err := budgets[0].Admit(ctx, k.clock.Now, budgets[1:]...)
+		switch {
+		case spent != nil:
+			return transport.Result{}, ResponseInfo{}, &APIError{StatusCode: http.StatusTooManyRequests, Method: c.method, Path: c.path,
+				Budget: spent.Name, RetryAfter: spent.Left, RetryAt: spent.Until, NotSent: true}
+		case err != nil:
+			return transport.Result{}, ResponseInfo{}, &RequestError{Method: c.method, Path: c.path, Err: err}
+		}
+		r, info, err := k.exchange(ctx, c, stream, nil)
+		answer := budget.Answer{Answered: err == nil}
+		if apiErr := (*APIError)(nil); errors.As(err, &apiErr) {
+			limited := apiErr.StatusCode == http.StatusTooManyRequests
+			answer = budget.Answer{Answered: !limited, RateLimited: limited, RetryAt: apiErr.RetryAt}
+		}
+		admitted.Done(ctx, k.clock.Now(), answer)
+		return r, info, err
+	}
 	var body []byte
 	if c.body != nil {
 		var err error
 		if body, err = json.Marshal(c.body); err != nil {
-			return transport.Attempt{}, ResponseInfo{}, fmt.Errorf("encoding %s %s request: %w", c.method, c.path, err)
+			return transport.Result{}, ResponseInfo{}, fmt.Errorf("encoding %s %s request: %w", c.method, c.path, err)
 		}
 	}
 	u := c.url(k.baseURL)
@@ -159,29 +155,33 @@ func (k *core) exchange(ctx context.Context, c call, stream bool) (transport.Att
 		k.secrets.Learn(c.secretsIn(r.Body))
 	}
 	if k.requestHook != nil {
+		query := u.RawQuery
+		if c.target != nil {
+			query = "" // a presigned link's signature
+		}
 		for i, a := range r.Tries {
-			k.requestHook(ctx, RequestInfo{Method: c.method, Path: c.path, Query: c.loggedQuery(u), Attempt: i + 1,
+			k.requestHook(ctx, RequestInfo{Method: c.method, Path: c.path, Query: query, Attempt: i + 1,
 				StatusCode: a.Status, RequestID: k.requestID(a.Header), Duration: a.Duration, Err: limitError(a.Err, "")})
 		}
 	}
 	switch {
 	case r.Err != nil:
-		return transport.Attempt{}, ResponseInfo{}, &RequestError{Method: c.method, Path: c.path, Attempts: len(r.Tries), Sent: r.Sent, Err: limitError(r.Err, "")}
+		return transport.Result{}, ResponseInfo{}, &RequestError{Method: c.method, Path: c.path, Attempts: len(r.Tries), Sent: r.Sent, Err: limitError(r.Err, "")}
 	case r.OK():
-		return r.Attempt, ResponseInfo{RequestID: k.requestID(r.Header), Attempts: len(r.Tries), Pages: 1, RateLimit: rateLimit(r.Header, k.clock.Now())}, nil
+		return r, ResponseInfo{RequestID: k.requestID(r.Header), Attempts: len(r.Tries), Pages: 1, RateLimit: rateLimit(r.Header, k.clock.Now())}, nil
 	}
 	apiErr := k.newAPIError(c, r)
 	if r.WaitErr != nil {
-		return transport.Attempt{}, ResponseInfo{}, fmt.Errorf("%w (while waiting to retry: %w)", apiErr, r.WaitErr)
+		return transport.Result{}, ResponseInfo{}, fmt.Errorf("%w (while waiting to retry: %w)", apiErr, r.WaitErr)
 	}
-	return transport.Attempt{}, ResponseInfo{}, apiErr
+	return transport.Result{}, ResponseInfo{}, apiErr
 }
 
 // requestIDHeaders are where APIs and gateways put a request's id.
 var requestIDHeaders = []string{"X-Request-Id", "Request-Id", "X-Amzn-Requestid", "Cf-Ray"}
 
-// requestID is the id the server (or its gateway) gave a request, fit to
-// show: redacted, escaped, clipped.
+// requestID is the id the server or its gateway gave a request, fit to
+// show.
 func (k *core) requestID(h http.Header) string {
 	for _, name := range requestIDHeaders {
 		if v := h.Get(name); v != "" {
@@ -191,8 +191,7 @@ func (k *core) requestID(h http.Header) string {
 	return ""
 }
 
-// rateLimit reads an answer's rate-limit headers (X-RateLimit-Limit,
-// -Remaining and -Reset, or the RateLimit-* forms); now turns a Reset in
+// rateLimit reads an answer's rate-limit headers; now turns a Reset in
 // seconds into a time.
 func rateLimit(h http.Header, now time.Time) RateLimit {
 	var rl RateLimit
@@ -221,13 +220,11 @@ func rateLimit(h http.Header, now time.Time) RateLimit {
 	return rl
 }
 
-// fetch sends c, on budgets when given (see budgetedExchange), and reads
-// its 2xx answer into out, a pointer to an answer type, with read (nil:
-// d.decode as out's type). out's ResponseInfo says how it arrived. Every
-// string in out, even a partial answer's, is scrubbed of the client's
-// secrets: a server echoing the request's headers must not put the key
-// into Terraform state or a program's output. It returns the answer's
-// size, and whether it had to scrub.
+// fetch sends c (on budgets: see exchange) and reads its 2xx answer into
+// out, a pointer to an answer type, with read (nil: as out's type), and
+// sets out's ResponseInfo. Every string in out, even a partial answer's,
+// is scrubbed of the client's secrets, so an echoed key never reaches
+// state or output. It returns the answer's size, and whether it scrubbed.
 func (k *core) fetch(ctx context.Context, c call, out any, read func(d decoding, data []byte) error, budgets ...*budget.Budget) (size int64, redacted bool, err error) {
 	data, info, err := k.roundTrip(ctx, c, budgets...)
 	if err != nil {
@@ -248,8 +245,8 @@ func (k *core) fetch(ctx context.Context, c call, out any, read func(d decoding,
 	return int64(len(data)), redacted, nil
 }
 
-// checked is the client's core for a call whose inputs passed their
-// checks (the first failed check's error), or ErrNotConfigured.
+// checked is k for a call whose inputs passed their checks, else the
+// first failed check's error, or ErrNotConfigured.
 func checked(k *core, checks ...error) (*core, error) {
 	if k == nil {
 		return nil, ErrNotConfigured
@@ -262,8 +259,8 @@ func checked(k *core, checks ...error) (*core, error) {
 	return k, nil
 }
 
-// answerTo sends c and reads its 2xx answer as a T (fetch); check, when
-// set, then refuses one that cannot be what was asked for (answerID).
+// answerTo reads the answer to c as a T (fetch); check, when set, refuses
+// one that cannot be what was asked for (answerID).
 func answerTo[T any](ctx context.Context, k *core, c call, check func(*T) error) (*T, error) {
 	out := new(T)
 	if _, _, err := k.fetch(ctx, c, out, nil); err != nil {
@@ -277,9 +274,8 @@ func answerTo[T any](ctx context.Context, k *core, c call, check func(*T) error)
 	return out, nil
 }
 
-// echo is a value from an answer as a problem quotes it: the client's
-// secrets removed first, then cut short (a key cut in two would no longer
-// be found whole).
+// echo is a value as a problem quotes it: secrets removed, then cut (a
+// key cut in two would not be found).
 func (k *core) echo(s string) string { return redact.Clip(k.secrets.Redact(s), maxEchoedValue) }
 
 // malformed turns a decoder's complaint into the error callers see.
@@ -302,9 +298,7 @@ func (k *core) malformed(c call, data []byte, err error) *MalformedResponseError
 func (k *core) newAPIError(c call, r transport.Result) *APIError {
 	e := &APIError{StatusCode: r.Status, Method: c.method, Path: c.path, RequestID: k.requestID(r.Header), Attempts: len(r.Tries)}
 	if r.Status >= 300 && r.Status < 400 && c.method != http.MethodGet {
-		// The SDK follows no redirect for a POST, which would re-send a
-		// prompt or turn into a GET. (A GET's redirect is followed; one
-		// that reaches here had nowhere to go, and is said as it came.)
+		// A GET's redirect was followed; a POST's never is.
 		e.Message = fmt.Sprintf("redirected to %q; a POST is never followed to another address", redact.Clip(k.secrets.Redact(r.Header.Get("Location")), 200))
 		return e
 	}
@@ -317,35 +311,26 @@ func (k *core) newAPIError(c call, r transport.Result) *APIError {
 	return e
 }
 
-// ResponseInfo is what the SDK knows of how an answer arrived. Every answer
-// type embeds it, so page.RequestID or job.Attempts read it directly.
-//
-// Answers embed it rather than come beside it (go-github returns a
-// *Response as a second value): a page served from the analytics cache
-// carries its CacheStatus in it, and a paged read's pages (from Pages, or
-// joined by All) must each carry their own, which a second return value
-// cannot do for the pages of a range loop.
+// ResponseInfo is how an answer arrived. Every answer type embeds it (so
+// page.RequestID reads it), rather than return it beside the answer as
+// go-github does: each page of a range loop, or from the cache, carries
+// its own.
 type ResponseInfo struct {
-	// RequestID is the id the API (or its gateway) gave the request, for
-	// support tickets; empty when none was sent.
+	// RequestID is the id the API or its gateway gave the request ("" when
+	// none was sent).
 	RequestID string
 	// Attempts is how many HTTP requests the answer took, retries included
-	// (0 for an answer served from the cache). For a paging read's All, the
-	// sum over its pages.
+	// (0 from the cache; All: the sum over its pages).
 	Attempts int
-	// Pages is how many pages made the answer: 1 for one page or a single
-	// answer, the number of pages for All.
+	// Pages is 1 for one page or answer; All: the number of pages.
 	Pages int
-	// RateLimit is the budget the API reported with the answer, when it
-	// sent rate-limit headers.
+	// RateLimit is the budget the API reported with the answer.
 	RateLimit RateLimit
-	// Cache says whether an analytics answer came from the client's cache
-	// (WithAnalyticsCache). The zero value is an answer fresh from the API.
+	// Cache says whether an analytics answer came from the client's cache.
 	Cache CacheStatus
 }
 
-// info is the one method generic code needs of an answer: promoted to
-// every type that embeds ResponseInfo.
+// info is promoted to every type that embeds ResponseInfo.
 func (r *ResponseInfo) info() *ResponseInfo { return r }
 
 // infoOf is the ResponseInfo of p, a pointer to an answer type.
@@ -353,9 +338,8 @@ func infoOf(p any) *ResponseInfo {
 	return p.(interface{ info() *ResponseInfo }).info() //nolint:forcetypeassert // every answer type embeds it
 }
 
-// combine merges the information of the pages of one read: attempts and
-// pages add up, the cache statuses combine, and the newest request id and
-// budget stand for the read.
+// combine merges the pages of one read: attempts and pages add up, the
+// cache statuses combine, the newest request id and budget stand.
 func (r ResponseInfo) combine(next ResponseInfo) ResponseInfo {
 	if r.Pages == 0 { // nothing read yet: the first page stands for the read
 		return next
@@ -373,13 +357,12 @@ func (r ResponseInfo) combine(next ResponseInfo) ResponseInfo {
 	return out
 }
 
-// RateLimit is a budget as the API reported it in a response's headers
-// (X-RateLimit-Limit, -Remaining and -Reset, or the RateLimit-* forms).
-// Fields the answer did not carry are zero; Known says whether any did.
+// RateLimit is a budget as the API reported it in an answer's headers
+// (X-RateLimit-Limit, -Remaining and -Reset, or RateLimit-*). Fields it
+// did not carry are zero; Known says whether any did.
 type RateLimit struct {
 	Known     bool
 	Limit     int
 	Remaining int
-	// Reset is when the budget refills, when the API said.
-	Reset time.Time
+	Reset     time.Time // when the budget refills
 }
