@@ -16,65 +16,50 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 )
 
-// CacheOptions configure the analytics cache (WithAnalyticsCache): answers
-// of analytics reads kept in a directory or an object store, so that the
-// programs sharing it (every terraform command starts its own provider;
-// CI runners on other machines) spend the organization's hourly analytics
-// budget once per answer instead of once per run. Agent-job reads are never
-// cached.
-//
-// A read (every page of a query, or one answer) is one entry, written
-// once the read is whole: its pages always come from one snapshot. An
-// entry holds what the SDK decoded, never a raw answer, the key, or an
-// answer that echoed the key.
+// CacheOptions configure the analytics cache (WithAnalyticsCache): the
+// answers of analytics reads kept in a directory or an object store, so
+// that the programs sharing it (each terraform command, CI runners
+// elsewhere) spend the analytics budget once per answer, not once per
+// run. A read (every page of a query, or one answer) is one entry, written
+// once whole: its pages come from one snapshot. An entry holds what the
+// SDK decoded, never a raw answer, the key, or an answer that echoed it.
 type CacheOptions struct {
-	// Dir holds the cache on this machine; it is created (0700) when
-	// missing. Entries are files readable by their owner only (0600). A
-	// directory that others can write (group- or world-writable, or owned
-	// by another user) is refused: the client then works without a cache
-	// and CacheProblem says why.
+	// Dir holds the cache on this machine, created 0700 (files 0600). A
+	// directory others can write is refused: the client then works
+	// without a cache, and CacheProblem says why.
 	Dir string
-	// URL names an object store bucket shared by many machines: s3://,
-	// gs://, azblob:// or file://, with the store's own URL parameters
-	// (region, prefix, ...), opened by OpenBucket. Its credentials come
-	// from the store's standard chain (environment, files, instance
-	// roles), never from the URL. URL wins over Dir; a bucket that cannot
-	// be opened falls back to Dir (CacheProblem says why). Every record is
-	// sealed with a key derived from the API key (an HMAC; the key itself
-	// is never written): whoever can write the bucket but has not the API
-	// key cannot plant an answer, a spent budget or a lease, whatever the
-	// store's permissions.
+	// URL names a bucket shared by many machines: s3://, gs://, azblob://
+	// or file://, with the store's URL parameters, opened by OpenBucket;
+	// credentials come from the store's own chain, never the URL. It wins
+	// over Dir; one that cannot be opened falls back to Dir. Records are
+	// sealed with an HMAC keyed from the API key: whoever can write the
+	// bucket but has not the key cannot plant an answer, a spent budget
+	// or a lease.
 	URL string
-	// OpenBucket opens URL: cachebucket.Open (package sdk/cachebucket,
-	// through gocloud.dev/blob; the program imports the drivers it needs,
-	// for example `_ "gocloud.dev/blob/s3blob"`), or a CacheBucket of the
-	// program's own. The SDK links no object store itself.
+	// OpenBucket opens URL: cachebucket.Open (the program imports the
+	// gocloud.dev drivers it needs), or a CacheBucket of its own.
 	OpenBucket func(ctx context.Context, url string) (CacheBucket, error)
 	// FreshFor is how long a cached answer is used instead of asking the
 	// API. 0 turns the cache off.
 	FreshFor time.Duration
 	// MaxStale is how old a cached answer may be and still stand in for
-	// one the API refuses with a rate limit the client will not wait out
-	// (a 429 whose Retry-After is longer than WithMaxRetryAfter, or one
-	// that outlasted the retries), or one the client does not ask for
-	// because the budget is known to be spent. The answer then says so
-	// (CacheStatus). 0 never serves a stale answer.
+	// one the API refuses with a rate limit the client will not wait out,
+	// or one not asked for because the budget is known to be spent; it is
+	// then marked stale (CacheStatus). 0: never.
 	MaxStale time.Duration
-	// MaxBytes caps the cache in Dir: past it, the oldest entries the
-	// cache wrote are removed (never another file). 0 means
-	// DefaultCacheMaxBytes. A bucket is not capped by the client: give it
-	// a lifecycle rule that expires objects older than MaxStale.
+	// MaxBytes caps the cache in Dir (0: DefaultCacheMaxBytes): past it,
+	// the oldest entries are removed. Give a bucket a lifecycle rule that
+	// expires objects older than MaxStale instead.
 	MaxBytes int64
 }
 
-// DefaultCacheMaxBytes caps the analytics cache on disk: room for forty
-// reads of a 100,000-path site.
+// DefaultCacheMaxBytes caps the analytics cache on disk: forty reads of a
+// 100,000-path site.
 const DefaultCacheMaxBytes = 400 << 20
 
 // WithAnalyticsCache keeps analytics answers in a directory or a bucket
-// (see CacheOptions). A store that cannot be used makes the cache do
-// nothing, or fall back to Dir: the client then behaves as without one,
-// and Client.CacheProblem says why.
+// (CacheOptions). A store that cannot be used leaves the client as
+// without one (or on Dir), and Client.CacheProblem says why.
 func WithAnalyticsCache(o CacheOptions) Option {
 	return optionFunc(func(s *settings) error {
 		if o.FreshFor < 0 || o.MaxStale < 0 || o.MaxBytes < 0 {
@@ -101,9 +86,7 @@ func WithAnalyticsCache(o CacheOptions) Option {
 var CacheURLSchemes = []string{"s3", "gs", "azblob", "file"}
 
 // ValidateCacheURL checks a cache bucket URL's form: one of
-// CacheURLSchemes, a file:// URL with a directory, and no credentials in it
-// (they come from the store's standard chain). Whether the bucket can be
-// reached is known only when it is used.
+// CacheURLSchemes, a file:// URL with a directory, no credentials.
 func ValidateCacheURL(raw string) error {
 	fail := func(rule string) error { return &ValidationError{Field: "cacheURL", Value: raw, Rule: rule} }
 	u, err := url.Parse(raw)
@@ -122,24 +105,21 @@ func ValidateCacheURL(raw string) error {
 	return nil
 }
 
-// CacheStatus says where an analytics answer came from when the client has
-// a cache. The zero value is an answer fresh from the API.
+// CacheStatus says where an analytics answer came from. The zero value is
+// an answer fresh from the API.
 type CacheStatus struct {
-	// Hit is set when the answer came from the cache, with no request.
+	// Hit: the answer came from the cache, with no request.
 	Hit bool
 	// StoredAt is when a cached answer was fetched from the API.
 	StoredAt time.Time
-	// Stale is set when the answer was older than fresh and served only
-	// because the API refused the request, or would have (the budget was
-	// known to be spent), with RateLimit: its RetryAt says when the
-	// budget frees up.
+	// Stale: older than fresh, served because the API refused the request
+	// or would have, with RateLimit (its RetryAt: when the budget frees).
 	Stale     bool
 	RateLimit *APIError
 }
 
-// Combine merges the statuses of the pages of one read: a hit only if
-// every page was, stale if any was, stored at the oldest of the cached
-// pages' times.
+// Combine merges the statuses of one read's pages: a hit if every page
+// was, stale if any was, stored at the oldest time.
 func (s CacheStatus) Combine(next CacheStatus) CacheStatus {
 	out := CacheStatus{Hit: s.Hit && next.Hit, Stale: s.Stale || next.Stale, RateLimit: s.RateLimit, StoredAt: s.StoredAt}
 	if next.RateLimit != nil {
@@ -151,11 +131,9 @@ func (s CacheStatus) Combine(next CacheStatus) CacheStatus {
 	return out
 }
 
-// CacheProblem says why the analytics cache is not working as configured,
-// or nil: a directory others can write (refused), a bucket that could not
-// be opened (the client falls back to Dir), or a store that failed (the
-// client goes on without it). Reads still work; they just spend the budget
-// as without a cache. The first problem is kept.
+// CacheProblem says why the analytics cache is not working as configured
+// (the first problem: a directory refused, a bucket that did not open, a
+// store that failed), or nil. Reads still work, spending the budget.
 func (c *Client) CacheProblem() error {
 	if c == nil || c.core == nil {
 		return nil
@@ -163,17 +141,14 @@ func (c *Client) CacheProblem() error {
 	return c.core.problems.First()
 }
 
-// analyticsCache is the client's cache: where entries live (the records
-// of package analyticscache, sealed with the API key) and how long they
-// serve.
+// analyticsCache is the client's cache and how long its entries serve.
 type analyticsCache struct {
 	*analyticscache.Cache
 	opts CacheOptions
 }
 
-// newAnalyticsCache opens the store o names: the bucket, else (or when it
-// cannot be opened) the directory. It returns nil, with the reason noted
-// in problems, when neither can be used.
+// newAnalyticsCache opens the bucket, else the directory o names; nil,
+// noted in problems, when neither can be used.
 func newAnalyticsCache(o CacheOptions, apiKey string, problems *analyticscache.Problems) *analyticsCache {
 	var bucket func() (analyticscache.Store, error)
 	if o.URL != "" {
@@ -185,8 +160,7 @@ func newAnalyticsCache(o CacheOptions, apiKey string, problems *analyticscache.P
 	return nil
 }
 
-// entryLimit bounds an entry: the pages of one read are at most the
-// client's per-read cap of answers, re-encoded.
+// entryLimit bounds an entry: a read's pages, within the per-read cap.
 func (k *core) entryLimit() int64 { return 2*k.maxBytesPerRead + analyticscache.MaxRecordBytes }
 
 // pageSource gives the page answering a call, and its size in bytes.
@@ -208,30 +182,23 @@ func fetchPage[P any](ctx context.Context, k *core, c call, decode func(decoding
 	return p, size, redacted, nil
 }
 
-// errEntryMismatch is an entry whose pages do not answer the read's
-// requests: a miss.
+// errEntryMismatch: an entry's pages do not answer the read (a miss).
 var errEntryMismatch = errors.New("cache entry does not match the read")
 
-// cachedRead runs one analytics read (walk) through the client's cache
-// and its known-spent budget, handing its pages, or its error, to yield:
+// cachedRead runs one analytics read (walk) through the cache as a store,
+// handing its pages, or its error, to yield:
 //
-//   - a fresh entry for the read serves it whole, with no request;
-//   - otherwise, when another program is fetching the same read (it holds
-//     the read's lease), its entry is awaited (bounded);
-//   - otherwise the API is asked, page after page, unless the budget is
-//     known to be spent; a read that ends whole is stored as one entry;
-//   - when the API refuses the read's first request with a rate limit (or
-//     it is not sent because the budget is spent), an entry younger than
-//     MaxStale serves the read whole, marked stale. A refusal after pages
-//     of the API's were handed out ends the read with the error: its
-//     pages are never joined to a copy's.
+//   - a fresh entry serves the read whole, with no request;
+//   - else, while another program holds the read's lease, its entry is
+//     awaited (bounded);
+//   - else the API is asked, unless the budget is known to be spent; a
+//     read that ends whole is stored as one entry;
+//   - when the API refuses (or would) with a rate limit before a page was
+//     handed out, an entry younger than MaxStale serves the read, stale.
 //
-// whole asks for a read that falls back to the copy even when the API
-// refuses a later page: while a copy that could stand in is at hand (one
-// younger than MaxStale), the API's pages are held back until the read
-// ends whole, so that nothing was handed out when a refusal comes and the
-// copy can serve the read from its start. Held pages are bounded by the
-// read's byte cap, as the entry the read stores is.
+// whole falls back to the copy even when the API refuses a later page:
+// while a copy that could stand in is at hand, the API's pages are held
+// back (within the read's byte cap) until the read ends whole.
 func cachedRead[P any](ctx context.Context, k *core, key string, whole bool, decode func(decoding, []byte, *P) error,
 	walk func(src pageSource[P], emit func(*P) bool) (bool, error), yield func(*P, error) bool) {
 	c := k.cache
@@ -316,8 +283,7 @@ func cachedRead[P any](ctx context.Context, k *core, key string, whole bool, dec
 	yield(nil, err)
 }
 
-// readOne reads a single page (the request c) through the cache as a
-// read of its own, under key: see cachedRead.
+// readOne reads the one page c asks for through the cache (cachedRead).
 func readOne[P any](ctx context.Context, k *core, key string, c call, decode func(decoding, []byte, *P) error) (*P, error) {
 	var out *P
 	var err error
@@ -332,11 +298,10 @@ func readOne[P any](ctx context.Context, k *core, key string, c call, decode fun
 	return out, err
 }
 
-// serveEntry hands out the pages of an entry, each with how it was served
-// (status; the first also with the attempts the API refused before a stale
-// copy). It first walks the whole entry without handing anything out: an
-// entry whose pages do not answer the read's requests one by one, or that
-// the read's guards refuse, is a miss (false), and nothing was handed out.
+// serveEntry hands out an entry's pages as served by status (the first
+// with the attempts refused before a stale copy). An entry whose pages do
+// not answer the read, or that its guards refuse, is a miss (false): it is
+// walked whole first, handing nothing out.
 func serveEntry[P any](k *core, e analyticscache.Record, status CacheStatus, attempts int,
 	walk func(src pageSource[P], emit func(*P) bool) (bool, error), yield func(*P, error) bool) bool {
 	pages := make([]*P, len(e.Pages))
@@ -345,8 +310,7 @@ func serveEntry[P any](k *core, e analyticscache.Record, status CacheStatus, att
 		if json.Unmarshal(pc.Value, p) != nil {
 			return false
 		}
-		// The entry was written without secrets; one read from a shared
-		// store is checked again all the same.
+		// Written without secrets; a shared store's is checked again.
 		if k.secrets.MayHold(pc.Value) {
 			redact.Strings(p, k.secrets.List())
 		}

@@ -8,19 +8,17 @@ import (
 	"time"
 )
 
-// DeploymentsService publishes a project's documentation (a deployment of
-// its deployment branch), puts up previews of other branches, and follows
-// either until it ends. Deployments share a budget with automation
-// triggers (see [DeploymentLimit]); previews have their own (see
-// [PreviewLimit]). A rate-limited trigger was not acted on: the
-// SDK waits out a short Retry-After (up to WithMaxRetryAfter) and sends it
-// again; a longer one fails at once with the time to retry.
+// DeploymentsService publishes a project's documentation (its deployment
+// branch), puts up previews of other branches, and follows either until
+// it ends. Deployments share [DeploymentLimit] with automation triggers;
+// previews have [PreviewLimit]. A rate-limited trigger was not acted on:
+// a short Retry-After is waited out and the trigger sent again.
 type DeploymentsService struct {
 	core *core
 }
 
-// DeploymentStatus is a deployment's status. A deployment is queued, then
-// in_progress, then ends in success or failure.
+// DeploymentStatus is a deployment's status: queued, in_progress, then
+// success or failure.
 type DeploymentStatus string
 
 // The statuses the API documents.
@@ -31,9 +29,8 @@ const (
 	DeploymentFailure    DeploymentStatus = "failure"
 )
 
-// Terminal reports whether the deployment has ended: success or failure.
-// An unknown status is not terminal, so a waiter keeps polling rather than
-// report a result the API did not give.
+// Terminal reports whether the deployment has ended: success or failure
+// (an unknown status is not).
 func (s DeploymentStatus) Terminal() bool { return s == DeploymentSuccess || s == DeploymentFailure }
 
 // Known reports whether the status is one the API documents.
@@ -41,8 +38,8 @@ func (s DeploymentStatus) Known() bool {
 	return s == DeploymentQueued || s == DeploymentInProgress || s.Terminal()
 }
 
-// DeploymentSource is what triggered a deployment. The API documents the
-// values below; a newer API may send others, which are kept as they come.
+// DeploymentSource is what triggered a deployment: one of the values
+// below, or a newer one kept as it came.
 type DeploymentSource string
 
 // The sources the API documents.
@@ -67,7 +64,7 @@ func (s DeploymentSource) Known() bool {
 }
 
 // DeploymentStarted is the API's answer to a deployment trigger: the id
-// to follow it by, with Status and Wait.
+// Status and Wait follow it by.
 type DeploymentStarted struct {
 	StatusID string `json:"statusId"`
 	ResponseInfo
@@ -76,18 +73,16 @@ type DeploymentStarted struct {
 // PreviewStarted is the API's answer to a preview trigger.
 type PreviewStarted struct {
 	StatusID string `json:"statusId"`
-	// PreviewURL is where the preview is served: an absolute http(s) URL.
-	// A redeploy of the same branch keeps it. It is "" when the answer
-	// carried none the SDK could use (see Problems).
+	// PreviewURL is where the preview is served (kept by a redeploy of the
+	// branch); "" when the answer had none the SDK could use.
 	PreviewURL string `json:"previewUrl"`
-	// Problems name the fields of the answer the SDK could not use. The
-	// preview was queued: its status id was in the answer.
+	// Problems name the fields the SDK could not use; the preview was
+	// queued.
 	Problems []string `json:"-"`
 	ResponseInfo
 }
 
-// check is what a preview's answer needs beyond its status id (the
-// call's to check: previewID): a web address to see it at.
+// check is what a preview needs beyond its status id (previewID).
 func (p *PreviewStarted) check(c *checker) {
 	c.nonEmpty("previewUrl", p.PreviewURL)
 	if p.PreviewURL != "" && !c.link("previewUrl", p.PreviewURL) {
@@ -95,49 +90,38 @@ func (p *PreviewStarted) check(c *checker) {
 	}
 }
 
-// Deployment is the status of a deployment or a preview, as the API's
-// update-status endpoint reports it. Fields the answer did not carry are
-// zero (nil for the nullable ones).
+// Deployment is the status of a deployment or a preview. Fields the
+// answer did not carry are zero or nil.
 type Deployment struct {
-	// ID is the status id (the API's _id).
-	ID        string `json:"_id"`
+	ID        string `json:"_id"` // the status id
 	ProjectID string `json:"projectId"`
-	// Status is "" when the answer carried none the SDK could read (see
-	// Problems): not terminal, so a wait goes on.
-	Status  DeploymentStatus `json:"status"`
-	Summary string           `json:"summary"`
-	// Logs are the deployment's log lines, oldest first.
-	Logs      []string `json:"logs"`
-	Subdomain string   `json:"subdomain"`
-	// The screenshots of the docs, as the API gives them.
-	Screenshot      string `json:"screenshot"`
-	ScreenshotLight string `json:"screenshotLight"`
-	ScreenshotDark  string `json:"screenshotDark"`
-	// Author is nil when the API sent null or nothing.
-	Author *DeploymentAuthor `json:"author"`
-	// Commit is nil when the API sent no commit.
-	Commit    *DeploymentCommit `json:"commit"`
-	Source    DeploymentSource  `json:"source"`
-	CreatedAt time.Time         `json:"createdAt"`
-	// EndedAt is nil until the deployment ends.
-	EndedAt *time.Time `json:"endedAt"`
-	// Problems name the fields of the answer the SDK could not read, such
-	// as `createdAt: want a string, got a number`. The deployment is still
-	// the deployment: its id was in the answer. Show them; do not deploy
-	// again because of them.
+	// Status is "" when the answer had none the SDK could read: not
+	// terminal, so a wait goes on.
+	Status          DeploymentStatus  `json:"status"`
+	Summary         string            `json:"summary"`
+	Logs            []string          `json:"logs"` // oldest first
+	Subdomain       string            `json:"subdomain"`
+	Screenshot      string            `json:"screenshot"`
+	ScreenshotLight string            `json:"screenshotLight"`
+	ScreenshotDark  string            `json:"screenshotDark"`
+	Author          *DeploymentAuthor `json:"author"`
+	Commit          *DeploymentCommit `json:"commit"`
+	Source          DeploymentSource  `json:"source"`
+	CreatedAt       time.Time         `json:"createdAt"`
+	EndedAt         *time.Time        `json:"endedAt"` // nil until it ends
+	// Problems name the fields the SDK could not read (`createdAt: want a
+	// string, got a number`). Show them; do not deploy again for them.
 	Problems []string `json:"-"`
 	ResponseInfo
 }
 
-// check is what a deployment's status needs beyond its id (the call's to
-// check: deploymentID): a status.
+// check is what a deployment needs beyond its id (deploymentID).
 func (d *Deployment) check(c *checker) { c.nonEmpty("status", string(d.Status)) }
 
 // DeploymentAuthor is who made the deployed change.
 type DeploymentAuthor struct {
-	Name      string `json:"name"`
-	AvatarURL string `json:"avatarUrl"`
-	// GitHubUserID is nil when the API sent none.
+	Name         string `json:"name"`
+	AvatarURL    string `json:"avatarUrl"`
 	GitHubUserID *int64 `json:"githubUserId"`
 }
 
@@ -156,8 +140,7 @@ type FilesChanged struct {
 	Removed  []string `json:"removed"`
 }
 
-// LastLogs returns the deployment's last n log lines (all when it has
-// fewer), for messages that must stay short.
+// LastLogs returns the deployment's last n log lines (all, when fewer).
 func (d *Deployment) LastLogs(n int) []string {
 	if n <= 0 || d == nil {
 		return nil
@@ -165,16 +148,13 @@ func (d *Deployment) LastLogs(n int) []string {
 	return d.Logs[max(len(d.Logs)-n, 0):]
 }
 
-// ValidateStatusID checks a deployment's status id, by the same rule as a
-// project id.
+// ValidateStatusID checks a deployment's status id (ValidateProjectID).
 func ValidateStatusID(statusID string) error { return validateID("statusId", statusID) }
 
-// ValidateBranch checks a Git branch name by Git's own rules (git
-// check-ref-format --branch): not empty, no white space or control
-// character, none of ~ ^ : ? * [ \, no "..", "@{" or "//", not starting
-// with "-" or "/", not ending with "/", "." or ".lock", no part starting
-// with ".", and not "@". A name breaking them cannot be a branch, so it is
-// refused before the request.
+// ValidateBranch checks a Git branch name by git check-ref-format
+// --branch: not empty, no white space or control character, none of
+// ~ ^ : ? * [ \, no "..", "@{" or "//", not starting with "-" or "/", not
+// ending with "/", "." or ".lock", no part starting with ".", not "@".
 func ValidateBranch(branch string) error {
 	if branch == "" {
 		return &ValidationError{Field: "branch", Rule: "is required"}
@@ -208,15 +188,10 @@ func ValidateBranch(branch string) error {
 	return nil
 }
 
-// Trigger queues a deployment of the project's configured deployment
-// branch, and returns its status id; follow it with Status or Wait.
-//
-// The request is never sent twice once it may have reached the server:
-// only a 429 (not acted on) or a connection that never opened is sent
-// again, so one call queues at most one deployment. A status id Status
-// could not read back by (ValidateStatusID) is refused with an
-// *UnusableIDError. When the call fails, MayHaveTakenEffect(err) says
-// whether a deployment may still have been queued.
+// Trigger queues a deployment of the project's deployment branch, and
+// returns its status id; follow it with Status or Wait. Like
+// AgentJobs.Create, it is never sent twice, and a status id Status could
+// not read back is an *UnusableIDError.
 func (s *DeploymentsService) Trigger(ctx context.Context, projectID string) (*DeploymentStarted, error) {
 	k, err := checked(s.core, ValidateProjectID(projectID))
 	if err != nil {
@@ -234,10 +209,10 @@ type branchBody struct {
 	Branch string `json:"branch"`
 }
 
-// Preview creates the preview deployment of a branch, or redeploys it when
-// the branch already has one (under the same URL, with a new status id).
-// Follow it with Status or Wait. A plan without previews answers 403
-// (IsForbidden). Like Trigger, it is never sent twice.
+// Preview creates the preview deployment of a branch, or redeploys one
+// (same URL, new status id); follow it with Status or Wait. A plan without
+// previews answers 403 (IsForbidden). Like Trigger, it is never sent
+// twice.
 func (s *DeploymentsService) Preview(ctx context.Context, projectID, branch string) (*PreviewStarted, error) {
 	k, err := checked(s.core, ValidateProjectID(projectID), ValidateBranch(branch))
 	if err != nil {
@@ -251,10 +226,9 @@ func (s *DeploymentsService) Preview(ctx context.Context, projectID, branch stri
 	return started, nil
 }
 
-// Status reads the status of a deployment or preview by its status id. An
-// unknown id is a 404 (IsNotFound). An answer without an id, or for
-// another status id, is a *MalformedResponseError; other odd fields are in
-// the deployment's Problems.
+// Status reads a deployment's or preview's status. An unknown id is a 404
+// (IsNotFound); an answer without an id, or another's, is a
+// *MalformedResponseError.
 func (s *DeploymentsService) Status(ctx context.Context, statusID string) (*Deployment, error) {
 	k, err := checked(s.core, ValidateStatusID(statusID))
 	if err != nil {
@@ -268,11 +242,10 @@ func (s *DeploymentsService) Status(ctx context.Context, statusID string) (*Depl
 	return d, nil
 }
 
-// Wait polls a deployment's status until it is success or failure, and
-// returns it; see the waiting rules of WaitOption (WithStatusCallback
-// takes a func(*Deployment)). A failure is an answer, not an error: check
-// Status. When ctx ends or the wait times out, it returns the last status
-// it saw (nil if none) with the error.
+// Wait polls a deployment's status until success or failure, and returns
+// it (WaitOption's rules). A failure is an answer, not an error. When ctx
+// ends or the wait times out, it returns the last status seen with the
+// error.
 func (s *DeploymentsService) Wait(ctx context.Context, statusID string, opts ...WaitOption) (*Deployment, error) {
 	if _, err := checked(s.core, ValidateStatusID(statusID)); err != nil {
 		return nil, err

@@ -15,19 +15,15 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 )
 
-// The discovery API: search, page content and the assistant of one
-// documentation site, with an assistant key.
-
 // DefaultDiscoveryBaseURL is the address of the discovery API.
 const DefaultDiscoveryBaseURL = "https://api.mintlify.com/discovery"
 
-// EnvAssistantAPIKey is the variable NewDiscoveryClientFromEnv reads the
-// assistant key from.
+// EnvAssistantAPIKey holds the assistant key NewDiscoveryClientFromEnv
+// reads.
 const EnvAssistantAPIKey = "MINTLIFY_ASSISTANT_API_KEY" //nolint:gosec // the variable's name, not a credential
 
 // MaxSearchPageSize is the most results one search returns;
-// DefaultSearchPageSize is how many the API returns when the request
-// leaves the page size out.
+// DefaultSearchPageSize how many when the page size is left out.
 const (
 	MaxSearchPageSize     = 50
 	DefaultSearchPageSize = 10
@@ -35,17 +31,13 @@ const (
 
 // DiscoveryClient searches a documentation site, reads its pages and
 // streams its assistant's answers, with an assistant key (mint_dsc_...).
-// Search and page content cost no credits; assistant messages do. The
-// API allows [DiscoveryLimit] (search, page content and assistant messages
-// together), and assistant messages also [AssistantMessageLimit]. A short
-// rate limit is waited out
-// (WithMaxRetryAfter); once the API refuses for longer, the client
-// remembers until when: a refused search or page read stops search, page
-// reads and assistant messages, a refused message stops messages only
-// (it may be the per-IP limit), and until then such a call sends nothing
-// and fails at once with a NotSent 429 (IsNotSent) naming the budget and
-// APIError.RetryAt. While it is not known whether the budget is spent,
-// calls go one at a time until one is answered.
+// Searches and pages cost no credits; messages do. The API allows
+// [DiscoveryLimit] for all three, and [AssistantMessageLimit] for
+// messages. A short rate limit is waited out; a longer one is remembered
+// until it ends: a refused search or page stops all three, a refused
+// message stops messages, and such calls fail at once with a NotSent 429
+// (IsNotSent). While it is not known whether the budget is spent, calls go
+// one at a time.
 //
 // It is safe for concurrent use. The zero value is not usable: every call
 // on it returns ErrNotConfigured.
@@ -56,13 +48,9 @@ type DiscoveryClient struct {
 	core *core
 }
 
-// NewDiscoveryClient returns a client of the discovery API that
-// authenticates with key, an assistant API key (mint_dsc_...)
-// from the dashboard's API keys page. An admin or Index key is refused
-// here, before any request: each key goes only to its own API.
-//
-// Against the fake (mintlifytest), pass WithBaseURL(srv.URL +
-// "/discovery"): the fake serves every API on one host.
+// NewDiscoveryClient returns a discovery client that authenticates with
+// key, an assistant key (mint_dsc_...); another kind is refused. Against
+// the fake, pass WithBaseURL(srv.URL + "/discovery").
 func NewDiscoveryClient(key string, opts ...Option) (*DiscoveryClient, error) {
 	k, err := newCore(assistantKey, key, DefaultDiscoveryBaseURL, opts)
 	if err != nil {
@@ -74,8 +62,7 @@ func NewDiscoveryClient(key string, opts ...Option) (*DiscoveryClient, error) {
 
 // NewDiscoveryClientFromEnv is NewDiscoveryClient with the key from
 // MINTLIFY_ASSISTANT_API_KEY and, when MINTLIFY_BASE_URL is set, the
-// address MINTLIFY_BASE_URL + "/discovery" (the discovery API lives on the
-// admin API's host); opts come after, so they win.
+// address MINTLIFY_BASE_URL + "/discovery"; opts win over both.
 func NewDiscoveryClientFromEnv(opts ...Option) (*DiscoveryClient, error) {
 	key := os.Getenv(EnvAssistantAPIKey)
 	if key == "" {
@@ -87,9 +74,8 @@ func NewDiscoveryClientFromEnv(opts ...Option) (*DiscoveryClient, error) {
 	return NewDiscoveryClient(key, opts...)
 }
 
-// ValidateAssistantKey checks an assistant API key's form: printable
-// ASCII without white space, starting mint_dsc_. The server is the judge
-// of whether it is valid. The value is never echoed in the error.
+// ValidateAssistantKey checks an assistant key's form: printable ASCII
+// without white space, starting mint_dsc_. The error never echoes it.
 func ValidateAssistantKey(key string) error { return assistantKey.validate(key) }
 
 // BaseURL returns the address the client sends requests to ("" for a zero
@@ -101,11 +87,9 @@ func (c *DiscoveryClient) BaseURL() string {
 	return c.core.baseURL.String()
 }
 
-// ValidateDomain checks a documentation site's domain identifier (the
-// "domain" of domain.mintlify.site, at the end of the dashboard's URL):
-// 1 to 256 ASCII letters, digits and - _ . ~ :, sent as one path segment.
-// A URL or a path (the likeliest mistake: a site's address pasted whole)
-// is refused with what to write instead.
+// ValidateDomain checks a site's domain identifier (acme of
+// acme.mintlify.site): an id sent as one path segment. A URL or a path is
+// refused with what to write instead.
 func ValidateDomain(domain string) error {
 	err := validateID("domain", domain)
 	var ve *ValidationError
@@ -119,8 +103,7 @@ func ValidateDomain(domain string) error {
 	return err
 }
 
-// siteID is the domain identifier in a URL of a Mintlify-hosted site
-// (acme in https://acme.mintlify.site/docs), or "".
+// siteID is the domain identifier in a Mintlify-hosted site's URL, or "".
 func siteID(s string) string {
 	_, rest, ok := strings.Cut(s, "://")
 	if !ok {
@@ -139,11 +122,9 @@ func siteID(s string) string {
 type SearchRequest struct {
 	// Query is what to search for (required).
 	Query string
-	// PageSize is how many results to return, 1 to 50; 0 leaves it to the
-	// API (10).
+	// PageSize is how many results to return, 1 to 50 (0: 10).
 	PageSize int
-	// ScoreThreshold, when set, keeps only results scored at or above it
-	// (0 to 1).
+	// ScoreThreshold keeps only results scored at or above it (0 to 1).
 	ScoreThreshold *float64
 	// Filter narrows the results; its zero value does not.
 	Filter SearchFilter
@@ -154,9 +135,8 @@ type SearchFilter struct {
 	Version  string
 	Language string
 	Tag      string
-	// Groups are the documentation groups the caller may see, on a site
-	// with authentication; without them a protected site returns public
-	// pages only.
+	// Groups are the documentation groups the caller may see, on a
+	// protected site (none: public pages only).
 	Groups []string
 }
 
@@ -188,9 +168,8 @@ func ValidateScoreThreshold(v float64) error {
 	return nil
 }
 
-// ValidateGroup checks the name of a documentation group (of a search's
-// filter, a page request, an assistant message's filter): it must hold
-// more than white space.
+// ValidateGroup checks a documentation group's name: more than white
+// space.
 func ValidateGroup(group string) error { return nonEmpty("group", group) }
 
 // ValidateQuery checks a search query: it must hold more than white space.
@@ -198,12 +177,10 @@ func ValidateQuery(query string) error { return nonEmpty("query", query) }
 
 // SearchResults are the results of one search, best first.
 type SearchResults struct {
-	// Results are at most the page size asked for (PageSize, or
-	// DefaultSearchPageSize): results a server sends past it are not
-	// kept, and Problems says how many there were.
+	// Results are at most the page size asked for: more is a problem.
 	Results []SearchResult `json:"results"`
-	// Problems name what the SDK could not read in the answer, such as
-	// `results[2].path: missing`; the results are kept.
+	// Problems name what could not be read (`results[2].path: missing`);
+	// the results are kept.
 	Problems []string `json:"-"`
 	ResponseInfo
 }
@@ -214,17 +191,15 @@ type SearchResult struct {
 	Path string `json:"path"`
 	// Content is the matching text.
 	Content string `json:"content"`
-	// Metadata is what the API adds about the result (title, score, ...),
-	// as JSON values; nil when it sent none.
+	// Metadata is what the API adds (title, score, ...), as JSON values.
 	Metadata map[string]any `json:"metadata"`
 }
 
 func (r *SearchResult) check(c *checker) { c.need("path", "content") }
 
 // MetadataText is the result's metadata with each value as text: a
-// string as it is, anything else (a number, a flag, a list, an object) as
-// its JSON, numbers as the API wrote them. Empty (not nil) when there is
-// none.
+// string as it is, anything else as its JSON (numbers as the API wrote
+// them). Never nil.
 func (r SearchResult) MetadataText() map[string]string {
 	out := make(map[string]string, len(r.Metadata))
 	for k, v := range r.Metadata {
@@ -273,8 +248,7 @@ func (f filterBody) orNil() *filterBody {
 	return &f
 }
 
-// decodeSearchResults reads the answer of a search: a list of results,
-// of which it keeps the first pageSize.
+// decodeSearchResults reads a search's list of results, keeping pageSize.
 func decodeSearchResults(d decoding, data []byte, pageSize int, out *SearchResults) error {
 	d.most = map[string]int{"results": pageSize}
 	p, err := d.decodeList(data, &out.Results)
@@ -282,10 +256,9 @@ func decodeSearchResults(d decoding, data []byte, pageSize int, out *SearchResul
 	return err
 }
 
-// Search searches the documentation of domain. It costs no credits. An
-// answer the SDK cannot read at all is a *MalformedResponseError; results
-// with a field it could not read are kept, the field named in Problems,
-// and so are at most the page size asked for: more is a problem too.
+// Search searches the documentation of domain. An answer the SDK cannot
+// read at all is a *MalformedResponseError; a result's unreadable field
+// is named in Problems.
 func (c *DiscoveryClient) Search(ctx context.Context, domain string, req SearchRequest) (*SearchResults, error) {
 	k, err := c.checked(ValidateDomain(domain), req.Validate())
 	if err != nil {
@@ -305,22 +278,19 @@ func (c *DiscoveryClient) Search(ctx context.Context, domain string, req SearchR
 
 // PageContent is the text of one documentation page.
 type PageContent struct {
-	Path    string `json:"path"`
-	Content string `json:"content"`
-	// Problems name what the SDK could not read in the answer; the
-	// content is still the page's.
-	Problems []string `json:"-"`
+	Path     string   `json:"path"`
+	Content  string   `json:"content"`
+	Problems []string `json:"-"` // what could not be read
 	ResponseInfo
 }
 
 func (pg *PageContent) check(c *checker) { c.vital("content") }
 
-// samePath reports whether two page paths name one page: a leading or
-// trailing slash makes no page.
+// samePath reports whether two page paths, slashes trimmed, are one.
 func samePath(a, b string) bool { return strings.Trim(a, "/") == strings.Trim(b, "/") }
 
-// decodePage reads the answer of a page request for path: the page's
-// content is required, and an answer for another page is refused.
+// decodePage reads a page's answer: its content is required, another
+// page's refused.
 func decodePage(d decoding, data []byte, path string, out *PageContent) error {
 	if err := d.decode(data, out); err != nil {
 		return err
@@ -340,10 +310,9 @@ func decodePage(d decoding, data []byte, path string, out *PageContent) error {
 	return nil
 }
 
-// Page reads the full text of a page of domain, by its path (as Search
-// gives it). groups are the documentation groups the caller may see, on a
-// site with authentication (nil: public pages only). It costs no credits.
-// A page the site does not have is a 404: check with IsNotFound.
+// Page reads the full text of a page of domain by its path (as Search
+// gives it), as a caller who may see groups (nil: public pages only). An
+// unknown page is a 404 (IsNotFound).
 func (c *DiscoveryClient) Page(ctx context.Context, domain, path string, groups []string) (*PageContent, error) {
 	k, err := c.checked(ValidateDomain(domain), ValidatePagePath(path), validateGroups("groups", groups))
 	if err != nil {
@@ -363,12 +332,10 @@ type pageBody struct {
 	Groups []string `json:"groups,omitempty"`
 }
 
-// ValidatePagePath checks a page's path: it must hold more than white
-// space.
+// ValidatePagePath checks a page's path: more than white space.
 func ValidatePagePath(path string) error { return nonEmpty("path", path) }
 
-// checked is checked for this client: ErrNotConfigured for a nil or
-// zero one.
+// checked is checked for this client (nil: ErrNotConfigured).
 func (c *DiscoveryClient) checked(checks ...error) (*core, error) {
 	if c == nil {
 		return nil, ErrNotConfigured

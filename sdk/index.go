@@ -8,10 +8,6 @@ import (
 	"strconv"
 )
 
-// Mintlify Index: search publisher-maintained documentation and the web,
-// assemble context within a token budget, and read results' contents,
-// with an Index key.
-
 // DefaultIndexBaseURL is the address of the Mintlify Index API.
 const DefaultIndexBaseURL = "https://leaves.mintlify.com/api/universal-search"
 
@@ -21,28 +17,23 @@ const (
 	EnvIndexBaseURL = "MINTLIFY_INDEX_BASE_URL"
 )
 
-// Limits of the Index API's inputs.
+// Limits of the Index API's inputs: results of a search (the default
+// asked for when NumResults is 0), a context's token budget, the ids and
+// URLs of one contents request together.
 const (
-	// MaxIndexResults is the most results one Index search returns;
-	// DefaultIndexResults is what IndexSearchRequest's zero NumResults
-	// asks for.
-	MaxIndexResults     = 20
-	DefaultIndexResults = 10
-	// MaxIndexTokenBudget is the largest token budget of a context.
-	MaxIndexTokenBudget = 6000
-	// MaxIndexContentsItems is how many ids and URLs one contents request
-	// may name, together.
+	MaxIndexResults       = 20
+	DefaultIndexResults   = 10
+	MaxIndexTokenBudget   = 6000
 	MaxIndexContentsItems = 20
 )
 
-// IndexClient searches Mintlify Index with an Index key (mint_us_...).
-// The API allows [IndexSecondLimit] and [IndexDayLimit] (both apply): a
-// one-second wait is waited out, a spent day's budget
-// fails at once with the time to try again (APIError.RetryAt). The client
-// remembers that time: until then every Index call sends nothing and
-// fails at once with a NotSent 429 (IsNotSent). While it is not known
-// whether the budget is spent, calls go one at a time until one is
-// answered, so concurrent calls on a spent day cost one refusal.
+// IndexClient searches Mintlify Index (publisher-maintained documentation
+// and the web), assembles context and reads contents, with an Index key
+// (mint_us_...). The API allows [IndexSecondLimit] and [IndexDayLimit]: a
+// second's wait is waited out; a spent day fails at once (APIError.RetryAt)
+// and until then every call fails at once with a NotSent 429 (IsNotSent).
+// While it is not known whether the budget is spent, calls go one at a
+// time.
 //
 // It is safe for concurrent use. The zero value is not usable: every call
 // on it returns ErrNotConfigured.
@@ -50,12 +41,9 @@ type IndexClient struct {
 	core *core
 }
 
-// NewIndexClient returns a Mintlify Index client that authenticates with
-// key, an Index API key (mint_us_...). An admin or assistant key is
-// refused here, before any request: each key goes only to its own API.
-//
-// Against the fake (mintlifytest), pass WithBaseURL(srv.URL +
-// "/api/universal-search"): the fake serves every API on one host.
+// NewIndexClient returns an Index client that authenticates with key, an
+// Index key (mint_us_...); another kind is refused. Against the fake, pass
+// WithBaseURL(srv.URL + "/api/universal-search").
 func NewIndexClient(key string, opts ...Option) (*IndexClient, error) {
 	k, err := newCore(indexKey, key, DefaultIndexBaseURL, opts)
 	if err != nil {
@@ -66,8 +54,7 @@ func NewIndexClient(key string, opts ...Option) (*IndexClient, error) {
 
 // NewIndexClientFromEnv is NewIndexClient with the key from
 // MINTLIFY_INDEX_API_KEY and, when set, the address from
-// MINTLIFY_INDEX_BASE_URL (the Index is on a host of its own, so
-// MINTLIFY_BASE_URL does not apply); opts come after, so they win.
+// MINTLIFY_INDEX_BASE_URL; opts win over both.
 func NewIndexClientFromEnv(opts ...Option) (*IndexClient, error) {
 	key := os.Getenv(EnvIndexAPIKey)
 	if key == "" {
@@ -92,8 +79,7 @@ func (c *IndexClient) BaseURL() string {
 	return c.core.baseURL.String()
 }
 
-// checked is checked for this client: ErrNotConfigured for a nil or
-// zero one.
+// checked is checked for this client (nil: ErrNotConfigured).
 func (c *IndexClient) checked(checks ...error) (*core, error) {
 	if c == nil {
 		return nil, ErrNotConfigured
@@ -111,12 +97,11 @@ type Domains struct {
 type IndexSearchRequest struct {
 	// Query is what to search for (required).
 	Query string
-	// NumResults is how many results to return, 1 to 20; 0 asks for
-	// DefaultIndexResults.
+	// NumResults is how many results to return, 1 to 20 (0:
+	// DefaultIndexResults).
 	NumResults int
-	// IncludeText returns each result's matching text (otherwise Text is
-	// empty); MaxCharacters, when above 0, includes it cut to that many
-	// characters.
+	// IncludeText returns each result's matching text; MaxCharacters,
+	// when above 0, returns it cut to that length.
 	IncludeText   bool
 	MaxCharacters int
 	Domains       Domains
@@ -136,8 +121,7 @@ func (r IndexSearchRequest) Validate() error {
 	return r.Domains.validate()
 }
 
-// validate checks an Index request's domains: no empty name, the included
-// first.
+// validate checks an Index request's domains: no empty name.
 func (d Domains) validate() error {
 	if err := validateGroups("includeDomains", d.Include); err != nil {
 		return err
@@ -159,15 +143,13 @@ type maxCharacters struct {
 
 // IndexResult is one result of the Index.
 type IndexResult struct {
-	// ID names a Mintlify result for Contents (IDs); web results are read
-	// by URL.
+	// ID names a Mintlify result for Contents; a web result is read by URL.
 	ID    string `json:"id"`
 	URL   string `json:"url"`
 	Title string `json:"title"`
 	// Text is the matching content, when asked for; else "".
 	Text string `json:"text"`
-	// Truncated says Text is shorter than the content, whose length is
-	// TotalCharacters (nil when the API did not say).
+	// Truncated says Text is cut; TotalCharacters is the content's length.
 	Truncated       bool   `json:"truncated"`
 	TotalCharacters *int64 `json:"totalCharacters"`
 	// Score ranks search results (contents answers carry 0).
@@ -176,8 +158,7 @@ type IndexResult struct {
 	Source      string   `json:"source"`
 	SiteName    string   `json:"siteName"`
 	Breadcrumbs []string `json:"breadcrumbs"`
-	// PublishedDate is as the source gives it (a timestamp, or a date
-	// for web contents); nil when none.
+	// PublishedDate is as the source gives it.
 	PublishedDate *string `json:"publishedDate"`
 }
 
@@ -185,20 +166,17 @@ func (r *IndexResult) check(c *checker) { c.need("id") }
 
 // IndexSearchResults are the results of an Index search, best first.
 type IndexSearchResults struct {
-	// IndexRequestID is the Index's own id of the request (its
-	// requestId field); ResponseInfo.RequestID is the gateway's header.
+	// IndexRequestID is the Index's own id of the request;
+	// ResponseInfo.RequestID is the gateway's.
 	IndexRequestID string        `json:"requestId"`
 	Results        []IndexResult `json:"results"`
-	// Problems name what the SDK could not read in the answer; the
-	// results are kept.
-	Problems []string `json:"-"`
+	Problems       []string      `json:"-"` // what could not be read
 	ResponseInfo
 }
 
 func (r *IndexSearchResults) check(c *checker) { c.vital("results") }
 
-// Search searches Mintlify Index. Each call is one of the day's 1,000
-// requests.
+// Search searches Mintlify Index.
 func (c *IndexClient) Search(ctx context.Context, req IndexSearchRequest) (*IndexSearchResults, error) {
 	k, err := c.checked(req.Validate())
 	if err != nil {
@@ -237,15 +215,13 @@ const (
 
 // IndexContextRequest asks for source-cited context on a question.
 type IndexContextRequest struct {
-	// Query is the question to research (required).
-	Query string
-	// Product is a product or company name, a retrieval hint.
+	// Query is the question to research (required); Product a product or
+	// company name, a retrieval hint.
+	Query   string
 	Product string
-	// Format is ContextText (the default) or ContextJSON.
-	Format  ContextFormat
+	Format  ContextFormat // ContextText (the default) or ContextJSON
 	Domains Domains
-	// TokenBudget bounds the context's tokens, 1 to 6000; 0 leaves it to
-	// the API (3000).
+	// TokenBudget bounds the context's tokens, 1 to 6000 (0: 3000).
 	TokenBudget int
 }
 
@@ -281,8 +257,7 @@ type indexContextBody struct {
 type IndexContext struct {
 	IndexRequestID string `json:"requestId"`
 	Query          string `json:"query"`
-	// Response is the context: Markdown, or serialized JSON. It is empty
-	// when nothing fits the token budget.
+	// Response is the context, empty when nothing fits the budget.
 	Response     string   `json:"response"`
 	ResultsCount int64    `json:"resultsCount"`
 	OutputTokens int64    `json:"outputTokens"`
@@ -293,7 +268,7 @@ type IndexContext struct {
 func (x *IndexContext) check(c *checker) { c.vital("response") }
 
 // Context assembles source-cited context for a question within a token
-// budget, in one request.
+// budget.
 func (c *IndexClient) Context(ctx context.Context, req IndexContextRequest) (*IndexContext, error) {
 	k, err := c.checked(req.Validate())
 	if err != nil {
@@ -314,8 +289,8 @@ func (c *IndexClient) Context(ctx context.Context, req IndexContextRequest) (*In
 type IndexContentsRequest struct {
 	IDs  []string
 	URLs []string
-	// MaxCharacters cuts each result's content (0: no cut); Query then
-	// chooses the sections most relevant to it.
+	// MaxCharacters cuts each content (0: no cut), keeping the sections
+	// most relevant to Query.
 	MaxCharacters int
 	Query         string
 }
@@ -357,9 +332,8 @@ type indexContentsBody struct {
 
 // IndexContents are the contents read, and how each item fared.
 type IndexContents struct {
-	IndexRequestID string `json:"requestId"`
-	// Results are the items read, in the order the API gave them.
-	Results []IndexResult `json:"results"`
+	IndexRequestID string        `json:"requestId"`
+	Results        []IndexResult `json:"results"`
 	// Statuses say, for each item asked for, whether it was read.
 	Statuses []ContentStatus `json:"statuses"`
 	Problems []string        `json:"-"`
@@ -373,30 +347,24 @@ func (x *IndexContents) check(c *checker) {
 
 // ContentStatus is how one item of a contents request fared.
 type ContentStatus struct {
-	// ID is the id or URL asked for.
-	ID string `json:"id"`
-	// Status is "success" or "error".
-	Status string `json:"status"`
-	// Error says why an item failed (its zero value when the API gave no
-	// reason).
-	Error ContentError `json:"error"`
+	ID     string       `json:"id"`     // the id or URL asked for
+	Status string       `json:"status"` // "success" or "error"
+	Error  ContentError `json:"error"`  // why it failed, when the API said
 }
 
 func (s *ContentStatus) check(c *checker) { c.need("id", "status") }
 
 // ContentError is why an item of a contents request failed.
 type ContentError struct {
-	Tag string `json:"tag"`
-	// HTTPStatusCode is the upstream's status; nil when it gave none.
-	HTTPStatusCode *int64 `json:"httpStatusCode"`
+	Tag            string `json:"tag"`
+	HTTPStatusCode *int64 `json:"httpStatusCode"` // the upstream's
 }
 
 // Failed reports whether the item could not be read.
 func (s ContentStatus) Failed() bool { return s.Status != "success" }
 
-// Contents reads the contents of results named by ID (Mintlify results)
-// or URL (any result). The answer says item by item which were read:
-// check Statuses.
+// Contents reads the contents of results by ID (Mintlify results) or URL;
+// Statuses say which were read.
 func (c *IndexClient) Contents(ctx context.Context, req IndexContentsRequest) (*IndexContents, error) {
 	k, err := c.checked(req.Validate())
 	if err != nil {

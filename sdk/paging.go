@@ -12,21 +12,16 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/paging"
 )
 
-// DefaultMaxPagesPerRead caps the requests of one paging read. At the
-// largest page size it allows 250,000 unique-visitor rows, far past a real
-// site, while a server that never stops saying "there is more" costs at
-// most this many of the hourly analytics budget before the read stops.
+// DefaultMaxPagesPerRead caps the requests of one paging read: 250,000
+// unique-visitor rows at the largest page.
 const DefaultMaxPagesPerRead = 1000
 
 // DefaultMaxBytesPerRead caps the answers of one paging read: about ten
-// times a 100,000-path site's unique visitors, so that a server that never
-// stops sending rows cannot fill a program's memory.
+// times a 100,000-path site's unique visitors.
 const DefaultMaxBytesPerRead = 64 << 20
 
-// PageQuery is the query of a paged endpoint: VisitorsQuery,
-// SearchesQuery, FeedbackQuery, ConversationsQuery.
+// PageQuery is the query of a paged endpoint (VisitorsQuery, ...).
 type PageQuery interface {
-	// Validate checks the query before any request is sent.
 	Validate() error
 	paging() pageParams
 }
@@ -41,36 +36,28 @@ type pageParams struct {
 	filters          url.Values // further query parameters
 }
 
-// PagedEndpoint is one paged endpoint of the API, such as
-// Client.Analytics.Visitors. Q is its query, P its page type and R its
-// row type. Every paged endpoint reads through the same loop, so the same
-// guards hold for all (see Pages).
+// PagedEndpoint is one paged endpoint, such as Client.Analytics.Visitors:
+// Q is its query, P its page type, R its row type. All read through one
+// loop with the same guards (see Pages).
 type PagedEndpoint[Q PageQuery, P any, R any] struct {
 	core *core
 	spec *pageSpec[P, R]
 }
 
-// pageSpec describes a paged endpoint: everything Page, Pages, Rows and
-// All need, and nothing else.
+// pageSpec describes a paged endpoint.
 type pageSpec[P, R any] struct {
 	what    string // "unique visitors", for errors
-	keyName string // what identifies a row: "path", "id", "search term"
+	keyName string // what identifies a row: "path", "id"
 	path    func(projectID string) string
 	largest int  // the largest page the endpoint serves
 	cursor  bool // cursor paging; otherwise offset paging
-	// cached marks an analytics endpoint: read through the analytics
-	// cache (when the client has one) and the known-spent budget.
+	// cached: an analytics endpoint, read through the cache and the
+	// known-spent budget.
 	cached bool
-	// params names the page size and offset parameters, when the
-	// endpoint does not call them limit and offset (the v1 job listing:
-	// take and skip).
-	params paging.Names
-	// prepends, rows, key, more and skipped are what the paging loop
-	// tells paging.Walk (rows pushed down by rows added at the head; a
-	// page's rows and a row's key; whether there is more, and its cursor,
-	// nil when the endpoint does not say; rows a decoder set aside).
-	// decode reads one page (nil: as P); merge joins what one page set
-	// aside into the next's, for All.
+	params paging.Names // when not limit and offset
+	// prepends, rows, key, more and skipped are what the loop tells
+	// paging.Walk (more: nil when the endpoint does not say). decode reads
+	// a page (nil: as P); merge joins what pages set aside, for All.
 	prepends bool
 	decode   func(d decoding, data []byte, page *P) error
 	rows     func(*P) *[]R
@@ -85,8 +72,8 @@ func newPaged[Q PageQuery, P any, R any](k *core, spec pageSpec[P, R]) *PagedEnd
 	return &PagedEndpoint[Q, P, R]{core: k, spec: &spec}
 }
 
-// start is the first page a query asks for: its limit (the endpoint's
-// largest when 0) from its offset or cursor.
+// start is a query's first page: its limit (0: the largest) from its
+// offset or cursor.
 func (s *pageSpec[P, R]) start(q pageParams) paging.Request {
 	return paging.Request{Limit: cmp.Or(q.limit, s.largest), Offset: q.offset, Cursor: q.cursor}
 }
@@ -96,8 +83,7 @@ func (s *pageSpec[P, R]) query(q pageParams, r paging.Request) url.Values {
 	return paging.Query(paging.Values(q.dateFrom, q.dateTo, q.filters), s.params, s.cursor, r)
 }
 
-// check validates the project and the query, or says the client is not
-// configured.
+// check is checked for the project and the query.
 func (e *PagedEndpoint[Q, P, R]) check(projectID string, q Q) (*core, error) {
 	if e == nil {
 		return nil, ErrNotConfigured
@@ -105,9 +91,9 @@ func (e *PagedEndpoint[Q, P, R]) check(projectID string, q Q) (*core, error) {
 	return checked(e.core, ValidateProjectID(projectID), q.Validate())
 }
 
-// Page reads one page: the query's limit (the endpoint's largest page
-// when 0) from its offset or cursor. An analytics page is read through the
-// cache as a read of its own.
+// Page reads one page: the query's limit (0: the largest) from its offset
+// or cursor. An analytics page is read through the cache as a read of its
+// own.
 func (e *PagedEndpoint[Q, P, R]) Page(ctx context.Context, projectID string, q Q) (*P, error) {
 	k, err := e.check(projectID, q)
 	if err != nil {
@@ -131,8 +117,7 @@ func (e *PagedEndpoint[Q, P, R]) call(projectID string, q pageParams, r paging.R
 	return call{method: http.MethodGet, path: e.spec.path(projectID), query: e.spec.query(q, r)}
 }
 
-// requestURL is a request's address without the key: what a cache entry
-// answers.
+// requestURL is a request's address: what a cache entry answers.
 func (k *core) requestURL(c call) string {
 	u := k.baseURL.String() + c.path
 	if q := c.query.Encode(); q != "" {
@@ -141,22 +126,19 @@ func (k *core) requestURL(c call) string {
 	return u
 }
 
-// Pages iterates over pages from the query's offset or cursor, requesting
-// each page exactly once at the query's page size (the largest when 0),
-// and stopping once the query's MaxResults rows (0: no limit) have been
-// read; the last page is shrunk so no row is fetched in vain. An error
-// ends the iteration; it is yielded with a nil page.
+// Pages iterates over pages from the query's offset or cursor, asking for
+// each once at the query's page size (0: the largest), until MaxResults
+// rows (0: no limit; the last page shrunk to fit). An error ends the
+// iteration, yielded with a nil page.
 //
-// A server that misbehaves ends the read with a *PagingError rather than a
-// loop that spends the organization's hourly budget: a page that is empty
-// while claiming more, a row or a cursor seen before (the server is not
-// advancing), "more" with no cursor to follow, a cursor holding the key,
-// more requests in one read than the client's cap (WithMaxPagesPerRead),
-// or more bytes than its other cap (WithMaxBytesPerRead).
+// A server that misbehaves ends the read with a *PagingError, not a loop
+// that spends the budget: an empty page claiming more, a row or cursor
+// seen before, more without a cursor, a cursor holding the key, or a read
+// past the client's caps (WithMaxPagesPerRead, WithMaxBytesPerRead).
 //
-// An analytics read goes through the client's cache as a whole (see
-// CacheOptions): its pages come from one snapshot, all from the cache or
-// all from the API. A read stopped early (the loop broke) is not cached.
+// An analytics read goes through the cache as a whole (CacheOptions): all
+// its pages from the cache or all from the API. A read stopped early is
+// not cached.
 func (e *PagedEndpoint[Q, P, R]) Pages(ctx context.Context, projectID string, q Q) iter.Seq2[*P, error] {
 	k, err := e.check(projectID, q)
 	if err != nil {
@@ -165,8 +147,7 @@ func (e *PagedEndpoint[Q, P, R]) Pages(ctx context.Context, projectID string, q 
 	return e.read(ctx, k, projectID, q.paging(), false)
 }
 
-// read is Pages; whole is cachedRead's: a read that a copy can still
-// stand in for after the API refused one of its later pages.
+// read is Pages; whole is cachedRead's.
 func (e *PagedEndpoint[Q, P, R]) read(ctx context.Context, k *core, projectID string, q pageParams, whole bool) iter.Seq2[*P, error] {
 	return func(yield func(*P, error) bool) {
 		rd := paging.Read{Start: e.spec.start(q), Cursor: e.spec.cursor, Prepends: e.spec.prepends, MaxResults: q.maxResults,
@@ -187,10 +168,9 @@ func (e *PagedEndpoint[Q, P, R]) read(ctx context.Context, k *core, projectID st
 	}
 }
 
-// walk is the paging loop on this endpoint: it asks src for each page of
-// the read rd in turn, has paging.Walk check it (and keeps the rows it
-// keeps), and hands it to emit; it reports whether it reached the read's
-// end, and why it could not.
+// walk is the paging loop: it asks src for each page of rd, has
+// paging.Walk check it (keeping the rows it keeps) and hands it to emit;
+// it reports whether it reached the read's end, or why not.
 func (e *PagedEndpoint[Q, P, R]) walk(projectID string, q pageParams, rd paging.Read, src pageSource[P], emit func(*P) bool) (bool, error) {
 	s, w := e.spec, rd.Walk()
 	for {
@@ -228,8 +208,7 @@ func (e *PagedEndpoint[Q, P, R]) walk(projectID string, q pageParams, rd paging.
 	}
 }
 
-// pagingError words a problem of the paging loop as the SDK's
-// PagingError.
+// pagingError is the loop's problem as a PagingError.
 func (s *pageSpec[P, R]) pagingError(rd paging.Read, e *paging.Error) *PagingError {
 	return &PagingError{Endpoint: s.what, At: e.At(), Problem: pagingProblems[e.Problem], Detail: e.Detail(s.keyName, rd), Requests: e.Requests}
 }
@@ -241,8 +220,8 @@ var pagingProblems = [...]PagingProblem{
 	paging.UntrustedCursor: PagingUntrustedCursor, paging.RepeatedCursor: PagingRepeatedCursor,
 }
 
-// Rows iterates over rows across pages; see Pages. An error ends the
-// iteration, yielded with a zero row.
+// Rows iterates over rows across pages (Pages); an error is yielded with
+// a zero row.
 func (e *PagedEndpoint[Q, P, R]) Rows(ctx context.Context, projectID string, q Q) iter.Seq2[R, error] {
 	return func(yield func(R, error) bool) {
 		for page, err := range e.Pages(ctx, projectID, q) {
@@ -260,23 +239,18 @@ func (e *PagedEndpoint[Q, P, R]) Rows(ctx context.Context, projectID string, q Q
 	}
 }
 
-// Each calls fn with every page in turn, fetching the next page while fn
-// works on this one (it asks for nothing Pages would not), and returns what
-// the read's pages say of how they arrived together: attempts, pages and
-// cache status. The first error, fn's included, ends the read.
+// Each calls fn with every page in turn, fetching the next while fn works
+// (asking for nothing Pages would not), and returns the read's combined
+// ResponseInfo. The first error, fn's included, ends the read.
 //
-// The pages fn sees are one snapshot, and an analytics read falls back to
-// the cache by itself: when the cache holds a copy of the read younger
-// than MaxStale (so one that could stand in for it), the API's pages are
-// fetched whole before fn sees the first, and should the API refuse a
-// later page with a rate limit (the budget ran out mid-read), fn is handed
-// the copy's pages from the start instead, marked stale, with no error.
-// Without such a copy the pages stream as Pages yields them, and a refusal
-// ends the read with its error. Either way fn never sees pages of two
-// snapshots, nor a page twice. Holding pages back costs memory bounded by
-// the read's byte cap (WithMaxBytesPerRead), as the cache's own copy of the
-// read does; with a copy at hand, an error fn returns comes only after the
-// read was fetched whole (and stored).
+// fn sees one snapshot, and an analytics read falls back to the cache by
+// itself: when the cache holds a copy younger than MaxStale, the API's
+// pages are fetched whole (within WithMaxBytesPerRead) before fn sees the
+// first, and if the API refuses a later page with a rate limit, fn gets
+// the copy's pages instead, marked stale, with no error. Without such a
+// copy, pages stream as Pages yields them and a refusal ends the read.
+// fn never sees pages of two snapshots, nor a page twice; with a copy at
+// hand, fn's error comes after the read was fetched whole.
 func (e *PagedEndpoint[Q, P, R]) Each(ctx context.Context, projectID string, q Q, fn func(*P) error) (ResponseInfo, error) {
 	var info ResponseInfo
 	k, err := e.check(projectID, q)
@@ -300,12 +274,10 @@ func (e *PagedEndpoint[Q, P, R]) Each(ctx context.Context, projectID string, q Q
 	return info, nil
 }
 
-// All reads every page (or the query's MaxResults rows) into one page
-// value: the rows of every page in the API's order, and the other fields
-// of the last page read (its totals, and its cursor or HasMore, so a read
-// stopped at MaxResults can go on from there). Its ResponseInfo adds up
-// the read's pages. A read is whole or fails: no rows come with an error.
-// It falls back to the cache as Each does.
+// All reads every page (or MaxResults rows) into one page: every row in
+// the API's order, the other fields of the last page (its totals, cursor
+// or HasMore, to go on from), and the pages' ResponseInfo added up. A
+// read is whole or fails. It falls back to the cache as Each does.
 func (e *PagedEndpoint[Q, P, R]) All(ctx context.Context, projectID string, q Q) (*P, error) {
 	if e == nil {
 		return nil, ErrNotConfigured

@@ -16,11 +16,9 @@ import (
 )
 
 // StaticExportsService pre-renders a deployment's documentation into a
-// self-contained static copy (HTML, RSC and assets), and packages it into
-// one archive to download: Start, then Wait, then CreateBundle (or
-// CreateBundleWhenReady, which does both), then DownloadBundle. Static
-// export is available on Enterprise plans; elsewhere Start is refused with
-// 403 (IsForbidden). The API publishes no rate limit for it.
+// static copy and packages it into one archive: Start, Wait, CreateBundle
+// (or CreateBundleWhenReady for both), DownloadBundle. It is an Enterprise
+// feature: elsewhere Start is refused with 403 (IsForbidden).
 type StaticExportsService struct {
 	core *core
 }
@@ -28,8 +26,8 @@ type StaticExportsService struct {
 // StaticExportStatus is a static export job's status.
 type StaticExportStatus string
 
-// The statuses the API documents. A job is queued, then running, and ends
-// completed or failed.
+// The statuses the API documents: queued, running, then completed or
+// failed.
 const (
 	StaticExportStatusQueued    StaticExportStatus = "queued"
 	StaticExportStatusRunning   StaticExportStatus = "running"
@@ -38,8 +36,7 @@ const (
 )
 
 // Terminal reports whether the export has stopped changing: completed or
-// failed. An unknown status is not terminal, so a waiter keeps polling
-// rather than report a result the API did not give.
+// failed (an unknown status is not).
 func (s StaticExportStatus) Terminal() bool {
 	return s == StaticExportStatusCompleted || s == StaticExportStatusFailed
 }
@@ -52,27 +49,22 @@ func (s StaticExportStatus) Known() bool {
 // StaticExport is a static export job.
 type StaticExport struct {
 	ID string `json:"jobId"`
-	// Status is "" when the answer carried none the SDK could read (see
-	// Problems): not terminal, so a wait goes on reading the job.
-	Status StaticExportStatus `json:"status"`
-	// Progress is the completion percentage, 0 to 100.
-	Progress float64 `json:"progress"`
-	// PageCount is how many pages were exported so far.
-	PageCount int64     `json:"pageCount"`
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
-	// Error is the API's explanation of a failed export; nil otherwise.
+	// Status is "" when the answer had none the SDK could read: not
+	// terminal, so a wait goes on.
+	Status    StaticExportStatus `json:"status"`
+	Progress  float64            `json:"progress"`  // percent, 0 to 100
+	PageCount int64              `json:"pageCount"` // pages exported so far
+	CreatedAt time.Time          `json:"createdAt"`
+	UpdatedAt time.Time          `json:"updatedAt"`
+	// Error is the API's explanation of a failed export.
 	Error *string `json:"error"`
-	// Problems name the fields of the answer the SDK could not read or
-	// did not trust. The export is still the export: its id was in the
-	// answer. Show them; do not start the export again because of them.
+	// Problems name the fields the SDK could not read or trust. The
+	// export is still the export: do not start it again because of them.
 	Problems []string `json:"-"`
 	ResponseInfo
 }
 
-// check is what an export's answer needs beyond its id (the call's to
-// check: staticExportID): a status, its figures and its times, and a
-// progress from 0 to 100.
+// check is what an export needs beyond its id (staticExportID).
 func (e *StaticExport) check(c *checker) {
 	c.need("status", "progress", "pageCount", "createdAt", "updatedAt")
 	if e.Status == "" && !c.named("status") {
@@ -87,22 +79,19 @@ func (e *StaticExport) check(c *checker) {
 
 // StaticExportRequest is what Start sends.
 type StaticExportRequest struct {
-	// Domain is the deployment's primary domain, a bare hostname: its
-	// custom domain (docs.example.com) or its Mintlify subdomain
-	// (acme.mintlify.app), with no scheme, port, path or trailing slash.
+	// Domain is the deployment's primary domain, a bare hostname
+	// (docs.example.com, acme.mintlify.app).
 	Domain string
-	// Version is a label that tags the export; "" exports the latest
-	// published version.
+	// Version tags the export ("": the latest published version).
 	Version string
-	// Paths are the page paths to export, written as in the docs'
-	// navigation ("index", "guides/getting-started"); empty exports every
-	// published page.
+	// Paths are the pages to export, as the navigation writes them
+	// ("guides/getting-started"; none: every published page).
 	Paths []string
 }
 
-// Validate checks the request before any request is sent, with the rules
-// of ValidateStaticExportDomain, ValidateStaticExportVersion and
-// ValidateStaticExportPath.
+// Validate checks the request by ValidateStaticExportDomain,
+// ValidateStaticExportVersion and ValidateStaticExportPath, each path
+// once.
 func (r StaticExportRequest) Validate() error {
 	if err := ValidateStaticExportDomain(r.Domain); err != nil {
 		return err
@@ -123,14 +112,11 @@ func (r StaticExportRequest) Validate() error {
 	return nil
 }
 
-// ValidateStaticExportDomain checks the domain of an export: a bare
-// hostname such as docs.example.com or acme.mintlify.app. The API refuses
-// a scheme, a trailing slash or a path prefix; a port cannot be part of a
-// deployment's domain either. Each dot-separated label holds 1 to 63
-// ASCII letters, digits or hyphens, not starting or ending with a hyphen,
-// and there are at least two labels. An internationalized domain is
-// written in its ASCII (xn--) form. When the value holds a URL, the error
-// says which hostname to write instead.
+// ValidateStaticExportDomain checks an export's domain: a bare hostname
+// (no scheme, port, path or trailing slash) of at least two labels, each
+// 1 to 63 ASCII letters, digits or inner hyphens (an internationalized
+// domain in its xn-- form). For a URL, the error says which hostname to
+// write.
 func ValidateStaticExportDomain(domain string) error {
 	fail := func(rule string) error { return &ValidationError{Field: "domain", Value: domain, Rule: rule} }
 	if strings.TrimSpace(domain) == "" {
@@ -171,9 +157,8 @@ func ValidateStaticExportDomain(domain string) error {
 	return nil
 }
 
-// ValidateStaticExportVersion checks an export's version label: "" (the
-// latest published version), or a label that is not only white space and
-// holds no control character.
+// ValidateStaticExportVersion checks an export's version label: "", or
+// more than white space without control characters.
 func ValidateStaticExportVersion(version string) error {
 	if version == "" {
 		return nil
@@ -187,12 +172,10 @@ func ValidateStaticExportVersion(version string) error {
 	return nil
 }
 
-// ValidateStaticExportPath checks one page path of an export. Page paths
-// are written as the docs' navigation writes them: "index",
-// "guides/getting-started", "api-reference/introduction" — no leading or
-// trailing slash, no scheme or host, no query or fragment, no empty, "."
-// or ".." segment, no white space at either end and no control
-// character.
+// ValidateStaticExportPath checks a page path of an export, as the
+// navigation writes it ("guides/getting-started"): no leading or trailing
+// slash or white space, no URL, query or fragment, no empty, "." or ".."
+// segment, no control character.
 func ValidateStaticExportPath(p string) error { return exportPath("path", p) }
 
 // exportPath checks page path p, named field.
@@ -233,14 +216,12 @@ const (
 	maxLabelLength    = 63
 )
 
-// isLDH reports whether r may be in a DNS label: a letter, a digit or a
-// hyphen.
+// isLDH reports whether r may be in a DNS label.
 func isLDH(r rune) bool {
 	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-'
 }
 
-// hostOf is the hostname in a value written as a URL or host:port ("" when
-// none can be found): what the user most likely meant.
+// hostOf is the hostname in a URL or host:port, or "".
 func hostOf(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.Index(s, "://"); i >= 0 {
@@ -264,9 +245,8 @@ type startExportBody struct {
 	Paths   []string `json:"paths,omitempty"`
 }
 
-// exportCall sends a request answered with an export job, and reads it:
-// the job must be wantID's, or, when it was just started (wantID ""), have
-// an id Get can ask for.
+// exportCall reads the export job answering c: wantID's, or (wantID "")
+// a new one Get can ask for.
 func exportCall(ctx context.Context, k *core, c call, wantID string) (*StaticExport, error) {
 	return answerTo(ctx, k, c, func(e *StaticExport) error {
 		if wantID == "" {
@@ -277,16 +257,10 @@ func exportCall(ctx context.Context, k *core, c call, wantID string) (*StaticExp
 }
 
 // Start starts a static export of the deployment at req.Domain and returns
-// the job, queued. Follow it with Get or Wait.
-//
-// The request is never retried once it may have reached the server (only
-// a 429 refusal or a connection that never opened is retried), so one
-// call starts at most one export; once sent, its answer is awaited for a
-// short grace (WithSentRequestGrace) even if ctx ends meanwhile. A job id
-// Get could not read back by (ValidateStaticExportID) is refused with an
-// *UnusableIDError. When it fails, MayHaveTakenEffect(err) says whether
-// an export may still have started. A 403 (IsForbidden) means static export is not enabled for the
-// organization (an Enterprise feature), or the key may not start one.
+// the job, queued; follow it with Get or Wait. Like AgentJobs.Create, it
+// is never sent twice, and a job id Get could not read back is an
+// *UnusableIDError. A 403 (IsForbidden): not enabled for the organization,
+// or the key may not start one.
 func (s *StaticExportsService) Start(ctx context.Context, req StaticExportRequest) (*StaticExport, error) {
 	k, err := checked(s.core, req.Validate())
 	if err != nil {
@@ -301,13 +275,11 @@ func (s *StaticExportsService) Start(ctx context.Context, req StaticExportReques
 	return e, nil
 }
 
-// ValidateStaticExportID checks a static export job id, by the rule of
-// ValidateJobID.
+// ValidateStaticExportID checks a static export job id (ValidateJobID).
 func ValidateStaticExportID(jobID string) error { return validateID("jobId", jobID) }
 
-// Get reads a static export job. An unknown job is a 404 (IsNotFound). An
-// answer without an id, or for another job, is a *MalformedResponseError;
-// other odd fields are in the export's Problems.
+// Get reads a static export job. An unknown job is a 404 (IsNotFound); an
+// answer without an id, or another's, is a *MalformedResponseError.
 func (s *StaticExportsService) Get(ctx context.Context, jobID string) (*StaticExport, error) {
 	k, err := checked(s.core, ValidateStaticExportID(jobID))
 	if err != nil {
@@ -320,11 +292,9 @@ func (s *StaticExportsService) Get(ctx context.Context, jobID string) (*StaticEx
 	return e, nil
 }
 
-// Wait polls the export until it is completed or failed, and returns it;
-// see the waiting rules of WaitOption. WithStatusCallback takes a
-// func(*StaticExport), called after every poll: its Progress and
-// PageCount tell how far the export has got. When ctx ends, Wait returns
-// the last export it saw (nil if none) with an error wrapping ctx.Err().
+// Wait polls the export until it is completed or failed, and returns it
+// (WaitOption's rules; WithStatusCallback takes a func(*StaticExport)).
+// When ctx ends, it returns the last export seen with the error.
 func (s *StaticExportsService) Wait(ctx context.Context, jobID string, opts ...WaitOption) (*StaticExport, error) {
 	if _, err := checked(s.core, ValidateStaticExportID(jobID)); err != nil {
 		return nil, err
@@ -337,30 +307,23 @@ func (s *StaticExportsService) Wait(ctx context.Context, jobID string, opts ...W
 }
 
 // StaticExportBundle is the archive of a completed export: a presigned
-// object-storage link to download before ExpiresAt.
+// link to download before ExpiresAt.
 //
-// URL is a bearer secret until it expires: whoever has it can download
-// the docs. Do not log it, print it or store it; String and GoString
-// leave its query (the signature) out, so fmt's verbs show the bundle
-// safely, and RedactedURL gives the link without it.
+// URL is a bearer secret until it expires: do not log, print or store it.
+// String and GoString leave its query (the signature) out, and
+// RedactedURL gives the link without it.
 type StaticExportBundle struct {
 	JobID string `json:"jobId"`
-	// URL is the presigned link (https, or http to a loopback host), a
-	// secret: see the type's comment. DownloadBundle downloads it.
+	// URL is the presigned link (https, or http to a loopback host).
 	URL string `json:"bundleUrl"`
-	// SizeBytes is the archive's size as the API announced it; 0 when the
-	// answer did not say (see Problems).
-	SizeBytes int64 `json:"sizeBytes"`
-	// ExpiresAt is when the link stops working; zero when the answer did
-	// not say (see Problems).
+	// SizeBytes and ExpiresAt are zero when the answer did not say.
+	SizeBytes int64     `json:"sizeBytes"`
 	ExpiresAt time.Time `json:"expiresAt"`
-	// Problems name the fields of the answer the SDK could not read.
-	Problems []string `json:"-"`
+	Problems  []string  `json:"-"` // what could not be read
 	ResponseInfo
 }
 
-// check is what a bundle's answer needs beyond its job's id and its link
-// (the call's to check: bundleCall): the link, its size and its expiry.
+// check is what a bundle needs beyond its job's id and link (bundleCall).
 func (b *StaticExportBundle) check(c *checker) { c.need("bundleUrl", "sizeBytes", "expiresAt") }
 
 // RedactedURL is the link without its query (the signature): safe to show.
@@ -380,10 +343,9 @@ func (b StaticExportBundle) String() string {
 // GoString is String: %#v must not print the link either.
 func (b StaticExportBundle) GoString() string { return b.String() }
 
-// Secrets are the strings of the link to keep out of whatever a program
+// Secrets are the strings of the link to keep out of what a program
 // writes (a logger's masks): the link, its query, and each query value
-// long enough to be a signature, a credential or a token. The SDK keeps
-// them out of its own errors.
+// that may be a signature or a token.
 func (b StaticExportBundle) Secrets() []string {
 	u, err := url.Parse(b.URL)
 	if err != nil {
@@ -393,15 +355,11 @@ func (b StaticExportBundle) Secrets() []string {
 }
 
 // CreateBundle packages a completed export into one archive and returns
-// its presigned link (see StaticExportBundle: the link is a secret). The
-// API answers 409 (IsConflict) until the export is completed;
-// CreateBundleWhenReady waits for it instead. Each call makes a new link;
-// an earlier one works until it expires.
-//
-// An answer without a link the SDK will download (absolute https, or
-// http to a loopback host, without credentials), without the job's id or
-// with another job's, is a *MalformedResponseError that never quotes the
-// link; other odd fields are in the bundle's Problems.
+// its presigned link (a secret). The API answers 409 (IsConflict) until
+// the export is completed; CreateBundleWhenReady waits instead. Each call
+// makes a new link. An answer without a link the SDK will download, or
+// for another job, is a *MalformedResponseError that never quotes the
+// link.
 func (s *StaticExportsService) CreateBundle(ctx context.Context, jobID string) (*StaticExportBundle, error) {
 	k, err := checked(s.core, ValidateStaticExportID(jobID))
 	if err != nil {
@@ -415,11 +373,9 @@ func (s *StaticExportsService) CreateBundle(ctx context.Context, jobID string) (
 	return b, nil
 }
 
-// bundleCall sends a bundle request and reads its answer. The link's
-// secrets are learned as the answer arrives (see secretList), so wherever
-// the server repeats them (its expiresAt, its jobId, a request id, a
-// later error) they are removed; every field is scrubbed but the link,
-// set aside meanwhile. A problem never quotes the link.
+// bundleCall reads a bundle's answer. The link's secrets are learned as
+// it arrives (call.secretsIn), so wherever the server repeats them they
+// are removed; every field is scrubbed but the link, set aside meanwhile.
 func bundleCall(ctx context.Context, k *core, c call, jobID string) (*StaticExportBundle, error) {
 	c.secretsIn = redact.BundleLinkSecrets
 	b := &StaticExportBundle{}
@@ -440,8 +396,6 @@ func bundleCall(ctx context.Context, k *core, c call, jobID string) (*StaticExpo
 		p.Add("bundleUrl", "not a link the SDK will download: %s", rule)
 		link = ""
 	case holdsKey:
-		// A link carrying this client's key would send it to object
-		// storage, and to whoever the link is shown to.
 		p.Add("bundleUrl", "holds this client's key: not used")
 		link = ""
 	}
@@ -459,13 +413,10 @@ func bundleCall(ctx context.Context, k *core, c call, jobID string) (*StaticExpo
 // when the export failed: it has no bundle.
 var ErrStaticExportFailed = errors.New("the static export failed")
 
-// CreateBundleWhenReady creates the export's bundle like CreateBundle,
-// and when the API answers 409 (the export is not completed yet), waits
-// for the export (Wait's rules and options: WithStatusCallback takes a
-// func(*StaticExport), WithWaitTimeout bounds the wait) and asks again
-// once it is completed. A completed export costs one request. A failed
-// export ends it with an error wrapping ErrStaticExportFailed that gives
-// the API's explanation.
+// CreateBundleWhenReady is CreateBundle that, on a 409, waits for the
+// export (Wait's rules and options) and asks again once it is completed.
+// A failed export ends it with an error wrapping ErrStaticExportFailed,
+// with the API's explanation.
 func (s *StaticExportsService) CreateBundleWhenReady(ctx context.Context, jobID string, opts ...WaitOption) (*StaticExportBundle, error) {
 	b, err := s.CreateBundle(ctx, jobID)
 	if !IsConflict(err) {
@@ -479,8 +430,7 @@ func (s *StaticExportsService) CreateBundleWhenReady(ctx context.Context, jobID 
 			if err != nil || e.Status != StaticExportStatusCompleted {
 				return e, err
 			}
-			// Completed: a 409 now is the bundle lagging behind the job's
-			// status; the next poll asks again.
+			// Completed: a 409 now is the bundle lagging; poll again.
 			b, err := s.CreateBundle(ctx, jobID)
 			if IsConflict(err) {
 				return e, nil
