@@ -10,10 +10,9 @@ import (
 
 // AgentJobsService starts background agent jobs, sends them follow-up
 // messages and follows them until they end. Creations and messages share
-// a budget per project (see [AgentJobLimit]).
+// [AgentJobLimit].
 type AgentJobsService struct {
-	// Sessions lists the project's agent jobs, through the deprecated v1
-	// listing (the only one the API has; see SessionsQuery).
+	// Sessions lists the project's agent jobs (the v1 listing).
 	Sessions *PagedEndpoint[SessionsQuery, SessionsPage, AgentSession]
 
 	core *core
@@ -29,8 +28,7 @@ func newAgentJobsService(k *core) AgentJobsService {
 // JobStatus is an agent job's status.
 type JobStatus string
 
-// The statuses the API documents. A job starts active and ends in one of the
-// other three.
+// The statuses the API documents: active, then one of the other three.
 const (
 	JobStatusActive    JobStatus = "active"
 	JobStatusCompleted JobStatus = "completed"
@@ -38,8 +36,7 @@ const (
 	JobStatusFailed    JobStatus = "failed"
 )
 
-// JobStatuses lists the documented statuses, for validation and
-// documentation.
+// JobStatuses lists the documented statuses.
 var JobStatuses = []JobStatus{JobStatusActive, JobStatusCompleted, JobStatusArchived, JobStatusFailed}
 
 // ValidateJobStatus checks a status filter: one of JobStatuses.
@@ -47,9 +44,8 @@ func ValidateJobStatus(s JobStatus) error {
 	return oneOf("status", string(s), JobStatuses)
 }
 
-// Terminal reports whether the job has stopped changing: completed, archived
-// or failed. An unknown status is not terminal, so a waiter keeps polling
-// rather than report a result the API did not give.
+// Terminal reports whether the job has stopped changing: completed,
+// archived or failed (an unknown status is not).
 func (s JobStatus) Terminal() bool {
 	switch s {
 	case JobStatusCompleted, JobStatusArchived, JobStatusFailed:
@@ -58,37 +54,32 @@ func (s JobStatus) Terminal() bool {
 	return false
 }
 
-// Known reports whether the status is one the API documents. A newer API
-// may add statuses; callers can say so once instead of guessing.
+// Known reports whether the status is one the API documents.
 func (s JobStatus) Known() bool { return s == JobStatusActive || s.Terminal() }
 
-// AgentJob is a background agent job. Nullable fields are pointers: nil means
-// the API sent null or nothing, which is not the same as an empty string.
+// AgentJob is a background agent job. A nil pointer field is one the API
+// sent as null or not at all.
 type AgentJob struct {
 	ID string `json:"id"`
-	// Status is "" when the answer carried none the SDK could read (see
-	// Problems): not terminal, so a wait goes on reading the job.
+	// Status is "" when the answer had none the SDK could read: not
+	// terminal, so a wait goes on.
 	Status JobStatus `json:"status"`
 	Source JobSource `json:"source"`
 	Model  string    `json:"model"`
-	// PRLink is the pull request the agent opened: an absolute http(s)
-	// URL. It is nil while the job is active, after completion when no
-	// files changed, and when the API sent a link that is not a web
-	// address (kept out: dashboards render it).
+	// PRLink is the pull request the agent opened: nil while the job is
+	// active, when no file changed, or when the API sent a link that is
+	// not a web address.
 	PRLink     *string    `json:"prLink"`
 	CreatedAt  time.Time  `json:"createdAt"`
 	ArchivedAt *time.Time `json:"archivedAt"`
-	// Problems name the fields of the answer the SDK could not read or
-	// did not trust, such as `createdAt: want a string, got a number`.
-	// The job is still the job: its id was in the answer. Show them; do
-	// not run the job again because of them.
+	// Problems name the fields the SDK could not read or trust (`createdAt:
+	// want a string, got a number`). Show them; do not run the job again
+	// for them.
 	Problems []string `json:"-"`
 	ResponseInfo
 }
 
-// check is what a job's answer needs beyond its fields' kinds: a status,
-// and a pull request link that is a web address. Its id is the call's to
-// check (agentJobID).
+// check is what a job needs beyond its id (agentJobID).
 func (j *AgentJob) check(c *checker) {
 	c.nonEmpty("status", string(j.Status))
 	if j.PRLink != nil && !c.link("prLink", *j.PRLink) {
@@ -106,34 +97,25 @@ type promptBody struct {
 	Prompt string `json:"prompt"`
 }
 
-// ValidateProjectID checks a project id: 1 to 256 characters of ASCII
-// letters, digits and - _ . ~ :, and not "." or "..". Anything else (a
-// slash, white space, a control character) would change the request's
-// path or cannot be an id.
+// ValidateProjectID checks a project id: 1 to 256 ASCII letters, digits
+// and - _ . ~ :, not "." or "..".
 func ValidateProjectID(projectID string) error { return validateID("projectId", projectID) }
 
-// ValidateJobID checks a job id, by the same rule as a project id.
+// ValidateJobID checks a job id (ValidateProjectID).
 func ValidateJobID(jobID string) error { return validateID("jobId", jobID) }
 
-// ValidatePrompt checks a job prompt: it must hold more than white space.
+// ValidatePrompt checks a job prompt: more than white space.
 func ValidatePrompt(prompt string) error { return nonEmpty("prompt", prompt) }
 
 // Create starts a background agent job that carries out prompt in the
-// project. The job starts active; follow it with Get or Wait.
+// project, and returns it active; follow it with Get or Wait.
 //
-// The request is never retried once it may have reached the server (only a
-// 429 refusal or a connection that never opened is retried), so one call
-// creates at most one job. Once sent, its answer is awaited for a short
-// grace (WithSentRequestGrace) even if ctx ends meanwhile: a job the server
-// created is returned, not lost. No request is started after ctx has
-// ended.
-//
-// An answer that carries the new job's id returns the job, even when other
-// fields are malformed (listed in its Problems): the job exists. An id
-// Get could not read back by (ValidateJobID) is refused with an
-// *UnusableIDError: the job may exist, find it in the dashboard. When the
-// call fails with no job, MayHaveTakenEffect(err) says whether one may
-// still have been created.
+// It is never sent twice once it may have reached the server (only a 429
+// or a connection that never opened is retried), and once sent its answer
+// is awaited for WithSentRequestGrace even if ctx ends. An answer with the
+// job's id returns the job, its odd fields in Problems; an id Get could
+// not read back is an *UnusableIDError. When it fails,
+// MayHaveTakenEffect(err) says whether a job may exist.
 func (s *AgentJobsService) Create(ctx context.Context, projectID, prompt string) (*AgentJob, error) {
 	k, err := checked(s.core, ValidateProjectID(projectID), ValidatePrompt(prompt))
 	if err != nil {
@@ -147,9 +129,8 @@ func (s *AgentJobsService) Create(ctx context.Context, projectID, prompt string)
 	return job, nil
 }
 
-// Get reads a job. A job the project does not have is a 404: check with
-// IsNotFound. An answer without an id, or for another job, is a
-// *MalformedResponseError; other odd fields are in the job's Problems.
+// Get reads a job. An unknown job is a 404 (IsNotFound); an answer
+// without an id, or another's, is a *MalformedResponseError.
 func (s *AgentJobsService) Get(ctx context.Context, projectID, jobID string) (*AgentJob, error) {
 	k, err := checked(s.core, ValidateProjectID(projectID), ValidateJobID(jobID))
 	if err != nil {
@@ -163,16 +144,11 @@ func (s *AgentJobsService) Get(ctx context.Context, projectID, jobID string) (*A
 	return job, nil
 }
 
-// SendMessage sends a follow-up instruction to an existing job and
-// returns the job as the server reports it after accepting the message;
-// Wait then follows the new round of work. Like Create, it is never sent
-// twice.
-//
-// A 2xx answer means the message was accepted, whatever its body: when
-// the body is not this job (not JSON, no id, another job's id), the job is
-// returned with only its id and the problem in Problems, so that the
-// caller records the message and reads the job, rather than send it
-// again.
+// SendMessage sends a follow-up instruction to a job and returns the job
+// as the server reports it; Wait then follows the new work. Like Create,
+// it is never sent twice. A 2xx answer means the message was accepted:
+// when its body is not this job, the job comes back with only its id and
+// the problem in Problems, so the caller does not send it again.
 func (s *AgentJobsService) SendMessage(ctx context.Context, projectID, jobID, prompt string) (*AgentJob, error) {
 	k, err := checked(s.core, ValidateProjectID(projectID), ValidateJobID(jobID), ValidatePrompt(prompt))
 	if err != nil {
@@ -195,10 +171,8 @@ func (s *AgentJobsService) SendMessage(ctx context.Context, projectID, jobID, pr
 }
 
 // Wait polls the job until it is completed, archived or failed, and
-// returns it; see the waiting rules of WaitOption. The wait ends the
-// moment ctx is done: then it returns the last job it saw (nil if none)
-// together with an error wrapping ctx.Err(), so callers can still record
-// what they know.
+// returns it (WaitOption's rules). When ctx ends, it returns the last job
+// seen (nil if none) with an error wrapping ctx.Err().
 func (s *AgentJobsService) Wait(ctx context.Context, projectID, jobID string, opts ...WaitOption) (*AgentJob, error) {
 	if _, err := checked(s.core, ValidateProjectID(projectID), ValidateJobID(jobID)); err != nil {
 		return nil, err

@@ -6,30 +6,25 @@ import (
 	"strconv"
 )
 
-// AnalyticsService reads the analytics export. Its requests are rate
-// limited per organization (see [AnalyticsLimit]: shared by every endpoint
-// and every program of the organization), so paged reads use the largest page
-// by default, read each page once, and, with WithAnalyticsCache, read each
-// answer once per cache lifetime across processes.
+// AnalyticsService reads the analytics export. [AnalyticsLimit] is shared
+// by every endpoint and program of the organization, so paged reads use
+// the largest page, read each page once and, with WithAnalyticsCache,
+// each answer once across processes.
 type AnalyticsService struct {
-	// Visitors reads unique visitors per page path, with site totals.
-	Visitors *PagedEndpoint[VisitorsQuery, PathCountsPage, PathCounts]
-	// Views reads content view events per page path, with site totals.
-	Views *PagedEndpoint[VisitorsQuery, PathCountsPage, PathCounts]
-	// Searches reads search terms, most searched first.
-	Searches *PagedEndpoint[SearchesQuery, SearchesPage, SearchTerm]
-	// Feedback reads user feedback entries.
-	Feedback *PagedEndpoint[FeedbackQuery, FeedbackPage, Feedback]
-	// Conversations reads AI assistant conversations.
+	// Visitors and Views read unique visitors and view events per page
+	// path, with site totals.
+	Visitors      *PagedEndpoint[VisitorsQuery, PathCountsPage, PathCounts]
+	Views         *PagedEndpoint[VisitorsQuery, PathCountsPage, PathCounts]
+	Searches      *PagedEndpoint[SearchesQuery, SearchesPage, SearchTerm]
+	Feedback      *PagedEndpoint[FeedbackQuery, FeedbackPage, Feedback]
 	Conversations *PagedEndpoint[ConversationsQuery, ConversationsPage, Conversation]
 
 	core *core
 }
 
-// The largest page each analytics endpoint serves: the paging helpers
-// default to these, the fewest requests for the data.
+// The largest page each analytics endpoint serves, which paging uses by
+// default (MaxPageSize: visitors and views).
 const (
-	// MaxPageSize is the largest page of unique visitors and of page views.
 	MaxPageSize              = 250
 	MaxSearchesPageSize      = 100
 	MaxFeedbackPageSize      = 100
@@ -48,9 +43,9 @@ func newAnalyticsService(k *core) AnalyticsService {
 	}
 }
 
-// DateRange bounds an analytics query. DateFrom is inclusive and DateTo
-// exclusive, each YYYY-MM-DD or an ISO 8601 date-time; "" is not sent (the
-// server's default range applies).
+// DateRange bounds an analytics query: DateFrom inclusive, DateTo
+// exclusive, each YYYY-MM-DD or an ISO 8601 date-time ("": the server's
+// default).
 type DateRange struct {
 	DateFrom string
 	DateTo   string
@@ -59,8 +54,8 @@ type DateRange struct {
 // Validate checks the range before any request is sent.
 func (r DateRange) Validate() error { return ValidateDateRange(r.DateFrom, r.DateTo) }
 
-// ValidatePageSize checks a page size against an endpoint's largest page
-// (MaxPageSize, MaxSearchesPageSize, ...); 0 means that largest page.
+// ValidatePageSize checks a page size up to an endpoint's largest (0: the
+// largest).
 func ValidatePageSize(limit, largest int) error { return upTo("limit", limit, largest) }
 
 func validateMaxResults(n int) error {
@@ -70,8 +65,8 @@ func validateMaxResults(n int) error {
 	return nil
 }
 
-// validatePaging checks what every paged query has: an offset (0 for a
-// cursor-paged one), dates, page size and a cap on rows.
+// validatePaging checks a paged query's offset, page size, row cap and
+// dates.
 func validatePaging(p pageParams, largest int) error {
 	if p.offset < 0 {
 		return &ValidationError{Field: "offset", Value: strconv.Itoa(p.offset), Rule: "must be 0 or more"}
@@ -90,13 +85,13 @@ func analyticsPath(projectID string, endpoint ...string) string {
 	return escapePath(append([]string{"v1", "analytics", projectID}, endpoint...)...)
 }
 
-// analyticsEndpoint returns the path function of an analytics endpoint.
+// analyticsEndpoint is an analytics endpoint's path function.
 func analyticsEndpoint(endpoint ...string) func(string) string {
 	return func(projectID string) string { return analyticsPath(projectID, endpoint...) }
 }
 
-// getOne reads a single analytics answer (not paged) through the cache
-// and the known-spent budget, as a read of its own.
+// getOne reads one analytics answer through the cache, as a read of its
+// own.
 func getOne[T any](ctx context.Context, k *core, what string, c call) (*T, error) {
 	out, err := readOne[T](ctx, k, "one\x00"+k.requestURL(c), c, nil)
 	if err != nil {

@@ -8,16 +8,11 @@ import (
 
 // ConversationsQuery selects AI assistant conversations.
 type ConversationsQuery struct {
-	// DateFrom and DateTo bound the range (DateTo exclusive); see DateRange.
-	DateFrom string
-	DateTo   string
-	// Limit is the page size, 1 to 1000; 0 means MaxConversationsPageSize.
-	Limit int
-	// Cursor starts the read at a page a previous read stopped before: a
-	// ULID, as the API's nextCursor gives.
-	Cursor string
-	// MaxResults stops the paging helpers after this many conversations.
-	MaxResults int
+	DateFrom   string // see DateRange
+	DateTo     string
+	Limit      int    // page size, 1 to 1000 (0: MaxConversationsPageSize)
+	Cursor     string // a previous read's NextCursor: a ULID
+	MaxResults int    // stop after this many (0: all)
 }
 
 // Validate checks the query before any request is sent.
@@ -42,21 +37,18 @@ type ConversationSource struct {
 
 // Conversation is one turn of a conversation with the AI assistant.
 type Conversation struct {
-	ID string `json:"id"`
-	// Timestamp is when the user's message was sent, as the API wrote it.
-	Timestamp string `json:"timestamp"`
+	ID        string `json:"id"`
+	Timestamp string `json:"timestamp"` // as the API wrote it
 	Query     string `json:"query"`
 	Response  string `json:"response"`
-	// ResponseType is "answer" or "clarifying_question" (the assistant
-	// asked back); "answer" when the API leaves it out, as it documents.
+	// ResponseType is "answer" (also when left out) or
+	// "clarifying_question".
 	ResponseType string               `json:"responseType"`
 	Sources      []ConversationSource `json:"sources"`
-	// ResolutionStatus is "answered" or "unanswered" (not covered by the
-	// documentation).
+	// ResolutionStatus is "answered" or "unanswered" (not in the docs).
 	ResolutionStatus string  `json:"resolutionStatus"`
 	QueryCategory    *string `json:"queryCategory"`
-	// PageURL is the page the conversation started on; nil if unknown.
-	PageURL *string `json:"pageUrl"`
+	PageURL          *string `json:"pageUrl"` // where it started
 }
 
 func (r *Conversation) check(c *checker) {
@@ -66,8 +58,8 @@ func (r *Conversation) check(c *checker) {
 	}
 }
 
-// ConversationsPage is one page of conversations (or, from All, every page
-// of one read).
+// ConversationsPage is one page of conversations (or, from All, of one
+// read).
 type ConversationsPage struct {
 	Conversations []Conversation `json:"conversations"`
 	NextCursor    *string        `json:"nextCursor"`
@@ -87,9 +79,8 @@ var conversationsSpec = pageSpec[ConversationsPage, Conversation]{
 
 // ThreadMessage is one message of an assistant thread.
 type ThreadMessage struct {
-	ID string `json:"id"`
-	// Role is "user" or "assistant".
-	Role      string `json:"role"`
+	ID        string `json:"id"`
+	Role      string `json:"role"` // "user" or "assistant"
 	Content   string `json:"content"`
 	CreatedAt string `json:"createdAt"`
 }
@@ -106,9 +97,9 @@ type AssistantThread struct {
 
 func (t *AssistantThread) check(c *checker) { c.need("threadId", "createdAt", "messages") }
 
-// Thread reads the transcript of one assistant conversation thread (a
-// ULID, from a conversation's ID). An unknown thread is a 404: check with
-// IsNotFound. An answer for another thread is a *MalformedResponseError.
+// Thread reads the transcript of one assistant thread (a conversation's
+// ID). An unknown thread is a 404 (IsNotFound); an answer for another is
+// a *MalformedResponseError.
 func (s *AnalyticsService) Thread(ctx context.Context, projectID, threadID string) (*AssistantThread, error) {
 	k, err := checked(s.core, ValidateProjectID(projectID), validateULID("threadId", threadID))
 	if err != nil {
@@ -139,8 +130,7 @@ type CallerStats struct {
 
 func (s *CallerStats) check(c *checker) { c.need("web", "api", "other", "total") }
 
-// CallerStats counts assistant queries in the range by caller: web, API
-// and other.
+// CallerStats counts assistant queries in the range by caller.
 func (s *AnalyticsService) CallerStats(ctx context.Context, projectID string, r DateRange) (*CallerStats, error) {
 	k, err := checked(s.core, ValidateProjectID(projectID), r.Validate())
 	if err != nil {

@@ -31,8 +31,7 @@ const (
 	FeedbackStatusDismissed  FeedbackStatus = "dismissed"
 )
 
-// FeedbackSources and FeedbackStatuses list the documented values, for
-// validation and documentation.
+// FeedbackSources and FeedbackStatuses list the documented values.
 var (
 	FeedbackSources  = []FeedbackSource{FeedbackSourceCodeSnippet, FeedbackSourceContextual, FeedbackSourceAgent, FeedbackSourceThumbsOnly}
 	FeedbackStatuses = []FeedbackStatus{FeedbackStatusPending, FeedbackStatusInProgress, FeedbackStatusResolved, FeedbackStatusDismissed}
@@ -48,8 +47,7 @@ func ValidateFeedbackStatus(s FeedbackStatus) error {
 	return oneOf("status", string(s), FeedbackStatuses)
 }
 
-// feedbackFilter is the source and status filters both feedback
-// endpoints take.
+// feedbackFilter is both feedback endpoints' source and status filters.
 type feedbackFilter struct {
 	source   FeedbackSource
 	statuses []FeedbackStatus
@@ -86,20 +84,13 @@ func (f feedbackFilter) values() url.Values {
 
 // FeedbackQuery selects feedback entries.
 type FeedbackQuery struct {
-	// DateFrom and DateTo bound the range (DateTo exclusive); see DateRange.
-	DateFrom string
-	DateTo   string
-	// Source keeps only feedback from one source ("" for all).
-	Source FeedbackSource
-	// Statuses keeps only feedback in one of these review statuses (none
-	// for all).
-	Statuses []FeedbackStatus
-	// Limit is the page size, 1 to 100; 0 means MaxFeedbackPageSize.
-	Limit int
-	// Cursor starts the read at a page a previous read stopped before.
-	Cursor string
-	// MaxResults stops the paging helpers after this many entries (0: all).
-	MaxResults int
+	DateFrom   string // see DateRange
+	DateTo     string
+	Source     FeedbackSource   // one source ("": all)
+	Statuses   []FeedbackStatus // these review statuses (none: all)
+	Limit      int              // page size, 1 to 100 (0: MaxFeedbackPageSize)
+	Cursor     string           // a previous read's NextCursor
+	MaxResults int              // stop after this many (0: all)
 }
 
 func (q FeedbackQuery) filter() feedbackFilter { return feedbackFilter{q.Source, q.Statuses} }
@@ -117,26 +108,19 @@ func (q FeedbackQuery) paging() pageParams {
 		maxResults: q.MaxResults, filters: q.filter().values()}
 }
 
-// Feedback is one piece of user feedback. The API sends one of three
-// shapes by Source; this type holds all their fields, so none is lost, and
-// a field a shape lacks is nil.
+// Feedback is one piece of user feedback: the fields of the three shapes
+// the API sends by Source, nil where a shape has none.
 type Feedback struct {
-	ID   string `json:"id"`
-	Path string `json:"path"`
-	// Comment is the user's text; nil when they wrote none.
-	Comment *string `json:"comment"`
-	// CreatedAt is when the feedback was submitted, as the API wrote it.
-	CreatedAt *string        `json:"createdAt"`
+	ID        string         `json:"id"`
+	Path      string         `json:"path"`
+	Comment   *string        `json:"comment"`
+	CreatedAt *string        `json:"createdAt"` // as the API wrote it
 	Source    FeedbackSource `json:"source"`
 	Status    FeedbackStatus `json:"status"`
-
-	// Helpful and Contact come with contextual feedback: whether the page
-	// helped, and an e-mail address for follow-up (nil when none).
-	Helpful *bool   `json:"helpful,omitempty"`
-	Contact *string `json:"contact,omitempty"`
-
-	// Code, Filename and Lang come with code_snippet feedback: the code
-	// block, and its file name and language when known.
+	// Helpful and Contact (an e-mail address) come with contextual
+	// feedback; Code, Filename and Lang with code_snippet feedback.
+	Helpful  *bool   `json:"helpful,omitempty"`
+	Contact  *string `json:"contact,omitempty"`
 	Code     *string `json:"code,omitempty"`
 	Filename *string `json:"filename,omitempty"`
 	Lang     *string `json:"lang,omitempty"`
@@ -144,8 +128,7 @@ type Feedback struct {
 
 func (f *Feedback) check(c *checker) { c.need("id", "path", "source", "status") }
 
-// FeedbackPage is one page of feedback (or, from All, every page of one
-// read).
+// FeedbackPage is one page of feedback (or, from All, of one read).
 type FeedbackPage struct {
 	Feedback   []Feedback `json:"feedback"`
 	NextCursor *string    `json:"nextCursor"`
@@ -165,15 +148,12 @@ var feedbackSpec = pageSpec[FeedbackPage, Feedback]{
 
 // FeedbackByPageQuery selects feedback counts per documentation page.
 type FeedbackByPageQuery struct {
-	// DateFrom and DateTo bound the range (DateTo exclusive); see DateRange.
-	DateFrom string
+	DateFrom string // see DateRange
 	DateTo   string
-	// Source and Statuses filter the feedback counted, as in FeedbackQuery.
+	// Source and Statuses filter what is counted, as in FeedbackQuery.
 	Source   FeedbackSource
 	Statuses []FeedbackStatus
-	// Limit is how many pages to count, 1 to 100; 0 means
-	// MaxFeedbackByPageSize.
-	Limit int
+	Limit    int // pages to count, 1 to 100 (0: MaxFeedbackByPageSize)
 }
 
 // Validate checks the query before any request is sent.
@@ -190,8 +170,8 @@ func (q FeedbackByPageQuery) Validate() error {
 // PageFeedback is the feedback one documentation page received.
 type PageFeedback struct {
 	Path string `json:"path"`
-	// ThumbsUp and ThumbsDown count contextual feedback by whether the page
-	// helped; Code counts code-snippet feedback; Total counts every entry.
+	// ThumbsUp and ThumbsDown count contextual feedback, Code code-snippet
+	// feedback, Total every entry.
 	ThumbsUp   int64 `json:"thumbsUp"`
 	ThumbsDown int64 `json:"thumbsDown"`
 	Code       int64 `json:"code"`
@@ -200,12 +180,11 @@ type PageFeedback struct {
 
 func (f *PageFeedback) check(c *checker) { c.need("path", "thumbsUp", "thumbsDown", "code", "total") }
 
-// FeedbackByPage is the answer of the feedback-by-page endpoint.
+// FeedbackByPage is the feedback-by-page answer.
 type FeedbackByPage struct {
 	Pages []PageFeedback `json:"feedback"`
-	// HasMore says more pages have feedback than the answer lists. The API
-	// gives no way to read them (no offset, no cursor): the SDK asks for the
-	// largest answer (100 pages) and reports HasMore as it came.
+	// HasMore: more pages have feedback than listed, which the API gives
+	// no way to read.
 	HasMore bool `json:"hasMore"`
 	ResponseInfo
 }
@@ -213,9 +192,7 @@ type FeedbackByPage struct {
 func (f *FeedbackByPage) check(c *checker) { c.need("feedback", "hasMore") }
 
 // FeedbackByPage reads feedback counts per documentation page, most
-// feedback first as the API orders them, in one request of q.Limit pages
-// (100 when 0). The endpoint has no paging: when HasMore is true, more
-// pages have feedback than any one request can list.
+// first, in one request of q.Limit pages (0: 100); it has no paging.
 func (s *AnalyticsService) FeedbackByPage(ctx context.Context, projectID string, q FeedbackByPageQuery) (*FeedbackByPage, error) {
 	k, err := checked(s.core, ValidateProjectID(projectID), q.Validate())
 	if err != nil {

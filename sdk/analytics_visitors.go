@@ -1,21 +1,14 @@
 package sdk
 
-// VisitorsQuery selects rows of unique visitors or of page views (the two
-// endpoints take the same query).
+// VisitorsQuery selects rows of unique visitors or of page views.
 type VisitorsQuery struct {
-	// DateFrom and DateTo bound the range, each YYYY-MM-DD or an ISO 8601
-	// date-time; DateTo is exclusive. Empty means not sent (the server's
-	// default range).
+	// DateFrom and DateTo bound the range (see DateRange).
 	DateFrom string
 	DateTo   string
-	// Limit is the page size, 1 to 250; 0 means MaxPageSize.
-	Limit int
-	// Offset is how many rows to skip, 0 or more.
-	Offset int
-	// MaxResults stops the paging helpers after this many rows (0: all).
-	// It is not sent; the last page is shrunk so no row is fetched in vain.
-	// For the site's totals alone, read one Page with Limit 1: every page
-	// carries Totals (the provider's max_results = 0 does that).
+	Limit    int // page size, 1 to 250 (0: MaxPageSize)
+	Offset   int // rows to skip
+	// MaxResults stops after this many rows (0: all); not sent. For the
+	// totals alone, read one Page with Limit 1.
 	MaxResults int
 }
 
@@ -26,9 +19,8 @@ func (q VisitorsQuery) paging() pageParams {
 	return pageParams{dateFrom: q.DateFrom, dateTo: q.DateTo, limit: q.Limit, offset: q.Offset, maxResults: q.MaxResults}
 }
 
-// Counts are a site's visitors or views split by traffic kind. For unique
-// visitors Total is deduplicated across human and AI traffic: it is not
-// Human + AI. For page views (events, not visitors) it is.
+// Counts are a site's visitors or views by traffic kind. For unique
+// visitors Total is deduplicated, not Human + AI; for views it is.
 type Counts struct {
 	Human int64 `json:"human"`
 	AI    int64 `json:"ai"`
@@ -50,14 +42,10 @@ func (r *PathCounts) check(c *checker) {
 	c.nonEmpty("path", r.Path)
 }
 
-// PathCountsPage is one page of the unique-visitors or the page-views
-// export (or, from All, every page of one read).
+// PathCountsPage is one page of visitors or views (or, from All, of one
+// read).
 type PathCountsPage struct {
-	// Totals are the site's counts for the whole range; every page
-	// carries them.
-	Totals Counts `json:"totals"`
-	// Paths are the page's rows, in the API's order (which it does not
-	// document).
+	Totals  Counts       `json:"totals"` // the whole range's, on every page
 	Paths   []PathCounts `json:"paths"`
 	HasMore bool         `json:"hasMore"`
 	ResponseInfo
@@ -65,8 +53,7 @@ type PathCountsPage struct {
 
 func (pg *PathCountsPage) check(c *checker) { c.need("totals", "paths", "hasMore") }
 
-// decodePathCounts reads the shape both exports share, its rows under
-// listName ("visitors" or "views").
+// decodePathCounts reads either export, its rows under listName.
 func decodePathCounts(d decoding, data []byte, listName string, pg *PathCountsPage) error {
 	d.names = map[string]string{"paths": listName}
 	return d.decode(data, pg)

@@ -8,21 +8,12 @@ import (
 	"strings"
 )
 
-// The assistant: one question, one streamed answer.
-//
-// The v2 endpoint streams the AI SDK v5 "UI message stream": server-sent
-// events, one JSON part per `data:` line, ended by `data: [DONE]`. The v1
-// endpoint streams the AI SDK v4 "data stream": one `CODE:JSON` line per
-// part. AssistantStream reads either into the same parts, named as v2
-// names them, so a caller handles one vocabulary.
-
-// AssistantService streams the documentation assistant's answers. Every
-// message costs credits, so a message is never sent twice once it may
-// have reached the server: only a 429 refusal, or a connection that never
-// opened, is tried again. Messages draw from the organization's discovery
-// budget and from [AssistantMessageLimit]: while the client knows either is
-// spent (a refused search or page read, a refused message), a message is
-// not sent and fails at once with a NotSent 429.
+// AssistantService streams the documentation assistant's answers: one
+// question, one streamed answer, read as v2 names its parts whichever
+// protocol the endpoint speaks. A message costs credits: it is never sent
+// twice once it may have reached the server. While the discovery budget
+// or [AssistantMessageLimit] is known to be spent, a message fails at
+// once with a NotSent 429.
 type AssistantService struct {
 	core *core
 }
@@ -31,12 +22,11 @@ type AssistantService struct {
 type AssistantProtocol string
 
 const (
-	// AssistantV2 is POST /v2/assistant/{domain}/message, the AI SDK v5 UI
-	// message stream. The zero AssistantProtocol means it.
+	// AssistantV2 (the zero value's meaning) streams the AI SDK v5 UI
+	// message stream: server-sent events of JSON parts.
 	AssistantV2 AssistantProtocol = "v2"
-	// AssistantV1 is POST /v1/assistant/{domain}/message, the AI SDK v4
-	// data stream, which Mintlify's reference marks deprecated. Its filter
-	// has no groups.
+	// AssistantV1 streams the AI SDK v4 data stream (CODE:JSON lines),
+	// marked deprecated; its filter has no groups.
 	AssistantV1 AssistantProtocol = "v1"
 )
 
@@ -55,36 +45,29 @@ const MaxCurrentPathLength = 200
 
 // AssistantRequest is one message to the assistant.
 type AssistantRequest struct {
-	// Question is the user's question: sent as the last message, after
-	// Messages. Set Question, Messages, or both.
+	// Question is sent as the last message, after Messages (the
+	// conversation so far, oldest first). Set either, or both.
 	Question string
-	// Messages are the conversation so far (earlier questions and
-	// answers), oldest first.
 	Messages []AssistantMessage
-	// Fingerprint identifies the user's session (the API's fp);
-	// "anonymous" when empty.
+	// Fingerprint identifies the user's session ("": "anonymous").
 	Fingerprint string
-	// ThreadID continues a conversation: the ThreadID of an earlier
-	// answer.
+	// ThreadID continues the conversation of an earlier answer.
 	ThreadID string
 	// RetrievalPageSize is how many search results the answer draws on
-	// (0: the API's default, 5).
+	// (0: 5).
 	RetrievalPageSize int
-	// Filter narrows the documentation the answer draws on.
-	Filter AssistantFilter
+	Filter            AssistantFilter
 	// Context is code or selected text the question is about.
 	Context []AssistantContext
 	// CurrentPath is the page the user is reading (at most 200
 	// characters).
 	CurrentPath string
-	// Protocol is the endpoint: AssistantV2 (the default) or AssistantV1.
-	Protocol AssistantProtocol
+	Protocol    AssistantProtocol
 }
 
 // AssistantMessage is one message of a conversation.
 type AssistantMessage struct {
-	// ID identifies the message; "" sends msg-1, msg-2, ... by position.
-	ID   string
+	ID   string // "": msg-1, msg-2, ... by position
 	Role MessageRole
 	Text string
 }
@@ -94,23 +77,18 @@ type AssistantMessage struct {
 type AssistantFilter struct {
 	Version  string
 	Language string
-	// Groups are the documentation groups the user may see (v2 only).
-	Groups []string
+	Groups   []string // the groups the user may see (v2 only)
 }
 
 // AssistantContext is something the question is about.
 type AssistantContext struct {
-	// Type is "code" or "textSelection".
-	Type      string
+	Type      string // "code" or "textSelection"
 	Value     string
 	Path      string // optional
 	ElementID string // optional
 }
 
-// Validate checks the request before any request is sent: a known
-// protocol, a question or messages, each message's role and text, a
-// retrieval page size of 0 or more, groups (v2 only) not empty, each
-// context's type and value, the current path's length.
+// Validate checks the request before any request is sent.
 func (r AssistantRequest) Validate() error {
 	switch r.Protocol {
 	case "", AssistantV2, AssistantV1:
@@ -191,8 +169,7 @@ type contextBody struct {
 	ElementID string `json:"elementId,omitempty"`
 }
 
-// body is what the request sends: the v1 endpoint also wants each
-// message's text as its content.
+// body is what the request sends (v1 also wants a message's content).
 func (r AssistantRequest) body() assistantBody {
 	msgs := r.Messages
 	if r.Question != "" {
@@ -215,15 +192,8 @@ func (r AssistantRequest) body() assistantBody {
 }
 
 // Stream sends a message to the assistant of domain and returns its
-// answer as a stream, once the answer's headers arrived. Read it with
-// Next, Parts or Collect, and Close it (Parts and Collect close it when
-// they end). Ending ctx closes the stream at once.
-//
-// The message costs credits: it is never sent twice once it may have
-// reached the server (MayHaveTakenEffect tells, when Stream fails). A 429
-// is waited out when its Retry-After is short (WithMaxRetryAfter), else
-// it fails at once with the time to retry (APIError.RetryAt), and later
-// messages fail with NotSent, sending nothing, until then.
+// answer as a stream once its headers arrived: read it with Next, Parts or
+// Collect, and Close it (Parts and Collect do). Ending ctx closes it.
 func (s *AssistantService) Stream(ctx context.Context, domain string, req AssistantRequest) (*AssistantStream, error) {
 	k, err := checked(s.core, ValidateDomain(domain), req.Validate())
 	if err != nil {
@@ -231,8 +201,7 @@ func (s *AssistantService) Stream(ctx context.Context, domain string, req Assist
 	}
 	proto := req.protocol()
 	c := k.post(escapePath(string(proto), "assistant", domain, "message"), req.body())
-	// A 429 on a message may be the per-IP daily limit, which leaves
-	// search and page reads going: it is remembered for messages alone.
+	// A refused message (maybe the per-IP limit) stops messages alone.
 	resp, info, err := k.stream(ctx, c, k.messages, k.budget) //nolint:bodyclose // the stream owns the body: Close, Parts and Collect close it
 	if err != nil {
 		return nil, fmt.Errorf("asking the assistant of %s: %w", domain, err)
@@ -240,8 +209,7 @@ func (s *AssistantService) Stream(ctx context.Context, domain string, req Assist
 	return newAssistantStream(ctx, k, c, proto, resp.Body, info), nil
 }
 
-// Ask sends a message and collects the whole answer: Stream, then
-// Collect.
+// Ask is Stream, then Collect.
 func (s *AssistantService) Ask(ctx context.Context, domain string, req AssistantRequest) (*AssistantAnswer, error) {
 	st, err := s.Stream(ctx, domain, req)
 	if err != nil {

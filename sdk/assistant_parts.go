@@ -4,9 +4,6 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/assistantstream"
 )
 
-// The parts of an answer, in the one vocabulary both protocols are read
-// into, and the whole answer Collect gathers.
-
 // PartType is the type of a part of an answer, as the AI SDK v5 UI
 // message stream names it; IsData reports a data part. See the constants
 // below; a type the SDK does not know is kept as the server wrote it (a
@@ -61,23 +58,17 @@ type AssistantTool = assistantstream.Tool
 
 // AssistantAnswer is a whole answer, as Collect gathers it.
 type AssistantAnswer struct {
-	// Text is the answer: every text delta, in order.
-	Text string
-	// Reasoning is the model's reasoning, when the stream carried any.
+	Text      string // every text delta, in order
 	Reasoning string
-	// Sources are the pages the answer cites, in the order they came.
-	Sources []AssistantSource
-	// Parts are the other parts the SDK keeps: tool calls and results,
-	// data, errors and types it does not know (not the deltas, the
-	// markers of blocks and steps, start or finish).
+	Sources   []AssistantSource // the pages cited
+	// Parts are the parts kept whole: tool calls and results, data,
+	// errors and unknown types (not deltas, markers, start or finish).
 	Parts []AssistantPart
 	// ThreadID continues the conversation (AssistantRequest.ThreadID).
 	ThreadID     string
 	MessageID    string
 	FinishReason string
-	// Errors are the texts of the stream's error parts.
-	Errors []string
-	// Problems name parts' fields the SDK could not read.
-	Problems []string
+	Errors       []string // the error parts' texts
+	Problems     []string // parts' fields the SDK could not read
 	ResponseInfo
 }

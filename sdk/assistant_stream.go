@@ -12,11 +12,6 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
 )
 
-// The stream of an answer: package assistantstream frames, reads and
-// decodes it; AssistantStream wires it to the
-// client's bounds and secrets, and turns its parts and failures into the
-// public AssistantPart and StreamError, here and nowhere else.
-
 // StreamProblem is why reading a streamed answer failed.
 type StreamProblem = assistantstream.Problem
 
@@ -47,17 +42,14 @@ const (
 // message reached the server (MayHaveTakenEffect is true): asking again
 // costs credits again.
 type StreamError struct {
-	Method string
-	Path   string
-	// Problem says what went wrong; Detail says it in words.
+	Method  string
+	Path    string
 	Problem StreamProblem
-	Detail  string
-	// Parts is how many parts were read before it.
-	Parts int
+	Detail  string // the problem in words
+	Parts   int    // read before it
 	// ServerError is the text of the stream's last error part, if any.
 	ServerError string
-	// BodyStart is the start of a body that was not a stream at all, with
-	// secrets redacted.
+	// BodyStart is the start of a body that was not a stream, redacted.
 	BodyStart string
 	Err       error
 }
@@ -80,15 +72,12 @@ func (e *StreamError) Error() string {
 
 func (e *StreamError) Unwrap() error { return e.Err }
 
-// maxStreamLine caps one line of a stream, and one event's data (its
-// lines joined): a part bigger than this (a tool's output, say) is
-// refused rather than held whole in memory.
+// maxStreamLine caps a stream's line, and an event's data.
 const maxStreamLine = 4 << 20
 
 // AssistantStream is an answer as it arrives. It is not safe for
 // concurrent use; Close may be called from any goroutine.
 type AssistantStream struct {
-	// Protocol is the stream's format.
 	Protocol AssistantProtocol
 	ResponseInfo
 
@@ -99,8 +88,6 @@ type AssistantStream struct {
 
 func newAssistantStream(ctx context.Context, k *core, c call, proto AssistantProtocol, body io.ReadCloser, info ResponseInfo) *AssistantStream {
 	s := &AssistantStream{Protocol: proto, ResponseInfo: info, k: k, c: c}
-	// The body within its time bounds: the stream names a broken one
-	// itself, and streamError makes its *bounded.Error the LimitError.
 	bounds := bounded.Bounds{Idle: k.requestTimeout, Total: k.maxStreamDuration}
 	s.st = assistantstream.New(assistantstream.Config{
 		V1:   proto == AssistantV1,
@@ -110,9 +97,8 @@ func newAssistantStream(ctx context.Context, k *core, c call, proto AssistantPro
 	return s
 }
 
-// streamError is the one place a stream's failure becomes the public
-// StreamError (and a broken cap its LimitError); other errors (io.EOF,
-// none) are kept.
+// streamError makes a stream's failure a StreamError (a broken cap its
+// LimitError); other errors (io.EOF, none) are kept.
 func (s *AssistantStream) streamError(err error) error {
 	f, ok := err.(*assistantstream.Failure) //nolint:errorlint // the stream's failures are its own, unwrapped
 	if !ok {
@@ -137,42 +123,36 @@ func (s *AssistantStream) streamError(err error) error {
 	return se
 }
 
-// ThreadID is the conversation's id, once the finish part has been read
-// ("" before, or when the API sent none).
+// ThreadID is the conversation's id, once the finish part was read.
 func (s *AssistantStream) ThreadID() string { return s.st.ThreadID() }
 
-// Finished reports whether the finish part has been read: the answer is
-// whole.
+// Finished reports whether the finish part was read: the answer is whole.
 func (s *AssistantStream) Finished() bool { return s.st.Finished() }
 
-// Close ends the stream, releasing its connection. It is safe to call
-// more than once, and from another goroutine.
+// Close ends the stream, releasing its connection; safe to call again and
+// from another goroutine.
 func (s *AssistantStream) Close() error {
 	s.st.Close()
 	return nil
 }
 
-// Next returns the answer's next part. After the finish part and the end
-// of the stream it returns io.EOF. A stream that ends before its finish
-// part, stalls, or carries a part that is not JSON returns a
-// *StreamError; so does ctx ending (wrapping ctx.Err()). Any error is
-// final: Next returns it again.
+// Next returns the answer's next part; io.EOF after the finish part and
+// the stream's end. A stream cut, stalled or malformed, or ctx ending, is
+// a *StreamError. Any error is final.
 func (s *AssistantStream) Next() (AssistantPart, error) {
 	p, err := s.st.Next()
 	return p, s.streamError(err)
 }
 
-// Parts iterates over the answer's parts, then closes the stream. An
-// error ends the iteration: it is yielded with a zero part.
+// Parts iterates over the answer's parts, then closes the stream; an
+// error is yielded with a zero part.
 func (s *AssistantStream) Parts() iter.Seq2[AssistantPart, error] {
 	return assistantstream.Seq(s.Next, func() { _ = s.Close() })
 }
 
-// Collect reads the whole answer and closes the stream. What it gathers
-// is capped by the client's WithMaxResponseBytes (16 MiB by default), and
-// the parts it reads by WithMaxStreamParts (every part counts, empty
-// ones too). When reading fails, or the stream carried error parts, it
-// returns what it gathered with a *StreamError.
+// Collect reads the whole answer (at most WithMaxResponseBytes) and
+// closes the stream. When reading fails, or the stream carried error
+// parts, it returns what it gathered with a *StreamError.
 func (s *AssistantStream) Collect() (*AssistantAnswer, error) {
 	defer s.Close()
 	g, err := s.st.Collect(s.k.maxResponseBytes)

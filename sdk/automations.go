@@ -6,34 +6,25 @@ import (
 	"net/http"
 )
 
-// AutomationsService runs a project's scheduled automations now, instead
-// of at their next scheduled time. Triggers share a budget with
-// deployments (see [DeploymentLimit]).
-//
-// The API publishes no endpoint to read a run: a run is followed in the
-// dashboard's run history, by its instance id.
+// AutomationsService runs a project's scheduled automations now. Triggers
+// share [DeploymentLimit] with deployments. The API has no endpoint to
+// read a run: follow it in the dashboard's run history.
 type AutomationsService struct {
 	core *core
 }
 
 // AutomationRun is the API's answer to a trigger: the run was queued.
 type AutomationRun struct {
-	// SchemaID is the automation's id (the one triggered).
-	SchemaID string `json:"schemaId"`
-	// InstanceID is the queued run's id, as the dashboard's run history
-	// shows it.
-	InstanceID string `json:"instanceId"`
-	// JobID is the background job processing the run; "" when the answer
-	// carried none the SDK could use (see Problems).
-	JobID string `json:"jobId"`
-	// Problems name the fields of the answer the SDK could not use. The
-	// run was queued: its instance id was in the answer.
+	SchemaID   string `json:"schemaId"`   // the automation triggered
+	InstanceID string `json:"instanceId"` // the run, as the run history shows it
+	JobID      string `json:"jobId"`      // the job running it ("": not said)
+	// Problems name the fields the SDK could not use; the run was queued.
 	Problems []string `json:"-"`
 	ResponseInfo
 }
 
-// check is what a run's answer needs beyond its ids (the call's to check:
-// automationRunID, automationSchemaID): each id said.
+// check is what a run needs beyond its ids (automationRunID,
+// automationSchemaID).
 func (r *AutomationRun) check(c *checker) {
 	c.nonEmpty("schemaId", r.SchemaID)
 	c.nonEmpty("jobId", r.JobID)
@@ -45,22 +36,18 @@ var (
 	automationSchemaID = answerID{field: "schemaId", kind: "automation"}
 )
 
-// ValidateAutomationID checks an automation's id (the API's
-// workflowSchemaId), by the same rule as a project id.
+// ValidateAutomationID checks an automation's id (workflowSchemaId), as
+// ValidateProjectID does.
 func ValidateAutomationID(automationID string) error {
 	return validateID("workflowSchemaId", automationID)
 }
 
-// Trigger queues a run of a scheduled automation now. Only an active
-// automation on a custom schedule can be triggered: others, and a
-// malformed id, answer 400 (IsBadRequest); an automation the project does
-// not have answers 404 (IsNotFound). The run picks up changes since the
-// last completed run, as a scheduled run does.
-//
-// Like a deployment trigger, it is never sent twice once it may have
-// reached the server. An answer without the run's instance id, or for
-// another automation, is a *MalformedResponseError (the run may still
-// have been queued: MayHaveTakenEffect is true).
+// Trigger queues a run of a scheduled automation now, picking up changes
+// since the last completed run. Only an active automation on a custom
+// schedule can be triggered (others: 400, IsBadRequest; unknown: 404).
+// Like a deployment trigger, it is never sent twice. An answer without
+// the run's id, or for another automation, is a *MalformedResponseError
+// (the run may have been queued).
 func (s *AutomationsService) Trigger(ctx context.Context, projectID, automationID string) (*AutomationRun, error) {
 	k, err := checked(s.core, ValidateProjectID(projectID), ValidateAutomationID(automationID))
 	if err != nil {
