@@ -8,10 +8,8 @@ import (
 )
 
 // CacheBucket is an object store the analytics cache shares between
-// machines. Package sdk/cachebucket opens one through gocloud.dev/blob
-// (S3, GCS, Azure Blob, file://); the SDK itself links no store. It is an
-// alias of an interface literal so that sdk/cachebucket can return one
-// without importing the SDK.
+// machines; sdk/cachebucket opens one through gocloud.dev/blob. It is an
+// interface literal so that sdk/cachebucket need not import the SDK.
 type CacheBucket = interface {
 	// Get returns the object name, at most limit bytes: an error wrapping
 	// fs.ErrNotExist when there is none, fs.ErrInvalid for anything but a
@@ -22,11 +20,9 @@ type CacheBucket = interface {
 	// that may only read) is an error wrapping fs.ErrPermission: the
 	// cache then goes on reading the bucket but writes nothing to it.
 	Put(ctx context.Context, name string, data []byte) error
-	// PutIfAbsent writes the object only when there is none, atomically
-	// where the store can, and says whether it wrote; it fails like Put,
-	// or with an error wrapping errors.ErrUnsupported when the store has
-	// no conditional write (the cache then takes no leases, and keeps
-	// using the bucket).
+	// PutIfAbsent writes the object only when there is none, atomically,
+	// and says whether it wrote; it fails like Put, or with
+	// errors.ErrUnsupported when the store cannot (no leases then).
 	PutIfAbsent(ctx context.Context, name string, data []byte) (bool, error)
 	// Remove deletes the object; a missing one is not an error.
 	Remove(ctx context.Context, name string) error

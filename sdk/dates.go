@@ -9,10 +9,9 @@ import (
 const DateFormats = "YYYY-MM-DD or an ISO 8601 date-time such as 2026-10-01T09:30:00Z"
 
 // ParseDate parses an analytics date bound: a calendar date (YYYY-MM-DD,
-// read as midnight UTC) or an ISO 8601 date-time, with or without a zone
-// (without one it is read as UTC here; the server applies its own). It is
-// the one definition of a valid date, shared with the Terraform provider's
-// validators.
+// midnight UTC) or an ISO 8601 date-time, with or without a zone (UTC
+// here; the server applies its own). It is the one definition of a valid
+// date, which the provider's validators share.
 func ParseDate(s string) (time.Time, error) {
 	t, _, ok := parseDate(s)
 	if !ok {
@@ -21,11 +20,9 @@ func ParseDate(s string) (time.Time, error) {
 	return t, nil
 }
 
-// ValidateDateRange checks a dateFrom/dateTo pair: each, when set, must be a
-// date, and dateFrom must come before dateTo (dateTo is exclusive, so equal
-// bounds select nothing). When only one of them names an instant (the other
-// is a date-time without a zone), the order is refused only when no zone
-// could make it right. Empty strings mean "not set".
+// ValidateDateRange checks a dateFrom/dateTo pair ("": not set): each a
+// date, and dateFrom before dateTo (exclusive). When one has no zone, the
+// order is refused only when no zone could make it right.
 func ValidateDateRange(dateFrom, dateTo string) error {
 	var from, to time.Time
 	var fromInstant, toInstant, ok bool
@@ -42,8 +39,7 @@ func ValidateDateRange(dateFrom, dateTo string) error {
 	if dateFrom == "" || dateTo == "" {
 		return nil
 	}
-	// When a bound has no zone, it names its earliest instant (from) or
-	// its latest (to) in the zone most favorable to the order.
+	// A bound without a zone is read in the zone most favorable to order.
 	slack := time.Duration(0)
 	switch {
 	case !fromInstant && toInstant:
@@ -58,9 +54,8 @@ func ValidateDateRange(dateFrom, dateTo string) error {
 	return nil
 }
 
-// dateTimeLayouts are the ISO 8601 extended date-times the API accepts:
-// minutes, or seconds with an optional fraction, then a zone (Z, ±hh:mm,
-// ±hhmm, ±hh) or none.
+// dateTimeLayouts are the date-times the API accepts: minutes, or seconds
+// and a fraction, then a zone (Z, ±hh:mm, ±hhmm, ±hh) or none.
 var dateTimeLayouts = func() []string {
 	var out []string
 	for _, clock := range []string{"15:04:05.999999999", "15:04"} {
@@ -71,10 +66,8 @@ var dateTimeLayouts = func() []string {
 	return out
 }()
 
-// parseDate parses a date bound and says whether it names an instant: a
-// calendar date (midnight UTC) or a date-time with a zone does; a
-// date-time without a zone (read as UTC here) is read in the server's
-// zone, which the client does not know. ok is false for anything else.
+// parseDate parses a date bound and says whether it names an instant (a
+// date-time without a zone is read in the server's, unknown, zone).
 func parseDate(s string) (t time.Time, instant, ok bool) {
 	if len(s) == len(time.DateOnly) {
 		if t, err := time.Parse(time.DateOnly, s); err == nil {
@@ -90,8 +83,7 @@ func parseDate(s string) (t time.Time, instant, ok bool) {
 	return time.Time{}, false, false
 }
 
-// The zones furthest from UTC: a date-time without a zone names an instant
-// up to this much before (east) or after (west) the same clock time in UTC.
+// The zones furthest east and west of UTC.
 const (
 	maxZoneEast = 14 * time.Hour
 	maxZoneWest = 12 * time.Hour

@@ -6,20 +6,17 @@ import (
 )
 
 // Limit is one of the API's published rate limits: at most Requests per
-// Scope ("organization", "project", "IP") in any Window. The API counts
-// and enforces it; the client only says it (in errors and documentation)
-// and remembers when the API said one is spent (IsNotSent).
+// Scope ("organization", "project", "IP") in any Window. The API enforces
+// it; the client says it, and remembers when the API said it is spent.
 type Limit struct {
 	Requests int
 	Scope    string
 	Window   time.Duration
 }
 
-// The API's published rate limits, one line each: Mintlify's API reference
-// states them in prose (../shared/API.md, "Rate limits (published)"); the
-// OpenAPI files give only the 429 answer. Programs, descriptions and
-// messages say them through these values, never as figures of their own.
-// Read them; do not change them.
+// The API's published rate limits (its reference states them in prose;
+// the OpenAPI files give only the 429). Everything that says a limit says
+// it through these. Read them; do not change them.
 var (
 	// AgentJobLimit: agent job creations and follow-up messages, together,
 	// per project.
@@ -44,8 +41,7 @@ var (
 	IndexDayLimit    = Limit{Requests: 1_000, Scope: "organization", Window: 24 * time.Hour}
 )
 
-// String says the limit in words: "100 per organization per hour",
-// "10 per organization per 10 seconds".
+// String says the limit in words: "100 per organization per hour".
 func (l Limit) String() string { return l.Of("") }
 
 // Of says the limit in words, naming what is counted:
@@ -58,7 +54,7 @@ func (l Limit) Of(what string) string {
 	return s + " per " + l.Scope + " per " + limitWindow(l.Window)
 }
 
-// limitWindow is a window in words: "hour", "10 seconds", "day".
+// limitWindow is a window in words: "hour", "10 seconds".
 func limitWindow(d time.Duration) string {
 	for _, u := range []struct {
 		size time.Duration

@@ -7,12 +7,10 @@ import (
 	"strings"
 )
 
-// The rules every service's inputs share, checked before any request is
-// sent: ids sent as path segments, texts that must say something, choices,
-// counts. A refused input is a *ValidationError naming the field by the
-// API's name for it (dateFrom, projectId, paths[2], ...), the value given
-// ("" for a secret or an empty input) and the rule it broke. A request's
-// own rules are its Validate method, beside it.
+// The rules the services' inputs share, checked before any request: each
+// refusal a *ValidationError naming the field as the API does
+// (paths[2]), the value ("" for a secret) and the rule. A request's own
+// rules are its Validate method.
 
 // maxIDLength bounds an id sent in a path.
 const maxIDLength = 256
@@ -26,7 +24,7 @@ func nonEmpty(field, value string) error {
 }
 
 // isWebURL reports whether s is an absolute http(s) URL without
-// credentials: the only kind of link the SDK sends or hands on.
+// credentials: the only link the SDK sends or hands on.
 func isWebURL(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && u.User == nil
@@ -65,8 +63,7 @@ func oneOf[T ~string](field, value string, allowed []T) error {
 	return &ValidationError{Field: field, Value: value, Rule: "must be one of " + strings.Join(names, ", ")}
 }
 
-// validateGroups checks a list of documentation groups (or domains): no
-// empty name. Each is named field[i].
+// validateGroups refuses an empty name in a list (field[i]).
 func validateGroups(field string, groups []string) error {
 	for i, g := range groups {
 		if err := nonEmpty(fmt.Sprintf("%s[%d]", field, i), g); err != nil {
@@ -76,8 +73,7 @@ func validateGroups(field string, groups []string) error {
 	return nil
 }
 
-// upTo refuses a count outside 0 to largest, 0 leaving it to the API: a
-// page size, a number of results, a token budget.
+// upTo refuses a count outside 0 (the API's default) to largest.
 func upTo(field string, n, largest int) error {
 	if n < 0 || n > largest {
 		return &ValidationError{Field: field, Value: strconv.Itoa(n), Rule: fmt.Sprintf("must be between 1 and %d", largest)}
