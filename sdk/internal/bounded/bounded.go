@@ -1,8 +1,6 @@
-// Package bounded reads a body from outside within bounds of bytes, of
-// time without progress (a stall, or a rate too slow) and of time in all.
-// Every body the SDK reads goes through it: an API's answer, a streamed
-// answer, a download. Package sdk turns its Error into the public
-// *sdk.LimitError.
+// Package bounded reads every body from outside within bounds of bytes,
+// of time without progress and of time in all, and caps what is decoded
+// from JSON (items, problems). Package sdk makes its Error a LimitError.
 package bounded
 
 import (
@@ -28,13 +26,11 @@ const (
 	Duration
 )
 
-// Error is a broken bound.
+// Error is a broken bound: Max is the byte cap (Bytes) or the bytes an
+// idle window needed (Idle with MinRate); After the time bound.
 type Error struct {
 	Bound Bound
-	// Max is the byte cap (Bytes), or the bytes an idle window needed
-	// (Idle with a minimum rate; 0 without one).
-	Max int64
-	// After is the time bound that passed (Idle, Duration).
+	Max   int64
 	After time.Duration
 }
 
@@ -52,24 +48,20 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("still unfinished after %s", e.After)
 }
 
-// Bounds are the bounds of one body. A zero field is no bound.
+// Bounds are the bounds of one body; a zero field is no bound.
 type Bounds struct {
-	// MaxBytes caps the body.
 	MaxBytes int64
-	// Idle is how long the body may go without progress: a byte, or
-	// MinRate bytes a second of it.
+	// Idle is how long the body may go without a byte, or MinRate bytes
+	// a second.
 	Idle    time.Duration
 	MinRate int64
-	// Total bounds the whole body.
-	Total time.Duration
-	// Fail, when set, is the error Read returns for a broken bound (the
-	// caller's public one); else the *Error itself.
+	Total   time.Duration
+	// Fail, when set, makes the error Read returns of a broken bound.
 	Fail func(*Error) error
 }
 
-// Reader reads a body within its bounds. A time bound closes the body
-// when it passes: the read in progress fails with the bound's *Error.
-// Close, or Stop, stops its timers.
+// Reader reads a body within its bounds: a time bound closes the body when
+// it passes, failing the read under way. Close or Stop stops its timers.
 type Reader struct {
 	body io.ReadCloser
 	b    Bounds
@@ -107,15 +99,14 @@ func (r *Reader) stalled() {
 	r.fire(e)
 }
 
-// fire ends the body for a broken time bound: the first one is kept.
+// fire closes the body for a broken time bound (the first is kept).
 func (r *Reader) fire(e *Error) {
 	if r.fired.CompareAndSwap(nil, e) {
 		_ = r.body.Close()
 	}
 }
 
-// Read reads within the bounds: past MaxBytes, or once a time bound
-// fired, it fails with the bound's *Error (through Bounds.Fail).
+// Read reads within the bounds, or fails with the broken one's *Error.
 func (r *Reader) Read(p []byte) (int, error) {
 	if e := r.fired.Load(); e != nil {
 		return 0, r.fail(e)
@@ -169,17 +160,13 @@ func (r *Reader) Close() error {
 }
 
 // MaxItems bounds every JSON list and object the SDK decodes: far past
-// any page (the largest is 1,000 rows), any real deployment log and any
-// object the API sends, while a server that sends millions of tiny items
-// ({} takes 3 bytes, its decoded row a hundred times more; "k":0 takes 6,
-// a map entry twenty times more) cannot turn a 16 MiB answer into
-// gigabytes.
+// any page or log, while millions of tiny items ({} decodes to a hundred
+// times its 3 bytes) cannot turn a 16 MiB answer into gigabytes.
 const MaxItems = 100_000
 
-// ItemsFit reports whether every list and object of the JSON text data
-// holds at most MaxItems items (members), found in one pass without
-// decoding it (n items have n-1 commas of their own). A text that is not
-// JSON fits: its decoder says what is wrong with it.
+// ItemsFit reports, in one pass over its commas, whether every list and
+// object of data holds at most MaxItems items. Text that is not JSON fits:
+// its decoder says what is wrong.
 func ItemsFit(data []byte) bool {
 	var commas []int // per open list or object: its commas so far
 	inString, escaped := false, false
@@ -215,9 +202,7 @@ func ItemsFit(data []byte) bool {
 	return true
 }
 
-// MaxProblems bounds the problems one answer reports: a list of thousands
-// of rows with a field missing from each must not make thousands of
-// strings and an error of megabytes.
+// MaxProblems bounds the problems one answer reports.
 const MaxProblems = 100
 
 // MoreProblems is the last problem of a list that has more than
@@ -225,8 +210,8 @@ const MaxProblems = 100
 const MoreProblems = "…: more problems, not listed"
 
 // Problems lists what is wrong with what a server sent, one entry per
-// field ("visitors[3].total: -5 is negative"): at most MaxProblems, then
-// MoreProblems. As an error, it is an answer not to be trusted.
+// field ("visitors[3].total: -5 is negative"), at most MaxProblems then
+// MoreProblems. As an error, an answer not to trust.
 type Problems []string
 
 // Error joins the problems with "; ".
@@ -252,8 +237,7 @@ func (p Problems) Names(field string) bool {
 	return false
 }
 
-// Kind names the kind of a JSON value, for a problem: "want a number, got
-// a string".
+// Kind names a JSON value's kind, for a problem ("a string").
 func Kind(raw []byte) string {
 	if len(raw) == 0 {
 		return "nothing"

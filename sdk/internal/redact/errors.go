@@ -1,8 +1,7 @@
 package redact
 
-// Error is err shown without secrets: its text is scrubbed each time it is
-// asked for, and errors.Is and errors.As still reach what it wraps (whose
-// own fields the caller scrubs: Strings).
+// Error is err with its text scrubbed of secrets; errors.Is and errors.As
+// still reach what it wraps.
 func Error(err error, secrets []string) error { return &scrubbed{err: err, secrets: secrets} }
 
 // scrubbed is an error whose text is shown without secrets.

@@ -1,15 +1,9 @@
 // Package redact makes what a server sent safe to show or keep: the
-// client's secrets removed (from text, decoded answers, URLs in errors)
-// and, for text shown to a person, control and formatting characters
-// escaped and lines clipped.
-//
-// Secrets are of two kinds: a client's own (the key it sends) and those it
-// is handed (a bundle's presigned link: its signature, credential and
-// token). A link's secrets are learned the moment its answer arrives,
-// before anything of it is logged or decoded. Text shown to a person may
-// carry terminal control sequences (a screen clear, a fake green "Apply
-// complete!", a window title, a carriage return that overwrites the line,
-// a right-to-left override that reorders it): it is escaped.
+// client's secrets (its key, and the links it is handed, learned as their
+// answer arrives) removed from text, decoded answers and URLs in errors;
+// and for text shown to a person, control and formatting characters (a
+// screen clear, a carriage return, a right-to-left override) escaped and
+// lines clipped.
 package redact
 
 import (
@@ -31,12 +25,11 @@ import (
 // Marker replaces a secret wherever it was found (sdk.Redacted).
 const Marker = "[REDACTED]"
 
-// MaxLinks is how many links' secrets a client remembers: the links it
-// handed out last (a link works for minutes).
+// MaxLinks is how many links' secrets a client remembers, the last ones.
 const MaxLinks = 8
 
-// Secrets is what a client knows of secrets, shared by its calls: its own,
-// then those of the links it learned last. Safe for concurrent use.
+// Secrets are a client's own secrets, then its last links'. Safe for
+// concurrent use.
 type Secrets struct {
 	own   []string
 	mu    sync.Mutex
@@ -51,8 +44,7 @@ func NewSecrets(own ...string) *Secrets {
 	return s
 }
 
-// List is every secret known: own, then the secrets of the links learned
-// last. A nil Secrets knows none.
+// List is every secret known (none for a nil Secrets).
 func (s *Secrets) List() []string {
 	if s == nil {
 		return nil
@@ -83,24 +75,21 @@ func (s *Secrets) Learn(link []string) {
 	s.all.Store(&all)
 }
 
-// Redact returns text without the secrets, in case a proxy or a
-// misbehaving server echoes the request's headers.
+// Redact returns text without the secrets.
 func (s *Secrets) Redact(text string) string { return String(text, s.List()) }
 
-// Line returns server text without the secrets, fit to show on one line
-// (Line).
+// Line is Line(s.Redact(text)).
 func (s *Secrets) Line(text string) string { return Line(s.Redact(text)) }
 
-// Snippet is a body that is not the API's JSON (an HTML 502 page from a
-// proxy, say) as one short line without secrets (Snippet, Line).
+// Snippet is a body that is not JSON as one short line (Snippet, Line).
 func (s *Secrets) Snippet(data []byte) string { return Line(Snippet(data, s.List())) }
 
-// MayHold reports whether a body may spell one of the secrets (MayHold).
+// MayHold is MayHold(data, s.List()).
 func (s *Secrets) MayHold(data []byte) bool { return MayHold(data, s.List()) }
 
-// LinkSecrets are the strings of a presigned link that must never be
-// shown: the link whole, its query, and each query value long enough to
-// be a signature, a credential or a token (raw and query-escaped).
+// LinkSecrets are a presigned link's strings never to show: the link, its
+// query, and each query value long enough to be a signature or a token
+// (raw and escaped).
 func LinkSecrets(u *url.URL) []string {
 	secrets := []string{u.String(), u.RawQuery}
 	for _, values := range u.Query() {
@@ -113,9 +102,8 @@ func LinkSecrets(u *url.URL) []string {
 	return secrets
 }
 
-// BundleLinkSecrets are the secrets of the link a bundle answer
-// ({"bundleUrl": ...}) holds: none when it holds no link, the whole value
-// when it is not a URL.
+// BundleLinkSecrets are the secrets of a bundle answer's bundleUrl (the
+// whole value when it is not a URL).
 func BundleLinkSecrets(body []byte) []string {
 	var raw struct {
 		BundleURL string `json:"bundleUrl"`
@@ -148,8 +136,8 @@ func String(s string, secrets []string) string {
 	return s
 }
 
-// MayHold reports whether a body may spell one of the secrets: it holds
-// one, or escapes that could.
+// MayHold reports whether data may spell a secret: it holds one, or an
+// escape that could.
 func MayHold(data []byte, secrets []string) bool {
 	if bytes.IndexByte(data, '\\') >= 0 {
 		return true
@@ -163,13 +151,9 @@ func MayHold(data []byte, secrets []string) bool {
 }
 
 // Strings replaces every secret in every string reachable from v (a
-// pointer to a decoded answer): struct fields, pointers, slices, arrays,
-// maps (their keys too) and interfaces, and reports whether it found any.
-// Two keys of a map that are the same once redacted are both kept: each
-// later one in the keys' order gets the first free number ("[REDACTED]
-// (2)"), so that one answer always gives one map. Callers run it only
-// when an answer may hold a secret (MayHold), so its cost is paid by
-// misbehaving servers, not by every page.
+// pointer to a decoded answer), map keys too, and reports whether it
+// found any. Two keys the same once redacted are both kept, the later
+// numbered ("[REDACTED] (2)"). Callers run it only when MayHold.
 func Strings(v any, secrets []string) bool {
 	found := false
 	value(reflect.ValueOf(v), secrets, &found)
@@ -230,9 +214,8 @@ func value(v reflect.Value, secrets []string, found *bool) {
 	}
 }
 
-// redactKey moves the entry of map m at k, a string, to k without
-// secrets, numbered when m has that key already; it returns the entry's
-// key.
+// redactKey moves m's entry at k to k without secrets (numbered when
+// taken), and returns its key.
 func redactKey(m, k reflect.Value, secrets []string, found *bool) reflect.Value {
 	clean, ok := Scrub(k.String(), secrets)
 	if !ok {
@@ -249,8 +232,7 @@ func redactKey(m, k reflect.Value, secrets []string, found *bool) reflect.Value 
 	return k
 }
 
-// URLError drops the query (a presigned link's signature) from the URL
-// net/http names in its errors; other errors are returned as they are.
+// URLError drops the query from the URL net/http names in its errors.
 func URLError(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
@@ -265,8 +247,7 @@ func URLError(err error) error {
 	return err
 }
 
-// WithoutQuery writes u without its query, fragment or password: what may
-// be shown of a link whose query is a signature.
+// WithoutQuery writes u without its query, fragment or password.
 func WithoutQuery(u *url.URL) string {
 	clean := *u
 	clean.RawQuery, clean.Fragment, clean.RawFragment, clean.ForceQuery = "", "", "", false
@@ -281,10 +262,9 @@ var (
 // maxSnippetInput is how much of a body Snippet reads.
 const maxSnippetInput = 64 << 10
 
-// Snippet turns a body that is not an API's JSON (an HTML 502 page from a
-// proxy, say) into one line of text without tags, control characters,
-// runs of white space or secrets. It reads at most the body's first 64
-// KiB; the caller clips the line for display.
+// Snippet turns a body that is not JSON (a proxy's HTML page) into one
+// line without tags, control characters, runs of white space or secrets,
+// from its first 64 KiB.
 func Snippet(data []byte, secrets []string) string {
 	s := string(data[:min(len(data), maxSnippetInput)])
 	s = htmlTagRE.ReplaceAllString(s, " ")
@@ -298,28 +278,20 @@ func Snippet(data []byte, secrets []string) string {
 	return String(s, secrets)
 }
 
-// The bounds of shown server text, in runes of the escaped text (the SDK's
-// MaxDisplayLine and MaxDisplayText).
+// The most of a line and of a whole text shown, in escaped runes.
 const (
-	// MaxLine is the most of one line that is shown.
 	MaxLine = 200
-	// MaxText is the most of a whole text that is shown.
 	MaxText = 2000
 )
 
-// Text returns server text fit to show a person: newlines kept, every
-// other control character escaped, each line clipped at MaxLine runes and
-// the whole at MaxText (Escape).
+// Text is Escape with newlines kept (sdk.DisplayText).
 func Text(s string) string { return Escape(s, true, MaxLine, MaxText) }
 
-// Line is Text for a place that holds one line (a display name, a value
-// quoted inside a sentence): newlines are escaped too, and the whole is
-// clipped at MaxLine runes.
+// Line is Escape on one line (sdk.DisplayLine).
 func Line(s string) string { return Escape(s, false, MaxLine, MaxLine) }
 
-// Clip shortens s to at most n runes, marking the cut with "…", for a
-// value quoted with %q (which escapes it): a value a server sent may be
-// any length, and an error message must stay readable.
+// Clip shortens s to at most n runes, marking the cut "…", for a value
+// quoted with %q.
 func Clip(s string, n int) string {
 	if len(s) <= n {
 		return s
@@ -330,13 +302,11 @@ func Clip(s string, n int) string {
 	return s
 }
 
-// Escape returns s fit to show a person: every control character (C0,
-// DEL, C1), line separator and invisible formatting character escaped as
-// Go writes it in a string literal (\x1b, \r, \u202e), bytes that are not
-// UTF-8 as \xff, each line clipped at maxLine runes and the whole at
-// maxTotal, each cut marked with "…". keepNewlines keeps newlines (each
-// starts a line) instead of escaping them. Past what is shown, s is only
-// scanned for newlines.
+// Escape returns s fit to show a person: every control character, line
+// separator and invisible formatting character escaped as in a Go string
+// literal, bytes that are not UTF-8 as \xff, each line clipped at maxLine
+// runes and the whole at maxTotal, each cut marked "…"; keepNewlines
+// keeps newlines. Past what is shown, s is only scanned for newlines.
 func Escape(s string, keepNewlines bool, maxLine, maxTotal int) string {
 	if plain(s, keepNewlines, maxLine, maxTotal) {
 		return s
@@ -393,8 +363,7 @@ func cut(b *strings.Builder) string {
 	return strings.TrimRight(b.String(), " \t\n") + "…"
 }
 
-// plain reports whether s needs neither escaping nor clipping: the
-// common case, answered without building anything.
+// plain reports whether s needs neither escaping nor clipping.
 func plain(s string, keepNewlines bool, maxLine, maxTotal int) bool {
 	total, line := 0, 0
 	for _, r := range s {
@@ -416,10 +385,8 @@ func plain(s string, keepNewlines bool, maxLine, maxTotal int) bool {
 }
 
 // mustEscape reports whether a rune would act on a terminal or reorder
-// what is shown instead of being shown: controls (a tab too, which can
-// hide text), line and paragraph separators, formatting characters
-// (U+200B–U+200F, U+202A–U+202E, U+2066–U+2069, U+FEFF, ...), and the
-// non-characters and private-use runes a terminal may treat as commands.
+// what is shown: controls (tab too), line and paragraph separators,
+// formatting characters, private-use runes and U+FFF9–U+FFFB.
 func mustEscape(r rune) bool {
 	return unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp, unicode.Cf, unicode.Co) ||
 		r >= 0xFFF9 && r <= 0xFFFB

@@ -8,8 +8,7 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 )
 
-// redirectError is a redirect the client refuses to follow. It is final:
-// the same request would be redirected the same way again.
+// redirectError is a redirect the client refuses to follow: final.
 type redirectError struct{ msg string }
 
 func (e *redirectError) Error() string { return e.msg }
@@ -25,13 +24,10 @@ func IsLoopbackHost(host string) bool {
 }
 
 // GuardRedirects returns a copy of hc whose redirect policy follows no
-// redirect of a request other than GET or HEAD (its answer comes back
-// as it is: following it would turn a POST into a GET of something nobody
-// created, or re-send a prompt to another host), drops the Authorization
-// header whenever a redirect leaves the original host, and refuses a
-// downgrade to plain http off loopback. Go already strips the header for
-// unrelated domains; this also covers subdomains and other ports. hc's
-// own policy, if any, still has the last word.
+// redirect of a request other than GET or HEAD (its answer comes back as
+// it is), drops Authorization whenever a redirect leaves the original
+// host (subdomains and ports too), and refuses plain http off loopback;
+// hc's own policy, if any, has the last word.
 func GuardRedirects(hc *http.Client) *http.Client {
 	clone := *hc
 	next := hc.CheckRedirect

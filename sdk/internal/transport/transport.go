@@ -1,8 +1,7 @@
 // Package transport sends one API call over HTTP until it has a final
-// outcome: the attempt loop (Do), one attempt with its timeout and, once
-// a POST is on the wire, its grace (send), and the policy they follow:
-// which failures are retried, how long to wait, whether a request may
-// have reached the server. The redirect guard is redirect.go.
+// outcome (Do): which failures are retried, how long to wait, whether a
+// request may have reached the server, a sent POST's grace. The redirect
+// guard is redirect.go.
 package transport
 
 import (
@@ -27,12 +26,9 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 )
 
-// Clock is the time the loop waits on (backoff, Retry-After) and reads
-// (when a Retry-After date falls).
+// Clock is the time the loop waits on and reads (sdk.Clock).
 type Clock interface {
 	Now() time.Time
-	// Sleep waits for d or until ctx is done, and returns ctx.Err() when
-	// ctx ended the wait.
 	Sleep(ctx context.Context, d time.Duration) error
 }
 
@@ -42,8 +38,8 @@ type WallClock struct{}
 // Now is time.Now.
 func (WallClock) Now() time.Time { return time.Now() }
 
-// Sleep waits for d or until ctx is done (at once when d is not
-// positive), and returns ctx.Err() when ctx ended the wait.
+// Sleep waits for d (not at all when d is not positive) or until ctx is
+// done, and returns ctx.Err() when ctx ended the wait.
 func (WallClock) Sleep(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
@@ -58,57 +54,46 @@ func (WallClock) Sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// Policy is how a client sends: its HTTP client and bounds.
+// Policy is how a client sends (the sdk options of the same names; zero
+// MaxResponseBytes and RequestTimeout: no bound).
 type Policy struct {
-	Client *http.Client
-	Clock  Clock
-	// MaxRetries is how many times a retryable attempt is tried again.
-	MaxRetries int
-	// MaxRetryAfter is the longest Retry-After waited through; a longer
-	// one ends the call at once.
-	MaxRetryAfter time.Duration
-	// MinBackoff and MaxBackoff bound the jittered exponential backoff
-	// between retries the server gave no Retry-After for.
+	Client                 *http.Client
+	Clock                  Clock
+	MaxRetries             int
+	MaxRetryAfter          time.Duration
 	MinBackoff, MaxBackoff time.Duration
-	// MaxResponseBytes caps a body read whole (0: no cap).
-	MaxResponseBytes int64
-	// RequestTimeout bounds one attempt, until its answer is read (a
-	// stream: until its headers); 0: no bound.
+	MaxResponseBytes       int64
+	// RequestTimeout bounds one attempt until its answer is read (a
+	// stream: its headers).
 	RequestTimeout time.Duration
-	// SentGrace is how long a request that is not a GET or HEAD, once
-	// sent, is awaited after the caller's context ends.
+	// SentGrace is how long a sent request that is not a GET or HEAD is
+	// awaited after the caller's context ends.
 	SentGrace time.Duration
 }
 
-// Request is one call: what to send, the same on every attempt.
+// Request is one call, the same on every attempt.
 type Request struct {
 	Method string
 	URL    string
-	// Header is sent on every attempt.
 	Header http.Header
-	// Body is sent on every attempt (nil: none).
-	Body []byte
-	// Stream returns a 2xx answer with its body unread (Result.Response).
+	Body   []byte // nil: none
+	// Stream returns a 2xx answer with its body unread (Response).
 	Stream bool
-	// SecretURL marks a URL whose query is a secret (a presigned link):
-	// errors name it without its query.
+	// SecretURL: the URL's query is a secret, never named in errors.
 	SecretURL bool
 }
 
-// Attempt is one attempt of a call, and its outcome: an answer (Err nil),
-// or why none came.
+// Attempt is one attempt of a call: an answer (Err nil), or why none came.
 type Attempt struct {
 	Status int // 0 when no answer came
 	Header http.Header
 	// Body is the answer read whole; Response a 2xx stream, its body
-	// unread: the caller closes it.
+	// unread, for the caller to close.
 	Body     []byte
 	Response *http.Response
-	// Err is why no answer came (the transport's error, the caller's
-	// context, an oversized body, a refused redirect).
-	Err error
+	Err      error
 	// Sent is false only when the attempt certainly never left this
-	// machine (when Err is set); when in doubt it is true.
+	// machine.
 	Sent     bool
 	Duration time.Duration
 }
@@ -116,40 +101,31 @@ type Attempt struct {
 // OK reports whether the attempt got a 2xx answer.
 func (a Attempt) OK() bool { return a.Err == nil && a.Status/100 == 2 }
 
-// Result is a call's final outcome: its last attempt (a 2xx answer, the
-// last refusal, or no answer), with what the refusal asked for, and every
-// attempt made, for the caller's log.
+// Result is a call's outcome: its last attempt (a 2xx answer, the last
+// refusal, or none), what a refusal asked for, and every attempt made.
 type Result struct {
 	Attempt
-	// Tries are the attempts made, in order, the last one included (their
-	// bodies dropped): none when the caller's context had ended first.
+	// Tries are the attempts made, in order, without bodies.
 	Tries []Attempt
-	// RetryAfter is the wait a refusal asked for, and RetryAt when it
-	// ends, both zero when it asked for none (or when the answer is not
-	// a refusal).
+	// RetryAfter is the wait a refusal asked for, RetryAt when it ends.
 	RetryAfter time.Duration
 	RetryAt    time.Time
-	// WaitErr is why the wait before retrying a refusal ended (the
-	// caller's context): the call ends with the refusal.
+	// WaitErr is why the wait before a retry ended: the call ends with
+	// the refusal.
 	WaitErr error
 }
 
-// Do sends req until it gets a 2xx answer or a final outcome.
-//
-// Retry policy: a 429 is retried on every method, because the server
-// refused the request without acting on it. A 5xx (except 501), a broken
-// connection or an attempt that timed out is retried only on GET: a POST
-// that may have reached the server is never sent twice. A POST whose
-// connection was never opened (dial error) did not reach the server and is
-// retried. A wait the server asks for (Retry-After) that is longer than
-// the policy's limit, or than the caller's deadline leaves, ends the call
-// at once instead.
+// Do sends req until it gets a 2xx answer or a final outcome. A 429 is
+// retried on every method (the server did not act on it); a 5xx but 501,
+// a broken connection or a timeout only on GET, so a POST that may have
+// reached the server is never sent twice; a connection never opened
+// always. A Retry-After past the policy's limit, or the caller's
+// deadline, ends the call at once.
 func Do(ctx context.Context, p Policy, req Request) Result {
 	var r Result
 	for attempt := 1; ; attempt++ {
 		if ctxErr := ctx.Err(); ctxErr != nil {
-			// Earlier attempts, if any, were refused (429) or never sent:
-			// this call has not reached the server.
+			// Earlier attempts, if any, were refused or never sent.
 			r.Attempt = Attempt{Err: ctxErr}
 			return r
 		}
@@ -197,11 +173,10 @@ func Do(ctx context.Context, p Policy, req Request) Result {
 	}
 }
 
-// send makes one attempt. The request timeout bounds it until the answer
-// is read (a stream: until its headers). A request that is not a GET or
-// HEAD, once on the wire, may create an object: until its answer's headers
-// arrive, it is awaited for a short grace (Policy.SentGrace) even after
-// ctx ends, so the caller still learns the new object's id.
+// send makes one attempt, bounded by the request timeout. A request that
+// is not a GET or HEAD, once sent, may create an object: its answer is
+// awaited for Policy.SentGrace even after ctx ends, so the caller still
+// learns the new object's id.
 func send(ctx context.Context, p Policy, req Request) Attempt {
 	var attemptCtx context.Context
 	var cancel context.CancelFunc
@@ -257,8 +232,7 @@ func send(ctx context.Context, p Policy, req Request) Attempt {
 	return a
 }
 
-// releasingBody frees an attempt's timer and context when the caller
-// closes a streamed body.
+// releasingBody frees an attempt's timer and context on Close.
 type releasingBody struct {
 	io.ReadCloser
 	release func()
@@ -272,8 +246,7 @@ func (b *releasingBody) Close() error {
 
 // sendWith performs the attempt on ctx.
 func sendWith(ctx context.Context, p Policy, r Request, headersIn *atomic.Bool, timer *time.Timer) Attempt {
-	// The trace tells a request that never left (no headers written) from
-	// one that may have reached the server.
+	// The trace tells a request that never left from one that may have.
 	var gotConn, wroteHeaders atomic.Bool
 	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
 		GetConn:      func(string) { gotConn.Store(true) },
@@ -296,8 +269,8 @@ func sendWith(ctx context.Context, p Policy, r Request, headersIn *atomic.Bool, 
 	}
 	resp, err := p.Client.Do(req)
 	if err != nil {
-		// Without the trace (a custom transport) only errors that cannot
-		// happen after sending prove the request never left.
+		// Without the trace (a custom transport), only pre-send errors
+		// prove it never left.
 		sent := wroteHeaders.Load() || (!gotConn.Load() && !isPreSendError(err))
 		if r.SecretURL {
 			err = redact.URLError(err)
@@ -325,25 +298,21 @@ func sendWith(ctx context.Context, p Policy, r Request, headersIn *atomic.Bool, 
 	return Attempt{Status: resp.StatusCode, Body: data, Header: resp.Header, Sent: true}
 }
 
-// FitsBeforeDeadline reports whether waiting d still leaves time before
-// ctx's deadline: a wait past it would only end in the deadline's error,
-// hiding when the server said to come back.
+// FitsBeforeDeadline reports whether waiting d ends before ctx's deadline.
 func FitsBeforeDeadline(ctx context.Context, d time.Duration) bool {
 	deadline, ok := ctx.Deadline()
 	return !ok || d < time.Until(deadline)
 }
 
 // ServerFailedTransiently reports whether a status is a server failure
-// that may not repeat: any 5xx but 501, which says the request is never
-// supported.
+// that may not repeat: any 5xx but 501.
 func ServerFailedTransiently(status int) bool {
 	return status >= 500 && status != http.StatusNotImplemented
 }
 
-// retryableFailure reports whether an attempt that got no answer may be
-// tried again: any GET (reads are safe), and a request whose connection
-// never opened. An oversized body would be oversized again, and a refused
-// redirect would be refused again: neither is worth a request.
+// retryableFailure reports whether an attempt without an answer may be
+// tried again: a GET, or a request whose connection never opened; not an
+// oversized body or a refused redirect, which would repeat.
 func retryableFailure(method string, err error) bool {
 	var redirect *redirectError
 	var bound *bounded.Error
@@ -359,8 +328,7 @@ func isDialError(err error) bool {
 }
 
 // isPreSendError reports whether err can only happen before a request is
-// written: the connection was not opened, the name did not resolve, or the
-// TLS handshake failed.
+// written: no connection, no name, a failed TLS handshake.
 func isPreSendError(err error) bool {
 	var (
 		dnsErr    *net.DNSError
@@ -373,10 +341,8 @@ func isPreSendError(err error) bool {
 		errors.As(err, &recordErr) || errors.As(err, &unknownCA) || errors.As(err, &hostErr)
 }
 
-// Backoff is the jittered exponential delay before retry number attempt
-// (1-based): minDelay·2^(attempt-1), capped at maxDelay, then jittered
-// into [d/2, d] so that many clients refused together do not return
-// together.
+// Backoff is the delay before retry number attempt (from 1):
+// minDelay·2^(attempt-1), capped at maxDelay, jittered into [d/2, d].
 func Backoff(attempt int, minDelay, maxDelay time.Duration) time.Duration {
 	d := minDelay
 	for i := 1; i < attempt && d < maxDelay; i++ {
@@ -386,9 +352,8 @@ func Backoff(attempt int, minDelay, maxDelay time.Duration) time.Duration {
 	return d/2 + rand.N(d/2+1)
 }
 
-// ParseRetryAfter reads a Retry-After header: delay-seconds or an
-// HTTP-date (a date past is no wait). It reports false for none, or one it
-// cannot read.
+// ParseRetryAfter reads a Retry-After header: seconds or an HTTP-date (a
+// date past is no wait); false for none or one it cannot read.
 func ParseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
