@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
@@ -131,6 +131,7 @@ type cliDir struct {
 
 	mu      sync.Mutex
 	running *os.Process // the command under way, for interrupt
+	out     *syncBuffer // what it has printed so far
 }
 
 // providerAddr is where the configurations of cliDir find the provider.
@@ -190,13 +191,13 @@ func (c *cliDir) run(args ...string) cliResult {
 	cmd := exec.Command(c.bin, append(args, "-no-color")...) //nolint:gosec // the CLI the tests are told to run
 	cmd.Dir = c.dir
 	cmd.Env = append(os.Environ(), "TF_REATTACH_PROVIDERS="+reattach, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	out := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		c.t.Fatal(err)
 	}
 	c.mu.Lock()
-	c.running = cmd.Process
+	c.running, c.out = cmd.Process, out
 	c.mu.Unlock()
 	err := cmd.Wait()
 	c.mu.Lock()
@@ -219,15 +220,23 @@ func (c *cliDir) ok(args ...string) string {
 	return r.out
 }
 
-// interrupt sends the command under way an interrupt, as Ctrl-C does.
-func (c *cliDir) interrupt() {
+// interrupt sends the command under way an interrupt, as Ctrl-C does,
+// once it has printed after: as a user presses Ctrl-C on seeing it.
+func (c *cliDir) interrupt(after string) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.running == nil {
+	proc, out := c.running, c.out
+	c.mu.Unlock()
+	if proc == nil {
 		c.t.Error("no command to interrupt")
 		return
 	}
-	if err := c.running.Signal(os.Interrupt); err != nil {
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(out.String(), after); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			c.t.Errorf("the command did not print %q within a minute:\n%s", after, out.String())
+			return
+		}
+	}
+	if err := proc.Signal(os.Interrupt); err != nil {
 		c.t.Error(err)
 	}
 }
