@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -134,8 +135,12 @@ type cliDir struct {
 	out     *syncBuffer // what it has printed so far
 }
 
-// providerAddr is where the configurations of cliDir find the provider.
-const providerAddr = "registry.terraform.io/mintlify/mintlify"
+// providerAddr is where the CLI looks for the provider that the
+// configurations of cliDir require as "mintlify/mintlify": on its own
+// registry (OpenTofu's is TF_ACC_PROVIDER_HOST; see the Makefile).
+func providerAddr() string {
+	return cmp.Or(os.Getenv("TF_ACC_PROVIDER_HOST"), "registry.terraform.io") + "/mintlify/mintlify"
+}
 
 // newCLIDir skips the test without TF_ACC or on a CLI that lacks f; else
 // it writes files (name: content) and a required_providers block into a
@@ -250,7 +255,7 @@ func (c *cliDir) serve() (reattach string, stop func()) {
 	closed := make(chan struct{})
 	served := make(chan error, 1)
 	go func() {
-		served <- tf6server.Serve(providerAddr, providerserver.NewProtocol6(testProvider(c.clk)),
+		served <- tf6server.Serve(providerAddr(), providerserver.NewProtocol6(testProvider(c.clk)),
 			tf6server.WithDebug(ctx, configs, closed), tf6server.WithGoPluginLogger(hclog.NewNullLogger()), tf6server.WithLoggingSink(c.t))
 	}()
 	var rc *plugin.ReattachConfig
@@ -261,7 +266,7 @@ func (c *cliDir) serve() (reattach string, stop func()) {
 		c.t.Fatalf("serving the provider: %v", err)
 	}
 	type addr struct{ Network, String string }
-	data, err := json.Marshal(map[string]any{providerAddr: map[string]any{
+	data, err := json.Marshal(map[string]any{providerAddr(): map[string]any{
 		"Protocol": rc.Protocol, "ProtocolVersion": rc.ProtocolVersion, "Pid": rc.Pid, "Test": true,
 		"Addr": addr{rc.Addr.Network(), rc.Addr.String()},
 	}})
