@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 
 	tfjson "github.com/hashicorp/terraform-json"
 
+	"github.com/mintlify/terraform-provider-mintlify/sdk"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -81,6 +83,8 @@ func TestAccActions_triggeredAndInvoked(t *testing.T) {
 		// starts; progress what the action said of the nth.
 		started  func(fs *mintlifytest.Fake) int
 		progress func(t *testing.T, fs *mintlifytest.Fake, n int) []string
+		// requests, when not 0, is how many requests the two runs take.
+		requests int
 	}{
 		{
 			typ:     "mintlify_agent_job",
@@ -136,8 +140,10 @@ func TestAccActions_triggeredAndInvoked(t *testing.T) {
 			started: func(fs *mintlifytest.Fake) int { return len(fs.AutomationRuns(mintlifytest.DemoProjectID)) },
 			progress: func(_ *testing.T, fs *mintlifytest.Fake, n int) []string {
 				run := fs.AutomationRuns(mintlifytest.DemoProjectID)[n-1]
-				return []string{`Automation demo-automation of project "demo-project" queued: run ` + run.InstanceID + ", job " + run.JobID}
+				return []string{`Automation demo-automation of project "demo-project" queued: run ` + run.InstanceID + ", job " + run.JobID +
+					". Follow it in the run history of the dashboard's Automations page (the API has no status for runs)."}
 			},
+			requests: 2, // the action does not poll
 		},
 		{
 			typ: "mintlify_static_export",
@@ -185,6 +191,9 @@ func TestAccActions_triggeredAndInvoked(t *testing.T) {
 			}
 			if n := tt.started(fs); n != 2 {
 				t.Errorf("%d started after a plan, want 2", n)
+			}
+			if n := fs.TotalRequests(); tt.requests != 0 && n != tt.requests {
+				t.Errorf("%d requests, want %d", n, tt.requests)
 			}
 		})
 	}
@@ -322,7 +331,7 @@ func TestAccAgentJobAction_taintRetriesOnTheNextApply(t *testing.T) {
 // (its invokeActions keeps the diagnostics only when one is an error):
 // there the progress message is all that says so.
 func TestAccActions_whatFailsATrigger(t *testing.T) {
-	archived := func(fs *mintlifytest.Fake) string {
+	archived := func(fs *mintlifytest.Fake, _ string) string {
 		id, err := fs.SeedJob(mintlifytest.DemoProjectID, mintlifytest.JobSeed{Status: mintlifytest.JobArchived, Prompt: "Shelved"})
 		if err != nil {
 			t.Fatal(err)
@@ -331,39 +340,55 @@ func TestAccActions_whatFailsATrigger(t *testing.T) {
 	}
 	for name, tt := range map[string]struct {
 		typ  string
-		body func(fs *mintlifytest.Fake) string
+		body func(fs *mintlifytest.Fake, dir string) string
 		cfg  mintlifytest.Config
-		// want is the diagnostic's summary; warns, whether it is a warning.
-		want  string
-		warns bool
+		// want is the diagnostic's summary; warns, whether it is a warning;
+		// detail, what its detail says, in order.
+		want   string
+		warns  bool
+		detail []string
 	}{
 		"a job that times out": {typ: "mintlify_agent_job", want: "Timed out waiting for the agent job",
-			body: func(*mintlifytest.Fake) string { return "    prompt  = \"[fake:never] Forever\"\n    timeout = \"1m\"" }},
+			body: func(*mintlifytest.Fake, string) string {
+				return "    prompt  = \"[fake:never] Forever\"\n    timeout = \"1m\""
+			}},
 		"an archived job": {typ: "mintlify_agent_job", want: "Agent job archived", warns: true,
-			body: func(*mintlifytest.Fake) string { return `    prompt = "[fake:archived] Shelve it"` }},
+			body: func(*mintlifytest.Fake, string) string { return `    prompt = "[fake:archived] Shelve it"` }},
 		"a job the API refuses": {typ: "mintlify_agent_job", want: "Could not create the agent job",
-			body: func(*mintlifytest.Fake) string { return "    prompt     = \"x\"\n    project_id = \"no-such-project\"" }},
+			body: func(*mintlifytest.Fake, string) string {
+				return "    prompt     = \"x\"\n    project_id = \"no-such-project\""
+			}},
 		"a message to an archived job": {typ: "mintlify_agent_job_message", want: "Could not send the message to the agent job", body: archived},
 		"a deployment that times out": {typ: "mintlify_deployment", want: "Timed out waiting for the deployment",
 			cfg:  mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Outcome: mintlifytest.DeployNever}},
-			body: func(*mintlifytest.Fake) string { return `    timeout = "1m"` }},
+			body: func(*mintlifytest.Fake, string) string { return `    timeout = "1m"` }},
+		"a deployment that fails": {typ: "mintlify_deployment", want: "Deployment failed", cfg: mintlifytest.Config{DefaultDeployment: failingDeployment},
+			body:   func(*mintlifytest.Fake, string) string { return `    timeout = "10m"` },
+			detail: []string{"broken link to /missing-page", "Invoke the action again to deploy again."}},
+		"an automation run whose answer is lost": {typ: "mintlify_automation_run", want: "Could not run the automation",
+			cfg: mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteAutomationsTrigger, Kind: mintlifytest.FaultDropConnection}}},
+			body: func(*mintlifytest.Fake, string) string {
+				return `    automation_id = "` + mintlifytest.DemoAutomationID + `"`
+			},
+			detail: []string{"the run may have been queued", "run history"}},
 		"a preview that fails": {typ: "mintlify_preview_deployment", want: "Preview deployment failed",
-			body: func(*mintlifytest.Fake) string { return `    branch = "docs/fake-failure"` }},
+			body: func(*mintlifytest.Fake, string) string { return `    branch = "docs/fake-failure"` }},
 		"a paused automation": {typ: "mintlify_automation_run", want: "Could not run the automation",
-			body: func(*mintlifytest.Fake) string {
+			body: func(*mintlifytest.Fake, string) string {
 				return `    automation_id = "` + mintlifytest.DemoPausedAutomationID + `"`
 			}},
 		"an export that fails": {typ: "mintlify_static_export", want: "Static export failed",
-			body: func(*mintlifytest.Fake) string {
+			body: func(*mintlifytest.Fake, string) string {
 				return "    domain  = \"docs.example.com\"\n    version = \"[fake:failed]\""
 			}},
 		"exports not enabled": {typ: "mintlify_static_export", want: "Could not start the static export",
-			cfg:  mintlifytest.Config{StaticExports: mintlifytest.StaticExportConfig{Disabled: true}},
-			body: func(*mintlifytest.Fake) string { return `    domain = "docs.example.com"` }},
+			cfg:    mintlifytest.Config{StaticExports: mintlifytest.StaticExportConfig{Disabled: true}},
+			body:   func(*mintlifytest.Fake, string) string { return `    domain = "docs.example.com"` },
+			detail: []string{"403 Forbidden", "Static export is not enabled for this organization", "Static export is an Enterprise feature"}},
 		"a download that keeps breaking": {typ: "mintlify_static_export", want: "Could not download the archive of static export",
 			cfg: mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteStaticExportsDownloadBundle, Kind: mintlifytest.FaultReset}}},
-			body: func(*mintlifytest.Fake) string {
-				return fmt.Sprintf("    domain      = \"docs.example.com\"\n    output_path = %q", filepath.Join(t.TempDir(), "docs.tar.gz"))
+			body: func(_ *mintlifytest.Fake, dir string) string {
+				return fmt.Sprintf("    domain      = \"docs.example.com\"\n    output_path = %q", filepath.Join(dir, "a.tgz"))
 			}},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -371,7 +396,8 @@ func TestAccActions_whatFailsATrigger(t *testing.T) {
 				tt.cfg.DefaultDeployment = testDeployment
 			}
 			fs, url, clk := startAccFake(t, tt.cfg)
-			c := newCLIDir(t, clk, cliActions, actionConfig(url, tt.typ, tt.body(fs), "after_create", ""))
+			dir := t.TempDir()
+			c := newCLIDir(t, clk, cliActions, actionConfig(url, tt.typ, tt.body(fs, dir), "after_create", ""))
 			r := c.run("apply", "-auto-approve", "-input=false")
 			if tt.warns {
 				if r.code != 0 {
@@ -386,6 +412,13 @@ func TestAccActions_whatFailsATrigger(t *testing.T) {
 				t.Errorf("exit status %d, want 1", r.code)
 			}
 			wantOutput(t, "apply", r.out, "Action failed: action."+tt.typ+".this (triggered by terraform_data.release) - "+tt.want, "Error: "+tt.want)
+			wantOutput(t, "the error", flat(r.out[strings.Index(r.out, "Error: "):]), tt.detail...)
+			if strings.Contains(r.out, "may have") != strings.Contains(strings.Join(tt.detail, " "), "may have") {
+				t.Errorf("a refusal is not a maybe, a lost answer is:\n%s", r.out)
+			}
+			if names := dirEntries(t, dir); len(names) != 0 {
+				t.Errorf("the failed action left files: %v", names)
+			}
 		})
 	}
 }
@@ -550,4 +583,415 @@ func TestAccAgentJobAction_interrupted(t *testing.T) {
 			}
 		})
 	}
+}
+
+// invokeConfig is the provider for the fake at url and the action block
+// of typ named "this" with body in its config block: for apply -invoke.
+func invokeConfig(url, typ, body string) map[string]string {
+	return map[string]string{"main.tf": providerBlock(url) + fmt.Sprintf(`
+action %q "this" {
+  config {
+%s
+  }
+}
+`, typ, body)}
+}
+
+// invoke runs terraform apply -invoke of the action of typ named "this",
+// with body as its configuration, and returns the progress messages it
+// printed, in order, and all it printed, flat (see flat), and its exit
+// status.
+func (c *cliDir) invoke(typ, body string) (progress []string, out string, code int) {
+	c.t.Helper()
+	c.write(invokeConfig(c.url, typ, body))
+	r := c.run("apply", "-auto-approve", "-input=false", "-invoke=action."+typ+".this")
+	prefix := "Action action." + typ + ".this (triggered by CLI): "
+	for _, line := range strings.Split(r.out, "\n") {
+		if msg, ok := strings.CutPrefix(line, prefix); ok {
+			progress = append(progress, msg)
+		}
+	}
+	return progress, flat(r.out), r.code
+}
+
+// flat is what the CLI printed, its lines trimmed and joined by one space:
+// a diagnostic's words as the provider wrote them, which Terraform wraps
+// at 80 columns.
+func flat(out string) string {
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return strings.Join(lines, " ")
+}
+
+// invokeDir is a working directory for apply -invoke against a fake with
+// cfg (testDeployment unless cfg says).
+func invokeDir(t *testing.T, cfg mintlifytest.Config) (*mintlifytest.Fake, *cliDir, *testClock) {
+	t.Helper()
+	if cfg.DefaultDeployment == (mintlifytest.DeploymentScript{}) {
+		cfg.DefaultDeployment = testDeployment
+	}
+	fs, url, clk := startAccFake(t, cfg)
+	c := newCLIDir(t, clk, cliActions, map[string]string{"main.tf": providerBlock(url)})
+	c.url = url
+	return fs, c, clk
+}
+
+// What the agent job actions report of each outcome, message by message,
+// and their diagnostic: a failed job fails the command, an archived one
+// warns (naming its pull request when it opened one). A job's wait takes
+// its three minutes of the test's clock, and no wall time.
+func TestAccAgentJobActions_reportEachOutcome(t *testing.T) {
+	for name, tt := range map[string]struct {
+		prompt       string
+		message      bool // a follow-up to a job that finished, not a new job
+		wantProgress []string
+		wantCode     int
+		wantDiag     []string
+	}{
+		"completed with a pull request": {prompt: "Document it", wantProgress: []string{created, nowDone, prOpened}},
+		"completed, no change": {prompt: "[fake:nochange] Check it", wantProgress: []string{created, nowDone,
+			"Agent job ID is completed and opened no pull request (the agent changed no files)."}},
+		"failed": {prompt: "[fake:failed] Break it", wantProgress: []string{created, "Agent job ID is now failed (was active)."}, wantCode: 1,
+			wantDiag: []string{"Error: Agent job failed with action.mintlify_agent_job.this,", `{ Agent job ID ended with status "failed". Invoke the ` +
+				"action again to start a new job. See the job in the Mintlify dashboard for the agent's error."}},
+		"archived": {prompt: "[fake:archived] Shelve it", wantProgress: []string{created, "Agent job ID is now archived (was active)."},
+			wantDiag: []string{"Warning: Agent job archived with action.mintlify_agent_job.this,",
+				"{ Agent job ID was archived before it completed; pr_link is null (the job opened no pull request)."}},
+		"a message": {prompt: "[fake:active=10m] Also the changelog", message: true,
+			wantProgress: []string{`Message sent to agent job ID in project "demo-project"; the job is active.`, nowDone, prOpened}},
+		"a message, then archived": {prompt: "[fake:archived] Shelve it", message: true,
+			wantProgress: []string{`Message sent to agent job ID in project "demo-project"; the job is active.`,
+				"Agent job ID is now archived (was active).", "Agent job ID is archived: pull request https://github.com/acme/demo-project/pull/101"},
+			wantDiag: []string{"Warning: Agent job archived with action.mintlify_agent_job_message.this,",
+				"{ Agent job ID was archived before it completed; pr_link is https://github.com/acme/demo-project/pull/101."}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			fs, c, clk := invokeDir(t, mintlifytest.Config{})
+			typ, body := "mintlify_agent_job", fmt.Sprintf("    prompt = %q", tt.prompt)
+			var id string
+			if tt.message {
+				id = fs.CreateJob(mintlifytest.DemoProjectID, "[fake:active=1m] First round")
+				clk.Advance(time.Minute)
+				typ, body = "mintlify_agent_job_message", fmt.Sprintf("    job_id = %q\n    prompt = %q", id, tt.prompt)
+			}
+			start := clk.Now()
+			progress, out, code := c.invoke(typ, body)
+			if !tt.message {
+				id = onlyJob(t, fs)
+			}
+			sameLines(t, "progress", progress, id, tt.wantProgress...)
+			if code != tt.wantCode {
+				t.Errorf("exit status %d, want %d", code, tt.wantCode)
+			}
+			for i := range tt.wantDiag {
+				tt.wantDiag[i] = strings.ReplaceAll(tt.wantDiag[i], "ID", id)
+			}
+			wantOutput(t, "apply -invoke", out, tt.wantDiag...)
+			if waited := clk.Now().Sub(start); !tt.message && (waited < 3*time.Minute || waited > 4*time.Minute) {
+				t.Errorf("the wait lasted %s of the clock", waited)
+			}
+		})
+	}
+}
+
+// onlyJob is the id of the one job of the demo project, after one POST.
+func onlyJob(t *testing.T, fs *mintlifytest.Fake) string {
+	t.Helper()
+	ids := fs.JobIDs(mintlifytest.DemoProjectID)
+	if len(ids) != 1 || fs.Requests(mintlifytest.RouteAgentJobsCreate) != 1 {
+		t.Fatalf("jobs %v after %d POSTs", ids, fs.Requests(mintlifytest.RouteAgentJobsCreate))
+	}
+	return ids[0]
+}
+
+// wait_for_completion = false ends the action once the job, the deployment
+// or the export is accepted: no poll, no time on the clock.
+func TestAccActions_withoutWaitingPollNothing(t *testing.T) {
+	for _, tt := range []struct {
+		typ, body, route string
+		cfg              mintlifytest.Config
+	}{
+		{"mintlify_agent_job", "    prompt              = \"[fake:never] Fire and forget\"\n    wait_for_completion = false", mintlifytest.RouteAgentJobsGet, mintlifytest.Config{}},
+		{"mintlify_deployment", "    wait_for_completion = false", mintlifytest.RouteDeploymentsStatus,
+			mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Outcome: mintlifytest.DeployNever}}},
+		{"mintlify_static_export", "    domain              = \"docs.example.com\"\n    wait_for_completion = false", mintlifytest.RouteStaticExportsGet, mintlifytest.Config{}},
+	} {
+		t.Run(tt.typ, func(t *testing.T) {
+			fs, c, clk := invokeDir(t, tt.cfg)
+			progress, out, code := c.invoke(tt.typ, tt.body)
+			if code != 0 || len(progress) != 1 {
+				t.Errorf("exit status %d, progress %q:\n%s", code, progress, out)
+			}
+			if n := fs.Requests(tt.route); n != 0 || !clk.Now().Equal(epoch) {
+				t.Errorf("%d polls, until %s, without waiting", n, clk.Now())
+			}
+		})
+	}
+	// An action without a config block at all: every attribute is optional.
+	fs, c, _ := invokeDir(t, mintlifytest.Config{})
+	c.write(map[string]string{"main.tf": providerBlock(c.url) + "\naction \"mintlify_deployment\" \"publish\" {}\n"})
+	wantOutput(t, "an action without config", c.ok("apply", "-auto-approve", "-input=false", "-invoke=action.mintlify_deployment.publish"),
+		"succeeded: Deployed 42 pages.", "Apply complete!")
+	wantRequests(t, fs, mintlifytest.RouteDeploymentsTrigger, 1, "deployments")
+}
+
+// A timeout fails the action naming what goes on at Mintlify, after
+// exactly the timeout (30m by default) of the test's clock.
+func TestAccActions_timeoutNamesWhatGoesOn(t *testing.T) {
+	for name, tt := range map[string]struct {
+		typ, body string
+		cfg       mintlifytest.Config
+		waited    time.Duration
+		want      func(fs *mintlifytest.Fake) string
+	}{
+		"a job": {typ: "mintlify_agent_job", body: "    prompt  = \"[fake:never] Forever\"\n    timeout = \"2m\"", waited: 2 * time.Minute,
+			want: func(fs *mintlifytest.Fake) string {
+				return "{ Agent job " + onlyJob(t, fs) + " goes on at Mintlify: an action keeps no state, so " +
+					"follow it in the Mintlify dashboard. It was still active after 2m. This can take a while: raise the limit with timeout = \"60m\""
+			}},
+		"a job, by default": {typ: "mintlify_agent_job", body: `    prompt = "[fake:never] Forever"`, waited: DefaultCreateTimeout,
+			want: func(*mintlifytest.Fake) string { return "It was still active after 30m." }},
+		"a deployment": {typ: "mintlify_deployment", body: `    timeout = "2m"`, waited: 2 * time.Minute,
+			cfg: mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Outcome: mintlifytest.DeployNever}},
+			want: func(fs *mintlifytest.Fake) string {
+				return "Deployment " + fs.DeploymentIDs(mintlifytest.DemoProjectID)[0] + " goes on at Mintlify: an action keeps no state, so follow it " +
+					"with the data source mintlify_deployment_status or in the Mintlify dashboard. It was still in_progress after 2m."
+			}},
+		"an export": {typ: "mintlify_static_export", body: "    domain      = \"docs.example.com\"\n    version     = \"[fake:never]\"\n    timeout     = \"10m\"\n    output_path = \"a.tgz\"",
+			waited: 10 * time.Minute, want: func(fs *mintlifytest.Fake) string {
+				return "Static export " + fs.StaticExportIDs()[0] + " goes on at Mintlify"
+			}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			fs, c, clk := invokeDir(t, tt.cfg)
+			_, out, code := c.invoke(tt.typ, tt.body)
+			if want := tt.want(fs); code != 1 || !strings.Contains(out, want) {
+				t.Errorf("exit status %d; the output lacks %q:\n%s", code, want, out)
+			}
+			if waited := clk.Now().Sub(epoch); waited < tt.waited || waited > tt.waited+time.Minute {
+				t.Errorf("the wait lasted %s of the clock, want %s", waited, tt.waited)
+			}
+			if _, err := os.Stat(filepath.Join(c.dir, "a.tgz")); !os.IsNotExist(err) {
+				t.Errorf("output_path: %v", err)
+			}
+		})
+	}
+}
+
+// A 404 names what was not found: the project of a new job, the job of a
+// message; an automation the API refuses says why it may be.
+func TestAccActions_refusalsSayWhatToCheck(t *testing.T) {
+	fs, c, _ := invokeDir(t, mintlifytest.Config{})
+	for _, tt := range []struct {
+		typ, body string
+		want      []string
+	}{
+		{"mintlify_agent_job", "    prompt     = \"x\"\n    project_id = \"no-such-project\"",
+			[]string{"Error: Could not create the agent job", "404 Not Found: Project not found [request id req_", projectNotFound, seeTroubleshooting}},
+		{"mintlify_agent_job_message", "    prompt = \"x\"\n    job_id = \"nope\"",
+			[]string{"Error: Could not send the message to the agent job", "404 Not Found: Job not found [request id req_", jobNotFound, seeTroubleshooting}},
+		{"mintlify_automation_run", `    automation_id = "` + mintlifytest.DemoPausedAutomationID + `"`,
+			[]string{"Error: Could not run the automation", "400 Bad Request: Automation is not active", "Only an active automation on a custom schedule"}},
+		{"mintlify_automation_run", `    automation_id = "` + mintlifytest.DemoDailyAutomationID + `"`, []string{"not configured with a custom schedule"}},
+		{"mintlify_automation_run", `    automation_id = "no-such-automation"`,
+			[]string{"404 Not Found", `Check automation_id: automation "no-such-automation" must belong to project "demo-project"`}},
+	} {
+		_, out, code := c.invoke(tt.typ, tt.body)
+		if code != 1 {
+			t.Errorf("%s: exit status %d", tt.typ, code)
+		}
+		wantOutput(t, tt.typ, out, tt.want...)
+		if strings.Contains(out, "may have") {
+			t.Errorf("%s: a refusal is not a maybe:\n%s", tt.typ, out)
+		}
+	}
+	wantRequests(t, fs, mintlifytest.RouteAutomationsTrigger, 3, "automation runs asked")
+}
+
+// Invalid configuration fails terraform plan -invoke, naming the attribute
+// and the rule, before any request; so does an action with no project
+// when the provider has none.
+func TestAccActions_invalidConfigFailsAtPlanWithNoRequest(t *testing.T) {
+	fs, c, _ := invokeDir(t, mintlifytest.Config{})
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const job, message, export = "mintlify_agent_job", "mintlify_agent_job_message", "mintlify_static_export"
+	cases := []struct{ typ, body, want string }{
+		{job, `prompt = "  "`, `prompt "  " must not be empty or only white space`},
+		{job, `project_id = ".."`, `project_id ".." is not allowed`},
+		{job, `project_id = "acme/docs"`, `project_id "acme/docs" may hold only ASCII letters, digits and - _ . ~ : (no slash, white space or control character).`},
+		{message, `job_id = "."`, `job_id "." is not allowed`},
+		{message, `job_id = "job 1"`, `job_id "job 1" may hold only ASCII letters`},
+		{message, `prompt = ""`, `prompt "" must not be empty`},
+		{"mintlify_deployment", `project_id = "a b"`, `project_id "a b" may hold only`},
+		{"mintlify_preview_deployment", `branch = "feature/x.lock"`, `branch "feature/x.lock" ends with "." or ".lock"`},
+		{"mintlify_automation_run", `automation_id = "a/b"`, `automation_id "a/b" may hold only`},
+		{"mintlify_automation_run", `automation_id = " "`, `automation_id " " must not be empty`},
+		{export, `domain = "https://docs.example.com/docs"`, `domain "https://docs.example.com/docs" must be a bare hostname, without a scheme, port, path or trailing slash: write "docs.example.com"`},
+		{export, `domain = "docs"`, "must be a full hostname"},
+		{export, `paths = ["index", "/guides/x"]`, `paths holds "/guides/x", which must not start or end with a slash: write "guides/x"`},
+		{export, `paths = []`, "paths is empty: list at least one page path"},
+		{export, `version = ""`, `version "" must not be empty: leave it out`},
+		{export, `output_path = ""`, `output_path "" is empty`},
+		{export, fmt.Sprintf("output_path = %q", dir+"/"), "names a directory"},
+		{export, fmt.Sprintf("output_path = %q", dir), "is a directory: name the archive's file in it"},
+		{export, fmt.Sprintf("output_path = %q", filepath.Join(dir, "missing", "a.tgz")), "does not exist; create it first"},
+		{export, fmt.Sprintf("output_path = %q", filepath.Join(file, "a.tgz")), "is not a directory"},
+		{export, fmt.Sprintf("output_path = %q\n    wait_for_completion = false", filepath.Join(dir, "a.tgz")), "wait_for_completion = false cannot be used with output_path"},
+	}
+	// One rule, one wording for a timeout, whatever is wrong with it, for
+	// every action that waits; the bounds themselves are allowed.
+	for _, timeout := range []string{"soon", "0s", "1ms", "59s", "100000h", "2d", "-5m", "1d", "24h1m"} {
+		for _, typ := range []string{job, message, "mintlify_deployment", "mintlify_preview_deployment", export} {
+			cases = append(cases, struct{ typ, body, want string }{typ, fmt.Sprintf("timeout = %q", timeout),
+				fmt.Sprintf(`timeout %q must be a duration from 1m to 24h, such as "30m".`, timeout)})
+		}
+	}
+	// required are the attributes each action needs, for a case to add
+	// to what it does not set itself.
+	required := map[string]map[string]string{job: {"prompt": `"x"`}, message: {"prompt": `"x"`, "job_id": `"j"`},
+		"mintlify_preview_deployment": {"branch": `"x"`}, "mintlify_automation_run": {"automation_id": `"x"`}, export: {"domain": `"docs.example.com"`}}
+	plan := func(typ, body string) (string, int) {
+		for attr, v := range required[typ] {
+			if !strings.Contains(body, attr+" ") {
+				body += "\n    " + attr + " = " + v
+			}
+		}
+		c.write(invokeConfig(c.url, typ, "    "+body))
+		r := c.run("plan", "-input=false", "-invoke=action."+typ+".this")
+		return flat(r.out), r.code
+	}
+	for _, tt := range cases {
+		out, code := plan(tt.typ, tt.body)
+		if code != 1 || strings.Count(out, "Error: ") != 1 {
+			t.Errorf("%s { %s }: exit status %d, want 1 and one error:\n%s", tt.typ, tt.body, code, out)
+		}
+		wantOutput(t, tt.typ+" { "+tt.body+" }", out, tt.want)
+	}
+	for _, timeout := range []string{"1m", "24h", "1h30m"} {
+		if out, code := plan(job, "timeout = \""+timeout+"\""); code != 0 {
+			t.Errorf("timeout %s: exit status %d:\n%s", timeout, code, out)
+		}
+	}
+	// Without a project on the action or the provider.
+	c.write(map[string]string{"main.tf": adminProvider(mintlifytest.DemoAPIKey, c.url, "")})
+	for _, typ := range []string{job, "mintlify_deployment", "mintlify_preview_deployment", "mintlify_automation_run"} {
+		body := ""
+		for attr, v := range required[typ] {
+			body += "\n    " + attr + " = " + v
+		}
+		c.write(map[string]string{"action.tf": fmt.Sprintf("action %q \"this\" {\n  config {%s\n  }\n}\n", typ, body)})
+		r := c.run("plan", "-input=false", "-invoke=action."+typ+".this")
+		wantOutput(t, typ+" without a project", flat(r.out), "Error: Missing project_id")
+	}
+	if names := dirEntries(t, dir); len(names) != 1 {
+		t.Errorf("planning wrote files: %v", names)
+	}
+	wantNoRequests(t, fs, "for invalid configuration")
+}
+
+// A rate-limited job creation: a short Retry-After is waited on the
+// clock and the POST sent again, one job made; a long one (the hour's
+// budget spent) fails at once, saying when to try again, with nothing
+// waited and no "may exist".
+func TestAccAgentJobAction_rateLimitedPOST(t *testing.T) {
+	t.Run("a short Retry-After", func(t *testing.T) {
+		fs, c, clk := invokeDir(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteAgentJobsCreate,
+			Kind: mintlifytest.FaultRateLimit, RetryAfter: 40 * time.Second, Requests: []int{1}}}})
+		if _, out, code := c.invoke("mintlify_agent_job", `    prompt = "Document it"`); code != 0 {
+			t.Fatalf("exit status %d:\n%s", code, out)
+		}
+		if fs.Requests(mintlifytest.RouteAgentJobsCreate) != 2 || len(fs.JobIDs(mintlifytest.DemoProjectID)) != 1 {
+			t.Errorf("%d POSTs, %d jobs", fs.Requests(mintlifytest.RouteAgentJobsCreate), len(fs.JobIDs(mintlifytest.DemoProjectID)))
+		}
+		if slept := clk.slept(); len(slept) == 0 || slept[0] != 40*time.Second {
+			t.Errorf("sleeps %v: the first is not the Retry-After", slept)
+		}
+	})
+	t.Run("the hour's budget spent", func(t *testing.T) {
+		fs, c, clk := invokeDir(t, mintlifytest.Config{JobBudget: 1})
+		client, err := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(c.url))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := client.AgentJobs.Create(context.Background(), mintlifytest.DemoProjectID, "first"); err != nil {
+			t.Fatal(err)
+		}
+		_, out, code := c.invoke("mintlify_agent_job", `    prompt = "Document it"`)
+		wantOutput(t, "apply -invoke", out, "Error: Could not create the agent job", "429 Too Many Requests",
+			"try again after 2026-11-21T13:00:00Z, in 1h0m0s", "Try again after 2026-11-21 13:00:00 UTC.")
+		if code != 1 || strings.Contains(out, "may exist") || fs.Requests(mintlifytest.RouteAgentJobsCreate) != 2 || len(clk.slept()) != 0 {
+			t.Errorf("exit status %d, %d POSTs, sleeps %v:\n%s", code, fs.Requests(mintlifytest.RouteAgentJobsCreate), clk.slept(), out)
+		}
+	})
+}
+
+// Without output_path the export action waits for the export and says how
+// to get its archive, asking for no bundle.
+func TestAccStaticExportAction_withoutOutputPath(t *testing.T) {
+	fs, c, _ := invokeDir(t, mintlifytest.Config{})
+	progress, out, code := c.invoke("mintlify_static_export", `    domain = "docs.example.com"`)
+	if code != 0 {
+		t.Fatalf("exit status %d:\n%s", code, out)
+	}
+	wantOutput(t, "progress", strings.Join(progress, "\n"), "is now completed (24 pages).", "Set output_path to download its archive")
+	wantRequests(t, fs, mintlifytest.RouteStaticExportsCreateBundle, 0, "bundles made without output_path")
+}
+
+// The output directory goes away between the plan and its apply: the
+// action starts no export.
+func TestAccStaticExportAction_unwritableOutputPathStartsNoExport(t *testing.T) {
+	fs, c, _ := invokeDir(t, mintlifytest.Config{})
+	dir := filepath.Join(t.TempDir(), "build")
+	if err := os.Mkdir(dir, 0o750); err != nil {
+		t.Fatal(err)
+	}
+	c.write(invokeConfig(c.url, "mintlify_static_export", fmt.Sprintf("    domain      = \"docs.example.com\"\n    output_path = %q", filepath.Join(dir, "a.tgz"))))
+	c.ok("plan", "-input=false", "-invoke=action.mintlify_static_export.this", "-out=saved.tfplan")
+	if err := os.Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	r := c.run("apply", "-input=false", "saved.tfplan")
+	if r.code != 1 {
+		t.Errorf("exit status %d", r.code)
+	}
+	wantOutput(t, "the apply", flat(r.out), "Error: Cannot write output_path", "No export was started")
+	wantNoRequests(t, fs, "for an unwritable output path")
+}
+
+// on_failure on the other events: a failed before_create action under
+// halt leaves the resource uncreated, and the next plan tries again;
+// taint taints only what after_create made, so on after_update it is as
+// halt: the update stays, untainted.
+func TestAccAgentJobAction_onFailureOnOtherEvents(t *testing.T) {
+	t.Run("before_create, halt", func(t *testing.T) {
+		_, c := onFailureDir(t, onFailureCases[0], "before_create", "halt")
+		if r := c.run("apply", "-auto-approve", "-input=false"); r.code != 1 || c.release() != nil {
+			t.Fatalf("exit status %d, created %v:\n%s", r.code, c.release() != nil, r.out)
+		}
+		next := c.run("plan", "-detailed-exitcode", "-input=false")
+		wantOutput(t, "the next plan", next.out, "Plan: 1 to add, 0 to change, 0 to destroy. Actions: 1 to invoke.")
+	})
+	t.Run("after_update, taint", func(t *testing.T) {
+		fs, c := onFailureDir(t, onFailureCases[0], "after_update", "taint")
+		c.ok("apply", "-auto-approve", "-input=false")
+		if ids := fs.JobIDs(mintlifytest.DemoProjectID); len(ids) != 0 {
+			t.Fatalf("jobs %v started by a create", ids)
+		}
+		r := c.run("apply", "-auto-approve", "-input=false", "-var=input=v2")
+		release := c.release()
+		if r.code != 1 || release == nil || release.Tainted || release.AttributeValues["input"] != "v2" {
+			t.Errorf("exit status %d, release %+v:\n%s", r.code, release, r.out)
+		}
+		if next := c.run("plan", "-detailed-exitcode", "-input=false", "-var=input=v2"); next.code != 0 {
+			t.Errorf("the next plan: exit status %d:\n%s", next.code, next.out)
+		}
+	})
 }

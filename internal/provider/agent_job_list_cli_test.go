@@ -130,7 +130,7 @@ func TestAccList_badFiltersFailBeforeAnyRequest(t *testing.T) {
 		if r.code != 1 {
 			t.Errorf("%s: exit status %d, want 1", tt.config, r.code)
 		}
-		wantOutput(t, tt.config, strings.Join(strings.Fields(r.out), " "), "Error: ", tt.want)
+		wantOutput(t, tt.config, flat(r.out), "Error: ", tt.want)
 	}
 	wantNoRequests(t, fs, "for bad filters")
 }

@@ -129,6 +129,7 @@ type cliDir struct {
 	clk *testClock
 	bin string
 	dir string
+	url string // the fake's, for configurations written later
 
 	mu      sync.Mutex
 	running *os.Process // the command under way, for interrupt
@@ -143,8 +144,9 @@ func providerAddr() string {
 }
 
 // newCLIDir skips the test without TF_ACC or on a CLI that lacks f; else
-// it writes files (name: content) and a required_providers block into a
-// directory of the test's own, and runs terraform init there.
+// it writes files (name: content), and a required_providers block unless
+// one of them has it, into a directory of the test's own, and runs
+// terraform init there.
 func newCLIDir(t *testing.T, clk *testClock, f cliFeature, files map[string]string) *cliDir {
 	t.Helper()
 	if os.Getenv("TF_ACC") == "" {
@@ -158,12 +160,18 @@ func newCLIDir(t *testing.T, clk *testClock, f cliFeature, files map[string]stri
 		t.Skip(why)
 	}
 	c := &cliDir{t: t, clk: clk, bin: os.Getenv("TF_ACC_TERRAFORM_PATH"), dir: t.TempDir()}
-	files["versions.tf"] = `terraform {
+	pinned := false
+	for _, content := range files {
+		pinned = pinned || strings.Contains(content, "required_providers")
+	}
+	if !pinned {
+		files["versions.tf"] = `terraform {
   required_providers {
     mintlify = { source = "mintlify/mintlify" }
   }
 }
 `
+	}
 	c.write(files)
 	c.ok("init", "-input=false")
 	return c

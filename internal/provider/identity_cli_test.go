@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -41,6 +40,7 @@ func TestAccIdentity_importBlocksAdoptWhatWasStartedElsewhere(t *testing.T) {
 	fs, url, clk := startAccFake(t, mintlifytest.Config{DefaultDeployment: testDeployment})
 	fs.AddProject("other", mintlifytest.DemoOrg, mintlifytest.Dataset{})
 	job := fs.CreateJob(mintlifytest.DemoProjectID, "[fake:completed] From the dashboard")
+	otherJob := fs.CreateJob("other", "[fake:completed] From the other project's dashboard")
 	deployment := fs.TriggerDeployment("other")
 	client, err := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(url), sdk.WithClock(clk))
 	if err != nil {
@@ -58,7 +58,12 @@ func TestAccIdentity_importBlocksAdoptWhatWasStartedElsewhere(t *testing.T) {
 	c := newCLIDir(t, clk, cliIdentity, map[string]string{"main.tf": providerBlock(url) + fmt.Sprintf(`
 import {
   to       = mintlify_agent_job.job
-  identity = { project_id = %q, id = %q }
+  identity = { id = %q } # in the provider's project
+}
+
+import {
+  to       = mintlify_agent_job.other
+  identity = { project_id = "other", id = %q }
 }
 
 import {
@@ -83,15 +88,16 @@ import {
 resource "mintlify_static_export" "snapshot" {
   domain = "docs.example.com"
 }
-`, mintlifytest.DemoProjectID, job, deployment, preview.StatusID, export.ID)})
+`, job, otherJob, deployment, preview.StatusID, export.ID)})
 	wantOutput(t, "plan -generate-config-out", c.ok("plan", "-input=false", "-generate-config-out=generated.tf"),
-		"Plan: 4 to import, 0 to add, 2 to change, 0 to destroy.")
-	wantOutput(t, "the apply", c.ok("apply", "-auto-approve", "-input=false"), "Apply complete! Resources: 4 imported, 0 added, 2 changed, 0 destroyed.")
+		"Plan: 5 to import, 0 to add, 2 to change, 0 to destroy.")
+	wantOutput(t, "the apply", c.ok("apply", "-auto-approve", "-input=false"), "Apply complete! Resources: 5 imported, 0 added, 2 changed, 0 destroyed.")
 	if r := c.run("plan", "-detailed-exitcode", "-input=false"); r.code != 0 {
 		t.Errorf("the plan after the import: exit status %d:\n%s", r.code, r.out)
 	}
 	want := map[string]map[string]any{
 		"mintlify_agent_job.job":              {"project_id": mintlifytest.DemoProjectID, "id": job},
+		"mintlify_agent_job.other":            {"project_id": "other", "id": otherJob},
 		"mintlify_deployment.release":         {"project_id": "other", "id": deployment},
 		"mintlify_preview_deployment.feature": {"project_id": mintlifytest.DemoProjectID, "id": preview.StatusID},
 		"mintlify_static_export.snapshot":     {"id": export.ID},
@@ -124,7 +130,7 @@ import {
 	}
 	c := newCLIDir(t, clk, cliIdentity, importOf("mintlify_deployment", fmt.Sprintf("{ project_id = %q, id = %q }", mintlifytest.DemoProjectID, other)))
 	r := c.run("plan", "-input=false", "-generate-config-out=generated.tf")
-	wantOutput(t, "the plan", strings.Join(strings.Fields(r.out), " "), "Error: Cannot import the deployment",
+	wantOutput(t, "the plan", flat(r.out), "Error: Cannot import the deployment",
 		`is of project "other", not "demo-project" as the import's identity says`)
 	if r.code != 1 {
 		t.Errorf("exit status %d", r.code)
@@ -146,11 +152,34 @@ import {
 		if r.code != 1 {
 			t.Errorf("%s %s: exit status %d", tt.typ, tt.identity, r.code)
 		}
-		wantOutput(t, tt.typ+" "+tt.identity, strings.Join(strings.Fields(r.out), " "), tt.want...)
+		wantOutput(t, tt.typ+" "+tt.identity, flat(r.out), tt.want...)
 	}
+	// Import ids (import { id = ... }) by the same rules.
+	for _, tt := range []struct{ typ, id, want string }{
+		{"mintlify_deployment", "a/b", `Import by the deployment's status id: statusId "a/b" may hold only`},
+		{"mintlify_static_export", "a/b", `import id "a/b"`},
+		{"mintlify_agent_job", "p/", "both parts non-empty"},
+	} {
+		c.write(map[string]string{"main.tf": providerBlock(url) + fmt.Sprintf("\nimport {\n  to = %s.x\n  id = %q\n}\n", tt.typ, tt.id)})
+		r := c.run("plan", "-input=false", "-generate-config-out=generated.tf")
+		wantOutput(t, tt.typ+" "+tt.id, flat(r.out), "Error: Invalid import id", tt.want)
+	}
+	// Without a project on the identity, the id or the provider.
+	noProject := adminProvider(mintlifytest.DemoAPIKey, url, "")
+	c.write(map[string]string{"main.tf": noProject + "\nimport {\n  to       = mintlify_agent_job.x\n  identity = { id = \"j\" }\n}\n"})
+	wantOutput(t, "no project", flat(c.run("plan", "-input=false", "-generate-config-out=generated.tf").out),
+		"identity.project_id is not set, and neither is the provider's project_id (or MINTLIFY_PROJECT_ID)")
+	c.write(map[string]string{"main.tf": noProject + "\nimport {\n  to = mintlify_agent_job.x\n  id = \"j\"\n}\n"})
+	wantOutput(t, "no project", flat(c.run("plan", "-input=false", "-generate-config-out=generated.tf").out), `import id "j" has no project`)
 	if n := fs.TotalRequests() - before; n != 0 {
 		t.Errorf("%d requests for malformed identities", n)
 	}
+	// A job v2 does not know fails its import, naming the assumption the
+	// listing rests on.
+	c.write(importOf("mintlify_agent_job", `{ id = "s-listed-only" }`))
+	wantOutput(t, "an unknown job", flat(c.run("plan", "-input=false", "-generate-config-out=generated.tf").out),
+		"Error: Cannot import the agent job", `no agent job "s-listed-only" in project "demo-project" (404)`,
+		"identity = { project_id = ..., id = ... }", "takes to be the jobs' v2 ids (the API reference does not say so)")
 }
 
 // A resource has its identity from the create on. A preview's is the
