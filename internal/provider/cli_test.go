@@ -40,11 +40,8 @@ type cliFeature struct {
 var (
 	cliEphemeral = cliFeature{"ephemeral resources", tfversion.Version1_10_0, version.Must(version.NewVersion("1.11.0"))}
 	cliIdentity  = cliFeature{"resource identity", tfversion.Version1_12_0, version.Must(version.NewVersion("1.12.0"))}
-	// Actions and list resources (`terraform query`) are tested below the
-	// CLI, through the provider's protocol server: no test asks the CLI
-	// for them yet. These say what a CLI test of them would need.
-	cliActions = cliFeature{"actions", tfversion.Version1_14_0, nil}
-	cliQuery   = cliFeature{"terraform query", tfversion.Version1_14_0, nil}
+	cliActions   = cliFeature{"actions", tfversion.Version1_14_0, nil}
+	cliQuery     = cliFeature{"terraform query", tfversion.Version1_14_0, nil}
 )
 
 // runsOpenTofu reports whether TF_ACC_TERRAFORM_PATH is OpenTofu (its
