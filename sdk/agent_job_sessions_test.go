@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mintlify/terraform-provider-mintlify/internal/fakehostile"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -387,7 +388,7 @@ func TestSessions_rowsWithUnusableIDsAreSkippedAndNamed(t *testing.T) {
 // Against the fake's listing, an unreadable id is skipped and the other
 // jobs are listed, through Pages as through All.
 func TestSessions_fakeListingWithAnUnreadableID(t *testing.T) {
-	fake, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteAgentJobsSessions, Kind: mintlifytest.FaultUnreadableID, Text: "a/b\x1b[2J"}}})
+	fake, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{fakehostile.Fault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsSessions, Kind: fakehostile.UnreadableID, Text: "a/b\x1b[2J"})}})
 	for _, prompt := range []string{"one", "two", "three"} {
 		fake.CreateJob(mintlifytest.DemoProjectID, prompt)
 	}

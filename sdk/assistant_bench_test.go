@@ -32,7 +32,7 @@ const benchQuestion = `{"fp":"anonymous","messages":[{"id":"msg-1","role":"user"
 // median of each, in microseconds, and the median of their differences
 // (overhead-us: what the SDK adds).
 func BenchmarkAssistantFirstText(b *testing.B) {
-	srv := mintlifytest.NewServer(mintlifytest.Config{Limits: map[mintlifytest.Budget]int{mintlifytest.BudgetDiscovery: -1}})
+	srv := mintlifytest.NewServer(mintlifytest.Config{Limits: map[string]int{"discovery": -1}})
 	defer srv.Close()
 	ctx := context.Background()
 	c, err := NewDiscoveryClient(mintlifytest.DemoAssistantKey, WithBaseURL(srv.URL+"/discovery"))

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mintlify/terraform-provider-mintlify/internal/fakehostile"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/bounded"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/wire"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
@@ -59,8 +60,8 @@ func askEveryWay(t *testing.T, faults []mintlifytest.Fault, check func(t *testin
 // An event of endless data lines (no blank line) is capped like a line:
 // it fails at the cap, never growing past it (before: 1.37 GB in 11 s).
 func TestAssistant_endlessEventIsCappedLikeALine(t *testing.T) {
-	faults := []mintlifytest.Fault{{Route: mintlifytest.RouteAssistantStream, Kind: mintlifytest.FaultEndlessEvent},
-		{Route: mintlifytest.RouteAssistantStreamV1, Kind: mintlifytest.FaultEndlessEvent}}
+	faults := []mintlifytest.Fault{fakehostile.Fault(mintlifytest.Fault{Route: mintlifytest.RouteAssistantStream, Kind: fakehostile.EndlessEvent}),
+		fakehostile.Fault(mintlifytest.Fault{Route: mintlifytest.RouteAssistantStreamV1, Kind: fakehostile.EndlessEvent})}
 	askEveryWay(t, faults, func(t *testing.T, how string, err error, parts int) {
 		t.Helper()
 		var se *StreamError
@@ -84,8 +85,8 @@ func TestAssistant_aFloodOfEmptyPartsEndsAtTheCap(t *testing.T) {
 		"unknown":      {`{"type":"sparkle"}`, `z:{}`},
 	} {
 		t.Run(name, func(t *testing.T) {
-			faults := []mintlifytest.Fault{{Route: mintlifytest.RouteAssistantStream, Kind: mintlifytest.FaultEmptyDeltas, Body: body[0]},
-				{Route: mintlifytest.RouteAssistantStreamV1, Kind: mintlifytest.FaultEmptyDeltas, Body: body[1]}}
+			faults := []mintlifytest.Fault{fakehostile.Fault(mintlifytest.Fault{Route: mintlifytest.RouteAssistantStream, Kind: fakehostile.EmptyDeltas, Body: body[0]}),
+				fakehostile.Fault(mintlifytest.Fault{Route: mintlifytest.RouteAssistantStreamV1, Kind: fakehostile.EmptyDeltas, Body: body[1]})}
 			askEveryWay(t, faults, func(t *testing.T, how string, err error, parts int) {
 				t.Helper()
 				var se *StreamError
@@ -120,8 +121,8 @@ func TestAssistantStream_keepAlivesCountAsParts(t *testing.T) {
 // time); the bound on the whole answer ends it (before: read to its end,
 // however long that took).
 func TestAssistant_aTrickleEndsAtTheStreamsDuration(t *testing.T) {
-	faults := []mintlifytest.Fault{{Route: mintlifytest.RouteAssistantStream, Kind: mintlifytest.FaultTrickle, Latency: 2 * time.Millisecond},
-		{Route: mintlifytest.RouteAssistantStreamV1, Kind: mintlifytest.FaultTrickle, Latency: 2 * time.Millisecond}}
+	faults := []mintlifytest.Fault{fakehostile.Fault(mintlifytest.Fault{Route: mintlifytest.RouteAssistantStream, Kind: fakehostile.Trickle, Latency: 2 * time.Millisecond}),
+		fakehostile.Fault(mintlifytest.Fault{Route: mintlifytest.RouteAssistantStreamV1, Kind: fakehostile.Trickle, Latency: 2 * time.Millisecond})}
 	askEveryWay(t, faults, func(t *testing.T, how string, err error, _ int) {
 		t.Helper()
 		var se *StreamError
@@ -211,7 +212,7 @@ func ExampleWithMaxStreamParts() {
 // its last byte: a trickle ends a GET's attempts (each retried), and a
 // POST's one attempt, which may have taken effect.
 func TestRequest_aTrickledAnswerEndsAtTheRequestTimeout(t *testing.T) {
-	fake, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Kind: mintlifytest.FaultTrickle, Latency: 20 * time.Millisecond}}},
+	fake, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{fakehostile.Fault(mintlifytest.Fault{Kind: fakehostile.Trickle, Latency: 20 * time.Millisecond})}},
 		WithRequestTimeout(150*time.Millisecond), WithMaxRetries(1))
 	ctx := context.Background()
 	start := time.Now()
@@ -241,7 +242,7 @@ func TestCollect_problemsAreBounded(t *testing.T) {
 // An endless answer to a call read whole ends at WithMaxResponseBytes,
 // once: a body too large would be too large again.
 func TestRequest_anEndlessAnswerEndsAtTheByteCap(t *testing.T) {
-	fake, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Kind: mintlifytest.FaultEndlessBody}}}, WithMaxResponseBytes(1<<20))
+	fake, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{fakehostile.Fault(mintlifytest.Fault{Kind: fakehostile.EndlessBody})}}, WithMaxResponseBytes(1<<20))
 	_, err := c.AgentJobs.Get(context.Background(), mintlifytest.DemoProjectID, "j")
 	if le := wantLimit(t, err, LimitBytes); le.Max != 1<<20 || !errors.Is(err, ErrResponseTooLarge) || fake.Requests(mintlifytest.RouteAgentJobsGet) != 1 {
 		t.Errorf("%v after %d requests", err, fake.Requests(mintlifytest.RouteAgentJobsGet))

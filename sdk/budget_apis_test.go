@@ -41,7 +41,7 @@ func wantNotSent(t *testing.T, what string, err error, budget string, retryAt ti
 // The Index's day spent: every Index call after the refusal sends nothing
 // and says when to try again; at that time the Index is asked again.
 func TestBudget_indexDaySpentSendsNothingUntilRetryAt(t *testing.T) {
-	srv, c, clk := newIndexFake(t, mintlifytest.Config{Limits: map[mintlifytest.Budget]int{mintlifytest.BudgetIndexDay: 2}})
+	srv, c, clk := newIndexFake(t, mintlifytest.Config{Limits: map[string]int{"index-day": 2}})
 	ctx := context.Background()
 	for range 2 {
 		if _, err := c.Search(ctx, IndexSearchRequest{Query: "deploy"}); err != nil {
@@ -137,7 +137,7 @@ func TestBudget_concurrentIndexCallsProbeOneAtATime(t *testing.T) {
 // page content and assistant messages all fail at once, sending nothing,
 // until the time the API gave.
 func TestBudget_discoverySpentStopsSearchPageAndMessages(t *testing.T) {
-	srv, c, clk := newDiscoveryFake(t, mintlifytest.Config{Limits: map[mintlifytest.Budget]int{mintlifytest.BudgetDiscovery: 1}})
+	srv, c, clk := newDiscoveryFake(t, mintlifytest.Config{Limits: map[string]int{"discovery": 1}})
 	ctx := context.Background()
 	if _, err := c.Search(ctx, mintlifytest.DemoDomain, SearchRequest{Query: "install"}); err != nil {
 		t.Fatal(err)

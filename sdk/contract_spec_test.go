@@ -73,6 +73,7 @@ type spec struct {
 	undeclared []int
 	// host is the host of the file's server.
 	host string
+	file string
 }
 
 // specFiles are the OpenAPI files the contract covers, each with its
@@ -116,7 +117,7 @@ func loadSpecs(t *testing.T) []spec {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sp := spec{doc: doc, router: router, undeclared: undeclaredStatuses}
+		sp := spec{doc: doc, router: router, undeclared: undeclaredStatuses, file: file}
 		switch path, ok := strings.CutSuffix(errName, " 404"); {
 		case ok:
 			sp.errorSchema = doc.Paths.Find(path).Post.Responses.Status(http.StatusNotFound).Value.Content.Get("application/json").Schema.Value
@@ -142,6 +143,7 @@ type contractProxy struct {
 	mu         sync.Mutex
 	violations []string
 	seen       map[string]int // "METHOD /path/template status" -> exchanges
+	calls      *callRecord    // what the SDK sends and reads; nil: not recorded
 }
 
 // invalidRequestHeader marks a request deliberately outside the spec (to
@@ -210,6 +212,7 @@ func (p *contractProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.mu.Lock()
 	p.seen[fmt.Sprintf("%s %s %d", r.Method, route.Path, rec.Code)]++
 	p.mu.Unlock()
+	p.calls.add(sp.file, route.Path, r, body, rec)
 	if format, ok := streamedAnswers[route.Path]; ok && rec.Code == http.StatusOK {
 		if err := checkStream(format, rec.Header().Get("Content-Type"), rec.Body.String()); err != nil {
 			p.fail("%s: 200 stream: %v", what, err)

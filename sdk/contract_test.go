@@ -25,14 +25,14 @@ func TestContract_fakeAndSDKFollowTheSpec(t *testing.T) {
 	specs := loadSpecs(t)
 	fake := mintlifytest.New(mintlifytest.Config{
 		JobBudget: 5, AnalyticsBudget: 60, // 3 jobs and 2 messages fit; the next POST is refused
-		Limits:     map[mintlifytest.Budget]int{mintlifytest.BudgetDiscovery: 40, mintlifytest.BudgetIndexDay: 30},
+		Limits:     map[string]int{"discovery": 40, "index-day": 30},
 		DefaultJob: mintlifytest.JobScript{ActiveFor: 30 * time.Millisecond, Outcome: mintlifytest.OutcomeCompleted},
 		Analytics:  mintlifytest.Dataset{Paths: 260, SearchTerms: 120, Feedback: 300, Conversations: 1200, Seed: 5},
 		StaticExports: mintlifytest.StaticExportConfig{
 			Default: mintlifytest.ExportScript{QueuedFor: 10 * time.Millisecond, RunFor: 40 * time.Millisecond, Pages: 5}},
 	})
 	fake.AddKey("mint_readonly", mintlifytest.DemoOrg, true)
-	proxy := &contractProxy{specs: specs, next: fake, seen: map[string]int{}}
+	proxy := &contractProxy{specs: specs, next: fake, seen: map[string]int{}, calls: newCallRecord(t)}
 	ts := httptest.NewServer(proxy)
 	defer ts.Close()
 	c, err := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL(ts.URL), sdk.WithMaxRetries(0))
@@ -157,6 +157,8 @@ func TestContract_fakeAndSDKFollowTheSpec(t *testing.T) {
 	if len(missing) > 0 {
 		t.Errorf("operations never exercised: %v", missing)
 	}
+	proxy.calls.check(t, specs)
+	proxy.calls.write(t)
 	t.Logf("%d exchanges checked against the spec, %d violations:\n%s", proxy.total(), len(proxy.violations), proxy.report())
 }
 

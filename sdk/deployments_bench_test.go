@@ -19,7 +19,7 @@ func waitForDeployment(tb testing.TB, run time.Duration) (late time.Duration, po
 	tb.Helper()
 	clk := newClock()
 	fs := mintlifytest.New(mintlifytest.Config{Clock: clk,
-		DefaultDeployment: mintlifytest.DeploymentScript{Queued: run / 10, Building: run - run/10, Outcome: mintlifytest.DeploySuccess}})
+		DefaultDeployment: mintlifytest.DeploymentScript{Queued: run / 10, Building: run - run/10, Outcome: mintlifytest.OutcomeCompleted}})
 	c := mustInProcessClient(tb, fs, clk)
 	started, err := c.Deployments.Trigger(context.Background(), mintlifytest.DemoProjectID)
 	if err != nil {

@@ -25,7 +25,7 @@ func exerciseDeployments(t *testing.T, c *sdk.Client, url string, fake *mintlify
 	ctx := context.Background()
 	project := mintlifytest.DemoProjectID
 	fast := sdk.WithPollInterval(5*time.Millisecond, 10*time.Millisecond)
-	fake.SetDefaultDeployment(mintlifytest.DeploymentScript{Queued: 10 * time.Millisecond, Building: 20 * time.Millisecond, Outcome: mintlifytest.DeploySuccess})
+	fake.SetDefaultDeployment(mintlifytest.DeploymentScript{Queued: 10 * time.Millisecond, Building: 20 * time.Millisecond, Outcome: mintlifytest.OutcomeCompleted})
 	must := func(err error) {
 		t.Helper()
 		if err != nil {

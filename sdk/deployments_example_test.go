@@ -17,7 +17,7 @@ import (
 func newDeployExample() (*mintlifytest.Fake, *sdk.Client) {
 	clk := mintlifytest.NewManualClock(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC))
 	fake := mintlifytest.New(mintlifytest.Config{Clock: clk,
-		DefaultDeployment: mintlifytest.DeploymentScript{Queued: 3 * time.Second, Building: 20 * time.Second, Outcome: mintlifytest.DeploySuccess}})
+		DefaultDeployment: mintlifytest.DeploymentScript{Queued: 3 * time.Second, Building: 20 * time.Second, Outcome: mintlifytest.OutcomeCompleted}})
 	client, err := sdk.NewClient(mintlifytest.DemoAPIKey, sdk.WithBaseURL("http://127.0.0.1"),
 		sdk.WithHTTPClient(fake.Client()), sdk.WithClock(clk))
 	if err != nil {

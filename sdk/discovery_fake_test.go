@@ -263,7 +263,7 @@ func TestFakeAssistant_faults(t *testing.T) {
 		}
 	})
 	t.Run("a spent hour fails at once with when to retry", func(t *testing.T) {
-		srv, c, _ := newDiscoveryFake(t, mintlifytest.Config{Limits: map[mintlifytest.Budget]int{mintlifytest.BudgetDiscovery: 2}})
+		srv, c, _ := newDiscoveryFake(t, mintlifytest.Config{Limits: map[string]int{"discovery": 2}})
 		for range 2 {
 			if _, err := c.Search(context.Background(), mintlifytest.DemoDomain, SearchRequest{Query: "x"}); err != nil {
 				t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mintlify/terraform-provider-mintlify/internal/fakehostile"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -47,7 +48,7 @@ func completedBundle(t *testing.T, c *Client) *StaticExportBundle {
 // cannot be told from a large one (before: 3 GiB written in 19 s). With
 // the API's size it is cut there.
 func TestDownloadBundle_anUnannouncedEndlessBodyIsRefused(t *testing.T) {
-	fake, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteStaticExportsDownloadBundle, Kind: mintlifytest.FaultEndlessBody}}})
+	fake, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{fakehostile.Fault(mintlifytest.Fault{Route: mintlifytest.RouteStaticExportsDownloadBundle, Kind: fakehostile.EndlessBody})}})
 	b := completedBundle(t, c)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -123,7 +124,7 @@ func TestDownloadBundle_aPageFromTheFakeIsRefused(t *testing.T) {
 // request timeout, but is slower than MinDownloadRate: each attempt
 // stalls, is resumed, and the download ends after the retries.
 func TestDownloadBundle_aTrickleStallsAndEnds(t *testing.T) {
-	_, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: mintlifytest.RouteStaticExportsDownloadBundle, Kind: mintlifytest.FaultTrickle, Latency: 5 * time.Millisecond}}},
+	_, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{fakehostile.Fault(mintlifytest.Fault{Route: mintlifytest.RouteStaticExportsDownloadBundle, Kind: fakehostile.Trickle, Latency: 5 * time.Millisecond})}},
 		WithRequestTimeout(200*time.Millisecond), WithMaxRetries(2))
 	b := completedBundle(t, c)
 	start := time.Now()

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mintlify/terraform-provider-mintlify/internal/fakehostile"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/redact"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
@@ -62,7 +63,7 @@ func signatureOf(t *testing.T, link string) string {
 func TestBundle_aSignatureEchoedInExpiresAtIsScrubbed(t *testing.T) {
 	fake, c, e, log := exportWithLog(t)
 	ctx := context.Background()
-	fake.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteStaticExportsCreateBundle, Kind: mintlifytest.FaultEchoSecret})
+	fake.InjectFault(fakehostile.Fault(mintlifytest.Fault{Route: mintlifytest.RouteStaticExportsCreateBundle, Kind: fakehostile.EchoSecret}))
 	b, err := c.StaticExports.CreateBundleWhenReady(ctx, e.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -90,7 +91,7 @@ func TestBundle_aSignatureEchoedInJobIDIsScrubbed(t *testing.T) {
 	if _, err := c.StaticExports.CreateBundleWhenReady(ctx, e.ID); err != nil {
 		t.Fatal(err)
 	}
-	fake.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteStaticExportsCreateBundle, Kind: mintlifytest.FaultEchoSecret, Field: "jobId"})
+	fake.InjectFault(fakehostile.Fault(mintlifytest.Fault{Route: mintlifytest.RouteStaticExportsCreateBundle, Kind: fakehostile.EchoSecret, Field: "jobId"}))
 	_, err := c.StaticExports.CreateBundle(ctx, e.ID)
 	links := fake.BundleLinks()
 	sig := signatureOf(t, links[len(links)-1])

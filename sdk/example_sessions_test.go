@@ -20,8 +20,8 @@ func ExampleAgentJobsService_sessions() {
 	projectID := mintlifytest.DemoProjectID
 	// Two jobs started from the dashboard the day before, and one now.
 	day := time.Now().Add(-24 * time.Hour)
-	_, _ = srv.SeedJob(projectID, mintlifytest.JobSeed{Prompt: "Fix broken links", Status: mintlifytest.JobFailed, CreatedAt: day})
-	_, _ = srv.SeedJob(projectID, mintlifytest.JobSeed{Prompt: "Document the CLI", Status: mintlifytest.JobCompleted, CreatedAt: day.Add(time.Hour)})
+	_, _ = srv.SeedJob(projectID, mintlifytest.JobSeed{Prompt: "Fix broken links", Status: "failed", CreatedAt: day})
+	_, _ = srv.SeedJob(projectID, mintlifytest.JobSeed{Prompt: "Document the CLI", Status: "completed", CreatedAt: day.Add(time.Hour)})
 	srv.CreateJob(projectID, "Add a changelog entry")
 
 	for s, err := range client.AgentJobs.Sessions.Rows(ctx, projectID, sdk.SessionsQuery{}) {

@@ -36,18 +36,18 @@ func TestLimits_inWords(t *testing.T) {
 // The SDK's limits and the fake's budgets are both written from the API's
 // documentation, apart: they must agree, or one of them misreads it.
 func TestLimits_agreeWithTheFakesBudgets(t *testing.T) {
-	budgets := map[mintlifytest.Budget]mintlifytest.BudgetSpec{}
+	budgets := map[string]mintlifytest.Budget{}
 	for _, b := range mintlifytest.Budgets() {
-		budgets[b.Budget] = b
+		budgets[b.Name] = b
 	}
-	for budget, l := range map[mintlifytest.Budget]sdk.Limit{
-		mintlifytest.BudgetAgentJobs:   sdk.AgentJobLimit,
-		mintlifytest.BudgetAnalytics:   sdk.AnalyticsLimit,
-		mintlifytest.BudgetDeployments: sdk.DeploymentLimit,
-		mintlifytest.BudgetPreviews:    sdk.PreviewLimit,
-		mintlifytest.BudgetDiscovery:   sdk.DiscoveryLimit,
-		mintlifytest.BudgetIndexSecond: sdk.IndexSecondLimit,
-		mintlifytest.BudgetIndexDay:    sdk.IndexDayLimit,
+	for budget, l := range map[string]sdk.Limit{
+		"agent-jobs":   sdk.AgentJobLimit,
+		"analytics":    sdk.AnalyticsLimit,
+		"deployments":  sdk.DeploymentLimit,
+		"previews":     sdk.PreviewLimit,
+		"discovery":    sdk.DiscoveryLimit,
+		"index-second": sdk.IndexSecondLimit,
+		"index-day":    sdk.IndexDayLimit,
 	} {
 		b, ok := budgets[budget]
 		if !ok {

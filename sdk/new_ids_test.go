@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mintlify/terraform-provider-mintlify/internal/fakehostile"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -59,7 +60,7 @@ func TestStartingWork_anIDThatCannotBeReadBackIsRefused(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			for id, shown := range unreadableIDs {
-				fake, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Route: tt.route, Kind: mintlifytest.FaultUnreadableID, Text: id}}})
+				fake, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{fakehostile.Fault(mintlifytest.Fault{Route: tt.route, Kind: fakehostile.UnreadableID, Text: id})}})
 				err := tt.start(c)
 				var ue *UnusableIDError
 				if !errors.As(err, &ue) || ue.ID != strings.ReplaceAll(id, mintlifytest.DemoAPIKey, Redacted) || ue.Path != strings.TrimPrefix(tt.path, "POST ") {
@@ -87,7 +88,7 @@ func TestStartingWork_anIDThatCannotBeReadBackIsRefused(t *testing.T) {
 func TestStartingWork_readableIDsPass(t *testing.T) {
 	ctx := context.Background()
 	for _, id := range []string{"j", "se_3f9a2c1b8e7d4a06", "a.b-c_d~e:f", strings.Repeat("x", 256)} {
-		_, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Kind: mintlifytest.FaultUnreadableID, Text: id}}})
+		_, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{fakehostile.Fault(mintlifytest.Fault{Kind: fakehostile.UnreadableID, Text: id})}})
 		if job, err := c.AgentJobs.Create(ctx, mintlifytest.DemoProjectID, "x"); err != nil || job.ID != id {
 			t.Errorf("%q: %v", id, err)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mintlify/terraform-provider-mintlify/internal/fakehostile"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -15,7 +16,7 @@ import (
 // all).
 func TestErrors_serverTextIsEscaped(t *testing.T) {
 	ctx := context.Background()
-	fake, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{{Kind: mintlifytest.FaultControlText}}})
+	fake, c, _ := newFake(t, mintlifytest.Config{Faults: []mintlifytest.Fault{fakehostile.Fault(mintlifytest.Fault{Kind: fakehostile.ControlText})}})
 	e, err := c.StaticExports.Start(ctx, StaticExportRequest{Domain: "docs.example.com", Version: "[fake:failed]"})
 	if err != nil {
 		t.Fatal(err)

@@ -448,7 +448,7 @@ func TestStaticExports_againstTheFake(t *testing.T) {
 	}
 
 	// Expired, then altered: 403s that never show the link.
-	clk.Advance(mintlifytest.DefaultBundleLinkTTL)
+	clk.Advance(15 * time.Minute) // a link works 15 minutes unless configured
 	_, err = c.StaticExports.DownloadBundle(ctx, b.URL, io.Discard)
 	if !IsForbidden(err) || !strings.Contains(err.Error(), "AccessDenied: Request has expired") || !strings.Contains(err.Error(), "create a new bundle") {
 		t.Errorf("expired: %v", err)

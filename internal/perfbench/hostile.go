@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/mintlify/terraform-provider-mintlify/internal/fakehostile"
 	"github.com/mintlify/terraform-provider-mintlify/internal/perfbench/peak"
 	"github.com/mintlify/terraform-provider-mintlify/sdk"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
@@ -64,27 +65,27 @@ type hostileCase struct {
 
 func hostileCases() []hostileCase {
 	download := mintlifytest.RouteStaticExportsDownloadBundle
-	endlessBody := []mintlifytest.Fault{{Route: download, Kind: mintlifytest.FaultEndlessBody}}
-	trickle := []mintlifytest.Fault{{Route: download, Kind: mintlifytest.FaultTrickle, Latency: time.Second}}
+	endlessBody := []mintlifytest.Fault{fakehostile.Fault(mintlifytest.Fault{Route: download, Kind: fakehostile.EndlessBody})}
+	trickle := []mintlifytest.Fault{fakehostile.Fault(mintlifytest.Fault{Route: download, Kind: fakehostile.Trickle, Latency: time.Second})}
 	flood := func(r probeResult) string {
 		return fmt.Sprintf("stopped after %s parts, at the cap (`WithMaxStreamParts`): a `StreamError`", thousands(r.Parts))
 	}
 	return []hostileCase{
 		{probe: "ask-v2", who: "SDK `Assistant.Ask` (v2)", server: "one event of endless 1 KiB `data:` lines, never a blank line",
-			faults: []mintlifytest.Fault{{Route: mintlifytest.RouteAssistantStream, Kind: mintlifytest.FaultEndlessEvent}},
+			faults: []mintlifytest.Fault{fakehostile.Fault(mintlifytest.Fault{Route: mintlifytest.RouteAssistantStream, Kind: fakehostile.EndlessEvent})},
 			expect: []string{"an event's data is longer than 4194304 bytes"},
 			ended: func(probeResult) string {
 				return "refused at 4 MiB of one event's data (an event is capped like a line): a `StreamError`"
 			}},
 		{probe: "ask-v1", who: "SDK `Assistant.Ask` (v1)", server: "one line that never ends",
-			faults: []mintlifytest.Fault{{Route: mintlifytest.RouteAssistantStreamV1, Kind: mintlifytest.FaultEndlessEvent}},
+			faults: []mintlifytest.Fault{fakehostile.Fault(mintlifytest.Fault{Route: mintlifytest.RouteAssistantStreamV1, Kind: fakehostile.EndlessEvent})},
 			expect: []string{"a line is longer than 4194304 bytes"},
 			ended:  func(probeResult) string { return "refused at 4 MiB of one line: a `StreamError`" }},
 		{probe: "collect-v2", who: "SDK `Stream`, then `Collect` (v2)", server: "empty text deltas without end",
-			faults: []mintlifytest.Fault{{Route: mintlifytest.RouteAssistantStream, Kind: mintlifytest.FaultEmptyDeltas}},
+			faults: []mintlifytest.Fault{fakehostile.Fault(mintlifytest.Fault{Route: mintlifytest.RouteAssistantStream, Kind: fakehostile.EmptyDeltas})},
 			expect: []string{"more than 100000 parts"}, ended: flood},
 		{probe: "collect-v1", who: "SDK `Stream`, then `Collect` (v1)", server: "empty `0:\"\"` lines without end",
-			faults: []mintlifytest.Fault{{Route: mintlifytest.RouteAssistantStreamV1, Kind: mintlifytest.FaultEmptyDeltas}},
+			faults: []mintlifytest.Fault{fakehostile.Fault(mintlifytest.Fault{Route: mintlifytest.RouteAssistantStreamV1, Kind: fakehostile.EmptyDeltas})},
 			expect: []string{"more than 100000 parts"}, ended: flood},
 		{probe: "download-unannounced", who: "SDK `DownloadBundle`, no size given", server: "a gzip header, then zeros without end; no `Content-Length`",
 			faults: endlessBody, expect: []string{"no size was announced"},
@@ -295,7 +296,7 @@ func (r *hostileResult) section() string {
 	var w strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&w, format, args...) }
 	p("%s\n\n", hostileHeading)
-	p("What a client spends before it ends an answer that would never end by itself. Each case is one process against the fake on loopback, its fault injected (`sdk/mintlifytest`'s hostile faults, `mintlify-fake -fault`): the SDK's in `internal/perfbench/hostileprobe`, a program that links the SDK alone (as a Go service would); the action's in a process that links the provider and invokes `mintlify_static_export` through its protocol-6 server as Terraform 1.14 would. **Peak RSS** is the process's high-water mark (`VmHWM`) at the case's end, reset just before it (`/proc/self/clear_refs`): for the action, its start-up (schema, configuration) is left out; **above start** is what the case added to the process's resident set. Time is the case's own, one run each: RSS does not depend on the machine's load, times do (a loaded machine makes the floods slower, not the timeouts longer). Measured on %s (`make bench BENCH_FLAGS=\"-only hostile\"` measures this section alone); machine: %s.\n\n", r.date.Format("2006-01-02"), r.machine)
+	p("What a client spends before it ends an answer that would never end by itself. Each case is one process against the fake on loopback, its fault injected (`internal/fakehostile`'s faults on `sdk/mintlifytest`, `mintlify-fake -fault`): the SDK's in `internal/perfbench/hostileprobe`, a program that links the SDK alone (as a Go service would); the action's in a process that links the provider and invokes `mintlify_static_export` through its protocol-6 server as Terraform 1.14 would. **Peak RSS** is the process's high-water mark (`VmHWM`) at the case's end, reset just before it (`/proc/self/clear_refs`): for the action, its start-up (schema, configuration) is left out; **above start** is what the case added to the process's resident set. Time is the case's own, one run each: RSS does not depend on the machine's load, times do (a loaded machine makes the floods slower, not the timeouts longer). Measured on %s (`make bench BENCH_FLAGS=\"-only hostile\"` measures this section alone); machine: %s.\n\n", r.date.Format("2006-01-02"), r.machine)
 	p("| case | what the server does | peak RSS | above start | time | how it ended |\n|---|---|---:|---:|---:|---|\n")
 	for _, row := range r.rows {
 		above := "not measured"

@@ -100,11 +100,11 @@ func (b *bench) planRequests(provider string, n int) (map[string]int, error) {
 	// Fast work, and no rate limit on previews or deployments: the
 	// benchmark counts a plan's requests, not the waits of an apply.
 	f, err := startFake(mintlifytest.Config{
-		DefaultDeployment: mintlifytest.DeploymentScript{Queued: 10 * time.Millisecond, Building: 10 * time.Millisecond, Outcome: mintlifytest.DeploySuccess},
+		DefaultDeployment: mintlifytest.DeploymentScript{Queued: 10 * time.Millisecond, Building: 10 * time.Millisecond, Outcome: mintlifytest.OutcomeCompleted},
 		DefaultJob:        mintlifytest.JobScript{ActiveFor: 10 * time.Millisecond, Outcome: mintlifytest.OutcomeCompleted},
 		StaticExports:     mintlifytest.StaticExportConfig{Default: mintlifytest.ExportScript{QueuedFor: 10 * time.Millisecond, RunFor: 10 * time.Millisecond, Pages: 12}},
 		JobBudget:         -1,
-		Limits:            map[mintlifytest.Budget]int{mintlifytest.BudgetPreviews: -1, mintlifytest.BudgetDeployments: -1},
+		Limits:            map[string]int{"previews": -1, "deployments": -1},
 	})
 	if err != nil {
 		return nil, err

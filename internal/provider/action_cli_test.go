@@ -332,7 +332,7 @@ func TestAccAgentJobAction_taintRetriesOnTheNextApply(t *testing.T) {
 // there the progress message is all that says so.
 func TestAccActions_whatFailsATrigger(t *testing.T) {
 	archived := func(fs *mintlifytest.Fake, _ string) string {
-		id, err := fs.SeedJob(mintlifytest.DemoProjectID, mintlifytest.JobSeed{Status: mintlifytest.JobArchived, Prompt: "Shelved"})
+		id, err := fs.SeedJob(mintlifytest.DemoProjectID, mintlifytest.JobSeed{Status: "archived", Prompt: "Shelved"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -360,7 +360,7 @@ func TestAccActions_whatFailsATrigger(t *testing.T) {
 			}},
 		"a message to an archived job": {typ: "mintlify_agent_job_message", want: "Could not send the message to the agent job", body: archived},
 		"a deployment that times out": {typ: "mintlify_deployment", want: "Timed out waiting for the deployment",
-			cfg:  mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Outcome: mintlifytest.DeployNever}},
+			cfg:  mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Outcome: mintlifytest.OutcomeNever}},
 			body: func(*mintlifytest.Fake, string) string { return `    timeout = "1m"` }},
 		"a deployment that fails": {typ: "mintlify_deployment", want: "Deployment failed", cfg: mintlifytest.Config{DefaultDeployment: failingDeployment},
 			body:   func(*mintlifytest.Fake, string) string { return `    timeout = "10m"` },
@@ -717,7 +717,7 @@ func TestAccActions_withoutWaitingPollNothing(t *testing.T) {
 	}{
 		{"mintlify_agent_job", "    prompt              = \"[fake:never] Fire and forget\"\n    wait_for_completion = false", mintlifytest.RouteAgentJobsGet, mintlifytest.Config{}},
 		{"mintlify_deployment", "    wait_for_completion = false", mintlifytest.RouteDeploymentsStatus,
-			mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Outcome: mintlifytest.DeployNever}}},
+			mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Outcome: mintlifytest.OutcomeNever}}},
 		{"mintlify_static_export", "    domain              = \"docs.example.com\"\n    wait_for_completion = false", mintlifytest.RouteStaticExportsGet, mintlifytest.Config{}},
 	} {
 		t.Run(tt.typ, func(t *testing.T) {
@@ -756,7 +756,7 @@ func TestAccActions_timeoutNamesWhatGoesOn(t *testing.T) {
 		"a job, by default": {typ: "mintlify_agent_job", body: `    prompt = "[fake:never] Forever"`, waited: DefaultCreateTimeout,
 			want: func(*mintlifytest.Fake) string { return "It was still active after 30m." }},
 		"a deployment": {typ: "mintlify_deployment", body: `    timeout = "2m"`, waited: 2 * time.Minute,
-			cfg: mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Outcome: mintlifytest.DeployNever}},
+			cfg: mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Outcome: mintlifytest.OutcomeNever}},
 			want: func(fs *mintlifytest.Fake) string {
 				return "Deployment " + fs.DeploymentIDs(mintlifytest.DemoProjectID)[0] + " goes on at Mintlify: an action keeps no state, so follow it " +
 					"with the data source mintlify_deployment_status or in the Mintlify dashboard. It was still in_progress after 2m."

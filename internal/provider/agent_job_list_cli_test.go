@@ -50,7 +50,7 @@ func resultIDs(results []queryResult) []string {
 // v2 read; the list block's limit stops the listing, no page read past it.
 func TestAccList_everyJobAcrossPagesUpToTheLimit(t *testing.T) {
 	fs, url, clk := startAccFake(t, mintlifytest.Config{})
-	want := seedJobs(t, fs, 230, mintlifytest.JobCompleted)
+	want := seedJobs(t, fs, 230, "completed")
 	c := newCLIDir(t, clk, cliQuery, map[string]string{"main.tf": providerBlock(url)})
 	for _, tt := range []struct {
 		limit, want, listings int
@@ -82,8 +82,8 @@ func TestAccList_everyJobAcrossPagesUpToTheLimit(t *testing.T) {
 func TestAccList_filtersByStatusAndCreationTime(t *testing.T) {
 	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	var made []string // oldest first
-	for i, s := range []mintlifytest.JobStatus{mintlifytest.JobCompleted, mintlifytest.JobFailed, mintlifytest.JobActive,
-		mintlifytest.JobArchived, mintlifytest.JobCompleted, mintlifytest.JobFailed} {
+	for i, s := range []string{"completed", "failed", "active",
+		"archived", "completed", "failed"} {
 		id, err := fs.SeedJob(mintlifytest.DemoProjectID, mintlifytest.JobSeed{Status: s, CreatedAt: time.Date(2026, 11, 1+i, 12, 0, 0, 0, time.UTC)})
 		if err != nil {
 			t.Fatal(err)
@@ -143,7 +143,7 @@ func TestAccList_badFiltersFailBeforeAnyRequest(t *testing.T) {
 func TestAccList_generatedConfigurationPlansClean(t *testing.T) {
 	fs, url, clk := startAccFake(t, mintlifytest.Config{})
 	var jobs []string
-	for i, s := range []mintlifytest.JobStatus{mintlifytest.JobCompleted, mintlifytest.JobFailed, mintlifytest.JobArchived} {
+	for i, s := range []string{"completed", "failed", "archived"} {
 		id, err := fs.SeedJob(mintlifytest.DemoProjectID, mintlifytest.JobSeed{Status: s, Prompt: fmt.Sprintf("Job %d", i),
 			PRLink: "https://github.com/acme/demo-project/pull/7", CreatedAt: time.Date(2026, 11, 1+i, 0, 0, 0, 0, time.UTC)})
 		if err != nil {

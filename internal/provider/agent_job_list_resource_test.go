@@ -165,7 +165,7 @@ func (h *protoHarness) query(vals map[string]tftypes.Value, includeResource bool
 
 // seedJobs puts n completed jobs into the demo project, an hour apart
 // from 2026-11-01 on, and returns their ids newest first.
-func seedJobs(t *testing.T, fs *mintlifytest.Fake, n int, status mintlifytest.JobStatus) []string {
+func seedJobs(t *testing.T, fs *mintlifytest.Fake, n int, status string) []string {
 	t.Helper()
 	ids := make([]string, n)
 	for i := range n {
@@ -196,7 +196,7 @@ func sameStrings(a, b []string) bool {
 // listing says and a warning.
 func TestList_includeResourceReadsEachJobOnce(t *testing.T) {
 	h := newProtoHarness(t, mintlifytest.Config{}, true)
-	done, err := h.fs.SeedJob(mintlifytest.DemoProjectID, mintlifytest.JobSeed{Status: mintlifytest.JobArchived, Prompt: "Tidy up",
+	done, err := h.fs.SeedJob(mintlifytest.DemoProjectID, mintlifytest.JobSeed{Status: "archived", Prompt: "Tidy up",
 		PRLink: "https://github.com/acme/demo-project/pull/7", CreatedAt: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)
@@ -238,7 +238,7 @@ func TestList_includeResourceReadsEachJobOnce(t *testing.T) {
 // naming the job; the results before it stand.
 func TestList_aFailedReadStopsTheQuery(t *testing.T) {
 	h := newProtoHarness(t, mintlifytest.Config{}, true)
-	jobs := seedJobs(t, h.fs, 3, mintlifytest.JobCompleted)
+	jobs := seedJobs(t, h.fs, 3, "completed")
 	h.fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultClientError, Status: 403, Message: "Forbidden", Requests: []int{2}})
 	results, diags := h.query(nil, true, 100)
 	if len(results) != 1 || results[0].identity["id"] != jobs[0] || results[0].resource["status"] != "completed" {

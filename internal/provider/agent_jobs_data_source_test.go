@@ -37,7 +37,7 @@ func listingReads(fs *mintlifytest.Fake) (reads, requests int) {
 // archived.
 func seedMix(t *testing.T, fs *mintlifytest.Fake, n int) {
 	t.Helper()
-	statuses := []mintlifytest.JobStatus{mintlifytest.JobCompleted, mintlifytest.JobFailed, mintlifytest.JobActive, mintlifytest.JobArchived}
+	statuses := []string{"completed", "failed", "active", "archived"}
 	for i := range n {
 		if _, err := fs.SeedJob(mintlifytest.DemoProjectID, mintlifytest.JobSeed{Status: statuses[i%4], Prompt: fmt.Sprintf("Job %d", i),
 			CreatedAt: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Hour)}); err != nil {
@@ -180,7 +180,7 @@ created_before = "2026-11-01"`: `created_after "2026-11-02" must be before creat
 
 func TestAccAgentJob_dataSourceReadsOneJob(t *testing.T) {
 	fs, url, clk := startAccFake(t, mintlifytest.Config{})
-	id, err := fs.SeedJob(mintlifytest.DemoProjectID, mintlifytest.JobSeed{Status: mintlifytest.JobArchived,
+	id, err := fs.SeedJob(mintlifytest.DemoProjectID, mintlifytest.JobSeed{Status: "archived",
 		PRLink: "https://github.com/acme/demo-project/pull/9", CreatedAt: time.Date(2026, 11, 1, 8, 0, 0, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)

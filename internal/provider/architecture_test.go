@@ -101,10 +101,12 @@ var layerRules = []layerRule{
 		never: []string{module + "/sdk/cachebucket", "gocloud.dev"}},
 	{under: "sdk/internal/", why: "the SDK's machinery is below its API: package sdk imports it, never the reverse",
 		never: []string{module + "/sdk"}, allow: []string{module + "/sdk/internal"}},
-	{under: "sdk/mintlifytest/", why: "the fake is written from the spec, never from the SDK",
-		never: []string{module + "/sdk", module + "/internal"}, allow: []string{module + "/sdk/mintlifytest"}},
+	{under: "sdk/mintlifytest/", why: "the fake is written from the spec, never from the SDK (mintlify-fake plays the hostile server too)",
+		never: []string{module + "/sdk", module + "/internal"}, allow: []string{module + "/sdk/mintlifytest", module + "/internal/fakehostile"}},
+	{under: "internal/fakehostile/", why: "the hostile server is the fake's faults, and knows no more of the SDK than the fake",
+		never: []string{module + "/sdk", module + "/internal"}, allow: []string{module + "/sdk/mintlifytest", module + "/internal/fakehostile"}},
 	{under: "internal/provider/", why: "the provider maps Terraform to SDK calls: no HTTP, no JSON, never the fake",
-		never: []string{"net/http", "encoding/json", module + "/sdk/mintlifytest"}},
+		never: []string{"net/http", "encoding/json", module + "/sdk/mintlifytest", module + "/internal/fakehostile"}},
 }
 
 // under reports whether import path p is prefix or below it.

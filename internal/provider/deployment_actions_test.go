@@ -13,7 +13,7 @@ import (
 // The rest is tested through the real CLI (action_cli_test.go).
 
 func TestAction_deploymentInterruptedNamesWhatGoesOn(t *testing.T) {
-	h := newActionHarness(t, mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Outcome: mintlifytest.DeployNever}}, true)
+	h := newActionHarness(t, mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Outcome: mintlifytest.OutcomeNever}}, true)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	// Ctrl-C at the third poll's sleep.

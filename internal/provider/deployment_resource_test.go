@@ -27,10 +27,10 @@ const deployAddr = "mintlify_deployment.test"
 
 // testDeployment is the lifecycle of the tests' deployments, on the test's
 // clock: queued, then building long enough for polls to see each status.
-var testDeployment = mintlifytest.DeploymentScript{Queued: 5 * time.Second, Building: 40 * time.Second, Outcome: mintlifytest.DeploySuccess}
+var testDeployment = mintlifytest.DeploymentScript{Queued: 5 * time.Second, Building: 40 * time.Second, Outcome: mintlifytest.OutcomeCompleted}
 
 // failingDeployment is testDeployment ending in failure.
-var failingDeployment = mintlifytest.DeploymentScript{Queued: 5 * time.Second, Building: 40 * time.Second, Outcome: mintlifytest.DeployFailure}
+var failingDeployment = mintlifytest.DeploymentScript{Queued: 5 * time.Second, Building: 40 * time.Second, Outcome: mintlifytest.OutcomeFailed}
 
 // startDeployFake is startFake with testDeployment, unless cfg says.
 func startDeployFake(t *testing.T, cfg mintlifytest.Config) (*mintlifytest.Fake, string, *testClock) {

@@ -27,7 +27,7 @@ data "mintlify_deployment_status" "test" {
 
 func TestAccDeploymentStatus_readsEveryFieldOfADeploymentStartedElsewhere(t *testing.T) {
 	clearEnv(t)
-	fs, url, clk := startDeployFake(t, mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Queued: time.Second, Building: 9 * time.Second, Outcome: mintlifytest.DeploySuccess}})
+	fs, url, clk := startDeployFake(t, mintlifytest.Config{DefaultDeployment: mintlifytest.DeploymentScript{Queued: time.Second, Building: 9 * time.Second, Outcome: mintlifytest.OutcomeCompleted}})
 	done := fs.TriggerDeployment(mintlifytest.DemoProjectID)
 	clk.Advance(time.Minute)
 	queued := fs.TriggerDeployment(mintlifytest.DemoProjectID)

@@ -195,7 +195,7 @@ func TestAccPreviewDeployment_unfinishedRedeployIsReadUntilItEnds(t *testing.T) 
 		{Config: cfg("a1")},
 		{
 			PreConfig: func() {
-				fs.SetDefaultDeployment(mintlifytest.DeploymentScript{Queued: time.Second, Building: time.Hour, Outcome: mintlifytest.DeploySuccess})
+				fs.SetDefaultDeployment(mintlifytest.DeploymentScript{Queued: time.Second, Building: time.Hour, Outcome: mintlifytest.OutcomeCompleted})
 			},
 			Config:      cfg("b2"),
 			ExpectError: wrapped("Timed out waiting for the preview deployment"),

@@ -194,7 +194,7 @@ func TestListing_skipsAndNamesIDsNoRequestCanSend(t *testing.T) {
 		out, _ := json.Marshal(page)
 		return status, string(out)
 	}))
-	all := seedJobs(t, h.fs, 5, mintlifytest.JobCompleted)
+	all := seedJobs(t, h.fs, 5, "completed")
 	good := all[len(bad):]
 	check := func(what string, got []string, diags []*tfprotov6.Diagnostic) {
 		t.Helper()

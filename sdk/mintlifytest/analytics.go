@@ -36,8 +36,8 @@ type Dataset struct {
 	Conversations int
 }
 
-// DefaultDataEnd is the end (exclusive) of a Dataset whose End is zero.
-var DefaultDataEnd = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+// defaultDataEnd is the end (exclusive) of a Dataset whose End is zero.
+var defaultDataEnd = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 
 // dataset is a project's analytics, generated from its Dataset on demand
 // and cached per query.
@@ -63,7 +63,7 @@ func newDataset(cfg Dataset) *dataset {
 		cfg.Days = 90
 	}
 	if cfg.End.IsZero() {
-		cfg.End = DefaultDataEnd
+		cfg.End = defaultDataEnd
 	}
 	cfg.End = cfg.End.UTC().Truncate(24 * time.Hour)
 	d := &dataset{cfg: cfg, start: cfg.End.AddDate(0, 0, -cfg.Days), cache: map[string]any{}}

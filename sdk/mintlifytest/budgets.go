@@ -3,6 +3,7 @@ package mintlifytest
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 )
@@ -14,44 +15,23 @@ import (
 // least 1: when the oldest request in the window leaves it),
 // X-RateLimit-Limit and X-RateLimit-Remaining: 0, and takes nothing from
 // the route's other budgets. Windows slide on the fake's clock.
-type Budget string
-
-// The published budgets (../shared/API.md, "Rate limits").
-
-// BudgetAgentJobs means: 100 agent job creations and follow-up messages per
-// project per hour.
-const BudgetAgentJobs Budget = "agent-jobs"
-
-// BudgetAnalytics means: 100 requests per organization per hour, shared by
-// every analytics route.
-const BudgetAnalytics Budget = "analytics"
-
-// BudgetDeployments means: 10 requests per organization per 10 seconds,
-// shared by deployments (trigger update) and automation triggers.
-const BudgetDeployments Budget = "deployments"
-
-// BudgetPreviews means: 5 preview deployments per organization per minute.
-const BudgetPreviews Budget = "previews"
-
-// BudgetDiscovery means: 10,000 requests per organization per hour, shared
-// by discovery search, page content and assistant messages.
-const BudgetDiscovery Budget = "discovery"
-
-// BudgetIndexSecond and BudgetIndexDay: the Mintlify Index allows 10
-// requests per second and 1,000 per day per organization; its routes
-// draw from both.
-const BudgetIndexSecond Budget = "index-second"
-
-// BudgetIndexDay means: see BudgetIndexSecond.
-const BudgetIndexDay Budget = "index-day"
-
-// DefaultHourlyBudget is the published limit: 100 job creations and
-// messages per project per hour, 100 analytics calls per org per hour.
-const DefaultHourlyBudget = 100
-
-// BudgetSpec is a budget's published limit.
-type BudgetSpec struct {
-	Budget Budget
+//
+// The budgets (../shared/API.md, "Rate limits"), by Name:
+//
+//   - agent-jobs: 100 agent job creations and follow-up messages per
+//     project per hour;
+//   - analytics: 100 requests per organization per hour, shared by every
+//     analytics route;
+//   - deployments: 10 requests per organization per 10 seconds, shared by
+//     deployments (trigger update) and automation triggers;
+//   - previews: 5 preview deployments per organization per minute;
+//   - discovery: 10,000 requests per organization per hour, shared by
+//     discovery search, page content and assistant messages;
+//   - index-second and index-day: the Mintlify Index allows 10 requests
+//     per second and 1,000 per day per organization; its routes draw from
+//     both.
+type Budget struct {
+	Name string
 	// Limit requests per Window (sliding).
 	Limit  int
 	Window time.Duration
@@ -62,49 +42,60 @@ type BudgetSpec struct {
 	Covers string
 }
 
-// budgetSpecs is every budget and its published limit. To add a budget,
-// add its constant above and one line here; routes name it in their
-// budgets (routeTable).
-var budgetSpecs = []BudgetSpec{
-	{BudgetAgentJobs, DefaultHourlyBudget, time.Hour, true, "agent job creations and follow-up messages"},
-	{BudgetAnalytics, DefaultHourlyBudget, time.Hour, false, "every analytics endpoint"},
-	{BudgetDeployments, 10, 10 * time.Second, false, "deployments (trigger update) and automation triggers"},
-	{BudgetPreviews, 5, time.Minute, false, "preview deployments"},
-	{BudgetDiscovery, 10_000, time.Hour, false, "discovery search, page content and assistant messages"},
-	{BudgetIndexSecond, 10, time.Second, false, "Mintlify Index requests (per second)"},
-	{BudgetIndexDay, 1_000, 24 * time.Hour, false, "Mintlify Index requests (per day)"},
+// The budgets' names, as routes draw from them.
+const (
+	budgetAgentJobs   = "agent-jobs"
+	budgetAnalytics   = "analytics"
+	budgetDeployments = "deployments"
+	budgetPreviews    = "previews"
+	budgetDiscovery   = "discovery"
+	budgetIndexSecond = "index-second"
+	budgetIndexDay    = "index-day"
+)
+
+// budgets is every budget and its published limit. To add a budget, add
+// its name above, one line here and one to Budget's list; routes name it
+// in their budgets (routeTable).
+var budgets = []Budget{
+	{budgetAgentJobs, 100, time.Hour, true, "agent job creations and follow-up messages"},
+	{budgetAnalytics, 100, time.Hour, false, "every analytics endpoint"},
+	{budgetDeployments, 10, 10 * time.Second, false, "deployments (trigger update) and automation triggers"},
+	{budgetPreviews, 5, time.Minute, false, "preview deployments"},
+	{budgetDiscovery, 10_000, time.Hour, false, "discovery search, page content and assistant messages"},
+	{budgetIndexSecond, 10, time.Second, false, "Mintlify Index requests (per second)"},
+	{budgetIndexDay, 1_000, 24 * time.Hour, false, "Mintlify Index requests (per day)"},
 }
 
 // Budgets lists every budget with its published limit.
-func Budgets() []BudgetSpec { return append([]BudgetSpec(nil), budgetSpecs...) }
+func Budgets() []Budget { return slices.Clone(budgets) }
 
-func specOf(b Budget) (BudgetSpec, bool) {
-	for _, s := range budgetSpecs {
-		if s.Budget == b {
-			return s, true
+func budgetNamed(name string) (Budget, bool) {
+	for _, b := range budgets {
+		if b.Name == name {
+			return b, true
 		}
 	}
-	return BudgetSpec{}, false
+	return Budget{}, false
 }
 
 // limitsOf resolves a configuration's limits: the published ones, then
 // JobBudget and AnalyticsBudget, then Limits. 0 leaves a limit as it was;
 // a negative one turns it off.
-func limitsOf(cfg Config) map[Budget]int {
-	limits := map[Budget]int{}
-	for _, s := range budgetSpecs {
-		limits[s.Budget] = s.Limit
+func limitsOf(cfg Config) map[string]int {
+	limits := map[string]int{}
+	for _, b := range budgets {
+		limits[b.Name] = b.Limit
 	}
-	set := func(b Budget, n int) {
-		if _, ok := specOf(b); !ok {
-			panic(fmt.Sprintf("mintlifytest: Config.Limits: no budget %q (see Budgets)", b))
+	set := func(name string, n int) {
+		if _, ok := budgetNamed(name); !ok {
+			panic(fmt.Sprintf("mintlifytest: Config.Limits: no budget %q (see Budgets)", name))
 		}
 		if n != 0 {
-			limits[b] = n
+			limits[name] = n
 		}
 	}
-	set(BudgetAgentJobs, cfg.JobBudget)
-	set(BudgetAnalytics, cfg.AnalyticsBudget)
+	set(budgetAgentJobs, cfg.JobBudget)
+	set(budgetAnalytics, cfg.AnalyticsBudget)
 	for b, n := range cfg.Limits {
 		set(b, n)
 	}
@@ -113,7 +104,7 @@ func limitsOf(cfg Config) map[Budget]int {
 
 // window is the requests a budget counted for one project or organization.
 type window struct {
-	budget Budget
+	budget string
 	scope  string // "project " + id, or "org " + name
 }
 
@@ -128,17 +119,17 @@ type refusal struct {
 // spend takes one request from each budget, or from none when one of them
 // is spent: then it reports the one that frees up last. Called with s.mu
 // held; p may be nil (a route with no project counts per organization).
-func (s *Fake) spend(budgets []Budget, org string, p *project) (*refusal, bool) {
+func (s *Fake) spend(names []string, org string, p *project) (*refusal, bool) {
 	now := s.clock.Now()
 	var refused *refusal
 	var take []window
-	for _, b := range budgets {
-		limit := s.limits[b]
+	for _, name := range names {
+		limit := s.limits[name]
 		if limit < 0 {
 			continue
 		}
-		spec, _ := specOf(b)
-		key := window{budget: b, scope: "org " + org}
+		spec, _ := budgetNamed(name)
+		key := window{budget: name, scope: "org " + org}
 		if spec.PerProject && p != nil {
 			key.scope = "project " + p.id
 		}
@@ -208,4 +199,4 @@ func per(d time.Duration) string {
 }
 
 // Per names the budget's window as its 429s do: "hour", "10s".
-func (s BudgetSpec) Per() string { return per(s.Window) }
+func (b Budget) Per() string { return per(b.Window) }

@@ -16,14 +16,14 @@ import (
 // budgetRoutes stand for the areas still to come: each draws from the
 // budget the API publishes for it.
 var budgetRoutes = []route{
-	{name: "deploy", pattern: "POST /v1/project/update/{projectId}", budgets: []Budget{BudgetDeployments}, serve: accepted},
-	{name: "automation", pattern: "POST /v1/workflow/{projectId}/{workflowSchemaId}/trigger", budgets: []Budget{BudgetDeployments}, serve: accepted},
-	{name: "preview", pattern: "POST /v1/project/preview/{projectId}", budgets: []Budget{BudgetPreviews}, serve: accepted},
-	{name: "search", pattern: "POST /discovery/v1/search/{domain}", budgets: []Budget{BudgetDiscovery}, serve: accepted},
-	{name: "index", pattern: "POST /index/v1/search", budgets: []Budget{BudgetIndexSecond, BudgetIndexDay}, serve: accepted},
+	{name: "deploy", pattern: "POST /v1/project/update/{projectId}", budgets: []string{budgetDeployments}, serve: accepted},
+	{name: "automation", pattern: "POST /v1/workflow/{projectId}/{workflowSchemaId}/trigger", budgets: []string{budgetDeployments}, serve: accepted},
+	{name: "preview", pattern: "POST /v1/project/preview/{projectId}", budgets: []string{budgetPreviews}, serve: accepted},
+	{name: "search", pattern: "POST /discovery/v1/search/{domain}", budgets: []string{budgetDiscovery}, serve: accepted},
+	{name: "index", pattern: "POST /index/v1/search", budgets: []string{budgetIndexSecond, budgetIndexDay}, serve: accepted},
 	{name: "status", pattern: "GET /v1/project/update-status/{statusId}", serve: accepted},
-	{name: "job", pattern: RouteAgentJobsCreate, budgets: []Budget{BudgetAgentJobs}, serve: accepted},
-	{name: "analytics", pattern: RouteAnalyticsVisitors, budgets: []Budget{BudgetAnalytics}, serve: accepted},
+	{name: "job", pattern: RouteAgentJobsCreate, budgets: []string{budgetAgentJobs}, serve: accepted},
+	{name: "analytics", pattern: RouteAnalyticsVisitors, budgets: []string{budgetAnalytics}, serve: accepted},
 }
 
 func accepted(_ *Fake, w http.ResponseWriter, _ *http.Request, org string, _ *project) {
@@ -87,24 +87,24 @@ func (b *budgetHarness) spendAll(n int, method, path string, key ...string) {
 // nanosecond.
 func TestBudgets_everyPublishedLimitAtItsEdge(t *testing.T) {
 	tests := []struct {
-		budget         Budget
+		budget         string
 		method, path   string
 		limit          int
 		window         time.Duration
 		wantRetryAfter string
 		wantDetail     string
 	}{
-		{BudgetAgentJobs, "POST", "/v2/agent/demo-project/job", 100, time.Hour, "3600", "rate limit of 100 requests per hour exceeded"},
-		{BudgetAnalytics, "GET", "/v1/analytics/demo-project/visitors", 100, time.Hour, "3600", "rate limit of 100 requests per hour exceeded"},
-		{BudgetDeployments, "POST", "/v1/project/update/demo-project", 10, 10 * time.Second, "10", "rate limit of 10 requests per 10s exceeded"},
-		{BudgetPreviews, "POST", "/v1/project/preview/demo-project", 5, time.Minute, "60", "rate limit of 5 requests per minute exceeded"},
+		{budgetAgentJobs, "POST", "/v2/agent/demo-project/job", 100, time.Hour, "3600", "rate limit of 100 requests per hour exceeded"},
+		{budgetAnalytics, "GET", "/v1/analytics/demo-project/visitors", 100, time.Hour, "3600", "rate limit of 100 requests per hour exceeded"},
+		{budgetDeployments, "POST", "/v1/project/update/demo-project", 10, 10 * time.Second, "10", "rate limit of 10 requests per 10s exceeded"},
+		{budgetPreviews, "POST", "/v1/project/preview/demo-project", 5, time.Minute, "60", "rate limit of 5 requests per minute exceeded"},
 		// 10,000 (TestBudgets_arePublishedLimits) take too long to spend.
-		{BudgetDiscovery, "POST", "/discovery/v1/search/docs.acme.dev", 50, time.Hour, "3600", "rate limit of 50 requests per hour exceeded"},
-		{BudgetIndexSecond, "POST", "/index/v1/search", 10, time.Second, "1", "rate limit of 10 requests per second exceeded"},
+		{budgetDiscovery, "POST", "/discovery/v1/search/docs.acme.dev", 50, time.Hour, "3600", "rate limit of 50 requests per hour exceeded"},
+		{budgetIndexSecond, "POST", "/index/v1/search", 10, time.Second, "1", "rate limit of 10 requests per second exceeded"},
 	}
 	for _, tt := range tests {
-		t.Run(string(tt.budget), func(t *testing.T) {
-			b := newBudgetHarness(t, Config{Limits: map[Budget]int{BudgetDiscovery: 50}})
+		t.Run(tt.budget, func(t *testing.T) {
+			b := newBudgetHarness(t, Config{Limits: map[string]int{budgetDiscovery: 50}})
 			b.spendAll(tt.limit, tt.method, tt.path)
 			status, retry, limit, body := b.hit(tt.method, tt.path)
 			want := `{"error":"Too many requests","details":[{"message":"` + tt.wantDetail + `"}]}` + "\n"
@@ -194,7 +194,7 @@ func TestBudgets_indexPerSecondAndPerDay(t *testing.T) {
 	}
 	// Both spent at once: the answer is the one that frees up last.
 	b.f.mu.Lock()
-	second := window{budget: BudgetIndexSecond, scope: "org " + DemoOrg}
+	second := window{budget: budgetIndexSecond, scope: "org " + DemoOrg}
 	for range 10 {
 		b.f.windows[second] = append(b.f.windows[second], b.clk.Now())
 	}
@@ -208,7 +208,7 @@ func TestBudgets_indexPerSecondAndPerDay(t *testing.T) {
 }
 
 func TestBudgets_limitsConfigured(t *testing.T) {
-	b := newBudgetHarness(t, Config{JobBudget: 3, AnalyticsBudget: -1, Limits: map[Budget]int{BudgetPreviews: 2, BudgetDeployments: -1, BudgetIndexDay: 0}})
+	b := newBudgetHarness(t, Config{JobBudget: 3, AnalyticsBudget: -1, Limits: map[string]int{budgetPreviews: 2, budgetDeployments: -1, budgetIndexDay: 0}})
 	b.spendAll(3, "POST", "/v2/agent/demo-project/job")
 	if status, _, limit, _ := b.hit("POST", "/v2/agent/demo-project/job"); status != 429 || limit != "3" {
 		t.Errorf("JobBudget 3: %d, limit %q", status, limit)
@@ -220,12 +220,12 @@ func TestBudgets_limitsConfigured(t *testing.T) {
 	}
 	b.spendAll(40, "POST", "/v1/project/update/demo-project")
 	// Limits wins over JobBudget; 0 keeps the published limit.
-	c := newBudgetHarness(t, Config{JobBudget: 3, Limits: map[Budget]int{BudgetAgentJobs: 5}})
+	c := newBudgetHarness(t, Config{JobBudget: 3, Limits: map[string]int{budgetAgentJobs: 5}})
 	c.spendAll(5, "POST", "/v2/agent/demo-project/job")
 	if status, _, _, _ := c.hit("POST", "/v2/agent/demo-project/job"); status != 429 {
 		t.Errorf("Limits[agent-jobs] 5 over JobBudget 3: the sixth got %d", status)
 	}
-	d := newBudgetHarness(t, Config{Limits: map[Budget]int{BudgetPreviews: 0}})
+	d := newBudgetHarness(t, Config{Limits: map[string]int{budgetPreviews: 0}})
 	d.spendAll(5, "POST", "/v1/project/preview/demo-project")
 	if status, _, _, _ := d.hit("POST", "/v1/project/preview/demo-project"); status != 429 {
 		t.Errorf("Limits 0 is the published 5: the sixth got %d", status)
@@ -235,7 +235,7 @@ func TestBudgets_limitsConfigured(t *testing.T) {
 			t.Errorf("an unknown budget: %v", r)
 		}
 	}()
-	New(Config{Limits: map[Budget]int{"nope": 1}})
+	New(Config{Limits: map[string]int{"nope": 1}})
 }
 
 func TestResetRateLimits_resetsEveryBudget(t *testing.T) {
@@ -256,20 +256,20 @@ func TestBudgets_arePublishedLimits(t *testing.T) {
 		Window     time.Duration
 		PerProject bool
 	}
-	want := map[Budget]lim{
-		BudgetAgentJobs:   {100, time.Hour, true},
-		BudgetAnalytics:   {100, time.Hour, false},
-		BudgetDeployments: {10, 10 * time.Second, false},
-		BudgetPreviews:    {5, time.Minute, false},
-		BudgetDiscovery:   {10_000, time.Hour, false},
-		BudgetIndexSecond: {10, time.Second, false},
-		BudgetIndexDay:    {1_000, 24 * time.Hour, false},
+	want := map[string]lim{
+		budgetAgentJobs:   {100, time.Hour, true},
+		budgetAnalytics:   {100, time.Hour, false},
+		budgetDeployments: {10, 10 * time.Second, false},
+		budgetPreviews:    {5, time.Minute, false},
+		budgetDiscovery:   {10_000, time.Hour, false},
+		budgetIndexSecond: {10, time.Second, false},
+		budgetIndexDay:    {1_000, 24 * time.Hour, false},
 	}
-	got := map[Budget]lim{}
+	got := map[string]lim{}
 	for _, s := range Budgets() {
-		got[s.Budget] = lim{s.Limit, s.Window, s.PerProject}
+		got[s.Name] = lim{s.Limit, s.Window, s.PerProject}
 		if s.Covers == "" {
-			t.Errorf("%s: says nothing of what it covers", s.Budget)
+			t.Errorf("%s: says nothing of what it covers", s.Name)
 		}
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -17,23 +17,10 @@ import (
 // on the fake's clock; a branch's preview keeps its URL across redeploys;
 // automations are a set of known ids per project.
 
-// DeployOutcome is how a scripted deployment ends.
-type DeployOutcome string
-
-// The outcomes a deployment script can end in.
-
-// DeploySuccess means: the deployment succeeds, its docs published.
-const DeploySuccess DeployOutcome = "success"
-
-// DeployFailure means: a build error, in the summary and the logs.
-const DeployFailure DeployOutcome = "failure"
-
-// DeployNever means: in_progress forever.
-const DeployNever DeployOutcome = "never"
-
 // DeploymentScript is the lifecycle of a deployment or preview, measured on
 // the fake's clock from its trigger: queued for Queued, in_progress for
-// Building, then Outcome.
+// Building, then Outcome: OutcomeCompleted ends in success, OutcomeFailed
+// in failure, OutcomeNever never ends.
 //
 // A preview's branch picks its own outcome with a marker in its name:
 // "fake-failure" (docs/fake-failure, say) fails, "fake-never" builds
@@ -41,19 +28,19 @@ const DeployNever DeployOutcome = "never"
 type DeploymentScript struct {
 	Queued   time.Duration
 	Building time.Duration
-	Outcome  DeployOutcome
+	Outcome  Outcome
 }
 
-// DefaultDeploymentScript is a deployment's lifecycle when the
+// defaultDeploymentScript is a deployment's lifecycle when the
 // configuration sets none: queued 1 s, building 4 s, success.
-var DefaultDeploymentScript = DeploymentScript{Queued: time.Second, Building: 4 * time.Second, Outcome: DeploySuccess}
+var defaultDeploymentScript = DeploymentScript{Queued: time.Second, Building: 4 * time.Second, Outcome: OutcomeCompleted}
 
 func (d DeploymentScript) withBranch(branch string) DeploymentScript {
 	switch {
 	case strings.Contains(branch, "fake-failure"):
-		d.Outcome = DeployFailure
+		d.Outcome = OutcomeFailed
 	case strings.Contains(branch, "fake-never"):
-		d.Outcome = DeployNever
+		d.Outcome = OutcomeNever
 	}
 	return d
 }
@@ -112,7 +99,7 @@ func newDeployState(cfg Config) *deployState {
 		byID: map[string]*deployment{}, previews: map[string]*preview{}, automations: map[string]Automation{},
 	}
 	if d.script == (DeploymentScript{}) {
-		d.script = DefaultDeploymentScript
+		d.script = defaultDeploymentScript
 	}
 	if !cfg.NoDemo {
 		d.automations[automationKey(DemoProjectID, DemoAutomationID)] = Automation{Active: true, Schedule: "custom"}
@@ -182,12 +169,12 @@ func (d *deployment) render(now time.Time) statusObject {
 		return o
 	}
 	o.Logs = append(o.Logs, "Cloning "+ref+" at "+o.Commit.SHA[:7], "Installing dependencies", "Building 42 pages")
-	if d.script.Outcome == DeployNever || elapsed < d.script.Queued+d.script.Building {
+	if d.script.Outcome == OutcomeNever || elapsed < d.script.Queued+d.script.Building {
 		o.Status, o.Summary = "in_progress", "Building 42 pages"
 		return o
 	}
 	o.EndedAt = d.createdAt.Add(d.script.Queued + d.script.Building).UTC().Format(timeLayout)
-	if d.script.Outcome == DeployFailure {
+	if d.script.Outcome == OutcomeFailed {
 		o.Status, o.Summary = "failure", "Build failed: quickstart.mdx links to a page that does not exist"
 		o.Logs = append(o.Logs, "Error: quickstart.mdx:12: broken link to /missing-page", "Build failed after 42 pages")
 		return o

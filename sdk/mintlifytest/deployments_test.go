@@ -17,7 +17,7 @@ func (h *harness) status(id string) (int, map[string]any) {
 }
 
 func TestDeployment_lifecycleOnTheClock(t *testing.T) {
-	h := newHarness(t, Config{DefaultDeployment: DeploymentScript{Queued: 2 * time.Second, Building: 10 * time.Second, Outcome: DeploySuccess}})
+	h := newHarness(t, Config{DefaultDeployment: DeploymentScript{Queued: 2 * time.Second, Building: 10 * time.Second, Outcome: OutcomeCompleted}})
 	code, _, body := h.call(http.MethodPost, "/v1/project/update/"+DemoProjectID, "")
 	id, _ := body["statusId"].(string)
 	if code != http.StatusAccepted || len(body) != 1 || !regexp.MustCompile(`^[0-9a-f]{24}$`).MatchString(id) {
@@ -62,9 +62,9 @@ func TestDeployment_lifecycleOnTheClock(t *testing.T) {
 }
 
 func TestDeployment_failureAndNeverScripts(t *testing.T) {
-	h := newHarness(t, Config{DefaultDeployment: DeploymentScript{Queued: time.Second, Building: time.Second, Outcome: DeployFailure}})
+	h := newHarness(t, Config{DefaultDeployment: DeploymentScript{Queued: time.Second, Building: time.Second, Outcome: OutcomeFailed}})
 	_, _, body := h.call(http.MethodPost, "/v1/project/update/"+DemoProjectID, "")
-	h.srv.SetDefaultDeployment(DeploymentScript{Outcome: DeployNever})
+	h.srv.SetDefaultDeployment(DeploymentScript{Outcome: OutcomeNever})
 	_, _, never := h.call(http.MethodPost, "/v1/project/update/"+DemoProjectID, "")
 	h.clk.Advance(24 * time.Hour)
 	_, failed := h.status(body["statusId"].(string))

@@ -63,9 +63,9 @@ func (k keyKind) refuse(got keyKind) string {
 // keyKindOf is the kind of key an area's routes take.
 func keyKindOf(area string) keyKind {
 	switch area {
-	case AreaDiscovery:
+	case areaDiscovery:
 		return assistantKind
-	case AreaIndex:
+	case areaIndex:
 		return indexKind
 	}
 	return adminKind
@@ -241,7 +241,7 @@ func writeMessage(w http.ResponseWriter, status int, msg string) {
 // "details": [...]}) into the area's own body: the discovery API's
 // {"message": ...}, the Index's {"error": ...} alone.
 func reshapeError(area string, rec *recorder) {
-	if area != AreaDiscovery && area != AreaIndex {
+	if area != areaDiscovery && area != areaIndex {
 		return
 	}
 	var body struct {
@@ -258,7 +258,7 @@ func reshapeError(area string, rec *recorder) {
 	var out any = struct {
 		Message string `json:"message"`
 	}{msg}
-	if area == AreaIndex {
+	if area == areaIndex {
 		out = struct {
 			Error string `json:"error"`
 		}{msg}

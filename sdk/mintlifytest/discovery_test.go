@@ -428,7 +428,7 @@ func TestAssistant_slowStreamAndReset(t *testing.T) {
 // Search, page content and assistant messages share the organization's
 // hourly budget.
 func TestDiscovery_sharedHourlyBudget(t *testing.T) {
-	h := newHarness(t, Config{Limits: map[Budget]int{BudgetDiscovery: 3}})
+	h := newHarness(t, Config{Limits: map[string]int{budgetDiscovery: 3}})
 	h.send("POST", searchPath, `{"query":"x"}`, DemoAssistantKey)
 	h.send("POST", "/discovery/v1/page/"+DemoDomain, `{"path":"/quickstart"}`, DemoAssistantKey)
 	resp := h.ask(messagePath, "deploy", "")

@@ -39,7 +39,7 @@
 // # What was sent
 //
 // RequestLog lists every request received, in order: route, method, path,
-// query, body (the first MaxLoggedBody bytes), path values, the key's
+// query, body (its first 64 KiB), path values, the key's
 // organization (never the key), User-Agent, the request id and status it
 // answered, the fault that hit it, and its time on the fake's clock.
 // RequestsTo filters it by route; Requests and TotalRequests count.
@@ -108,15 +108,11 @@
 // the client gives up (FaultStall), a delay (FaultLatency), or a streamed
 // answer whose parts come slowly (FaultSlowStream).
 //
-// It plays the hostile server too, for the bounds, escapes, checks and
-// scrubs a client needs: an event whose data lines never end
-// (FaultEndlessEvent), a flood of parts that carry nothing
-// (FaultEmptyDeltas), a body with no size that never ends
-// (FaultEndlessBody), an answer sent a byte at a time (FaultTrickle),
-// terminal control sequences in server text (FaultControlText), a new
-// object named by an id no client can read it back by
-// (FaultUnreadableID), and an answer repeating a secret of the exchange
-// (FaultEchoSecret).
+// A fault of your own is a Respond: it gets each request its rule hits,
+// and the route's own answer to call or not, so it can pace or change the
+// answer, or give another. This module's own tests play a hostile server
+// with it (answers that never end or trickle, control characters in
+// server text, ids no client can read back, echoed secrets).
 //
 // # Routes
 //
@@ -129,12 +125,13 @@
 // RouteAssistantStreamV1 (v1). Routes lists them with their short names
 // (what mintlify-fake's -fault route=NAME takes), areas and budgets.
 //
-// The published rate limits are Budgets, drawn by each route (Routes says
-// which): agent job creations and messages, 100 per project per hour;
-// analytics, 100 per organization per hour; and those of the areas to
-// come. Past one, the fake answers 429 with Retry-After and X-RateLimit
-// headers. Config.JobBudget, Config.AnalyticsBudget and Config.Limits change
-// them (negative: off); ResetRateLimits starts every window afresh.
+// The published rate limits are Budgets, each named, drawn by each route
+// (Routes says which): agent job creations and messages, 100 per project
+// per hour; analytics, 100 per organization per hour; deployments,
+// previews, discovery and the Index theirs (see Budget). Past one, the
+// fake answers 429 with Retry-After and X-RateLimit headers.
+// Config.JobBudget, Config.AnalyticsBudget and Config.Limits (by name)
+// change them (negative: off); ResetRateLimits starts every window afresh.
 //
 // # Where it comes from
 //

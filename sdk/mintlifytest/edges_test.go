@@ -68,7 +68,7 @@ func TestDefaultJob_runsTwoSecondsThenOpensTheNextPR(t *testing.T) {
 func TestDataset_endIsTruncatedToItsDay(t *testing.T) {
 	data := Dataset{Paths: 3, Days: 2, SearchTerms: 5, Feedback: 5, Conversations: 5}
 	whole := New(Config{Analytics: data})
-	data.End = DefaultDataEnd.Add(15 * time.Hour)
+	data.End = defaultDataEnd.Add(15 * time.Hour)
 	late := New(Config{Analytics: data})
 	for _, s := range []*Fake{whole, late} {
 		_, rows, err := s.VisitorsData(DemoProjectID, "2026-10-31", "2026-11-01")

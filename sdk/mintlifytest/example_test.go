@@ -78,7 +78,7 @@ func ExampleFake_SeedJob() {
 	f := mintlifytest.New(mintlifytest.Config{})
 	_, err := f.SeedJob(mintlifytest.DemoProjectID, mintlifytest.JobSeed{
 		ID:         "job-from-last-week",
-		Status:     mintlifytest.JobArchived,
+		Status:     "archived",
 		Prompt:     "Rewrite the quickstart",
 		PRLink:     "https://github.com/acme/docs/pull/7",
 		CreatedAt:  time.Date(2026, 11, 14, 9, 0, 0, 0, time.UTC),
@@ -139,11 +139,39 @@ func ExampleFault() {
 	// reset client-error
 }
 
+// A fault of your own: Respond gets each request its rule hits and the
+// route's own answer, to call (here with a header added) or not (a
+// teapot). The log names it by Kind.
+func ExampleFault_respond() {
+	f := mintlifytest.New(mintlifytest.Config{Faults: []mintlifytest.Fault{
+		{Route: mintlifytest.RouteAgentJobsCreate, Kind: "teapot", Requests: []int{1},
+			Respond: func(w http.ResponseWriter, _ *http.Request, _ http.Handler) {
+				http.Error(w, "short and stout", http.StatusTeapot)
+			}},
+		{Route: mintlifytest.RouteAgentJobsCreate, Kind: "deprecated", Requests: []int{2},
+			Respond: func(w http.ResponseWriter, r *http.Request, serve http.Handler) {
+				w.Header().Set("Deprecation", "true")
+				serve.ServeHTTP(w, r)
+			}},
+	}})
+	client := f.Client()
+
+	status, _, body := call(client, "POST", "/v2/agent/demo-project/job", `{"prompt":"x"}`)
+	fmt.Println(status, body, len(f.JobIDs(mintlifytest.DemoProjectID)))
+	status, _, _ = call(client, "POST", "/v2/agent/demo-project/job", `{"prompt":"x"}`)
+	fmt.Println(status, len(f.JobIDs(mintlifytest.DemoProjectID)))
+	fmt.Println(f.RequestLog()[0].Fault, f.RequestLog()[1].Fault)
+	// Output:
+	// 418 short and stout 0
+	// 201 1
+	// teapot deprecated
+}
+
 // Budgets: each published rate limit, on the fake's clock; Config.Limits
 // sets any of them.
 func ExampleBudget() {
 	clock := mintlifytest.NewManualClock(t0)
-	f := mintlifytest.New(mintlifytest.Config{Clock: clock, Limits: map[mintlifytest.Budget]int{mintlifytest.BudgetAnalytics: 2}})
+	f := mintlifytest.New(mintlifytest.Config{Clock: clock, Limits: map[string]int{"analytics": 2}})
 	client := f.Client()
 	for range 2 {
 		call(client, "GET", "/v1/analytics/demo-project/views", "")

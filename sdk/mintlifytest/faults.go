@@ -30,8 +30,7 @@ const FaultServerError FaultKind = "server-error"
 const FaultClientError FaultKind = "client-error"
 
 // FaultMalformed means: a 2xx (Status, default 200) whose JSON body is
-// Body, or DefaultMalformedBody: mistyped and cut short. The request is not
-// served.
+// Body, or one mistyped and cut short. The request is not served.
 const FaultMalformed FaultKind = "malformed"
 
 // FaultDropConnection means: the connection closes before any answer; the
@@ -65,79 +64,14 @@ const FaultSlowStream FaultKind = "slow-stream"
 // field, pass unchanged.
 const FaultOddField FaultKind = "odd-field"
 
-// The hostile server's faults: answers a client must bound, escape, check
-// or scrub (hostile.go). Those that never end stop when the client hangs
-// up or the server stops (Stop, Server.Close).
-
-// FaultEndlessEvent means: a 200 event stream whose one event never ends:
-// `data:` lines (each Body, or 1 KiB of x) without the blank line that
-// would end the event. On the v1 assistant route (a line-per-part
-// stream), one line that never ends. The request is not served.
-const FaultEndlessEvent FaultKind = "endless-event"
-
-// FaultEmptyDeltas means: a 200 assistant stream of parts that carry
-// nothing, without end: a start and a text-start, then empty text
-// deltas (v1: a start-step, then `0:""` lines). Body, when set, is the
-// part repeated instead (v2: an event's JSON, such as
-// {"type":"start-step"}; v1: a CODE:JSON line). The request is not
-// served.
-const FaultEmptyDeltas FaultKind = "empty-deltas"
-
-// FaultEndlessBody means: a 200 whose body announces no size (no
-// Content-Length: chunked on the wire) and never ends: Body, then
-// filler forever. Without Body, the bundle download route sends a gzip
-// header then zeros (an archive that never ends), other routes
-// `{"data":"` then x's. The request is not served.
-const FaultEndlessBody FaultKind = "endless-body"
-
-// FaultTrickle means: the request is served, and its answer (headers at
-// once, with the Content-Length they would have) arrives one byte
-// every Latency (0: one second), streamed answers too. A client's
-// idle timer never fires; only a bound on the whole answer ends it.
-const FaultTrickle FaultKind = "trickle"
-
-// FaultControlText means: the request is served, and the server text of its
-// JSON answer carries terminal control sequences: Text, or
-// DefaultControlText, appended to every string (or string in a list)
-// under a key named summary, logs, error, title, messageToUser,
-// message or errorText, at any depth: a deployment's summary and log
-// lines, an export's error, a listed job's title, an error body's
-// message and details. Answers that are not JSON pass unchanged.
-const FaultControlText FaultKind = "control-text"
-
-// FaultUnreadableID means: the request is served (the job, deployment,
-// preview or export exists) and its answer names it by an id a client
-// cannot read it back by: Text, or DefaultUnreadableID. The id is the
-// top-level Field when set; else, by route: id (create job), statusId
-// (trigger a deployment or a preview), jobId (start an export), and on
-// the job listing the first row's sessionId. Other answers pass
-// unchanged.
-const FaultUnreadableID FaultKind = "unreadable-id"
-
-// FaultEchoSecret means: the request is served and its JSON answer repeats
-// a secret of the exchange in its top-level Field (default expiresAt
-// on a bundle answer, createdAt elsewhere), after the field's own
-// text: a bundle answer, its link's signature (X-Amz-Signature); any
-// other, the request's API key.
-const FaultEchoSecret FaultKind = "echo-secret"
-
-// DefaultControlText is what FaultControlText appends to server text: a
-// screen clear, a cursor home, a green "Apply complete!", a window title,
-// a carriage return, a bell and a right-to-left override.
-const DefaultControlText = "\x1b[2J\x1b[H\x1b[32mApply complete! Resources: 0 added.\x1b[0m\x1b]0;pwned\x07\r\u202eevil"
-
-// DefaultUnreadableID is the id FaultUnreadableID answers with: a slash
-// would change the path a client reads the object back by.
-const DefaultUnreadableID = "a/b"
-
-// DefaultMalformedBody is the body of a FaultMalformed without one: an
-// object whose id is a number and status a list, cut off mid-way.
-const DefaultMalformedBody = `{"id":42,"status":["active"],"createdAt":`
+// malformedBody is the body of a FaultMalformed without one.
+const malformedBody = `{"id":42,"status":["active"],"createdAt":`
 
 // Fault is an injection rule. It applies to requests of Route (a Route
 // constant; "" for all) and Method ("" for all). Which of those it hits:
 // the 1-based positions in Requests, or else each with Probability (drawn
-// from Seed), or else every one.
+// from Seed), or else every one. Kind says what it does to them, or
+// Respond does.
 type Fault struct {
 	Route       string
 	Method      string
@@ -151,23 +85,30 @@ type Fault struct {
 	// RetryAfter of a FaultRateLimit, sent in whole seconds rounded up;
 	// negative sends no Retry-After header.
 	RetryAfter time.Duration
-	// Latency of a FaultLatency, between the parts of a FaultSlowStream,
-	// or between the bytes of a FaultTrickle.
+	// Latency of a FaultLatency, or between the parts of a
+	// FaultSlowStream.
 	Latency time.Duration
 	// Message and Details of a FaultClientError's body (Message "": the
 	// status text).
 	Message string
 	Details []string
-	// Body of a FaultMalformed ("": DefaultMalformedBody); the line of a
-	// FaultEndlessEvent, the part of FaultEmptyDeltas, the start of a
-	// FaultEndlessBody.
+	// Body of a FaultMalformed ("": an object whose id is a number and
+	// status a list, cut off mid-way).
 	Body string
-	// Field a FaultOddField mistypes ("": "createdAt"), a FaultEchoSecret
-	// fills, or a FaultUnreadableID replaces.
+	// Field a FaultOddField mistypes ("": "createdAt").
 	Field string
-	// Text is what a FaultControlText appends ("": DefaultControlText),
-	// or the id a FaultUnreadableID answers ("": DefaultUnreadableID).
+	// Text, like Body, Field and Latency, is a parameter a Respond of
+	// your own may read.
 	Text string
+	// Respond, when set, answers the requests the rule hits, whatever
+	// Kind (which then only names the fault in the request log): a fault
+	// of your own. serve is what would have answered them: the route,
+	// behind its key, project and budget checks. Respond may call it (with
+	// a writer of its own, to pace or change the answer), or answer
+	// alone. The request's context ends when the client hangs up or the
+	// fake stops (Stop); a stop also breaks the connection, so that an
+	// answer it cut short never looks whole.
+	Respond func(w http.ResponseWriter, r *http.Request, serve http.Handler)
 }
 
 type faultState struct {
@@ -250,17 +191,10 @@ func statusText(code int) string {
 	return "Server Error"
 }
 
-// apply carries out the fault on a request of the route pattern. It
-// returns false when the request should still be served (latency, reset,
-// and the faults that change a served answer).
-func (f *faultState) apply(w http.ResponseWriter, r *http.Request, pattern string, stopping <-chan struct{}) bool {
+// apply carries out the fault on a request. It returns false when the
+// request should still be served (latency, reset, slow stream, odd field).
+func (f *faultState) apply(w http.ResponseWriter, r *http.Request, stopping <-chan struct{}) bool {
 	switch f.Kind {
-	case FaultEndlessEvent:
-		f.endlessEvent(w, r, pattern, stopping)
-	case FaultEmptyDeltas:
-		f.emptyDeltas(w, r, pattern, stopping)
-	case FaultEndlessBody:
-		f.endlessBody(w, r, pattern, stopping)
 	case FaultRateLimit:
 		if f.RetryAfter >= 0 {
 			w.Header().Set("Retry-After", fmt.Sprint(int64((f.RetryAfter+time.Second-1)/time.Second)))
@@ -275,7 +209,7 @@ func (f *faultState) apply(w http.ResponseWriter, r *http.Request, pattern strin
 		status := cmp.Or(f.Status, http.StatusBadRequest)
 		writeError(w, status, cmp.Or(f.Message, statusText(status)), f.Details...)
 	case FaultMalformed:
-		body := cmp.Or(f.Body, DefaultMalformedBody)
+		body := cmp.Or(f.Body, malformedBody)
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
 		w.WriteHeader(cmp.Or(f.Status, http.StatusOK))
@@ -307,7 +241,7 @@ func (f *faultState) apply(w http.ResponseWriter, r *http.Request, pattern strin
 		case <-stopping:
 		}
 		breakConn(w)
-	default: // FaultReset, FaultSlowStream (the route's own), the faults that change a served answer, and kinds this version does not know
+	default: // FaultReset, FaultSlowStream, FaultOddField (the answer's own), and kinds this version does not know
 		return false
 	}
 	return true

@@ -80,7 +80,7 @@ func TestFaults_everyKindAsAClientSeesIt(t *testing.T) {
 					wantBody: `{"error":"Client Error"}` + "\n", wantType: "application/json"},
 				{name: "client error with message and details", fault: Fault{Kind: FaultClientError, Status: 422, Message: "Invalid body", Details: []string{"prompt: too long", "x"}},
 					wantStatus: 422, wantBody: `{"error":"Invalid body","details":[{"message":"prompt: too long"},{"message":"x"}]}` + "\n", wantType: "application/json"},
-				{name: "malformed default", fault: Fault{Kind: FaultMalformed}, wantStatus: 200, wantBody: DefaultMalformedBody, wantType: "application/json"},
+				{name: "malformed default", fault: Fault{Kind: FaultMalformed}, wantStatus: 200, wantBody: malformedBody, wantType: "application/json"},
 				{name: "malformed with status and body", fault: Fault{Kind: FaultMalformed, Status: 201, Body: `{"id":7}`}, wantStatus: 201, wantBody: `{"id":7}`, wantType: "application/json"},
 				{name: "rate limit", fault: Fault{Kind: FaultRateLimit, RetryAfter: 90 * time.Second}, wantStatus: 429,
 					wantBody: `{"error":"Too many requests","details":[{"message":"rate limit exceeded"}]}` + "\n", wantType: "application/json"},
@@ -230,6 +230,54 @@ func TestFaultLatency_stopEndsItWithoutAnAnswer(t *testing.T) {
 			f.Stop()
 			if got := <-done; got.err == nil {
 				t.Errorf("latency cut by Stop answered %d %q", got.status, got.body)
+			}
+		})
+	}
+}
+
+// A fault of one's own: Respond answers the requests its rule hits, with
+// the route's own answer to call or not, and the log names it by Kind.
+// Once the fake stops, an answer still going ends and its connection
+// breaks.
+func TestFault_respondOfYourOwn(t *testing.T) {
+	for _, tr := range transports {
+		t.Run(tr.name, func(t *testing.T) {
+			held := make(chan struct{})
+			f := New(Config{Faults: []Fault{
+				{Route: RouteAgentJobsCreate, Kind: "teapot", Respond: func(w http.ResponseWriter, _ *http.Request, _ http.Handler) {
+					http.Error(w, "short and stout", http.StatusTeapot)
+				}},
+				{Route: RouteAgentJobsGet, Kind: "seen", Respond: func(w http.ResponseWriter, r *http.Request, serve http.Handler) {
+					w.Header().Set("X-Seen", r.Pattern)
+					serve.ServeHTTP(w, r)
+				}},
+				{Route: RouteAgentJobsSessions, Kind: "held", Respond: func(w http.ResponseWriter, r *http.Request, _ http.Handler) {
+					w.WriteHeader(http.StatusOK)
+					_, _ = io.WriteString(w, `{"allSessions":[`)
+					_ = http.NewResponseController(w).Flush()
+					close(held)
+					<-r.Context().Done()
+				}},
+			}})
+			base, c := tr.open(t, f)
+			ctx := context.Background()
+			if got := roundTrip(ctx, c, "POST", base+"/v2/agent/demo-project/job", `{"prompt":"x"}`); got.status != http.StatusTeapot || len(f.JobIDs(DemoProjectID)) != 0 {
+				t.Errorf("create: %d %q, %d jobs", got.status, got.body, len(f.JobIDs(DemoProjectID)))
+			}
+			id := f.CreateJob(DemoProjectID, "x")
+			whole, _ := f.Job(DemoProjectID, id)
+			if got := roundTrip(ctx, c, "GET", base+"/v2/agent/demo-project/job/"+id, ""); got.status != 200 || got.body != string(whole)+"\n" || got.header.Get("X-Seen") != RouteAgentJobsGet {
+				t.Errorf("get: %d %q %v", got.status, got.body, got.header)
+			}
+			if log := f.RequestLog(); len(log) != 2 || log[0].Fault != "teapot" || log[0].Status != http.StatusTeapot || log[1].Fault != "seen" {
+				t.Errorf("log %+v", log)
+			}
+			done := make(chan exchange)
+			go func() { done <- roundTrip(ctx, c, "GET", base+"/v1/agent/demo-project/jobs", "") }()
+			<-held
+			f.Stop()
+			if got := <-done; got.err == nil && got.readErr == nil {
+				t.Errorf("an answer the stop cut ended cleanly: %d %q", got.status, got.body)
 			}
 		})
 	}

@@ -28,8 +28,8 @@ const RouteIndexContext = "POST /api/universal-search/v1/context"
 // RouteIndexContents is the route of the SDK's IndexClient.Contents.
 const RouteIndexContents = "POST /api/universal-search/v1/contents"
 
-// IndexDoc is one document of the Index.
-type IndexDoc struct {
+// indexDoc is one document of the Index.
+type indexDoc struct {
 	// ID is "<site>:<path>" for Mintlify documents, the URL for web pages.
 	ID          string
 	URL         string
@@ -43,7 +43,7 @@ type IndexDoc struct {
 }
 
 // webDocs are the Index's web pages.
-var webDocs = []IndexDoc{
+var webDocs = []indexDoc{
 	{ID: "https://blog.example.com/docs-as-code", URL: "https://blog.example.com/docs-as-code", Title: "Docs as code with Mintlify", Source: "web",
 		SiteName: "blog.example.com", Published: "2026-03-14", Text: "# Docs as code\n\nKeep your documentation in Git and deploy it on every push. " +
 			"Preview deployments let reviewers read a branch before it merges.\n\nSearch and the AI assistant answer readers from the same pages."},
@@ -54,8 +54,8 @@ var webDocs = []IndexDoc{
 
 // indexDocs is the Index: every site's public pages, sorted by id, then
 // the web pages.
-func (s *Fake) indexDocs() []IndexDoc {
-	var out []IndexDoc
+func (s *Fake) indexDocs() []indexDoc {
+	var out []indexDoc
 	domains := make([]string, 0, len(s.disc.sites))
 	for d := range s.disc.sites {
 		domains = append(domains, d)
@@ -71,7 +71,7 @@ func (s *Fake) indexDocs() []IndexDoc {
 			for _, seg := range segs[:len(segs)-1] {
 				crumbs = append(crumbs, strings.ToUpper(seg[:1])+seg[1:])
 			}
-			out = append(out, IndexDoc{ID: d + ":" + p.Path, URL: sourceURL(d, &p), Title: p.Title, Text: p.Content,
+			out = append(out, indexDoc{ID: d + ":" + p.Path, URL: sourceURL(d, &p), Title: p.Title, Text: p.Content,
 				Source: "mintlify", SiteName: d, Breadcrumbs: crumbs})
 		}
 	}
@@ -95,7 +95,7 @@ type indexResult struct {
 
 // result is doc as a result: its text cut to maxChars runes (0: whole;
 // -1: none).
-func (d IndexDoc) result(score float64, maxChars int, normalizeDate bool) indexResult {
+func (d indexDoc) result(score float64, maxChars int, normalizeDate bool) indexResult {
 	r := indexResult{ID: d.ID, URL: d.URL, Title: d.Title, Score: score, Source: d.Source, SiteName: d.SiteName,
 		Breadcrumbs: d.Breadcrumbs, TotalCharacters: utf8.RuneCountInString(d.Text)}
 	if r.Breadcrumbs == nil {
@@ -134,12 +134,12 @@ func hostIn(u string, domains []string) bool {
 }
 
 // rankIndex ranks the Index's documents for a query within the domains.
-func rankIndex(docs []IndexDoc, query string, include, exclude []string) []struct {
-	doc   IndexDoc
+func rankIndex(docs []indexDoc, query string, include, exclude []string) []struct {
+	doc   indexDoc
 	score float64
 } {
 	pages := make([]DocPage, 0, len(docs))
-	byID := map[string]IndexDoc{}
+	byID := map[string]indexDoc{}
 	for _, d := range docs {
 		if (len(include) > 0 && !hostIn(d.URL, include)) || hostIn(d.URL, exclude) {
 			continue
@@ -148,12 +148,12 @@ func rankIndex(docs []IndexDoc, query string, include, exclude []string) []struc
 		byID[d.ID] = d
 	}
 	var out []struct {
-		doc   IndexDoc
+		doc   indexDoc
 		score float64
 	}
 	for _, r := range rank(pages, query, pageFilter{}) {
 		out = append(out, struct {
-			doc   IndexDoc
+			doc   indexDoc
 			score float64
 		}{byID[r.page.Path], r.score})
 	}
@@ -382,7 +382,7 @@ func (s *Fake) indexContents(w http.ResponseWriter, r *http.Request, _ string, _
 		} `json:"error,omitempty"`
 	}
 	results, statuses := []indexResult{}, []status{}
-	find := func(asked string, match func(IndexDoc) bool) {
+	find := func(asked string, match func(indexDoc) bool) {
 		i := slices.IndexFunc(docs, match)
 		if i < 0 {
 			code := http.StatusNotFound
@@ -409,10 +409,10 @@ func (s *Fake) indexContents(w http.ResponseWriter, r *http.Request, _ string, _
 		statuses = append(statuses, status{ID: asked, Status: "success"})
 	}
 	for _, id := range b.IDs {
-		find(id, func(d IndexDoc) bool { return d.Source == "mintlify" && d.ID == id })
+		find(id, func(d indexDoc) bool { return d.Source == "mintlify" && d.ID == id })
 	}
 	for _, u := range b.URLs {
-		find(u, func(d IndexDoc) bool { return d.URL == u })
+		find(u, func(d indexDoc) bool { return d.URL == u })
 	}
 	writeJSON(w, http.StatusOK, struct {
 		RequestID string        `json:"requestId"`

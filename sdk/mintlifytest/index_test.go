@@ -27,7 +27,7 @@ func ids(results any) []string {
 
 // unlimitedIndex turns the Index's per-second budget off, for tests that
 // send more than 10 requests.
-var unlimitedIndex = Config{Limits: map[Budget]int{BudgetIndexSecond: -1}}
+var unlimitedIndex = Config{Limits: map[string]int{budgetIndexSecond: -1}}
 
 func TestIndexSearch(t *testing.T) {
 	h := newHarness(t, unlimitedIndex)
@@ -184,7 +184,7 @@ func TestIndexContents(t *testing.T) {
 
 // The Index allows 10 requests a second and 1,000 a day, per organization.
 func TestIndex_budgets(t *testing.T) {
-	h := newHarness(t, Config{Limits: map[Budget]int{BudgetIndexDay: 15}})
+	h := newHarness(t, Config{Limits: map[string]int{budgetIndexDay: 15}})
 	for i := range 10 {
 		if status, _ := h.index("search", `{"query":"x","numResults":1}`); status != 200 {
 			t.Fatalf("request %d: %d", i+1, status)

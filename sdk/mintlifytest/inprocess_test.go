@@ -444,7 +444,7 @@ func TestBreakConn_withoutAConnectionAborts(t *testing.T) {
 func TestStreamingRoute(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		step := make(chan struct{})
-		stream := route{name: "message", pattern: "POST /discovery/v2/assistant/{domain}/message", budgets: []Budget{BudgetDiscovery}, stream: true,
+		stream := route{name: "message", pattern: "POST /discovery/v2/assistant/{domain}/message", budgets: []string{budgetDiscovery}, stream: true,
 			serve: func(s *Fake, w http.ResponseWriter, r *http.Request, _ string, _ *project) {
 				w.Header().Set("Content-Type", "text/event-stream")
 				for i := range 2 {
@@ -454,7 +454,7 @@ func TestStreamingRoute(t *testing.T) {
 					<-step
 				}
 			}}
-		f := newFake(Config{Limits: map[Budget]int{BudgetDiscovery: 2}, Faults: []Fault{{Kind: FaultReset, Requests: []int{2}}}}, []route{stream})
+		f := newFake(Config{Limits: map[string]int{budgetDiscovery: 2}, Faults: []Fault{{Kind: FaultReset, Requests: []int{2}}}}, []route{stream})
 		c := f.Client()
 		post := func() *http.Response {
 			t.Helper()

@@ -10,25 +10,33 @@ import (
 	"time"
 )
 
-// Outcome is how a scripted job ends.
+// Outcome is how scripted work ends: a job (JobScript), a deployment or
+// preview (DeploymentScript), a static export (ExportScript).
 type Outcome string
 
-// The outcomes a job script can end in.
+// The outcomes a script can end in.
 
-// OutcomeCompleted means: completed with a pull request.
+// OutcomeCompleted means: the work is done. A job completes with a pull
+// request, a deployment succeeds (its docs published), an export
+// completes (its bundle can be made).
 const OutcomeCompleted Outcome = "completed"
 
-// OutcomeNoChange means: completed, no files changed: prLink stays null.
-const OutcomeNoChange Outcome = "nochange"
-
-// OutcomeFailed means: the job fails.
+// OutcomeFailed means: a job fails; a deployment fails with a build error
+// in its summary and logs; an export fails 60% of the way through its
+// run, with an error naming the page that failed to render.
 const OutcomeFailed Outcome = "failed"
 
-// OutcomeArchived means: archived, with archivedAt.
-const OutcomeArchived Outcome = "archived"
-
-// OutcomeNever means: stays active forever.
+// OutcomeNever means: it never ends. A job stays active, a deployment
+// in_progress, an export running (its progress nears 99% and stays).
 const OutcomeNever Outcome = "never"
+
+// OutcomeNoChange means: a job completes with no files changed: prLink
+// stays null. (A deployment or an export completes.)
+const OutcomeNoChange Outcome = "nochange"
+
+// OutcomeArchived means: a job is archived, with archivedAt. (A deployment
+// or an export completes.)
+const OutcomeArchived Outcome = "archived"
 
 // JobScript is the lifecycle of a job: active for ActiveFor (measured on the
 // server's clock from creation, or from the last follow-up message), then
@@ -68,7 +76,7 @@ type job struct {
 	prompt    string
 	messages  []JobMessage
 	// A seeded job keeps its seeded status until a follow-up message.
-	fixed      JobStatus
+	fixed      string
 	archivedAt time.Time
 }
 
@@ -95,11 +103,11 @@ func (p *project) render(j *job, now time.Time) jobObject {
 	o.Source.Ref = &ref
 	prLink := j.prLink
 	if j.fixed != "" {
-		o.Status = string(j.fixed)
+		o.Status = j.fixed
 		if j.hadPR {
 			o.PRLink = &prLink
 		}
-		if j.fixed == JobArchived {
+		if j.fixed == jobArchived {
 			at := j.archivedAt.Format(timeLayout)
 			o.ArchivedAt = &at
 		}
@@ -306,33 +314,24 @@ func (s *Fake) JobRecord(projectID, jobID string) (JobRecord, bool) {
 		Messages: append([]JobMessage(nil), j.messages...)}, true
 }
 
-// JobStatus is an agent job's status, as the API reports it.
-type JobStatus string
-
-// The statuses a job can have.
-
-// JobActive means: the job is running.
-const JobActive JobStatus = "active"
-
-// JobCompleted means: the job ended with its work done.
-const JobCompleted JobStatus = "completed"
-
-// JobArchived means: the job was archived.
-const JobArchived JobStatus = "archived"
-
-// JobFailed means: the job failed.
-const JobFailed JobStatus = "failed"
+// A job's statuses, as the API reports them.
+const (
+	jobActive    = "active"
+	jobCompleted = "completed"
+	jobArchived  = "archived"
+	jobFailed    = "failed"
+)
 
 // JobSeed is a job put straight into the fake, as if it had been created
 // earlier (by the dashboard, another tool, a previous run).
 type JobSeed struct {
 	// ID is the job's id ("": a new one, as for a created job).
 	ID string
-	// Status is what the job reports ("": JobActive), until a follow-up
-	// message takes it up again for a round of the fake's default script
-	// (see SetDefaultJob; markers in the message count). An archived job
-	// refuses messages.
-	Status JobStatus
+	// Status is what the job reports, as the API words it: active ("" too),
+	// completed, failed or archived; until a follow-up message takes it up
+	// again for a round of the fake's default script (see SetDefaultJob;
+	// markers in the message count). An archived job refuses messages.
+	Status string
 	// Prompt is the prompt it was created with (JobRecord reports it).
 	Prompt string
 	// PRLink is its pull request ("": none, prLink is null).
@@ -356,14 +355,14 @@ func (s *Fake) SeedJob(projectID string, seed JobSeed) (string, error) {
 		return "", fmt.Errorf("SeedJob: no project %q", projectID)
 	}
 	if seed.Status == "" {
-		seed.Status = JobActive
+		seed.Status = jobActive
 	}
 	switch seed.Status {
-	case JobActive, JobCompleted, JobArchived, JobFailed:
+	case jobActive, jobCompleted, jobArchived, jobFailed:
 	default:
 		return "", fmt.Errorf("SeedJob: status %q is not active, completed, archived or failed", seed.Status)
 	}
-	if !seed.ArchivedAt.IsZero() && seed.Status != JobArchived {
+	if !seed.ArchivedAt.IsZero() && seed.Status != jobArchived {
 		return "", fmt.Errorf("SeedJob: only an archived job has an archivedAt (this one is %s)", seed.Status)
 	}
 	if seed.ID != "" && p.jobs[seed.ID] != nil {
@@ -381,7 +380,7 @@ func (s *Fake) SeedJob(projectID string, seed JobSeed) (string, error) {
 		id: seed.ID, script: s.defaultJob, createdAt: created, startedAt: created,
 		prompt: seed.Prompt, fixed: seed.Status, prLink: seed.PRLink, hadPR: seed.PRLink != "",
 	}
-	if seed.Status == JobArchived {
+	if seed.Status == jobArchived {
 		j.archivedAt = created
 		if !seed.ArchivedAt.IsZero() {
 			j.archivedAt = seed.ArchivedAt.UTC().Truncate(time.Millisecond)

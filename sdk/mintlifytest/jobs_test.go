@@ -52,15 +52,15 @@ func TestSeedJob_servesTheSeedAsIs(t *testing.T) {
 	}{
 		{JobSeed{ID: "job-active", Prompt: "p1", CreatedAt: created},
 			map[string]any{"status": "active", "prLink": nil, "archivedAt": nil, "createdAt": "2026-11-20T07:30:00.123Z"}},
-		{JobSeed{ID: "job-done", Status: JobCompleted, PRLink: "https://github.com/acme/docs/pull/7", CreatedAt: created},
+		{JobSeed{ID: "job-done", Status: jobCompleted, PRLink: "https://github.com/acme/docs/pull/7", CreatedAt: created},
 			map[string]any{"status": "completed", "prLink": "https://github.com/acme/docs/pull/7", "archivedAt": nil}},
-		{JobSeed{ID: "job-nochange", Status: JobCompleted},
+		{JobSeed{ID: "job-nochange", Status: jobCompleted},
 			map[string]any{"status": "completed", "prLink": nil, "archivedAt": nil, "createdAt": "2026-11-21T12:00:00.000Z"}},
-		{JobSeed{ID: "job-failed", Status: JobFailed},
+		{JobSeed{ID: "job-failed", Status: jobFailed},
 			map[string]any{"status": "failed", "prLink": nil, "archivedAt": nil}},
-		{JobSeed{ID: "job-archived", Status: JobArchived, PRLink: "https://x/pull/1", CreatedAt: created, ArchivedAt: created.Add(36 * time.Hour)},
+		{JobSeed{ID: "job-archived", Status: jobArchived, PRLink: "https://x/pull/1", CreatedAt: created, ArchivedAt: created.Add(36 * time.Hour)},
 			map[string]any{"status": "archived", "prLink": "https://x/pull/1", "archivedAt": "2026-11-21T19:30:00.123Z"}},
-		{JobSeed{ID: "job-archived-at-creation", Status: JobArchived, CreatedAt: created},
+		{JobSeed{ID: "job-archived-at-creation", Status: jobArchived, CreatedAt: created},
 			map[string]any{"status": "archived", "archivedAt": "2026-11-20T07:30:00.123Z"}},
 	}
 	for _, tt := range tests {
@@ -96,7 +96,7 @@ func TestSeedJob_followUpsAndIds(t *testing.T) {
 	h := newHarness(t, Config{DefaultJob: JobScript{ActiveFor: 10 * time.Second, Outcome: OutcomeCompleted}})
 	// A generated id has the created jobs' shape; the PR the job opens is
 	// the project's next number.
-	id, err := h.srv.SeedJob(DemoProjectID, JobSeed{Status: JobFailed, Prompt: "old"})
+	id, err := h.srv.SeedJob(DemoProjectID, JobSeed{Status: jobFailed, Prompt: "old"})
 	if err != nil || !strings.HasSuffix(id, "-000000000001") {
 		t.Fatalf("%q %v", id, err)
 	}
@@ -118,7 +118,7 @@ func TestSeedJob_followUpsAndIds(t *testing.T) {
 	}
 	// A seeded PR survives a follow-up; markers in the message count.
 	pr := "https://github.com/acme/docs/pull/9"
-	done, _ := h.srv.SeedJob(DemoProjectID, JobSeed{ID: "done", Status: JobCompleted, PRLink: pr})
+	done, _ := h.srv.SeedJob(DemoProjectID, JobSeed{ID: "done", Status: jobCompleted, PRLink: pr})
 	_, _, got = h.call("POST", "/v2/agent/demo-project/job/"+done+"/message", `{"prompt":"[fake:failed] more"}`)
 	if got["status"] != "active" || got["prLink"] != pr {
 		t.Errorf("follow-up to a seeded job with a PR: %v", got)
@@ -128,7 +128,7 @@ func TestSeedJob_followUpsAndIds(t *testing.T) {
 		t.Errorf("the marker in the message: %v", got["status"])
 	}
 	// An archived seed refuses messages.
-	if _, err := h.srv.SeedJob(DemoProjectID, JobSeed{ID: "gone", Status: JobArchived}); err != nil {
+	if _, err := h.srv.SeedJob(DemoProjectID, JobSeed{ID: "gone", Status: jobArchived}); err != nil {
 		t.Fatal(err)
 	}
 	if status, _, got := h.call("POST", "/v2/agent/demo-project/job/gone/message", `{"prompt":"x"}`); status != 400 || got["error"] != "Job is archived" {
@@ -147,7 +147,7 @@ func TestSeedJob_refusesWhatCannotBe(t *testing.T) {
 	for want, seed := range map[string]JobSeed{
 		`already has a job "a"`:                                          {ID: "a"},
 		`status "running" is not active, completed`:                      {Status: "running"},
-		`only an archived job has an archivedAt (this one is completed)`: {Status: JobCompleted, ArchivedAt: t0},
+		`only an archived job has an archivedAt (this one is completed)`: {Status: jobCompleted, ArchivedAt: t0},
 		`only an archived job has an archivedAt (this one is active)`:    {ArchivedAt: t0},
 		`no project "nope"`:                                              {ID: "x"},
 	} {

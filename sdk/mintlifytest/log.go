@@ -20,7 +20,7 @@ type LoggedRequest struct {
 	Method string
 	Path   string
 	Query  string
-	// Body is the request body, cut at MaxLoggedBody bytes.
+	// Body is the request body, cut at 64 KiB.
 	Body string
 	// PathValues are the route's path values ({projectId}, {id}, ...),
 	// decoded, as the handler sees them; ProjectID and JobID are two of
@@ -45,8 +45,8 @@ type LoggedRequest struct {
 	Time time.Time
 }
 
-// MaxLoggedBody is how much of a request body the log keeps.
-const MaxLoggedBody = 64 << 10
+// maxLoggedBody is how much of a request body the log keeps.
+const maxLoggedBody = 64 << 10
 
 // logEntry is a logged request and what the fake knows of it.
 type logEntry struct {
@@ -86,7 +86,7 @@ func (s *Fake) RequestsTo(route string) []LoggedRequest {
 func (s *Fake) arrive(r *http.Request) *logEntry {
 	var body []byte
 	if r.Body != nil && r.Body != http.NoBody {
-		body, _ = io.ReadAll(io.LimitReader(r.Body, MaxLoggedBody))
+		body, _ = io.ReadAll(io.LimitReader(r.Body, maxLoggedBody))
 		r.Body = struct {
 			io.Reader
 			io.Closer

@@ -88,31 +88,17 @@ const RouteUnmatched = "unmatched"
 
 // The API areas, as RouteInfo.Area names them: one per OpenAPI file (or
 // part of one) the fake serves.
-
-// AreaJobs is agent jobs (admin-openapi.json).
-const AreaJobs = "jobs"
-
-// AreaAnalytics is the analytics export (analytics.openapi.json).
-const AreaAnalytics = "analytics"
-
-// AreaDiscovery is search, page content and the assistant
-// (discovery-openapi.json), under /discovery, with assistant keys.
-const AreaDiscovery = "discovery"
-
-// AreaIndex is Mintlify Index (index-openapi.json), under
-// /api/universal-search, with Index keys.
-const AreaIndex = "index"
-
-// AreaStaticExports means: static-export-openapi.json, and the bundles'
-// downloads (object storage's, not the API's).
-const AreaStaticExports = "static-exports"
-
-// AreaDeployments is deployments, previews and automations, openapi.json.
-const AreaDeployments = "deployments"
+const (
+	areaJobs          = "jobs"           // agent jobs (admin-openapi.json)
+	areaAnalytics     = "analytics"      // the analytics export (analytics.openapi.json)
+	areaDiscovery     = "discovery"      // search, pages, the assistant (discovery-openapi.json), under /discovery
+	areaIndex         = "index"          // Mintlify Index (index-openapi.json), under /api/universal-search
+	areaStaticExports = "static-exports" // static-export-openapi.json, and the bundles' downloads
+	areaDeployments   = "deployments"    // deployments, previews and automations (openapi.json)
+)
 
 // routeTable is every route the fake serves, each named once: New
-// registers them, Routes, AnalyticsRoutes and the command's -fault
-// route=NAME read them.
+// registers them, Routes and the command's -fault route=NAME read them.
 //
 // To add a route:
 //
@@ -139,49 +125,49 @@ const AreaDeployments = "deployments"
 // To add a budget, see budgetSpecs.
 var routeTable = []route{
 	// Agent jobs (admin-openapi.json): jobs.go.
-	{name: "create-job", pattern: RouteAgentJobsCreate, area: AreaJobs, budgets: []Budget{BudgetAgentJobs}, serve: (*Fake).createJob},
-	{name: "get-job", pattern: RouteAgentJobsGet, area: AreaJobs, serve: (*Fake).getJob},
-	{name: "message", pattern: RouteAgentJobsSendMessage, area: AreaJobs, budgets: []Budget{BudgetAgentJobs}, serve: (*Fake).sendMessage},
-	{name: "list-jobs", pattern: RouteAgentJobsSessions, area: AreaJobs, serve: (*Fake).listJobs}, // sessions.go; reads have no published limit
+	{name: "create-job", pattern: RouteAgentJobsCreate, area: areaJobs, budgets: []string{budgetAgentJobs}, serve: (*Fake).createJob},
+	{name: "get-job", pattern: RouteAgentJobsGet, area: areaJobs, serve: (*Fake).getJob},
+	{name: "message", pattern: RouteAgentJobsSendMessage, area: areaJobs, budgets: []string{budgetAgentJobs}, serve: (*Fake).sendMessage},
+	{name: "list-jobs", pattern: RouteAgentJobsSessions, area: areaJobs, serve: (*Fake).listJobs}, // sessions.go; reads have no published limit
 
 	// Analytics (analytics.openapi.json): analytics.go, searches.go,
 	// feedback.go, assistant.go. export is the whole answer Data gives.
-	{name: "visitors", pattern: RouteAnalyticsVisitors, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveVisitors), export: exportVisitors},
-	{name: "views", pattern: RouteAnalyticsViews, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveViews), export: exportViews},
-	{name: "searches", pattern: RouteAnalyticsSearches, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveSearches), export: exportSearches},
-	{name: "feedback", pattern: RouteAnalyticsFeedback, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveFeedback), export: exportFeedback},
-	{name: "feedback-by-page", pattern: RouteAnalyticsFeedbackByPage, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveFeedbackByPage), export: exportFeedbackByPage},
-	{name: "assistant", pattern: RouteAnalyticsConversations, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveAssistant), export: exportAssistant},
-	{name: "thread", pattern: RouteAnalyticsThread, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveThread), export: exportThread},
-	{name: "caller-stats", pattern: RouteAnalyticsCallerStats, area: AreaAnalytics, budgets: []Budget{BudgetAnalytics}, serve: analytics(serveCallerStats), export: exportCallerStats},
+	{name: "visitors", pattern: RouteAnalyticsVisitors, area: areaAnalytics, budgets: []string{budgetAnalytics}, serve: analytics(serveVisitors), export: exportVisitors},
+	{name: "views", pattern: RouteAnalyticsViews, area: areaAnalytics, budgets: []string{budgetAnalytics}, serve: analytics(serveViews), export: exportViews},
+	{name: "searches", pattern: RouteAnalyticsSearches, area: areaAnalytics, budgets: []string{budgetAnalytics}, serve: analytics(serveSearches), export: exportSearches},
+	{name: "feedback", pattern: RouteAnalyticsFeedback, area: areaAnalytics, budgets: []string{budgetAnalytics}, serve: analytics(serveFeedback), export: exportFeedback},
+	{name: "feedback-by-page", pattern: RouteAnalyticsFeedbackByPage, area: areaAnalytics, budgets: []string{budgetAnalytics}, serve: analytics(serveFeedbackByPage), export: exportFeedbackByPage},
+	{name: "assistant", pattern: RouteAnalyticsConversations, area: areaAnalytics, budgets: []string{budgetAnalytics}, serve: analytics(serveAssistant), export: exportAssistant},
+	{name: "thread", pattern: RouteAnalyticsThread, area: areaAnalytics, budgets: []string{budgetAnalytics}, serve: analytics(serveThread), export: exportThread},
+	{name: "caller-stats", pattern: RouteAnalyticsCallerStats, area: areaAnalytics, budgets: []string{budgetAnalytics}, serve: analytics(serveCallerStats), export: exportCallerStats},
 
 	// Deployments, previews and automations (openapi.json): deployments.go.
-	// Trigger update and automation triggers: BudgetDeployments; previews:
-	// BudgetPreviews; update status: none.
-	{name: "trigger-update", pattern: RouteDeploymentsTrigger, area: AreaDeployments, budgets: []Budget{BudgetDeployments}, serve: (*Fake).triggerUpdate},
-	{name: "update-status", pattern: RouteDeploymentsStatus, area: AreaDeployments, serve: (*Fake).updateStatus},
-	{name: "preview", pattern: RouteDeploymentsPreview, area: AreaDeployments, budgets: []Budget{BudgetPreviews}, serve: (*Fake).triggerPreview},
-	{name: "trigger-automation", pattern: RouteAutomationsTrigger, area: AreaDeployments, budgets: []Budget{BudgetDeployments}, serve: (*Fake).triggerAutomation},
+	// Trigger update and automation triggers: budgetDeployments; previews:
+	// budgetPreviews; update status: none.
+	{name: "trigger-update", pattern: RouteDeploymentsTrigger, area: areaDeployments, budgets: []string{budgetDeployments}, serve: (*Fake).triggerUpdate},
+	{name: "update-status", pattern: RouteDeploymentsStatus, area: areaDeployments, serve: (*Fake).updateStatus},
+	{name: "preview", pattern: RouteDeploymentsPreview, area: areaDeployments, budgets: []string{budgetPreviews}, serve: (*Fake).triggerPreview},
+	{name: "trigger-automation", pattern: RouteAutomationsTrigger, area: areaDeployments, budgets: []string{budgetDeployments}, serve: (*Fake).triggerAutomation},
 
 	// Static exports (static-export-openapi.json): static_exports.go. No
 	// published limit.
-	{name: "start-export", pattern: RouteStaticExportsStart, area: AreaStaticExports, serve: (*Fake).startStaticExport},
-	{name: "get-export", pattern: RouteStaticExportsGet, area: AreaStaticExports, serve: (*Fake).getStaticExport},
-	{name: "bundle", pattern: RouteStaticExportsCreateBundle, area: AreaStaticExports, serve: (*Fake).createBundle},
-	{name: "download", pattern: RouteStaticExportsDownloadBundle, area: AreaStaticExports, serve: (*Fake).downloadBundle, stream: true, keyless: true},
+	{name: "start-export", pattern: RouteStaticExportsStart, area: areaStaticExports, serve: (*Fake).startStaticExport},
+	{name: "get-export", pattern: RouteStaticExportsGet, area: areaStaticExports, serve: (*Fake).getStaticExport},
+	{name: "bundle", pattern: RouteStaticExportsCreateBundle, area: areaStaticExports, serve: (*Fake).createBundle},
+	{name: "download", pattern: RouteStaticExportsDownloadBundle, area: areaStaticExports, serve: (*Fake).downloadBundle, stream: true, keyless: true},
 
 	// Discovery: search, page, assistant (discovery-openapi.json):
-	// discovery.go. BudgetDiscovery.
-	{name: "search", pattern: RouteDiscoverySearch, area: AreaDiscovery, budgets: []Budget{BudgetDiscovery}, serve: (*Fake).discoverySearch},
-	{name: "page", pattern: RouteDiscoveryPage, area: AreaDiscovery, budgets: []Budget{BudgetDiscovery}, serve: (*Fake).discoveryPage},
-	{name: "assistant-message", pattern: RouteAssistantStream, area: AreaDiscovery, budgets: []Budget{BudgetDiscovery}, serve: (*Fake).assistantV2, stream: true},
-	{name: "assistant-message-v1", pattern: RouteAssistantStreamV1, area: AreaDiscovery, budgets: []Budget{BudgetDiscovery}, serve: (*Fake).assistantV1, stream: true},
+	// discovery.go. budgetDiscovery.
+	{name: "search", pattern: RouteDiscoverySearch, area: areaDiscovery, budgets: []string{budgetDiscovery}, serve: (*Fake).discoverySearch},
+	{name: "page", pattern: RouteDiscoveryPage, area: areaDiscovery, budgets: []string{budgetDiscovery}, serve: (*Fake).discoveryPage},
+	{name: "assistant-message", pattern: RouteAssistantStream, area: areaDiscovery, budgets: []string{budgetDiscovery}, serve: (*Fake).assistantV2, stream: true},
+	{name: "assistant-message-v1", pattern: RouteAssistantStreamV1, area: areaDiscovery, budgets: []string{budgetDiscovery}, serve: (*Fake).assistantV1, stream: true},
 
-	// Mintlify Index (index-openapi.json): index.go. BudgetIndexSecond and
-	// BudgetIndexDay, both.
-	{name: "index-search", pattern: RouteIndexSearch, area: AreaIndex, budgets: []Budget{BudgetIndexSecond, BudgetIndexDay}, serve: (*Fake).indexSearch},
-	{name: "index-context", pattern: RouteIndexContext, area: AreaIndex, budgets: []Budget{BudgetIndexSecond, BudgetIndexDay}, serve: (*Fake).indexContext},
-	{name: "index-contents", pattern: RouteIndexContents, area: AreaIndex, budgets: []Budget{BudgetIndexSecond, BudgetIndexDay}, serve: (*Fake).indexContents},
+	// Mintlify Index (index-openapi.json): index.go. budgetIndexSecond and
+	// budgetIndexDay, both.
+	{name: "index-search", pattern: RouteIndexSearch, area: areaIndex, budgets: []string{budgetIndexSecond, budgetIndexDay}, serve: (*Fake).indexSearch},
+	{name: "index-context", pattern: RouteIndexContext, area: areaIndex, budgets: []string{budgetIndexSecond, budgetIndexDay}, serve: (*Fake).indexContext},
+	{name: "index-contents", pattern: RouteIndexContents, area: areaIndex, budgets: []string{budgetIndexSecond, budgetIndexDay}, serve: (*Fake).indexContents},
 }
 
 // route is one operation of the API.
@@ -189,7 +175,7 @@ type route struct {
 	name    string
 	pattern string
 	area    string
-	budgets []Budget
+	budgets []string
 	serve   handler
 	// export is an analytics route's whole answer, for Data.
 	export func(p *params, d *dataset) any
@@ -228,10 +214,12 @@ type RouteInfo struct {
 	Name string
 	// Pattern is the route's Route constant.
 	Pattern string
-	// Area is the API area: AreaJobs, AreaAnalytics, ...
+	// Area is the API area, one per OpenAPI file (or part of one): jobs,
+	// analytics, deployments, static-exports, discovery or index.
 	Area string
-	// Budgets are the rate limits each request draws from.
-	Budgets []Budget
+	// Budgets are the names of the rate limits each request draws from
+	// (see Budget).
+	Budgets []string
 }
 
 // Routes lists every route the fake serves, area by area.
@@ -239,20 +227,6 @@ func Routes() []RouteInfo {
 	out := make([]RouteInfo, len(routeTable))
 	for i, rt := range routeTable {
 		out[i] = RouteInfo{Name: rt.name, Pattern: rt.pattern, Area: rt.area, Budgets: slices.Clone(rt.budgets)}
-	}
-	return out
-}
-
-// AnalyticsRoutes lists every analytics route: they share one hourly
-// budget per organization.
-var AnalyticsRoutes = patternsIn(AreaAnalytics)
-
-func patternsIn(area string) []string {
-	var out []string
-	for _, rt := range routeTable {
-		if rt.area == area {
-			out = append(out, rt.pattern)
-		}
 	}
 	return out
 }

@@ -27,15 +27,16 @@ const DemoOrg = "demo-org"
 // key and project and an empty visitor data set.
 type Config struct {
 	Clock Clock // nil: the real clock
-	// JobBudget and AnalyticsBudget are the hourly rate limits of
-	// BudgetAgentJobs and BudgetAnalytics (0: 100). A negative value turns
+	// JobBudget and AnalyticsBudget are the hourly rate limits of the
+	// agent-jobs and analytics budgets (0: 100). A negative value turns
 	// the limit off.
 	JobBudget       int
 	AnalyticsBudget int
-	// Limits sets any budget's limit (see Budgets), after JobBudget and
-	// AnalyticsBudget: 0 keeps the published limit, a negative value turns
-	// the limit off. A budget that does not exist panics.
-	Limits map[Budget]int
+	// Limits sets any budget's limit by its name (see Budget), after
+	// JobBudget and AnalyticsBudget: 0 keeps the published limit, a
+	// negative value turns the limit off. A budget that does not exist
+	// panics.
+	Limits map[string]int
 	// DefaultJob is the lifecycle of jobs whose prompt carries no script
 	// marker (zero value: active for 2 s, then completed with a PR).
 	DefaultJob JobScript
@@ -52,8 +53,9 @@ type Config struct {
 	// them, their lifecycle and their bundles (StaticExportConfig).
 	StaticExports StaticExportConfig
 	// DefaultDeployment is the lifecycle of deployments and previews (zero
-	// value: DefaultDeploymentScript). PreviewsOffPlan takes previews off
-	// every organization's plan: a preview trigger answers 403.
+	// value: queued 1 s, building 4 s, success). PreviewsOffPlan takes
+	// previews off every organization's plan: a preview trigger answers
+	// 403.
 	DefaultDeployment DeploymentScript
 	PreviewsOffPlan   bool
 	// OnRequest, when set, is called with each request once it is
@@ -76,7 +78,7 @@ type Fake struct {
 	mu         sync.Mutex
 	keys       map[string]keyInfo
 	projects   map[string]*project
-	limits     map[Budget]int
+	limits     map[string]int
 	windows    map[window][]time.Time // requests counted per budget and scope
 	defaultJob JobScript
 	jobSeq     uint64
@@ -151,9 +153,9 @@ func newFake(cfg Config, routes []route) *Fake {
 	return s
 }
 
-// Stop ends every injected latency and stall now and in the future, so
-// that a server can shut down without waiting for them. Server.Close calls
-// it.
+// Stop ends every injected latency, stall and Respond now and in the
+// future (a Respond's request context ends), so that a server can shut
+// down without waiting for them. Server.Close calls it.
 func (s *Fake) Stop() { s.stopOnce.Do(func() { close(s.stopping) }) }
 
 // AddKey registers an API key for an organization. A read-only key may only
@@ -255,9 +257,41 @@ func (s *Fake) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) {
 		e.Fault = fault.Kind
 	}
 	s.mu.Unlock()
-	if fault != nil && fault.apply(w, r, rt.pattern, s.stopping) {
+	if fault != nil && fault.Respond != nil {
+		s.respond(fault.Respond, rt, w, r)
 		return
 	}
+	if fault != nil && fault.apply(w, r, s.stopping) {
+		return // the fault answered
+	}
+	s.answer(rt, fault, w, r)
+}
+
+// respond hands a request to a fault's Respond, with the route's own
+// answer to call. The request's context ends when the client hangs up or
+// the fake stops; a stopped fake breaks the connection, so that an answer
+// cut short never looks whole.
+func (s *Fake) respond(respond func(http.ResponseWriter, *http.Request, http.Handler), rt *route, w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	go func() {
+		select {
+		case <-s.stopping:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	respond(w, r.WithContext(ctx), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.answer(rt, nil, w, r) }))
+	select {
+	case <-s.stopping:
+		breakConn(w)
+	default:
+	}
+}
+
+// answer admits a request (key, project, budgets) and serves it; fault,
+// when not nil, is a reset, a slow stream or an odd field to play on it.
+func (s *Fake) answer(rt *route, fault *faultState, w http.ResponseWriter, r *http.Request) {
 	rec := newRecorder()
 	s.mu.Lock()
 	org, p, admitted := s.admit(rt, rec, r)
@@ -270,9 +304,6 @@ func (s *Fake) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) {
 		// its end off. It sees its fault (a reset, a slow stream).
 		if fault != nil {
 			r = r.WithContext(context.WithValue(r.Context(), faultKey{}, fault.Fault))
-			if fault.Kind == FaultTrickle {
-				w = &trickleWriter{ResponseWriter: w, r: r, stopping: s.stopping, delay: fault.trickleDelay()}
-			}
 		}
 		rt.serve(s, w, r, org, p)
 		if fault != nil && fault.Kind == FaultReset {
@@ -288,37 +319,12 @@ func (s *Fake) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) {
 	if !admitted {
 		reshapeError(rt.area, rec) // each API's error body
 	}
-	if fault != nil {
-		if changed, ok := fault.change(rec, r, rt.pattern); ok {
-			rec.body.Reset()
-			rec.body.Write(changed)
-		}
-		if fault.Kind == FaultTrickle {
-			rec.sendTrickled(w, r, s.stopping, fault.trickleDelay())
-			return
-		}
+	if fault != nil && fault.Kind == FaultOddField && max(rec.status, http.StatusOK)/100 == 2 {
+		odd := oddField(rec.body.Bytes(), fault.Field)
+		rec.body.Reset()
+		rec.body.Write(odd)
 	}
 	rec.send(w)
-}
-
-// change is a served answer as a fault changes it, and whether it does:
-// FaultOddField, FaultEchoSecret and FaultUnreadableID change 2xx answers,
-// FaultControlText any answer.
-func (f *faultState) change(rec *recorder, r *http.Request, pattern string) ([]byte, bool) {
-	body, ok := rec.body.Bytes(), max(rec.status, http.StatusOK)/100 == 2
-	switch {
-	case f.Kind == FaultControlText:
-		return withControlText(body, f.Text), true
-	case !ok:
-		return nil, false
-	case f.Kind == FaultOddField:
-		return oddField(body, f.Field), true
-	case f.Kind == FaultEchoSecret:
-		return f.withEchoedSecret(body, r), true
-	case f.Kind == FaultUnreadableID:
-		return f.withUnreadableID(body, pattern), true
-	}
-	return nil, false
 }
 
 // admit checks a request with s.mu held: the route (404), the key (401,

@@ -44,8 +44,8 @@ type todoObject struct {
 	Priority string `json:"priority"`
 }
 
-// MaxListTake is the listing's largest page (take).
-const MaxListTake = 100
+// maxListTake is the listing's largest page (take).
+const maxListTake = 100
 
 // listJobs serves a page of the project's jobs, newest first: skip is 0 or
 // more (default 0), take 1 to 100 (default 12); anything else is a 400
@@ -54,7 +54,7 @@ const MaxListTake = 100
 func (s *Fake) listJobs(w http.ResponseWriter, r *http.Request, _ string, p *project) {
 	q := &params{q: r.URL.Query(), path: r.PathValue}
 	skip := q.number("skip", 0, maxInt, 0, true)
-	take := q.number("take", 1, MaxListTake, 12, true)
+	take := q.number("take", 1, maxListTake, 12, true)
 	if len(q.problems) > 0 {
 		writeError(w, http.StatusBadRequest, "Invalid query parameters", q.problems...)
 		return
@@ -95,18 +95,18 @@ func (p *project) renderSession(j *job, now time.Time) sessionObject {
 		Title: title(j.prompt), CreatedAt: o.CreatedAt, Todos: []todoObject{},
 	}
 	switch o.Status {
-	case string(JobActive):
+	case jobActive:
 		sess.HaultReason = "processing"
-	case string(JobCompleted):
+	case jobCompleted:
 		sess.Haulted, sess.HaultReason = true, "completed"
 		sess.MessageToUser = "No files needed changes."
 		if o.PRLink != nil {
 			sess.MessageToUser = "Opened a pull request with the changes."
 		}
-	case string(JobFailed):
+	case jobFailed:
 		sess.Haulted, sess.HaultReason = true, "error"
 		sess.MessageToUser = "The agent ran into an error and stopped."
-	case string(JobArchived):
+	case jobArchived:
 		sess.Haulted, sess.HaultReason = true, "interrupted"
 	}
 	if o.PRLink != nil {

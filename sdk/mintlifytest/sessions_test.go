@@ -20,8 +20,8 @@ func TestListJobs_everyJobNewestFirstInV1Words(t *testing.T) {
 		}
 		return id
 	}
-	failed := seeded(JobSeed{ID: "job-failed", Status: JobFailed, Prompt: "Fix the build", CreatedAt: old})
-	archived := seeded(JobSeed{ID: "job-archived", Status: JobArchived, Prompt: "", CreatedAt: old.Add(time.Hour), PRLink: "https://github.com/acme/demo-project/pull/7"})
+	failed := seeded(JobSeed{ID: "job-failed", Status: jobFailed, Prompt: "Fix the build", CreatedAt: old})
+	archived := seeded(JobSeed{ID: "job-archived", Status: jobArchived, Prompt: "", CreatedAt: old.Add(time.Hour), PRLink: "https://github.com/acme/demo-project/pull/7"})
 	_, _, j := h.call("POST", "/v2/agent/demo-project/job", `{"prompt":"[fake:nochange] Check   the links\nthen stop"}`)
 	noChange := j["id"].(string)
 	h.clk.Advance(2 * time.Minute) // both created ones end

@@ -18,6 +18,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest/internal/bundle"
 )
 
 // Static exports (static-export-openapi.json): an export job runs on the
@@ -27,23 +29,9 @@ import (
 // expiry in the query, as S3's) that answers 403 with S3's XML error once
 // it has expired or when it was altered.
 
-// ExportOutcome is how a scripted static export ends.
-type ExportOutcome string
-
-// The outcomes an export script can end in.
-
-// ExportCompleted means: the export completes; its bundle can be made.
-const ExportCompleted ExportOutcome = "completed"
-
-// ExportFailed fails the export 60% of the way through its run, with
-// an error naming the page that failed to render.
-const ExportFailed ExportOutcome = "failed"
-
-// ExportNever runs forever: its progress nears 99% and stays there.
-const ExportNever ExportOutcome = "never"
-
 // ExportScript is the lifecycle of a static export: queued for QueuedFor,
-// running for RunFor (progress growing evenly), then Outcome. Pages is the
+// running for RunFor (progress growing evenly), then Outcome (see
+// OutcomeCompleted, OutcomeFailed and OutcomeNever). Pages is the
 // page count when the request names no paths (with paths, their number).
 // BundleSize, when set, fills the archive up to about that many bytes (one
 // asset of pseudo-random bytes), for downloads of a realistic size;
@@ -58,7 +46,7 @@ type ExportScript struct {
 	QueuedFor  time.Duration
 	RunFor     time.Duration
 	Pages      int
-	Outcome    ExportOutcome
+	Outcome    Outcome
 	BundleSize int64
 }
 
@@ -74,10 +62,10 @@ type StaticExportConfig struct {
 	LinkTTL time.Duration
 }
 
-// DefaultBundleLinkTTL is how long a bundle link works unless configured.
-const DefaultBundleLinkTTL = 15 * time.Minute
+// defaultBundleLinkTTL is how long a bundle link works unless configured.
+const defaultBundleLinkTTL = 15 * time.Minute
 
-var defaultExportScript = ExportScript{QueuedFor: time.Second, RunFor: 4 * time.Second, Pages: 24, Outcome: ExportCompleted}
+var defaultExportScript = ExportScript{QueuedFor: time.Second, RunFor: 4 * time.Second, Pages: 24, Outcome: OutcomeCompleted}
 
 var exportMarkerRE = regexp.MustCompile(`\[fake:([a-z]+)(?:=([0-9A-Za-z.]+))?\]`)
 
@@ -97,35 +85,14 @@ func (e ExportScript) withMarkers(version string) ExportScript {
 				e.Pages = n
 			}
 		case "bundle":
-			if n, err := ParseByteSize(m[2]); err == nil {
+			if n, err := bundle.ParseSize(m[2]); err == nil {
 				e.BundleSize = n
 			}
-		case string(ExportCompleted), string(ExportFailed), string(ExportNever):
-			e.Outcome = ExportOutcome(m[1])
+		case string(OutcomeCompleted), string(OutcomeFailed), string(OutcomeNever):
+			e.Outcome = Outcome(m[1])
 		}
 	}
 	return e
-}
-
-// ParseByteSize reads a size: bytes, or a number with a KiB, MiB, GiB,
-// KB, MB or GB suffix ("1GiB", "500MB", "1.5GiB").
-func ParseByteSize(s string) (int64, error) {
-	units := []struct {
-		suffix string
-		n      float64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}, {"", 1}}
-	for _, u := range units {
-		num, ok := strings.CutSuffix(s, u.suffix)
-		if !ok {
-			continue
-		}
-		v, err := strconv.ParseFloat(num, 64)
-		if err != nil || v < 0 || v*u.n > 1<<40 {
-			return 0, fmt.Errorf("size %q: want a number of bytes, with an optional KiB, MiB, GiB, KB, MB or GB", s)
-		}
-		return int64(v * u.n), nil
-	}
-	return 0, fmt.Errorf("size %q: want a number of bytes", s)
 }
 
 // exportState is what the fake knows of static exports.
@@ -146,10 +113,10 @@ func newExportState(cfg StaticExportConfig) *exportState {
 		st.script = defaultExportScript
 	}
 	if st.script.Outcome == "" {
-		st.script.Outcome = ExportCompleted
+		st.script.Outcome = OutcomeCompleted
 	}
 	if st.linkTTL <= 0 {
-		st.linkTTL = DefaultBundleLinkTTL
+		st.linkTTL = defaultBundleLinkTTL
 	}
 	st.secret = make([]byte, 32)
 	_, _ = rand.Read(st.secret)
@@ -162,7 +129,7 @@ type staticExport struct {
 	paths                    []string
 	script                   ExportScript
 	createdAt                time.Time
-	archive                  *archive // made when first asked for
+	archive                  *bundle.Archive // made when first asked for
 }
 
 // exportObject is the wire shape of a static export job.
@@ -201,9 +168,9 @@ func (e *staticExport) render(now time.Time) exportObject {
 	}
 	updated := now
 	switch {
-	case e.script.Outcome == ExportNever:
+	case e.script.Outcome == OutcomeNever:
 		frac = min(frac, 0.99)
-	case e.script.Outcome == ExportFailed && frac >= failsAt:
+	case e.script.Outcome == OutcomeFailed && frac >= failsAt:
 		frac, updated = failsAt, started.Add(time.Duration(float64(run)*failsAt))
 		o.Status = "failed"
 		page := "index"
@@ -245,14 +212,14 @@ func (e *staticExport) pagePaths() []string {
 }
 
 // ensureArchive makes the job's archive description (not its bytes).
-func (e *staticExport) ensureArchive() (*archive, error) {
+func (e *staticExport) ensureArchive() (*bundle.Archive, error) {
 	if e.archive != nil {
 		return e.archive, nil
 	}
 	h := fnv.New64a()
 	_, _ = h.Write([]byte(e.id))
 	seed := h.Sum64()
-	var files []archiveFile
+	var files []bundle.File
 	var total int64
 	for i, p := range e.pagePaths() {
 		html := fmt.Sprintf("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s · %s</title>"+
@@ -260,16 +227,16 @@ func (e *staticExport) ensureArchive() (*archive, error) {
 			"<p>Page %d of the static export %s of %s, version %q.</p>\n</main><script src=\"/_next/static/chunks/main.js\"></script></body></html>\n",
 			p, e.domain, p, i+1, e.id, e.domain, e.version)
 		rsc := fmt.Sprintf("0:[\"$\",\"main\",null,{\"children\":[\"$\",\"h1\",null,{\"children\":%q}]}]\n", p)
-		files = append(files, archiveFile{name: p + ".html", data: []byte(html)}, archiveFile{name: p + ".txt", data: []byte(rsc)})
+		files = append(files, bundle.File{Name: p + ".html", Data: []byte(html)}, bundle.File{Name: p + ".txt", Data: []byte(rsc)})
 		total += int64(len(html) + len(rsc) + 1024)
 	}
 	files = append(files,
-		archiveFile{name: "_next/static/css/app.css", data: []byte("body{font-family:system-ui,sans-serif;margin:0 auto;max-width:48rem}\n")},
-		archiveFile{name: "_next/static/chunks/main.js", data: []byte("document.documentElement.dataset.export=" + strconv.Quote(e.id) + ";\n")})
+		bundle.File{Name: "_next/static/css/app.css", Data: []byte("body{font-family:system-ui,sans-serif;margin:0 auto;max-width:48rem}\n")},
+		bundle.File{Name: "_next/static/chunks/main.js", Data: []byte("document.documentElement.dataset.export=" + strconv.Quote(e.id) + ";\n")})
 	if fill := e.script.BundleSize - total - 4096; fill > 0 {
-		files = append(files, archiveFile{name: "_next/static/media/fill.bin", fill: fill})
+		files = append(files, bundle.File{Name: "_next/static/media/fill.bin", Fill: fill})
 	}
-	a, err := newArchive(files, e.createdAt, seed)
+	a, err := bundle.New(files, e.createdAt, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -411,7 +378,7 @@ func (s *Fake) createBundle(w http.ResponseWriter, r *http.Request, org string, 
 	signed := now.UTC().Truncate(time.Second)
 	link := s.exports.sign(requestOrigin(r), e.id, signed, s.exports.linkTTL)
 	s.exports.links = append(s.exports.links, link)
-	writeJSON(w, http.StatusOK, bundleObject{JobID: e.id, BundleURL: link, SizeBytes: a.size(),
+	writeJSON(w, http.StatusOK, bundleObject{JobID: e.id, BundleURL: link, SizeBytes: a.Size(),
 		ExpiresAt: signed.Add(s.exports.linkTTL).Format(timeLayout)})
 }
 
@@ -534,7 +501,7 @@ func (s *Fake) downloadBundle(w http.ResponseWriter, r *http.Request, _ string, 
 	now := s.clock.Now()
 	q := r.URL.Query()
 	want := st.signature(jobID, q)
-	var a *archive
+	var a *bundle.Archive
 	var err error
 	if e != nil {
 		a, err = e.ensureArchive()
@@ -566,7 +533,7 @@ func (s *Fake) downloadBundle(w http.ResponseWriter, r *http.Request, _ string, 
 		writeS3Error(w, http.StatusNotFound, s3Error{Code: "NoSuchKey", Message: "The specified key does not exist.", Resource: bundlePath(jobID)})
 		return
 	}
-	size := a.size()
+	size := a.Size()
 	sum := sha256.Sum256([]byte(fmt.Sprintf("%s %d %s", e.id, size, e.version)))
 	etag := `"` + hex.EncodeToString(sum[:16]) + `"`
 	h := w.Header()
@@ -598,7 +565,7 @@ func (s *Fake) downloadBundle(w http.ResponseWriter, r *http.Request, _ string, 
 	if reset {
 		to = from + (to-from)/2
 	}
-	_ = a.writeRange(w, from, to)
+	_ = a.WriteRange(w, from, to)
 }
 
 // StaticExportIDs returns every static export's job id, in the order they
@@ -628,7 +595,7 @@ func (s *Fake) StaticExport(jobID string) (json.RawMessage, bool) {
 func (s *Fake) WriteStaticExportArchive(jobID string, w io.Writer) (int64, error) {
 	s.mu.Lock()
 	e := s.exports.jobs[jobID]
-	var a *archive
+	var a *bundle.Archive
 	var err error
 	if e != nil {
 		a, err = e.ensureArchive()
@@ -640,7 +607,7 @@ func (s *Fake) WriteStaticExportArchive(jobID string, w io.Writer) (int64, error
 	if err != nil {
 		return 0, err
 	}
-	return a.size(), a.writeRange(w, 0, a.size())
+	return a.Size(), a.WriteRange(w, 0, a.Size())
 }
 
 // BundleLinks returns every bundle link the fake has issued, in order:

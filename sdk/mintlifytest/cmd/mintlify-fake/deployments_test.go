@@ -23,7 +23,7 @@ func TestOptions_deployments(t *testing.T) {
 	o.deploy = mintlifytest.DeploymentScript{Queued: 2 * time.Second, Building: 30 * time.Second}
 	o.deployOutcome, o.noPreviews = "failure", true
 	cfg, err := o.config()
-	want := mintlifytest.DeploymentScript{Queued: 2 * time.Second, Building: 30 * time.Second, Outcome: mintlifytest.DeployFailure}
+	want := mintlifytest.DeploymentScript{Queued: 2 * time.Second, Building: 30 * time.Second, Outcome: mintlifytest.OutcomeFailed}
 	if err != nil || cfg.DefaultDeployment != want || !cfg.PreviewsOffPlan {
 		t.Errorf("%+v, %v", cfg, err)
 	}

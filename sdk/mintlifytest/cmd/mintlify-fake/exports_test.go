@@ -30,7 +30,7 @@ func TestOptions_staticExports(t *testing.T) {
 	o.export = mintlifytest.ExportScript{QueuedFor: time.Second, RunFor: time.Minute, Pages: 7}
 	cfg, err := o.config()
 	want := mintlifytest.StaticExportConfig{Disabled: true, LinkTTL: time.Minute,
-		Default: mintlifytest.ExportScript{QueuedFor: time.Second, RunFor: time.Minute, Pages: 7, Outcome: mintlifytest.ExportFailed, BundleSize: 2 << 20}}
+		Default: mintlifytest.ExportScript{QueuedFor: time.Second, RunFor: time.Minute, Pages: 7, Outcome: mintlifytest.OutcomeFailed, BundleSize: 2 << 20}}
 	if err != nil || cfg.StaticExports != want {
 		t.Errorf("%+v, %v", cfg.StaticExports, err)
 	}
@@ -44,22 +44,9 @@ func TestRun_servesStaticExportsAndTheirArchives(t *testing.T) {
 	o.bundleSize = "100KiB"
 	env, _ := startRun(t, o)
 	base := strings.TrimPrefix(strings.Split(env, "\n")[0], "MINTLIFY_BASE_URL=")
-	call := func(method, path, body string) map[string]any {
-		t.Helper()
-		req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+mintlifytest.DemoAPIKey)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var got map[string]any
-		_ = json.NewDecoder(resp.Body).Decode(&got)
-		return got
-	}
-	id, _ := call("POST", "/v1/static-export/jobs", `{"domain":"docs.example.com"}`)["jobId"].(string)
+	id, _ := callJSON(t, "POST", base+"/v1/static-export/jobs", `{"domain":"docs.example.com"}`)["jobId"].(string)
 	time.Sleep(20 * time.Millisecond)
-	bundle := call("POST", "/v1/static-export/jobs/"+id+"/bundle", "")
+	bundle := callJSON(t, "POST", base+"/v1/static-export/jobs/"+id+"/bundle", "")
 	link, _ := bundle["bundleUrl"].(string)
 	if !strings.HasPrefix(link, base+"/_bundles/"+id+"/bundle.tar.gz?") {
 		t.Fatalf("bundle %v", bundle)
@@ -73,4 +60,20 @@ func TestRun_servesStaticExportsAndTheirArchives(t *testing.T) {
 	if err != nil || resp.StatusCode != 200 || float64(len(data)) != bundle["sizeBytes"] || len(data) < 100<<10 {
 		t.Errorf("%d, %d bytes: %v", resp.StatusCode, len(data), err)
 	}
+}
+
+// callJSON sends a request with the demo key and a body, and decodes the
+// answer's JSON object.
+func callJSON(t *testing.T, method, link, body string) map[string]any {
+	t.Helper()
+	req, _ := http.NewRequest(method, link, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+mintlifytest.DemoAPIKey)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&got)
+	return got
 }

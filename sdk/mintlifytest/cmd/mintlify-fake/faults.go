@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mintlify/terraform-provider-mintlify/internal/fakehostile"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
@@ -108,18 +109,18 @@ func parseFault(spec string) ([]mintlifytest.Fault, error) {
 	case "slow-stream":
 		f.Kind = mintlifytest.FaultSlowStream
 		f.Latency, err = time.ParseDuration(value)
-	case string(mintlifytest.FaultEndlessEvent), string(mintlifytest.FaultEmptyDeltas), string(mintlifytest.FaultEndlessBody), string(mintlifytest.FaultControlText):
+	case string(fakehostile.EndlessEvent), string(fakehostile.EmptyDeltas), string(fakehostile.EndlessBody), string(fakehostile.ControlText):
 		f.Kind = mintlifytest.FaultKind(kind)
 		noValue()
-	case string(mintlifytest.FaultTrickle):
-		f.Kind = mintlifytest.FaultTrickle
+	case string(fakehostile.Trickle):
+		f.Kind = fakehostile.Trickle
 		if value != "" {
 			f.Latency, err = time.ParseDuration(value)
 		}
-	case string(mintlifytest.FaultUnreadableID):
-		f.Kind, f.Text = mintlifytest.FaultUnreadableID, value
-	case string(mintlifytest.FaultEchoSecret):
-		f.Kind, f.Field = mintlifytest.FaultEchoSecret, value
+	case string(fakehostile.UnreadableID):
+		f.Kind, f.Text = fakehostile.UnreadableID, value
+	case string(fakehostile.EchoSecret):
+		f.Kind, f.Field = fakehostile.EchoSecret, value
 	default:
 		return nil, fmt.Errorf("fault %q: unknown kind %q (%s)", spec, kind, faultKinds)
 	}
@@ -128,7 +129,7 @@ func parseFault(spec string) ([]mintlifytest.Fault, error) {
 	}
 	if body != nil {
 		switch f.Kind {
-		case mintlifytest.FaultMalformed, mintlifytest.FaultEndlessEvent, mintlifytest.FaultEmptyDeltas, mintlifytest.FaultEndlessBody:
+		case mintlifytest.FaultMalformed, fakehostile.EndlessEvent, fakehostile.EmptyDeltas, fakehostile.EndlessBody:
 		default:
 			return nil, fmt.Errorf("fault %q: only malformed, endless-event, empty-deltas and endless-body take a body", spec)
 		}
@@ -173,6 +174,9 @@ func parseFault(spec string) ([]mintlifytest.Fault, error) {
 	for i, r := range routes {
 		out[i] = f
 		out[i].Route = r
+		if fakehostile.Plays(f.Kind) {
+			out[i] = fakehostile.Fault(out[i])
+		}
 	}
 	return out, nil
 }
@@ -189,7 +193,7 @@ func (f *faultFlags) Set(spec string) error {
 }
 
 // limitFlags collects repeated -limit NAME=N flags.
-type limitFlags map[mintlifytest.Budget]int
+type limitFlags map[string]int
 
 func (l *limitFlags) String() string { return fmt.Sprintf("%d limits", len(*l)) }
 
@@ -198,8 +202,8 @@ func (l *limitFlags) Set(spec string) error {
 	known := false
 	var names []string
 	for _, b := range mintlifytest.Budgets() {
-		known = known || string(b.Budget) == name
-		names = append(names, string(b.Budget))
+		known = known || b.Name == name
+		names = append(names, b.Name)
 	}
 	if !known {
 		return fmt.Errorf("-limit %q: no budget %q (%s)", spec, name, strings.Join(names, ", "))
@@ -211,6 +215,6 @@ func (l *limitFlags) Set(spec string) error {
 	if *l == nil {
 		*l = limitFlags{}
 	}
-	(*l)[mintlifytest.Budget(name)] = n
+	(*l)[name] = n
 	return nil
 }

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
+	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest/internal/bundle"
 )
 
 // usage is the -h text; its lists of routes and budgets come from the
@@ -186,9 +187,10 @@ FAULTS
 REQUEST LOG
   -log FILE (or -log - for stderr) writes one JSON line per request, once
   it is answered: time, method, path, query, route, status, fault,
-  request_id, and the body of a POST. Keys and a bundle link's signature
-  are written as [REDACTED]; no header is written. To watch what a
-  configuration sends:
+  request_id, and the body of a POST. Keys and a bundle link's secrets
+  are written as [REDACTED], however they were spelled (escaped, in a JSON
+  string, in a pair the server skipped); no header is written. To watch
+  what a configuration sends:
     mintlify-fake -log requests.jsonl &   ...   tail -f requests.jsonl
 
 FLAGS
@@ -202,9 +204,23 @@ func budgetList() string {
 		if s.PerProject {
 			scope = "project"
 		}
-		fmt.Fprintf(&b, "    %-13s %d per %s per %s:\n%s\n", s.Budget, s.Limit, s.Per(), scope, wrap(s.Covers, "                  "))
+		fmt.Fprintf(&b, "    %-13s %d per %s per %s:\n%s\n", s.Name, s.Limit, s.Per(), scope, wrap(s.Covers, "                  "))
 	}
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// defaultDataEnd is -data-end's default, as the usage states it: the
+// fake's own default too.
+const defaultDataEnd = "2026-11-01"
+
+// publishedLimit is a budget's published limit.
+func publishedLimit(name string) int {
+	for _, s := range mintlifytest.Budgets() {
+		if s.Name == name {
+			return s.Limit
+		}
+	}
+	return 0
 }
 
 // wrap fills text into lines of at most 76 columns after indent.
@@ -238,22 +254,22 @@ func main() {
 	fs.IntVar(&o.data.Feedback, "feedback", 500, "feedback entries")
 	fs.IntVar(&o.data.Conversations, "conversations", 2000, "assistant conversations")
 	fs.IntVar(&o.data.Days, "days", 90, "days of analytics data")
-	fs.StringVar(&o.dataEnd, "data-end", mintlifytest.DefaultDataEnd.Format(time.DateOnly), "end of the data, exclusive (YYYY-MM-DD)")
+	fs.StringVar(&o.dataEnd, "data-end", defaultDataEnd, "end of the data, exclusive (YYYY-MM-DD)")
 	fs.Uint64Var(&o.data.Seed, "seed", 42, "varies the numbers")
 	fs.DurationVar(&o.job.ActiveFor, "job-duration", 3*time.Second, "how long a job stays active before its outcome")
 	fs.StringVar(&o.outcome, "job-outcome", "completed", "how a job without a marker ends: completed, nochange, failed, archived or never")
-	fs.DurationVar(&o.deploy.Queued, "deploy-queued", mintlifytest.DefaultDeploymentScript.Queued, "how long a deployment or preview stays queued")
-	fs.DurationVar(&o.deploy.Building, "deploy-duration", mintlifytest.DefaultDeploymentScript.Building, "how long a deployment or preview stays in_progress before its outcome")
-	fs.StringVar(&o.deployOutcome, "deploy-outcome", string(mintlifytest.DeploySuccess), "how a deployment ends (and a preview without a marker): success, failure or never")
+	fs.DurationVar(&o.deploy.Queued, "deploy-queued", time.Second, "how long a deployment or preview stays queued")
+	fs.DurationVar(&o.deploy.Building, "deploy-duration", 4*time.Second, "how long a deployment or preview stays in_progress before its outcome")
+	fs.StringVar(&o.deployOutcome, "deploy-outcome", "success", "how a deployment ends (and a preview without a marker): success, failure or never")
 	fs.BoolVar(&o.noPreviews, "no-previews", false, "previews are not on the plan: a preview trigger answers 403")
-	fs.IntVar(&o.jobLimit, "job-limit", mintlifytest.DefaultHourlyBudget, "job creations and messages per project per hour (-1: no limit)")
-	fs.IntVar(&o.analyticsLimit, "analytics-limit", mintlifytest.DefaultHourlyBudget, "analytics requests per organization per hour (-1: no limit)")
+	fs.IntVar(&o.jobLimit, "job-limit", publishedLimit("agent-jobs"), "job creations and messages per project per hour (-1: no limit)")
+	fs.IntVar(&o.analyticsLimit, "analytics-limit", publishedLimit("analytics"), "analytics requests per organization per hour (-1: no limit)")
 	fs.DurationVar(&o.export.QueuedFor, "export-queued", time.Second, "how long a static export stays queued")
 	fs.DurationVar(&o.export.RunFor, "export-duration", 5*time.Second, "how long a static export runs")
 	fs.StringVar(&o.exportOutcome, "export-outcome", "completed", "how a static export without a marker ends: completed, failed or never")
 	fs.IntVar(&o.export.Pages, "export-pages", 24, "pages of a static export that names no paths")
 	fs.StringVar(&o.bundleSize, "bundle-size", "0", "about how large an export's archive is (such as 1GiB); 0: its pages alone")
-	fs.DurationVar(&o.bundleTTL, "bundle-ttl", mintlifytest.DefaultBundleLinkTTL, "how long a bundle link works")
+	fs.DurationVar(&o.bundleTTL, "bundle-ttl", 15*time.Minute, "how long a bundle link works")
 	fs.BoolVar(&o.exportsDisabled, "exports-disabled", false, "refuse static exports with 403, as for an organization without the feature")
 	fs.Var(&o.limits, "limit", "set a budget's limit, NAME=N (see RATE LIMITS above; -1: no limit); may be repeated")
 	fs.Var(&o.faults, "fault", "inject a fault (see FAULTS above); may be repeated")
@@ -283,6 +299,13 @@ type options struct {
 	exportsDisabled                 bool
 }
 
+// deployOutcomes are the outcomes -deploy-outcome takes, in a
+// deployment's words ("": the fake's default, success).
+var deployOutcomes = map[string]mintlifytest.Outcome{
+	"": mintlifytest.OutcomeCompleted, "success": mintlifytest.OutcomeCompleted,
+	"failure": mintlifytest.OutcomeFailed, "never": mintlifytest.OutcomeNever,
+}
+
 // config checks the options and turns them into the fake's configuration.
 func (o options) config() (mintlifytest.Config, error) {
 	end, err := time.Parse(time.DateOnly, o.dataEnd)
@@ -294,9 +317,8 @@ func (o options) config() (mintlifytest.Config, error) {
 	default:
 		return mintlifytest.Config{}, fmt.Errorf("-job-outcome %q: want completed, nochange, failed, archived or never", o.outcome)
 	}
-	switch mintlifytest.DeployOutcome(o.deployOutcome) {
-	case "", mintlifytest.DeploySuccess, mintlifytest.DeployFailure, mintlifytest.DeployNever: // "": the fake's default
-	default:
+	deployOutcome, ok := deployOutcomes[o.deployOutcome]
+	if !ok {
 		return mintlifytest.Config{}, fmt.Errorf("-deploy-outcome %q: want success, failure or never", o.deployOutcome)
 	}
 	if o.deploy.Queued < 0 || o.deploy.Building < 0 {
@@ -318,7 +340,7 @@ func (o options) config() (mintlifytest.Config, error) {
 	job := o.job
 	job.Outcome = mintlifytest.Outcome(o.outcome)
 	deploy := o.deploy
-	deploy.Outcome = mintlifytest.DeployOutcome(o.deployOutcome)
+	deploy.Outcome = deployOutcome
 	exports, err := o.exports()
 	if err != nil {
 		return mintlifytest.Config{}, err
@@ -332,15 +354,15 @@ func (o options) config() (mintlifytest.Config, error) {
 // fake's defaults.
 func (o options) exports() (mintlifytest.StaticExportConfig, error) {
 	script := o.export
-	switch mintlifytest.ExportOutcome(o.exportOutcome) {
+	switch mintlifytest.Outcome(o.exportOutcome) {
 	case "":
-	case mintlifytest.ExportCompleted, mintlifytest.ExportFailed, mintlifytest.ExportNever:
-		script.Outcome = mintlifytest.ExportOutcome(o.exportOutcome)
+	case mintlifytest.OutcomeCompleted, mintlifytest.OutcomeFailed, mintlifytest.OutcomeNever:
+		script.Outcome = mintlifytest.Outcome(o.exportOutcome)
 	default:
 		return mintlifytest.StaticExportConfig{}, fmt.Errorf("-export-outcome %q: want completed, failed or never", o.exportOutcome)
 	}
 	if o.bundleSize != "" {
-		size, err := mintlifytest.ParseByteSize(o.bundleSize)
+		size, err := bundle.ParseSize(o.bundleSize)
 		if err != nil {
 			return mintlifytest.StaticExportConfig{}, fmt.Errorf("-bundle-size: %w", err)
 		}
@@ -405,9 +427,6 @@ func run(ctx context.Context, o options, out, info io.Writer) error {
 	fmt.Fprint(out, env)
 	first := cfg.Analytics.End.AddDate(0, 0, -cfg.Analytics.Days)
 	deploy := cfg.DefaultDeployment
-	if deploy == (mintlifytest.DeploymentScript{}) {
-		deploy = mintlifytest.DefaultDeploymentScript
-	}
 	fmt.Fprintf(info, "mintlify-fake: analytics data from %s to %s; jobs run %s; deployments %s; static exports %s; discovery at %s/discovery, Index at %s/api/universal-search; -h for scripts, limits and faults\n",
 		first.Format(time.DateOnly), cfg.Analytics.End.AddDate(0, 0, -1).Format(time.DateOnly), cfg.DefaultJob.ActiveFor,
 		deploy.Queued+deploy.Building, cfg.StaticExports.Default.QueuedFor+cfg.StaticExports.Default.RunFor,

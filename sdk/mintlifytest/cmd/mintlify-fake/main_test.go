@@ -12,17 +12,20 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/mintlify/terraform-provider-mintlify/internal/fakehostile"
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
 func defaults() options {
-	return options{addr: "127.0.0.1:0", dataEnd: "2026-11-01", outcome: "completed", jobLimit: 100, analyticsLimit: 100,
+	return options{addr: "127.0.0.1:0", dataEnd: defaultDataEnd, outcome: "completed", jobLimit: 100, analyticsLimit: 100,
 		data: mintlifytest.Dataset{Paths: 3, Days: 90}, job: mintlifytest.JobScript{ActiveFor: time.Second}}
 }
 
@@ -117,7 +120,7 @@ func TestOptions_checked(t *testing.T) {
 	o := defaults()
 	o.analyticsLimit, o.outcome = -1, "failed"
 	cfg, err := o.config()
-	if err != nil || cfg.AnalyticsBudget != -1 || cfg.DefaultJob.Outcome != mintlifytest.OutcomeFailed || !cfg.Analytics.End.Equal(mintlifytest.DefaultDataEnd) {
+	if err != nil || cfg.AnalyticsBudget != -1 || cfg.DefaultJob.Outcome != mintlifytest.OutcomeFailed || cfg.Analytics.End.Format(time.DateOnly) != defaultDataEnd {
 		t.Errorf("%+v, %v", cfg, err)
 	}
 }
@@ -129,8 +132,13 @@ func checkFaultsParsed(t *testing.T, want map[string][]mintlifytest.Fault) {
 		got, err := parseFault(spec)
 		if err != nil {
 			t.Errorf("%s: %v", spec, err)
-		} else if diff := cmp.Diff(rules, got); diff != "" {
+		} else if diff := cmp.Diff(rules, got, cmpopts.IgnoreFields(mintlifytest.Fault{}, "Respond")); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", spec, diff)
+		}
+		for _, f := range got {
+			if (f.Respond != nil) != fakehostile.Plays(f.Kind) {
+				t.Errorf("%s: a %s rule with Respond %v", spec, f.Kind, f.Respond != nil)
+			}
 		}
 	}
 }
@@ -164,7 +172,13 @@ func TestParseFault(t *testing.T) {
 		"slow-stream=50ms,route=assistant-message": {{Route: mintlifytest.RouteAssistantStream, Kind: mintlifytest.FaultSlowStream, Latency: 50 * time.Millisecond}},
 	}
 	checkFaultsParsed(t, good)
-	if got, _ := parseFault("drop,route=analytics"); len(got) != len(mintlifytest.AnalyticsRoutes) {
+	got, _ := parseFault("drop,route=analytics")
+	for _, r := range mintlifytest.Routes() {
+		if r.Area == "analytics" && !slices.ContainsFunc(got, func(f mintlifytest.Fault) bool { return f.Route == r.Pattern }) {
+			t.Errorf("route=analytics: no rule for %s", r.Pattern)
+		}
+	}
+	if len(got) != 8 {
 		t.Errorf("route=analytics: %d rules", len(got))
 	}
 	checkFaultsRefused(t, map[string]string{
@@ -232,7 +246,15 @@ func TestUsage_documentsScriptsDatesLimitsAndFaults(t *testing.T) {
 		}
 	}
 	// The data range the usage states is the default data set's.
-	first := mintlifytest.DefaultDataEnd.AddDate(0, 0, -90).Format("2006-01-02")
+	end, _ := time.Parse(time.DateOnly, defaultDataEnd)
+	first := end.AddDate(0, 0, -90).Format(time.DateOnly)
+	// ... and the fake's, without -data-end.
+	f := mintlifytest.New(mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 1}})
+	last, _, _ := f.VisitorsData(mintlifytest.DemoProjectID, end.AddDate(0, 0, -1).Format(time.DateOnly), defaultDataEnd)
+	after, _, _ := f.VisitorsData(mintlifytest.DemoProjectID, defaultDataEnd, end.AddDate(0, 0, 1).Format(time.DateOnly))
+	if last.Total == 0 || after.Total != 0 {
+		t.Errorf("the fake's data does not end at %s: %d visitors the day before, %d on it", defaultDataEnd, last.Total, after.Total)
+	}
 	if !strings.Contains(usage, first+" to 2026-10-31") {
 		t.Errorf("usage states another range than the data's, which starts %s", first)
 	}
@@ -252,15 +274,15 @@ func TestParseFault_everyKind(t *testing.T) {
 		"odd-field":                                   {{Kind: mintlifytest.FaultOddField}},
 		"odd-field=status,route=create-job,p=0.1":     {{Route: mintlifytest.RouteAgentJobsCreate, Kind: mintlifytest.FaultOddField, Field: "status", Probability: 0.1}},
 		"drop,route=thread":                           {{Route: mintlifytest.RouteAnalyticsThread, Kind: mintlifytest.FaultDropConnection}},
-		"endless-event,route=assistant-message":       {{Route: mintlifytest.RouteAssistantStream, Kind: mintlifytest.FaultEndlessEvent}},
-		"empty-deltas,body={\"type\":\"start-step\"}": {{Kind: mintlifytest.FaultEmptyDeltas, Body: `{"type":"start-step"}`}},
-		"endless-body,route=download":                 {{Route: mintlifytest.RouteStaticExportsDownloadBundle, Kind: mintlifytest.FaultEndlessBody}},
-		"trickle":                                     {{Kind: mintlifytest.FaultTrickle}},
-		"trickle=10ms,route=get-job":                  {{Route: mintlifytest.RouteAgentJobsGet, Kind: mintlifytest.FaultTrickle, Latency: 10 * time.Millisecond}},
-		"control-text,route=update-status":            {{Route: mintlifytest.RouteDeploymentsStatus, Kind: mintlifytest.FaultControlText}},
-		"unreadable-id":                               {{Kind: mintlifytest.FaultUnreadableID}},
-		"unreadable-id=st 1,route=start-export":       {{Route: mintlifytest.RouteStaticExportsStart, Kind: mintlifytest.FaultUnreadableID, Text: "st 1"}},
-		"echo-secret=jobId,route=bundle":              {{Route: mintlifytest.RouteStaticExportsCreateBundle, Kind: mintlifytest.FaultEchoSecret, Field: "jobId"}},
+		"endless-event,route=assistant-message":       {{Route: mintlifytest.RouteAssistantStream, Kind: fakehostile.EndlessEvent}},
+		"empty-deltas,body={\"type\":\"start-step\"}": {{Kind: fakehostile.EmptyDeltas, Body: `{"type":"start-step"}`}},
+		"endless-body,route=download":                 {{Route: mintlifytest.RouteStaticExportsDownloadBundle, Kind: fakehostile.EndlessBody}},
+		"trickle":                                     {{Kind: fakehostile.Trickle}},
+		"trickle=10ms,route=get-job":                  {{Route: mintlifytest.RouteAgentJobsGet, Kind: fakehostile.Trickle, Latency: 10 * time.Millisecond}},
+		"control-text,route=update-status":            {{Route: mintlifytest.RouteDeploymentsStatus, Kind: fakehostile.ControlText}},
+		"unreadable-id":                               {{Kind: fakehostile.UnreadableID}},
+		"unreadable-id=st 1,route=start-export":       {{Route: mintlifytest.RouteStaticExportsStart, Kind: fakehostile.UnreadableID, Text: "st 1"}},
+		"echo-secret=jobId,route=bundle":              {{Route: mintlifytest.RouteStaticExportsCreateBundle, Kind: fakehostile.EchoSecret, Field: "jobId"}},
 	}
 	checkFaultsParsed(t, good)
 	checkFaultsRefused(t, map[string]string{
@@ -299,7 +321,7 @@ func TestLimitFlag(t *testing.T) {
 	if err := l.Set("index-day=-1"); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(limitFlags{mintlifytest.BudgetPreviews: 2, mintlifytest.BudgetIndexDay: -1}, l); diff != "" || l.String() != "2 limits" {
+	if diff := cmp.Diff(limitFlags{"previews": 2, "index-day": -1}, l); diff != "" || l.String() != "2 limits" {
 		t.Errorf("limits (-want +got):\n%s", diff)
 	}
 	for spec, want := range map[string]string{
@@ -316,11 +338,11 @@ func TestLimitFlag(t *testing.T) {
 	o := defaults()
 	o.limits = l
 	cfg, err := o.config()
-	if err != nil || cfg.Limits[mintlifytest.BudgetPreviews] != 2 {
+	if err != nil || cfg.Limits["previews"] != 2 {
 		t.Errorf("config %+v %v", cfg.Limits, err)
 	}
 	// The limit reaches the fake.
-	o.limits = limitFlags{mintlifytest.BudgetAnalytics: 1}
+	o.limits = limitFlags{"analytics": 1}
 	cfg, _ = o.config()
 	fake := mintlifytest.New(cfg)
 	ts := httptest.NewServer(withControl(fake))
@@ -385,8 +407,8 @@ func TestUsage_listsTheTables(t *testing.T) {
 		}
 	}
 	for _, b := range mintlifytest.Budgets() {
-		if !strings.Contains(flat, fmt.Sprintf("%s %d per", b.Budget, b.Limit)) {
-			t.Errorf("usage lacks budget %s", b.Budget)
+		if !strings.Contains(flat, fmt.Sprintf("%s %d per", b.Name, b.Limit)) {
+			t.Errorf("usage lacks budget %s", b.Name)
 		}
 	}
 	for _, want := range []string{"client-error[=STATUS]", "malformed[=STATUS]", "reset", "stall", "-limit NAME=N",

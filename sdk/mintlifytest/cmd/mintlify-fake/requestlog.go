@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -31,33 +33,108 @@ type logLine struct {
 	Body      string                 `json:"body,omitempty"`
 }
 
+// What the log writes is scrubbed unit by unit (a path segment, a query
+// pair, a JSON body's strings), each decoded layer by layer before it is
+// matched: a key or a link's secret is found in whatever spelling a
+// server would read it (mint%5F..., mint\u005f..., escaped twice), and a
+// pair the server skips (x=%zz, a=1;b=2) is scrubbed like any other.
+
 // keyPattern is any Mintlify key (admin, assistant or Index): written
 // nowhere, whoever sent it where.
 var keyPattern = regexp.MustCompile(`mint_[A-Za-z0-9_\-]+`)
 
-// linkSecrets are the query parameters of a bundle link that grant it.
-var linkSecrets = []string{"X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token"}
+// linkSecret is a query parameter of a bundle link that grants it, with
+// its value, wherever it is written.
+var linkSecret = regexp.MustCompile(`(?i)(X-Amz-(?:Signature|Credential|Security-Token))=[^&\s"'<>]*`)
 
-// redacted is s without keys.
-func redacted(s string) string { return keyPattern.ReplaceAllString(s, "[REDACTED]") }
+// escape is one percent or JSON escape.
+var escape = regexp.MustCompile(`%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}`)
 
-// redactedQuery is a raw query without keys or a link's signature.
-func redactedQuery(raw string) string {
-	q, err := url.ParseQuery(raw)
-	if err != nil {
-		return redacted(raw)
-	}
-	changed := false
-	for _, name := range linkSecrets {
-		if q.Has(name) {
-			q.Set(name, "[REDACTED]")
-			changed = true
+const mark = "[REDACTED]"
+
+// scrub is s without the keys and link secrets it shows; mark alone when
+// s, its percent and JSON escapes undone once or more, would show one
+// (mint%5F..., a key escaped twice, a signature under an escaped name).
+func scrub(s string) string {
+	s = keyPattern.ReplaceAllString(s, mark)
+	s = linkSecret.ReplaceAllString(s, "${1}="+mark)
+	for range 4 { // each round undoes one layer of escapes
+		d := escape.ReplaceAllStringFunc(s, func(e string) string {
+			if e[0] == '%' {
+				d, _ := url.PathUnescape(e)
+				return d
+			}
+			d, _ := strconv.Unquote(`"` + e + `"`)
+			return d
+		})
+		if d == s {
+			return s
 		}
+		if keyPattern.MatchString(d) || linkSecret.MatchString(d) {
+			return mark
+		}
+		s = d
 	}
-	if !changed {
-		return redacted(raw)
+	return mark // escaped deeper than any client would: not written
+}
+
+// loggedPath is an escaped path, each segment scrubbed.
+func loggedPath(p string) string { return scrubEach(p, "/") }
+
+// loggedQuery is a raw query, each pair scrubbed.
+func loggedQuery(raw string) string { return scrubEach(raw, "&") }
+
+func scrubEach(s, sep string) string {
+	parts := strings.Split(s, sep)
+	for i, p := range parts {
+		parts[i] = scrub(p)
 	}
-	return redacted(q.Encode())
+	return strings.Join(parts, sep)
+}
+
+// loggedBody is a request body as sent when it shows and hides no
+// secret; else a JSON body written again from its decoded strings,
+// scrubbed, and any other scrubbed whole.
+func loggedBody(body string) string {
+	if scrub(body) == body {
+		return body
+	}
+	dec := json.NewDecoder(strings.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return scrub(body)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return scrub(body) // more than one JSON value
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(scrubJSON(v)) != nil {
+		return mark
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// scrubJSON is a decoded JSON value with every string scrubbed, keys
+// included.
+func scrubJSON(v any) any {
+	switch t := v.(type) {
+	case string:
+		return scrub(t)
+	case []any:
+		for i, e := range t {
+			t[i] = scrubJSON(e)
+		}
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			out[scrub(k)] = scrubJSON(e)
+		}
+		return out
+	}
+	return v
 }
 
 // requestLog writes lines to w, one whole line per Write.
@@ -67,12 +144,12 @@ type requestLog struct {
 }
 
 // write logs one answered request. The body is a POST's (any method's
-// but GET and HEAD), as the fake kept it (at most MaxLoggedBody bytes).
+// but GET and HEAD), as the fake kept it (at most 64 KiB).
 func (l *requestLog) write(r mintlifytest.LoggedRequest) {
-	line := logLine{Time: r.Time.UTC().Format(time.RFC3339Nano), Method: r.Method, Path: redacted(r.Path), Query: redactedQuery(r.Query),
+	line := logLine{Time: r.Time.UTC().Format(time.RFC3339Nano), Method: r.Method, Path: loggedPath(r.Path), Query: loggedQuery(r.Query),
 		Route: r.Route, Status: r.Status, Fault: r.Fault, RequestID: r.RequestID}
 	if r.Method != "GET" && r.Method != "HEAD" {
-		line.Body = redacted(r.Body)
+		line.Body = loggedBody(r.Body)
 	}
 	b, err := json.Marshal(line)
 	if err != nil {

@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,7 +95,7 @@ func TestLog_oneJSONLinePerRequest(t *testing.T) {
 	if visitors.Query != "limit=5&dateFrom=2026-10-01" || visitors.Route != mintlifytest.RouteAnalyticsVisitors || visitors.Status != 200 {
 		t.Errorf("visitors %+v", visitors)
 	}
-	if bundle.Query != "X-Amz-Expires=900&X-Amz-Signature=%5BREDACTED%5D" || bundle.Status != 403 {
+	if bundle.Query != "X-Amz-Signature=[REDACTED]&X-Amz-Expires=900" || bundle.Status != 403 {
 		t.Errorf("bundle %+v", bundle)
 	}
 	data, _ := os.ReadFile(name)
@@ -175,4 +177,141 @@ func TestLog_onlyARegularFile(t *testing.T) {
 	if data, _ := os.ReadFile(existing); !strings.HasPrefix(string(data), "{}\n{\"time\"") {
 		t.Errorf("%q", data)
 	}
+}
+
+// logOf starts the command with -log and returns its base URL and the
+// log's path.
+func logOf(t *testing.T) (base, name string) {
+	t.Helper()
+	name = filepath.Join(t.TempDir(), "requests.jsonl")
+	o := defaults()
+	o.logFile = name
+	o.export = mintlifytest.ExportScript{RunFor: time.Millisecond, Pages: 1}
+	env, _ := startRun(t, o)
+	return strings.TrimPrefix(strings.Split(env, "\n")[0], "MINTLIFY_BASE_URL="), name
+}
+
+// bundleLink starts an export, waits for it and returns its bundle link
+// and the link's signature.
+func bundleLink(t *testing.T, base string) (link, sig string) {
+	t.Helper()
+	id, _ := callJSON(t, "POST", base+"/v1/static-export/jobs", `{"domain":"docs.example.com"}`)["jobId"].(string)
+	time.Sleep(20 * time.Millisecond)
+	link, _ = callJSON(t, "POST", base+"/v1/static-export/jobs/"+id+"/bundle", "")["bundleUrl"].(string)
+	u, err := url.Parse(link)
+	if err != nil || u.Query().Get("X-Amz-Signature") == "" {
+		t.Fatalf("bundle link %q: %v", link, err)
+	}
+	return link, u.Query().Get("X-Amz-Signature")
+}
+
+// A bundle link whose query also holds a pair the server cannot read (a
+// bad escape, a semicolon) still works: the fake skips the pair. Its
+// signature is never written, whatever else the query holds.
+func TestLog_neverALinksSignatureBesideAnUnreadablePair(t *testing.T) {
+	base, name := logOf(t)
+	link, sig := bundleLink(t, base)
+	for _, tail := range []string{"&x=%zz", "&a=1;b=2", "&a=%"} { // &x=%zz: the log fell back to keys alone
+		if got := send(t, "GET", link+tail, ""); got != 200 {
+			t.Errorf("%s: %d, want 200: the fake skips the pair", tail, got)
+		}
+	}
+	// The signature's own pair unreadable: refused, and not written.
+	send(t, "GET", strings.Replace(link, "X-Amz-Signature=", "a=1;X-Amz-Signature=", 1), "")
+	send(t, "GET", strings.Replace(link, "X-Amz-Signature=", "X-Amz-Signature=%zz", 1), "")
+	lines := readLog(t, name, 7)
+	data, _ := os.ReadFile(name)
+	if strings.Contains(string(data), sig) {
+		t.Errorf("the log holds the signature %s:\n%s", sig, data)
+	}
+	if q := lines[2].Query; !strings.Contains(q, "&X-Amz-Signature=[REDACTED]&") || !strings.HasSuffix(q, "&x=%zz") {
+		t.Errorf("query %q: want the signature redacted and the pair the server skipped as sent", q)
+	}
+}
+
+// A key written with an escaped character (%5F for its _, in a path or a
+// query; \u005f in a JSON body) is a key all the same: the server reads
+// it decoded. The log never writes it.
+func TestLog_neverAnEscapedKey(t *testing.T) {
+	base, name := logOf(t)
+	const tail = "7f3a9c2e5b1d4e6f"
+	send(t, "GET", base+"/v2/agent/mint%5Fleak_"+tail+"/job/x", "")
+	send(t, "GET", base+"/v1/analytics/demo-project/visitors?dateFrom=2026-10-01&note=mint%5Fleak_"+tail, "")
+	send(t, "POST", base+"/v2/agent/demo-project/job", `{"prompt":"use mint\u005fleak_`+tail+` please"}`)
+	lines := readLog(t, name, 3)
+	data, _ := os.ReadFile(name)
+	if strings.Contains(string(data), tail) {
+		t.Errorf("the log holds the key:\n%s", data)
+	}
+	if lines[2].Body != `{"prompt":"use [REDACTED] please"}` || lines[2].Status != 201 {
+		t.Errorf("body %q (%d): want the prompt, its key redacted", lines[2].Body, lines[2].Status)
+	}
+}
+
+// The log holds against other spellings: a key escaped twice or in lower
+// case hex, in a header, in a JSON key, beside a duplicate key or after
+// the JSON; a link's signature in a prompt, under an escaped name or
+// after a # (sent raw: clients strip fragments).
+func TestLog_neverASecretHowever(t *testing.T) {
+	base, name := logOf(t)
+	link, sig := bundleLink(t, base)
+	const tail = "7f3a9c2e5b1d4e6f"
+	key := "mint_leak_" + tail
+	requests := []struct{ method, target, body string }{
+		{"GET", "/v2/agent/mint%255Fleak_" + tail + "/job/x", ""},                         // escaped twice
+		{"GET", "/v1/analytics/demo-project/visitors?note=mint%5fleak_" + tail, ""},       // lower case hex
+		{"GET", "/v1/analytics/demo-project/visitors?note=mint%255fleak%255F" + tail, ""}, // twice, both cases
+		{"GET", "/v1/analytics/demo-project/visitors?a=mint&b=_leak_" + tail, ""},         // split: the server reads no key
+		{"POST", "/v2/agent/demo-project/job", `{"prompt":"x","mint\u005fleak_` + tail + `":1}`},
+		{"POST", "/v2/agent/demo-project/job", `{"prompt":"mint\u005fleak_` + tail + `","prompt":"x"}`},
+		{"POST", "/v2/agent/demo-project/job", `{"prompt":"x"} mint\u005fleak_` + tail},
+		{"POST", "/v2/agent/demo-project/job", `{"prompt":"see https://x.test/?k=mint%255Fleak_` + tail + `"}`},
+		{"POST", "/v2/agent/demo-project/job", `{"prompt":"fetch ` + link + `"}`},
+		{"GET", strings.TrimPrefix(strings.Replace(link, "X-Amz-Signature=", "X-Amz-Signatur%65=", 1), base), ""},
+		{"GET", strings.TrimPrefix(strings.Replace(link, "&X-Amz-Signature=", "#X-Amz-Signature=", 1), base), ""},
+	}
+	for _, r := range requests {
+		if strings.Contains(r.target, "#") {
+			sendRaw(t, base, r.method+" "+r.target+" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+			continue
+		}
+		req, _ := http.NewRequest(r.method, base+r.target, strings.NewReader(r.body))
+		req.Header.Set("Authorization", "Bearer "+mintlifytest.DemoAPIKey)
+		req.Header.Set("User-Agent", "agent "+key)
+		req.Header.Set("X-Api-Key", key)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+	}
+	lines := readLog(t, name, 2+len(requests))
+	for i, l := range lines {
+		raw, _ := json.Marshal(l)
+		if strings.HasPrefix(l.Query, "a=mint") { // split: no key to the server, written as sent
+			if l.Query != "a=mint&b=_leak_"+tail {
+				t.Errorf("split: %q", l.Query)
+			}
+			continue
+		}
+		for _, secret := range []string{tail, sig} {
+			if strings.Contains(string(raw), secret) {
+				t.Errorf("line %d holds %s: %s", i, secret, raw)
+			}
+		}
+	}
+}
+
+// sendRaw writes a request as it is, for what clients will not send.
+func sendRaw(t *testing.T, base, request string) {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := io.WriteString(conn, request); err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, conn)
 }

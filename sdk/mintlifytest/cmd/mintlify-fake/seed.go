@@ -16,8 +16,7 @@ var seedTopics = []string{
 
 // seedStatuses cycle through every status, completed most often, as a
 // real project's history would.
-var seedStatuses = []mintlifytest.JobStatus{mintlifytest.JobCompleted, mintlifytest.JobCompleted, mintlifytest.JobFailed,
-	mintlifytest.JobArchived, mintlifytest.JobCompleted, mintlifytest.JobActive}
+var seedStatuses = []string{"completed", "completed", "failed", "archived", "completed", "active"}
 
 // seedJobs puts n jobs into the demo project, the newest an hour before
 // now and each earlier one an hour before the next, in every status; the
@@ -33,7 +32,7 @@ func seedJobs(fake *mintlifytest.Fake, n int, now time.Time) error {
 			Prompt:    seedTopics[i%len(seedTopics)],
 			CreatedAt: now.Add(-time.Duration(i+1) * time.Hour),
 		}
-		if status == mintlifytest.JobCompleted || status == mintlifytest.JobArchived {
+		if status == "completed" || status == "archived" {
 			seed.PRLink = fmt.Sprintf("https://github.com/acme/demo-project/pull/%d", 1000+n-i)
 		}
 		if _, err := fake.SeedJob(mintlifytest.DemoProjectID, seed); err != nil {

@@ -1,41 +1,46 @@
-package mintlifytest
+// Package bundle makes the fake's static export archives: a tar of files
+// in a gzip stream of stored (uncompressed) deflate blocks. Stored blocks
+// make an archive's size a formula of its tar's, known before a byte is
+// made, and its making as fast as a copy, so a 1 GiB bundle streams,
+// range by range, without being held anywhere. Every byte is a function
+// of the files and a seed: the same export always gives the same archive.
+package bundle
 
 import (
 	"archive/tar"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"io"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 	"time"
 )
 
-// archive is a bundle's content: a tar of files in a gzip stream made of
-// stored (uncompressed) deflate blocks. Stored blocks make the archive's
-// size a formula of the tar's (known before a byte is made) and its
-// making as fast as a copy, so a 1 GiB bundle streams without being held
-// anywhere; every byte is a function of the export, so the same export
-// always gives the same archive.
-type archive struct {
-	files   []archiveFile
+// Archive is a bundle's content, described: its bytes are made as they
+// are written.
+type Archive struct {
+	files   []File
 	modTime time.Time
 	seed    uint64
 	tarSize int64
 }
 
-// archiveFile is one file of an archive: data, or fill bytes of the
-// export's pseudo-random block when data is nil.
-type archiveFile struct {
-	name string
-	data []byte
-	fill int64
+// File is one file of an archive: Data, or Fill bytes of the archive's
+// pseudo-random block when Data is nil.
+type File struct {
+	Name string
+	Data []byte
+	Fill int64
 }
 
-func (f archiveFile) size() int64 {
-	if f.data != nil {
-		return int64(len(f.data))
+func (f File) size() int64 {
+	if f.Data != nil {
+		return int64(len(f.Data))
 	}
-	return f.fill
+	return f.Fill
 }
 
 const (
@@ -45,8 +50,10 @@ const (
 	fillBlock     = 1 << 20
 )
 
-func newArchive(files []archiveFile, modTime time.Time, seed uint64) (*archive, error) {
-	a := &archive{files: files, modTime: modTime.UTC().Truncate(time.Second), seed: seed}
+// New describes the archive of files, each stamped modTime; seed makes
+// its fill bytes.
+func New(files []File, modTime time.Time, seed uint64) (*Archive, error) {
+	a := &Archive{files: files, modTime: modTime.UTC().Truncate(time.Second), seed: seed}
 	for _, f := range files {
 		// The header's length: that of the same header with no content
 		// (a size under 8 GiB never needs a PAX record).
@@ -66,12 +73,12 @@ func newArchive(files []archiveFile, modTime time.Time, seed uint64) (*archive, 
 	return a, nil
 }
 
-func (a *archive) header(f archiveFile) *tar.Header {
-	return &tar.Header{Typeflag: tar.TypeReg, Name: f.name, Mode: 0o644, Size: f.size(), ModTime: a.modTime}
+func (a *Archive) header(f File) *tar.Header {
+	return &tar.Header{Typeflag: tar.TypeReg, Name: f.Name, Mode: 0o644, Size: f.size(), ModTime: a.modTime}
 }
 
-// size is the archive's length in bytes.
-func (a *archive) size() int64 {
+// Size is the archive's length in bytes.
+func (a *Archive) Size() int64 {
 	blocks := (a.tarSize + storedBlock - 1) / storedBlock
 	return gzipHeaderLen + a.tarSize + 5*blocks + gzipTrailer
 }
@@ -79,8 +86,8 @@ func (a *archive) size() int64 {
 // errDone stops the making of an archive once the bytes asked for are out.
 var errDone = errors.New("done")
 
-// writeRange writes the archive's bytes [from, to) to w.
-func (a *archive) writeRange(w io.Writer, from, to int64) error {
+// WriteRange writes the archive's bytes [from, to) to w.
+func (a *Archive) WriteRange(w io.Writer, from, to int64) error {
 	sw := &windowWriter{w: w, skip: from, left: to - from}
 	z := newStoredGzip(sw, a.modTime)
 	tw := tar.NewWriter(z)
@@ -89,8 +96,8 @@ func (a *archive) writeRange(w io.Writer, from, to int64) error {
 		if err := tw.WriteHeader(a.header(f)); err != nil {
 			return done(err)
 		}
-		if f.data != nil {
-			if _, err := tw.Write(f.data); err != nil {
+		if f.Data != nil {
+			if _, err := tw.Write(f.Data); err != nil {
 				return done(err)
 			}
 			continue
@@ -102,7 +109,7 @@ func (a *archive) writeRange(w io.Writer, from, to int64) error {
 				binary.LittleEndian.PutUint64(block[i:], rng.Uint64())
 			}
 		}
-		for left := f.fill; left > 0; {
+		for left := f.Fill; left > 0; {
 			n := min(left, int64(len(block)))
 			if _, err := tw.Write(block[:n]); err != nil {
 				return done(err)
@@ -216,3 +223,24 @@ func (z *storedGzip) Close() error {
 type countWriter struct{ n int64 }
 
 func (c *countWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
+
+// ParseSize reads a size: bytes, or a number with a KiB, MiB, GiB, KB, MB
+// or GB suffix ("1GiB", "500MB", "1.5GiB"), up to 1 TiB.
+func ParseSize(s string) (int64, error) {
+	units := []struct {
+		suffix string
+		n      float64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}, {"", 1}}
+	for _, u := range units {
+		num, ok := strings.CutSuffix(s, u.suffix)
+		if !ok {
+			continue
+		}
+		v, err := strconv.ParseFloat(num, 64)
+		if err != nil || v < 0 || v*u.n > 1<<40 {
+			return 0, fmt.Errorf("size %q: want a number of bytes, with an optional KiB, MiB, GiB, KB, MB or GB", s)
+		}
+		return int64(v * u.n), nil
+	}
+	return 0, fmt.Errorf("size %q: want a number of bytes", s)
+}
