@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -27,6 +28,13 @@ func TestAccGuides_serviceRemovalExample(t *testing.T) {
 			out = append(out, rec.Prompt)
 		}
 		return out
+	}
+	// A service the action has no instance for is refused at plan.
+	r := c.run("plan", "-input=false", `-var=running=["payments","billing"]`)
+	wantOutput(t, "a service not documented", flat(r.out), "Error: Resource precondition failed",
+		`Add "billing" to local.documented, so that its removal is documented.`)
+	if r.code != 1 {
+		t.Errorf("a service not documented: exit status %d", r.code)
 	}
 	wantOutput(t, "the create", c.ok("apply", "-auto-approve", "-input=false"), "Apply complete! Resources: 2 added, 0 changed, 0 destroyed.")
 	if p := prompts(); len(p) != 0 {
@@ -57,23 +65,43 @@ func TestAccGuides_serviceRemovalExample(t *testing.T) {
 	}
 }
 
-// The guide's warning: an action keyed by the same set as the services
-// loses the removed one's instance with it, and Terraform 1.16 destroys
-// the service with a warning and no job.
+// The guide's warning, and why the example has its precondition: a
+// service whose action instance is missing when it is removed (the action
+// keyed by the same set as the services, or a service never added to
+// local.documented) is destroyed by Terraform 1.16 with a warning and no
+// job; nothing says so at plan.
 func TestAccGuides_serviceRemovalNeedsTheActionOfTheRemovedService(t *testing.T) {
 	example, err := os.ReadFile("../../examples/guides/service-removal/main.tf")
 	if err != nil {
 		t.Fatal(err)
 	}
-	keyedAlike := strings.Replace(string(example), "for_each = local.documented", "for_each = var.running", 1)
-	if keyedAlike == string(example) {
-		t.Fatal("the example's action is no longer keyed by local.documented")
+	edit := func(s, old, new string) string {
+		t.Helper()
+		if !strings.Contains(s, old) {
+			t.Fatalf("the example no longer has %q", old)
+		}
+		return strings.Replace(s, old, new, 1)
 	}
-	fs, url, clk := startAccFake(t, mintlifytest.Config{})
-	c := newCLIDir(t, clk, cliActions, map[string]string{"main.tf": keyedAlike, "provider.tf": providerBlock(url)})
-	c.ok("apply", "-auto-approve", "-input=false")
-	wantOutput(t, "the removal", flat(c.ok("apply", "-auto-approve", "-input=false", `-var=running=["payments"]`)),
-		`terraform_data.service["search"]: Destruction complete`, "Warning: Orphaned action failed to plan",
-		"Apply complete! Resources: 0 added, 0 changed, 1 destroyed.")
-	wantRequests(t, fs, mintlifytest.RouteAgentJobsCreate, 0, "jobs started")
+	keyedAlike := edit(string(example), "for_each = local.documented", "for_each = var.running")
+	before, precondition, _ := strings.Cut(string(example), "    precondition {")
+	_, after, _ := strings.Cut(precondition, "    }\n")
+	unchecked := before + after
+	for name, tt := range map[string]struct {
+		config  string
+		running []string // before the removal; after, payments alone
+		removed string
+	}{
+		"the action keyed by var.running":                          {keyedAlike, []string{"payments", "search"}, "search"},
+		"a service missing from local.documented, no precondition": {unchecked, []string{"payments", "billing"}, "billing"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			fs, url, clk := startAccFake(t, mintlifytest.Config{})
+			c := newCLIDir(t, clk, cliActions, map[string]string{"main.tf": tt.config, "provider.tf": providerBlock(url)})
+			c.ok("apply", "-auto-approve", "-input=false", fmt.Sprintf(`-var=running=["%s"]`, strings.Join(tt.running, `","`)))
+			wantOutput(t, "the removal", flat(c.ok("apply", "-auto-approve", "-input=false", `-var=running=["payments"]`)),
+				`terraform_data.service["`+tt.removed+`"]: Destruction complete`, "Warning: Orphaned action failed to plan",
+				"Apply complete! Resources: 0 added, 0 changed, 1 destroyed.")
+			wantRequests(t, fs, mintlifytest.RouteAgentJobsCreate, 0, "jobs started")
+		})
+	}
 }

@@ -39,6 +39,13 @@ resource "terraform_data" "service" {
   input    = each.key
 
   lifecycle {
+    # A service the action has no instance for would go without a job
+    # (Terraform only warns when it is destroyed): refuse it at plan.
+    precondition {
+      condition     = contains(local.documented, each.key)
+      error_message = "Add \"${each.key}\" to local.documented, so that its removal is documented."
+    }
+
     action_trigger {
       events  = [before_destroy]
       actions = [action.mintlify_agent_job.document_removal[each.key]]
