@@ -470,7 +470,9 @@ data "mintlify_unique_visitors" "x" {}
 // applied yet), where Terraform allows deferral, defers everything that
 // needs them: every data source's read, every ephemeral resource's
 // opening, every resource's plan. Where Terraform does not, a data
-// source's read says what to do.
+// source's read says what to do. Through the protocol: no released
+// Terraform (1.16.4 included) allows deferral, an experiment of its
+// alpha builds.
 func TestProvider_unknownSettingsDeferEverythingWhereTerraformAllows(t *testing.T) {
 	ctx := context.Background()
 	for _, allowed := range []bool{true, false} {
