@@ -77,9 +77,34 @@ func jobsMatchServer(fs *mintlifytest.Fake, keep func(map[string]any) bool, most
 			if link, ok := w["pullRequestLink"]; (ok && g["pr_link"] != link) || (!ok && g["pr_link"] != nil) {
 				return fmt.Errorf("jobs[%d].pr_link = %v, the server says %v", i, g["pr_link"], link)
 			}
+			if g["halted"] != w["haulted"] {
+				return fmt.Errorf("jobs[%d].halted = %v, the server says %v", i, g["halted"], w["haulted"])
+			}
+			if err := todosMatch(g["todos"], w["todos"]); err != nil {
+				return fmt.Errorf("jobs[%d].todos: %w", i, err)
+			}
 		}
 		return nil
 	})
+}
+
+// todosMatch compares a listed job's todos in state with the server's.
+func todosMatch(got, want any) error {
+	g, _ := got.([]any)
+	w, _ := want.([]any)
+	if len(g) != len(w) || g == nil {
+		return fmt.Errorf("%v, the server says %v", got, want)
+	}
+	for i := range w {
+		gt, _ := g[i].(map[string]any)
+		wt, _ := w[i].(map[string]any)
+		for _, attr := range []string{"id", "content", "status", "priority"} {
+			if gt[attr] != wt[attr] {
+				return fmt.Errorf("[%d].%s = %v, the server says %v", i, attr, gt[attr], wt[attr])
+			}
+		}
+	}
+	return nil
 }
 
 // maxResults reads max_results out of a data source's arguments.
