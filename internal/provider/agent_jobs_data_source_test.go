@@ -69,7 +69,7 @@ func jobsMatchServer(fs *mintlifytest.Fake, keep func(map[string]any) bool, most
 			g, _ := got[i].(map[string]any)
 			created, _ := time.Parse(time.RFC3339, fmt.Sprint(w["createdAt"]))
 			for attr, v := range map[string]any{"id": w["sessionId"], "halt_reason": w["haultReason"], "title": w["title"],
-				"subdomain": w["subdomain"], "branch": w["branch"], "created_at": created.UTC().Format(time.RFC3339)} {
+				"subdomain": w["subdomain"], "branch": w["branch"], "user_id": w["userId"], "created_at": created.UTC().Format(time.RFC3339)} {
 				if fmt.Sprint(g[attr]) != fmt.Sprint(v) {
 					return fmt.Errorf("jobs[%d].%s = %v, the server says %v", i, attr, g[attr], v)
 				}
@@ -170,6 +170,23 @@ max_results = 30`, reasonIn("processing"), 2},
 			wantRequests(t, fs, mintlifytest.RouteAgentJobsGet, 0, "v2 reads")
 		})
 	}
+}
+
+// A job started from the dashboard names its user; every job shows its
+// task list and whether it halted, as the listing gives them.
+func TestAccAgentJobs_userTodosAndHaltedAsListed(t *testing.T) {
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
+	seedMix(t, fs, 2)
+	fs.CreateJob(mintlifytest.DemoProjectID, "From the dashboard")
+	all := func(map[string]any) bool { return true }
+	runSteps(t, clk, []resource.TestStep{{
+		Config: jobsConfig(url, ""),
+		ConfigStateChecks: []statecheck.StateCheck{jobsMatchServer(fs, all, 0),
+			statecheck.ExpectKnownValue("data.mintlify_agent_jobs.test", tfjsonPath("jobs").AtSliceIndex(0).AtMapKey("user_id"), knownvalue.NotNull()),
+			statecheck.ExpectKnownValue("data.mintlify_agent_jobs.test", tfjsonPath("jobs").AtSliceIndex(0).AtMapKey("todos"), knownvalue.ListSizeExact(1)),
+			statecheck.ExpectKnownValue("data.mintlify_agent_jobs.test", tfjsonPath("jobs").AtSliceIndex(1).AtMapKey("halted"), knownvalue.Bool(true)),
+		},
+	}})
 }
 
 func TestAccAgentJobs_idProjectAndEmptyList(t *testing.T) {
