@@ -39,6 +39,7 @@ const (
 	EnvCacheURL       = "MINTLIFY_CACHE_URL"
 	EnvCacheTTL       = "MINTLIFY_CACHE_TTL"
 	EnvCacheMaxStale  = "MINTLIFY_CACHE_MAX_STALE"
+	EnvCacheTimeout   = "MINTLIFY_CACHE_TIMEOUT"
 	// EnvAssistantAPIKey and EnvDomain are the discovery API's key and the
 	// documentation site's default domain (mintlify_search, mintlify_page).
 	EnvAssistantAPIKey = sdk.EnvAssistantAPIKey
@@ -88,6 +89,7 @@ type providerModel struct {
 	CacheURL       types.String `tfsdk:"cache_url"`
 	CacheTTL       types.String `tfsdk:"cache_ttl"`
 	CacheMaxStale  types.String `tfsdk:"cache_max_stale"`
+	CacheTimeout   types.String `tfsdk:"cache_timeout"`
 	AssistantKey   types.String `tfsdk:"assistant_api_key"`
 	Domain         types.String `tfsdk:"domain"`
 }
@@ -231,6 +233,17 @@ func (p *mintlifyProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 				Optional:   true,
 				Validators: []validator.String{durationValidator{}},
 			},
+			"cache_timeout": schema.StringAttribute{
+				MarkdownDescription: "How long the analytics cache (the bucket, or `cache_dir`) may take for one read: " +
+					"each operation, and all those of one read together (looking for its answer and the known-spent " +
+					"budget, taking and releasing its lease, storing the answer). Past it the read goes to the API, and " +
+					"the cache is left alone for the rest of the command, with a warning: a bucket that answers slowly " +
+					"never costs a read more than this. Default `" + shortDuration(sdk.DefaultCacheTimeout) + "` (also " +
+					"for `0s`); falls back to `" + EnvCacheTimeout + "`. Waiting for another runner's read of the same answer is bounded " +
+					"apart, at 2 minutes in all.",
+				Optional:   true,
+				Validators: []validator.String{durationValidator{}},
+			},
 			"assistant_api_key": schema.StringAttribute{
 				MarkdownDescription: "Assistant API key (`mint_dsc_...`) from the API keys page of the Mintlify dashboard, " +
 					"for `mintlify_search` and `mintlify_page` (the discovery API takes no admin key). Falls back to the `" +
@@ -262,7 +275,7 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 	// ephemeral resource and resource plan of this provider meanwhile;
 	// elsewhere each says it is not configured (requireConfigured).
 	for _, v := range []interface{ IsUnknown() bool }{cfg.APIKey, cfg.BaseURL, cfg.ProjectID, cfg.MaxRetries, cfg.MaxRetryWait,
-		cfg.RequestTimeout, cfg.CacheDir, cfg.CacheURL, cfg.CacheTTL, cfg.CacheMaxStale, cfg.AssistantKey, cfg.Domain} {
+		cfg.RequestTimeout, cfg.CacheDir, cfg.CacheURL, cfg.CacheTTL, cfg.CacheMaxStale, cfg.CacheTimeout, cfg.AssistantKey, cfg.Domain} {
 		if v.IsUnknown() {
 			tflog.Debug(ctx, "provider configuration has unknown values; configuring at apply")
 			if req.ClientCapabilities.DeferralAllowed {
@@ -328,6 +341,7 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 		{"request_timeout", EnvRequestTimeout, cfg.RequestTimeout, sdk.DefaultRequestTimeout},
 		{"cache_ttl", EnvCacheTTL, cfg.CacheTTL, DefaultCacheTTL},
 		{"cache_max_stale", EnvCacheMaxStale, cfg.CacheMaxStale, DefaultCacheMaxStale},
+		{"cache_timeout", EnvCacheTimeout, cfg.CacheTimeout, sdk.DefaultCacheTimeout},
 	} {
 		d, ok := durationSetting(s.value, s.env, s.def, s.name, &resp.Diagnostics)
 		if !ok {
@@ -349,8 +363,10 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 	// gets every option but it.
 	common := opts
 	if dir := cacheDir(cfg.CacheDir); (dir != "" || bucket != "") && durations["cache_ttl"] > 0 {
-		opts = append(opts[:len(opts):len(opts)], sdk.WithAnalyticsCache(sdk.CacheOptions{Dir: dir, URL: bucket, OpenBucket: cachebucket.Open, FreshFor: durations["cache_ttl"], MaxStale: durations["cache_max_stale"]}))
-		tflog.Debug(ctx, "analytics cache", map[string]any{"dir": dir, "bucket": bucket != "", "ttl": durations["cache_ttl"].String(), "max_stale": durations["cache_max_stale"].String()})
+		opts = append(opts[:len(opts):len(opts)], sdk.WithAnalyticsCache(sdk.CacheOptions{Dir: dir, URL: bucket, OpenBucket: cachebucket.Open,
+			FreshFor: durations["cache_ttl"], MaxStale: durations["cache_max_stale"], Timeout: durations["cache_timeout"]}))
+		tflog.Debug(ctx, "analytics cache", map[string]any{"dir": dir, "bucket": bucket != "", "ttl": durations["cache_ttl"].String(),
+			"max_stale": durations["cache_max_stale"].String(), "timeout": durations["cache_timeout"].String()})
 	}
 	data := &providerData{apiKey: apiKey, assistantKey: assistantKey, waitOptions: p.waitOptions, clock: p.clock}
 	if apiKey != "" {
