@@ -40,7 +40,9 @@ type CacheOptions struct {
 	// sealed with a key derived from the API key (an HMAC; the key itself
 	// is never written): whoever can write the bucket but has not the API
 	// key cannot plant an answer, a spent budget or a lease, whatever the
-	// store's permissions.
+	// store's permissions. A spent budget that a client of the same key
+	// recorded there is believed by every other until the time it gives,
+	// 24 hours ahead at most: no analytics request is sent meanwhile.
 	URL string
 	// OpenBucket opens URL: cachebucket.Open (package sdk/cachebucket,
 	// through gocloud.dev/blob; the program imports the drivers it needs,

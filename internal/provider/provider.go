@@ -212,7 +212,9 @@ func (p *mintlifyProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 					"a bucket that cannot be written (missing, or a read-only credential) is still read, and one that " +
 					"fails otherwise is left alone for the rest of the command, each with a warning (see the " +
 					"Troubleshooting guide). Records are sealed with a key derived from the API key: whoever can write " +
-					"the bucket without it cannot plant answers. The known-spent budget is shared there too. Give the " +
+					"the bucket without it cannot plant answers. The known-spent budget is shared there too: a runner " +
+					"refused until a time records it, and every runner of the same API key sends no analytics request " +
+					"until then, believing such a record for up to 24 hours. Give the " +
 					"bucket a lifecycle rule that expires objects after `cache_max_stale`: the provider does not cap it.",
 				Optional:   true,
 				Validators: []validator.String{cacheURLValidator},
