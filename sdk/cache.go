@@ -70,9 +70,11 @@ type CacheOptions struct {
 	// releasing its lease, storing its answer). Past it the read goes to
 	// the API, and the store is not used again by the client
 	// (CacheProblem says why): a store that answers slowly must not cost
-	// every read more than a broken one. 0 means DefaultCacheTimeout.
-	// Waiting for another program's read of the same answer (its lease)
-	// is bounded apart, at two minutes in all, whatever the store answers.
+	// every read more than a broken one. A read that takes minutes also
+	// renews its lease every 15 seconds, each renewal bounded by Timeout
+	// alone. Waiting for another program's read of the same answer (its
+	// lease) is bounded apart, at two minutes in all, whatever the store
+	// answers. 0 means DefaultCacheTimeout.
 	Timeout time.Duration
 }
 

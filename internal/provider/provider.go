@@ -240,7 +240,8 @@ func (p *mintlifyProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 					"each operation, and all those of one read together (looking for its answer and the known-spent " +
 					"budget, taking and releasing its lease, storing the answer). Past it the read goes to the API, and " +
 					"the cache is left alone for the rest of the command, with a warning: a bucket that answers slowly " +
-					"never costs a read more than this. Default `" + shortDuration(sdk.DefaultCacheTimeout) + "` (also " +
+					"never costs a read more than this. A read that takes minutes also renews its lease every 15 seconds, " +
+					"each renewal bounded by this alone. Default `" + shortDuration(sdk.DefaultCacheTimeout) + "` (also " +
 					"for `0s`); falls back to `" + EnvCacheTimeout + "`. Waiting for another runner's read of the same answer is bounded " +
 					"apart, at 2 minutes in all.",
 				Optional:   true,

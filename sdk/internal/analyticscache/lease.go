@@ -180,13 +180,17 @@ func minTime(a, b time.Time) time.Time {
 	return b
 }
 
-// Extend keeps the lease alive while its holder reads.
+// Extend keeps the lease alive while its holder reads. A renewal is not
+// one of the read's operations (ForRead): a read of many minutes renews
+// its lease every LeaseExtendEvery, and those must not use up the time
+// its store has for the read (finding its entry, storing its answer).
+// Each is still bounded by the guard's timeout.
 func (l *Lease) Extend(ctx context.Context, now time.Time) {
 	if l == nil || now.Sub(l.extended) < LeaseExtendEvery {
 		return
 	}
 	l.extended = now
-	l.c.Save(ctx, l.name, Record{Kind: KindLease, Key: l.key, At: now, Until: now.Add(LeaseFor), Token: l.tok})
+	l.c.Save(outsideRead(ctx), l.name, Record{Kind: KindLease, Key: l.key, At: now, Until: now.Add(LeaseFor), Token: l.tok})
 }
 
 // Release removes the lease, if it is still this program's.

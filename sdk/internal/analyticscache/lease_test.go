@@ -284,3 +284,30 @@ func TestLease_deletedOrSkewedLeasesAreTakenOver(t *testing.T) {
 		}
 	}
 }
+
+// Renewing the lease while the API is read is not one of the read's
+// operations: a long read on a store that answers in 60 ms keeps its
+// lease and stores its answer, though its twelve renewals took longer in
+// all than the read's timeout. Each renewal is still bounded alone.
+func TestLease_renewalsAreNotTheReadsTime(t *testing.T) {
+	ctx := ForRead(context.Background())
+	m := newMemStore()
+	var notes []error
+	c := New(Guard(slowStore{m, 60 * time.Millisecond}, 600*time.Millisecond, func(err error) { notes = append(notes, err) }), "k")
+	clk, spent := &manualClock{now: epoch}, false
+	l, _ := c.Acquire(ctx, "read", waitFor(clk, &spent))
+	if l == nil {
+		t.Fatal("no lease")
+	}
+	for range 12 {
+		clk.now = clk.now.Add(LeaseExtendEvery)
+		l.Extend(ctx, clk.now)
+	}
+	c.Save(ctx, c.EntryName("read"), Record{Kind: KindRead, Key: "read", At: clk.now})
+	l.Release(ctx, clk.now)
+	// The lease and a look for an entry, 12 renewals, the entry, and the
+	// release (a look at the lease, its removal).
+	if _, ok := m.files[c.EntryName("read")]; !ok || len(notes) != 0 || m.calls != 2+12+1+2 {
+		t.Errorf("stored %v, %d calls, notes %v", ok, m.calls, notes)
+	}
+}
