@@ -244,7 +244,7 @@ func (d *download) accept(resp *http.Response) (skip int64, err error) {
 		return 0, mismatch("the bundle changed while it was downloaded (%d bytes, then %d): download it again", d.total, size)
 	}
 	d.stop, d.past = d.total, fmt.Sprintf("the server sent more than the %d bytes announced", d.total)
-	if rangeEnd >= 0 && rangeEnd+1 < d.total {
+	if rangeEnd >= 0 && rangeEnd < d.total-1 { // not rangeEnd+1: it may be math.MaxInt64
 		d.stop, d.past = rangeEnd+1, fmt.Sprintf("the server sent more than the bytes %d-%d its Content-Range declared", d.written, rangeEnd)
 	}
 	return skip, nil

@@ -396,8 +396,9 @@ func TestRun_aResumeLongerThanItsRangeIsCut(t *testing.T) {
 		})
 	}
 	// A range whose end is the bundle's is cut at the bundle's size, as
-	// any answer is; so is one declared past it with an unknown total.
-	for _, cr := range []string{"bytes 50-99/100", "bytes 50-149/*"} {
+	// any answer is; so is one declared past it with an unknown total,
+	// up to the largest end a range can say.
+	for _, cr := range []string{"bytes 50-99/100", "bytes 50-149/*", "bytes 50-9223372036854775807/*"} {
 		small := content[:100]
 		s := &server{answers: []answer{
 			{status: 200, body: small[:50], length: 100, broken: errBroken},
