@@ -104,9 +104,12 @@ type AssistantTool struct {
 
 // AssistantAnswer is a whole answer, as Collect gathers it.
 type AssistantAnswer struct {
-	// Text is the answer: every text delta, in order.
+	// Text is the answer: every text delta, in order, of every block. The
+	// client's keys are redacted from it whole, also one the server split
+	// across blocks.
 	Text string
-	// Reasoning is the model's reasoning, when the stream carried any.
+	// Reasoning is the model's reasoning, when the stream carried any,
+	// pooled and redacted as Text is.
 	Reasoning string
 	// Sources are the pages the answer cites, in the order they came.
 	Sources []AssistantSource

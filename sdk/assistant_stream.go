@@ -181,6 +181,11 @@ func (s *AssistantStream) Close() error {
 // part, stalls, or carries a part that is not JSON returns a
 // *StreamError; so does ctx ending (wrapping ctx.Err()). Any error is
 // final: Next returns it again.
+//
+// A part's text holds none of the client's keys, even one the server
+// split across the deltas of its block. One split across two blocks is
+// whole in no part, and only Collect, which joins the blocks, redacts it:
+// a caller that joins the text of several blocks itself may join a key.
 func (s *AssistantStream) Next() (AssistantPart, error) {
 	p, err := s.st.Next()
 	if err != nil {

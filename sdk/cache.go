@@ -40,7 +40,9 @@ type CacheOptions struct {
 	// sealed with a key derived from the API key (an HMAC; the key itself
 	// is never written): whoever can write the bucket but has not the API
 	// key cannot plant an answer, a spent budget or a lease, whatever the
-	// store's permissions.
+	// store's permissions. A spent budget that a client of the same key
+	// recorded there is believed by every other until the time it gives,
+	// 24 hours ahead at most: no analytics request is sent meanwhile.
 	URL string
 	// OpenBucket opens URL: cachebucket.Open (package sdk/cachebucket,
 	// through gocloud.dev/blob; the program imports the drivers it needs,
@@ -62,7 +64,23 @@ type CacheOptions struct {
 	// DefaultCacheMaxBytes. A bucket is not capped by the client: give it
 	// a lifecycle rule that expires objects older than MaxStale.
 	MaxBytes int64
+	// Timeout bounds the time the store (the bucket, or Dir) may take for
+	// one read: each operation, and all those of one read together
+	// (looking for its entry and the known-spent budget, taking and
+	// releasing its lease, storing its answer). Past it the read goes to
+	// the API, and the store is not used again by the client
+	// (CacheProblem says why): a store that answers slowly must not cost
+	// every read more than a broken one. A read that takes minutes also
+	// renews its lease every 15 seconds, each renewal bounded by Timeout
+	// alone. Waiting for another program's read of the same answer (its
+	// lease) is bounded apart, at two minutes in all, whatever the store
+	// answers. 0 means DefaultCacheTimeout.
+	Timeout time.Duration
 }
+
+// DefaultCacheTimeout bounds the time the analytics cache's store may take
+// for one read (CacheOptions.Timeout).
+const DefaultCacheTimeout = analyticscache.DefaultTimeout
 
 // DefaultCacheMaxBytes caps the analytics cache on disk: room for forty
 // reads of a 100,000-path site.
@@ -74,7 +92,7 @@ const DefaultCacheMaxBytes = 400 << 20
 // and Client.CacheProblem says why.
 func WithAnalyticsCache(o CacheOptions) Option {
 	return optionFunc(func(s *settings) error {
-		if o.FreshFor < 0 || o.MaxStale < 0 || o.MaxBytes < 0 {
+		if o.FreshFor < 0 || o.MaxStale < 0 || o.MaxBytes < 0 || o.Timeout < 0 {
 			return fmt.Errorf("sdk: WithAnalyticsCache: durations and sizes must not be negative")
 		}
 		if o.URL != "" {
@@ -88,6 +106,9 @@ func WithAnalyticsCache(o CacheOptions) Option {
 		}
 		if o.MaxBytes == 0 {
 			o.MaxBytes = DefaultCacheMaxBytes
+		}
+		if o.Timeout == 0 {
+			o.Timeout = DefaultCacheTimeout
 		}
 		s.cacheOptions = &o
 		return nil
@@ -176,7 +197,7 @@ func newAnalyticsCache(o CacheOptions, apiKey string, problems *analyticscache.P
 	if o.URL != "" {
 		bucket = func() (analyticscache.Store, error) { return openBucketStore(context.Background(), o) }
 	}
-	if c := analyticscache.Open(bucket, o.Dir, o.MaxBytes, apiKey, problems); c != nil {
+	if c := analyticscache.Open(bucket, o.Dir, o.MaxBytes, o.Timeout, apiKey, problems); c != nil {
 		return &analyticsCache{Cache: c, opts: o}
 	}
 	return nil

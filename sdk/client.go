@@ -47,7 +47,10 @@
 // the analytics budget once per answer across processes. Once the API
 // refuses for longer than the client waits, the analytics, discovery and
 // Index clients remember until when their budget is spent and send
-// nothing on it until then (IsNotSent).
+// nothing on it until then (IsNotSent). The analytics client records that
+// time beside its cache, and every client of the same API key sharing the
+// cache (CacheOptions.URL: a fleet of runners) believes it, for up to 24
+// hours ahead: a record further ahead is not believed.
 //
 // # Testing
 //

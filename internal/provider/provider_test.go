@@ -174,7 +174,7 @@ provider "mintlify" {
 // turns the analytics cache off (in a directory of the test's own): the
 // tests count requests, and the cache's own tests turn it on.
 func clearEnv(t *testing.T) {
-	for _, v := range []string{EnvAPIKey, EnvBaseURL, EnvProjectID, EnvRequestTimeout, EnvCacheMaxStale, EnvCacheURL} {
+	for _, v := range []string{EnvAPIKey, EnvBaseURL, EnvProjectID, EnvRequestTimeout, EnvCacheMaxStale, EnvCacheURL, EnvCacheTimeout} {
 		t.Setenv(v, "")
 	}
 	t.Setenv(EnvCacheTTL, "0")

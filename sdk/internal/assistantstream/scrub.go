@@ -51,6 +51,18 @@ func (s *Stream) scrubDelta(kind Type, id, delta string) string {
 	return text[:len(text)-n]
 }
 
+// scrubPooled redacts the client's secrets from text pooled from many
+// blocks (Collect's Text and Reasoning). Deltas are scrubbed within their
+// block, whose end hands out what it held back: a secret split across
+// two blocks (in turn, interleaved, or a v1 text cut by another part) is
+// whole only in the pool.
+func (s *Stream) scrubPooled(p *Pieces) {
+	if s.cfg.Redact == nil {
+		return
+	}
+	*p = Pieces{done: []string{s.redact(p.String())}}
+}
+
 // flush hands out, as deltas, the held texts that match.
 func (s *Stream) flush(match func(heldText) bool) []Part {
 	var out []Part

@@ -106,6 +106,7 @@ var ErrEntryMismatch = errors.New("cache entry does not match the read")
 // read's byte cap, as the entry the read stores is.
 func Read[P, C any](ctx context.Context, pol Policy, key string, whole bool, codec Codec[P, C], walk Walker[P, C], yield func(*P, error) bool) {
 	c := pol.Cache
+	ctx = analyticscache.ForRead(ctx) // the store's operations of this read share its timeout
 	var entry *analyticscache.Record
 	if c != nil {
 		now := pol.Clock.Now()
