@@ -75,12 +75,12 @@ func TestAccGuides_serviceRemovalNeedsTheActionOfTheRemovedService(t *testing.T)
 	if err != nil {
 		t.Fatal(err)
 	}
-	edit := func(s, old, new string) string {
+	edit := func(s, old, replacement string) string {
 		t.Helper()
 		if !strings.Contains(s, old) {
 			t.Fatalf("the example no longer has %q", old)
 		}
-		return strings.Replace(s, old, new, 1)
+		return strings.Replace(s, old, replacement, 1)
 	}
 	keyedAlike := edit(string(example), "for_each = local.documented", "for_each = var.running")
 	before, precondition, _ := strings.Cut(string(example), "    precondition {")
