@@ -58,7 +58,10 @@ type AssistantTool = assistantstream.Tool
 
 // AssistantAnswer is a whole answer, as Collect gathers it.
 type AssistantAnswer struct {
-	Text      string // every text delta, in order
+	// Text is every text delta of every block, in order; Reasoning the
+	// model's reasoning, pooled alike. Keys are redacted from both whole,
+	// even one the server split across blocks.
+	Text      string
 	Reasoning string
 	Sources   []AssistantSource // the pages cited
 	// Parts are the parts kept whole: tool calls and results, data,

@@ -142,3 +142,22 @@ func TestAssistantStream_heldBackTextComesOutAtTheBlocksEnd(t *testing.T) {
 		t.Errorf("%v %q", err, a.Text)
 	}
 }
+
+// Collect pools the text of every block: the key sent half in one block
+// and half in another (in turn, or interleaved) is redacted in the
+// answer's Text and Reasoning, though no block holds it whole.
+func TestAssistantStream_keySplitAcrossBlocksIsRedactedInTheAnswer(t *testing.T) {
+	key := testAssistantKey
+	var b strings.Builder
+	for _, p := range [][3]string{{"text-delta", "a", "your key: " + key[:14]}, {"reasoning-delta", "r", "it is " + key[:10]},
+		{"text-delta", "b", ""}, {"text-end", "a", ""}, {"reasoning-end", "r", ""}, {"reasoning-delta", "s", key[10:]},
+		{"text-delta", "b", key[14:] + "."}, {"text-end", "b", ""}, {"reasoning-end", "s", ""}} {
+		fmt.Fprintf(&b, "data: {\"type\":%q,\"id\":%q,\"delta\":%q}\n\n", p[0], p[1], p[2])
+	}
+	b.WriteString("data: {\"type\":\"finish\"}\n\n")
+	s, _ := streamOf(t, AssistantV2, strings.NewReader(b.String()))
+	a, err := s.Collect()
+	if err != nil || a.Text != "your key: "+Redacted+"." || a.Reasoning != "it is "+Redacted {
+		t.Errorf("%v: text %q, reasoning %q", err, a.Text, a.Reasoning)
+	}
+}

@@ -138,7 +138,10 @@ func (s *AssistantStream) Close() error {
 
 // Next returns the answer's next part; io.EOF after the finish part and
 // the stream's end. A stream cut, stalled or malformed, or ctx ending, is
-// a *StreamError. Any error is final.
+// a *StreamError. Any error is final. A part's text holds none of the
+// client's keys, even one split across its block's deltas; one split
+// across two blocks is whole in no part, and only Collect, which joins
+// the blocks, redacts it.
 func (s *AssistantStream) Next() (AssistantPart, error) {
 	p, err := s.st.Next()
 	return p, s.streamError(err)

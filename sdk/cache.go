@@ -34,7 +34,9 @@ type CacheOptions struct {
 	// over Dir; one that cannot be opened falls back to Dir. Records are
 	// sealed with an HMAC keyed from the API key: whoever can write the
 	// bucket but has not the key cannot plant an answer, a spent budget
-	// or a lease.
+	// or a lease. A spent budget another client of the same key recorded
+	// there is believed until the time it gives, 24 hours ahead at most:
+	// no analytics request is sent meanwhile.
 	URL string
 	// OpenBucket opens URL: cachebucket.Open (the program imports the
 	// gocloud.dev drivers it needs), or a CacheBucket of its own.
@@ -51,7 +53,19 @@ type CacheOptions struct {
 	// the oldest entries are removed. Give a bucket a lifecycle rule that
 	// expires objects older than MaxStale instead.
 	MaxBytes int64
+	// Timeout bounds the store's time for one read: each operation, and
+	// all of one read's together (its entry, the spent budget, its lease,
+	// storing the answer). Past it the read goes to the API and the client
+	// stops using the store (CacheProblem says why): a slow store must not
+	// cost more than a broken one. Lease renewals of a long read are each
+	// bounded by Timeout alone; waiting on another program's lease is
+	// bounded apart, two minutes in all. 0 means DefaultCacheTimeout.
+	Timeout time.Duration
 }
+
+// DefaultCacheTimeout bounds the store's time for one read
+// (CacheOptions.Timeout).
+const DefaultCacheTimeout = analyticscache.DefaultTimeout
 
 // DefaultCacheMaxBytes caps the analytics cache on disk: forty reads of a
 // 100,000-path site.
@@ -62,7 +76,7 @@ const DefaultCacheMaxBytes = 400 << 20
 // without one (or on Dir), and Client.CacheProblem says why.
 func WithAnalyticsCache(o CacheOptions) Option {
 	return optionFunc(func(s *settings) error {
-		if o.FreshFor < 0 || o.MaxStale < 0 || o.MaxBytes < 0 {
+		if o.FreshFor < 0 || o.MaxStale < 0 || o.MaxBytes < 0 || o.Timeout < 0 {
 			return fmt.Errorf("sdk: WithAnalyticsCache: durations and sizes must not be negative")
 		}
 		if o.URL != "" {
@@ -76,6 +90,9 @@ func WithAnalyticsCache(o CacheOptions) Option {
 		}
 		if o.MaxBytes == 0 {
 			o.MaxBytes = DefaultCacheMaxBytes
+		}
+		if o.Timeout == 0 {
+			o.Timeout = DefaultCacheTimeout
 		}
 		s.cacheOptions = &o
 		return nil
@@ -154,7 +171,7 @@ func newAnalyticsCache(o CacheOptions, apiKey string, problems *analyticscache.P
 	if o.URL != "" {
 		bucket = func() (analyticscache.Store, error) { return openBucketStore(context.Background(), o) }
 	}
-	if c := analyticscache.Open(bucket, o.Dir, o.MaxBytes, apiKey, problems); c != nil {
+	if c := analyticscache.Open(bucket, o.Dir, o.MaxBytes, o.Timeout, apiKey, problems); c != nil {
 		return &analyticsCache{Cache: c, opts: o}
 	}
 	return nil
@@ -202,6 +219,7 @@ var errEntryMismatch = errors.New("cache entry does not match the read")
 func cachedRead[P any](ctx context.Context, k *core, key string, whole bool, decode func(decoding, []byte, *P) error,
 	walk func(src pageSource[P], emit func(*P) bool) (bool, error), yield func(*P, error) bool) {
 	c := k.cache
+	ctx = analyticscache.ForRead(ctx) // the store's operations of this read share its timeout
 	serve := func(e analyticscache.Record, status CacheStatus, attempts int) bool {
 		return serveEntry(k, e, status, attempts, walk, yield)
 	}

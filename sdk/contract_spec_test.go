@@ -56,6 +56,16 @@ var streamedAnswers = map[string]string{
 	"/v1/assistant/{domain}/message": "v1", // AI SDK v4 data stream: one CODE:JSON part per line
 }
 
+// neverAnswered are the response properties a spec file declares that no
+// answer of the fake holds in the contract run ("METHOD /path status
+// property", a list's elements written [], an entry covering what is
+// inside the property), each with the reason: any other declared property
+// the fake never sends is a violation.
+var neverAnswered = map[string]string{
+	"GET /v1/analytics/{projectId}/assistant/threads/{threadId} 404 details": "an unknown thread is not an " +
+		"invalid request: nothing to detail (the analytics 400s send details)",
+}
+
 // deprecatedUsed are the deprecated operations the SDK calls on purpose,
 // each for a reason: any other deprecated call is a violation.
 var deprecatedUsed = map[string]string{
@@ -144,6 +154,18 @@ type contractProxy struct {
 	violations []string
 	seen       map[string]int // "METHOD /path/template status" -> exchanges
 	calls      *callRecord    // what the SDK sends and reads; nil: not recorded
+	// answers are, for each "METHOD /path/template status" whose answer
+	// the spec declares, its schema and the property paths the answers
+	// held (answerPaths).
+	answers  map[string]*answerRecord
+	declared int // the properties unanswered compared
+}
+
+// answerRecord is what the spec declares an answer holds, and what the
+// answers held.
+type answerRecord struct {
+	schema *openapi3.Schema
+	held   map[string]bool
 }
 
 // invalidRequestHeader marks a request deliberately outside the spec (to
@@ -238,6 +260,120 @@ func (p *contractProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		p.fail("%s: %d answer: %v", what, rec.Code, err)
 	}
+	p.record(fmt.Sprintf("%s %s %d", r.Method, route.Path, rec.Code), route.Operation, rec.Code, rec.Body.Bytes())
+}
+
+// record notes the property paths a JSON answer held, beside its schema.
+func (p *contractProxy) record(key string, op *openapi3.Operation, status int, body []byte) {
+	resp := op.Responses.Status(status)
+	if resp == nil || resp.Value == nil {
+		return
+	}
+	media := resp.Value.Content.Get("application/json")
+	var v any
+	if media == nil || media.Schema == nil || json.Unmarshal(body, &v) != nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.answers == nil {
+		p.answers = map[string]*answerRecord{}
+	}
+	a := p.answers[key]
+	if a == nil {
+		a = &answerRecord{schema: media.Schema.Value, held: map[string]bool{}}
+		p.answers[key] = a
+	}
+	answerPaths(v, "", a.held)
+}
+
+// answerPaths adds the property paths v holds to out: "a", "a.b", and
+// "list[].c" for a property of a list's elements.
+func answerPaths(v any, prefix string, out map[string]bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			out[propertyPath(prefix, k)] = true
+			answerPaths(e, propertyPath(prefix, k), out)
+		}
+	case []any:
+		for _, e := range v {
+			answerPaths(e, prefix+"[]", out)
+		}
+	}
+}
+
+// declaredPaths adds the property paths schema s declares to out, as
+// answerPaths writes them: following its allOf, oneOf and anyOf (every
+// branch) and its items. References are resolved by the loader.
+func declaredPaths(s *openapi3.Schema, prefix string, out map[string]bool) {
+	if s == nil || strings.Count(prefix, ".") > 10 { // a schema that holds itself
+		return
+	}
+	for _, sub := range slices.Concat(s.AllOf, s.OneOf, s.AnyOf) {
+		declaredPaths(sub.Value, prefix, out)
+	}
+	if s.Items != nil {
+		declaredPaths(s.Items.Value, prefix+"[]", out)
+	}
+	for name, prop := range s.Properties {
+		out[propertyPath(prefix, name)] = true
+		declaredPaths(prop.Value, propertyPath(prefix, name), out)
+	}
+}
+
+// neverAnsweredEntry is the entry of neverAnswered that explains path
+// in the answer key: its own, or one of a property it is inside.
+func neverAnsweredEntry(key, path string) (string, bool) {
+	for p := path; p != ""; {
+		if _, ok := neverAnswered[key+" "+p]; ok {
+			return key + " " + p, true
+		}
+		i := strings.LastIndexAny(p, ".[")
+		if i < 0 {
+			break
+		}
+		p = p[:i]
+	}
+	return "", false
+}
+
+func propertyPath(prefix, name string) string {
+	if prefix == "" {
+		return name
+	}
+	return prefix + "." + name
+}
+
+// unanswered are the properties the spec declares for an answer that no
+// answer of that operation and status held, "METHOD /path status
+// property", less those neverAnswered explains; and the entries of
+// neverAnswered no longer needed.
+func (p *contractProxy) unanswered() (missing, stale []string) {
+	explained := map[string]bool{}
+	for key, a := range p.answers {
+		declared := map[string]bool{}
+		declaredPaths(a.schema, "", declared)
+		p.declared += len(declared)
+		for path := range declared {
+			if a.held[path] {
+				continue
+			}
+			if entry, ok := neverAnsweredEntry(key, path); ok {
+				explained[entry] = true
+				continue
+			}
+			missing = append(missing, key+" "+path)
+		}
+	}
+	for k := range neverAnswered {
+		if !explained[k] {
+			stale = append(stale, k)
+		}
+	}
+	sort.Strings(missing)
+	sort.Strings(stale)
+	return missing, stale
 }
 
 // checkStream checks a streamed answer: the content type of its format,

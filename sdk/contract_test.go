@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -139,6 +140,14 @@ func TestContract_fakeAndSDKFollowTheSpec(t *testing.T) {
 	for _, v := range proxy.violations {
 		t.Error(v)
 	}
+	// Every property the spec declares for an answer was in one.
+	unanswered, stale := proxy.unanswered()
+	for _, m := range unanswered {
+		t.Errorf("%s: declared, and in no answer of the fake: make the fake send it, or say in neverAnswered why it never does", m)
+	}
+	for _, k := range stale {
+		t.Errorf("neverAnswered has %q, which an answer held or the spec no longer declares: remove it", k)
+	}
 	// Every operation of every file was exercised, but the deprecated ones
 	// the SDK does not call.
 	var missing []string
@@ -159,7 +168,8 @@ func TestContract_fakeAndSDKFollowTheSpec(t *testing.T) {
 	}
 	proxy.calls.check(t, specs)
 	proxy.calls.write(t)
-	t.Logf("%d exchanges checked against the spec, %d violations:\n%s", proxy.total(), len(proxy.violations), proxy.report())
+	t.Logf("%d exchanges checked against the spec, %d violations; %d declared answer properties compared with the answers:\n%s",
+		proxy.total(), len(proxy.violations), proxy.declared, proxy.report())
 }
 
 // staticExportExchanges drives every static export operation through the
@@ -269,6 +279,39 @@ func TestContract_catchesExchangesOffTheSpec(t *testing.T) {
 				t.Errorf("violations %q, want one mentioning %q", proxy.violations, tt.want)
 			}
 		})
+	}
+}
+
+// The property check can fail: a listing whose rows hold only their ids
+// leaves every other declared property unanswered, and an entry of
+// neverAnswered covers what is inside its property.
+func TestContract_catchesPropertiesNoAnswerHeld(t *testing.T) {
+	proxy := &contractProxy{specs: loadSpecs(t), seen: map[string]int{}, next: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"allSessions":[{"sessionId":"j","todos":[{"id":"t"}]}]}`))
+	})}
+	proxy.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/v1/agent/p/jobs", nil))
+	if len(proxy.violations) > 0 {
+		t.Fatal(proxy.violations)
+	}
+	unanswered, stale := proxy.unanswered()
+	const op = "GET /v1/agent/{projectId}/jobs 200 "
+	for _, want := range []string{op + "allSessions[].title", op + "allSessions[].userId", op + "allSessions[].todos[].content"} {
+		if !slices.Contains(unanswered, want) {
+			t.Errorf("unanswered %q, want %s in it", unanswered, want)
+		}
+	}
+	for _, held := range []string{op + "allSessions", op + "allSessions[].sessionId", op + "allSessions[].todos[].id"} {
+		if slices.Contains(unanswered, held) {
+			t.Errorf("%s was answered, yet is unanswered", held)
+		}
+	}
+	if len(stale) != len(neverAnswered) {
+		t.Errorf("stale %q: every entry of neverAnswered is, in a run of one exchange", stale)
+	}
+	const threads = "GET /v1/analytics/{projectId}/assistant/threads/{threadId} 404"
+	if entry, ok := neverAnsweredEntry(threads, "details[].message"); !ok || entry != threads+" details" {
+		t.Errorf("details[].message is explained by %q (%v), want the entry of details", entry, ok)
 	}
 }
 

@@ -88,7 +88,9 @@ type DownloadProgress = download.Progress
 // one, and the same size), or the download fails rather than join two
 // versions. The bytes written are checked against the size the server
 // announced (Content-Length, or a Content-Range's total) and against
-// WithExpectedSize's; a short or long body is an error.
+// WithExpectedSize's; a short or long body is an error. A resume writes
+// no byte past the range its Content-Range declares, and one whose body
+// runs past it is an error.
 //
 // A link that has expired or was altered answers 403: create a new
 // bundle. When the download fails, w holds a prefix of the bundle (n

@@ -135,3 +135,18 @@ func TestAccAgentJob_identity(t *testing.T) {
 	})
 	wantRequests(t, fs, mintlifytest.RouteAgentJobsCreate, 1, "jobs started")
 }
+
+// A prompt left out of the configuration of a job Terraform started keeps
+// the job: state keeps the prompt, a change beside it updates in place.
+func TestAccAgentJob_promptLeftOutKeepsTheJob(t *testing.T) {
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
+	runSteps(t, clk, []resource.TestStep{
+		{Config: jobConfig(url, "Document it", "")},
+		{
+			Config:            providerBlock(url) + "\nresource \"mintlify_agent_job\" \"test\" {\n  wait_for_completion = false\n}\n",
+			ConfigPlanChecks:  plansAction(jobAddr, plancheck.ResourceActionUpdate),
+			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(jobAddr, tfjsonPath("prompt"), knownString("Document it"))},
+		},
+	})
+	wantRequests(t, fs, mintlifytest.RouteAgentJobsCreate, 1, "jobs started")
+}

@@ -14,9 +14,11 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
-// Terraform 1.14's terraform query, and 1.12's resource identity, cannot be
-// installed here: they are driven below Terraform, through the provider's
-// protocol-6 server, as Terraform drives them.
+// The list resource below Terraform, through the provider's protocol-6
+// server, for what terraform query (agent_job_list_cli_test.go) does not
+// show: each result's resource value (include_resource) and its own
+// diagnostics with their severity, under faults and odd listings that
+// strike one request. protoHarness serves the identity tests too.
 
 // protoHarness is the action harness with the list resource and identity
 // RPCs, and every schema.
@@ -58,26 +60,6 @@ func (h *protoHarness) identityType(typeName string) tftypes.Object {
 		attrs[a.Name] = a.Type
 	}
 	return tftypes.Object{AttributeTypes: attrs}
-}
-
-// identity encodes an identity of a resource type; attributes not given
-// are null.
-func (h *protoHarness) identity(typeName string, vals map[string]string) *tfprotov6.ResourceIdentityData {
-	h.t.Helper()
-	typ := h.identityType(typeName)
-	all := map[string]tftypes.Value{}
-	for name := range typ.AttributeTypes {
-		if v, ok := vals[name]; ok {
-			all[name] = str(v)
-		} else {
-			all[name] = tftypes.NewValue(tftypes.String, nil)
-		}
-	}
-	dv, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, all))
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	return &tfprotov6.ResourceIdentityData{IdentityData: &dv}
 }
 
 // identityOf decodes an identity into strings.
@@ -205,97 +187,8 @@ func ids(results []listed) []string {
 	return out
 }
 
-// Every job, across several pages of the v1 listing: one identity and one
-// display name each, from floor(N/100)+1 requests and no v2 read.
-func TestList_everyJobWithItsIdentityAcrossPages(t *testing.T) {
-	h := newProtoHarness(t, mintlifytest.Config{}, true)
-	want := seedJobs(t, h.fs, 230, "completed")
-	results, diags := h.query(nil, false, 1000)
-	if len(diags) > 0 {
-		t.Fatal(diagsText(diags))
-	}
-	if diff := cmp.Diff(want, ids(results)); diff != "" {
-		t.Fatalf("ids (-want +got):\n%s", diff)
-	}
-	for _, r := range results {
-		if r.identity["project_id"] != mintlifytest.DemoProjectID || r.resource != nil || len(r.diags) > 0 {
-			t.Fatalf("result %+v", r)
-		}
-	}
-	if results[0].name != "Job 229 (completed, 2026-11-10)" || results[229].name != "Job 0 (completed, 2026-11-01)" {
-		t.Errorf("display names %q, %q", results[0].name, results[229].name)
-	}
-	if l, g := h.fs.Requests(mintlifytest.RouteAgentJobsSessions), h.fs.Requests(mintlifytest.RouteAgentJobsGet); l != 3 || g != 0 {
-		t.Errorf("%d listings and %d v2 reads, want 3 and 0", l, g)
-	}
-}
-
-// Terraform's limit stops the listing: no page is read past it.
-func TestList_stopsAtTerraformsLimit(t *testing.T) {
-	for _, tt := range []struct {
-		jobs     int
-		limit    int64
-		want     int
-		requests int
-	}{{150, 100, 100, 1}, {150, 101, 101, 2}, {100, 100, 100, 1}, {100, 1000, 100, 2}, {0, 100, 0, 1}, {5, 3, 3, 1}} {
-		t.Run(fmt.Sprintf("%d jobs, limit %d", tt.jobs, tt.limit), func(t *testing.T) {
-			h := newProtoHarness(t, mintlifytest.Config{}, true)
-			want := seedJobs(t, h.fs, tt.jobs, "completed")
-			results, diags := h.query(nil, false, tt.limit)
-			if len(diags) > 0 || !cmp.Equal(want[:tt.want], ids(results), cmp.Comparer(sameStrings)) {
-				t.Fatalf("%d results %s", len(results), diagsText(diags))
-			}
-			wantRequests(t, h.fs, mintlifytest.RouteAgentJobsSessions, tt.requests, "listings")
-		})
-	}
-}
-
 func sameStrings(a, b []string) bool {
 	return len(a) == 0 && len(b) == 0 || cmp.Equal(a, b)
-}
-
-func TestList_filtersByStatusAndCreationTime(t *testing.T) {
-	h := newProtoHarness(t, mintlifytest.Config{}, true)
-	var made []string // oldest first
-	for i, s := range []string{"completed", "failed", "active", "archived", "completed", "failed"} {
-		id, err := h.fs.SeedJob(mintlifytest.DemoProjectID, mintlifytest.JobSeed{Status: s, CreatedAt: time.Date(2026, 11, 1+i, 12, 0, 0, 0, time.UTC)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		made = append(made, id)
-	}
-	statuses := func(s ...string) tftypes.Value {
-		vals := make([]tftypes.Value, len(s))
-		for i, x := range s {
-			vals[i] = str(x)
-		}
-		return tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, vals)
-	}
-	for name, tt := range map[string]struct {
-		vals map[string]tftypes.Value
-		want []string // newest first
-	}{
-		"no filter":              {nil, []string{made[5], made[4], made[3], made[2], made[1], made[0]}},
-		"failed":                 {map[string]tftypes.Value{"statuses": statuses("failed")}, []string{made[5], made[1]}},
-		"completed or archived":  {map[string]tftypes.Value{"statuses": statuses("completed", "archived")}, []string{made[4], made[3], made[0]}},
-		"active":                 {map[string]tftypes.Value{"statuses": statuses("active")}, []string{made[2]}},
-		"an empty status list":   {map[string]tftypes.Value{"statuses": statuses()}, []string{made[5], made[4], made[3], made[2], made[1], made[0]}},
-		"after a day, inclusive": {map[string]tftypes.Value{"created_after": str("2026-11-03T12:00:00Z")}, []string{made[5], made[4], made[3], made[2]}},
-		"before a day, exclusive": {map[string]tftypes.Value{"created_before": str("2026-11-03T12:00:00Z")},
-			[]string{made[1], made[0]}},
-		"a window and a status": {map[string]tftypes.Value{"created_after": str("2026-11-02"), "created_before": str("2026-11-06T00:00:00+02:00"),
-			"statuses": statuses("failed", "completed")}, []string{made[4], made[1]}},
-	} {
-		t.Run(name, func(t *testing.T) {
-			results, diags := h.query(tt.vals, false, 100)
-			if len(diags) > 0 {
-				t.Fatal(diagsText(diags))
-			}
-			if diff := cmp.Diff(tt.want, ids(results)); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
-		})
-	}
 }
 
 // With include_resource, each result is the job as the resource reads it,
@@ -383,25 +276,6 @@ func TestList_listingErrorsAndOddRows(t *testing.T) {
 		}
 		contains(t, "warning", diagsText(diags), "Unexpected answer from Mintlify", "job s-1: haulted: want true or false, got a string")
 	})
-}
-
-// Bad filters are refused when the query is validated, with no request.
-func TestList_badFiltersFailBeforeAnyRequest(t *testing.T) {
-	h := newProtoHarness(t, mintlifytest.Config{}, true)
-	for _, tt := range []struct {
-		vals map[string]tftypes.Value
-		want string
-	}{
-		{map[string]tftypes.Value{"statuses": tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{str("done")})},
-			`"done" must be one of active, completed, archived, failed`},
-		{map[string]tftypes.Value{"created_after": str("last week")}, `created_after "last week"`},
-		{map[string]tftypes.Value{"created_after": str("2026-11-02"), "created_before": str("2026-11-02")}, "created_after \"2026-11-02\" must be before created_before"},
-		{map[string]tftypes.Value{"project_id": str("a/b")}, `project_id "a/b" may hold only`},
-	} {
-		_, diags := h.query(tt.vals, false, 100)
-		contains(t, "diagnostics", diagsText(diags), tt.want)
-	}
-	wantNoRequests(t, h.fs, "for bad filters")
 }
 
 func TestJobDisplayName(t *testing.T) {

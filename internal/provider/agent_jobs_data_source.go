@@ -65,6 +65,7 @@ func (*agentJobsModel) schema() schema.Schema {
 					"id":              computedString("The job's id (the listing's session id; see above)."),
 					"status":          computedString("`active`, `completed`, `archived` or `failed`, from the listing's `halt_reason` (see above); null for a reason the provider does not know."),
 					"halt_reason":     computedString("The listing's own word for where the job is: `processing`, `completed`, `error`, `github_missconfigured` (sic) or `interrupted`."),
+					"halted":          schema.BoolAttribute{MarkdownDescription: "Whether the job has stopped (the listing's `haulted`, sic), whatever its `halt_reason`.", Computed: true},
 					"title":           computedString("A generated title summarizing the job."),
 					"message_to_user": computedString("The agent's message about the outcome; null when none."),
 					"branch":          computedString("The git branch the agent works on; null when none."),
@@ -72,6 +73,16 @@ func (*agentJobsModel) schema() schema.Schema {
 					"subdomain":       computedString("The documentation site the job belongs to."),
 					"user_id":         computedString("Who started the job, when the API knows; else null."),
 					"created_at":      computedString("When the job was created (RFC 3339); null when the listing did not say."),
+					"todos": schema.ListNestedAttribute{
+						MarkdownDescription: "The agent's task list, in the listing's order; empty when it has none.",
+						Computed:            true,
+						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+							"id":       computedString("The task's id."),
+							"content":  computedString("What the task is."),
+							"status":   computedString("`pending`, `in_progress`, `completed` or `cancelled`; null when none."), //nolint:misspell // the API's spelling
+							"priority": computedString("`high`, `medium` or `low`; null when none."),
+						}},
+					},
 				}},
 			},
 		},

@@ -69,7 +69,7 @@ func jobsMatchServer(fs *mintlifytest.Fake, keep func(map[string]any) bool, most
 			g, _ := got[i].(map[string]any)
 			created, _ := time.Parse(time.RFC3339, fmt.Sprint(w["createdAt"]))
 			for attr, v := range map[string]any{"id": w["sessionId"], "halt_reason": w["haultReason"], "title": w["title"],
-				"subdomain": w["subdomain"], "branch": w["branch"], "created_at": created.UTC().Format(time.RFC3339)} {
+				"subdomain": w["subdomain"], "branch": w["branch"], "user_id": w["userId"], "created_at": created.UTC().Format(time.RFC3339)} {
 				if fmt.Sprint(g[attr]) != fmt.Sprint(v) {
 					return fmt.Errorf("jobs[%d].%s = %v, the server says %v", i, attr, g[attr], v)
 				}
@@ -77,9 +77,34 @@ func jobsMatchServer(fs *mintlifytest.Fake, keep func(map[string]any) bool, most
 			if link, ok := w["pullRequestLink"]; (ok && g["pr_link"] != link) || (!ok && g["pr_link"] != nil) {
 				return fmt.Errorf("jobs[%d].pr_link = %v, the server says %v", i, g["pr_link"], link)
 			}
+			if g["halted"] != w["haulted"] {
+				return fmt.Errorf("jobs[%d].halted = %v, the server says %v", i, g["halted"], w["haulted"])
+			}
+			if err := todosMatch(g["todos"], w["todos"]); err != nil {
+				return fmt.Errorf("jobs[%d].todos: %w", i, err)
+			}
 		}
 		return nil
 	})
+}
+
+// todosMatch compares a listed job's todos in state with the server's.
+func todosMatch(got, want any) error {
+	g, _ := got.([]any)
+	w, _ := want.([]any)
+	if len(g) != len(w) || g == nil {
+		return fmt.Errorf("%v, the server says %v", got, want)
+	}
+	for i := range w {
+		gt, _ := g[i].(map[string]any)
+		wt, _ := w[i].(map[string]any)
+		for _, attr := range []string{"id", "content", "status", "priority"} {
+			if gt[attr] != wt[attr] {
+				return fmt.Errorf("[%d].%s = %v, the server says %v", i, attr, gt[attr], wt[attr])
+			}
+		}
+	}
+	return nil
 }
 
 // maxResults reads max_results out of a data source's arguments.
@@ -145,6 +170,23 @@ max_results = 30`, reasonIn("processing"), 2},
 			wantRequests(t, fs, mintlifytest.RouteAgentJobsGet, 0, "v2 reads")
 		})
 	}
+}
+
+// A job started from the dashboard names its user; every job shows its
+// task list and whether it halted, as the listing gives them.
+func TestAccAgentJobs_userTodosAndHaltedAsListed(t *testing.T) {
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
+	seedMix(t, fs, 2)
+	fs.CreateJob(mintlifytest.DemoProjectID, "From the dashboard")
+	all := func(map[string]any) bool { return true }
+	runSteps(t, clk, []resource.TestStep{{
+		Config: jobsConfig(url, ""),
+		ConfigStateChecks: []statecheck.StateCheck{jobsMatchServer(fs, all, 0),
+			statecheck.ExpectKnownValue("data.mintlify_agent_jobs.test", tfjsonPath("jobs").AtSliceIndex(0).AtMapKey("user_id"), knownvalue.NotNull()),
+			statecheck.ExpectKnownValue("data.mintlify_agent_jobs.test", tfjsonPath("jobs").AtSliceIndex(0).AtMapKey("todos"), knownvalue.ListSizeExact(1)),
+			statecheck.ExpectKnownValue("data.mintlify_agent_jobs.test", tfjsonPath("jobs").AtSliceIndex(1).AtMapKey("halted"), knownvalue.Bool(true)),
+		},
+	}})
 }
 
 func TestAccAgentJobs_idProjectAndEmptyList(t *testing.T) {

@@ -82,25 +82,26 @@ func TestListedJob_valuesAndNulls(t *testing.T) {
 		"every field": {
 			s: sdk.AgentSession{ID: "job_1", Subdomain: "acme", Branch: &branch, Halted: true, HaltReason: sdk.HaltReasonCompleted,
 				PRLink: &link, MessageToUser: "done", Title: "Fix", UserID: "u1", CreatedAt: created,
-				Todos: []sdk.SessionTodo{{}}, Problems: []string{"x"}},
-			want: `{"branch":"docs/fix","created_at":"2026-10-01T07:30:00Z","halt_reason":"completed","id":"job_1",` +
+				Todos: []sdk.SessionTodo{{ID: "t1", Content: "Fix the links", Status: "completed", Priority: "high"}, {}}, Problems: []string{"x"}},
+			want: `{"branch":"docs/fix","created_at":"2026-10-01T07:30:00Z","halt_reason":"completed","halted":true,"id":"job_1",` +
 				`"message_to_user":"done","pr_link":"https://github.com/acme/docs/pull/7","status":"completed",` +
-				`"subdomain":"acme","title":"Fix","user_id":"u1"}`,
+				`"subdomain":"acme","title":"Fix","todos":[{"content":"Fix the links","id":"t1","priority":"high","status":"completed"},` +
+				`{"content":<null>,"id":<null>,"priority":<null>,"status":<null>}],"user_id":"u1"}`,
 		},
 		"only an id": {
 			s: sdk.AgentSession{ID: "job_2", Halted: true},
-			want: `{"branch":<null>,"created_at":<null>,"halt_reason":<null>,"id":"job_2","message_to_user":<null>,` +
-				`"pr_link":<null>,"status":<null>,"subdomain":<null>,"title":<null>,"user_id":<null>}`,
+			want: `{"branch":<null>,"created_at":<null>,"halt_reason":<null>,"halted":true,"id":"job_2","message_to_user":<null>,` +
+				`"pr_link":<null>,"status":<null>,"subdomain":<null>,"title":<null>,"todos":[],"user_id":<null>}`,
 		},
 		"an unknown reason and an empty branch": {
 			s: sdk.AgentSession{ID: "job_3", HaltReason: "paused", Branch: &empty, Title: "x"},
-			want: `{"branch":"","created_at":<null>,"halt_reason":"paused","id":"job_3","message_to_user":<null>,` +
-				`"pr_link":<null>,"status":<null>,"subdomain":<null>,"title":"x","user_id":<null>}`,
+			want: `{"branch":"","created_at":<null>,"halt_reason":"paused","halted":false,"id":"job_3","message_to_user":<null>,` +
+				`"pr_link":<null>,"status":<null>,"subdomain":<null>,"title":"x","todos":[],"user_id":<null>}`,
 		},
 		"running, no reason given": {
 			s: sdk.AgentSession{ID: "job_4"},
-			want: `{"branch":<null>,"created_at":<null>,"halt_reason":<null>,"id":"job_4","message_to_user":<null>,` +
-				`"pr_link":<null>,"status":"active","subdomain":<null>,"title":<null>,"user_id":<null>}`,
+			want: `{"branch":<null>,"created_at":<null>,"halt_reason":<null>,"halted":false,"id":"job_4","message_to_user":<null>,` +
+				`"pr_link":<null>,"status":"active","subdomain":<null>,"title":<null>,"todos":[],"user_id":<null>}`,
 		},
 	} {
 		if got := listedJob(elemType(typeOf((&agentJobsModel{}).schema().Attributes, "jobs")), &tc.s); got.String() != tc.want {

@@ -14,8 +14,8 @@ import (
 	"testing"
 )
 
-// ARCHITECTURE.md is kept true by this test: it names every Go file a
-// newcomer may look for, and the layers import only what it says they may.
+// ARCHITECTURE.md is kept true by this test: it names every Go package,
+// and the layers import only what it says they may.
 
 const module = "github.com/mintlify/terraform-provider-mintlify"
 
@@ -49,37 +49,67 @@ func goFiles(t *testing.T) []string {
 	return files
 }
 
-// describedFileByFile are the packages whose every file ARCHITECTURE.md
-// names: they are where a newcomer looks for how something works.
-var describedFileByFile = []string{"sdk", "internal/provider", "sdk/mintlifytest"}
+// goPackages are the repository's Go packages: each folder holding a
+// non-test Go file (whatever its build tags), by slash-separated path
+// from the root ("." for the root).
+func goPackages(t *testing.T) []string {
+	t.Helper()
+	var pkgs []string
+	for _, f := range goFiles(t) {
+		if dir := path.Dir(f); !strings.HasSuffix(f, "_test.go") && !slices.Contains(pkgs, dir) {
+			pkgs = append(pkgs, dir)
+		}
+	}
+	return pkgs
+}
 
-// TestArchitecture_namesEveryFile fails when a non-test Go file is not
-// named in ARCHITECTURE.md: by its path, by its name, or by a `glob` in
-// backquotes that matches its path.
-func TestArchitecture_namesEveryFile(t *testing.T) {
+// TestArchitecture_namesEveryPackage fails when a Go package is not named
+// in ARCHITECTURE.md by its path (the root's by `main.go`): the page is a
+// map of the packages, not an inventory of their files.
+func TestArchitecture_namesEveryPackage(t *testing.T) {
 	doc, err := os.ReadFile(filepath.Join(repoRoot, "ARCHITECTURE.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := string(doc)
-	var globs []string
-	for _, m := range regexp.MustCompile("`([^`\\s]*[*?][^`\\s]*)`").FindAllStringSubmatch(text, -1) {
-		globs = append(globs, m[1])
-	}
-	named := func(file string) bool {
-		if strings.Contains(text, file) || strings.Contains(text, "`"+path.Base(file)+"`") {
-			return true
+	pkgs := goPackages(t)
+	for _, pkg := range []string{".", "sdk", "sdk/mintlifytest", "internal/provider"} {
+		if !slices.Contains(pkgs, pkg) {
+			t.Fatalf("no package %s among %v: does goPackages still walk the repository?", pkg, pkgs)
 		}
-		// A small package may be described whole, by its folder and a
-		// slash; the three large ones are described file by file.
-		if dir := path.Dir(file); !slices.Contains(describedFileByFile, dir) && strings.Contains(text, "`"+dir+"/`") {
-			return true
-		}
-		return slices.ContainsFunc(globs, func(g string) bool { ok, _ := path.Match(g, file); return ok })
 	}
-	for _, f := range goFiles(t) {
-		if !strings.HasSuffix(f, "_test.go") && !named(f) {
-			t.Errorf("ARCHITECTURE.md does not name %s: say in its table what the file holds", f)
+	for _, pkg := range pkgs {
+		if !namesPackage(string(doc), pkg) {
+			t.Errorf("ARCHITECTURE.md does not name the package %s: say in a paragraph what it owns", pkg)
+		}
+	}
+}
+
+// namesPackage reports whether text names the package at path pkg: the
+// path whole, not a part of a longer one (sdk/internal/poll does not name
+// internal/poll, nor sdk/internal/pollx sdk/internal/poll), or below it.
+func namesPackage(text, pkg string) bool {
+	if pkg == "." {
+		pkg = "main.go"
+	}
+	return regexp.MustCompile(`(^|[^\w./-])` + regexp.QuoteMeta(pkg) + `(/|[^\w.-]|\.[^\w]|\.?$)`).MatchString(text)
+}
+
+func TestArchitecture_namesPackageOnlyWholePaths(t *testing.T) {
+	for _, tc := range []struct {
+		text, pkg string
+		want      bool
+	}{
+		{"`sdk/internal/poll` waits", "sdk/internal/poll", true},
+		{"in sdk/internal/poll/.", "sdk/internal/poll", true},
+		{"the end: internal/provider.", "internal/provider", true},
+		{"`sdk/internal/poll` waits", "internal/poll", false},
+		{"`sdk/internal/pollx` waits", "sdk/internal/poll", false},
+		{"`sdk/internal/poll.go`", "sdk/internal/poll", false},
+		{"terraform ──> main.go ──> internal/provider", ".", true},
+		{"domain.go", ".", false},
+	} {
+		if got := namesPackage(tc.text, tc.pkg); got != tc.want {
+			t.Errorf("namesPackage(%q, %q) = %v", tc.text, tc.pkg, got)
 		}
 	}
 }
@@ -96,7 +126,7 @@ type layerRule struct {
 
 var layerRules = []layerRule{
 	{under: "sdk/", except: "sdk/mintlifytest/", why: "the SDK knows HTTP and JSON, nothing of Terraform or of the fake",
-		never: []string{"github.com/hashicorp/terraform-plugin-", module + "/internal", module + "/sdk/mintlifytest"}},
+		never: []string{"github.com/hashicorp/terraform", "github.com/hashicorp/terraform-", module + "/internal", module + "/sdk/mintlifytest"}},
 	{under: "sdk/", except: "sdk/cachebucket/", why: "only sdk/cachebucket links object stores, so that SDK programs without a shared cache link none",
 		never: []string{module + "/sdk/cachebucket", "gocloud.dev"}},
 	{under: "sdk/internal/", why: "the SDK's machinery is below its API: package sdk imports it, never the reverse",

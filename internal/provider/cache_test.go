@@ -105,6 +105,7 @@ func TestAccCache_settingsAreValidated(t *testing.T) {
 		{`cache_ttl = "soon"`, "", `cache_ttl "soon" must be a non-negative duration`},
 		{`cache_max_stale = "-1h"`, "", `cache_max_stale "-1h" must be a non-negative duration`},
 		{`request_timeout = "1.5d"`, "", `request_timeout "1.5d" must be a non-negative duration`},
+		{`cache_timeout = "-5s"`, "", `cache_timeout "-5s" must be a non-negative duration`},
 		{"", "ten minutes", `MINTLIFY_CACHE_TTL "ten minutes" must be a non-negative duration`},
 	})
 }

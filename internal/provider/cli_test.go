@@ -1,14 +1,25 @@
 package provider
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/go-version"
+	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
@@ -29,11 +40,8 @@ type cliFeature struct {
 var (
 	cliEphemeral = cliFeature{"ephemeral resources", tfversion.Version1_10_0, version.Must(version.NewVersion("1.11.0"))}
 	cliIdentity  = cliFeature{"resource identity", tfversion.Version1_12_0, version.Must(version.NewVersion("1.12.0"))}
-	// Actions and list resources (`terraform query`) are tested below the
-	// CLI, through the provider's protocol server: no test asks the CLI
-	// for them yet. These say what a CLI test of them would need.
-	cliActions = cliFeature{"actions", tfversion.Version1_14_0, nil}
-	cliQuery   = cliFeature{"terraform query", tfversion.Version1_14_0, nil}
+	cliActions   = cliFeature{"actions", tfversion.Version1_14_0, nil}
+	cliQuery     = cliFeature{"terraform query", tfversion.Version1_14_0, nil}
 )
 
 // runsOpenTofu reports whether TF_ACC_TERRAFORM_PATH is OpenTofu (its
@@ -89,4 +97,199 @@ func TestCLIFeature_skipsWhereTheCLILacksIt(t *testing.T) {
 			t.Errorf("%s on OpenTofu %v %s: %q, want %q", tt.f.what, tt.openTofu, tt.at, got, tt.want)
 		}
 	}
+}
+
+// cliVersion is the version TF_ACC_TERRAFORM_PATH says it is, asked once.
+var cliVersion = sync.OnceValues(func() (*version.Version, error) {
+	out, err := exec.Command(os.Getenv("TF_ACC_TERRAFORM_PATH"), "version", "-json").Output() //nolint:gosec // as runsOpenTofu
+	if err != nil {
+		return nil, fmt.Errorf("terraform version: %w", err)
+	}
+	var v struct {
+		Version string `json:"terraform_version"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		return nil, fmt.Errorf("terraform version -json: %w", err)
+	}
+	return version.NewVersion(v.Version)
+})
+
+// cliDir is a working directory where a test runs the CLI of
+// TF_ACC_TERRAFORM_PATH itself, with the provider served from the test's
+// process on the test's clock, as terraform-plugin-testing serves it
+// (Terraform's reattach): for what terraform-plugin-testing cannot ask of
+// the CLI (apply -invoke, query -generate-config-out) and what it does not
+// show (the progress messages and warnings an apply prints, its exit
+// status, an interrupt).
+type cliDir struct {
+	t   *testing.T
+	clk *testClock
+	bin string
+	dir string
+	url string // the fake's, for configurations written later
+
+	mu      sync.Mutex
+	running *os.Process // the command under way, for interrupt
+	out     *syncBuffer // what it has printed so far
+}
+
+// providerAddr is where the CLI looks for the provider that the
+// configurations of cliDir require as "mintlify/mintlify": on its own
+// registry (OpenTofu's is TF_ACC_PROVIDER_HOST; see the Makefile).
+func providerAddr() string {
+	return cmp.Or(os.Getenv("TF_ACC_PROVIDER_HOST"), "registry.terraform.io") + "/mintlify/mintlify"
+}
+
+// newCLIDir skips the test without TF_ACC or on a CLI that lacks f; else
+// it writes files (name: content), and a required_providers block unless
+// one of them has it, into a directory of the test's own, and runs
+// terraform init there.
+func newCLIDir(t *testing.T, clk *testClock, f cliFeature, files map[string]string) *cliDir {
+	t.Helper()
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("an acceptance test: set TF_ACC=1 (make testacc does)")
+	}
+	v, err := cliVersion()
+	if err != nil {
+		t.Fatalf("TF_ACC_TERRAFORM_PATH must name a terraform (make testacc sets it): %v", err)
+	}
+	if why := f.skip(runsOpenTofu(), v); why != "" {
+		t.Skip(why)
+	}
+	c := &cliDir{t: t, clk: clk, bin: os.Getenv("TF_ACC_TERRAFORM_PATH"), dir: t.TempDir()}
+	pinned := false
+	for _, content := range files {
+		pinned = pinned || strings.Contains(content, "required_providers")
+	}
+	if !pinned {
+		files["versions.tf"] = `terraform {
+  required_providers {
+    mintlify = { source = "mintlify/mintlify" }
+  }
+}
+`
+	}
+	c.write(files)
+	c.ok("init", "-input=false")
+	return c
+}
+
+// write puts files (name: content) in the directory, replacing any of the
+// same name.
+func (c *cliDir) write(files map[string]string) {
+	c.t.Helper()
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(c.dir, name), []byte(content), 0o600); err != nil {
+			c.t.Fatal(err)
+		}
+	}
+}
+
+// cliResult is what a command printed (stdout and stderr, as they came)
+// and its exit status.
+type cliResult struct {
+	out  string
+	code int
+}
+
+// run runs terraform with args (-no-color added) in the directory, the
+// provider served for that one command.
+func (c *cliDir) run(args ...string) cliResult {
+	c.t.Helper()
+	reattach, stop := c.serve()
+	defer stop()
+	cmd := exec.Command(c.bin, append(args, "-no-color")...) //nolint:gosec // the CLI the tests are told to run
+	cmd.Dir = c.dir
+	cmd.Env = append(os.Environ(), "TF_REATTACH_PROVIDERS="+reattach, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+	out := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		c.t.Fatal(err)
+	}
+	c.mu.Lock()
+	c.running, c.out = cmd.Process, out
+	c.mu.Unlock()
+	err := cmd.Wait()
+	c.mu.Lock()
+	c.running = nil
+	c.mu.Unlock()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		c.t.Fatal(err)
+	}
+	return cliResult{out: out.String(), code: cmd.ProcessState.ExitCode()}
+}
+
+// ok runs terraform with args and fails the test unless it succeeds.
+func (c *cliDir) ok(args ...string) string {
+	c.t.Helper()
+	r := c.run(args...)
+	if r.code != 0 {
+		c.t.Fatalf("terraform %s: exit status %d:\n%s", strings.Join(args, " "), r.code, r.out)
+	}
+	return r.out
+}
+
+// interrupt sends the command under way an interrupt, as Ctrl-C does,
+// once it has printed after: as a user presses Ctrl-C on seeing it.
+func (c *cliDir) interrupt(after string) {
+	c.mu.Lock()
+	proc, out := c.running, c.out
+	c.mu.Unlock()
+	if proc == nil {
+		c.t.Error("no command to interrupt")
+		return
+	}
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(out.String(), after); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			c.t.Errorf("the command did not print %q within a minute:\n%s", after, out.String())
+			return
+		}
+	}
+	if err := proc.Signal(os.Interrupt); err != nil {
+		c.t.Error(err)
+	}
+}
+
+// serve serves the provider, on the test's clock, until stop is called;
+// reattach is TF_REATTACH_PROVIDERS for it.
+func (c *cliDir) serve() (reattach string, stop func()) {
+	c.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	configs := make(chan *plugin.ReattachConfig, 1)
+	closed := make(chan struct{})
+	served := make(chan error, 1)
+	go func() {
+		served <- tf6server.Serve(providerAddr(), providerserver.NewProtocol6(testProvider(c.clk)),
+			tf6server.WithDebug(ctx, configs, closed), tf6server.WithGoPluginLogger(hclog.NewNullLogger()), tf6server.WithLoggingSink(c.t))
+	}()
+	var rc *plugin.ReattachConfig
+	select {
+	case rc = <-configs:
+	case err := <-served:
+		cancel()
+		c.t.Fatalf("serving the provider: %v", err)
+	}
+	type addr struct{ Network, String string }
+	data, err := json.Marshal(map[string]any{providerAddr(): map[string]any{
+		"Protocol": rc.Protocol, "ProtocolVersion": rc.ProtocolVersion, "Pid": rc.Pid, "Test": true,
+		"Addr": addr{rc.Addr.Network(), rc.Addr.String()},
+	}})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return string(data), func() {
+		cancel()
+		<-closed
+	}
+}
+
+// state is the state the last command left, as terraform show -json has it.
+func (c *cliDir) state() *tfjson.State {
+	c.t.Helper()
+	var s tfjson.State
+	if err := json.Unmarshal([]byte(c.ok("show", "-json")), &s); err != nil {
+		c.t.Fatal(err)
+	}
+	return &s
 }

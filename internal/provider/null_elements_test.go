@@ -22,6 +22,11 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
+// Null elements in every list and set attribute, below Terraform: a sweep
+// over every schema the provider serves (actions and list resources
+// included), one request per attribute through the protocol-6 server,
+// where the CLI would need a configuration, an init and a plan each.
+
 // everySchema is every schema the provider serves, by name: each walks
 // its attributes (a map of the framework's internal attribute type, which
 // the walk reads through reflection and interfaces of its own).

@@ -244,7 +244,7 @@ func TestDurationSetting(t *testing.T) {
 func TestConfigure_unknownValuesWaitForApply(t *testing.T) {
 	clearEnv(t)
 	unknown := tftypes.NewValue(tftypes.String, tftypes.UnknownValue)
-	for _, name := range []string{"api_key", "base_url", "project_id", "max_retry_wait", "request_timeout", "cache_dir", "cache_ttl", "cache_max_stale"} {
+	for _, name := range []string{"api_key", "base_url", "project_id", "max_retry_wait", "request_timeout", "cache_dir", "cache_ttl", "cache_max_stale", "cache_timeout"} {
 		vals := map[string]tftypes.Value{"api_key": str(mintlifytest.DemoAPIKey), name: unknown}
 		resp := configureProvider(t, vals)
 		if len(resp.Diagnostics) != 0 || resp.ResourceData != nil || resp.DataSourceData != nil || resp.ActionData != nil {

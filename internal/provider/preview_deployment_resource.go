@@ -61,8 +61,10 @@ func (r *previewDeploymentResource) Schema(ctx context.Context, _ resource.Schem
 			"so the plan shows an update: `preview_url` stays known and unchanged, and so do `subdomain`, `commit_ref` " +
 			"and `source` when state holds a deployment of that branch triggered through the API; `id`, `status`, " +
 			"`summary`, `commit_sha`, `commit_message`, `created_at` and `ended_at` (the new deployment's own) are " +
-			"known after apply. A redeploy that fails or times out keeps the old triggers in state, so the next " +
-			"apply tries it again. Changing `branch` (or `project_id`) replaces the resource with the other branch's " +
+			"known after apply. A redeploy that fails, times out or is interrupted keeps the old triggers in state, " +
+			"so the next apply tries it again; any other redeploy the API accepted keeps the new ones (one not waited " +
+			"for, or whose answer was odd, such as a new URL, which is saved and said as an error), so it is never " +
+			"sent twice. Changing `branch` (or `project_id`) replaces the resource with the other branch's " +
 			"preview.\n\n" +
 			"A refresh reads the status of the preview's latest deployment until it is `success` or `failure`. A " +
 			"finished deployment is a record that never changes, so from then on plans and refreshes " +
@@ -177,8 +179,11 @@ func (r *previewDeploymentResource) Create(ctx context.Context, req resource.Cre
 
 // deploy triggers the preview of plan's branch and follows it, saving the
 // model (save) the moment the API answers and again when the wait ends.
-// prior is the state before a redeploy (nil on create).
-func (r *previewDeploymentResource) deploy(ctx context.Context, plan, prior *previewDeploymentModel, words workWords, save func(*previewDeploymentModel), diags *diag.Diagnostics) *sdk.Deployment {
+// prior is the state before a redeploy (nil on create). It reports whether
+// the deployment is to be tried again: it failed, or the wait for it timed
+// out or was interrupted. An accepted deployment whose answers were merely
+// odd (a new URL, facts the plan did not show) is not.
+func (r *previewDeploymentResource) deploy(ctx context.Context, plan, prior *previewDeploymentModel, words workWords, save func(*previewDeploymentModel), diags *diag.Diagnostics) (again bool) {
 	projectID, branch := plan.ProjectID.ValueString(), plan.Branch.ValueString()
 	w := deployWork(r.data, "preview deployment", func(ctx context.Context) (*sdk.Deployment, error) {
 		started, err := r.data.client.Deployments.Preview(ctx, projectID, branch)
@@ -199,6 +204,8 @@ func (r *previewDeploymentResource) deploy(ctx context.Context, plan, prior *pre
 		return queued(projectID, started.StatusID, started.Problems), nil
 	})
 	w.words = words
+	stopped := false
+	w.stopped = func() { stopped = true }
 	var contradicted []string // by the last answer recorded
 	w.record = func(d *sdk.Deployment) {
 		plan.ID = types.StringValue(d.ID)
@@ -209,6 +216,7 @@ func (r *previewDeploymentResource) deploy(ctx context.Context, plan, prior *pre
 		save(plan)
 	}
 	d := runAsConfigured(ctx, w, plan.WaitForCompletion, plan.Timeouts, diags)
+	again = d != nil && (stopped || d.Status == sdk.DeploymentFailure)
 	if len(contradicted) > 0 {
 		// Terraform refuses an apply whose result differs from what the
 		// plan showed as known: say why, in words, instead of its "bug in
@@ -218,7 +226,7 @@ func (r *previewDeploymentResource) deploy(ctx context.Context, plan, prior *pre
 				"expected to keep it, so the plan showed it unchanged. State holds the API's values; this error says only "+
 				"that the plan did not show them.", branch, strings.Join(contradicted, ", ")))
 	}
-	return d
+	return again
 }
 
 func (r *previewDeploymentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -250,13 +258,15 @@ func (r *previewDeploymentResource) Update(ctx context.Context, req resource.Upd
 	if !requireConfigured(r.data, &resp.Diagnostics) {
 		return
 	}
-	d := r.deploy(ctx, &plan, &prior, previewRedeployWords, func(m *previewDeploymentModel) {
+	again := r.deploy(ctx, &plan, &prior, previewRedeployWords, func(m *previewDeploymentModel) {
 		resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 	}, &resp.Diagnostics)
-	if d != nil && d.Status != sdk.DeploymentSuccess && resp.Diagnostics.HasError() {
+	if again {
 		// The redeploy failed, timed out or was interrupted. An update
 		// cannot be tainted: keeping the old triggers makes the next apply
-		// redeploy, as a tainted create would.
+		// redeploy, as a tainted create would. A redeploy the API accepted
+		// and that was not waited for, or whose answers were only odd,
+		// keeps the new triggers: the next apply must not send it again.
 		plan.Triggers = prior.Triggers
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	}

@@ -313,3 +313,54 @@ func TestAccPreviewDeployment_redeployAnswerContradictingThePlanIsSavedAndSaid(t
 	})
 	wantRequests(t, fs, mintlifytest.RouteDeploymentsPreview, 2, "previews: the first and the redeploy, once")
 }
+
+// A redeploy the API accepted keeps its new triggers when its answers are
+// only odd: here a new preview URL (said as an error) on a redeploy not
+// waited for, or also with a status that could not be read while waiting
+// (said as a warning). The next plan has nothing to do: the redeploy is
+// never sent a third time.
+func TestAccPreviewDeployment_acceptedRedeployWithAnOddAnswerIsNotSentAgain(t *testing.T) {
+	for name, wait := range map[string]bool{"not waited for": false, "its status unreadable while waiting": true} {
+		t.Run(name, func(t *testing.T) {
+			clearEnv(t)
+			var moved atomic.Bool
+			fs, url, clk := startHostile(t, func(r *http.Request, status int, body string) (int, string) {
+				switch {
+				case !moved.Load():
+				case r.Method == http.MethodPost && strings.Contains(r.URL.Path, "/project/preview/"):
+					body = strings.Replace(body, "demo-project-feature-x.mintlify.app", "moved-feature-x.mintlify.app", 1)
+				case r.Method == http.MethodGet && strings.Contains(r.URL.Path, "/update-status/"):
+					return http.StatusNotFound, `{"error":"not found"}`
+				}
+				return status, body
+			})
+			extra := "\n  wait_for_completion = false"
+			if wait {
+				extra = ""
+			}
+			redeploy := previewConfig(url, "feature/x", triggers("b2")+extra)
+			runSteps(t, clk, []resource.TestStep{
+				{Config: previewConfig(url, "feature/x", triggers("a1")+extra)},
+				{
+					PreConfig:   func() { moved.Store(true) },
+					Config:      redeploy,
+					ExpectError: wrapped("The preview's URL changed", "moved-feature-x.mintlify.app"),
+				},
+				{
+					Config:           redeploy,
+					PlanOnly:         true,
+					ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				},
+				{
+					Config:           redeploy,
+					ConfigPlanChecks: plansNothing(),
+					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue(previewAddr, tfjsonPath("preview_url"), knownString("https://moved-feature-x.mintlify.app")),
+						statecheck.ExpectKnownValue(previewAddr, tfjsonPath("triggers"), knownvalue.MapExact(map[string]knownvalue.Check{"commit": knownString("b2")})),
+					},
+				},
+			})
+			wantRequests(t, fs, mintlifytest.RouteDeploymentsPreview, 2, "previews: the first and the redeploy, once")
+		})
+	}
+}

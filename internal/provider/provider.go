@@ -39,6 +39,7 @@ const (
 	EnvCacheURL       = "MINTLIFY_CACHE_URL"
 	EnvCacheTTL       = "MINTLIFY_CACHE_TTL"
 	EnvCacheMaxStale  = "MINTLIFY_CACHE_MAX_STALE"
+	EnvCacheTimeout   = "MINTLIFY_CACHE_TIMEOUT"
 	// EnvAssistantAPIKey and EnvDomain are the discovery API's key and the
 	// documentation site's default domain (mintlify_search, mintlify_page).
 	EnvAssistantAPIKey = sdk.EnvAssistantAPIKey
@@ -88,6 +89,7 @@ type providerModel struct {
 	CacheURL       types.String `tfsdk:"cache_url"`
 	CacheTTL       types.String `tfsdk:"cache_ttl"`
 	CacheMaxStale  types.String `tfsdk:"cache_max_stale"`
+	CacheTimeout   types.String `tfsdk:"cache_timeout"`
 	AssistantKey   types.String `tfsdk:"assistant_api_key"`
 	Domain         types.String `tfsdk:"domain"`
 }
@@ -210,7 +212,9 @@ func (p *mintlifyProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 					"a bucket that cannot be written (missing, or a read-only credential) is still read, and one that " +
 					"fails otherwise is left alone for the rest of the command, each with a warning (see the " +
 					"Troubleshooting guide). Records are sealed with a key derived from the API key: whoever can write " +
-					"the bucket without it cannot plant answers. The known-spent budget is shared there too. Give the " +
+					"the bucket without it cannot plant answers. The known-spent budget is shared there too: a runner " +
+					"refused until a time records it, and every runner of the same API key sends no analytics request " +
+					"until then, believing such a record for up to 24 hours. Give the " +
 					"bucket a lifecycle rule that expires objects after `cache_max_stale`: the provider does not cap it.",
 				Optional:   true,
 				Validators: []validator.String{cacheURLValidator},
@@ -228,6 +232,18 @@ func (p *mintlifyProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 					"`max_retry_wait`, a cached answer up to this old is used instead, with a warning that gives " +
 					"its age and when the budget frees up. Default `" + shortDuration(DefaultCacheMaxStale) + "`; " +
 					"falls back to `" + EnvCacheMaxStale + "`; `0` never uses a stale answer.",
+				Optional:   true,
+				Validators: []validator.String{durationValidator{}},
+			},
+			"cache_timeout": schema.StringAttribute{
+				MarkdownDescription: "How long the analytics cache (the bucket, or `cache_dir`) may take for one read: " +
+					"each operation, and all those of one read together (looking for its answer and the known-spent " +
+					"budget, taking and releasing its lease, storing the answer). Past it the read goes to the API, and " +
+					"the cache is left alone for the rest of the command, with a warning: a bucket that answers slowly " +
+					"never costs a read more than this. A read that takes minutes also renews its lease every 15 seconds, " +
+					"each renewal bounded by this alone. Default `" + shortDuration(sdk.DefaultCacheTimeout) + "` (also " +
+					"for `0s`); falls back to `" + EnvCacheTimeout + "`. Waiting for another runner's read of the same answer is bounded " +
+					"apart, at 2 minutes in all.",
 				Optional:   true,
 				Validators: []validator.String{durationValidator{}},
 			},
@@ -262,7 +278,7 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 	// ephemeral resource and resource plan of this provider meanwhile;
 	// elsewhere each says it is not configured (requireConfigured).
 	for _, v := range []interface{ IsUnknown() bool }{cfg.APIKey, cfg.BaseURL, cfg.ProjectID, cfg.MaxRetries, cfg.MaxRetryWait,
-		cfg.RequestTimeout, cfg.CacheDir, cfg.CacheURL, cfg.CacheTTL, cfg.CacheMaxStale, cfg.AssistantKey, cfg.Domain} {
+		cfg.RequestTimeout, cfg.CacheDir, cfg.CacheURL, cfg.CacheTTL, cfg.CacheMaxStale, cfg.CacheTimeout, cfg.AssistantKey, cfg.Domain} {
 		if v.IsUnknown() {
 			tflog.Debug(ctx, "provider configuration has unknown values; configuring at apply")
 			if req.ClientCapabilities.DeferralAllowed {
@@ -328,6 +344,7 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 		{"request_timeout", EnvRequestTimeout, cfg.RequestTimeout, sdk.DefaultRequestTimeout},
 		{"cache_ttl", EnvCacheTTL, cfg.CacheTTL, DefaultCacheTTL},
 		{"cache_max_stale", EnvCacheMaxStale, cfg.CacheMaxStale, DefaultCacheMaxStale},
+		{"cache_timeout", EnvCacheTimeout, cfg.CacheTimeout, sdk.DefaultCacheTimeout},
 	} {
 		d, ok := durationSetting(s.value, s.env, s.def, s.name, &resp.Diagnostics)
 		if !ok {
@@ -349,8 +366,10 @@ func (p *mintlifyProvider) Configure(ctx context.Context, req provider.Configure
 	// gets every option but it.
 	common := opts
 	if dir := cacheDir(cfg.CacheDir); (dir != "" || bucket != "") && durations["cache_ttl"] > 0 {
-		opts = append(opts[:len(opts):len(opts)], sdk.WithAnalyticsCache(sdk.CacheOptions{Dir: dir, URL: bucket, OpenBucket: cachebucket.Open, FreshFor: durations["cache_ttl"], MaxStale: durations["cache_max_stale"]}))
-		tflog.Debug(ctx, "analytics cache", map[string]any{"dir": dir, "bucket": bucket != "", "ttl": durations["cache_ttl"].String(), "max_stale": durations["cache_max_stale"].String()})
+		opts = append(opts[:len(opts):len(opts)], sdk.WithAnalyticsCache(sdk.CacheOptions{Dir: dir, URL: bucket, OpenBucket: cachebucket.Open,
+			FreshFor: durations["cache_ttl"], MaxStale: durations["cache_max_stale"], Timeout: durations["cache_timeout"]}))
+		tflog.Debug(ctx, "analytics cache", map[string]any{"dir": dir, "bucket": bucket != "", "ttl": durations["cache_ttl"].String(),
+			"max_stale": durations["cache_max_stale"].String(), "timeout": durations["cache_timeout"].String()})
 	}
 	data := &providerData{apiKey: apiKey, assistantKey: assistantKey, waitOptions: p.waitOptions, clock: p.clock}
 	if apiKey != "" {

@@ -44,6 +44,9 @@ type work[O any] struct {
 	// onPoll, when set, receives the object after every poll (progress
 	// within a status).
 	onPoll func(obj *O)
+	// stopped, when set, is told that the wait ended before the work did:
+	// it timed out or was interrupted.
+	stopped func()
 }
 
 // workKind is what the runner knows of one kind of object.
@@ -162,10 +165,12 @@ func (w work[O]) run(ctx context.Context, diags *diag.Diagnostics) *O {
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
+		w.stop()
 		diags.AddError("Interrupted while waiting for the "+w.kind.noun,
 			fmt.Sprintf("%s It was still %s when Terraform stopped waiting. To wait longer next time, raise %s.", kept, describeStatus(last), w.words.timeoutSetting))
 		return obj
 	case errors.Is(err, context.DeadlineExceeded):
+		w.stop()
 		diags.AddError("Timed out waiting for the "+w.kind.noun,
 			fmt.Sprintf("%s It was still %s after %s. This can take a while: raise the limit with\n\n%s", kept, describeStatus(last), shortDuration(w.timeout), w.words.raiseTimeout))
 		return obj
@@ -186,6 +191,12 @@ func (w work[O]) run(ctx context.Context, diags *diag.Diagnostics) *O {
 	w.kind.outcome(obj, w.words, diags)
 	tflog.Info(ctx, w.kind.noun+" finished", map[string]any{"id": id, "status": w.kind.status(obj)})
 	return obj
+}
+
+func (w work[O]) stop() {
+	if w.stopped != nil {
+		w.stopped()
+	}
 }
 
 // unreadableAnswer says that the request that starts work was answered

@@ -20,6 +20,12 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
+// Ids no request can send, below Terraform, through the provider's
+// protocol-6 server: in a state an earlier provider saved (which no CLI
+// run of this provider can write), and in answers of a hostile server
+// (FaultUnreadableID) to the requests that start work or list jobs,
+// checked RPC by RPC for what is recorded.
+
 // unreadableIDs are ids an earlier provider saved as the API answered
 // them, which no request can send; shown is how a warning shows each.
 var unreadableIDs = []struct{ id, shown string }{

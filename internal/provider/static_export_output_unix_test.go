@@ -16,6 +16,13 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
+// The careless user's and the hostile machine's output_path, below
+// Terraform: a FIFO, a device or a link where the archive goes, made or
+// swapped at a chosen point (at plan, between plan and apply, while the
+// export runs). The protocol harness puts each swap at an exact RPC or
+// poll, which a CLI run has no hook for; the plan-time refusal stays
+// beside them, sharing their special files.
+
 // invokeUnchecked runs the action without planning it first: what was
 // planned may have changed since (a file replaced between plan and apply).
 func (h *actionHarness) invokeUnchecked(ctx context.Context, action string, vals map[string]tftypes.Value) []*tfprotov6.Diagnostic {

@@ -319,3 +319,29 @@ resource "terraform_data" "archive" {
 	}
 	assertNoLink(t, fs, "the TRACE logs", all.String())
 }
+
+// The bundle ephemeral resource refuses, when Terraform opens it, a
+// malformed job id or timeout (before any request), an export the API
+// does not know, and one that failed.
+func TestAccStaticExportBundle_refusals(t *testing.T) {
+	fs, url, clk := startAccFake(t, mintlifytest.Config{})
+	failed, err := clientFor(t, url).client.StaticExports.Start(context.Background(), sdk.StaticExportRequest{Domain: "docs.example.com", Version: "[fake:failed]"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCLIDir(t, clk, cliEphemeral, map[string]string{"main.tf": providerBlock(url)})
+	for _, tt := range []struct{ body, want string }{
+		{`job_id = "../x"`, `job_id "../x" may hold only ASCII letters`},
+		{"job_id  = \"se_1\"\n  timeout = \"5s\"", `timeout "5s" must be a duration from 1m to 24h`},
+		{`job_id = "se_unknown"`, "No such static export"},
+		{fmt.Sprintf("job_id = %q", failed.ID), "Static export " + failed.ID + " failed, so it has no bundle"},
+	} {
+		c.write(map[string]string{"bundle.tf": "ephemeral \"mintlify_static_export_bundle\" \"this\" {\n  " + tt.body + "\n}\n"})
+		r := c.run("plan", "-input=false")
+		if r.code != 1 {
+			t.Errorf("%s: exit status %d", tt.body, r.code)
+		}
+		wantOutput(t, tt.body, flat(r.out), "Error: ", tt.want)
+	}
+	wantRequests(t, fs, mintlifytest.RouteStaticExportsCreateBundle, 2, "bundles asked: the unknown export and the failed one")
+}

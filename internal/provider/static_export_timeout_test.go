@@ -13,6 +13,11 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk/mintlifytest"
 )
 
+// A hostile server below Terraform, through the provider's protocol-6
+// server (the export action's harness): a download that trickles, on the
+// wall clock, bounded by the action's timeout. The CLI adds nothing to it
+// but a second process to wait for.
+
 // trickle serves the fake, and each bundle download one byte every
 // interval: a body that never stalls long enough for an idle timer, and
 // never ends in any time that matters. onBundle, when set, is called as a

@@ -63,8 +63,9 @@ type Store struct {
 	// and how the tests stand in for it.
 	Limits string
 
-	endpoint string // http://127.0.0.1:PORT
-	dir      string // scratch space of this store
+	endpoint string         // http://127.0.0.1:PORT (Azure: https)
+	dir      string         // scratch space of this store
+	pool     *x509.CertPool // trusts the store's certificate (Azure's)
 	buckets  atomic.Int64
 	// url is the cache_url of a bucket; env is a credential that may
 	// read and write, in the store's standard variables; readOnly one
@@ -332,6 +333,7 @@ func (s *Store) startAzure(t *testing.T) {
 	// only over https, and looks for one only then. Its certificate is
 	// trusted through SSL_CERT_FILE, as a corporate CA is.
 	_, pool := selfSigned(t, s.dir)
+	s.pool = pool
 	port := freePort(t)
 	s.run(t, port, azurite, "--blobHost", "127.0.0.1", "--blobPort", strconv.Itoa(port), "--inMemoryPersistence",
 		"--cert", filepath.Join(s.dir, "cert.pem"), "--key", filepath.Join(s.dir, "key.pem"),
@@ -347,7 +349,11 @@ func (s *Store) startAzure(t *testing.T) {
 		return env
 	}
 	s.url = func(bucket string) string { return "azblob://" + bucket }
-	s.env = func(string) map[string]string { return with("AZURE_STORAGE_KEY", azureKey) }
+	s.env = func(endpoint string) map[string]string {
+		env := with("AZURE_STORAGE_KEY", azureKey)
+		env["AZURE_STORAGE_DOMAIN"] = strings.TrimPrefix(endpoint, "https://")
+		return env
+	}
 	cred, err := azblob.NewSharedKeyCredential(azureAccount, azureKey)
 	if err != nil {
 		t.Fatal(err)
@@ -506,6 +512,9 @@ func (s *Store) proxy(t *testing.T, refuse func(*http.Request) (status int, body
 			r.Out.Host = r.In.Host
 		}
 	}}
+	if s.pool != nil {
+		rp.Transport = &http.Transport{TLSClientConfig: &tls.Config{RootCAs: s.pool, MinVersion: tls.VersionTLS12}}
+	}
 	l := listen(t)
 	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if status, body, refused := refuse(r); refused {
@@ -522,7 +531,70 @@ func (s *Store) proxy(t *testing.T, refuse func(*http.Request) (status int, body
 		rp.ServeHTTP(w, r)
 	})}
 	var once sync.Once
-	go func() { _ = srv.Serve(l) }()
 	t.Cleanup(func() { once.Do(func() { _ = srv.Close() }) })
+	if s.pool != nil {
+		// Azure's client sends its key over https only, as to Azure:
+		// the proxy serves the store's own certificate.
+		go func() { _ = srv.ServeTLS(l, filepath.Join(s.dir, "cert.pem"), filepath.Join(s.dir, "key.pem")) }()
+		return "https://" + l.Addr().String()
+	}
+	go func() { _ = srv.Serve(l) }()
 	return "http://" + l.Addr().String()
+}
+
+// Misbehavior is how a proxy in front of a store answers (Misbehaving):
+// as a store that is slow, or slow to show what was written or removed.
+type Misbehavior struct {
+	// Delay holds up every request this long before it is sent on (or
+	// until the client gives up on it).
+	Delay time.Duration
+	// HideLeases answers a read of a lease (an object named lease-...)
+	// 404 Not Found, as if it were not there: every read, or (FirstOnly)
+	// the first of each lease object, as a store slow to show a write.
+	HideLeases, FirstOnly bool
+	// KeepLeases answers the removal of a lease as done, and keeps it: a
+	// store slow to show a delete, or another user of the bucket writing
+	// the name again at once.
+	KeepLeases bool
+}
+
+// Misbehaving is the environment of a credential that may read and write
+// the store's buckets through a proxy that answers as m says, and the
+// count of requests the proxy was sent.
+func (s *Store) Misbehaving(t *testing.T, m Misbehavior) (map[string]string, *atomic.Int64) {
+	t.Helper()
+	var sent atomic.Int64
+	var mu sync.Mutex
+	hidden := map[string]bool{}
+	notFound := map[string]string{
+		"s3":    `<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>`,
+		"azure": `<?xml version="1.0" encoding="utf-8"?><Error><Code>BlobNotFound</Code><Message>The specified blob does not exist.</Message></Error>`,
+		"gcs":   `{"error":{"code":404,"message":"No such object","errors":[{"message":"No such object","domain":"global","reason":"notFound"}]}}`,
+	}[s.Name]
+	removed := map[string]int{"s3": http.StatusNoContent, "azure": http.StatusAccepted, "gcs": http.StatusNoContent}[s.Name]
+	proxy := s.proxy(t, func(r *http.Request) (int, string, bool) {
+		sent.Add(1)
+		if m.Delay > 0 {
+			select {
+			case <-time.After(m.Delay):
+			case <-r.Context().Done():
+				return http.StatusServiceUnavailable, "", true
+			}
+		}
+		lease := strings.Contains(r.URL.Path, "/lease-")
+		switch {
+		case lease && m.HideLeases && r.Method == http.MethodGet:
+			mu.Lock()
+			first := !hidden[r.URL.Path]
+			hidden[r.URL.Path] = true
+			mu.Unlock()
+			if first || !m.FirstOnly {
+				return http.StatusNotFound, notFound, true
+			}
+		case lease && m.KeepLeases && r.Method == http.MethodDelete:
+			return removed, "", true
+		}
+		return 0, "", false
+	})
+	return s.isolated(s.env(proxy)), &sent
 }

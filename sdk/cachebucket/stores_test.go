@@ -29,7 +29,8 @@ import (
 // credentials from the store's standard chain. Each store's subtests:
 // what the cache needs of an object store, ten processes racing for one
 // read, and what a user sees when the bucket is missing, the credential
-// may only read, there is none, or the store has no conditional write.
+// may only read, there is none, or the store has no conditional write;
+// then, through a proxy, stores that are slow or slow to show a lease.
 func TestStores(t *testing.T) {
 	for _, name := range teststores.Names {
 		t.Run(name, func(t *testing.T) {
@@ -42,6 +43,10 @@ func TestStores(t *testing.T) {
 			t.Run("a read-only credential", func(t *testing.T) { readOnlyCredential(t, st) })
 			t.Run("no credentials", func(t *testing.T) { noCredentials(t, st) })
 			t.Run("no conditional write", func(t *testing.T) { noConditionalWrite(t, st) })
+			t.Run("ten processes, each lease's first read missing", func(t *testing.T) { tenProcessesLeasesShownLate(t, st) })
+			t.Run("a lease of its own the store does not show", func(t *testing.T) { ownLeaseNotShown(t, st) })
+			t.Run("a lease the store neither shows nor removes", func(t *testing.T) { leaseNeitherShownNorRemoved(t, st) })
+			t.Run("every operation just under the timeout", func(t *testing.T) { slowStore(t, st) })
 		})
 	}
 }
@@ -66,9 +71,10 @@ func storeObjects(t *testing.T, st *teststores.Store) {
 // (rows, whether the bucket served it, its error) and the cache's problem.
 type runnerResult struct {
 	Reads []struct {
-		Rows int    `json:"rows"`
-		Hit  bool   `json:"hit"`
-		Err  string `json:"err"`
+		Rows   int    `json:"rows"`
+		Hit    bool   `json:"hit"`
+		Err    string `json:"err"`
+		Millis int64  `json:"ms"` // how long the read took
 	} `json:"reads"`
 	Problem string `json:"problem"`
 	Failed  string `json:"-"` // the process itself failed
@@ -98,12 +104,14 @@ func TestStoresRunner(_ *testing.T) {
 		if name == "views" {
 			endpoint = c.Analytics.Views
 		}
+		began := time.Now()
 		got, err := endpoint.All(context.Background(), mintlifytest.DemoProjectID, sdk.VisitorsQuery{})
 		res.Reads = append(res.Reads, struct {
-			Rows int    `json:"rows"`
-			Hit  bool   `json:"hit"`
-			Err  string `json:"err"`
-		}{})
+			Rows   int    `json:"rows"`
+			Hit    bool   `json:"hit"`
+			Err    string `json:"err"`
+			Millis int64  `json:"ms"`
+		}{Millis: time.Since(began).Milliseconds()})
 		r := &res.Reads[len(res.Reads)-1]
 		if err != nil {
 			r.Err = err.Error()
@@ -155,13 +163,17 @@ func runners(t *testing.T, n int, env map[string]string, srv *mintlifytest.Serve
 // miss the same read at once: one takes the lease and reads, the others
 // wait for its entry. The fake answers slowly (300 ms a page) so that
 // all ten overlap the read.
-func tenProcesses(t *testing.T, st *teststores.Store) {
+func tenProcesses(t *testing.T, st *teststores.Store) { racing(t, st, st.Env()) }
+
+// racing runs ten runner processes with env at once, for one read of
+// 1,200 paths through a new bucket of st: one reads, nine are served.
+func racing(t *testing.T, st *teststores.Store, env map[string]string) {
 	url := st.NewBucket(t)
 	srv := mintlifytest.NewServer(mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: 1200}})
 	t.Cleanup(srv.Close)
 	srv.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAnalyticsVisitors, Kind: mintlifytest.FaultLatency, Latency: 300 * time.Millisecond})
 	hits := 0
-	for i, r := range runners(t, 10, st.Env(), srv, url, "visitors") {
+	for i, r := range runners(t, 10, env, srv, url, "visitors") {
 		if len(r.Reads) != 1 || r.Reads[0].Err != "" || r.Reads[0].Rows != 1200 || r.Problem != "" {
 			t.Errorf("runner %d: %+v", i, r)
 			continue
@@ -306,4 +318,75 @@ func noConditionalWrite(t *testing.T, st *teststores.Store) {
 	if p := runner(t, env, srv, url, "visitors", true); p != "" {
 		t.Errorf("a hit made a problem: %s", p)
 	}
+}
+
+// Ten processes racing, on a store slow to show a write: the first read
+// of the lease misses. The waiter that finds it missing tries again
+// rather than removing it, and still the ten make one read.
+func tenProcessesLeasesShownLate(t *testing.T, st *teststores.Store) {
+	env, _ := st.Misbehaving(t, teststores.Misbehavior{HideLeases: true, FirstOnly: true})
+	racing(t, st, env)
+}
+
+// leaseBound is how long a read may take in these tests when it must not
+// wait on a lease: far below LeaseMaxWait (2 minutes), with room for a
+// busy machine.
+const leaseBound = 15 * time.Second
+
+// A runner alone whose store never shows it its own lease (every read of
+// a lease misses) takes it at once and reads, without polling it for two
+// minutes; the next runner is served what it stored.
+func ownLeaseNotShown(t *testing.T, st *teststores.Store) {
+	srv, url := newFake(t), st.NewBucket(t)
+	env, sent := st.Misbehaving(t, teststores.Misbehavior{HideLeases: true})
+	r := runners(t, 1, env, srv, url, "visitors")[0]
+	if len(r.Reads) != 1 || r.Reads[0].Err != "" || r.Reads[0].Hit || r.Problem != "" || time.Duration(r.Reads[0].Millis)*time.Millisecond > leaseBound {
+		t.Errorf("%+v", r)
+	}
+	t.Logf("the read took %d ms and %d bucket requests", r.Reads[0].Millis, sent.Load())
+	if p := runner(t, env, srv, url, "visitors", true); p != "" {
+		t.Errorf("the next runner: %s", p)
+	}
+	if n := srv.Requests(mintlifytest.RouteAnalyticsVisitors); n != 1 {
+		t.Errorf("%d API reads, want 1", n)
+	}
+}
+
+// A lease left at its name (its holder's read failed, and the store did
+// not remove it) that the store never shows, nor removes, each bucket
+// request taking 50 ms: the next runner tries twice, then reads without a
+// lease, with no warning, and is not held up.
+func leaseNeitherShownNorRemoved(t *testing.T, st *teststores.Store) {
+	srv, url := newFake(t), st.NewBucket(t)
+	srv.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAnalyticsVisitors, Kind: mintlifytest.FaultClientError, Status: 400, Requests: []int{1}})
+	kept, _ := st.Misbehaving(t, teststores.Misbehavior{KeepLeases: true})
+	if r := runners(t, 1, kept, srv, url, "visitors")[0]; len(r.Reads) != 1 || !strings.Contains(r.Reads[0].Err, "400") {
+		t.Fatalf("the holder's read: %+v", r)
+	}
+	env, sent := st.Misbehaving(t, teststores.Misbehavior{HideLeases: true, KeepLeases: true, Delay: 50 * time.Millisecond})
+	r := runners(t, 1, env, srv, url, "visitors")[0]
+	if len(r.Reads) != 1 || r.Reads[0].Err != "" || r.Reads[0].Rows != 10 || r.Problem != "" || time.Duration(r.Reads[0].Millis)*time.Millisecond > leaseBound {
+		t.Errorf("%+v", r)
+	}
+	t.Logf("the read took %d ms and %d bucket requests", r.Reads[0].Millis, sent.Load())
+	if n := sent.Load(); n > 20 {
+		t.Errorf("%d bucket requests for one read", n)
+	}
+}
+
+// Every bucket request takes just under the cache's timeout (5 s): the
+// read spends at most the timeout on the bucket, then reads the API, and
+// the user is told; the next read does not touch the bucket.
+func slowStore(t *testing.T, st *teststores.Store) {
+	srv, url := newFake(t), st.NewBucket(t)
+	env, sent := st.Misbehaving(t, teststores.Misbehavior{Delay: sdk.DefaultCacheTimeout - 100*time.Millisecond})
+	r := runners(t, 1, env, srv, url, "visitors,views")[0]
+	for i, read := range r.Reads {
+		took := time.Duration(read.Millis) * time.Millisecond
+		if bound := map[int]time.Duration{0: sdk.DefaultCacheTimeout + 2*time.Second, 1: 2 * time.Second}[i]; read.Err != "" || read.Hit || took > bound {
+			t.Errorf("read %d: %+v, want within %v", i, read, bound)
+		}
+	}
+	wantProblem(t, r.Problem, "took more than 5s over one read's operations, so the read went on without it, and it is not used again by this program")
+	t.Logf("the reads took %d and %d ms, %d bucket requests", r.Reads[0].Millis, r.Reads[1].Millis, sent.Load())
 }

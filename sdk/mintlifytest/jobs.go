@@ -74,6 +74,7 @@ type job struct {
 	prLink    string    // the pull request the job opens, or opened
 	hadPR     bool      // a PR from an earlier round survives a follow-up
 	prompt    string
+	userID    string // who started it: only a job from the dashboard (CreateJob) has one
 	messages  []JobMessage
 	// A seeded job keeps its seeded status until a follow-up message.
 	fixed      string
@@ -270,7 +271,8 @@ func (s *Fake) sendMessage(w http.ResponseWriter, r *http.Request, _ string, p *
 
 // CreateJob creates a job directly, as if from the dashboard, and returns
 // its id: tests use it to import jobs Terraform did not create. It does
-// not count as a request.
+// not count as a request. The listing names its user (dashboardUserID);
+// a job created with a key has none.
 func (s *Fake) CreateJob(projectID, prompt string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -278,8 +280,13 @@ func (s *Fake) CreateJob(projectID, prompt string) string {
 	if p == nil {
 		panic("mintlifytest: CreateJob: no project " + projectID)
 	}
-	return s.newJob(p, prompt).id
+	j := s.newJob(p, prompt)
+	j.userID = dashboardUserID
+	return j.id
 }
+
+// dashboardUserID is the user who starts the jobs of CreateJob.
+const dashboardUserID = "user_2f8c1d0dashboard"
 
 // JobMessage is a follow-up message a job accepted.
 type JobMessage struct {

@@ -32,6 +32,7 @@ type sessionObject struct {
 	HaultReason   string       `json:"haultReason"`
 	PRLink        string       `json:"pullRequestLink,omitempty"`
 	MessageToUser string       `json:"messageToUser,omitempty"`
+	UserID        string       `json:"userId,omitempty"`
 	Todos         []todoObject `json:"todos"`
 	Title         string       `json:"title"`
 	CreatedAt     string       `json:"createdAt"`
@@ -92,7 +93,7 @@ func (p *project) renderSession(j *job, now time.Time) sessionObject {
 	o := p.render(j, now)
 	sess := sessionObject{
 		SessionID: j.id, Subdomain: slug(p.id), Branch: o.Source.Ref,
-		Title: title(j.prompt), CreatedAt: o.CreatedAt, Todos: []todoObject{},
+		Title: title(j.prompt), CreatedAt: o.CreatedAt, UserID: j.userID, Todos: []todoObject{},
 	}
 	switch o.Status {
 	case jobActive:

@@ -45,7 +45,7 @@ func TestListJobs_everyJobNewestFirstInV1Words(t *testing.T) {
 	want := []map[string]any{
 		{"sessionId": long, "subdomain": "demo-project", "branch": main, "haulted": false, "haultReason": "processing",
 			"title": strings.Repeat("x", 59) + "…", "createdAt": "2026-11-21T12:02:00.000Z"},
-		{"sessionId": made, "haulted": false, "haultReason": "processing", "title": "Document the v2 endpoints"},
+		{"sessionId": made, "haulted": false, "haultReason": "processing", "title": "Document the v2 endpoints", "userId": dashboardUserID},
 		{"sessionId": noChange, "haulted": true, "haultReason": "completed", "title": "Check the links",
 			"messageToUser": "No files needed changes.", "createdAt": "2026-11-21T12:00:00.000Z"},
 		{"sessionId": archived, "haulted": true, "haultReason": "interrupted", "title": "Agent job",
@@ -69,6 +69,9 @@ func TestListJobs_everyJobNewestFirstInV1Words(t *testing.T) {
 	}
 	if _, ok := got[1]["pullRequestLink"]; ok {
 		t.Error("an active job with a pull request link")
+	}
+	if _, ok := got[0]["userId"]; ok {
+		t.Error("a job created with a key names a user")
 	}
 	// A job that ends moves to its v1 words; the listing is what Sessions says.
 	h.clk.Advance(2 * time.Minute)

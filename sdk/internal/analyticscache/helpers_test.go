@@ -6,24 +6,44 @@ import (
 	"time"
 )
 
-// memStore is a Store in memory, with an error to fail every call with.
+// memStore is a Store in memory, with an error to fail every call with,
+// and ways to misbehave.
 type memStore struct {
 	mu    sync.Mutex
 	files map[string][]byte
 	err   error // every call fails with it
 	calls int
+	// hide, when set, makes a Get of a name it matches miss (a store slow
+	// to show a write); keep makes a Remove of a name it matches do
+	// nothing (a store slow to show a delete, or another user of the
+	// bucket writing the name again at once).
+	hide, keep func(name string) bool
+	// each, when set, runs at every call, outside the lock: a store's
+	// latency on a test clock.
+	each func()
+}
+
+// call counts a call and runs each.
+func (m *memStore) call() {
+	if m.each != nil {
+		m.each()
+	}
+	m.mu.Lock()
+	m.calls++
 }
 
 func newMemStore() *memStore { return &memStore{files: map[string][]byte{}} }
 
 func (m *memStore) Get(_ context.Context, name string, limit int64) ([]byte, error) {
-	m.mu.Lock()
+	m.call()
 	defer m.mu.Unlock()
-	m.calls++
 	if m.err != nil {
 		return nil, m.err
 	}
 	data, ok := m.files[name]
+	if m.hide != nil && m.hide(name) {
+		ok = false
+	}
 	switch {
 	case !ok:
 		return nil, ErrNotFound
@@ -34,9 +54,8 @@ func (m *memStore) Get(_ context.Context, name string, limit int64) ([]byte, err
 }
 
 func (m *memStore) Put(_ context.Context, name string, data []byte) error {
-	m.mu.Lock()
+	m.call()
 	defer m.mu.Unlock()
-	m.calls++
 	if m.err != nil {
 		return m.err
 	}
@@ -45,9 +64,8 @@ func (m *memStore) Put(_ context.Context, name string, data []byte) error {
 }
 
 func (m *memStore) PutIfAbsent(_ context.Context, name string, data []byte) (bool, error) {
-	m.mu.Lock()
+	m.call()
 	defer m.mu.Unlock()
-	m.calls++
 	if m.err != nil {
 		return false, m.err
 	}
@@ -59,13 +77,14 @@ func (m *memStore) PutIfAbsent(_ context.Context, name string, data []byte) (boo
 }
 
 func (m *memStore) Remove(_ context.Context, name string) error {
-	m.mu.Lock()
+	m.call()
 	defer m.mu.Unlock()
-	m.calls++
 	if m.err != nil {
 		return m.err
 	}
-	delete(m.files, name)
+	if m.keep == nil || !m.keep(name) {
+		delete(m.files, name)
+	}
 	return nil
 }
 

@@ -3,24 +3,30 @@ package analyticscache
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"time"
 )
 
 // Leases: two programs sharing a cache that miss the same read at once.
 //
 // Before fetching a read, a program takes its lease: a record created
-// only if there is none (a conditional write). The others, finding it,
-// poll the store for the holder's entry instead of reading the API, so a
-// fleet of runners that start together spends one read. The wait is
+// only if there is none (a conditional write). A lease a program created
+// is its own, whether or not the store shows it yet. The others, finding
+// it, poll the store for the holder's entry instead of reading the API,
+// so a fleet of runners that start together spends one read. The wait is
 // bounded: a lease lives LeaseFor unless its holder extends it while it
 // reads (and is trusted that long at most, whatever its until says), and
-// nobody waits longer than LeaseMaxWait in all; a holder that died (its
-// lease expired) or a wait past the bound makes the waiter read itself.
-// The conditional write is atomic on every store package cachebucket
-// opens (S3, GCS and Azure by their preconditions, a file:// directory by
-// a link); a CacheBucket of a program's own that only checks, then writes,
-// may rarely let two programs both take the lease: each then reads once,
-// as without a lease.
+// nobody waits longer than LeaseMaxWait in all, the store's operations
+// included; a holder that died (its lease expired) or a wait past the
+// bound makes the waiter read itself. Only a lease sealed with the API
+// key holds anyone up: something else at its name (garbage another user
+// of the bucket wrote, a lease the store does not show though it refused
+// the write) is tried once more at once, then the read goes on without a
+// lease. The conditional write is atomic on every store package
+// cachebucket opens (S3, GCS and Azure by their preconditions, a file://
+// directory by a link); a CacheBucket of a program's own that only checks,
+// then writes, may rarely let two programs both take the lease: each then
+// reads once, as without a lease.
 const (
 	LeaseFor         = time.Minute
 	LeaseExtendEvery = 15 * time.Second
@@ -58,26 +64,37 @@ type Lease struct {
 // Acquire takes the lease on a read, or waits for the holder's entry
 // (returned, fresh). It returns neither when the read is to be fetched
 // without a lease: the store cannot take one, the holder is gone without
-// an entry and another took over, the budget turned out to be spent, or
-// the wait passed its bound.
+// an entry and another took over, the name holds no lease to wait on
+// twice in a row, the budget turned out to be spent, or the wait passed
+// its bound. Its first tries are operations of the read (ctx, ForRead);
+// once it waits, its polls are bounded by the wait instead.
 func (c *Cache) Acquire(ctx context.Context, readKey string, w Wait) (*Lease, *Record) {
 	name := c.LeaseName(readKey)
 	tok := rand.Text()
-	start := w.Clock.Now()
+	end := w.Clock.Now().Add(LeaseMaxWait)
 	seen := Sightings{}
-	fresh := func(now time.Time) *Record {
+	fresh := func(ctx context.Context, now time.Time) *Record {
 		if e, ok := c.Load(ctx, c.EntryName(readKey), KindRead, readKey, now, w.EntryLimit); ok && now.Sub(e.At) < w.FreshFor {
 			return &e
 		}
 		return nil
 	}
-	for i := range 1000 { // bounded in time below; this bounds a store that misbehaves
+	// The first tries' store operations are the read's; from the first
+	// pause on, they are the wait's, bounded by its end.
+	ops := ctx
+	waiting, stop := context.WithTimeout(outsideRead(ctx), LeaseMaxWait)
+	defer stop()
+	misses := 0           // tries in a row that found no lease to wait on
+	for i := range 1000 { // bounded in time below; this bounds a clock that does not move
 		now := w.Clock.Now()
+		if !now.Before(end) {
+			return nil, nil
+		}
 		if i > 0 {
-			if e := fresh(now); e != nil {
+			if e := fresh(ops, now); e != nil {
 				return nil, e
 			}
-			if w.Spent(ctx, now) {
+			if w.Spent(ops, now) {
 				return nil, nil
 			}
 		}
@@ -85,35 +102,56 @@ func (c *Cache) Acquire(ctx context.Context, readKey string, w Wait) (*Lease, *R
 		if err != nil {
 			return nil, nil
 		}
-		created, err := c.Store.PutIfAbsent(ctx, name, data)
-		if err != nil {
-			return nil, nil
-		}
-		holder, held := c.Load(ctx, name, KindLease, readKey, now, MaxRecordBytes)
+		created, err := c.Store.PutIfAbsent(ops, name, data)
 		switch {
-		case held && holder.Token == tok:
+		case err != nil:
+			return nil, nil
+		case created:
 			l := &Lease{c: c, name: name, key: readKey, tok: tok, extended: now}
 			// The last holder may have finished just before: its entry
 			// spares the read.
-			if e := fresh(now); e != nil {
+			if e := fresh(ops, now); e != nil {
 				l.Release(ctx, now)
 				return nil, e
 			}
 			return l, nil
-		case created:
-			// Our conditional write was overwritten at once: another
-			// program holds the lease (a store that checks, then writes).
-		case !held || !seen.Expiry(holder, now).After(now):
-			// Released, expired (its holder died), or not a lease: look
-			// for the entry, then take the lease over.
-			_ = c.Store.Remove(ctx, name)
+		}
+		holder, there, held := c.peekLease(ops, name, readKey, now)
+		if held && seen.Expiry(holder, now).After(now) {
+			// Another program holds it: wait for its entry.
+			misses = 0
+			left := end.Sub(w.Clock.Now())
+			if left <= 0 {
+				return nil, nil
+			}
+			ops = waiting
+			if w.Clock.Sleep(ctx, min(LeasePoll, left)) != nil {
+				return nil, nil
+			}
 			continue
 		}
-		if now.Sub(start) >= LeaseMaxWait || w.Clock.Sleep(ctx, LeasePoll) != nil {
+		// Released, expired (its holder died), not a lease, or not shown
+		// by the store: remove what is there, and try again at once, once.
+		if misses++; misses == 2 {
 			return nil, nil
+		}
+		if there {
+			_ = c.Store.Remove(ops, name)
 		}
 	}
 	return nil, nil
+}
+
+// peekLease reads what the lease's name holds: whether anything is there
+// (a record or not), and the lease when it is one of this key's on
+// readKey.
+func (c *Cache) peekLease(ctx context.Context, name, readKey string, now time.Time) (lease Record, there, ok bool) {
+	data, err := c.Store.Get(ctx, name, MaxRecordBytes)
+	if err != nil {
+		return Record{}, errors.Is(err, ErrRefused), false
+	}
+	lease, ok = c.Decode(data, KindLease, readKey, now)
+	return lease, true, ok
 }
 
 // Sightings are when a waiter first saw each version of a lease (its
@@ -142,13 +180,17 @@ func minTime(a, b time.Time) time.Time {
 	return b
 }
 
-// Extend keeps the lease alive while its holder reads.
+// Extend keeps the lease alive while its holder reads. A renewal is not
+// one of the read's operations (ForRead): a read of many minutes renews
+// its lease every LeaseExtendEvery, and those must not use up the time
+// its store has for the read (finding its entry, storing its answer).
+// Each is still bounded by the guard's timeout.
 func (l *Lease) Extend(ctx context.Context, now time.Time) {
 	if l == nil || now.Sub(l.extended) < LeaseExtendEvery {
 		return
 	}
 	l.extended = now
-	l.c.Save(ctx, l.name, Record{Kind: KindLease, Key: l.key, At: now, Until: now.Add(LeaseFor), Token: l.tok})
+	l.c.Save(outsideRead(ctx), l.name, Record{Kind: KindLease, Key: l.key, At: now, Until: now.Add(LeaseFor), Token: l.tok})
 }
 
 // Release removes the lease, if it is still this program's.

@@ -1,6 +1,9 @@
 package analyticscache
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
 // Problems keeps the first problem of a client's cache: why it is not
 // working as configured. Its methods are safe for concurrent use.
@@ -27,10 +30,11 @@ func (p *Problems) First() error {
 
 // Open is the cache of apiKey's records in the bucket bucket opens (nil
 // when none is named), else (or when it cannot be opened) in the
-// directory dir (none when ""), capped at maxBytes, the store guarded. It
-// returns nil when neither can be used; why is noted in problems, as is
-// each way the store later stops being used.
-func Open(bucket func() (Store, error), dir string, maxBytes int64, apiKey string, problems *Problems) *Cache {
+// directory dir (none when ""), capped at maxBytes, the store guarded
+// (Guard: timeout is a read's). It returns nil when neither can be used;
+// why is noted in problems, as is each way the store later stops being
+// used.
+func Open(bucket func() (Store, error), dir string, maxBytes int64, timeout time.Duration, apiKey string, problems *Problems) *Cache {
 	var store Store
 	if bucket != nil {
 		b, err := bucket()
@@ -51,5 +55,5 @@ func Open(bucket func() (Store, error), dir string, maxBytes int64, apiKey strin
 		}
 		store = disk
 	}
-	return New(Guard(store, problems.Note), apiKey)
+	return New(Guard(store, timeout, problems.Note), apiKey)
 }

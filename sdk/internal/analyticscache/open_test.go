@@ -32,7 +32,7 @@ func TestOpen_theBucketElseTheDirectory(t *testing.T) {
 	now := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	bucket := newMemStore()
 	var p Problems
-	c := Open(func() (Store, error) { return bucket, nil }, t.TempDir(), 1<<20, "key", &p)
+	c := Open(func() (Store, error) { return bucket, nil }, t.TempDir(), 1<<20, 0, "key", &p)
 	if c == nil || p.First() != nil {
 		t.Fatalf("the bucket was not opened: %v", p.First())
 	}
@@ -48,7 +48,7 @@ func TestOpen_theBucketElseTheDirectory(t *testing.T) {
 	refused := errors.New("no such bucket")
 	dir := filepath.Join(t.TempDir(), "cache")
 	p = Problems{}
-	c = Open(func() (Store, error) { return nil, refused }, dir, 1<<20, "key", &p)
+	c = Open(func() (Store, error) { return nil, refused }, dir, 1<<20, 0, "key", &p)
 	if c == nil || !errors.Is(p.First(), refused) {
 		t.Fatalf("got %v, problem %v; want the directory and the bucket's problem", c, p.First())
 	}
@@ -59,18 +59,18 @@ func TestOpen_theBucketElseTheDirectory(t *testing.T) {
 
 	// Neither: no cache, and why when there was a reason.
 	p = Problems{}
-	if c := Open(func() (Store, error) { return nil, refused }, "", 1<<20, "key", &p); c != nil || !errors.Is(p.First(), refused) {
+	if c := Open(func() (Store, error) { return nil, refused }, "", 1<<20, 0, "key", &p); c != nil || !errors.Is(p.First(), refused) {
 		t.Errorf("got %v, %v", c, p.First())
 	}
 	p = Problems{}
-	if c := Open(nil, "", 1<<20, "key", &p); c != nil || p.First() != nil {
+	if c := Open(nil, "", 1<<20, 0, "key", &p); c != nil || p.First() != nil {
 		t.Errorf("got %v, %v", c, p.First())
 	}
 	open := filepath.Join(t.TempDir(), "open")
 	if err := os.Mkdir(open, 0o777); err != nil || os.Chmod(open, 0o777) != nil {
 		t.Fatal(err)
 	}
-	if c := Open(nil, open, 1<<20, "key", &p); c != nil || p.First() == nil {
+	if c := Open(nil, open, 1<<20, 0, "key", &p); c != nil || p.First() == nil {
 		t.Errorf("a directory others can write was used: %v, %v", c, p.First())
 	}
 }
@@ -79,7 +79,7 @@ func TestOpen_guardsTheStore(t *testing.T) {
 	failing := newMemStore()
 	failing.err = errors.New("down")
 	var p Problems
-	c := Open(func() (Store, error) { return failing, nil }, "", 1<<20, "key", &p)
+	c := Open(func() (Store, error) { return failing, nil }, "", 1<<20, 0, "key", &p)
 	c.Save(context.Background(), "x", Record{Kind: KindRead, Key: "k", At: time.Now()})
 	if p.First() == nil {
 		t.Error("a store that failed was not noted")

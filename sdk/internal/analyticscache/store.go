@@ -64,32 +64,105 @@ func (s bucketStore) Get(ctx context.Context, name string, limit int64) ([]byte,
 	return data, err
 }
 
-// OpTimeout bounds each operation on a guarded store: a bucket that does
-// not answer must not hold up a plan.
-const OpTimeout = 15 * time.Second
+// DefaultTimeout bounds the time a guarded store may take for one read:
+// each operation, and all the operations of one read together (ForRead).
+// Past it the read goes on without the store, and the store is not used
+// again: a bucket that answers slowly must not cost every read more than
+// a broken one does.
+const DefaultTimeout = 5 * time.Second
 
-// Guarded bounds each operation of a store in time and, after the store's
-// first failure (anything but a miss), leaves it alone for the rest of the
-// client's life, noting why: a store that is down must not make every read
-// wait for it. Two failures leave it partly in use: writes refused for
-// good (fs.ErrPermission: no such bucket, a credential that may only read)
-// stop the writes but not the reads, so that a runner with a read-only
-// credential still uses what others stored; a store without conditional
-// writes (errors.ErrUnsupported) stops the leases alone.
+// Guarded bounds the operations of a store in time and, after the
+// store's first failure (anything but a miss), leaves it alone for the
+// rest of the client's life, noting why: a store that is down must not
+// make every read wait for it. Each operation takes at most its timeout,
+// and so do all the operations of one read together (ForRead): a read
+// that used it up stops using the store, for good. Two failures leave it
+// partly in use: writes refused for good (fs.ErrPermission: no such
+// bucket, a credential that may only read) stop the writes but not the
+// reads, so that a runner with a read-only credential still uses what
+// others stored; a store without conditional writes
+// (errors.ErrUnsupported) stops the leases alone.
 type Guarded struct {
 	Store
+	timeout  time.Duration
 	note     func(error)
 	broken   atomic.Bool
 	readOnly atomic.Bool
 	noLeases atomic.Bool
 }
 
-// Guard guards s; note is told each way the store stopped being used, once.
-func Guard(s Store, note func(error)) *Guarded { return &Guarded{Store: s, note: note} }
+// Guard guards s, whose operations take at most timeout for one read
+// (DefaultTimeout when it is not positive); note is told each way the
+// store stopped being used, once.
+func Guard(s Store, timeout time.Duration, note func(error)) *Guarded {
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	return &Guarded{Store: s, timeout: timeout, note: note}
+}
 
 // ErrStoreOff is an operation the guard did not send: the store, or this
 // use of it, was turned off by an earlier failure.
 var ErrStoreOff = errors.New("not sent: an earlier failure turned this use of the store off")
+
+// readTime is what is left of one read's time on the store: nanoseconds,
+// set to the store's timeout by the read's first operation.
+type readTime struct {
+	left    atomic.Int64
+	started atomic.Bool
+}
+
+type readTimeKey struct{}
+
+// ForRead is ctx for the store operations of one read: together they take
+// at most the guarded store's timeout (they share it, whoever runs them).
+func ForRead(ctx context.Context) context.Context {
+	return context.WithValue(ctx, readTimeKey{}, &readTime{})
+}
+
+// outsideRead is ctx for operations not counted in its read's time (a
+// lease's polls, which the wait bounds): each still takes at most the
+// timeout.
+func outsideRead(ctx context.Context) context.Context {
+	return context.WithValue(ctx, readTimeKey{}, (*readTime)(nil))
+}
+
+// do runs one operation of the store, bounded: by the timeout, by what is
+// left of its read's time, and by ctx (not when detached: a write is not
+// cut short by its caller's end, so that a record is written whole or not
+// at all). It returns op's error, after the guard took it in.
+func (g *Guarded) do(ctx context.Context, write, detached bool, op func(ctx context.Context) error) error {
+	limit := g.timeout
+	read, _ := ctx.Value(readTimeKey{}).(*readTime)
+	if read != nil {
+		if !read.started.Swap(true) {
+			read.left.Store(int64(g.timeout))
+		}
+		limit = min(limit, time.Duration(read.left.Load()))
+		if limit <= 0 {
+			return ErrStoreOff // another operation of the read used its time up
+		}
+	}
+	parent := ctx
+	if detached {
+		parent = context.WithoutCancel(ctx)
+	}
+	opCtx, cancel := context.WithTimeout(parent, limit)
+	defer cancel()
+	began := time.Now()
+	err := op(opCtx)
+	if read != nil && read.left.Add(-int64(time.Since(began))) <= 0 && ctx.Err() == nil {
+		if !g.broken.Swap(true) {
+			g.note(fmt.Errorf("the analytics cache (%s) took more than %s over one read's operations, so the read went on without it, and it is not used again by this program", g.Where(), g.timeout))
+		}
+		if err == nil {
+			return nil // this one made it, just
+		}
+		return ErrStoreOff
+	}
+	g.fail(ctx, err, write)
+	return err
+}
 
 func (g *Guarded) fail(ctx context.Context, err error, write bool) {
 	switch {
@@ -118,10 +191,14 @@ func (g *Guarded) Get(ctx context.Context, name string, limit int64) ([]byte, er
 	if g.broken.Load() {
 		return nil, ErrNotFound
 	}
-	opCtx, cancel := context.WithTimeout(ctx, OpTimeout)
-	defer cancel()
-	data, err := g.Store.Get(opCtx, name, limit)
-	g.fail(ctx, err, false)
+	var data []byte
+	err := g.do(ctx, false, false, func(ctx context.Context) (err error) {
+		data, err = g.Store.Get(ctx, name, limit)
+		return err
+	})
+	if errors.Is(err, ErrStoreOff) {
+		return nil, ErrNotFound
+	}
 	return data, err
 }
 
@@ -131,11 +208,7 @@ func (g *Guarded) Put(ctx context.Context, name string, data []byte) error {
 	if !g.writable() {
 		return ErrStoreOff
 	}
-	opCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), OpTimeout)
-	defer cancel()
-	err := g.Store.Put(opCtx, name, data)
-	g.fail(ctx, err, true)
-	return err
+	return g.do(ctx, true, true, func(ctx context.Context) error { return g.Store.Put(ctx, name, data) })
 }
 
 // PutIfAbsent writes name when there is none, unless writes or leases are
@@ -144,11 +217,12 @@ func (g *Guarded) PutIfAbsent(ctx context.Context, name string, data []byte) (bo
 	if !g.writable() || g.noLeases.Load() {
 		return false, ErrStoreOff
 	}
-	opCtx, cancel := context.WithTimeout(ctx, OpTimeout)
-	defer cancel()
-	ok, err := g.Store.PutIfAbsent(opCtx, name, data)
-	g.fail(ctx, err, true)
-	return ok, err
+	var ok bool
+	err := g.do(ctx, true, false, func(ctx context.Context) (err error) {
+		ok, err = g.Store.PutIfAbsent(ctx, name, data)
+		return err
+	})
+	return ok && err == nil, err
 }
 
 // Remove deletes name, unless writes are off.
@@ -156,9 +230,5 @@ func (g *Guarded) Remove(ctx context.Context, name string) error {
 	if !g.writable() {
 		return ErrStoreOff
 	}
-	opCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), OpTimeout)
-	defer cancel()
-	err := g.Store.Remove(opCtx, name)
-	g.fail(ctx, err, true)
-	return err
+	return g.do(ctx, true, true, func(ctx context.Context) error { return g.Store.Remove(ctx, name) })
 }

@@ -174,7 +174,7 @@ func TestGuard_turnsOffWhatFailed(t *testing.T) {
 	guarded := func(err error) (*Guarded, *memStore, *[]error) {
 		m := newMemStore()
 		var notes []error
-		g := Guard(m, func(err error) { notes = append(notes, err) })
+		g := Guard(m, 0, func(err error) { notes = append(notes, err) })
 		m.err = err
 		return g, m, &notes
 	}
@@ -232,4 +232,98 @@ func TestGuard_turnsOffWhatFailed(t *testing.T) {
 	if _, err := g.PutIfAbsent(ctx, "z", nil); !errors.Is(err, ErrStoreOff) || len(*notes) != 1 || !strings.Contains((*notes)[0].Error(), "takes no leases") {
 		t.Errorf("a store without leases: %v, %v", err, *notes)
 	}
+}
+
+// slowStore is a memStore whose every call takes delay, unless its
+// context ends first.
+type slowStore struct {
+	*memStore
+	delay time.Duration
+}
+
+func (s slowStore) wait(ctx context.Context) error {
+	select {
+	case <-time.After(s.delay):
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s slowStore) Get(ctx context.Context, name string, limit int64) ([]byte, error) {
+	if err := s.wait(ctx); err != nil {
+		return nil, err
+	}
+	return s.memStore.Get(ctx, name, limit)
+}
+
+func (s slowStore) Put(ctx context.Context, name string, data []byte) error {
+	if err := s.wait(ctx); err != nil {
+		return err
+	}
+	return s.memStore.Put(ctx, name, data)
+}
+
+func (s slowStore) PutIfAbsent(ctx context.Context, name string, data []byte) (bool, error) {
+	if err := s.wait(ctx); err != nil {
+		return false, err
+	}
+	return s.memStore.PutIfAbsent(ctx, name, data)
+}
+
+func (s slowStore) Remove(ctx context.Context, name string) error {
+	if err := s.wait(ctx); err != nil {
+		return err
+	}
+	return s.memStore.Remove(ctx, name)
+}
+
+// The operations of one read share the guard's timeout: when they have
+// used it up, the one running is cut short, the store is turned off (said
+// once), and nothing more is sent. Operations outside a read (a lease's
+// polls) are bounded one by one.
+func TestGuard_boundsOneReadsOperationsTogether(t *testing.T) {
+	for name, c := range map[string]struct {
+		delay     time.Duration
+		wantCalls int // sent to the store, the last cut short
+	}{
+		"each call just under the timeout": {delay: 290 * time.Millisecond, wantCalls: 2},
+		"each call far past it":            {delay: time.Hour, wantCalls: 1},
+	} {
+		t.Run(name, func(t *testing.T) {
+			m := newMemStore()
+			var notes []error
+			g := Guard(slowStore{m, c.delay}, 300*time.Millisecond, func(err error) { notes = append(notes, err) })
+			read := ForRead(context.Background())
+			began := time.Now()
+			for range 3 {
+				_, _ = g.Get(read, "entry", 10)
+				_ = g.Put(read, "entry", []byte("1"))
+			}
+			took := time.Since(began)
+			if took < 300*time.Millisecond || took > 900*time.Millisecond || m.calls != c.wantCalls-1 {
+				t.Errorf("took %v, %d calls answered, want %d", took, m.calls, c.wantCalls-1)
+			}
+			if len(notes) != 1 || !strings.Contains(notes[0].Error(), "the analytics cache (memory) took more than 300ms over one read's operations, so the read went on without it, and it is not used again") {
+				t.Errorf("notes %v", notes)
+			}
+			if err := g.Put(context.Background(), "x", nil); !errors.Is(err, ErrStoreOff) {
+				t.Errorf("the store was written after: %v", err)
+			}
+		})
+	}
+	t.Run("outside a read", func(t *testing.T) {
+		m := newMemStore()
+		var notes []error
+		g := Guard(slowStore{m, 40 * time.Millisecond}, 100*time.Millisecond, func(err error) { notes = append(notes, err) })
+		polls := outsideRead(ForRead(context.Background()))
+		for range 4 {
+			if _, err := g.Get(polls, "lease", 10); !errors.Is(err, ErrNotFound) {
+				t.Fatalf("a poll: %v", err)
+			}
+		}
+		if m.calls != 4 || len(notes) != 0 {
+			t.Errorf("%d calls, notes %v", m.calls, notes)
+		}
+	})
 }

@@ -9,12 +9,16 @@ import (
 )
 
 // Collect reads the rest of the stream into an Answer holding at most
-// most bytes. It returns what it gathered, with Next's error when reading
+// most bytes, its pooled text and reasoning scrubbed of secrets whole. It returns what it gathered, with Next's error when reading
 // failed, a TooLarge failure when the answer grew past most (the stream
 // then ends with it), or a ReportedError one when the stream carried
 // error parts.
 func (s *Stream) Collect(most int64) (*Answer, error) {
 	var a Answer
+	defer func() {
+		s.scrubPooled(&a.Text)
+		s.scrubPooled(&a.Reasoning)
+	}()
 	for {
 		p, err := s.Next()
 		if errors.Is(err, io.EOF) {

@@ -121,3 +121,51 @@ func TestCollect_readFailure(t *testing.T) {
 		t.Errorf("%+v, %v", a, err)
 	}
 }
+
+// Collect pools the text of every block: a secret split across blocks
+// (in turn, interleaved, across three, in v1's text after another part)
+// is whole only in the pool, and is redacted there, in Text and in
+// Reasoning alike. A secret split between the text and the reasoning is
+// whole in neither.
+func TestCollect_aSecretSplitAcrossBlocksIsRedactedInThePool(t *testing.T) {
+	delta := func(kind, id, text string) string {
+		return fmt.Sprintf(`{"type":"%s-delta","id":"%s","delta":"%s"}`, kind, id, text)
+	}
+	end := func(kind, id string) string { return fmt.Sprintf(`{"type":"%s-end","id":"%s"}`, kind, id) }
+	finish := `{"type":"finish"}`
+	a, b, c := secret[:7], secret[7:12], secret[12:]
+	for name, body := range map[string]string{
+		"in turn":       sse(delta("text", "a", "your key: "+a+b), end("text", "a"), delta("text", "b", c+" ok"), end("text", "b"), finish),
+		"interleaved":   sse(delta("text", "a", "your key: "+a+b), delta("text", "b", ""), end("text", "a"), delta("text", "b", c+" ok"), end("text", "b"), finish),
+		"three blocks":  sse(delta("text", "a", "your key: "+a), end("text", "a"), delta("text", "b", b), end("text", "b"), delta("text", "c", c+" ok"), end("text", "c"), finish),
+		"reasoning":     sse(delta("reasoning", "r", "your key: "+a), end("reasoning", "r"), delta("reasoning", "s", b+c+" ok"), end("reasoning", "s"), finish),
+		"v1 text parts": strings.Join([]string{`0:"your key: ` + a + b + `"`, `2:[1]`, `0:"` + c + ` ok"`, `d:{}`}, "\n") + "\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, _ := newStream(name == "v1 text parts", strings.NewReader(body))
+			got, err := s.Collect(1 << 10)
+			pooled := got.Text.String()
+			if name == "reasoning" {
+				pooled = got.Reasoning.String()
+			}
+			if err != nil || pooled != "your key: [REDACTED] ok" {
+				t.Errorf("%q, %v", pooled, err)
+			}
+		})
+	}
+	t.Run("text and reasoning", func(t *testing.T) {
+		s, _ := newStream(false, strings.NewReader(sse(delta("text", "a", "your key: "+a+b), end("text", "a"),
+			delta("reasoning", "r", c+" ok"), end("reasoning", "r"), finish)))
+		got, err := s.Collect(1 << 10)
+		if err != nil || got.Text.String() != "your key: "+a+b || got.Reasoning.String() != c+" ok" {
+			t.Errorf("text %q, reasoning %q, %v", got.Text.String(), got.Reasoning.String(), err)
+		}
+	})
+	t.Run("a failed stream", func(t *testing.T) {
+		s, _ := newStream(false, strings.NewReader(sse(delta("text", "a", "your key: "+a+b), end("text", "a"), delta("text", "b", c+" ok"))))
+		got, err := s.Collect(1 << 10)
+		if failure(t, err).Problem != Cut || strings.Contains(got.Text.String(), secret) {
+			t.Errorf("%q, %v", got.Text.String(), err)
+		}
+	})
+}

@@ -128,8 +128,11 @@ func (p *Pieces) Add(s string) {
 
 // String joins the text.
 func (p *Pieces) String() string {
-	if len(p.done) == 0 {
+	switch {
+	case len(p.done) == 0:
 		return string(p.cur)
+	case len(p.done) == 1 && len(p.cur) == 0:
+		return p.done[0]
 	}
 	return strings.Join(append(p.done, string(p.cur)), "")
 }

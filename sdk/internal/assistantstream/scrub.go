@@ -51,6 +51,13 @@ func (s *Stream) scrubDelta(kind Type, id, delta string) string {
 	return text[:len(text)-n]
 }
 
+// scrubPooled redacts the secrets from text pooled from many blocks
+// (Collect's Text and Reasoning): one split across two blocks (in turn,
+// interleaved, or a v1 text cut by another part) is whole only there.
+func (s *Stream) scrubPooled(p *Pieces) {
+	*p = Pieces{done: []string{s.redact(p.String())}}
+}
+
 // flush hands out, as deltas, the held texts that match.
 func (s *Stream) flush(match func(heldText) bool) []Part {
 	var out []Part

@@ -130,7 +130,11 @@ type download struct {
 	buf []byte
 
 	written int64
-	total   int64  // -1: not known yet
+	total   int64 // -1: not known yet
+	// stop is where the answer being read must end (the bundle's size, or
+	// the end of the range it declared), and past says so when it runs on.
+	stop    int64
+	past    string
 	etag    string // the first answer's ETag, when it had one
 	resumes int
 	// noRanges is set once the server has ignored a Range request: later
@@ -192,7 +196,9 @@ func (d *download) open(ctx context.Context) (*http.Response, error) {
 }
 
 // accept checks that an answer continues the bundle written so far, and
-// returns how many of its first bytes w already has.
+// returns how many of its first bytes w already has. It sets where the
+// answer must end: the bundle's size, or a partial answer's declared
+// range.
 func (d *download) accept(resp *http.Response) (skip int64, err error) {
 	mismatch := func(format string, args ...any) error {
 		return &MismatchError{Problem: fmt.Sprintf(format, args...)}
@@ -202,13 +208,14 @@ func (d *download) accept(resp *http.Response) (skip int64, err error) {
 		return 0, mismatch("the bundle changed while it was downloaded (ETag %s, then %s): download it again", d.Display(redact.Clip(d.etag, 80)), d.Display(redact.Clip(etag, 80)))
 	}
 	var size int64
+	rangeEnd := int64(-1) // the last byte a partial answer declares
 	switch resp.StatusCode {
 	case http.StatusPartialContent:
-		start, total, ok := parseContentRange(resp.Header.Get("Content-Range"))
+		start, end, total, ok := parseContentRange(resp.Header.Get("Content-Range"))
 		if !ok || start != d.written || d.written == 0 {
 			return 0, mismatch("asked for the bytes from %d, the server sent Content-Range %q", d.written, redact.Clip(resp.Header.Get("Content-Range"), 80))
 		}
-		size = total
+		size, rangeEnd = total, end
 	case http.StatusOK:
 		// The whole bundle again (the server ignored the Range, or this is
 		// the first request): skip what w has.
@@ -236,11 +243,16 @@ func (d *download) accept(resp *http.Response) (skip int64, err error) {
 	case size != d.total:
 		return 0, mismatch("the bundle changed while it was downloaded (%d bytes, then %d): download it again", d.total, size)
 	}
+	d.stop, d.past = d.total, fmt.Sprintf("the server sent more than the %d bytes announced", d.total)
+	if rangeEnd >= 0 && rangeEnd < d.total-1 { // not rangeEnd+1: it may be math.MaxInt64
+		d.stop, d.past = rangeEnd+1, fmt.Sprintf("the server sent more than the bytes %d-%d its Content-Range declared", d.written, rangeEnd)
+	}
 	return skip, nil
 }
 
 // finalError ends a download at once: w refused a write, the server sent
-// more than it announced, or the answer is not an archive. Another
+// more than it announced (the bundle's size, or a resume's range), or the
+// answer is not an archive. Another
 // attempt would not do better.
 type finalError struct{ err error }
 
@@ -265,9 +277,9 @@ func (d *download) copy(body io.Reader, contentType string, skip int64) error {
 		chunk := d.buf[drop:n]
 		skip -= drop
 		var tooLong error
-		if d.total >= 0 && d.written+int64(len(chunk)) > d.total {
-			chunk = chunk[:d.total-d.written]
-			tooLong = &finalError{&MismatchError{Problem: fmt.Sprintf("the server sent more than the %d bytes announced", d.total)}}
+		if d.stop >= 0 && d.written+int64(len(chunk)) > d.stop {
+			chunk = chunk[:d.stop-d.written]
+			tooLong = &finalError{&MismatchError{Problem: d.past}}
 		}
 		if len(chunk) > 0 {
 			m, werr := d.w.Write(chunk)
@@ -339,30 +351,30 @@ func (d *download) totalText() string {
 }
 
 // parseContentRange reads "bytes START-END/TOTAL" (TOTAL may be *: -1).
-func parseContentRange(v string) (start, total int64, ok bool) {
+func parseContentRange(v string) (start, end, total int64, ok bool) {
 	rest, ok := strings.CutPrefix(strings.TrimSpace(v), "bytes ")
 	if !ok {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	span, size, ok := strings.Cut(rest, "/")
 	if !ok {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	first, last, ok := strings.Cut(span, "-")
 	if !ok {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	start, err1 := strconv.ParseInt(first, 10, 64)
 	end, err2 := strconv.ParseInt(last, 10, 64)
 	if err1 != nil || err2 != nil || start < 0 || end < start {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	if size == "*" {
-		return start, -1, true
+		return start, end, -1, true
 	}
 	total, err := strconv.ParseInt(size, 10, 64)
 	if err != nil || total <= end {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
-	return start, total, true
+	return start, end, total, true
 }

@@ -250,6 +250,8 @@ func TestRun_neverJoinsTwoVersions(t *testing.T) {
 			`asked for the bytes from 10, the server sent Content-Range "bytes 9-99/100"`},
 		"a range that cannot be read": {answer{status: 206, header: map[string]string{"Content-Range": "bytes 10-99"}, body: content[10:], length: 90},
 			`asked for the bytes from 10, the server sent Content-Range "bytes 10-99"`},
+		"no Content-Range": {answer{status: 206, body: content[10:], length: 90},
+			`asked for the bytes from 10, the server sent Content-Range ""`},
 		"a redirect": {answer{status: 302, length: 0}, "status 302 is not a download"},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -372,6 +374,41 @@ func TestRun_aResumeLongerThanTheRestIsCut(t *testing.T) {
 	mismatch(t, err, "the server sent more than the 100 bytes announced")
 	if !bytes.Equal(buf.Bytes(), content) {
 		t.Errorf("%d bytes", buf.Len())
+	}
+}
+
+// A resume whose body runs past the range its Content-Range declares is
+// written up to the range's end, then refused: the bytes past it are not
+// the ones declared, whatever the bundle's size.
+func TestRun_aResumeLongerThanItsRangeIsCut(t *testing.T) {
+	content := bundle(100000)
+	for name, length := range map[string]int64{"no Content-Length": -1, "a Content-Length past the range": 99990} {
+		t.Run(name, func(t *testing.T) {
+			s := &server{answers: []answer{
+				{status: 200, body: content[:10], length: 100000, broken: errBroken},
+				{status: 206, header: map[string]string{"Content-Range": "bytes 10-19/100000"}, body: content[10:], length: length},
+			}}
+			buf, _, err := run(t, s, nil)
+			mismatch(t, err, "the server sent more than the bytes 10-19 its Content-Range declared")
+			if !bytes.Equal(buf.Bytes(), content[:20]) || len(s.headers) != 2 {
+				t.Errorf("%d bytes written, %d requests", buf.Len(), len(s.headers))
+			}
+		})
+	}
+	// A range whose end is the bundle's is cut at the bundle's size, as
+	// any answer is; so is one declared past it with an unknown total,
+	// up to the largest end a range can say.
+	for _, cr := range []string{"bytes 50-99/100", "bytes 50-149/*", "bytes 50-9223372036854775807/*"} {
+		small := content[:100]
+		s := &server{answers: []answer{
+			{status: 200, body: small[:50], length: 100, broken: errBroken},
+			{status: 206, header: map[string]string{"Content-Range": cr}, body: content[50:150], length: -1},
+		}}
+		buf, _, err := run(t, s, nil)
+		mismatch(t, err, "the server sent more than the 100 bytes announced")
+		if !bytes.Equal(buf.Bytes(), small) {
+			t.Errorf("%s: %d bytes written", cr, buf.Len())
+		}
 	}
 }
 
@@ -539,23 +576,23 @@ func TestErrorTypes(t *testing.T) {
 }
 
 func TestParseContentRange(t *testing.T) {
-	for v, want := range map[string][3]int64{
-		"bytes 0-9/10":     {0, 10, 1},
-		"bytes 5-5/10":     {5, 10, 1},
-		"bytes 5-9/*":      {5, -1, 1},
-		"bytes 5-9/9":      {0, 0, 0},
-		"bytes 9-5/10":     {0, 0, 0},
-		"bytes */10":       {0, 0, 0},
-		"items 0-9/10":     {0, 0, 0},
-		"bytes 0-9":        {0, 0, 0},
-		"bytes 0/10":       {0, 0, 0},
-		"bytes -1-9/10":    {0, 0, 0},
-		"bytes 0-x/10":     {0, 0, 0},
-		"bytes 0-9/ten":    {0, 0, 0},
-		" bytes 10-19/20 ": {10, 20, 1},
+	for v, want := range map[string][4]int64{
+		"bytes 0-9/10":     {0, 9, 10, 1},
+		"bytes 5-5/10":     {5, 5, 10, 1},
+		"bytes 5-9/*":      {5, 9, -1, 1},
+		"bytes 5-9/9":      {0, 0, 0, 0},
+		"bytes 9-5/10":     {0, 0, 0, 0},
+		"bytes */10":       {0, 0, 0, 0},
+		"items 0-9/10":     {0, 0, 0, 0},
+		"bytes 0-9":        {0, 0, 0, 0},
+		"bytes 0/10":       {0, 0, 0, 0},
+		"bytes -1-9/10":    {0, 0, 0, 0},
+		"bytes 0-x/10":     {0, 0, 0, 0},
+		"bytes 0-9/ten":    {0, 0, 0, 0},
+		" bytes 10-19/20 ": {10, 19, 20, 1},
 	} {
-		start, total, ok := parseContentRange(v)
-		if got := [3]int64{start, total, map[bool]int64{true: 1}[ok]}; got != want {
+		start, end, total, ok := parseContentRange(v)
+		if got := [4]int64{start, end, total, map[bool]int64{true: 1}[ok]}; got != want {
 			t.Errorf("%q: %v, want %v", v, got, want)
 		}
 	}
