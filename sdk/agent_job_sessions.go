@@ -13,11 +13,10 @@ import (
 
 // The agent job listing: v1's GET /v1/agent/{projectId}/jobs, marked
 // deprecated but the only listing the API has (v2 reads one job by id).
-// Its rows are v1 "sessions" (sessionId, haulted, haultReason, sic). The
-// reference does not say a session's id is the job's v2 id; the SDK
-// assumes so (a 404 from Get for a listed id means it does not hold).
-// It pages by skip and take with no total nor hasMore: a read of N jobs
-// costs floor(N/100) + 1 requests.
+// Its rows are v1 "sessions" (sessionId, haulted, haultReason, sic), a
+// session's id assumed to be the job's v2 id (the reference is silent).
+// It pages by skip and take, no total nor hasMore: N jobs cost
+// floor(N/100) + 1 requests.
 
 // MaxSessionsPageSize is the largest page of the agent job listing.
 const MaxSessionsPageSize = 100

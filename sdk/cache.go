@@ -28,15 +28,12 @@ type CacheOptions struct {
 	// directory others can write is refused: the client then works
 	// without a cache, and CacheProblem says why.
 	Dir string
-	// URL names a bucket shared by many machines: s3://, gs://, azblob://
-	// or file://, with the store's URL parameters, opened by OpenBucket;
-	// credentials come from the store's own chain, never the URL. It wins
-	// over Dir; one that cannot be opened falls back to Dir. Records are
-	// sealed with an HMAC keyed from the API key: whoever can write the
-	// bucket but has not the key cannot plant an answer, a spent budget
-	// or a lease. A spent budget another client of the same key recorded
-	// there is believed until the time it gives, 24 hours ahead at most:
-	// no analytics request is sent meanwhile.
+	// URL names a bucket shared by many machines (s3://, gs://, azblob://,
+	// file://), opened by OpenBucket with the store's own credentials; it
+	// wins over Dir, which it falls back to. Records are sealed with a key
+	// derived from the API key, so others who can write the bucket cannot
+	// plant one. A spent budget another client of the key recorded there
+	// is believed until its time, 24 hours ahead at most.
 	URL string
 	// OpenBucket opens URL: cachebucket.Open (the program imports the
 	// gocloud.dev drivers it needs), or a CacheBucket of its own.
@@ -203,19 +200,12 @@ func fetchPage[P any](ctx context.Context, k *core, c call, decode func(decoding
 var errEntryMismatch = errors.New("cache entry does not match the read")
 
 // cachedRead runs one analytics read (walk) through the cache as a store,
-// handing its pages, or its error, to yield:
-//
-//   - a fresh entry serves the read whole, with no request;
-//   - else, while another program holds the read's lease, its entry is
-//     awaited (bounded);
-//   - else the API is asked, unless the budget is known to be spent; a
-//     read that ends whole is stored as one entry;
-//   - when the API refuses (or would) with a rate limit before a page was
-//     handed out, an entry younger than MaxStale serves the read, stale.
-//
-// whole falls back to the copy even when the API refuses a later page:
-// while a copy that could stand in is at hand, the API's pages are held
-// back (within the read's byte cap) until the read ends whole.
+// handing its pages, or its error, to yield: a fresh entry serves it
+// whole; else another program's lease is awaited (bounded); else the API
+// is asked unless the budget is spent, and a whole read is stored; on a
+// rate limit before a page was handed out, an entry younger than MaxStale
+// serves it, stale. With whole, the API's pages are held back (within the
+// byte cap) while a copy could stand in, so it serves on a later refusal.
 func cachedRead[P any](ctx context.Context, k *core, key string, whole bool, decode func(decoding, []byte, *P) error,
 	walk func(src pageSource[P], emit func(*P) bool) (bool, error), yield func(*P, error) bool) {
 	c := k.cache

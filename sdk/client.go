@@ -32,10 +32,8 @@
 // once; a POST is never sent twice once it may have reached the server;
 // WithAnalyticsCache spends the analytics budget once per answer across
 // processes. Once the API refuses for longer than the client waits, the
-// client sends nothing on that budget until it frees up (IsNotSent). The
-// analytics client records that time beside its cache, and every client
-// of the same key sharing it (CacheOptions.URL) believes it, up to 24
-// hours ahead.
+// client sends nothing on that budget until it frees up (IsNotSent), and
+// neither do clients sharing its cache (CacheOptions.URL).
 //
 // # Testing
 //

@@ -31,16 +31,11 @@ const (
 
 // DiscoveryClient searches a documentation site, reads its pages and
 // streams its assistant's answers, with an assistant key (mint_dsc_...).
-// Searches and pages cost no credits; messages do. The API allows
-// [DiscoveryLimit] for all three, and [AssistantMessageLimit] for
-// messages. A short rate limit is waited out; a longer one is remembered
-// until it ends: a refused search or page stops all three, a refused
-// message stops messages, and such calls fail at once with a NotSent 429
-// (IsNotSent). While it is not known whether the budget is spent, calls go
-// one at a time.
-//
-// It is safe for concurrent use. The zero value is not usable: every call
-// on it returns ErrNotConfigured.
+// Messages cost credits. The API allows [DiscoveryLimit] for all three,
+// [AssistantMessageLimit] for messages; a longer rate limit than the
+// client waits is remembered (a refused search or page stops all three, a
+// refused message messages), and calls fail at once with a NotSent 429.
+// Safe for concurrent use; the zero value answers ErrNotConfigured.
 type DiscoveryClient struct {
 	// Assistant streams the assistant's answers.
 	Assistant AssistantService

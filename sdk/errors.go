@@ -229,11 +229,9 @@ func (e *MalformedResponseError) Error() string {
 
 // UnusableIDError is a success answer to a request that starts work (an
 // agent job, a deployment or preview, a static export) naming it by an id
-// its reads refuse (ValidateJobID, ValidateStatusID,
-// ValidateStaticExportID): a program that stored it could never follow
-// the work. The work may have been queued all the same
-// (MayHaveTakenEffect is true): look for it where Where says, and do not
-// send the request again.
+// its reads refuse: a program that stored it could never follow the work.
+// The work may have been queued (MayHaveTakenEffect): look for it where
+// Where says, and do not send the request again.
 type UnusableIDError struct {
 	Method string
 	Path   string
@@ -393,14 +391,10 @@ func IsBadRequest(err error) bool { return statusOf(err) == http.StatusBadReques
 func IsConflict(err error) bool { return statusOf(err) == http.StatusConflict }
 
 // RateLimitedByAPI reports whether err is a rate limit the API answered
-// (a 429 that was sent, unlike one with NotSent). The client then knows
-// the budget is spent, until APIError.RetryAt: a later call on that budget
-// (analytics, discovery, Index) sends no request and fails at once with
-// NotSent. PagedEndpoint.Each and All never end with such an error when
-// the cache holds a copy of the read younger than MaxStale: they serve the
-// copy whole instead. When it ends a read of Pages or Rows after some of
-// its pages were handed out, reading again is served whole by that copy,
-// or fails at once with NotSent.
+// (a 429 that was sent, unlike one with NotSent). Until APIError.RetryAt
+// a later call on that budget fails at once with NotSent, unless a cached
+// copy younger than MaxStale serves it (Each and All serve it whole
+// instead of ending with this error).
 func RateLimitedByAPI(err error) bool {
 	var apiErr *APIError
 	return errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusTooManyRequests && !apiErr.NotSent
@@ -431,12 +425,10 @@ func IsMalformedResponse(err error) bool {
 }
 
 // MayHaveTakenEffect reports whether a failed call may still have been
-// carried out, so that a retry could do it twice. It is true when the
-// request was sent and no usable answer came (a dropped connection, a
-// timeout, an answer the SDK could not trust), and on a 5xx (a gateway's
-// 502 can hide an object the API created); false when the request never
-// left the machine, and when the API refused it (4xx, or a redirect the
-// SDK does not follow for a POST).
+// carried out, so that a retry could do it twice: true when the request
+// was sent and no usable answer came, and on a 5xx (a gateway's 502 can
+// hide a created object); false when it never left the machine or the API
+// refused it (4xx, or a redirect of a POST).
 func MayHaveTakenEffect(err error) bool {
 	if err == nil || IsValidation(err) || errors.Is(err, ErrNotConfigured) {
 		return false
@@ -477,19 +469,11 @@ const (
 // LimitError is a body from outside that broke one of its bounds.
 // errors.Is(err, ErrResponseTooLarge) holds for bytes, lines and parts.
 //
-// Every body is read within bounds of bytes, of parts, and of time:
-//
-//   - an answer read whole: WithMaxResponseBytes (16 MiB) and the request
-//     timeout (1 minute);
-//   - a streamed answer: 4 MiB a line or event (or WithMaxResponseBytes
-//     when smaller), WithMaxStreamParts parts, no byte for the request
-//     timeout, WithMaxStreamDuration in all; Collect gathers at most
-//     WithMaxResponseBytes;
-//   - a download: the size announced (refused when none was), and
-//     MinDownloadRate over each request timeout.
-//
-// A list an answer holds is bounded by what was asked for (a page size,
-// NumResults): what a server sends past it is a problem, not kept.
+// The bounds: an answer, WithMaxResponseBytes and the request timeout; a
+// streamed answer, 4 MiB a line or event, WithMaxStreamParts, the request
+// timeout without a byte, WithMaxStreamDuration in all (Collect keeps
+// WithMaxResponseBytes); a download, its announced size and
+// MinDownloadRate. Rows past what was asked for are a problem, not kept.
 type LimitError struct {
 	Limit BodyLimit
 	// Max is the bound of bytes or parts; After the bound of time.

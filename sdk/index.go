@@ -30,13 +30,9 @@ const (
 // IndexClient searches Mintlify Index (publisher-maintained documentation
 // and the web), assembles context and reads contents, with an Index key
 // (mint_us_...). The API allows [IndexSecondLimit] and [IndexDayLimit]: a
-// second's wait is waited out; a spent day fails at once (APIError.RetryAt)
-// and until then every call fails at once with a NotSent 429 (IsNotSent).
-// While it is not known whether the budget is spent, calls go one at a
-// time.
-//
-// It is safe for concurrent use. The zero value is not usable: every call
-// on it returns ErrNotConfigured.
+// second's wait is waited out; a spent day fails at once, and so does
+// every call until APIError.RetryAt (a NotSent 429). Safe for concurrent
+// use; the zero value answers ErrNotConfigured.
 type IndexClient struct {
 	core *core
 }

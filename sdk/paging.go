@@ -131,14 +131,11 @@ func (k *core) requestURL(c call) string {
 // rows (0: no limit; the last page shrunk to fit). An error ends the
 // iteration, yielded with a nil page.
 //
-// A server that misbehaves ends the read with a *PagingError, not a loop
-// that spends the budget: an empty page claiming more, a row or cursor
-// seen before, more without a cursor, a cursor holding the key, or a read
-// past the client's caps (WithMaxPagesPerRead, WithMaxBytesPerRead).
-//
-// An analytics read goes through the cache as a whole (CacheOptions): all
-// its pages from the cache or all from the API. A read stopped early is
-// not cached.
+// A server that misbehaves (an empty page claiming more, a row or cursor
+// seen before, more without a cursor, a read past WithMaxPagesPerRead or
+// WithMaxBytesPerRead) ends the read with a *PagingError. An analytics
+// read is cached whole (all its pages from the cache or all from the
+// API); a read stopped early is not cached.
 func (e *PagedEndpoint[Q, P, R]) Pages(ctx context.Context, projectID string, q Q) iter.Seq2[*P, error] {
 	k, err := e.check(projectID, q)
 	if err != nil {
@@ -243,14 +240,11 @@ func (e *PagedEndpoint[Q, P, R]) Rows(ctx context.Context, projectID string, q Q
 // (asking for nothing Pages would not), and returns the read's combined
 // ResponseInfo. The first error, fn's included, ends the read.
 //
-// fn sees one snapshot, and an analytics read falls back to the cache by
-// itself: when the cache holds a copy younger than MaxStale, the API's
-// pages are fetched whole (within WithMaxBytesPerRead) before fn sees the
-// first, and if the API refuses a later page with a rate limit, fn gets
-// the copy's pages instead, marked stale, with no error. Without such a
-// copy, pages stream as Pages yields them and a refusal ends the read.
-// fn never sees pages of two snapshots, nor a page twice; with a copy at
-// hand, fn's error comes after the read was fetched whole.
+// fn sees one snapshot, never a page twice. With a cached copy younger
+// than MaxStale at hand, the API's pages are fetched whole first, and a
+// rate limit on a later page hands fn the copy's pages, marked stale, with
+// no error (fn's own error then comes after the whole fetch); without
+// one, pages stream as Pages yields them and a refusal ends the read.
 func (e *PagedEndpoint[Q, P, R]) Each(ctx context.Context, projectID string, q Q, fn func(*P) error) (ResponseInfo, error) {
 	var info ResponseInfo
 	k, err := e.check(projectID, q)

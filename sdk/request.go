@@ -114,14 +114,11 @@ func (k *core) header(c call, hasBody bool) http.Header {
 }
 
 // exchange sends c through the attempt loop (transport.Do) and returns
-// its 2xx answer and how it arrived, or the SDK's error. The secrets a
-// 2xx answer hands out are learned before anything of it is logged or
-// decoded; then each attempt is logged.
-//
-// On budgets, it passes the first's gate (budget.Admit), the others only
-// checked: when one is known to be spent it fails at once with a NotSent
-// 429 naming it; while it is not known, calls go one at a time. Only the
-// final refusal is remembered: a short rate limit is waited out inside.
+// its 2xx answer and how it arrived, or the SDK's error; the secrets an
+// answer hands out are learned before anything of it is logged or
+// decoded. It passes the first budget's gate (budget.Admit) and checks
+// the others: a spent one fails at once with a NotSent 429; only a final
+// refusal is remembered (a short rate limit is waited out inside).
 func (k *core) exchange(ctx context.Context, c call, stream bool, budgets []*budget.Budget) (transport.Result, ResponseInfo, error) {
 	if len(budgets) > 0 {
 		admitted, spent, err := budgets[0].Admit(ctx, k.clock.Now, budgets[1:]...)

@@ -64,38 +64,22 @@ type DownloadProgress = download.Progress
 // DownloadBundle streams the bundle at bundleURL (StaticExportBundle.URL)
 // into w and returns how many bytes it wrote.
 //
-// The link is presigned: the request carries no Authorization header and
-// no key (it goes to an object store, not to the API), and the link's
-// query (its signature) never appears in an error, a RequestInfo or a
-// log. Plain http is refused except to a loopback host.
+// The link is presigned: no key or Authorization is sent, and its query
+// (the signature) never appears in an error or a log. Plain http is
+// refused except to a loopback host. Nothing is written unless the answer
+// is a gzip archive (else ErrNotAnArchive) of a known size
+// (WithExpectedSize, else Content-Length; else a *LimitError,
+// LimitUnknownSize), and never more than that size.
 //
-// Nothing is written unless the answer is a gzip archive (its first
-// bytes, and a Content-Type that is not a page's: HTML, XML, JSON or
-// text), else the error wraps ErrNotAnArchive; and unless its size is
-// known: from WithExpectedSize (pass the API's StaticExportBundle.SizeBytes)
-// or the download server's Content-Length, else the error wraps a
-// *LimitError (LimitUnknownSize), since an endless body cannot be told
-// from a large one. No more than that size is ever written.
-//
-// Memory stays flat whatever the size: one 256 KiB buffer. A connection
-// that breaks, or stalls (sends less than MinDownloadRate bytes a second
-// over the request timeout, WithRequestTimeout), mid-body is resumed up
-// to the client's retry count (WithMaxRetries), after a backoff: with a Range request when the
-// server supports them (206 with the matching Content-Range), else by
-// reading the bundle again from its start and skipping what w already
-// has, so w is only ever appended to and any io.Writer works. Either way
-// the server must serve the same bundle (the same ETag, when it sends
-// one, and the same size), or the download fails rather than join two
-// versions. The bytes written are checked against the size the server
-// announced (Content-Length, or a Content-Range's total) and against
-// WithExpectedSize's; a short or long body is an error. A resume writes
-// no byte past the range its Content-Range declares, and one whose body
-// runs past it is an error.
-//
-// A link that has expired or was altered answers 403: create a new
-// bundle. When the download fails, w holds a prefix of the bundle (n
-// bytes): write to a temporary file and rename it once the call returns
-// without error.
+// One 256 KiB buffer, whatever the size. A body that breaks or stalls
+// (under MinDownloadRate over the request timeout) is resumed up to
+// WithMaxRetries times: by a Range request when the server supports them,
+// else read again from the start skipping what w has, so w is only
+// appended to. The server must serve the same bundle (ETag, size), and
+// a resume writes no byte past its Content-Range; a short or long body is
+// an error. An expired or altered link answers 403: create a new bundle.
+// On failure w holds a prefix (n bytes): write to a temporary file and
+// rename it once the call succeeds.
 func (s *StaticExportsService) DownloadBundle(ctx context.Context, bundleURL string, w io.Writer, opts ...DownloadOption) (int64, error) {
 	k, err := checked(s.core)
 	if err != nil {

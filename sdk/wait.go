@@ -20,13 +20,11 @@ const (
 )
 
 // WaitOption configures a wait (AgentJobs.Wait and the others). Every wait
-// follows the same rules: polls on a schedule tied to the time waited
-// (WithPollInterval); a transient failure (5xx, a broken connection, a
-// rate limit) ends it only after three polls in a row, any other (a 404,
-// an answer for another object) at once; a 429's Retry-After is waited
-// out when it fits before the deadline, else the wait ends with it; when
-// ctx ends, it returns the last status seen with an error wrapping
-// ctx.Err().
+// polls on a schedule tied to the time waited (WithPollInterval); three
+// transient failures in a row (5xx, a broken connection, a rate limit)
+// end it, any other at once; a 429's Retry-After is waited out when it
+// fits the deadline; when ctx ends, it returns the last status seen with
+// an error wrapping ctx.Err().
 type WaitOption interface{ applyWait(*waitSettings) }
 
 type waitOptionFunc func(*waitSettings)

@@ -17,17 +17,11 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/localfile"
 )
 
-// Disk keeps the cache's records as files in one directory. Safe for
-// concurrent use, across processes too: records are written whole and
-// renamed into place, so a reader sees an old record or a new one, never
-// half of one.
-//
-// The directory must be this user's alone: one that others can write is
-// refused (they could plant entries, or links to files that are not
-// entries). Only regular files of bounded size are read, never through a
-// link, and never in a way that can block (a FIFO, a device). Eviction
-// removes only files the cache wrote: named like its entries, and starting
-// with its header.
+// Disk keeps the cache's records as files in one directory, this user's
+// alone (one others can write is refused). Safe across processes: records
+// are written whole and renamed into place. Only regular files of bounded
+// size are read, never through a link or a FIFO; eviction removes only
+// files named like entries and starting with the cache's header.
 type Disk struct {
 	dir      string
 	maxBytes int64

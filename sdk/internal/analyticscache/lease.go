@@ -9,24 +9,16 @@ import (
 
 // Leases: two programs sharing a cache that miss the same read at once.
 //
-// Before fetching a read, a program takes its lease: a record created
-// only if there is none (a conditional write). A lease a program created
-// is its own, whether or not the store shows it yet. The others, finding
-// it, poll the store for the holder's entry instead of reading the API,
-// so a fleet of runners that start together spends one read. The wait is
-// bounded: a lease lives LeaseFor unless its holder extends it while it
-// reads (and is trusted that long at most, whatever its until says), and
-// nobody waits longer than LeaseMaxWait in all, the store's operations
-// included; a holder that died (its lease expired) or a wait past the
-// bound makes the waiter read itself. Only a lease sealed with the API
-// key holds anyone up: something else at its name (garbage another user
-// of the bucket wrote, a lease the store does not show though it refused
-// the write) is tried once more at once, then the read goes on without a
-// lease. The conditional write is atomic on every store package
-// cachebucket opens (S3, GCS and Azure by their preconditions, a file://
-// directory by a link); a CacheBucket of a program's own that only checks,
-// then writes, may rarely let two programs both take the lease: each then
-// reads once, as without a lease.
+// Before fetching a read, a program takes its lease, a record created only
+// if there is none (a conditional write; a lease it created is its own at
+// once). The others poll for the holder's entry instead of reading the
+// API, so runners that start together spend one read. A lease lives
+// LeaseFor unless its holder extends it (trusted that long at most), and
+// nobody waits past LeaseMaxWait in all, store operations included; then,
+// or when the holder died, the waiter reads itself. Only a lease sealed
+// with the API key holds anyone up: anything else at its name is tried
+// once more, then the read goes on without a lease. A CacheBucket that
+// checks, then writes, may let two programs take a lease: each reads once.
 const (
 	LeaseFor         = time.Minute
 	LeaseExtendEvery = 15 * time.Second
@@ -62,12 +54,10 @@ type Lease struct {
 }
 
 // Acquire takes the lease on a read, or waits for the holder's entry
-// (returned, fresh). It returns neither when the read is to be fetched
-// without a lease: the store cannot take one, the holder is gone without
-// an entry and another took over, the name holds no lease to wait on
-// twice in a row, the budget turned out to be spent, or the wait passed
-// its bound. Its first tries are operations of the read (ctx, ForRead);
-// once it waits, its polls are bounded by the wait instead.
+// (returned, fresh); neither when the read is to go on without a lease
+// (no leases in the store, the holder gone and another took over, no
+// lease to wait on twice, the budget spent, the wait past its bound). Its
+// first tries count in the read's time (ForRead); its polls in the wait's.
 func (c *Cache) Acquire(ctx context.Context, readKey string, w Wait) (*Lease, *Record) {
 	name := c.LeaseName(readKey)
 	tok := rand.Text()

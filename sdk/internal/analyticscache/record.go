@@ -34,13 +34,10 @@ func Fingerprint(apiKey string) string {
 	return hex.EncodeToString(sum[:16])
 }
 
-// sealKey is the key of the seal each record carries (an HMAC of its
-// body): derived from the API key one way, and unlike the fingerprint
-// written nowhere. Whoever can write a shared store (a bucket's other
-// users, a directory others can write) but has not the API key cannot
-// make a record the cache trusts: no answer of theirs is served, no spent
-// budget of theirs stops a request, no lease of theirs holds up a reader.
-// Whoever has the key could ask the API itself.
+// sealKey keys the seal each record carries (an HMAC of its body),
+// derived from the API key one way and written nowhere: whoever can write
+// a shared store without the key cannot make a record the cache trusts
+// (an answer, a spent budget, a lease).
 func sealKey(apiKey string) []byte {
 	m := hmac.New(sha256.New, []byte(apiKey))
 	m.Write([]byte("mintlify-analytics-cache/seal/v1"))

@@ -64,24 +64,16 @@ func (s bucketStore) Get(ctx context.Context, name string, limit int64) ([]byte,
 	return data, err
 }
 
-// DefaultTimeout bounds the time a guarded store may take for one read:
-// each operation, and all the operations of one read together (ForRead).
-// Past it the read goes on without the store, and the store is not used
-// again: a bucket that answers slowly must not cost every read more than
-// a broken one does.
+// DefaultTimeout bounds a guarded store's time for one read (Guarded): a
+// slow bucket must not cost every read more than a broken one.
 const DefaultTimeout = 5 * time.Second
 
-// Guarded bounds the operations of a store in time and, after the
-// store's first failure (anything but a miss), leaves it alone for the
-// rest of the client's life, noting why: a store that is down must not
-// make every read wait for it. Each operation takes at most its timeout,
-// and so do all the operations of one read together (ForRead): a read
-// that used it up stops using the store, for good. Two failures leave it
-// partly in use: writes refused for good (fs.ErrPermission: no such
-// bucket, a credential that may only read) stop the writes but not the
-// reads, so that a runner with a read-only credential still uses what
-// others stored; a store without conditional writes
-// (errors.ErrUnsupported) stops the leases alone.
+// Guarded bounds a store's operations in time, each and a read's together
+// (ForRead), and after its first failure (anything but a miss) or a read
+// past its time leaves it alone for the client's life, noting why. Writes
+// refused for good (fs.ErrPermission) stop only writes, so a read-only
+// credential still uses what others stored; a store without conditional
+// writes (errors.ErrUnsupported) stops only leases.
 type Guarded struct {
 	Store
 	timeout  time.Duration

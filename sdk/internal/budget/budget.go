@@ -1,23 +1,15 @@
 // Package budget is what a client knows of the API's rate-limited
 // budgets, and the one gate every request on a budget passes.
 //
-// Each API a client speaks has a rate-limited budget, shared by every
-// program that uses it (the API's limits are package sdk's table,
-// limits.go). When the API refuses a request with a rate limit longer
-// than the client waits, it says until when (Retry-After); until then
-// every request on that budget would be refused too, and each refusal may
-// count against it. So the client remembers that time (Budget.Refused)
-// and sends no request on the budget until then: Admit returns the budget
-// that is Spent instead, and package sdk makes of it a 429 *APIError whose
-// NotSent is set, naming the budget. A budget may be Shared beside the
-// analytics cache (a file in the directory, an object in the bucket), per
-// base URL and API key (the key's fingerprint, never the key), so that
-// other programs sharing the cache know it too.
-//
-// A client that does not yet know whether a budget is spent sends one
-// request on it at a time (the probe) until one gets an answer: the
-// concurrent reads of a plan then cost one refused request in all, not one
-// each.
+// When the API refuses a request with a rate limit longer than the client
+// waits, every request on that budget would be refused until Retry-After
+// (and may count against it). The client remembers that time
+// (Budget.Refused) and sends nothing on the budget until then: Admit
+// returns the Spent budget, which package sdk makes a NotSent 429. A
+// budget may be Shared beside the analytics cache, per base URL and key
+// fingerprint, so other programs know it too. Until a budget is known not
+// to be spent, requests on it go one at a time (the probe): a plan's
+// concurrent reads cost one refusal in all.
 package budget
 
 import (
