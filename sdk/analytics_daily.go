@@ -96,7 +96,9 @@ func (q DailyQuery) Validate() error {
 	return nil
 }
 
-// dailyDate reads a day: YYYY-MM-DD exactly.
+// ParseDay reads a day of a daily series: YYYY-MM-DD exactly, a UTC day.
+func ParseDay(s string) (time.Time, error) { return dailyDate("day", s) }
+
 func dailyDate(field, s string) (time.Time, error) {
 	t, err := time.Parse(time.DateOnly, s)
 	if err != nil || t.Format(time.DateOnly) != s {
@@ -161,6 +163,9 @@ type DailySeries struct {
 	Requests, MaxRequests int
 	// Left is how many requests the missing days still need, at least.
 	Left int
+	// Kept is false when the client has no analytics cache: nothing was
+	// kept, and every call reads the window again.
+	Kept bool
 	// RateLimit is set when the organization's analytics budget was
 	// spent: the API refused a request, or none was sent because the
 	// budget was known to be spent (NotSent). RetryAt says when it frees
@@ -204,7 +209,7 @@ func (s *AnalyticsService) Daily(ctx context.Context, projectID string, q DailyQ
 	r := &dailyRun{s: s, k: k, ctx: ctx, project: projectID, q: q, known: map[DailyMetric]map[string]dailyValue{},
 		out: &DailySeries{MaxRequests: q.MaxRequests, Missing: []string{}, Problems: []DailyProblem{}}}
 	if k.cache != nil {
-		r.cache = k.cache.Cache
+		r.cache, r.out.Kept = k.cache.Cache, true
 	}
 	from, _ := time.Parse(time.DateOnly, q.DateFrom)
 	to, _ := time.Parse(time.DateOnly, q.DateTo)

@@ -211,7 +211,9 @@ func (p *mintlifyProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 					"fails otherwise is left alone for the rest of the command, each with a warning (see the " +
 					"Troubleshooting guide). Records are sealed with a key derived from the API key: whoever can write " +
 					"the bucket without it cannot plant answers. The known-spent budget is shared there too. Give the " +
-					"bucket a lifecycle rule that expires objects after `cache_max_stale`: the provider does not cap it.",
+					"bucket a lifecycle rule that expires objects after `cache_max_stale`: the provider does not cap it " +
+					"(with `mintlify_analytics_daily`, whose history is rewritten only when a day settles, no sooner than " +
+					"the longest gap between two plans: an expired history is read again).",
 				Optional:   true,
 				Validators: []validator.String{cacheURLValidator},
 			},
@@ -453,6 +455,7 @@ func (p *mintlifyProvider) DataSources(context.Context) []func() datasource.Data
 		NewUniqueVisitorsDataSource, NewPageViewsDataSource, NewSearchQueriesDataSource, NewFeedbackDataSource,
 		NewFeedbackByPageDataSource, NewAssistantConversationsDataSource, NewAssistantCallerStatsDataSource,
 		NewDeploymentStatusDataSource, NewAgentJobDataSource, NewAgentJobsDataSource, NewSearchDataSource, NewPageDataSource,
+		NewAnalyticsDailyDataSource,
 	}
 }
 
