@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -650,5 +651,57 @@ func TestDaily_aFailedRequestEndsTheCallWithWhatItRead(t *testing.T) {
 	var apiErr *APIError
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 403 || s == nil || len(known(s)) != 2 || s.Left != 5 {
 		t.Errorf("%v; %s", err, fmt.Sprint(s))
+	}
+}
+
+// dailyRunnerEnv makes TestDailyRunner a runner: a process of its own.
+const dailyRunnerEnv = "MINTLIFY_TEST_DAILY_RUNNER"
+
+// TestDailyRunner reads a daily series in a process of its own (for
+// TestDaily_keptAcrossProcessesThroughAFileBucket), on the clock and from
+// the API and bucket its environment names, and prints what it sent. It
+// does nothing in a test run of its own.
+func TestDailyRunner(t *testing.T) {
+	if os.Getenv(dailyRunnerEnv) == "" {
+		return
+	}
+	var api, bucket, at, from, to string
+	if _, err := fmt.Sscan(os.Getenv(dailyRunnerEnv), &api, &bucket, &at, &from, &to); err != nil {
+		t.Fatal(err)
+	}
+	now, err := time.Parse(time.RFC3339, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newTestClient(t, api, &fakeClock{ManualClock: mintlifytest.NewManualClock(now)}, WithAnalyticsCache(bucketOpts(bucket)))
+	s, err := c.Analytics.Daily(context.Background(), mintlifytest.DemoProjectID, DailyQuery{DateFrom: from, DateTo: to, Metrics: DailyMetrics, MaxRequests: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Printf("\nrunner: %d requests, %d missing, %d kept\n", s.Requests, len(s.Missing), strings.Count(fmt.Sprint(s.Points), " kept}"))
+}
+
+// A settled day is never requested again across processes: one runner
+// process fills a week of every metric through a file:// bucket, another
+// (its own memory, its own empty directory) sends nothing, once the
+// cache's entries of the days' answers are old.
+func TestDaily_keptAcrossProcessesThroughAFileBucket(t *testing.T) {
+	url, _ := fileBucket(t)
+	fs, c, clk := newFake(t, mintlifytest.Config{Analytics: dailyData()})
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"runner: 23 requests, 0 missing, 0 kept", "runner: 0 requests, 0 missing, 7 kept"} {
+		cmd := exec.Command(self, "-test.run=^TestDailyRunner$", "-test.count=1")
+		cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s %s %s 2026-11-01 2026-11-08", dailyRunnerEnv, c.BaseURL(), url, clk.Now().Format(time.RFC3339)))
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), want) {
+			t.Errorf("runner %d: %v, want %q:\n%s", i+1, err, want, out)
+		}
+		clk.Advance(11 * time.Minute)
+	}
+	if n := fs.TotalRequests(); n != 23 {
+		t.Errorf("%d requests in all, want 23 (a week: 7 days of three totals, one listing each of feedback and conversations)", n)
 	}
 }
