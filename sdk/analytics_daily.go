@@ -175,24 +175,22 @@ type DailySeries struct {
 
 // Daily reads a daily series of a project: one request per metric per
 // day for views, visitors and searches (totals only: the smallest page),
-// and the listing's pages for feedback and conversations (counted by the
-// UTC day of each event), at most q.MaxRequests in all, the newest days
-// first.
+// and the listing's pages for feedback and conversations, at most
+// q.MaxRequests in all, the newest days first.
 //
-// Settled days (Settle after they ended, read then) are kept for good in
-// the analytics cache (WithAnalyticsCache: its directory or bucket, one
-// sealed record per project and metric) and never requested again; later
-// days are re-read at most once per cache lifetime (CacheOptions.FreshFor)
-// and marked Partial. Without a cache nothing is kept: every call reads
-// again. A day whose answer is not sane (a negative count; for feedback
-// and conversations, an event outside the days asked for) is a Problem,
-// neither shown nor kept. While the budget is spent, kept days are served
-// and nothing is sent.
+// A day read at least Settle after it ended is kept for good in the
+// analytics cache (WithAnalyticsCache: one sealed record per project and
+// metric, in its directory or bucket) and never requested again; later
+// days go through the cache's entries (re-read once per FreshFor) and are
+// Partial. Without a cache nothing is kept. An answer the SDK will not use
+// (malformed, a negative count, an event outside the days asked for) is a
+// Problem, neither shown nor kept. While the budget is spent, kept days
+// are served and nothing is sent.
 //
-// The error is an invalid query (before any request; DateTo after
+// The error is an invalid query, before any request (DateTo after
 // tomorrow on the client's clock too), or a request that failed for
-// another reason than the budget or a day's problem: then the series read
-// so far comes with it.
+// another reason than the budget or a day's answer: the series read so
+// far comes with it.
 func (s *AnalyticsService) Daily(ctx context.Context, projectID string, q DailyQuery) (*DailySeries, error) {
 	var tooLate error
 	if s.core != nil {
@@ -206,7 +204,7 @@ func (s *AnalyticsService) Daily(ctx context.Context, projectID string, q DailyQ
 		return nil, err
 	}
 	q.Settle, q.MaxRequests = cmp.Or(q.Settle, DefaultDailySettle), cmp.Or(q.MaxRequests, DefaultDailyMaxRequests)
-	r := &dailyRun{s: s, k: k, ctx: ctx, project: projectID, q: q, known: map[DailyMetric]map[string]dailyValue{},
+	r := &dailyRun{s: s, k: k, ctx: ctx, project: projectID, q: q, known: map[DailyMetric][]*dailyValue{}, ledgers: map[DailyMetric]*dailyLedger{},
 		out: &DailySeries{MaxRequests: q.MaxRequests, Missing: []string{}, Problems: []DailyProblem{}}}
 	if k.cache != nil {
 		r.cache, r.out.Kept = k.cache.Cache, true
@@ -229,13 +227,12 @@ type dailyRun struct {
 	q       DailyQuery
 	cache   *analyticscache.Cache // nil: nothing is kept
 	days    []time.Time
-	known   map[DailyMetric]map[string]dailyValue
+	known   map[DailyMetric][]*dailyValue // by day; nil: not known
 	ledgers map[DailyMetric]*dailyLedger
 	out     *DailySeries
 	stopped bool // the budget is spent: nothing more is asked
 }
 
-// dailyValue is one metric's value of one day.
 type dailyValue struct {
 	counts  Counts
 	source  DailySource
@@ -248,37 +245,37 @@ type dailyJob struct {
 	from, to int
 }
 
+// events says whether m is counted from a listing's events.
+func events(m DailyMetric) bool { return m == DailyFeedback || m == DailyConversations }
+
 // fill reads what is not kept, newest days first, within the cap, and
 // keeps what settled.
 func (r *dailyRun) fill() error {
-	r.ledgers = map[DailyMetric]*dailyLedger{}
 	var jobs []dailyJob
 	for _, m := range r.q.Metrics {
-		r.known[m] = map[string]dailyValue{}
 		l := r.loadLedger(m)
-		r.ledgers[m] = l
-		var need []int // newest first
+		r.ledgers[m], r.known[m] = l, make([]*dailyValue, len(r.days))
 		for i := len(r.days) - 1; i >= 0; i-- {
-			date := r.days[i].Format(time.DateOnly)
-			if day, ok := l.Days[date]; ok && r.settledRead(r.days[i], day.At) {
-				r.known[m][date] = dailyValue{counts: day.Counts, source: DailyKept}
+			if day, ok := l.Days[r.date(i)]; ok && r.settledRead(i, day.At) {
+				r.known[m][i] = &dailyValue{counts: day.Counts, source: DailyKept}
+				continue
+			}
+			// A day a request; for a listing, runs of at most Split days.
+			if last := len(jobs) - 1; events(m) && last >= 0 && jobs[last].m == m && (l.Split == 0 || jobs[last].to-i <= l.Split) {
+				jobs[last].from = i
 			} else {
-				need = append(need, i)
+				jobs = append(jobs, dailyJob{m: m, from: i, to: i + 1})
 			}
 		}
-		jobs = append(jobs, chunks(m, need, l.Split)...)
 	}
 	// The newest days first, the metrics in the order asked.
 	slices.SortStableFunc(jobs, func(a, b dailyJob) int { return b.to - a.to })
 	var err error
-	for i, j := range jobs {
-		if r.out.Requests >= r.q.MaxRequests || r.stopped || err != nil {
-			r.out.Left += len(jobs) - i
+	for _, j := range jobs {
+		if err != nil || r.stopped || r.out.Requests >= r.q.MaxRequests {
 			break
 		}
-		if err = r.read(j); r.done(j) < j.to-j.from {
-			r.out.Left++
-		}
+		err = r.read(j)
 	}
 	for m, l := range r.ledgers {
 		if l.changed {
@@ -288,65 +285,52 @@ func (r *dailyRun) fill() error {
 	return err
 }
 
-// chunks are the jobs that read days need (newest first) of metric m: a
-// day each for totals, runs of at most split days (0: any) for listings.
-func chunks(m DailyMetric, need []int, split int) []dailyJob {
-	var jobs []dailyJob
-	for _, i := range need {
-		last := len(jobs) - 1
-		if m == DailyFeedback || m == DailyConversations {
-			if last >= 0 && (split == 0 || jobs[last].to-i <= split) {
-				jobs[last].from = i
-				continue
-			}
-		}
-		jobs = append(jobs, dailyJob{m: m, from: i, to: i + 1})
-	}
-	return jobs
-}
-
-// done is how many of the days of j are known now.
-func (r *dailyRun) done(j dailyJob) int {
-	n := 0
-	for _, d := range r.days[j.from:j.to] {
-		if _, ok := r.known[j.m][d.Format(time.DateOnly)]; ok {
-			n++
-		}
-	}
-	return n
-}
-
 // read runs one job: a rate limit ends the fill (RateLimit), an answer the
-// SDK will not use is a problem of its days, any other failure the
-// call's error.
+// SDK will not use is a problem of its days, any other failure the call's
+// error.
 func (r *dailyRun) read(j dailyJob) error {
 	var err error
-	if j.m == DailyFeedback {
-		err = readEvents(r, j, r.s.Feedback, FeedbackQuery{DateFrom: r.date(j.from), DateTo: r.date(j.to)}, func(p *FeedbackPage) ([]*string, bool, ResponseInfo) {
+	var info ResponseInfo // of a day's totals
+	q := VisitorsQuery{DateFrom: r.date(j.from), DateTo: r.date(j.to), Limit: 1}
+	switch j.m {
+	case DailyFeedback:
+		err = readEvents(r, j, r.s.Feedback, FeedbackQuery{DateFrom: q.DateFrom, DateTo: q.DateTo}, func(p *FeedbackPage) ([]*string, bool, ResponseInfo) {
 			stamps := make([]*string, len(p.Feedback))
 			for i := range p.Feedback {
 				stamps[i] = p.Feedback[i].CreatedAt
 			}
 			return stamps, p.HasMore, p.ResponseInfo
 		})
-	} else if j.m == DailyConversations {
-		err = readEvents(r, j, r.s.Conversations, ConversationsQuery{DateFrom: r.date(j.from), DateTo: r.date(j.to)}, func(p *ConversationsPage) ([]*string, bool, ResponseInfo) {
+	case DailyConversations:
+		err = readEvents(r, j, r.s.Conversations, ConversationsQuery{DateFrom: q.DateFrom, DateTo: q.DateTo}, func(p *ConversationsPage) ([]*string, bool, ResponseInfo) {
 			stamps := make([]*string, len(p.Conversations))
 			for i := range p.Conversations {
 				stamps[i] = &p.Conversations[i].Timestamp
 			}
 			return stamps, p.HasMore, p.ResponseInfo
 		})
-	} else {
-		err = r.readTotals(j)
+	case DailySearches:
+		var p *SearchesPage
+		if p, err = r.s.Searches.Page(r.ctx, r.project, SearchesQuery{DateFrom: q.DateFrom, DateTo: q.DateTo, Limit: 1}); err == nil {
+			info = p.ResponseInfo
+			r.learn(j.m, j.from, Counts{Total: p.TotalSearches}, info)
+		}
+	default:
+		ep := map[DailyMetric]*PagedEndpoint[VisitorsQuery, PathCountsPage, PathCounts]{DailyViews: r.s.Views, DailyVisitors: r.s.Visitors}[j.m]
+		var p *PathCountsPage
+		if p, err = ep.Page(r.ctx, r.project, q); err == nil {
+			info = p.ResponseInfo
+			r.learn(j.m, j.from, p.Totals, info)
+		}
+	}
+	if !events(j.m) {
+		r.spent(info, err)
 	}
 	var apiErr *APIError
-	var malformed *MalformedResponseError
-	var paging *PagingError
 	switch {
 	case errors.As(err, &apiErr) && apiErr.StatusCode == 429:
 		r.out.RateLimit, r.stopped = apiErr, true
-	case errors.As(err, &malformed) || errors.As(err, &paging):
+	case errors.As(err, new(*MalformedResponseError)) || errors.As(err, new(*PagingError)):
 		r.problem(j, "the API's answer could not be used: "+err.Error())
 	case err != nil:
 		return err
@@ -354,43 +338,12 @@ func (r *dailyRun) read(j dailyJob) error {
 	return nil
 }
 
-// readTotals reads one day's totals: the smallest page, its row dropped.
-func (r *dailyRun) readTotals(j dailyJob) error {
-	var c Counts
-	var info ResponseInfo
-	var err error
-	dq := VisitorsQuery{DateFrom: r.date(j.from), DateTo: r.date(j.to), Limit: 1}
-	switch j.m {
-	case DailyViews, DailyVisitors:
-		ep := r.s.Views
-		if j.m == DailyVisitors {
-			ep = r.s.Visitors
-		}
-		var p *PathCountsPage
-		if p, err = ep.Page(r.ctx, r.project, dq); err == nil {
-			c, info = p.Totals, p.ResponseInfo
-		}
-	default:
-		var p *SearchesPage
-		if p, err = r.s.Searches.Page(r.ctx, r.project, SearchesQuery{DateFrom: dq.DateFrom, DateTo: dq.DateTo, Limit: 1}); err == nil {
-			c, info = Counts{Total: p.TotalSearches}, p.ResponseInfo
-		}
-	}
-	r.spent(info, err)
-	if err == nil { // a negative count is a malformed answer
-		r.learn(j.m, j.from, c, info)
-	}
-	return err
-}
-
-// readEvents counts a listing's events by UTC day over the days of j,
-// from its pages; stamps gives a page's events' times, whether more pages
-// follow, and how the page arrived. The read stops, wasted, when the cap
-// is reached with pages still to come: the next call reads runs half as
-// long (the ledger's Split).
+// readEvents counts a listing's events by UTC day over the days of j;
+// stamps gives a page's events' times, whether more pages follow, and how
+// the page arrived. A read the cap cuts short is wasted, and the next
+// call reads runs half as long (the ledger's Split).
 func readEvents[Q PageQuery, P, R any](r *dailyRun, j dailyJob, e *PagedEndpoint[Q, P, R], q Q, stamps func(*P) ([]*string, bool, ResponseInfo)) error {
-	from, to := r.days[j.from], r.days[j.from].AddDate(0, 0, j.to-j.from)
-	perDay := make([]int64, j.to-j.from)
+	from, perDay := r.days[j.from], make([]int64, j.to-j.from)
 	var info ResponseInfo
 	strays, whole := 0, 2*(r.q.MaxRequests-r.out.Requests) >= r.q.MaxRequests
 	for page, err := range e.Pages(r.ctx, r.project, q) {
@@ -405,16 +358,18 @@ func readEvents[Q PageQuery, P, R any](r *dailyRun, j dailyJob, e *PagedEndpoint
 		r.spent(pi, nil)
 		info = info.combine(pi)
 		for _, s := range times {
-			t, err := time.Parse(time.RFC3339Nano, deref(s))
-			if err != nil || t.Before(from) || !t.Before(to) {
+			day := -1
+			if t, err := time.Parse(time.RFC3339Nano, deref(s)); err == nil && !t.Before(from) {
+				day = int(t.Sub(from) / (24 * time.Hour))
+			}
+			if day < 0 || day >= len(perDay) {
 				strays++
 				continue
 			}
-			perDay[int(t.Sub(from)/(24*time.Hour))]++
+			perDay[day]++
 		}
 		if more && r.out.Requests >= r.q.MaxRequests {
-			// Cut short though it began with most of the cap: too long.
-			if l := r.ledgers[j.m]; whole && j.to-j.from > 1 {
+			if l := r.ledgers[j.m]; whole && j.to-j.from > 1 { // cut short though it began with most of the cap
 				l.Split, l.changed = (j.to-j.from)/2, true
 			}
 			return nil
@@ -425,18 +380,11 @@ func readEvents[Q PageQuery, P, R any](r *dailyRun, j dailyJob, e *PagedEndpoint
 		return nil
 	}
 	for i, n := range perDay {
-		if _, kept := r.known[j.m][r.date(j.from+i)]; !kept {
+		if r.known[j.m][j.from+i] == nil {
 			r.learn(j.m, j.from+i, Counts{Total: n}, info)
 		}
 	}
 	return nil
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }
 
 // spent counts the requests of an answer, or of a failed one (a malformed
@@ -459,43 +407,48 @@ func (r *dailyRun) spent(info ResponseInfo, err error) {
 	}
 }
 
-// learn records day i's value of m, read as info says, and keeps it in
-// the ledger when it was read settled.
+// learn records day i's value of m, as info says it arrived, and keeps it
+// in the ledger when it was read settled.
 func (r *dailyRun) learn(m DailyMetric, i int, c Counts, info ResponseInfo) {
 	at, source := r.k.clock.Now(), DailyRead
 	if info.Cache.Hit {
 		at, source = info.Cache.StoredAt, DailyCached
 	}
-	settled := r.settledRead(r.days[i], at)
-	r.known[m][r.date(i)] = dailyValue{counts: c, source: source, partial: !settled}
+	settled := r.settledRead(i, at)
+	r.known[m][i] = &dailyValue{counts: c, source: source, partial: !settled}
 	if l := r.ledgers[m]; settled && r.cache != nil {
 		l.Days[r.date(i)], l.changed = ledgerDay{Counts: c, At: at}, true
 	}
 }
 
-// settledRead says whether a value of day read at at is settled: read at
+// settledRead says whether a value of day i read at at is settled: read at
 // least Settle after the day ended, and not in the future (a little skew
 // between machines allowed).
-func (r *dailyRun) settledRead(day, at time.Time) bool {
-	return !at.Before(day.Add(24*time.Hour+r.q.Settle-analyticscache.ClockSkew)) && !at.After(r.k.clock.Now().Add(analyticscache.ClockSkew))
+func (r *dailyRun) settledRead(i int, at time.Time) bool {
+	return !at.Before(r.days[i].Add(24*time.Hour+r.q.Settle-analyticscache.ClockSkew)) && !at.After(r.k.clock.Now().Add(analyticscache.ClockSkew))
 }
 
+// problem notes what of j's answer was not used, on each day not known.
 func (r *dailyRun) problem(j dailyJob, what string) {
 	for i := j.from; i < j.to; i++ {
-		if _, ok := r.known[j.m][r.date(i)]; !ok {
+		if r.known[j.m][i] == nil {
 			r.out.Problems = append(r.out.Problems, DailyProblem{Date: r.date(i), Metric: j.m, Problem: what})
 		}
 	}
 }
 
-func (r *dailyRun) date(i int) string {
-	if i == len(r.days) {
-		return r.days[i-1].AddDate(0, 0, 1).Format(time.DateOnly)
+func deref(s *string) string {
+	if s == nil {
+		return ""
 	}
-	return r.days[i].Format(time.DateOnly)
+	return *s
 }
 
-// series is the window's points.
+// date is day i (or the day after the window, i = len(r.days)).
+func (r *dailyRun) date(i int) string { return r.days[0].AddDate(0, 0, i).Format(time.DateOnly) }
+
+// series is the window's points, the days missing, and the requests they
+// still need: a day and metric each for totals, a run each for a listing.
 func (r *dailyRun) series() *DailySeries {
 	out := r.out
 	slices.SortFunc(out.Problems, func(a, b DailyProblem) int { return cmp.Compare(a.Date, b.Date) })
@@ -504,9 +457,11 @@ func (r *dailyRun) series() *DailySeries {
 		p := DailyPoint{Date: r.date(i), Source: DailyMissing}
 		missing := false
 		for _, m := range r.q.Metrics {
-			v, ok := r.known[m][p.Date]
-			if !ok {
-				missing = true
+			v := r.known[m][i]
+			if v == nil {
+				if missing = true; !events(m) || i == 0 || r.known[m][i-1] != nil {
+					out.Left++
+				}
 				continue
 			}
 			c, total := v.counts, v.counts.Total
@@ -519,7 +474,7 @@ func (r *dailyRun) series() *DailySeries {
 				p.Searches = &total
 			case DailyFeedback:
 				p.Feedback = &total
-			case DailyConversations:
+			default:
 				p.Conversations = &total
 			}
 			p.Partial = p.Partial || v.partial
@@ -541,9 +496,8 @@ func (r *dailyRun) series() *DailySeries {
 
 const (
 	dailyKind = "daily"
-	// maxLedgerDays bounds a ledger: ten years; past it the oldest days go.
-	maxLedgerDays = 3660
-	// maxLedgerBytes bounds a ledger as read (about 100 bytes a day).
+	// maxLedgerBytes bounds a ledger as read: at about 100 bytes a day,
+	// decades of days (one past it is none, and written again).
 	maxLedgerBytes = 1 << 20
 )
 
@@ -562,9 +516,11 @@ type ledgerDay struct {
 	At time.Time `json:"at"`
 }
 
-// ledgerKey is what a ledger is about: the API, project and metric.
-func (r *dailyRun) ledgerKey(m DailyMetric) string {
-	return "daily\x00" + r.k.baseURL.String() + "\x00" + r.project + "\x00" + string(m)
+// ledger is what m's ledger is about (the API, project and metric), and
+// its name: apart from the entries', which eviction removes.
+func (r *dailyRun) ledger(m DailyMetric) (key, name string) {
+	key = "daily\x00" + r.k.baseURL.String() + "\x00" + r.project + "\x00" + string(m)
+	return key, "daily-" + r.cache.EntryName(key)
 }
 
 // loadLedger reads m's ledger: a record that is not sealed with this API
@@ -575,8 +531,8 @@ func (r *dailyRun) loadLedger(m DailyMetric) *dailyLedger {
 	if r.cache == nil {
 		return l
 	}
-	key := r.ledgerKey(m)
-	rec, ok := r.cache.Load(r.ctx, "daily-"+r.cache.EntryName(key), dailyKind, key, r.k.clock.Now(), maxLedgerBytes)
+	key, name := r.ledger(m)
+	rec, ok := r.cache.Load(r.ctx, name, dailyKind, key, r.k.clock.Now(), maxLedgerBytes)
 	if !ok || len(rec.Pages) != 1 || json.Unmarshal(rec.Pages[0].Value, l) != nil || l.Split < 0 {
 		return &dailyLedger{Days: map[string]ledgerDay{}}
 	}
@@ -600,19 +556,7 @@ func (r *dailyRun) saveLedger(m DailyMetric, l *dailyLedger) {
 		}
 	}
 	merged.Split = l.Split
-	dates := make([]string, 0, len(merged.Days))
-	for date := range merged.Days {
-		dates = append(dates, date)
-	}
-	slices.Sort(dates)
-	for _, date := range dates[:max(0, len(dates)-maxLedgerDays)] {
-		delete(merged.Days, date)
-	}
-	value, err := json.Marshal(merged)
-	if err != nil {
-		return
-	}
-	key := r.ledgerKey(m)
-	r.cache.Save(r.ctx, "daily-"+r.cache.EntryName(key), analyticscache.Record{Kind: dailyKind, Key: key, At: r.k.clock.Now(),
-		Pages: []analyticscache.Page{{Query: "ledger", Value: value}}})
+	value, _ := json.Marshal(merged) // strings, numbers and times
+	key, name := r.ledger(m)
+	r.cache.Save(r.ctx, name, analyticscache.Record{Kind: dailyKind, Key: key, At: r.k.clock.Now(), Pages: []analyticscache.Page{{Query: "ledger", Value: value}}})
 }
