@@ -48,8 +48,9 @@ const (
 	DefaultDailyMaxRequests = 20
 	// MaxDailyDays is the longest window: a leap year.
 	MaxDailyDays = 366
-	// MinDailySettle and MaxDailySettle bound DailyQuery.Settle.
+	// MinDailySettle is the shortest DailyQuery.Settle.
 	MinDailySettle = time.Hour
+	// MaxDailySettle is the longest DailyQuery.Settle: a month.
 	MaxDailySettle = 31 * 24 * time.Hour
 )
 

@@ -77,13 +77,13 @@ func TestAccAnalyticsDaily_fillsAcrossPlansThenKeptDaysCostNothing(t *testing.T)
 	rec := &diagRecorder{}
 	cfg := dailyConfig(url, `  days    = 30
   metrics = ["views", "visitors", "searches"]`)
-	filling := dailyState(fs, func(points, missing []any, requests int) error {
+	filling := dailyState(fs, func(points, _ []any, requests int) error {
 		if len(points) != 30 || points[0].(map[string]any)["date"] != "2026-10-22" || requests > sdk.DefaultDailyMaxRequests {
 			return fmt.Errorf("%d points from %v, %d requests", len(points), points[0], requests)
 		}
 		return nil
 	})
-	whole := dailyState(fs, func(points, missing []any, _ int) error {
+	whole := dailyState(fs, func(_, missing []any, _ int) error {
 		if len(missing) != 0 {
 			return fmt.Errorf("missing %v", missing)
 		}
@@ -265,8 +265,11 @@ func TestAccGuide_chartingDailyAnalyticsDrawsTheCommittedChart(t *testing.T) {
 		}
 		var rows []map[string]any
 		raw, _ := s.Values.Outputs["grafana_panel"].Value.(string)
-		if err := json.Unmarshal([]byte(raw), &panel); err != nil || len(panel.Targets) != 1 || json.Unmarshal([]byte(panel.Targets[0].Data), &rows) != nil || len(rows) != 30 {
-			return fmt.Errorf("the Grafana panel: %v\n%s", err, raw)
+		if err := json.Unmarshal([]byte(raw), &panel); err != nil {
+			return fmt.Errorf("the Grafana panel: %w\n%s", err, raw)
+		}
+		if len(panel.Targets) != 1 || json.Unmarshal([]byte(panel.Targets[0].Data), &rows) != nil || len(rows) != 30 {
+			return fmt.Errorf("the Grafana panel holds no 30 rows of JSON:\n%s", raw)
 		}
 		views, _, _ := fs.ViewsData(mintlifytest.DemoProjectID, "2026-11-20", "2026-11-21")
 		if rows[29]["time"] != "2026-11-20T00:00:00Z" || rows[29]["views"] != float64(views.Total) || rows[29]["partial"] != true || rows[0]["partial"] != false {
