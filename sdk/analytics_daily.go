@@ -195,7 +195,7 @@ type DailySeries struct {
 func (s *AnalyticsService) Daily(ctx context.Context, projectID string, q DailyQuery) (*DailySeries, error) {
 	var tooLate error
 	if s.core != nil {
-		tomorrow := s.core.clock.Now().Add(analyticscache.ClockSkew).UTC().Truncate(24*time.Hour).AddDate(0, 0, 1)
+		tomorrow := s.core.clock.Now().Add(analyticscache.ClockSkew).UTC().AddDate(0, 0, 1)
 		if to, err := time.Parse(time.DateOnly, q.DateTo); err == nil && to.After(tomorrow) {
 			tooLate = &ValidationError{Field: "dateTo", Value: q.DateTo, Rule: "is in the future: it may be at most tomorrow, " + tomorrow.Format(time.DateOnly) + " (UTC; dateTo is exclusive)"}
 		}
@@ -370,8 +370,11 @@ func readEvents[Q PageQuery, P, R any](r *dailyRun, j dailyJob, e *PagedEndpoint
 			perDay[day]++
 		}
 		if more && r.out.Requests >= r.q.MaxRequests {
-			if l := r.ledgers[j.m]; whole && j.to-j.from > 1 { // cut short though it began with most of the cap
+			switch l := r.ledgers[j.m]; { // cut short though it began with most of the cap: too long
+			case whole && j.to-j.from > 1:
 				l.Split, l.changed = (j.to-j.from)/2, true
+			case whole:
+				r.problem(j, fmt.Sprintf("the day's events take more than %d requests (MaxRequests) to list", r.q.MaxRequests))
 			}
 			return nil
 		}

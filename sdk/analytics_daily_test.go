@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -267,25 +268,88 @@ func TestDaily_eventsAreCountedByTheirUTCDayFromTheListingsPages(t *testing.T) {
 	}
 }
 
-// A listing too long for the cap is read in shorter runs of days by the
-// next call, the newest first, until it fits.
+// A listing too long for the cap is read in runs of days half as long by
+// the next call, the newest first, until it fits.
 func TestDaily_aListingTooLongForTheCapIsSplit(t *testing.T) {
 	fs, c, clk := newFake(t, mintlifytest.Config{Analytics: dailyData()})
 	o := cacheOpts(t.TempDir())
 	q := DailyQuery{DateFrom: "2026-01-01", DateTo: "2026-11-01", Metrics: []DailyMetric{DailyFeedback}, MaxRequests: 4}
 	var runs []int
-	for range 12 {
+	var spans []string // the days each run's first read asked for
+	for run := range 12 {
+		before := len(fs.RequestsTo(mintlifytest.RouteAnalyticsFeedback))
 		s, sent := daily(t, fs, c.BaseURL(), clk, o, q)
+		if run == 0 && s.Left != 1 {
+			t.Errorf("the first run: %d requests left, want at least 1 (one run of days)", s.Left)
+		}
 		wantLikeFake(t, fs, s)
+		first, _ := url.ParseQuery(fs.RequestsTo(mintlifytest.RouteAnalyticsFeedback)[before].Query)
+		spans = append(spans, first.Get("dateFrom")+".."+first.Get("dateTo"))
 		runs = append(runs, sent)
 		if sent > q.MaxRequests {
 			t.Fatalf("runs sent %v requests, cap %d", runs, q.MaxRequests)
 		}
 		if len(s.Missing) == 0 {
-			return
+			break
 		}
 	}
-	t.Errorf("not whole after runs of %v requests", runs)
+	// 304 days, then the newest 152, 76, 38: fits (about 7.5 entries a
+	// day, 100 a page); then runs of 38 days, older and older. A run that
+	// begins with less than half the cap left and is cut is not halved.
+	want := []string{"2026-01-01..2026-11-01", "2026-06-02..2026-11-01", "2026-08-17..2026-11-01", "2026-09-24..2026-11-01", "2026-08-17..2026-09-24", "2026-07-10..2026-08-17"}
+	if len(spans) < len(want) || !slices.Equal(spans[:len(want)], want) {
+		t.Errorf("the runs' first reads asked for %v, want %v first", spans, want)
+	}
+	if len(spans) > 11 {
+		t.Errorf("not whole after runs of %v requests", runs)
+	}
+}
+
+// A day whose events take more pages than the cap can never be read:
+// it is a problem that says so, and the runs are not split below a day.
+func TestDaily_aDayTooLongForTheCapIsAProblem(t *testing.T) {
+	data := dailyData()
+	data.Feedback = 100_000 // 250 a day: three pages
+	fs, c, clk := newFake(t, mintlifytest.Config{Analytics: data})
+	o := cacheOpts(t.TempDir())
+	q := DailyQuery{DateFrom: "2026-10-01", DateTo: "2026-10-05", Metrics: []DailyMetric{DailyFeedback}, MaxRequests: 2}
+	var spans []string
+	var last *DailySeries
+	for range 4 {
+		before := len(fs.RequestsTo(mintlifytest.RouteAnalyticsFeedback))
+		last, _ = daily(t, fs, c.BaseURL(), clk, o, q)
+		first, _ := url.ParseQuery(fs.RequestsTo(mintlifytest.RouteAnalyticsFeedback)[before].Query)
+		spans = append(spans, first.Get("dateFrom")+".."+first.Get("dateTo"))
+	}
+	if want := []string{"2026-10-01..2026-10-05", "2026-10-03..2026-10-05", "2026-10-04..2026-10-05", "2026-10-04..2026-10-05"}; !slices.Equal(spans, want) {
+		t.Errorf("runs read %v, want %v", spans, want)
+	}
+	if len(last.Problems) != 1 || last.Problems[0].Date != "2026-10-04" || !strings.Contains(last.Problems[0].Problem, "more than 2 requests (MaxRequests)") {
+		t.Errorf("problems %+v", last.Problems)
+	}
+}
+
+// A day is settled Settle after it ends, on the reader's clock, give or
+// take the skew between machines (a minute): read 2 minutes before, it is
+// partial and not kept; 30 seconds before, settled.
+func TestDaily_aDaySettlesSettleAfterItEnds(t *testing.T) {
+	for _, tt := range []struct {
+		before  time.Duration
+		partial bool
+	}{{2 * time.Minute, true}, {30 * time.Second, false}} {
+		fs, c, clk := newFake(t, mintlifytest.Config{Analytics: dailyData()})
+		// 2026-11-19 ends 2026-11-20 00:00, settles 2026-11-22 00:00.
+		clk.Advance(time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC).Add(-tt.before).Sub(clk.Now()))
+		o := cacheOpts(t.TempDir())
+		q := DailyQuery{DateFrom: "2026-11-19", DateTo: "2026-11-20", Metrics: []DailyMetric{DailyViews}}
+		if s, _ := daily(t, fs, c.BaseURL(), clk, o, q); s.Points[0].Partial != tt.partial {
+			t.Errorf("read %s before: %+v", tt.before, s.Points[0])
+		}
+		clk.Advance(11 * time.Minute)
+		if _, sent := daily(t, fs, c.BaseURL(), clk, o, q); sent != map[bool]int{true: 1, false: 0}[tt.partial] {
+			t.Errorf("read %s before, then again: %d requests", tt.before, sent)
+		}
+	}
 }
 
 // Bad input is refused before any request.
@@ -350,6 +414,8 @@ func TestDaily_hostileAnswersAreProblemsNeverPoints(t *testing.T) {
 			Body: `{"totals":{"human":-1,"ai":3,"total":3},"visitors":[],"hasMore":false}`},
 		"an event of another day": {Route: mintlifytest.RouteAnalyticsConversations, Kind: mintlifytest.FaultMalformed, Requests: []int{1},
 			Body: `{"conversations":[{"id":"01JF00000000000000000000AA","timestamp":"2020-01-01T10:00:00.000Z","query":"q","response":"r","sources":[],"resolutionStatus":"answered","queryCategory":null,"pageUrl":null}],"nextCursor":null,"hasMore":false}`},
+		"an event of the day after": {Route: mintlifytest.RouteAnalyticsConversations, Kind: mintlifytest.FaultMalformed, Requests: []int{1},
+			Body: `{"conversations":[{"id":"01JF00000000000000000000AA","timestamp":"2026-11-15T00:00:00.000Z","query":"q","response":"r","sources":[],"resolutionStatus":"answered","queryCategory":null,"pageUrl":null}],"nextCursor":null,"hasMore":false}`},
 		"an event at no time": {Route: mintlifytest.RouteAnalyticsFeedback, Kind: mintlifytest.FaultMalformed, Requests: []int{1},
 			Body: `{"feedback":[{"id":"fb1","path":"/","comment":null,"createdAt":"yesterday","source":"agent","status":"pending"}],"nextCursor":null,"hasMore":false}`},
 		"a mistyped total": {Route: mintlifytest.RouteAnalyticsSearches, Kind: mintlifytest.FaultMalformed, Requests: []int{1},
