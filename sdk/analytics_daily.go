@@ -279,7 +279,7 @@ func (r *dailyRun) fill() error {
 		err = r.read(j)
 	}
 	for m, l := range r.ledgers {
-		if l.changed {
+		if l.changed && r.cache != nil {
 			r.saveLedger(m, l)
 		}
 	}

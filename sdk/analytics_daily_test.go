@@ -695,15 +695,21 @@ func TestDaily_aClockAheadIsNotTrusted(t *testing.T) {
 	}
 }
 
-// Without a cache nothing is kept: each call reads again, within its cap.
+// Without a cache nothing is kept: each call reads again, within its cap;
+// a listing too long for the cap is cut there, and nothing is written.
 func TestDaily_withoutACacheEveryCallReadsAgain(t *testing.T) {
 	fs, c, _ := newFake(t, mintlifytest.Config{Analytics: dailyData()})
 	q := DailyQuery{DateFrom: "2026-11-01", DateTo: "2026-11-08", Metrics: []DailyMetric{DailyViews}}
-	for range 2 {
+	long := DailyQuery{DateFrom: "2026-01-01", DateTo: "2026-11-01", Metrics: []DailyMetric{DailyFeedback}, MaxRequests: 4}
+	for _, tt := range []struct {
+		q       DailyQuery
+		sent    int
+		missing bool
+	}{{q, 7, false}, {q, 7, false}, {long, 4, true}, {long, 4, true}} {
 		before := fs.TotalRequests()
-		s, err := c.Analytics.Daily(context.Background(), mintlifytest.DemoProjectID, q)
-		if err != nil || len(s.Missing) != 0 || fs.TotalRequests()-before != 7 {
-			t.Errorf("%v, missing %v, %d requests", err, s.Missing, fs.TotalRequests()-before)
+		s, err := c.Analytics.Daily(context.Background(), mintlifytest.DemoProjectID, tt.q)
+		if err != nil || s.Kept || (len(s.Missing) > 0) != tt.missing || fs.TotalRequests()-before != tt.sent {
+			t.Errorf("%s..%s: %v, missing %v, %d requests", tt.q.DateFrom, tt.q.DateTo, err, s.Missing, fs.TotalRequests()-before)
 		}
 	}
 }
