@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strconv"
 	"time"
@@ -13,69 +14,61 @@ import (
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/analyticscache"
 )
 
-// DailyMetric names a series Analytics.Daily reads, one point a day.
+// DailyMetric names a series Analytics.Daily reads, one point a UTC day.
 type DailyMetric string
 
-// The daily series. Days are UTC days.
+// The daily series. Views and visitors are human, AI and total; the
+// others a total. A day's unique visitors are that day's: never add days
+// up (a visitor of two days is one of the week), a range's uniques are
+// Analytics.Visitors' totals. Feedback entries and assistant conversations
+// are counted by the UTC day of their createdAt and timestamp, from the
+// listing's pages (not a request a day).
 const (
-	// DailyViews is page views: events, human, AI and total (human + ai).
-	// A week's views are its days' added up.
-	DailyViews DailyMetric = "views"
-	// DailyVisitors is the day's unique visitors, human, AI and total
-	// (deduplicated across the two). Never add days up: a visitor who
-	// comes back on two days is one visitor of the week. A range's
-	// uniques are Analytics.Visitors' totals for the range.
-	DailyVisitors DailyMetric = "visitors"
-	// DailySearches is search events: every term's hits, added up.
-	DailySearches DailyMetric = "searches"
-	// DailyFeedback and DailyConversations count feedback entries and
-	// assistant conversations by the UTC day of their createdAt and
-	// timestamp, from the listing's pages (not a request a day).
+	DailyViews         DailyMetric = "views"
+	DailyVisitors      DailyMetric = "visitors"
+	DailySearches      DailyMetric = "searches"
 	DailyFeedback      DailyMetric = "feedback"
 	DailyConversations DailyMetric = "conversations"
 )
 
-// DailyMetrics lists the series, for validation and documentation.
+// DailyMetrics lists the series.
 var DailyMetrics = []DailyMetric{DailyViews, DailyVisitors, DailySearches, DailyFeedback, DailyConversations}
 
+// The bounds of a DailyQuery. DefaultDailySettle is how long after a day
+// ends late events may still arrive: until then the day is partial and
+// never kept. DefaultDailyMaxRequests is a fifth of the organization's
+// hourly analytics budget. MaxDailyDays is a leap year.
 const (
-	// DefaultDailySettle is how long after a day ends its numbers may
-	// still grow, as late events arrive: until then a day is partial,
-	// re-read at most once per cache lifetime and never kept.
-	DefaultDailySettle = 48 * time.Hour
-	// DefaultDailyMaxRequests caps the requests of one Daily call: a
-	// fifth of the organization's hourly analytics budget.
+	DefaultDailySettle      = 48 * time.Hour
+	MinDailySettle          = time.Hour
+	MaxDailySettle          = 31 * 24 * time.Hour
 	DefaultDailyMaxRequests = 20
-	// MaxDailyDays is the longest window: a leap year.
-	MaxDailyDays = 366
-	// MinDailySettle is the shortest DailyQuery.Settle.
-	MinDailySettle = time.Hour
-	// MaxDailySettle is the longest DailyQuery.Settle: a month.
-	MaxDailySettle = 31 * 24 * time.Hour
+	MaxDailyDays            = 366
 )
+
+const oneDay = 24 * time.Hour
 
 // DailyQuery selects a daily series.
 type DailyQuery struct {
-	// DateFrom and DateTo are UTC days, YYYY-MM-DD; DateTo is exclusive
-	// and at most tomorrow (the window ends today at the latest: today is
-	// partial). At most MaxDailyDays days.
+	// DateFrom and DateTo are UTC days, YYYY-MM-DD, at most MaxDailyDays
+	// apart; DateTo is exclusive and at most tomorrow (today is partial).
 	DateFrom, DateTo string
 	// Metrics are the series to read, at least one.
 	Metrics []DailyMetric
-	// Settle is how long after a day ends it may still change (late
-	// events); 0 means DefaultDailySettle.
+	// Settle is how long after a day ends it may still change (0:
+	// DefaultDailySettle).
 	Settle time.Duration
-	// MaxRequests caps the requests this call sends; 0 means
-	// DefaultDailyMaxRequests. Days it leaves unread are Missing.
+	// MaxRequests caps the call's requests (0: DefaultDailyMaxRequests);
+	// the days it leaves unread are Missing.
 	MaxRequests int
 }
 
-// Validate checks the query, but for DateTo's bound, which needs the
+// Validate checks the query but for DateTo's bound, which needs the
 // client's clock: Daily checks that too, before any request.
 func (q DailyQuery) Validate() error {
 	from, errFrom := dailyDate("dateFrom", q.DateFrom)
 	to, errTo := dailyDate("dateTo", q.DateTo)
-	switch days := int(to.Sub(from) / (24 * time.Hour)); {
+	switch days := int(to.Sub(from) / oneDay); {
 	case errFrom != nil:
 		return errFrom
 	case errTo != nil:
@@ -108,24 +101,21 @@ func dailyDate(field, s string) (time.Time, error) {
 	return t, nil
 }
 
-// DailySource says where a day's value came from.
+// DailySource says where a day's values came from.
 type DailySource string
 
-// Where a day's values came from, most trusted first.
+// The sources, most settled first: a settled day kept in the analytics
+// cache's history; an answer the cache held (within FreshFor, or a stale
+// copy while the budget is spent); read from the API by this call; not
+// read yet (DailySeries.Missing).
 const (
-	// DailyKept: a settled day from the history in the analytics cache,
-	// with no request.
-	DailyKept DailySource = "kept"
-	// DailyCached: an answer the cache held (read within its lifetime,
-	// or a stale copy while the budget is spent), with no request.
-	DailyCached DailySource = "cached"
-	// DailyRead: read from the API by this call.
-	DailyRead DailySource = "read"
-	// DailyMissing: not read yet (see DailySeries.Missing).
+	DailyKept    DailySource = "kept"
+	DailyCached  DailySource = "cached"
+	DailyRead    DailySource = "read"
 	DailyMissing DailySource = "missing"
 )
 
-// DailyPoint is one day of a series. A metric not asked for, or not known
+// DailyPoint is one day of a series; a metric not asked for, or not known
 // yet, is nil.
 type DailyPoint struct {
 	Date          string  `json:"date"`
@@ -134,16 +124,15 @@ type DailyPoint struct {
 	Searches      *int64  `json:"searches,omitempty"`
 	Feedback      *int64  `json:"feedback,omitempty"`
 	Conversations *int64  `json:"conversations,omitempty"`
-	// Partial is set while a value may still grow: today, and the days
-	// within Settle of their end (or read then).
+	// Partial is set while a value may still grow: it was read less than
+	// Settle after its day ended.
 	Partial bool `json:"partial"`
-	// Source is where the day's values came from: the least settled of
-	// its metrics (read, then cached, then kept).
+	// Source is the least settled of its metrics' sources.
 	Source DailySource `json:"source"`
 }
 
-// DailyProblem is a day's answer the SDK would not use: it is neither
-// shown nor kept, and the day is read again by a later call.
+// DailyProblem is a day's answer the SDK would not use: neither shown
+// nor kept, and read again by a later call.
 type DailyProblem struct {
 	Date    string      `json:"date"`
 	Metric  DailyMetric `json:"metric"`
@@ -154,66 +143,49 @@ type DailyProblem struct {
 type DailySeries struct {
 	// Points are the window's days, oldest first.
 	Points []DailyPoint `json:"points"`
-	// Missing are the days (oldest first) of which a metric is not known:
-	// the call's requests ran out (MaxRequests), the budget is spent
-	// (RateLimit), or an answer had a problem (Problems).
+	// Missing are the days (oldest first) with a metric not known: the
+	// requests ran out (MaxRequests), the budget is spent (RateLimit), or
+	// an answer had a problem (Problems).
 	Missing  []string       `json:"missing"`
 	Problems []DailyProblem `json:"problems"`
-	// Requests is how many requests the call sent, retries included;
-	// MaxRequests the cap it ran under.
-	Requests, MaxRequests int
-	// Left is how many requests the missing days still need, at least.
-	Left int
-	// Kept is false when the client has no analytics cache: nothing was
+	// Requests is how many requests the call sent, retries included,
+	// under the cap MaxRequests; Left how many the missing days still
+	// need, at least.
+	Requests, MaxRequests, Left int
+	// Kept is false when the client has no analytics cache: nothing is
 	// kept, and every call reads the window again.
 	Kept bool
 	// RateLimit is set when the organization's analytics budget was
-	// spent: the API refused a request, or none was sent because the
-	// budget was known to be spent (NotSent). RetryAt says when it frees
-	// up; kept days were served all the same.
+	// spent: the API refused a request, or none was sent (NotSent). Kept
+	// days are served all the same.
 	RateLimit *APIError `json:"-"`
 }
 
-// Daily reads a daily series of a project: one request per metric per
-// day for views, visitors and searches (totals only: the smallest page),
-// and the listing's pages for feedback and conversations, at most
-// q.MaxRequests in all, the newest days first.
-//
-// A day read at least Settle after it ended is kept for good in the
-// analytics cache (WithAnalyticsCache: one sealed record per project and
-// metric, in its directory or bucket) and never requested again; later
-// days go through the cache's entries (re-read once per FreshFor) and are
-// Partial. Without a cache nothing is kept. An answer the SDK will not use
-// (malformed, a negative count, an event outside the days asked for) is a
-// Problem, neither shown nor kept. While the budget is spent, kept days
-// are served and nothing is sent.
-//
-// The error is an invalid query, before any request (DateTo after
-// tomorrow on the client's clock too), or a request that failed for
-// another reason than the budget or a day's answer: the series read so
-// far comes with it.
+// Daily reads a daily series of a project, the newest days first, in at
+// most q.MaxRequests requests: a day's smallest page per metric for
+// views, visitors and searches, the listing's pages for feedback and
+// conversations. A day read Settle after it ended is kept for good in the
+// analytics cache (WithAnalyticsCache) and never requested again; later
+// days are read through the cache's entries and are Partial. The error is
+// an invalid query, before any request, or a failure other than the
+// budget or a day's answer, with the series read so far.
 func (s *AnalyticsService) Daily(ctx context.Context, projectID string, q DailyQuery) (*DailySeries, error) {
-	var tooLate error
-	if s.core != nil {
-		tomorrow := s.core.clock.Now().Add(analyticscache.ClockSkew).UTC().AddDate(0, 0, 1)
-		if to, err := time.Parse(time.DateOnly, q.DateTo); err == nil && to.After(tomorrow) {
-			tooLate = &ValidationError{Field: "dateTo", Value: q.DateTo, Rule: "is in the future: it may be at most tomorrow, " + tomorrow.Format(time.DateOnly) + " (UTC; dateTo is exclusive)"}
-		}
-	}
-	k, err := checked(s.core, ValidateProjectID(projectID), q.Validate(), tooLate)
+	k, err := checked(s.core, ValidateProjectID(projectID), q.Validate())
 	if err != nil {
 		return nil, err
 	}
-	q.Settle, q.MaxRequests = cmp.Or(q.Settle, DefaultDailySettle), cmp.Or(q.MaxRequests, DefaultDailyMaxRequests)
-	r := &dailyRun{s: s, k: k, ctx: ctx, project: projectID, q: q, known: map[DailyMetric][]*dailyValue{}, ledgers: map[DailyMetric]*dailyLedger{},
-		out: &DailySeries{MaxRequests: q.MaxRequests, Missing: []string{}, Problems: []DailyProblem{}}}
-	if k.cache != nil {
-		r.cache, r.out.Kept = k.cache.Cache, true
-	}
+	tomorrow := k.clock.Now().Add(analyticscache.ClockSkew).UTC().AddDate(0, 0, 1)
 	from, _ := time.Parse(time.DateOnly, q.DateFrom)
 	to, _ := time.Parse(time.DateOnly, q.DateTo)
-	for d := from; d.Before(to); d = d.AddDate(0, 0, 1) {
-		r.days = append(r.days, d)
+	if to.After(tomorrow) {
+		return nil, &ValidationError{Field: "dateTo", Value: q.DateTo, Rule: "is in the future: it may be at most tomorrow, " + tomorrow.Format(time.DateOnly) + " (UTC; dateTo is exclusive)"}
+	}
+	q.Settle = cmp.Or(q.Settle, DefaultDailySettle)
+	q.MaxRequests = cmp.Or(q.MaxRequests, DefaultDailyMaxRequests)
+	r := &dailyRun{s: s, k: k, ctx: ctx, project: projectID, q: q, from: from, known: map[DailyMetric][]bool{}, ledgers: map[DailyMetric]*dailyLedger{},
+		out: &DailySeries{MaxRequests: q.MaxRequests, Missing: []string{}, Problems: []DailyProblem{}, Kept: k.cache != nil}}
+	for i := range int(to.Sub(from) / oneDay) {
+		r.out.Points = append(r.out.Points, DailyPoint{Date: r.date(i), Source: DailyMissing})
 	}
 	err = r.fill()
 	return r.series(), err
@@ -226,21 +198,23 @@ type dailyRun struct {
 	ctx     context.Context
 	project string
 	q       DailyQuery
-	cache   *analyticscache.Cache // nil: nothing is kept
-	days    []time.Time
-	known   map[DailyMetric][]*dailyValue // by day; nil: not known
+	from    time.Time             // the window's first day
+	known   map[DailyMetric][]bool
 	ledgers map[DailyMetric]*dailyLedger
 	out     *DailySeries
 	stopped bool // the budget is spent: nothing more is asked
 }
 
-type dailyValue struct {
-	counts  Counts
-	source  DailySource
-	partial bool
+// dailySet shows each series' value in a point.
+var dailySet = map[DailyMetric]func(*DailyPoint, Counts){
+	DailyViews:         func(p *DailyPoint, c Counts) { p.Views = &c },
+	DailyVisitors:      func(p *DailyPoint, c Counts) { p.Visitors = &c },
+	DailySearches:      func(p *DailyPoint, c Counts) { p.Searches = &c.Total },
+	DailyFeedback:      func(p *DailyPoint, c Counts) { p.Feedback = &c.Total },
+	DailyConversations: func(p *DailyPoint, c Counts) { p.Conversations = &c.Total },
 }
 
-// dailyJob reads metric m on the days [from, to) (indexes of r.days).
+// dailyJob reads metric m on the days [from, to) of the window.
 type dailyJob struct {
 	m        DailyMetric
 	from, to int
@@ -249,27 +223,25 @@ type dailyJob struct {
 // events says whether m is counted from a listing's events.
 func events(m DailyMetric) bool { return m == DailyFeedback || m == DailyConversations }
 
-// fill reads what is not kept, newest days first, within the cap, and
-// keeps what settled.
+// fill serves the kept days and reads the others, newest first, a day a
+// job (a listing: a run of days, at most its ledger's Split), within the
+// cap; then it keeps what settled.
 func (r *dailyRun) fill() error {
 	var jobs []dailyJob
 	for _, m := range r.q.Metrics {
 		l := r.loadLedger(m)
-		r.ledgers[m], r.known[m] = l, make([]*dailyValue, len(r.days))
-		for i := len(r.days) - 1; i >= 0; i-- {
-			if day, ok := l.Days[r.date(i)]; ok && r.settledRead(i, day.At) {
-				r.known[m][i] = &dailyValue{counts: day.Counts, source: DailyKept}
-				continue
-			}
-			// A day a request; for a listing, runs of at most Split days.
-			if last := len(jobs) - 1; events(m) && last >= 0 && jobs[last].m == m && (l.Split == 0 || jobs[last].to-i <= l.Split) {
+		r.ledgers[m], r.known[m] = l, make([]bool, len(r.out.Points))
+		for i := len(r.out.Points) - 1; i >= 0; i-- {
+			last := len(jobs) - 1
+			if d, ok := l.Days[r.date(i)]; ok && r.settledRead(i, d.At) {
+				r.learn(m, i, d.Counts, DailyKept, d.At)
+			} else if events(m) && last >= 0 && jobs[last].m == m && (l.Split == 0 || jobs[last].to-i <= l.Split) {
 				jobs[last].from = i
 			} else {
 				jobs = append(jobs, dailyJob{m: m, from: i, to: i + 1})
 			}
 		}
 	}
-	// The newest days first, the metrics in the order asked.
 	slices.SortStableFunc(jobs, func(a, b dailyJob) int { return b.to - a.to })
 	var err error
 	for _, j := range jobs {
@@ -279,238 +251,194 @@ func (r *dailyRun) fill() error {
 		err = r.read(j)
 	}
 	for m, l := range r.ledgers {
-		if l.changed && r.cache != nil {
+		if l.changed && r.k.cache != nil {
 			r.saveLedger(m, l)
 		}
 	}
 	return err
 }
 
-// read runs one job: a rate limit ends the fill (RateLimit), an answer the
-// SDK will not use is a problem of its days, any other failure the call's
-// error.
+// read runs one job: a rate limit stops the fill, an answer the SDK will
+// not use is a problem of its days, another failure the call's error.
 func (r *dailyRun) read(j dailyJob) error {
+	from, to, s := r.date(j.from), r.date(j.to), r.s
+	var days []Counts
+	var info ResponseInfo
 	var err error
-	var info ResponseInfo // of a day's totals
-	q := VisitorsQuery{DateFrom: r.date(j.from), DateTo: r.date(j.to), Limit: 1}
 	switch j.m {
-	case DailyFeedback:
-		err = readEvents(r, j, r.s.Feedback, FeedbackQuery{DateFrom: q.DateFrom, DateTo: q.DateTo}, func(p *FeedbackPage) ([]*string, bool, ResponseInfo) {
-			stamps := make([]*string, len(p.Feedback))
-			for i := range p.Feedback {
-				stamps[i] = p.Feedback[i].CreatedAt
-			}
-			return stamps, p.HasMore, p.ResponseInfo
-		})
-	case DailyConversations:
-		err = readEvents(r, j, r.s.Conversations, ConversationsQuery{DateFrom: q.DateFrom, DateTo: q.DateTo}, func(p *ConversationsPage) ([]*string, bool, ResponseInfo) {
-			stamps := make([]*string, len(p.Conversations))
-			for i := range p.Conversations {
-				stamps[i] = &p.Conversations[i].Timestamp
-			}
-			return stamps, p.HasMore, p.ResponseInfo
-		})
+	case DailyViews, DailyVisitors:
+		e := map[DailyMetric]*PagedEndpoint[VisitorsQuery, PathCountsPage, PathCounts]{DailyViews: s.Views, DailyVisitors: s.Visitors}[j.m]
+		days, info, err = readTotals(r, e, VisitorsQuery{DateFrom: from, DateTo: to, Limit: 1}, func(p *PathCountsPage) Counts { return p.Totals })
 	case DailySearches:
-		var p *SearchesPage
-		if p, err = r.s.Searches.Page(r.ctx, r.project, SearchesQuery{DateFrom: q.DateFrom, DateTo: q.DateTo, Limit: 1}); err == nil {
-			info = p.ResponseInfo
-			r.learn(j.m, j.from, Counts{Total: p.TotalSearches}, info)
-		}
+		days, info, err = readTotals(r, s.Searches, SearchesQuery{DateFrom: from, DateTo: to, Limit: 1}, func(p *SearchesPage) Counts { return Counts{Total: p.TotalSearches} })
+	case DailyFeedback:
+		days, info, err = readEvents(r, j, s.Feedback, FeedbackQuery{DateFrom: from, DateTo: to}, func(f *Feedback) *string { return f.CreatedAt })
 	default:
-		ep := map[DailyMetric]*PagedEndpoint[VisitorsQuery, PathCountsPage, PathCounts]{DailyViews: r.s.Views, DailyVisitors: r.s.Visitors}[j.m]
-		var p *PathCountsPage
-		if p, err = ep.Page(r.ctx, r.project, q); err == nil {
-			info = p.ResponseInfo
-			r.learn(j.m, j.from, p.Totals, info)
-		}
+		days, info, err = readEvents(r, j, s.Conversations, ConversationsQuery{DateFrom: from, DateTo: to}, func(c *Conversation) *string { return &c.Timestamp })
 	}
-	if !events(j.m) {
-		r.spent(info, err)
-	}
+	r.spent(info, err)
 	var apiErr *APIError
 	switch {
-	case errors.As(err, &apiErr) && apiErr.StatusCode == 429:
+	case errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusTooManyRequests:
 		r.out.RateLimit, r.stopped = apiErr, true
 	case errors.As(err, new(*MalformedResponseError)) || errors.As(err, new(*PagingError)):
 		r.problem(j, "the API's answer could not be used: "+err.Error())
 	case err != nil:
 		return err
 	}
+	at, source := r.k.clock.Now(), DailyRead
+	if info.Cache.Hit {
+		at, source = info.Cache.StoredAt, DailyCached
+	}
+	for i, c := range days {
+		r.learn(j.m, j.from+i, c, source, at)
+	}
 	return nil
 }
 
-// readEvents counts a listing's events by UTC day over the days of j;
-// stamps gives a page's events' times, whether more pages follow, and how
-// the page arrived. A read the cap cuts short is wasted, and the next
-// call reads runs half as long (the ledger's Split).
-func readEvents[Q PageQuery, P, R any](r *dailyRun, j dailyJob, e *PagedEndpoint[Q, P, R], q Q, stamps func(*P) ([]*string, bool, ResponseInfo)) error {
-	from, perDay := r.days[j.from], make([]int64, j.to-j.from)
-	var info ResponseInfo
+// readTotals reads a day's totals from the smallest page of e.
+func readTotals[Q PageQuery, P, R any](r *dailyRun, e *PagedEndpoint[Q, P, R], q Q, totals func(*P) Counts) ([]Counts, ResponseInfo, error) {
+	p, err := e.Page(r.ctx, r.project, q)
+	if err != nil {
+		return nil, ResponseInfo{}, err
+	}
+	return []Counts{totals(p)}, *e.spec.info(p), nil
+}
+
+// readEvents counts e's events by the UTC day of stamp over j's days. A
+// read the cap cuts short is wasted (no days); when it began with most of
+// the cap, later calls read runs half as long.
+func readEvents[Q PageQuery, P, R any](r *dailyRun, j dailyJob, e *PagedEndpoint[Q, P, R], q Q, stamp func(*R) *string) ([]Counts, ResponseInfo, error) {
+	from, days := r.day(j.from), make([]Counts, j.to-j.from)
+	var info ResponseInfo // the read's pages so far
 	strays, whole := 0, 2*(r.q.MaxRequests-r.out.Requests) >= r.q.MaxRequests
 	for page, err := range e.Pages(r.ctx, r.project, q) {
-		if pe := (*PagingError)(nil); errors.As(err, &pe) {
-			info.Attempts = pe.Requests - info.Attempts // the read's requests not counted yet
-		}
 		if err != nil {
-			r.spent(info, err)
-			return err
+			return nil, info, err
 		}
-		times, more, pi := stamps(page)
-		r.spent(pi, nil)
-		info = info.combine(pi)
-		for _, s := range times {
-			day := -1
-			if t, err := time.Parse(time.RFC3339Nano, deref(s)); err == nil && !t.Before(from) {
-				day = int(t.Sub(from) / (24 * time.Hour))
-			}
-			if day < 0 || day >= len(perDay) {
+		info = info.combine(*e.spec.info(page))
+		for _, row := range *e.spec.rows(page) {
+			t, err := time.Parse(time.RFC3339Nano, *cmp.Or(stamp(&row), new(string))) // nil: no time
+			if i := int(t.Sub(from) / oneDay); err != nil || t.Before(from) || i >= len(days) {
 				strays++
-				continue
+			} else {
+				days[i].Total++
 			}
-			perDay[day]++
 		}
-		if more && r.out.Requests >= r.q.MaxRequests {
-			switch l := r.ledgers[j.m]; { // cut short though it began with most of the cap: too long
+		if more, _ := e.spec.more(page); more && r.out.Requests+info.Attempts >= r.q.MaxRequests {
+			switch l := r.ledgers[j.m]; {
 			case whole && j.to-j.from > 1:
 				l.Split, l.changed = (j.to-j.from)/2, true
 			case whole:
 				r.problem(j, fmt.Sprintf("the day's events take more than %d requests (MaxRequests) to list", r.q.MaxRequests))
 			}
-			return nil
+			return nil, info, nil
 		}
 	}
 	if strays > 0 {
 		r.problem(j, fmt.Sprintf("%d of the listed events are outside the days asked for, or have no readable time", strays))
-		return nil
+		return nil, info, nil
 	}
-	for i, n := range perDay {
-		if r.known[j.m][j.from+i] == nil {
-			r.learn(j.m, j.from+i, Counts{Total: n}, info)
-		}
-	}
-	return nil
+	return days, info, nil
 }
 
-// spent counts the requests of an answer, or of a failed one (a malformed
-// answer is one; info holds a paging error's).
+// spent counts the requests of info's answers and of the failure after
+// them: a malformed answer is one, a paging error counts its whole read.
 func (r *dailyRun) spent(info ResponseInfo, err error) {
 	var apiErr *APIError
 	var reqErr *RequestError
+	var pagingErr *PagingError
 	switch {
 	case errors.As(err, &apiErr):
-		r.out.Requests += apiErr.Attempts
+		info.Attempts += apiErr.Attempts
 	case errors.As(err, &reqErr) && reqErr.Sent:
-		r.out.Requests += reqErr.Attempts
+		info.Attempts += reqErr.Attempts
+	case errors.As(err, &pagingErr):
+		info.Attempts = pagingErr.Requests
 	case errors.As(err, new(*MalformedResponseError)):
-		r.out.Requests++
-	default:
-		r.out.Requests += info.Attempts
+		info.Attempts++
 	}
+	r.out.Requests += info.Attempts
 	if info.Cache.Stale {
 		r.out.RateLimit = info.Cache.RateLimit // a stale copy stood in
 	}
 }
 
-// learn records day i's value of m, as info says it arrived, and keeps it
-// in the ledger when it was read settled.
-func (r *dailyRun) learn(m DailyMetric, i int, c Counts, info ResponseInfo) {
-	at, source := r.k.clock.Now(), DailyRead
-	if info.Cache.Hit {
-		at, source = info.Cache.StoredAt, DailyCached
+// learn shows day i's value c of m, unless known, from source as read at
+// at; a value read settled is kept.
+func (r *dailyRun) learn(m DailyMetric, i int, c Counts, source DailySource, at time.Time) {
+	if r.known[m][i] {
+		return
 	}
-	settled := r.settledRead(i, at)
-	r.known[m][i] = &dailyValue{counts: c, source: source, partial: !settled}
-	if l := r.ledgers[m]; settled && r.cache != nil {
-		l.Days[r.date(i)], l.changed = ledgerDay{Counts: c, At: at}, true
+	p, settled := &r.out.Points[i], r.settledRead(i, at)
+	dailySet[m](p, c)
+	r.known[m][i], p.Partial = true, p.Partial || !settled
+	if order := []DailySource{DailyMissing, DailyKept, DailyCached, DailyRead}; slices.Index(order, source) > slices.Index(order, p.Source) {
+		p.Source = source
+	}
+	if l := r.ledgers[m]; settled && source != DailyKept && r.k.cache != nil {
+		l.Days[p.Date], l.changed = ledgerDay{Counts: c, At: at}, true
 	}
 }
 
-// settledRead says whether a value of day i read at at is settled: read at
-// least Settle after the day ended, and not in the future (a little skew
-// between machines allowed).
+// settledRead says whether day i's value read at at is settled: read
+// Settle after the day ended, and not in the future, give or take the
+// skew between machines.
 func (r *dailyRun) settledRead(i int, at time.Time) bool {
-	return !at.Before(r.days[i].Add(24*time.Hour+r.q.Settle-analyticscache.ClockSkew)) && !at.After(r.k.clock.Now().Add(analyticscache.ClockSkew))
+	settled := r.day(i).Add(oneDay + r.q.Settle - analyticscache.ClockSkew)
+	return !at.Before(settled) && !at.After(r.k.clock.Now().Add(analyticscache.ClockSkew))
 }
 
-// problem notes what of j's answer was not used, on each day not known.
+// problem says what of j's answer was not used, on each day not known.
 func (r *dailyRun) problem(j dailyJob, what string) {
 	for i := j.from; i < j.to; i++ {
-		if r.known[j.m][i] == nil {
+		if !r.known[j.m][i] {
 			r.out.Problems = append(r.out.Problems, DailyProblem{Date: r.date(i), Metric: j.m, Problem: what})
 		}
 	}
 }
 
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}
-
-// date is day i (or the day after the window, i = len(r.days)).
-func (r *dailyRun) date(i int) string { return r.days[0].AddDate(0, 0, i).Format(time.DateOnly) }
+// day is the window's day i, date its name (i = len(Points): the day
+// after).
+func (r *dailyRun) day(i int) time.Time { return r.from.AddDate(0, 0, i) }
+func (r *dailyRun) date(i int) string   { return r.day(i).Format(time.DateOnly) }
 
 // series is the window's points, the days missing, and the requests they
-// still need: a day and metric each for totals, a run each for a listing.
+// still need: one a day and metric for totals, one a run for a listing.
 func (r *dailyRun) series() *DailySeries {
 	out := r.out
 	slices.SortFunc(out.Problems, func(a, b DailyProblem) int { return cmp.Compare(a.Date, b.Date) })
-	rank := map[DailySource]int{DailyKept: 1, DailyCached: 2, DailyRead: 3}
-	for i := range r.days {
-		p := DailyPoint{Date: r.date(i), Source: DailyMissing}
+	for i, p := range out.Points {
 		missing := false
 		for _, m := range r.q.Metrics {
-			v := r.known[m][i]
-			if v == nil {
-				if missing = true; !events(m) || i == 0 || r.known[m][i-1] != nil {
+			if known := r.known[m]; !known[i] {
+				missing = true
+				if !events(m) || i == 0 || known[i-1] {
 					out.Left++
 				}
-				continue
-			}
-			c, total := v.counts, v.counts.Total
-			switch m {
-			case DailyViews:
-				p.Views = &c
-			case DailyVisitors:
-				p.Visitors = &c
-			case DailySearches:
-				p.Searches = &total
-			case DailyFeedback:
-				p.Feedback = &total
-			default:
-				p.Conversations = &total
-			}
-			p.Partial = p.Partial || v.partial
-			if rank[v.source] > rank[p.Source] {
-				p.Source = v.source
 			}
 		}
 		if missing {
 			out.Missing = append(out.Missing, p.Date)
 		}
-		out.Points = append(out.Points, p)
 	}
 	return out
 }
 
-// The history: one ledger per project and metric in the analytics cache,
-// a sealed record like the cache's others, named apart from its entries so
-// that eviction never removes it.
-
+// The history: a ledger per project and metric, a sealed record of the
+// analytics cache named apart from its entries, which eviction removes.
+// At about 100 bytes a day, maxLedgerBytes holds decades; one past it is
+// read as none, and written again.
 const (
-	dailyKind = "daily"
-	// maxLedgerBytes bounds a ledger as read: at about 100 bytes a day,
-	// decades of days (one past it is none, and written again).
+	dailyKind      = "daily"
 	maxLedgerBytes = 1 << 20
 )
 
-// dailyLedger is the settled days of one project's metric.
+// dailyLedger is a project's metric's settled days, and the longest run
+// of days a listing is read in since one the cap cut short (0: any).
 type dailyLedger struct {
-	Days map[string]ledgerDay `json:"days"`
-	// Split is the longest run of days a listing is read in at once, after
-	// a read the cap cut short (0: any).
-	Split   int `json:"split,omitempty"`
+	Days    map[string]ledgerDay `json:"days"`
+	Split   int                  `json:"split,omitempty"`
 	changed bool
 }
 
@@ -521,37 +449,29 @@ type ledgerDay struct {
 }
 
 // ledger is what m's ledger is about (the API, project and metric), and
-// its name: apart from the entries', which eviction removes.
+// its name.
 func (r *dailyRun) ledger(m DailyMetric) (key, name string) {
 	key = "daily\x00" + r.k.baseURL.String() + "\x00" + r.project + "\x00" + string(m)
-	return key, "daily-" + r.cache.EntryName(key)
+	return key, "daily-" + r.k.cache.EntryName(key)
 }
 
-// loadLedger reads m's ledger: a record that is not sealed with this API
-// key, or is about another project or metric, is none; a day that could
-// not have been settled (today or later, a negative count) is dropped.
+// loadLedger reads m's ledger: one not sealed with this API key, or about
+// another project or metric, is none.
 func (r *dailyRun) loadLedger(m DailyMetric) *dailyLedger {
-	l := &dailyLedger{Days: map[string]ledgerDay{}}
-	if r.cache == nil {
-		return l
-	}
-	key, name := r.ledger(m)
-	rec, ok := r.cache.Load(r.ctx, name, dailyKind, key, r.k.clock.Now(), maxLedgerBytes)
-	if !ok || len(rec.Pages) != 1 || json.Unmarshal(rec.Pages[0].Value, l) != nil || l.Split < 0 {
-		return &dailyLedger{Days: map[string]ledgerDay{}}
-	}
-	today := r.k.clock.Now().UTC().Format(time.DateOnly)
-	for date, d := range l.Days {
-		if _, err := dailyDate("", date); err != nil || date >= today || d.Human < 0 || d.AI < 0 || d.Total < 0 {
-			delete(l.Days, date)
+	if r.k.cache != nil {
+		l := &dailyLedger{}
+		key, name := r.ledger(m)
+		rec, ok := r.k.cache.Load(r.ctx, name, dailyKind, key, r.k.clock.Now(), maxLedgerBytes)
+		if ok && len(rec.Pages) == 1 && json.Unmarshal(rec.Pages[0].Value, l) == nil && l.Days != nil && l.Split >= 0 {
+			return l
 		}
 	}
-	return l
+	return &dailyLedger{Days: map[string]ledgerDay{}}
 }
 
 // saveLedger merges l into m's ledger as stored now (another program may
-// have kept other days meanwhile) and writes it back. Two programs that
-// save at the same moment may lose one's new days: they are read again.
+// have kept other days since) and writes it. Two programs saving at once
+// may lose one's new days: they are read again.
 func (r *dailyRun) saveLedger(m DailyMetric, l *dailyLedger) {
 	merged := r.loadLedger(m)
 	for date, d := range l.Days {
@@ -562,5 +482,5 @@ func (r *dailyRun) saveLedger(m DailyMetric, l *dailyLedger) {
 	merged.Split = l.Split
 	value, _ := json.Marshal(merged) // strings, numbers and times
 	key, name := r.ledger(m)
-	r.cache.Save(r.ctx, name, analyticscache.Record{Kind: dailyKind, Key: key, At: r.k.clock.Now(), Pages: []analyticscache.Page{{Query: "ledger", Value: value}}})
+	r.k.cache.Save(r.ctx, name, analyticscache.Record{Kind: dailyKind, Key: key, At: r.k.clock.Now(), Pages: []analyticscache.Page{{Query: "ledger", Value: value}}})
 }
