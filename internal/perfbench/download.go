@@ -397,8 +397,10 @@ func (b *bench) measureOnly(what, out, summaryFile string) error {
 		return b.measurePlansOnly(out, summaryFile)
 	case "hostile":
 		return b.measureHostileOnly(out, summaryFile)
+	case "daily":
+		return b.measureDailyOnly(out, summaryFile)
 	default:
-		return fmt.Errorf(`-only %q: the sections that can be measured alone are: "download", "assistant", "plans", "hostile", "scale", "waits", "budget", "soak", "endless"`, what)
+		return fmt.Errorf(`-only %q: the sections that can be measured alone are: "download", "assistant", "plans", "hostile", "daily", "scale", "waits", "budget", "soak", "endless"`, what)
 	}
 	size := int64(downloadSize)
 	if b.quick {

@@ -42,7 +42,7 @@ func main() {
 	limit := flag.Duration("timeout", 30*time.Minute, "stop everything after this long")
 	baseline := flag.String("baseline", "", "another build of the provider (an earlier commit's) to measure beside it, as \"before\", where a section compares (section 12, requests per no-change plan)")
 	baselineLabel := flag.String("baseline-label", "an earlier build", "what -baseline is, as the report names it (\"main at d66eb1e\")")
-	only := flag.String("only", "", `measure one section alone: "download", "assistant", "plans" or "hostile" (each spliced into the existing report and its summary lines), "waits" (the waits for jobs and deployments), "scale" (the 100,000-row applies against the floor, section 2), "budget" (the analytics budget, section 8), "soak" (the fault soak, section 6) or "endless" (a server that never stops paging, section 10) (printed, writing nothing)`)
+	only := flag.String("only", "", `measure one section alone: "download", "assistant", "plans", "hostile" or "daily" (each spliced into the existing report and its summary lines), "waits" (the waits for jobs and deployments), "scale" (the 100,000-row applies against the floor, section 2), "budget" (the analytics budget, section 8), "soak" (the fault soak, section 6) or "endless" (a server that never stops paging, section 10) (printed, writing nothing)`)
 	flag.Parse()
 	// The assistant's section is Go benchmarks of ./sdk alone, and the
 	// hostile server's is run by its own probe and by this program: no

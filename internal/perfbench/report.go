@@ -29,6 +29,7 @@ type results struct {
 	assistant    *assistantResult
 	plans        *plansResult
 	hostile      *hostileResult
+	daily        *dailyResult
 }
 
 // measure takes every measurement.
@@ -44,7 +45,7 @@ func (b *bench) measure() (*results, error) {
 		}
 		scalePaths, soakApplies, manyJobs, cacheCommands, spentPlans, runners = 10000, 3, 20, 4, 4, 3
 	}
-	log.Println("1/14 requests per read, every paged data source")
+	log.Println("1/15 requests per read, every paged data source")
 	var reqs []requestRow
 	for _, s := range pagedSources {
 		rows, err := b.measureRequests(s, sizes[s.name])
@@ -55,7 +56,7 @@ func (b *bench) measure() (*results, error) {
 	}
 	var scales []*scaleResult
 	for i, s := range []source{visitorsSource, viewsSource} {
-		log.Printf("%d/14 read cost at %d rows of %s (%d runs each, provider and floor)", 2+i, scalePaths, s.name, b.runs)
+		log.Printf("%d/15 read cost at %d rows of %s (%d runs each, provider and floor)", 2+i, scalePaths, s.name, b.runs)
 		scale, err := b.measureScale(s, scalePaths)
 		if err != nil {
 			return nil, err
@@ -74,64 +75,69 @@ func (b *bench) measure() (*results, error) {
 		}
 		return reqs[i].paths < reqs[j].paths
 	})
-	log.Println("4/14 SDK decoding (go test -bench)")
+	log.Println("4/15 SDK decoding (go test -bench)")
 	decode, err := goBench(b.ctx, "DecodeVisitorsPage250", "-benchmem", "-count", "5")
 	if err != nil {
 		return nil, err
 	}
-	log.Println("5/14 waiting for jobs and deployments (go test -bench, on the fake's clock)")
+	log.Println("5/15 waiting for jobs and deployments (go test -bench, on the fake's clock)")
 	wait, err := b.measureWaits()
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("6/14 %d jobs in one apply", manyJobs)
+	log.Printf("6/15 %d jobs in one apply", manyJobs)
 	many, err := b.measureManyJobs(manyJobs, 3*time.Second)
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("7/14 fault soak: %d applies", soakApplies)
+	log.Printf("7/15 fault soak: %d applies", soakApplies)
 	soak, err := b.soak(soakApplies, 5, 2000)
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("8/14 the analytics cache: %d commands, and a plan and apply of %d paths", cacheCommands, scalePaths)
+	log.Printf("8/15 the analytics cache: %d commands, and a plan and apply of %d paths", cacheCommands, scalePaths)
 	cache, err := b.measureCache(cacheCommands, 1200, scalePaths)
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("9/14 the analytics budget: %d plans while it is spent, %d runners sharing a bucket, totals of %d paths", spentPlans, runners, scalePaths)
+	log.Printf("9/15 the analytics budget: %d plans while it is spent, %d runners sharing a bucket, totals of %d paths", spentPlans, runners, scalePaths)
 	budget, err := b.measureBudget(spentPlans, runners, scalePaths)
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("10/14 a %d MiB static export bundle, downloaded by curl, the SDK and the action", downloadSize>>20)
+	log.Printf("10/15 a %d MiB static export bundle, downloaded by curl, the SDK and the action", downloadSize>>20)
 	download, err := b.measureDownload(downloadSize)
 	if err != nil {
 		return nil, err
 	}
-	log.Println("11/14 servers that never stop paging")
+	log.Println("11/15 servers that never stop paging")
 	endless, err := b.measureEndless()
 	if err != nil {
 		return nil, err
 	}
-	log.Println("12/14 the assistant's streamed answer (go test -bench)")
+	log.Println("12/15 the assistant's streamed answer (go test -bench)")
 	assistant, err := b.measureAssistant()
 	if err != nil {
 		return nil, err
 	}
-	log.Println("13/14 requests per no-change plan of a release pipeline")
+	log.Println("13/15 requests per no-change plan of a release pipeline")
 	plans, err := b.measurePlans()
 	if err != nil {
 		return nil, err
 	}
-	log.Println("14/14 a hostile server: endless events, floods of empty parts, endless and trickling downloads")
+	log.Println("14/15 a hostile server: endless events, floods of empty parts, endless and trickling downloads")
 	hostile, err := b.measureHostile()
+	if err != nil {
+		return nil, err
+	}
+	log.Println("15/15 daily analytics series: first fill and steady state of 7, 30 and 365 days")
+	daily, err := b.measureDaily()
 	if err != nil {
 		return nil, err
 	}
 
 	return &results{date: time.Now().UTC(), runs: b.runs, machine: machine(b.ctx, b.tf), reqs: reqs, scales: scales,
-		decode: decode, wait: wait, many: many, soak: soak, cache: cache, download: download, budget: budget, endless: endless, assistant: assistant, plans: plans, hostile: hostile}, nil
+		decode: decode, wait: wait, many: many, soak: soak, cache: cache, download: download, budget: budget, endless: endless, assistant: assistant, plans: plans, hostile: hostile, daily: daily}, nil
 }
 
 // report renders docs/performance.md.
@@ -212,6 +218,9 @@ func (r *results) report() string {
 	}
 	if r.hostile != nil {
 		p("\n%s", r.hostile.section())
+	}
+	if r.daily != nil {
+		p("\n%s", r.daily.section())
 	}
 	return w.String()
 }

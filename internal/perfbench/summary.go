@@ -95,6 +95,9 @@ func (r *results) summary() string {
 	if h := r.hostile; h != nil {
 		h.summaryRows(row)
 	}
+	if d := r.daily; d != nil {
+		d.summaryRows(row)
+	}
 	return w.String()
 }
 

@@ -111,8 +111,7 @@ func pagingAttributes(largest int, what string) map[string]schema.Attribute {
 	}
 }
 
-// analyticsBase is what analyticsDataSource holds: the provider's data, and
-// the date range's check at plan.
+// analyticsBase is what analyticsDataSource holds: the provider's data.
 type analyticsBase struct {
 	data *providerData
 }
@@ -121,9 +120,16 @@ func (b *analyticsBase) Configure(_ context.Context, req datasource.ConfigureReq
 	b.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
-// ConfigValidators checks date_from < date_to at plan.
-func (b *analyticsBase) ConfigValidators(context.Context) []datasource.ConfigValidator {
-	return []datasource.ConfigValidator{dateRangeValidator{}}
+// ConfigValidators checks date_from < date_to at plan, and what else the
+// model asks (configValidators).
+func (d *analyticsDataSource[M, P]) ConfigValidators(context.Context) []datasource.ConfigValidator {
+	checks := []datasource.ConfigValidator{dateRangeValidator{}}
+	if more, ok := any(P(nil)).(interface {
+		configValidators() []datasource.ConfigValidator
+	}); ok {
+		checks = append(checks, more.configValidators()...)
+	}
+	return checks
 }
 
 // analyticsModel is the model of an analytics data source (a struct that

@@ -46,6 +46,8 @@ func TestAccStores(t *testing.T) {
 				}
 			})
 
+			t.Run("a daily history kept across runners", func(t *testing.T) { dailyAcrossRunners(t, st.NewBucket(t)) })
+
 			t.Run("a missing bucket", func(t *testing.T) {
 				fs, url, clk := startFake(t, mintlifytest.Config{Analytics: mintlifytest.Dataset{Paths: cachePaths}})
 				rec := &diagRecorder{}

@@ -47,6 +47,7 @@ var fieldPlaces = map[string][]string{
 	"StaticExportBundle": {"ephemeral.mintlify_static_export_bundle"},
 	"SearchResults":      {"data.mintlify_search"},
 	"PageContent":        {"data.mintlify_page"},
+	"DailySeries":        {"data.mintlify_analytics_daily"},
 }
 
 // fieldsShownAs are fields the provider shows under other attribute
@@ -67,6 +68,11 @@ var fieldsLeftOut = map[string]string{
 	"*.Problems":   "the fields the SDK could not read: said in a warning diagnostic, not kept in state",
 	"*.NextCursor": "paging: the provider reads every page it needs (max_results) and keeps the rows",
 	"*.HasMore":    "paging, as NextCursor (mintlify_feedback_by_page, one page, shows it as has_more)",
+
+	"DailySeries.Left": "how many requests the missing days still need: said in the warning that lists them, " +
+		"with the runs and hours it will take; state keeps the missing days themselves",
+	"DailySeries.Kept":      "false only without a cache: said in a warning, as every other cache problem",
+	"DailySeries.RateLimit": "the budget's refusal: said in a warning naming when it frees up, never state",
 
 	"SessionsPage.Skipped": "jobs whose id no request can send: named in a warning, and left out of the list",
 

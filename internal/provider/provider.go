@@ -215,7 +215,9 @@ func (p *mintlifyProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 					"the bucket without it cannot plant answers. The known-spent budget is shared there too: a runner " +
 					"refused until a time records it, and every runner of the same API key sends no analytics request " +
 					"until then, believing such a record for up to 24 hours. Give the " +
-					"bucket a lifecycle rule that expires objects after `cache_max_stale`: the provider does not cap it.",
+					"bucket a lifecycle rule that expires objects after `cache_max_stale`: the provider does not cap it " +
+					"(with `mintlify_analytics_daily`, whose history is rewritten only when a day settles, no sooner than " +
+					"the longest gap between two plans: an expired history is read again).",
 				Optional:   true,
 				Validators: []validator.String{cacheURLValidator},
 			},
@@ -472,6 +474,7 @@ func (p *mintlifyProvider) DataSources(context.Context) []func() datasource.Data
 		NewUniqueVisitorsDataSource, NewPageViewsDataSource, NewSearchQueriesDataSource, NewFeedbackDataSource,
 		NewFeedbackByPageDataSource, NewAssistantConversationsDataSource, NewAssistantCallerStatsDataSource,
 		NewDeploymentStatusDataSource, NewAgentJobDataSource, NewAgentJobsDataSource, NewSearchDataSource, NewPageDataSource,
+		NewAnalyticsDailyDataSource,
 	}
 }
 

@@ -272,12 +272,12 @@ func TestProvider_metadataAndSchema(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"unique_visitors", "page_views", "search_queries", "feedback", "feedback_by_page",
-		"assistant_conversations", "assistant_caller_stats", "deployment_status", "agent_job", "agent_jobs", "search", "page"} {
+		"assistant_conversations", "assistant_caller_stats", "deployment_status", "agent_job", "agent_jobs", "search", "page", "analytics_daily"} {
 		if _, ok := resp.DataSourceSchemas["mintlify_"+name]; !ok {
 			t.Errorf("no mintlify_%s data source", name)
 		}
 	}
-	if n := len(resp.DataSourceSchemas); n != 12 {
+	if n := len(resp.DataSourceSchemas); n != 13 {
 		t.Errorf("%d data sources", n)
 	}
 	if _, ok := resp.ActionSchemas["mintlify_automation_run"]; !ok {

@@ -34,6 +34,15 @@ type Dataset struct {
 	SearchTerms   int
 	Feedback      int
 	Conversations int
+	// LateEvents is how long after a day ends its events keep arriving,
+	// as a real analytics pipeline's do. Zero: every day's numbers are
+	// whole from the start, whatever the fake's clock. Set, the generated
+	// numbers are read at the fake's clock: a day's counts grow from its
+	// start (0) until LateEvents after its end (whole), so today's are
+	// partial and a future day's zero, and a feedback entry or
+	// conversation is listed only once it arrived, at most LateEvents
+	// after its time. Seeded rows (SeedRows) are served as given.
+	LateEvents time.Duration
 }
 
 // defaultDataEnd is the end (exclusive) of a Dataset whose End is zero.
@@ -45,6 +54,7 @@ type dataset struct {
 	cfg   Dataset
 	start time.Time // first day
 	paths []string
+	now   func() time.Time // the fake's clock, for LateEvents
 
 	once          sync.Once // builds the entries below on first use
 	feedback      []FeedbackEntry
@@ -58,7 +68,7 @@ type dataset struct {
 	cache map[string]any // results by endpoint and query
 }
 
-func newDataset(cfg Dataset) *dataset {
+func newDataset(cfg Dataset, now func() time.Time) *dataset {
 	if cfg.Days <= 0 {
 		cfg.Days = 90
 	}
@@ -66,7 +76,7 @@ func newDataset(cfg Dataset) *dataset {
 		cfg.End = defaultDataEnd
 	}
 	cfg.End = cfg.End.UTC().Truncate(24 * time.Hour)
-	d := &dataset{cfg: cfg, start: cfg.End.AddDate(0, 0, -cfg.Days), cache: map[string]any{}}
+	d := &dataset{cfg: cfg, start: cfg.End.AddDate(0, 0, -cfg.Days), now: now, cache: map[string]any{}}
 	sections := []string{"docs", "api-reference", "guides", "changelog", "integrations", "quickstart"}
 	d.paths = make([]string, cfg.Paths)
 	for i := range d.paths {
@@ -404,15 +414,43 @@ func (pg pathCountsPage) wire() any {
 }
 
 // day returns path i's unique visitors on day d: human, ai, and visitors
-// who were both. Popular paths come first in the data set (a long tail
-// after them).
+// who were both, as many as have arrived (arrived). Popular paths come
+// first in the data set (a long tail after them).
 func (d *dataset) day(i, day uint64) (h, a, both int64) {
 	pop := uint64(1 + 3000/math.Pow(float64(i+1), 0.75))
 	x := splitmix64(d.cfg.Seed ^ i<<20 ^ day)
-	h = int64(1 + x%pop)               //nolint:gosec // at most 3001
-	a = int64((x >> 21) % (pop/3 + 1)) //nolint:gosec // at most 1001
+	h = d.arrived(int(day), int64(1+x%pop))           //nolint:gosec // at most 3001
+	a = d.arrived(int(day), int64((x>>21)%(pop/3+1))) //nolint:gosec // at most 1001
 	both = min(h, a) * int64((x>>42)%40) / 100
 	return h, a, both
+}
+
+// arrived is how many of day's n events have arrived at the fake's clock:
+// all of them without LateEvents; else a share that grows from the day's
+// start (none) to LateEvents after its end (all).
+func (d *dataset) arrived(day int, n int64) int64 {
+	late := d.cfg.LateEvents
+	if late <= 0 {
+		return n
+	}
+	share := float64(d.now().Sub(d.dayStart(day))) / float64(24*time.Hour+late)
+	return int64(float64(n) * min(max(share, 0), 1))
+}
+
+// listed says whether an event at t (a feedback entry, a conversation,
+// named id) has arrived at the fake's clock: always without LateEvents;
+// else once its delay, up to LateEvents and fixed by id, has passed.
+func (d *dataset) listed(t time.Time, id string) bool {
+	late := d.cfg.LateEvents
+	if late <= 0 {
+		return true
+	}
+	var h uint64
+	for _, c := range []byte(id) {
+		h = splitmix64(h ^ uint64(c))
+	}
+	delay := time.Duration(h % uint64(late+1)) //nolint:gosec // late is positive
+	return !t.Add(delay).After(d.now())
 }
 
 // pathCounts is a per-path count (visitors, views) over the days in s: a
@@ -424,7 +462,7 @@ func (d *dataset) pathCounts(name string, seeded []PathDay, s span, build func(f
 		return seededPathRows(seeded, s)
 	}
 	from, to := d.days(s)
-	return cached(d, fmt.Sprintf("%s %d %d", name, from, to), func() pathResult {
+	return cached(d, fmt.Sprintf("%s %d %d %s", name, from, to, d.clockKey()), func() pathResult {
 		r := build(from, to)
 		sortPathRows(r.rows)
 		return r
@@ -447,28 +485,58 @@ func (d *dataset) rowsPerPath(from, to int, addDay func(row *PathRow, path, day 
 	return rows
 }
 
-// visitors computes unique visitors per path.
+// clockKey is what the fake's clock adds to a result's cache key: nothing
+// without LateEvents (results do not change with time), else the time.
+func (d *dataset) clockKey() string {
+	if d.cfg.LateEvents <= 0 {
+		return ""
+	}
+	return d.now().UTC().Format(time.RFC3339Nano)
+}
+
+// uniques adds up one path's (or the site's) unique visitors day by day:
+// human, AI and total. Over several days a visitor may come back, so a
+// range's uniques are at least its busiest day's and at most the sum of
+// its days' (here, halfway between): a day's uniques are never summed.
+type uniques struct{ sum, most Counts }
+
+func (u *uniques) add(h, a, total int64) {
+	u.sum.Human, u.sum.AI, u.sum.Total = u.sum.Human+h, u.sum.AI+a, u.sum.Total+total
+	u.most.Human, u.most.AI, u.most.Total = max(u.most.Human, h), max(u.most.AI, a), max(u.most.Total, total)
+}
+
+func (u uniques) counts() Counts {
+	dedup := func(most, sum int64) int64 { return most + (sum-most)/2 }
+	return Counts{Human: dedup(u.most.Human, u.sum.Human), AI: dedup(u.most.AI, u.sum.AI), Total: dedup(u.most.Total, u.sum.Total)}
+}
+
+// visitors computes unique visitors per path and site-wide, day by day
+// (uniques).
 func (d *dataset) visitors(s span) pathResult {
 	return d.pathCounts("visitors", d.rows.Visitors, s, func(from, to int) pathResult {
-		var sumBoth int64
-		rows := d.rowsPerPath(from, to, func(row *PathRow, path, day uint64) {
-			h, a, both := d.day(path, day)
-			row.Human += h
-			row.AI += a
-			row.Total += h + a - both
-			sumBoth += both
-		})
-		var sumH, sumA int64
-		for _, row := range rows {
-			sumH += row.Human
-			sumA += row.AI
+		if to <= from {
+			return pathResult{}
 		}
-		// Site-wide uniques are fewer than the sum over pages: one visitor
-		// reads several pages. And total is deduplicated across human and AI.
-		r := pathResult{rows: rows}
-		r.totals.Human = sumH * 6 / 10
-		r.totals.AI = sumA * 7 / 10
-		r.totals.Total = r.totals.Human + r.totals.AI - sumBoth*6/10
+		paths := make([]uniques, len(d.paths))
+		var site uniques
+		for day := from; day < to; day++ {
+			var dayH, dayA, dayBoth int64
+			for i := range paths {
+				h, a, both := d.day(uint64(i), uint64(day)) //nolint:gosec // non-negative indexes
+				paths[i].add(h, a, h+a-both)
+				dayH, dayA, dayBoth = dayH+h, dayA+a, dayBoth+both
+			}
+			// Site-wide uniques are fewer than the sum over pages: one
+			// visitor reads several pages. And total is deduplicated
+			// across human and AI.
+			h, a := dayH*6/10, dayA*7/10
+			site.add(h, a, h+a-dayBoth*6/10)
+		}
+		r := pathResult{totals: site.counts(), rows: make([]PathRow, len(d.paths))}
+		for i, path := range d.paths {
+			c := paths[i].counts()
+			r.rows[i] = PathRow{Path: path, Human: c.Human, AI: c.AI, Total: c.Total}
+		}
 		return r
 	})
 }

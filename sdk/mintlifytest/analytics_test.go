@@ -78,9 +78,12 @@ func TestViews_areEventsThatAddUp(t *testing.T) {
 		if num(r["total"]) != num(r["human"])+num(r["ai"]) {
 			t.Errorf("row %v: view events add up", r)
 		}
+		// Over a week a visitor may come back (a week's uniques are fewer
+		// than its days' added up): a week's views are at least its
+		// visitors'; TestDataset_aDayIsPartOfItsRange bounds a day's.
 		u := byPath[r["path"].(string)]
-		if num(r["human"]) < num(u["human"]) || num(r["human"]) > 3*num(u["human"]) || num(r["ai"]) < num(u["ai"]) || num(r["ai"]) > 2*num(u["ai"]) {
-			t.Errorf("path %s: views %v for visitors %v (each visitor views 1 to 3 times, AI 1 to 2)", r["path"], r, u)
+		if num(r["human"]) < num(u["human"]) || num(r["ai"]) < num(u["ai"]) {
+			t.Errorf("path %s: views %v for visitors %v (each visitor views at least once)", r["path"], r, u)
 		}
 		if i > 0 && num(vrows[i-1]["total"]) < num(r["total"]) {
 			t.Errorf("views out of order at %d", i)

@@ -155,7 +155,7 @@ func (d *dataset) conversationRows() []Conversation {
 func (d *dataset) filterConversations(s span) []Conversation {
 	out := []Conversation{}
 	for _, c := range d.conversationRows() {
-		if s.contains(c.Timestamp) {
+		if s.contains(c.Timestamp) && (d.rows.Conversations != nil || d.listed(c.Timestamp, c.ID)) {
 			out = append(out, c)
 		}
 	}

@@ -160,7 +160,7 @@ func (d *dataset) feedbackRows() []FeedbackEntry {
 func (d *dataset) filterFeedback(f feedbackFilter) []FeedbackEntry {
 	out := []FeedbackEntry{}
 	for _, e := range d.feedbackRows() {
-		if f.keeps(e) {
+		if f.keeps(e) && (d.rows.Feedback != nil || d.listed(e.CreatedAt, e.ID)) {
 			out = append(out, e)
 		}
 	}

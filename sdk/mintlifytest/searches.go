@@ -58,7 +58,7 @@ func (d *dataset) searches(s span) searchResult {
 		return seededSearches(d.rows.Searches, s)
 	}
 	from, to := d.days(s)
-	return cached(d, fmt.Sprintf("searches %d %d", from, to), func() searchResult {
+	return cached(d, fmt.Sprintf("searches %d %d %s", from, to, d.clockKey()), func() searchResult {
 		r := searchResult{terms: []SearchRow{}}
 		for i := range d.cfg.SearchTerms {
 			pop := uint64(1 + 200/math.Pow(float64(i+1), 0.8))
@@ -66,7 +66,7 @@ func (d *dataset) searches(s span) searchResult {
 			var last int // the last day with a hit
 			for day := from; day < to; day++ {
 				x := d.rnd(4, uint64(i)<<20^uint64(day)) //nolint:gosec // non-negative indexes
-				h := int64(x % (pop + 1))                //nolint:gosec // at most 201
+				h := d.arrived(day, int64(x%(pop+1)))    //nolint:gosec // at most 201
 				if h > 0 {
 					hits += h
 					clicks += h * int64((x>>20)%100) / 100 //nolint:gosec // below 100

@@ -173,7 +173,7 @@ func (s *Fake) AddProject(id, org string, data Dataset) {
 	defer s.mu.Unlock()
 	s.projects[id] = &project{
 		id: id, org: org, repo: "acme/" + slug(id),
-		jobs: map[string]*job{}, data: newDataset(data),
+		jobs: map[string]*job{}, data: newDataset(data, s.clock.Now),
 	}
 }
 
