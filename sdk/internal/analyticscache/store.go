@@ -139,9 +139,9 @@ func (g *Guarded) do(ctx context.Context, write, detached bool, op func(ctx cont
 	if detached {
 		parent = context.WithoutCancel(ctx)
 	}
+	began := time.Now() // before the timeout starts: one that fires has used up limit
 	opCtx, cancel := context.WithTimeout(parent, limit)
 	defer cancel()
-	began := time.Now()
 	err := op(opCtx)
 	if read != nil && read.left.Add(-int64(time.Since(began))) <= 0 && ctx.Err() == nil {
 		if !g.broken.Swap(true) {
