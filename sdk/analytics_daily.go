@@ -198,7 +198,7 @@ type dailyRun struct {
 	ctx     context.Context
 	project string
 	q       DailyQuery
-	from    time.Time             // the window's first day
+	from    time.Time // the window's first day
 	known   map[DailyMetric][]bool
 	ledgers map[DailyMetric]*dailyLedger
 	out     *DailySeries
