@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/mintlify/terraform-provider-mintlify/sdk/internal/analyticscache"
@@ -19,10 +18,9 @@ type DailyMetric string
 
 // The daily series. Views and visitors are human, AI and total; the
 // others a total. A day's unique visitors are that day's: never add days
-// up (a visitor of two days is one of the week), a range's uniques are
-// Analytics.Visitors' totals. Feedback entries and assistant conversations
-// are counted by the UTC day of their createdAt and timestamp, from the
-// listing's pages (not a request a day).
+// up (a visitor of two days is one of the week); a range's are
+// Analytics.Visitors' totals. Feedback and assistant conversations count
+// by the UTC day of createdAt and timestamp, from the listing's pages.
 const (
 	DailyViews         DailyMetric = "views"
 	DailyVisitors      DailyMetric = "visitors"
@@ -80,7 +78,7 @@ func (q DailyQuery) Validate() error {
 	case q.Settle != 0 && (q.Settle < MinDailySettle || q.Settle > MaxDailySettle):
 		return &ValidationError{Field: "settle", Value: q.Settle.String(), Rule: fmt.Sprintf("must be 0 (%s) or from %s to %s", DefaultDailySettle, MinDailySettle, MaxDailySettle)}
 	case q.MaxRequests < 0:
-		return &ValidationError{Field: "maxRequests", Value: strconv.Itoa(q.MaxRequests), Rule: "must be 0 (the default) or more"}
+		return &ValidationError{Field: "maxRequests", Value: fmt.Sprint(q.MaxRequests), Rule: "must be 0 (the default) or more"}
 	}
 	for i, m := range q.Metrics {
 		if !slices.Contains(DailyMetrics, m) || slices.Contains(q.Metrics[:i], m) {
@@ -143,9 +141,8 @@ type DailyProblem struct {
 type DailySeries struct {
 	// Points are the window's days, oldest first.
 	Points []DailyPoint `json:"points"`
-	// Missing are the days (oldest first) with a metric not known: the
-	// requests ran out (MaxRequests), the budget is spent (RateLimit), or
-	// an answer had a problem (Problems).
+	// Missing are the days (oldest first) with a metric not known: the cap
+	// or the budget (RateLimit) ran out, or an answer had a problem.
 	Missing  []string       `json:"missing"`
 	Problems []DailyProblem `json:"problems"`
 	// Requests is how many requests the call sent, retries included,
@@ -162,13 +159,12 @@ type DailySeries struct {
 }
 
 // Daily reads a daily series of a project, the newest days first, in at
-// most q.MaxRequests requests: a day's smallest page per metric for
-// views, visitors and searches, the listing's pages for feedback and
-// conversations. A day read Settle after it ended is kept for good in the
-// analytics cache (WithAnalyticsCache) and never requested again; later
-// days are read through the cache's entries and are Partial. The error is
-// an invalid query, before any request, or a failure other than the
-// budget or a day's answer, with the series read so far.
+// most q.MaxRequests requests (a day's smallest page a metric for totals).
+// A day read Settle after it ended is kept for good in the analytics cache
+// (WithAnalyticsCache) and never requested again; later days are read
+// through the cache's entries and are Partial. The error is an invalid
+// query, before any request, or a failure other than the budget or a
+// day's answer, with the series read so far.
 func (s *AnalyticsService) Daily(ctx context.Context, projectID string, q DailyQuery) (*DailySeries, error) {
 	k, err := checked(s.core, ValidateProjectID(projectID), q.Validate())
 	if err != nil {
@@ -182,13 +178,27 @@ func (s *AnalyticsService) Daily(ctx context.Context, projectID string, q DailyQ
 	}
 	q.Settle = cmp.Or(q.Settle, DefaultDailySettle)
 	q.MaxRequests = cmp.Or(q.MaxRequests, DefaultDailyMaxRequests)
-	r := &dailyRun{s: s, k: k, ctx: ctx, project: projectID, q: q, from: from, known: map[DailyMetric][]bool{}, ledgers: map[DailyMetric]*dailyLedger{},
+	r := &dailyRun{s: s, k: k, ctx: ctx, project: projectID, q: q, from: from, ledgers: map[DailyMetric]*dailyLedger{},
 		out: &DailySeries{MaxRequests: q.MaxRequests, Missing: []string{}, Problems: []DailyProblem{}, Kept: k.cache != nil}}
 	for i := range int(to.Sub(from) / oneDay) {
 		r.out.Points = append(r.out.Points, DailyPoint{Date: r.date(i), Source: DailyMissing})
 	}
 	err = r.fill()
-	return r.series(), err
+	// What is missing, and the requests it needs: a day a total, a run a listing.
+	slices.SortFunc(r.out.Problems, func(a, b DailyProblem) int { return cmp.Compare(a.Date, b.Date) })
+	for i, p := range r.out.Points {
+		for _, m := range q.Metrics {
+			if known := r.ledgers[m].known; !known[i] {
+				if n := len(r.out.Missing); n == 0 || r.out.Missing[n-1] != p.Date {
+					r.out.Missing = append(r.out.Missing, p.Date)
+				}
+				if !events(m) || i == 0 || known[i-1] {
+					r.out.Left++
+				}
+			}
+		}
+	}
+	return r.out, err
 }
 
 // dailyRun is one Daily call.
@@ -199,7 +209,6 @@ type dailyRun struct {
 	project string
 	q       DailyQuery
 	from    time.Time // the window's first day
-	known   map[DailyMetric][]bool
 	ledgers map[DailyMetric]*dailyLedger
 	out     *DailySeries
 	stopped bool // the budget is spent: nothing more is asked
@@ -225,12 +234,12 @@ func events(m DailyMetric) bool { return m == DailyFeedback || m == DailyConvers
 
 // fill serves the kept days and reads the others, newest first, a day a
 // job (a listing: a run of days, at most its ledger's Split), within the
-// cap; then it keeps what settled.
+// cap; then it writes the ledgers that learnt settled days.
 func (r *dailyRun) fill() error {
 	var jobs []dailyJob
 	for _, m := range r.q.Metrics {
 		l := r.loadLedger(m)
-		r.ledgers[m], r.known[m] = l, make([]bool, len(r.out.Points))
+		r.ledgers[m] = l
 		for i := len(r.out.Points) - 1; i >= 0; i-- {
 			last := len(jobs) - 1
 			if d, ok := l.Days[r.date(i)]; ok && r.settledRead(i, d.At) {
@@ -244,47 +253,77 @@ func (r *dailyRun) fill() error {
 	}
 	slices.SortStableFunc(jobs, func(a, b dailyJob) int { return b.to - a.to })
 	var err error
-	for _, j := range jobs {
-		if err != nil || r.stopped || r.out.Requests >= r.q.MaxRequests {
-			break
-		}
-		err = r.read(j)
+	for i := 0; i < len(jobs) && err == nil && !r.stopped && r.out.Requests < r.q.MaxRequests; i++ {
+		err = r.read(jobs[i])
 	}
 	for m, l := range r.ledgers {
-		if l.changed && r.k.cache != nil {
-			r.saveLedger(m, l)
+		if !l.changed || r.k.cache == nil {
+			continue
 		}
+		// Merged into the ledger as stored now: another program may have
+		// kept other days since. Two programs saving at once may lose
+		// one's new days: they are read again.
+		merged := r.loadLedger(m)
+		for date, d := range l.Days {
+			if old, ok := merged.Days[date]; !ok || d.At.After(old.At) {
+				merged.Days[date] = d
+			}
+		}
+		merged.Split = l.Split
+		value, _ := json.Marshal(merged) // strings, numbers and times
+		r.k.cache.Save(r.ctx, l.name, analyticscache.Record{Kind: dailyKind, Key: l.key, At: r.k.clock.Now(), Pages: []analyticscache.Page{{Query: "ledger", Value: value}}})
 	}
 	return err
 }
 
-// read runs one job: a rate limit stops the fill, an answer the SDK will
-// not use is a problem of its days, another failure the call's error.
+// read runs one job and counts its requests: a rate limit stops the fill,
+// an answer the SDK will not use is a problem of its days, another
+// failure the call's error.
 func (r *dailyRun) read(j dailyJob) error {
 	from, to, s := r.date(j.from), r.date(j.to), r.s
 	var days []Counts
 	var info ResponseInfo
 	var err error
 	switch j.m {
-	case DailyViews, DailyVisitors:
+	case DailyViews, DailyVisitors: // a day's totals, on its smallest page
 		e := map[DailyMetric]*PagedEndpoint[VisitorsQuery, PathCountsPage, PathCounts]{DailyViews: s.Views, DailyVisitors: s.Visitors}[j.m]
-		days, info, err = readTotals(r, e, VisitorsQuery{DateFrom: from, DateTo: to, Limit: 1}, func(p *PathCountsPage) Counts { return p.Totals })
+		var p *PathCountsPage
+		if p, err = e.Page(r.ctx, r.project, VisitorsQuery{DateFrom: from, DateTo: to, Limit: 1}); err == nil {
+			days, info = []Counts{p.Totals}, p.ResponseInfo
+		}
 	case DailySearches:
-		days, info, err = readTotals(r, s.Searches, SearchesQuery{DateFrom: from, DateTo: to, Limit: 1}, func(p *SearchesPage) Counts { return Counts{Total: p.TotalSearches} })
+		var p *SearchesPage
+		if p, err = s.Searches.Page(r.ctx, r.project, SearchesQuery{DateFrom: from, DateTo: to, Limit: 1}); err == nil {
+			days, info = []Counts{{Total: p.TotalSearches}}, p.ResponseInfo
+		}
 	case DailyFeedback:
 		days, info, err = readEvents(r, j, s.Feedback, FeedbackQuery{DateFrom: from, DateTo: to}, func(f *Feedback) *string { return f.CreatedAt })
 	default:
 		days, info, err = readEvents(r, j, s.Conversations, ConversationsQuery{DateFrom: from, DateTo: to}, func(c *Conversation) *string { return &c.Timestamp })
 	}
-	r.spent(info, err)
-	var apiErr *APIError
+	apiErr, _ := errors.AsType[*APIError](err)
+	pagingErr, _ := errors.AsType[*PagingError](err)
+	_, malformed := errors.AsType[*MalformedResponseError](err)
+	switch reqErr, _ := errors.AsType[*RequestError](err); {
+	case apiErr != nil:
+		info.Attempts += apiErr.Attempts
+	case reqErr != nil && reqErr.Sent:
+		info.Attempts += reqErr.Attempts
+	case pagingErr != nil: // the whole read's
+		info.Attempts = pagingErr.Requests
+	case malformed:
+		info.Attempts++
+	}
+	r.out.Requests += info.Attempts
 	switch {
-	case errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusTooManyRequests:
+	case apiErr != nil && apiErr.StatusCode == http.StatusTooManyRequests:
 		r.out.RateLimit, r.stopped = apiErr, true
-	case errors.As(err, new(*MalformedResponseError)) || errors.As(err, new(*PagingError)):
+	case pagingErr != nil || malformed:
 		r.problem(j, "the API's answer could not be used: "+err.Error())
 	case err != nil:
 		return err
+	case info.Cache.Stale: // a stale copy stood in: the budget is spent
+		r.out.RateLimit = info.Cache.RateLimit
 	}
 	at, source := r.k.clock.Now(), DailyRead
 	if info.Cache.Hit {
@@ -294,15 +333,6 @@ func (r *dailyRun) read(j dailyJob) error {
 		r.learn(j.m, j.from+i, c, source, at)
 	}
 	return nil
-}
-
-// readTotals reads a day's totals from the smallest page of e.
-func readTotals[Q PageQuery, P, R any](r *dailyRun, e *PagedEndpoint[Q, P, R], q Q, totals func(*P) Counts) ([]Counts, ResponseInfo, error) {
-	p, err := e.Page(r.ctx, r.project, q)
-	if err != nil {
-		return nil, ResponseInfo{}, err
-	}
-	return []Counts{totals(p)}, *infoOf(p), nil
 }
 
 // readEvents counts e's events by the UTC day of stamp over j's days. A
@@ -342,48 +372,26 @@ func readEvents[Q PageQuery, P, R any](r *dailyRun, j dailyJob, e *PagedEndpoint
 	return days, info, nil
 }
 
-// spent counts the requests of info's answers and of the failure after
-// them: a malformed answer is one, a paging error counts its whole read.
-func (r *dailyRun) spent(info ResponseInfo, err error) {
-	var apiErr *APIError
-	var reqErr *RequestError
-	var pagingErr *PagingError
-	switch {
-	case errors.As(err, &apiErr):
-		info.Attempts += apiErr.Attempts
-	case errors.As(err, &reqErr) && reqErr.Sent:
-		info.Attempts += reqErr.Attempts
-	case errors.As(err, &pagingErr):
-		info.Attempts = pagingErr.Requests
-	case errors.As(err, new(*MalformedResponseError)):
-		info.Attempts++
-	}
-	r.out.Requests += info.Attempts
-	if info.Cache.Stale {
-		r.out.RateLimit = info.Cache.RateLimit // a stale copy stood in
-	}
-}
-
 // learn shows day i's value c of m, unless known, from source as read at
 // at; a value read settled is kept.
 func (r *dailyRun) learn(m DailyMetric, i int, c Counts, source DailySource, at time.Time) {
-	if r.known[m][i] {
+	l, p := r.ledgers[m], &r.out.Points[i]
+	if l.known[i] {
 		return
 	}
-	p, settled := &r.out.Points[i], r.settledRead(i, at)
+	settled := r.settledRead(i, at)
 	dailySet[m](p, c)
-	r.known[m][i], p.Partial = true, p.Partial || !settled
+	l.known[i], p.Partial = true, p.Partial || !settled
 	if order := []DailySource{DailyMissing, DailyKept, DailyCached, DailyRead}; slices.Index(order, source) > slices.Index(order, p.Source) {
 		p.Source = source
 	}
-	if l := r.ledgers[m]; settled && source != DailyKept && r.k.cache != nil {
+	if settled && source != DailyKept {
 		l.Days[p.Date], l.changed = ledgerDay{Counts: c, At: at}, true
 	}
 }
 
-// settledRead says whether day i's value read at at is settled: read
-// Settle after the day ended, and not in the future, give or take the
-// skew between machines.
+// settledRead says whether day i's value read at at is settled: read Settle
+// after the day ended, and not in the future, give or take a ClockSkew.
 func (r *dailyRun) settledRead(i int, at time.Time) bool {
 	settled := r.day(i).Add(oneDay + r.q.Settle - analyticscache.ClockSkew)
 	return !at.Before(settled) && !at.After(r.k.clock.Now().Add(analyticscache.ClockSkew))
@@ -392,55 +400,31 @@ func (r *dailyRun) settledRead(i int, at time.Time) bool {
 // problem says what of j's answer was not used, on each day not known.
 func (r *dailyRun) problem(j dailyJob, what string) {
 	for i := j.from; i < j.to; i++ {
-		if !r.known[j.m][i] {
+		if !r.ledgers[j.m].known[i] {
 			r.out.Problems = append(r.out.Problems, DailyProblem{Date: r.date(i), Metric: j.m, Problem: what})
 		}
 	}
 }
 
-// day is the window's day i, date its name (i = len(Points): the day
-// after).
+// day is the window's day i (len(Points): the day after), date its name.
 func (r *dailyRun) day(i int) time.Time { return r.from.AddDate(0, 0, i) }
 func (r *dailyRun) date(i int) string   { return r.day(i).Format(time.DateOnly) }
 
-// series is the window's points, the days missing, and the requests they
-// still need: one a day and metric for totals, one a run for a listing.
-func (r *dailyRun) series() *DailySeries {
-	out := r.out
-	slices.SortFunc(out.Problems, func(a, b DailyProblem) int { return cmp.Compare(a.Date, b.Date) })
-	for i, p := range out.Points {
-		missing := false
-		for _, m := range r.q.Metrics {
-			if known := r.known[m]; !known[i] {
-				missing = true
-				if !events(m) || i == 0 || known[i-1] {
-					out.Left++
-				}
-			}
-		}
-		if missing {
-			out.Missing = append(out.Missing, p.Date)
-		}
-	}
-	return out
-}
-
-// The history: a ledger per project and metric, a sealed record of the
-// analytics cache named apart from its entries, which eviction removes.
-// At about 100 bytes a day, maxLedgerBytes holds decades; one past it is
-// read as none, and written again.
-const (
-	dailyKind      = "daily"
-	maxLedgerBytes = 1 << 20
-)
-
-// dailyLedger is a project's metric's settled days, and the longest run
-// of days a listing is read in since one the cap cut short (0: any).
+// dailyLedger is the history of a project's metric: a sealed record of
+// kind dailyKind in the analytics cache, named apart from its entries
+// (which eviction removes), read as none past maxLedgerBytes (decades of
+// days). It holds the settled days, and the longest run of days a listing
+// is read in since one the cap cut short (0: any); in a call, its key and
+// name, and the days known.
 type dailyLedger struct {
-	Days    map[string]ledgerDay `json:"days"`
-	Split   int                  `json:"split,omitempty"`
-	changed bool
+	Days      map[string]ledgerDay `json:"days"`
+	Split     int                  `json:"split,omitempty"`
+	key, name string
+	known     []bool
+	changed   bool
 }
+
+const dailyKind, maxLedgerBytes = "daily", 1 << 20
 
 // ledgerDay is a settled day: its counts, and when they were read.
 type ledgerDay struct {
@@ -448,39 +432,17 @@ type ledgerDay struct {
 	At time.Time `json:"at"`
 }
 
-// ledger is what m's ledger is about (the API, project and metric), and
-// its name.
-func (r *dailyRun) ledger(m DailyMetric) (key, name string) {
-	key = "daily\x00" + r.k.baseURL.String() + "\x00" + r.project + "\x00" + string(m)
-	return key, "daily-" + r.k.cache.EntryName(key)
-}
-
 // loadLedger reads m's ledger: one not sealed with this API key, or about
 // another project or metric, is none.
 func (r *dailyRun) loadLedger(m DailyMetric) *dailyLedger {
+	l := &dailyLedger{key: "daily\x00" + r.k.baseURL.String() + "\x00" + r.project + "\x00" + string(m), known: make([]bool, len(r.out.Points))}
 	if r.k.cache != nil {
-		l := &dailyLedger{}
-		key, name := r.ledger(m)
-		rec, ok := r.k.cache.Load(r.ctx, name, dailyKind, key, r.k.clock.Now(), maxLedgerBytes)
+		l.name = "daily-" + r.k.cache.EntryName(l.key)
+		rec, ok := r.k.cache.Load(r.ctx, l.name, dailyKind, l.key, r.k.clock.Now(), maxLedgerBytes)
 		if ok && len(rec.Pages) == 1 && json.Unmarshal(rec.Pages[0].Value, l) == nil && l.Days != nil && l.Split >= 0 {
 			return l
 		}
 	}
-	return &dailyLedger{Days: map[string]ledgerDay{}}
-}
-
-// saveLedger merges l into m's ledger as stored now (another program may
-// have kept other days since) and writes it. Two programs saving at once
-// may lose one's new days: they are read again.
-func (r *dailyRun) saveLedger(m DailyMetric, l *dailyLedger) {
-	merged := r.loadLedger(m)
-	for date, d := range l.Days {
-		if old, ok := merged.Days[date]; !ok || d.At.After(old.At) {
-			merged.Days[date] = d
-		}
-	}
-	merged.Split = l.Split
-	value, _ := json.Marshal(merged) // strings, numbers and times
-	key, name := r.ledger(m)
-	r.k.cache.Save(r.ctx, name, analyticscache.Record{Kind: dailyKind, Key: key, At: r.k.clock.Now(), Pages: []analyticscache.Page{{Query: "ledger", Value: value}}})
+	l.Days, l.Split = map[string]ledgerDay{}, 0
+	return l
 }

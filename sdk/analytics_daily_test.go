@@ -451,6 +451,40 @@ func TestDaily_hostileAnswersAreProblemsNeverPoints(t *testing.T) {
 	}
 }
 
+// A listing that breaks off after its first page (more, and no cursor)
+// is a paging error: a problem of its days, its two requests counted, and
+// read whole once the cache's copy is old. A connection broken on every
+// try of a day's totals ends the call with its error, the tries counted;
+// tries that reach no server, none.
+func TestDaily_aBrokenReadIsCountedInFull(t *testing.T) {
+	fs, c, clk := newFake(t, mintlifytest.Config{Analytics: dailyData()})
+	o := cacheOpts(t.TempDir())
+	q := DailyQuery{DateFrom: "2026-10-01", DateTo: "2026-10-31", Metrics: []DailyMetric{DailyFeedback}}
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAnalyticsFeedback, Kind: mintlifytest.FaultMalformed, Requests: []int{2},
+		Body: `{"feedback":[],"nextCursor":null,"hasMore":true}`})
+	s, sent := daily(t, fs, c.BaseURL(), clk, o, q)
+	if sent != 2 || len(s.Missing) != 30 || len(s.Problems) != 30 || !strings.Contains(s.Problems[0].Problem, "could not be used") {
+		t.Errorf("a listing broken off: %d requests, %d missing, problems %v", sent, len(s.Missing), s.Problems)
+	}
+	clk.Advance(11 * time.Minute)
+	if s, _ = daily(t, fs, c.BaseURL(), clk, o, q); len(s.Missing) != 0 || len(s.Problems) != 0 {
+		t.Errorf("read again: missing %v, problems %v", s.Missing, s.Problems)
+	}
+	wantLikeFake(t, fs, s)
+
+	fs.InjectFault(mintlifytest.Fault{Route: mintlifytest.RouteAnalyticsViews, Kind: mintlifytest.FaultReset})
+	before := fs.TotalRequests()
+	s, err := c.Analytics.Daily(context.Background(), mintlifytest.DemoProjectID, DailyQuery{DateFrom: "2026-11-01", DateTo: "2026-11-08", Metrics: []DailyMetric{DailyViews}})
+	if !errors.As(err, new(*RequestError)) || s == nil || s.Requests != fs.TotalRequests()-before || s.Requests < 2 {
+		t.Errorf("broken connections: %v, %+v; the fake received %d", err, s, fs.TotalRequests()-before)
+	}
+	// Nothing listens: tries that never reached a server cost nothing.
+	down := newTestClient(t, "http://127.0.0.1:1", clk)
+	if s, err = down.Analytics.Daily(context.Background(), mintlifytest.DemoProjectID, q); !errors.As(err, new(*RequestError)) || s.Requests != 0 {
+		t.Errorf("no server: %v, %d requests", err, s.Requests)
+	}
+}
+
 // ledgerFile is where a directory cache keeps a project's metric's history.
 func ledgerFile(dir, key, base, project string, m DailyMetric) string {
 	c := analyticscache.New(nil, key)
